@@ -1,0 +1,365 @@
+/*
+ * Montgomery arithmetic over a prime field with N 64-bit limbs, written once and instantiated
+ * per field by including this file after defining:
+ *
+ *   F_PREFIX   internal function prefix, e.g. bls12381_fp  (functions are F_PREFIX##_mul, ...)
+ *   F_T        the element type, a struct with `uint64_t l[F_N]` (e.g. cz_bls12381_fp)
+ *   F_N        number of limbs (4 or 6)
+ *   F_P, F_ONE, F_R2, F_N0, F_P_MINUS_2, F_P_MINUS_1_HALF, F_BITS   (from field_consts.h)
+ *   F_P_PLUS_1_QUARTER  only for p = 3 mod 4: enables F_PREFIX##_sqrt
+ *
+ * Elements are kept in Montgomery form a·R mod p, R = 2^(64·N), fully reduced (< p), limbs least
+ * significant first. Every function is `static inline`, so hot loops in MSM and NTT inline the
+ * arithmetic; src/field/fields.c exports cz_<field>_* wrappers for the public API.
+ *
+ * Multiplication is CIOS Montgomery with the "no final carry" shortcut: all four moduli have a top
+ * limb below 2^63 - 1, so the running sum never needs an (N+1)-th word and the result is < 2p
+ * before one conditional subtraction. Cost: 2N² + N 64×64→128 multiplications.
+ * Addition, subtraction and the final subtraction are branch-free (masks); pow, inverse, sqrt and
+ * the byte/decimal conversions are not secret-independent in time only where documented.
+ */
+#include <stdint.h>
+#include <string.h>
+
+#include "cuzk/err.h"
+#include "field/cz_macros.h"
+
+#define FN(name) CZ_CAT3(F_PREFIX, _, name)
+
+/* r = a - b over N limbs, returns the borrow (0 or 1). */
+static inline uint64_t FN(limbs_sub)(uint64_t *r, const uint64_t *a, const uint64_t *b) {
+    uint64_t borrow = 0;
+#pragma GCC unroll 8
+    for (int i = 0; i < F_N; i++) {
+        cz_u128 d = (cz_u128)a[i] - b[i] - borrow;
+        r[i] = (uint64_t)d;
+        borrow = (uint64_t)(d >> 64) & 1;
+    }
+    return borrow;
+}
+
+/* r = a + b over N limbs, returns the carry. */
+static inline uint64_t FN(limbs_add)(uint64_t *r, const uint64_t *a, const uint64_t *b) {
+    uint64_t carry = 0;
+#pragma GCC unroll 8
+    for (int i = 0; i < F_N; i++) {
+        cz_u128 s = (cz_u128)a[i] + b[i] + carry;
+        r[i] = (uint64_t)s;
+        carry = (uint64_t)(s >> 64);
+    }
+    return carry;
+}
+
+/* r = (a >= p) ? a - p : a, for a < 2p. Branch-free. */
+static inline void FN(reduce_once)(uint64_t *r, const uint64_t *a) {
+    uint64_t t[F_N];
+    uint64_t borrow = FN(limbs_sub)(t, a, F_P);
+    uint64_t keep_a = (uint64_t)0 - borrow; /* all ones when a < p */
+#pragma GCC unroll 8
+    for (int i = 0; i < F_N; i++)
+        r[i] = (a[i] & keep_a) | (t[i] & ~keep_a);
+}
+
+/* Compares canonical limbs with p: 1 when a < p. */
+static inline int FN(limbs_lt_p)(const uint64_t *a) {
+    uint64_t t[F_N];
+    return (int)FN(limbs_sub)(t, a, F_P);
+}
+
+/* The bits a canonical value can use in its top limb (for rejection sampling). */
+static inline uint64_t FN(top_limb_mask)(void) {
+    return ~(uint64_t)0 >> __builtin_clzll(F_P[F_N - 1]);
+}
+
+static inline void FN(set_zero)(F_T *r) {
+    memset(r->l, 0, sizeof r->l);
+}
+
+static inline void FN(set_one)(F_T *r) {
+    memcpy(r->l, F_ONE, sizeof r->l);
+}
+
+static inline int FN(is_zero)(const F_T *a) {
+    uint64_t acc = 0;
+    for (int i = 0; i < F_N; i++)
+        acc |= a->l[i];
+    return acc == 0;
+}
+
+static inline int FN(is_one)(const F_T *a) {
+    return memcmp(a->l, F_ONE, sizeof a->l) == 0;
+}
+
+static inline int FN(eq)(const F_T *a, const F_T *b) {
+    uint64_t acc = 0;
+    for (int i = 0; i < F_N; i++)
+        acc |= a->l[i] ^ b->l[i];
+    return acc == 0;
+}
+
+static inline void FN(add)(F_T *r, const F_T *a, const F_T *b) {
+    uint64_t t[F_N];
+    FN(limbs_add)(t, a->l, b->l); /* no carry out: p < 2^(64N-1) */
+    FN(reduce_once)(r->l, t);
+}
+
+static inline void FN(dbl)(F_T *r, const F_T *a) {
+    FN(add)(r, a, a);
+}
+
+static inline void FN(sub)(F_T *r, const F_T *a, const F_T *b) {
+    uint64_t t[F_N], u[F_N];
+    uint64_t borrow = FN(limbs_sub)(t, a->l, b->l);
+    uint64_t mask = (uint64_t)0 - borrow;
+    uint64_t pm[F_N];
+    for (int i = 0; i < F_N; i++)
+        pm[i] = F_P[i] & mask;
+    FN(limbs_add)(u, t, pm);
+    memcpy(r->l, u, sizeof u);
+}
+
+static inline void FN(neg)(F_T *r, const F_T *a) {
+    F_T z;
+    FN(set_zero)(&z);
+    FN(sub)(r, &z, a);
+}
+
+/* r = a / 2 mod p. */
+static inline void FN(half)(F_T *r, const F_T *a) {
+    uint64_t t[F_N], pm[F_N];
+    uint64_t mask = (uint64_t)0 - (a->l[0] & 1);
+    for (int i = 0; i < F_N; i++)
+        pm[i] = F_P[i] & mask;
+    uint64_t carry = FN(limbs_add)(t, a->l, pm);
+    for (int i = 0; i < F_N - 1; i++)
+        r->l[i] = (t[i] >> 1) | (t[i + 1] << 63);
+    r->l[F_N - 1] = (t[F_N - 1] >> 1) | (carry << 63);
+}
+
+/* Montgomery product r = a·b·R⁻¹ mod p (CIOS, no final carry; see the file comment). */
+static inline void FN(mul)(F_T *r, const F_T *a, const F_T *b) {
+    uint64_t t[F_N] = {0};
+#pragma GCC unroll 8
+    for (int i = 0; i < F_N; i++) {
+        cz_u128 s = (cz_u128)a->l[0] * b->l[i] + t[0];
+        uint64_t A = (uint64_t)(s >> 64);
+        uint64_t t0 = (uint64_t)s;
+        uint64_t m = t0 * F_N0;
+        cz_u128 c = (cz_u128)m * F_P[0] + t0;
+        uint64_t C = (uint64_t)(c >> 64);
+#pragma GCC unroll 8
+        for (int j = 1; j < F_N; j++) {
+            s = (cz_u128)a->l[j] * b->l[i] + t[j] + A;
+            A = (uint64_t)(s >> 64);
+            c = (cz_u128)m * F_P[j] + (uint64_t)s + C;
+            C = (uint64_t)(c >> 64);
+            t[j - 1] = (uint64_t)c;
+        }
+        t[F_N - 1] = C + A;
+    }
+    FN(reduce_once)(r->l, t);
+}
+
+static inline void FN(sqr)(F_T *r, const F_T *a) {
+    FN(mul)(r, a, a);
+}
+
+/* r = a^e for an exponent of ne limbs (least significant first). Variable time in e only. */
+static inline void FN(pow_limbs)(F_T *r, const F_T *a, const uint64_t *e, size_t ne) {
+    F_T acc, base = *a;
+    FN(set_one)(&acc);
+    for (size_t i = ne; i-- > 0;) {
+        for (int bit = 63; bit >= 0; bit--) {
+            FN(sqr)(&acc, &acc);
+            if ((e[i] >> bit) & 1)
+                FN(mul)(&acc, &acc, &base);
+        }
+    }
+    *r = acc;
+}
+
+/* r = a⁻¹ (Fermat: a^(p-2)); the inverse of zero is zero. */
+static inline void FN(inv)(F_T *r, const F_T *a) {
+    FN(pow_limbs)(r, a, F_P_MINUS_2, F_N);
+}
+
+/* Legendre symbol: 1 for a non-zero square, -1 for a non-square, 0 for zero. */
+static inline int FN(legendre)(const F_T *a) {
+    F_T t;
+    FN(pow_limbs)(&t, a, F_P_MINUS_1_HALF, F_N);
+    if (FN(is_zero)(&t))
+        return 0;
+    return FN(is_one)(&t) ? 1 : -1;
+}
+
+#ifdef F_P_PLUS_1_QUARTER
+/* r = a square root of a (p = 3 mod 4: a^((p+1)/4)); returns 0, or CZ_ENOSQRT. */
+static inline int FN(sqrt)(F_T *r, const F_T *a) {
+    F_T s, chk;
+    FN(pow_limbs)(&s, a, F_P_PLUS_1_QUARTER, F_N);
+    FN(sqr)(&chk, &s);
+    if (!FN(eq)(&chk, a))
+        return CZ_ENOSQRT;
+    *r = s;
+    return CZ_OK;
+}
+#endif
+
+/* Montgomery form from canonical limbs (< p): r = a·R. */
+static inline void FN(to_mont)(F_T *r, const uint64_t *a) {
+    F_T t, r2;
+    memcpy(t.l, a, sizeof t.l);
+    memcpy(r2.l, F_R2, sizeof r2.l);
+    FN(mul)(r, &t, &r2);
+}
+
+/* Canonical limbs from Montgomery form: out = a·R⁻¹. */
+static inline void FN(from_mont)(uint64_t *out, const F_T *a) {
+    F_T one_plain, t;
+    memset(one_plain.l, 0, sizeof one_plain.l);
+    one_plain.l[0] = 1;
+    FN(mul)(&t, a, &one_plain);
+    memcpy(out, t.l, sizeof t.l);
+}
+
+static inline void FN(from_u64)(F_T *r, uint64_t v) {
+    uint64_t a[F_N] = {0};
+    a[0] = v;
+    FN(to_mont)(r, a);
+}
+
+/* Reads canonical limbs; CZ_ENONCANON when a >= p. */
+static inline int FN(from_limbs)(F_T *r, const uint64_t *a) {
+    if (!FN(limbs_lt_p)(a))
+        return CZ_ENONCANON;
+    FN(to_mont)(r, a);
+    return CZ_OK;
+}
+
+#define F_BYTES (F_N * 8)
+
+/* Little-endian canonical bytes, F_N*8 of them. */
+static inline int FN(from_bytes_le)(F_T *r, const uint8_t *in) {
+    uint64_t a[F_N];
+    for (int i = 0; i < F_N; i++) {
+        uint64_t v = 0;
+        for (int b = 7; b >= 0; b--)
+            v = (v << 8) | in[8 * i + b];
+        a[i] = v;
+    }
+    return FN(from_limbs)(r, a);
+}
+
+static inline void FN(to_bytes_le)(uint8_t *out, const F_T *x) {
+    uint64_t a[F_N];
+    FN(from_mont)(a, x);
+    for (int i = 0; i < F_N; i++)
+        for (int b = 0; b < 8; b++)
+            out[8 * i + b] = (uint8_t)(a[i] >> (8 * b));
+}
+
+/* Big-endian canonical bytes of length len (>= the field's byte length minus leading zeros):
+ * len may be F_N*8 or the modulus' own byte length (48 for a 381-bit p stored in 48 bytes).
+ * Bytes beyond the limbs must be zero. */
+static inline int FN(from_bytes_be)(F_T *r, const uint8_t *in, size_t len) {
+    uint64_t a[F_N] = {0};
+    for (size_t k = 0; k < len; k++) {
+        size_t pos = len - 1 - k; /* byte k counted from the least significant end */
+        if (k >= F_BYTES) {
+            if (in[pos] != 0)
+                return CZ_ENONCANON;
+            continue;
+        }
+        a[k / 8] |= (uint64_t)in[pos] << (8 * (k % 8));
+    }
+    return FN(from_limbs)(r, a);
+}
+
+static inline void FN(to_bytes_be)(uint8_t *out, size_t len, const F_T *x) {
+    uint64_t a[F_N];
+    FN(from_mont)(a, x);
+    for (size_t k = 0; k < len; k++) {
+        size_t pos = len - 1 - k;
+        out[pos] = k < F_BYTES ? (uint8_t)(a[k / 8] >> (8 * (k % 8))) : 0;
+    }
+}
+
+/* Decimal string (digits only, at least one; leading zeros allowed) to an element.
+ * CZ_EFORMAT for a non-digit or empty string, CZ_ERANGE for a value >= p. */
+static inline int FN(from_dec)(F_T *r, const char *s) {
+    uint64_t a[F_N] = {0};
+    if (*s == '\0')
+        return CZ_EFORMAT;
+    for (; *s; s++) {
+        if (*s < '0' || *s > '9')
+            return CZ_EFORMAT;
+        uint64_t carry = (uint64_t)(*s - '0');
+        for (int i = 0; i < F_N; i++) {
+            cz_u128 v = (cz_u128)a[i] * 10 + carry;
+            a[i] = (uint64_t)v;
+            carry = (uint64_t)(v >> 64);
+        }
+        if (carry != 0)
+            return CZ_ERANGE;
+    }
+    if (!FN(limbs_lt_p)(a))
+        return CZ_ERANGE;
+    FN(to_mont)(r, a);
+    return CZ_OK;
+}
+
+/* Decimal string of the canonical value; out needs F_N*20 + 1 bytes. Returns the length. */
+static inline size_t FN(to_dec)(char *out, const F_T *x) {
+    uint64_t a[F_N];
+    char tmp[F_N * 20 + 1];
+    size_t n = 0;
+    FN(from_mont)(a, x);
+    for (;;) {
+        /* a, rem = divmod(a, 10^19); emit 19 digits (fewer for the last chunk). */
+        const uint64_t chunk = 10000000000000000000ULL;
+        uint64_t rem = 0;
+        int nonzero = 0;
+        for (int i = F_N - 1; i >= 0; i--) {
+            cz_u128 cur = ((cz_u128)rem << 64) | a[i];
+            a[i] = (uint64_t)(cur / chunk);
+            rem = (uint64_t)(cur % chunk);
+            nonzero |= a[i] != 0;
+        }
+        for (int d = 0; d < 19; d++) {
+            if (!nonzero && rem == 0 && d > 0)
+                break;
+            tmp[n++] = (char)('0' + rem % 10);
+            rem /= 10;
+        }
+        if (!nonzero)
+            break;
+    }
+    for (size_t i = 0; i < n; i++)
+        out[i] = tmp[n - 1 - i];
+    out[n] = '\0';
+    return n;
+}
+
+/* Little-endian Montgomery bytes (snarkjs "LEM": the limbs as stored); CZ_ENONCANON if >= p. */
+static inline int FN(from_mont_bytes_le)(F_T *r, const uint8_t *in) {
+    uint64_t a[F_N];
+    for (int i = 0; i < F_N; i++) {
+        uint64_t v = 0;
+        for (int b = 7; b >= 0; b--)
+            v = (v << 8) | in[8 * i + b];
+        a[i] = v;
+    }
+    if (!FN(limbs_lt_p)(a))
+        return CZ_ENONCANON;
+    memcpy(r->l, a, sizeof a);
+    return CZ_OK;
+}
+
+static inline void FN(to_mont_bytes_le)(uint8_t *out, const F_T *x) {
+    for (int i = 0; i < F_N; i++)
+        for (int b = 0; b < 8; b++)
+            out[8 * i + b] = (uint8_t)(x->l[i] >> (8 * b));
+}
+
+#undef F_BYTES
+#undef FN
