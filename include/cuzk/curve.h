@@ -21,19 +21,43 @@
 extern "C" {
 #endif
 
-typedef struct { cz_bls12381_fp x, y; } cz_bls12381_g1_affine;
-typedef struct { cz_bls12381_fp x, y, z; } cz_bls12381_g1_jacobian;
-typedef struct { cz_bls12381_fp x, y, zz, zzz; } cz_bls12381_g1_xyzz;
-typedef struct { cz_bls12381_fp2 x, y; } cz_bls12381_g2_affine;
-typedef struct { cz_bls12381_fp2 x, y, z; } cz_bls12381_g2_jacobian;
-typedef struct { cz_bls12381_fp2 x, y, zz, zzz; } cz_bls12381_g2_xyzz;
+typedef struct {
+    cz_bls12381_fp x, y;
+} cz_bls12381_g1_affine;
+typedef struct {
+    cz_bls12381_fp x, y, z;
+} cz_bls12381_g1_jacobian;
+typedef struct {
+    cz_bls12381_fp x, y, zz, zzz;
+} cz_bls12381_g1_xyzz;
+typedef struct {
+    cz_bls12381_fp2 x, y;
+} cz_bls12381_g2_affine;
+typedef struct {
+    cz_bls12381_fp2 x, y, z;
+} cz_bls12381_g2_jacobian;
+typedef struct {
+    cz_bls12381_fp2 x, y, zz, zzz;
+} cz_bls12381_g2_xyzz;
 
-typedef struct { cz_bn254_fp x, y; } cz_bn254_g1_affine;
-typedef struct { cz_bn254_fp x, y, z; } cz_bn254_g1_jacobian;
-typedef struct { cz_bn254_fp x, y, zz, zzz; } cz_bn254_g1_xyzz;
-typedef struct { cz_bn254_fp2 x, y; } cz_bn254_g2_affine;
-typedef struct { cz_bn254_fp2 x, y, z; } cz_bn254_g2_jacobian;
-typedef struct { cz_bn254_fp2 x, y, zz, zzz; } cz_bn254_g2_xyzz;
+typedef struct {
+    cz_bn254_fp x, y;
+} cz_bn254_g1_affine;
+typedef struct {
+    cz_bn254_fp x, y, z;
+} cz_bn254_g1_jacobian;
+typedef struct {
+    cz_bn254_fp x, y, zz, zzz;
+} cz_bn254_g1_xyzz;
+typedef struct {
+    cz_bn254_fp2 x, y;
+} cz_bn254_g2_affine;
+typedef struct {
+    cz_bn254_fp2 x, y, z;
+} cz_bn254_g2_jacobian;
+typedef struct {
+    cz_bn254_fp2 x, y, zz, zzz;
+} cz_bn254_g2_xyzz;
 
 #ifdef __cplusplus
 }
