@@ -21,6 +21,10 @@
  */
 #define NTT_TILE_LOG 12
 #define NTT_COLS_LOG 3
+
+/* The tile size in use, NTT_TILE_LOG unless a test lowers it (>= NTT_COLS_LOG + 1) to exercise
+ * several stage groups at sizes where the O(n²) DFT is cheap. Not for concurrent change. */
+extern unsigned cz__ntt_tile_log;
 /* Element-wise passes (powers, pointwise products, bit reversal) use tasks of this many. */
 #define NTT_CHUNK_LOG 13
 

@@ -301,12 +301,13 @@ static void forward_natural(NTT_T *a, const struct DOMAIN *dom, cz_threadpool *p
     perm_job pj = {.a = a, .n = dom->n, .log_n = log_n};
     cz__ntt_run(pool, bitrev_task, &pj, cz__ntt_ntasks(dom->n, NTT_CHUNK_LOG));
 
-    unsigned g0 = log_n < NTT_TILE_LOG ? log_n : NTT_TILE_LOG;
+    unsigned tile_log = cz__ntt_tile_log;
+    unsigned g0 = log_n < tile_log ? log_n : tile_log;
     group_job job = {.a = a, .tw = dom->tw, .log_n = log_n, .s0 = 0, .g = g0};
     cz__ntt_run(pool, group0_task, &job, dom->n >> g0);
 
     /* The remaining stages in groups of at most NTT_TILE_LOG - NTT_COLS_LOG, sized evenly. */
-    unsigned rest = log_n - g0, gmax = NTT_TILE_LOG - NTT_COLS_LOG;
+    unsigned rest = log_n - g0, gmax = tile_log - NTT_COLS_LOG;
     unsigned ngroups = (rest + gmax - 1) / gmax;
     for (unsigned s0 = g0; ngroups > 0; ngroups--) {
         unsigned g = (log_n - s0 + ngroups - 1) / ngroups;
