@@ -15,7 +15,8 @@
  * (one swap pass), then log2(n) butterfly stages x, y <- x + ω_2h^j·y, x - ω_2h^j·y bring it to
  * natural order. The inverse runs the same forward transform and then maps A[i] -> A[(n-i) mod n]
  * and multiplies by n⁻¹ (a DFT with ω⁻¹ equals a DFT with ω read backwards), so one twiddle table
- * serves both directions. Cost: (n/2)·(log2(n) - 1) multiplications, n·log2(n) additions.
+ * serves both directions. Cost: about (n/2)·log2(n) - n multiplications (twiddles equal to 1
+ * are skipped in the first stage group) and n·log2(n) additions or subtractions.
  *
  * Memory layout (cache blocking): stages are done in groups of up to NTT_TILE_LOG stages; within
  * a group the butterflies connect only elements that lie in one "tile", so each tile is loaded
@@ -220,19 +221,16 @@ static inline void butterfly(NTT_T *x, NTT_T *y, const NTT_T *w) {
  * blocks of 2^(t+1)) with twiddle ω_(2^(t+1))^j = ω^(j·n/2^(t+1)) = tw[j << (log_n - 1 - t)]. */
 static void stages_contiguous(NTT_T *x, unsigned g, const NTT_T *tw, unsigned log_n) {
     size_t len = (size_t)1 << g;
-    if (g >= 1) { /* stage 0: all twiddles are 1 */
-        for (size_t b = 0; b < len; b += 2) {
-            NTT_T u = x[b];
-            FF(add)(&x[b], &u, &x[b + 1]);
-            FF(sub)(&x[b + 1], &u, &x[b + 1]);
-        }
-    }
-    for (unsigned t = 1; t < g; t++) {
+    for (unsigned t = 0; t < g; t++) {
         size_t h = (size_t)1 << t;
         unsigned tshift = log_n - 1 - t;
-        for (size_t b = 0; b < len; b += 2 * h)
-            for (size_t j = 0; j < h; j++)
+        for (size_t b = 0; b < len; b += 2 * h) {
+            NTT_T u = x[b]; /* j = 0: twiddle 1 */
+            FF(add)(&x[b], &u, &x[b + h]);
+            FF(sub)(&x[b + h], &u, &x[b + h]);
+            for (size_t j = 1; j < h; j++)
                 butterfly(&x[b + j], &x[b + j + h], &tw[j << tshift]);
+        }
     }
 }
 
