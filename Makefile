@@ -60,11 +60,17 @@ demo: setup build
 	@if [ -f scripts/demo.sh ]; then bash scripts/demo.sh $(BUILD); \
 	 else echo "demo: not built yet" >&2; exit 1; fi
 
-# Benchmarks: every bench/*.c is a program cuzk-bench-* in $(BUILD); each prints JSON lines.
+# Benchmarks: every bench/*.c is a program cuzk-bench-* in $(BUILD) that prints one JSON line per
+# result. A scripts/bench_*.sh driver, where one exists, runs them with chosen arguments instead.
 bench: build
-	@set -e; found=0; for b in $(BUILD)/cuzk-bench-*; do \
-	  [ -x "$$b" ] || continue; found=1; echo "$$b" >&2; "$$b"; \
-	done; [ $$found = 1 ] || echo "bench: no benchmark programs yet" >&2
+	@set -e; drivers=$$(ls scripts/bench_*.sh 2>/dev/null || true); \
+	if [ -n "$$drivers" ]; then \
+	  for d in $$drivers; do echo "bash $$d $(BUILD)" >&2; bash "$$d" $(BUILD); done; \
+	else \
+	  found=0; for b in $(BUILD)/cuzk-bench-*; do \
+	    [ -x "$$b" ] || continue; found=1; echo "$$b" >&2; "$$b"; \
+	  done; [ $$found = 1 ] || echo "bench: no benchmark programs yet (bench/*.c)" >&2; \
+	fi
 
 clean:
 	rm -rf $(BUILD) $(BUILD_ASAN) $(VECTOR_OUT)
