@@ -434,7 +434,21 @@ static void file_errors(const uint8_t *good, size_t size) {
     }
 }
 
+/* Curve names as snarkjs writes and accepts them. */
+static void curve_names(void) {
+    cz_curve_id id = CZ_CURVE_BLS12381;
+    CHECK(strcmp(cz_curve_name(CZ_CURVE_BN254), "bn128") == 0);
+    CHECK(strcmp(cz_curve_name(CZ_CURVE_BLS12381), "bls12381") == 0);
+    CHECK(cz_curve_from_name(&id, "bn128") == CZ_OK && id == CZ_CURVE_BN254);
+    CHECK(cz_curve_from_name(&id, "BLS12-381") == CZ_OK && id == CZ_CURVE_BLS12381);
+    CHECK(cz_curve_from_name(&id, "alt_bn128") == CZ_OK && id == CZ_CURVE_BN254);
+    CHECK(cz_curve_from_name(&id, "bls12377") == CZ_ECURVE);
+    CHECK(cz_curve_from_name(&id, "") == CZ_ECURVE);
+    CHECK(cz_curve_from_name(&id, "bn128bn128bn128bn128") == CZ_ECURVE);
+}
+
 int main(void) {
+    curve_names();
     for (int ci = 0; ci < 2; ci++) {
         const char *curve = fixture_curves[ci];
         int bn = ci == 0;
