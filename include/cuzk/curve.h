@@ -21,19 +21,69 @@
 extern "C" {
 #endif
 
-typedef struct { cz_bls12381_fp x, y; } cz_bls12381_g1_affine;
-typedef struct { cz_bls12381_fp x, y, z; } cz_bls12381_g1_jacobian;
-typedef struct { cz_bls12381_fp x, y, zz, zzz; } cz_bls12381_g1_xyzz;
-typedef struct { cz_bls12381_fp2 x, y; } cz_bls12381_g2_affine;
-typedef struct { cz_bls12381_fp2 x, y, z; } cz_bls12381_g2_jacobian;
-typedef struct { cz_bls12381_fp2 x, y, zz, zzz; } cz_bls12381_g2_xyzz;
+typedef struct {
+    cz_bls12381_fp x, y;
+} cz_bls12381_g1_affine;
+typedef struct {
+    cz_bls12381_fp x, y, z;
+} cz_bls12381_g1_jacobian;
+typedef struct {
+    cz_bls12381_fp x, y, zz, zzz;
+} cz_bls12381_g1_xyzz;
+typedef struct {
+    cz_bls12381_fp2 x, y;
+} cz_bls12381_g2_affine;
+typedef struct {
+    cz_bls12381_fp2 x, y, z;
+} cz_bls12381_g2_jacobian;
+typedef struct {
+    cz_bls12381_fp2 x, y, zz, zzz;
+} cz_bls12381_g2_xyzz;
 
-typedef struct { cz_bn254_fp x, y; } cz_bn254_g1_affine;
-typedef struct { cz_bn254_fp x, y, z; } cz_bn254_g1_jacobian;
-typedef struct { cz_bn254_fp x, y, zz, zzz; } cz_bn254_g1_xyzz;
-typedef struct { cz_bn254_fp2 x, y; } cz_bn254_g2_affine;
-typedef struct { cz_bn254_fp2 x, y, z; } cz_bn254_g2_jacobian;
-typedef struct { cz_bn254_fp2 x, y, zz, zzz; } cz_bn254_g2_xyzz;
+typedef struct {
+    cz_bn254_fp x, y;
+} cz_bn254_g1_affine;
+typedef struct {
+    cz_bn254_fp x, y, z;
+} cz_bn254_g1_jacobian;
+typedef struct {
+    cz_bn254_fp x, y, zz, zzz;
+} cz_bn254_g1_xyzz;
+typedef struct {
+    cz_bn254_fp2 x, y;
+} cz_bn254_g2_affine;
+typedef struct {
+    cz_bn254_fp2 x, y, z;
+} cz_bn254_g2_jacobian;
+typedef struct {
+    cz_bn254_fp2 x, y, zz, zzz;
+} cz_bn254_g2_xyzz;
+
+/* The same list of functions for every group (see curve_api.h). */
+#define CZ_G_PREFIX cz_bls12381_g1
+#define CZ_G_AFF    cz_bls12381_g1_affine
+#define CZ_G_JAC    cz_bls12381_g1_jacobian
+#define CZ_G_XYZZ   cz_bls12381_g1_xyzz
+#define CZ_G_FR     cz_bls12381_fr
+#include "cuzk/curve_api.h"
+#define CZ_G_PREFIX cz_bls12381_g2
+#define CZ_G_AFF    cz_bls12381_g2_affine
+#define CZ_G_JAC    cz_bls12381_g2_jacobian
+#define CZ_G_XYZZ   cz_bls12381_g2_xyzz
+#define CZ_G_FR     cz_bls12381_fr
+#include "cuzk/curve_api.h"
+#define CZ_G_PREFIX cz_bn254_g1
+#define CZ_G_AFF    cz_bn254_g1_affine
+#define CZ_G_JAC    cz_bn254_g1_jacobian
+#define CZ_G_XYZZ   cz_bn254_g1_xyzz
+#define CZ_G_FR     cz_bn254_fr
+#include "cuzk/curve_api.h"
+#define CZ_G_PREFIX cz_bn254_g2
+#define CZ_G_AFF    cz_bn254_g2_affine
+#define CZ_G_JAC    cz_bn254_g2_jacobian
+#define CZ_G_XYZZ   cz_bn254_g2_xyzz
+#define CZ_G_FR     cz_bn254_fr
+#include "cuzk/curve_api.h"
 
 #ifdef __cplusplus
 }
