@@ -1,0 +1,91 @@
+/*
+ * The iden3 binary container shared by snarkjs's .r1cs, .wtns, .zkey and .ptau files
+ * (@iden3/binfileutils):
+ *
+ *   magic 4 bytes | version u32 | nsections u32 | nsections × { id u32 | size u64 | payload }
+ *
+ * all integers little-endian. A cz__binfile maps a file read-only (or wraps a caller's buffer),
+ * checks magic and version, and indexes the sections by id. Readers look sections up by id, never
+ * by position (circom writes .r1cs as 2,1,3; `groth16 setup` writes .zkey as 1,2,4,3,9,8,5,6,7,10).
+ * A duplicated id is an error only when a reader asks for that section; unknown ids are ignored.
+ *
+ * Every size and offset is checked against the file size before use (`if (len > size - pos)`), so
+ * no input makes a reader touch memory outside the file. Errors name the file, the section and the
+ * absolute byte offset: "<name>: section 4 at offset 712: ...".
+ *
+ * Lifetime: the mapping lives until cz__binfile_close; pointers into it (cz__breader_bytes) die
+ * with it. A file truncated by another process while mapped makes later reads fault (SIGBUS), as
+ * with any mmap reader; files are opened read-only and never written.
+ */
+#ifndef CUZK_FORMATS_BINFILE_H
+#define CUZK_FORMATS_BINFILE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cuzk/err.h"
+
+typedef struct cz__bsect {
+    uint32_t id;
+    uint64_t off;  /* absolute offset of the payload */
+    uint64_t size; /* payload bytes; off + size <= file size */
+} cz__bsect;
+
+typedef struct cz__binfile {
+    char *name;          /* file path (or the caller's name for a buffer), for messages */
+    const uint8_t *data; /* whole file */
+    size_t size;
+    void *map; /* mmap base when we own a mapping, else NULL */
+    size_t map_len;
+    uint32_t version;
+    cz__bsect *sects;
+    size_t nsects;
+} cz__binfile;
+
+/* Maps path and indexes it. On error bf is left closed (nothing to release). */
+int cz__binfile_open(cz__binfile *bf, const char *path, const char magic[4], uint32_t version,
+                     cz_errinfo *ei);
+/* Same over a caller's buffer, which must outlive bf (no copy is made). */
+int cz__binfile_open_mem(cz__binfile *bf, const void *data, size_t size, const char *name,
+                         const char magic[4], uint32_t version, cz_errinfo *ei);
+void cz__binfile_close(cz__binfile *bf);
+
+/*
+ * Looks up section id. CZ_OK and *out when it occurs exactly once. When it is absent: CZ_ENOTFOUND
+ * without touching ei if !required, else a CZ_EFORMAT error. Twice or more: CZ_EFORMAT.
+ */
+int cz__binfile_find(const cz__binfile *bf, uint32_t id, int required, cz__bsect *out,
+                     cz_errinfo *ei);
+
+/* Records "<name>: section <id> at offset <off>: <message>" in ei and returns code. */
+int cz__binfile_fail(const cz__binfile *bf, cz_errinfo *ei, int code, uint32_t id, uint64_t off,
+                     const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+
+/* A bounds-checked sequential reader over one section's payload. */
+typedef struct cz__breader {
+    const cz__binfile *bf;
+    uint32_t id;
+    uint64_t pos; /* absolute offset of the next byte */
+    uint64_t end; /* absolute end of the section */
+} cz__breader;
+
+void cz__breader_init(cz__breader *r, const cz__binfile *bf, const cz__bsect *s);
+/* Bytes left in the section. */
+uint64_t cz__breader_left(const cz__breader *r);
+/* Each read fails with CZ_EFORMAT ("<what> runs past the end of the section") when too short. */
+int cz__breader_u32(cz__breader *r, uint32_t *v, const char *what, cz_errinfo *ei);
+int cz__breader_u64(cz__breader *r, uint64_t *v, const char *what, cz_errinfo *ei);
+int cz__breader_bytes(cz__breader *r, const uint8_t **p, uint64_t len, const char *what,
+                      cz_errinfo *ei);
+/* CZ_EFORMAT when bytes are left over ("<n> trailing bytes after <what>"). */
+int cz__breader_expect_end(const cz__breader *r, const char *what, cz_errinfo *ei);
+
+/* Little-endian loads from unaligned bytes. */
+static inline uint32_t cz__le32(const uint8_t *p) {
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+static inline uint64_t cz__le64(const uint8_t *p) {
+    return (uint64_t)cz__le32(p) | (uint64_t)cz__le32(p + 4) << 32;
+}
+
+#endif
