@@ -1,0 +1,417 @@
+/*
+ * CPU number-theoretic transform over a curve's scalar field Fr, written once and instantiated per
+ * curve (ntt_bn254.c, ntt_bls12381.c) by defining before inclusion:
+ *
+ *   NTT_CURVE    curve tag: public names are cz_<NTT_CURVE>_ntt_*   (bn254, bls12381)
+ *   NTT_F     prefix of the inline field functions of field/field.h (bn254_fr)
+ *   NTT_T          the element type (cz_bn254_fr)
+ *   NTT_TWO_ADICITY, NTT_ROOT_OF_UNITY, NTT_NQR   from field/field_consts.h
+ *
+ * Roots (ffjavascript's, so results match snarkjs bit for bit): w[s] = NTT_ROOT_OF_UNITY =
+ * nqr^((r-1) >> s), s = NTT_TWO_ADICITY, and w[k] = w[k+1]^2. A domain of size n = 2^k uses
+ * ω = w[k]; forward gives A[i] = Σ_j a[j]·ω^(i·j), inverse gives a[j] = n⁻¹·Σ_i A[i]·ω^(-i·j).
+ *
+ * Algorithm: iterative radix-2 decimation in time. The input is permuted into bit-reversed order
+ * (one swap pass), then log2(n) butterfly stages x, y <- x + ω_2h^j·y, x - ω_2h^j·y bring it to
+ * natural order. The inverse runs the same forward transform and then maps A[i] -> A[(n-i) mod n]
+ * and multiplies by n⁻¹ (a DFT with ω⁻¹ equals a DFT with ω read backwards), so one twiddle table
+ * serves both directions. Cost: (n/2)·(log2(n) - 1) multiplications, n·log2(n) additions.
+ *
+ * Memory layout (cache blocking): stages are done in groups of up to NTT_TILE_LOG stages; within
+ * a group the butterflies connect only elements that lie in one "tile", so each tile is loaded
+ * into cache once per group, not once per stage. Group 0 (stages 0..g-1) works in place on
+ * contiguous blocks; later groups gather a tile of 2^g rows × 8 adjacent columns (rows are 2^s0
+ * elements apart) into scratch memory, run their stages there and scatter it back. Every tile
+ * is an independent task on the thread pool; groups are separated by the pool's barrier.
+ * Radix-4 was not used: in Fr a multiplication by the 4th root of unity is a full
+ * multiplication, so it saves no arithmetic, and the tiling already removes the memory passes
+ * it would save.
+ *
+ * Twiddles: the domain keeps ω^j for j < n/2 (16·n bytes); stage s uses every (n/2^(s+1))-th.
+ *
+ * Lifetime: a domain is created once per size, is read-only afterwards and may be shared by any
+ * number of concurrent transforms. Transforms work in place on the caller's array.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cuzk/ntt.h"
+#include "field/cz_macros.h"
+#include "field/field.h"
+#include "ntt/ntt_common.h"
+
+#define FF(name)  CZ_CAT3(NTT_F, _, name)
+#define PUB(name) CZ_CAT(CZ_CAT3(cz_, NTT_CURVE, _ntt_), name)
+#define DOMAIN    CZ_CAT3(cz_, NTT_CURVE, _ntt_domain)
+
+struct DOMAIN {
+    unsigned log_n;
+    size_t n;
+    NTT_T omega; /* w[log_n], a primitive n-th root of unity */
+    NTT_T n_inv; /* n⁻¹ */
+    NTT_T *tw;   /* tw[j] = ω^j for j < n/2 (NULL when n = 1) */
+};
+
+/* ---- roots ------------------------------------------------------------------------------------
+ */
+
+int PUB(root_of_unity)(NTT_T *w, unsigned log_n) {
+    if (log_n > NTT_TWO_ADICITY)
+        return CZ_ERANGE;
+    NTT_T r;
+    memcpy(r.l, NTT_ROOT_OF_UNITY, sizeof r.l);
+    for (unsigned i = NTT_TWO_ADICITY; i > log_n; i--)
+        FF(sqr)(&r, &r);
+    *w = r;
+    return CZ_OK;
+}
+
+int PUB(coset_gen)(NTT_T *g, unsigned log_n) {
+    if (log_n > NTT_TWO_ADICITY)
+        return CZ_ERANGE;
+    if (log_n == NTT_TWO_ADICITY) {
+        /* ffjavascript's Fr.shift = nqr², used when no 2^(k+1)-th root exists. */
+        NTT_T q;
+        FF(from_u64)(&q, NTT_NQR);
+        FF(sqr)(g, &q);
+        return CZ_OK;
+    }
+    return PUB(root_of_unity)(g, log_n + 1);
+}
+
+/* ---- element-wise passes -----------------------------------------------------------------------
+ */
+
+/* r[j] = a[j]·c·g^j (a == NULL: r[j] = c·g^j), j < n; r may alias a. */
+typedef struct {
+    NTT_T *r;
+    const NTT_T *a;
+    NTT_T c, g;
+    size_t n;
+} powers_job;
+
+static void powers_task(void *arg, size_t task) {
+    const powers_job *job = arg;
+    size_t j0 = task << NTT_CHUNK_LOG;
+    size_t j1 = j0 + ((size_t)1 << NTT_CHUNK_LOG);
+    if (j1 > job->n)
+        j1 = job->n;
+    NTT_T p;
+    uint64_t e = (uint64_t)j0;
+    FF(pow_limbs)(&p, &job->g, &e, 1);
+    FF(mul)(&p, &p, &job->c);
+    for (size_t j = j0; j < j1; j++) {
+        if (job->a != NULL)
+            FF(mul)(&job->r[j], &job->a[j], &p);
+        else
+            job->r[j] = p;
+        FF(mul)(&p, &p, &job->g);
+    }
+}
+
+static void powers_run(NTT_T *r, const NTT_T *a, const NTT_T *c, const NTT_T *g, size_t n,
+                       cz_threadpool *pool) {
+    powers_job job = {.r = r, .a = a, .c = *c, .g = *g, .n = n};
+    if (n == 0)
+        return;
+    cz__ntt_run(pool, powers_task, &job, cz__ntt_ntasks(n, NTT_CHUNK_LOG));
+}
+
+void PUB(mul_powers)(NTT_T *r, const NTT_T *a, const NTT_T *c, const NTT_T *g, size_t n,
+                     cz_threadpool *pool) {
+    powers_run(r, a, c, g, n, pool);
+}
+
+/* r = a∘b - c, or r = a·k (b == NULL, k in c[0]). */
+typedef struct {
+    NTT_T *r;
+    const NTT_T *a, *b, *c;
+    size_t n;
+} pointwise_job;
+
+static void mul_sub_task(void *arg, size_t task) {
+    const pointwise_job *job = arg;
+    size_t j0 = task << NTT_CHUNK_LOG, j1 = j0 + ((size_t)1 << NTT_CHUNK_LOG);
+    if (j1 > job->n)
+        j1 = job->n;
+    for (size_t j = j0; j < j1; j++) {
+        NTT_T t;
+        FF(mul)(&t, &job->a[j], &job->b[j]);
+        FF(sub)(&job->r[j], &t, &job->c[j]);
+    }
+}
+
+static void scale_task(void *arg, size_t task) {
+    const pointwise_job *job = arg;
+    size_t j0 = task << NTT_CHUNK_LOG, j1 = j0 + ((size_t)1 << NTT_CHUNK_LOG);
+    if (j1 > job->n)
+        j1 = job->n;
+    for (size_t j = j0; j < j1; j++)
+        FF(mul)(&job->r[j], &job->a[j], job->c);
+}
+
+void PUB(mul_sub)(NTT_T *r, const NTT_T *a, const NTT_T *b, const NTT_T *c, size_t n,
+                  cz_threadpool *pool) {
+    pointwise_job job = {.r = r, .a = a, .b = b, .c = c, .n = n};
+    if (n > 0)
+        cz__ntt_run(pool, mul_sub_task, &job, cz__ntt_ntasks(n, NTT_CHUNK_LOG));
+}
+
+void PUB(scale)(NTT_T *r, const NTT_T *a, const NTT_T *k, size_t n, cz_threadpool *pool) {
+    pointwise_job job = {.r = r, .a = a, .c = k, .n = n};
+    if (n > 0)
+        cz__ntt_run(pool, scale_task, &job, cz__ntt_ntasks(n, NTT_CHUNK_LOG));
+}
+
+/* ---- permutations ------------------------------------------------------------------------------
+ */
+
+typedef struct {
+    NTT_T *a;
+    size_t n;
+    unsigned log_n;
+} perm_job;
+
+/* Swaps a[i] and a[bitrev(i)] for the i of this task with i < bitrev(i): every pair is swapped
+ * by exactly one task, so tasks never touch the same pair. */
+static void bitrev_task(void *arg, size_t task) {
+    const perm_job *job = arg;
+    size_t i0 = task << NTT_CHUNK_LOG, i1 = i0 + ((size_t)1 << NTT_CHUNK_LOG);
+    if (i1 > job->n)
+        i1 = job->n;
+    for (size_t i = i0; i < i1; i++) {
+        size_t r = cz__ntt_bitrev(i, job->log_n);
+        if (i < r) {
+            NTT_T t = job->a[i];
+            job->a[i] = job->a[r];
+            job->a[r] = t;
+        }
+    }
+}
+
+/* Swaps a[i] and a[n-i] for 0 < i < n/2 (the index map i -> -i mod n). */
+static void negate_index_task(void *arg, size_t task) {
+    const perm_job *job = arg;
+    size_t half = job->n / 2;
+    size_t i0 = task << NTT_CHUNK_LOG, i1 = i0 + ((size_t)1 << NTT_CHUNK_LOG);
+    if (i0 == 0)
+        i0 = 1;
+    if (i1 > half)
+        i1 = half;
+    for (size_t i = i0; i < i1; i++) {
+        NTT_T t = job->a[i];
+        job->a[i] = job->a[job->n - i];
+        job->a[job->n - i] = t;
+    }
+}
+
+/* ---- butterfly stages --------------------------------------------------------------------------
+ */
+
+/* One radix-2 DIT butterfly: x, y <- x + w·y, x - w·y. */
+static inline void butterfly(NTT_T *x, NTT_T *y, const NTT_T *w) {
+    NTT_T v;
+    FF(mul)(&v, y, w);
+    FF(sub)(y, x, &v);
+    FF(add)(x, x, &v);
+}
+
+/* Stages 0..g-1 on the contiguous block x[0 .. 2^g). Stage t pairs x[j] and x[j + 2^t] (within
+ * blocks of 2^(t+1)) with twiddle ω_(2^(t+1))^j = ω^(j·n/2^(t+1)) = tw[j << (log_n - 1 - t)]. */
+static void stages_contiguous(NTT_T *x, unsigned g, const NTT_T *tw, unsigned log_n) {
+    size_t len = (size_t)1 << g;
+    if (g >= 1) { /* stage 0: all twiddles are 1 */
+        for (size_t b = 0; b < len; b += 2) {
+            NTT_T u = x[b];
+            FF(add)(&x[b], &u, &x[b + 1]);
+            FF(sub)(&x[b + 1], &u, &x[b + 1]);
+        }
+    }
+    for (unsigned t = 1; t < g; t++) {
+        size_t h = (size_t)1 << t;
+        unsigned tshift = log_n - 1 - t;
+        for (size_t b = 0; b < len; b += 2 * h)
+            for (size_t j = 0; j < h; j++)
+                butterfly(&x[b + j], &x[b + j + h], &tw[j << tshift]);
+    }
+}
+
+/* Stages s0 .. s0+g-1 (s0 >= 1) on a tile: 2^g rows of cnt columns, row R at x + R·row_stride.
+ * Row R holds the elements R·2^s0 + c0 + c of a superblock of 2^(s0+g) elements. At stage
+ * s = s0 + t, rows R and R + 2^t are paired (R mod 2^(t+1) < 2^t) and the twiddle exponent is
+ * j = (R mod 2^t)·2^s0 + c0 + c, the offset inside the half-block of 2^s elements. */
+static void stages_tile(NTT_T *x, size_t row_stride, size_t cnt, size_t c0, unsigned s0, unsigned g,
+                        const NTT_T *tw, unsigned log_n) {
+    size_t rows = (size_t)1 << g;
+    for (unsigned t = 0; t < g; t++) {
+        size_t hr = (size_t)1 << t;
+        unsigned tshift = log_n - 1 - (s0 + t);
+        for (size_t b = 0; b < rows; b += 2 * hr) {
+            for (size_t r = 0; r < hr; r++) {
+                NTT_T *xr = x + (b + r) * row_stride;
+                NTT_T *yr = xr + hr * row_stride;
+                size_t j0 = (r << s0) + c0;
+                for (size_t c = 0; c < cnt; c++)
+                    butterfly(&xr[c], &yr[c], &tw[(j0 + c) << tshift]);
+            }
+        }
+    }
+}
+
+typedef struct {
+    NTT_T *a;
+    const NTT_T *tw;
+    unsigned log_n;
+    unsigned s0, g; /* the group: stages s0 .. s0+g-1 */
+} group_job;
+
+static void group0_task(void *arg, size_t task) {
+    const group_job *job = arg;
+    stages_contiguous(job->a + (task << job->g), job->g, job->tw, job->log_n);
+}
+
+/* Task = (superblock, chunk of 2^NTT_COLS_LOG columns). */
+static void group_task(void *arg, size_t task) {
+    const group_job *job = arg;
+    size_t cnt = (size_t)1 << NTT_COLS_LOG;
+    size_t chunks_per_sb = (size_t)1 << (job->s0 - NTT_COLS_LOG);
+    size_t sb = task / chunks_per_sb;
+    size_t c0 = (task % chunks_per_sb) * cnt;
+    size_t row_stride = (size_t)1 << job->s0;
+    size_t rows = (size_t)1 << job->g;
+    NTT_T *base = job->a + (sb << (job->s0 + job->g)) + c0;
+    NTT_T *tile = malloc(rows * cnt * sizeof *tile);
+    if (tile == NULL) { /* no scratch: the same stages in place, only slower */
+        stages_tile(base, row_stride, cnt, c0, job->s0, job->g, job->tw, job->log_n);
+        return;
+    }
+    for (size_t r = 0; r < rows; r++)
+        memcpy(tile + r * cnt, base + r * row_stride, cnt * sizeof *tile);
+    stages_tile(tile, cnt, cnt, c0, job->s0, job->g, job->tw, job->log_n);
+    for (size_t r = 0; r < rows; r++)
+        memcpy(base + r * row_stride, tile + r * cnt, cnt * sizeof *tile);
+    free(tile);
+}
+
+/* The forward transform: bit reversal, then the stage groups. */
+static void forward_natural(NTT_T *a, const struct DOMAIN *dom, cz_threadpool *pool) {
+    unsigned log_n = dom->log_n;
+    if (log_n == 0)
+        return;
+    perm_job pj = {.a = a, .n = dom->n, .log_n = log_n};
+    cz__ntt_run(pool, bitrev_task, &pj, cz__ntt_ntasks(dom->n, NTT_CHUNK_LOG));
+
+    unsigned tile_log = cz__ntt_tile_log;
+    unsigned g0 = log_n < tile_log ? log_n : tile_log;
+    group_job job = {.a = a, .tw = dom->tw, .log_n = log_n, .s0 = 0, .g = g0};
+    cz__ntt_run(pool, group0_task, &job, dom->n >> g0);
+
+    /* The remaining stages in groups of at most NTT_TILE_LOG - NTT_COLS_LOG, sized evenly. */
+    unsigned rest = log_n - g0, gmax = tile_log - NTT_COLS_LOG;
+    unsigned ngroups = (rest + gmax - 1) / gmax;
+    for (unsigned s0 = g0; ngroups > 0; ngroups--) {
+        unsigned g = (log_n - s0 + ngroups - 1) / ngroups;
+        job.s0 = s0;
+        job.g = g;
+        cz__ntt_run(pool, group_task, &job, dom->n >> (g + NTT_COLS_LOG));
+        s0 += g;
+    }
+}
+
+/* ---- public transforms -------------------------------------------------------------------------
+ */
+
+void PUB(forward)(NTT_T *a, const struct DOMAIN *dom, cz_threadpool *pool) {
+    forward_natural(a, dom, pool);
+}
+
+/* The inverse as the forward transform read backwards: A[i] -> A[-i mod n], then ·n⁻¹. */
+static void inverse_unscaled(NTT_T *a, const struct DOMAIN *dom, cz_threadpool *pool) {
+    forward_natural(a, dom, pool);
+    if (dom->n > 2) {
+        perm_job pj = {.a = a, .n = dom->n, .log_n = dom->log_n};
+        cz__ntt_run(pool, negate_index_task, &pj, cz__ntt_ntasks(dom->n / 2, NTT_CHUNK_LOG));
+    }
+}
+
+void PUB(inverse)(NTT_T *a, const struct DOMAIN *dom, cz_threadpool *pool) {
+    inverse_unscaled(a, dom, pool);
+    PUB(scale)(a, a, &dom->n_inv, dom->n, pool);
+}
+
+void PUB(coset_forward)(NTT_T *a, const struct DOMAIN *dom, const NTT_T *g, cz_threadpool *pool) {
+    NTT_T one;
+    FF(set_one)(&one);
+    powers_run(a, a, &one, g, dom->n, pool);
+    forward_natural(a, dom, pool);
+}
+
+void PUB(coset_inverse)(NTT_T *a, const struct DOMAIN *dom, const NTT_T *g, cz_threadpool *pool) {
+    NTT_T g_inv;
+    FF(inv)(&g_inv, g);
+    inverse_unscaled(a, dom, pool);
+    powers_run(a, a, &dom->n_inv, &g_inv, dom->n, pool); /* a[j]·n⁻¹·g^-j in one pass */
+}
+
+/* ---- domain ------------------------------------------------------------------------------------
+ */
+
+int PUB(domain_create)(struct DOMAIN **out, unsigned log_n, cz_threadpool *pool, cz_errinfo *ei) {
+    struct DOMAIN *dom = NULL;
+    *out = NULL;
+    if (log_n > NTT_TWO_ADICITY || log_n >= 8 * sizeof(size_t) - 6)
+        return cz_fail(ei, CZ_ERANGE, "ntt: domain 2^%u exceeds the field's 2-adicity %u", log_n,
+                       (unsigned)NTT_TWO_ADICITY);
+    dom = calloc(1, sizeof *dom);
+    if (dom == NULL)
+        return cz_fail(ei, CZ_ENOMEM, "ntt: domain 2^%u", log_n);
+    dom->log_n = log_n;
+    dom->n = (size_t)1 << log_n;
+    PUB(root_of_unity)(&dom->omega, log_n);
+    NTT_T n_el;
+    FF(from_u64)(&n_el, (uint64_t)dom->n);
+    FF(inv)(&dom->n_inv, &n_el);
+    if (dom->n >= 2) {
+        size_t half = dom->n / 2;
+        size_t bytes = (half * sizeof(NTT_T) + 63) & ~(size_t)63;
+        dom->tw = aligned_alloc(64, bytes);
+        if (dom->tw == NULL) {
+            free(dom);
+            return cz_fail(ei, CZ_ENOMEM, "ntt: %zu bytes of twiddles for domain 2^%u", bytes,
+                           log_n);
+        }
+        NTT_T one;
+        FF(set_one)(&one);
+        powers_run(dom->tw, NULL, &one, &dom->omega, half, pool);
+    }
+    *out = dom;
+    return CZ_OK;
+}
+
+void PUB(domain_destroy)(struct DOMAIN *dom) {
+    if (dom == NULL)
+        return;
+    free(dom->tw);
+    free(dom);
+}
+
+unsigned PUB(domain_log_n)(const struct DOMAIN *dom) {
+    return dom->log_n;
+}
+
+size_t PUB(domain_size)(const struct DOMAIN *dom) {
+    return dom->n;
+}
+
+void PUB(domain_root)(NTT_T *w, const struct DOMAIN *dom) {
+    *w = dom->omega;
+}
+
+size_t PUB(domain_bytes)(unsigned log_n) {
+    size_t half = log_n == 0 ? 0 : (size_t)1 << (log_n - 1);
+    return sizeof(struct DOMAIN) + ((half * sizeof(NTT_T) + 63) & ~(size_t)63);
+}
+
+#undef FF
+#undef PUB
+#undef DOMAIN
