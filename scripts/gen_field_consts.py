@@ -2,6 +2,7 @@
 """Generates src/field/field_consts.h: every constant the field, tower and curve code needs.
 
 Run from the repository root: python3 scripts/gen_field_consts.py > src/field/field_consts.h
+then clang-format -i src/field/field_consts.h (the format check covers it).
 The output is committed; tests/field/test_consts.c checks it independently with GMP.
 
 Conventions (the same as ffjavascript/snarkjs, bellman and @noble/curves):

@@ -16,7 +16,7 @@ export npm_config_update_notifier=false npm_config_fund=false npm_config_audit=f
 # node+npm (the oracles @noble/curves and snarkjs). Product libraries: jansson (JSON), OpenSSL's
 # libcrypto (SHA-256), and for the daemon gRPC core + protobuf-c and libmicrohttpd.
 PACKAGES=(
-    build-essential cmake ninja-build pkg-config git clang-format python3
+    build-essential cmake ninja-build pkg-config git clang-format clang libclang-rt-14-dev python3
     libgmp-dev libjansson-dev libssl-dev
     libgrpc-dev protobuf-c-compiler libprotobuf-c-dev libmicrohttpd-dev
     nodejs npm

@@ -25,7 +25,8 @@ static inline int test_check(int ok, const char *expr, const char *file, int lin
 }
 
 #define CHECK(cond) test_check(!!(cond), #cond, __FILE__, __LINE__)
-#define CHECK_EQ_MEM(a, b, n) test_check(memcmp((a), (b), (n)) == 0, #a " == " #b, __FILE__, __LINE__)
+#define CHECK_EQ_MEM(a, b, n)                                                                      \
+    test_check(memcmp((a), (b), (n)) == 0, #a " == " #b, __FILE__, __LINE__)
 #define CHECK_ERR(expr, code) test_check((expr) == (code), #expr " == " #code, __FILE__, __LINE__)
 
 /* Exit status for a test that cannot run here (no GPU, no node): ctest counts it as skipped. */

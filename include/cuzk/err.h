@@ -77,7 +77,7 @@ int cz_fail(cz_errinfo *ei, int code, const char *fmt, ...) __attribute__((forma
             cz__assert_fail(#cond, __FILE__, __LINE__);                                            \
     } while (0)
 
-_Noreturn void cz__assert_fail(const char *expr, const char *file, int line);
+void cz__assert_fail(const char *expr, const char *file, int line) __attribute__((noreturn));
 
 #ifdef __cplusplus
 }

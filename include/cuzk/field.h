@@ -21,18 +21,38 @@
 extern "C" {
 #endif
 
-typedef struct { uint64_t l[6]; } cz_bls12381_fp;
-typedef struct { uint64_t l[4]; } cz_bls12381_fr;
-typedef struct { uint64_t l[4]; } cz_bn254_fp;
-typedef struct { uint64_t l[4]; } cz_bn254_fr;
-typedef struct { cz_bls12381_fp c0, c1; } cz_bls12381_fp2;
-typedef struct { cz_bn254_fp c0, c1; } cz_bn254_fp2;
+typedef struct {
+    uint64_t l[6];
+} cz_bls12381_fp;
+typedef struct {
+    uint64_t l[4];
+} cz_bls12381_fr;
+typedef struct {
+    uint64_t l[4];
+} cz_bn254_fp;
+typedef struct {
+    uint64_t l[4];
+} cz_bn254_fr;
+typedef struct {
+    cz_bls12381_fp c0, c1;
+} cz_bls12381_fp2;
+typedef struct {
+    cz_bn254_fp c0, c1;
+} cz_bn254_fp2;
 /* Fp6 = Fp2[v]/(v³ - ξ) (c0 + c1·v + c2·v²), Fp12 = Fp6[w]/(w² - v) (c0 + c1·w);
  * ξ = 9 + u for BN254, 1 + u for BLS12-381. Their functions are in cuzk/tower.h. */
-typedef struct { cz_bls12381_fp2 c0, c1, c2; } cz_bls12381_fp6;
-typedef struct { cz_bn254_fp2 c0, c1, c2; } cz_bn254_fp6;
-typedef struct { cz_bls12381_fp6 c0, c1; } cz_bls12381_fp12;
-typedef struct { cz_bn254_fp6 c0, c1; } cz_bn254_fp12;
+typedef struct {
+    cz_bls12381_fp2 c0, c1, c2;
+} cz_bls12381_fp6;
+typedef struct {
+    cz_bn254_fp2 c0, c1, c2;
+} cz_bn254_fp6;
+typedef struct {
+    cz_bls12381_fp6 c0, c1;
+} cz_bls12381_fp12;
+typedef struct {
+    cz_bn254_fp6 c0, c1;
+} cz_bn254_fp12;
 
 /* Canonical byte lengths (little- and big-endian conversions) and decimal string capacity. */
 #define CZ_BLS12381_FP_BYTES 48
@@ -42,16 +62,16 @@ typedef struct { cz_bn254_fp6 c0, c1; } cz_bn254_fp12;
 #define CZ_FIELD_DEC_MAX     128
 
 /* The same list of functions for every prime field (see field_api.h). */
-#define CZ_FIELD_T cz_bls12381_fp
+#define CZ_FIELD_T      cz_bls12381_fp
 #define CZ_FIELD_PREFIX cz_bls12381_fp
 #include "cuzk/field_api.h"
-#define CZ_FIELD_T cz_bls12381_fr
+#define CZ_FIELD_T      cz_bls12381_fr
 #define CZ_FIELD_PREFIX cz_bls12381_fr
 #include "cuzk/field_api.h"
-#define CZ_FIELD_T cz_bn254_fp
+#define CZ_FIELD_T      cz_bn254_fp
 #define CZ_FIELD_PREFIX cz_bn254_fp
 #include "cuzk/field_api.h"
-#define CZ_FIELD_T cz_bn254_fr
+#define CZ_FIELD_T      cz_bn254_fr
 #define CZ_FIELD_PREFIX cz_bn254_fr
 #include "cuzk/field_api.h"
 
@@ -60,11 +80,11 @@ int cz_bls12381_fp_sqrt(cz_bls12381_fp *ret, const cz_bls12381_fp *a);
 int cz_bn254_fp_sqrt(cz_bn254_fp *ret, const cz_bn254_fp *a);
 
 /* Fp2 (element c0 + c1·u). */
-#define CZ_FP2_T cz_bls12381_fp2
+#define CZ_FP2_T      cz_bls12381_fp2
 #define CZ_FP2_PREFIX cz_bls12381_fp2
 #define CZ_FP2_BASE_T cz_bls12381_fp
 #include "cuzk/fp2_api.h"
-#define CZ_FP2_T cz_bn254_fp2
+#define CZ_FP2_T      cz_bn254_fp2
 #define CZ_FP2_PREFIX cz_bn254_fp2
 #define CZ_FP2_BASE_T cz_bn254_fp
 #include "cuzk/fp2_api.h"

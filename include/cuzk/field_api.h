@@ -3,8 +3,8 @@
  * Included by cuzk/field.h once per field; not a header to include on its own.
  */
 #define CZ_FA_CAT_(a, b) a##b
-#define CZ_FA_CAT(a, b) CZ_FA_CAT_(a, b)
-#define CZ_FA(name) CZ_FA_CAT(CZ_FIELD_PREFIX, _##name)
+#define CZ_FA_CAT(a, b)  CZ_FA_CAT_(a, b)
+#define CZ_FA(name)      CZ_FA_CAT(CZ_FIELD_PREFIX, _##name)
 
 void CZ_FA(zero)(CZ_FIELD_T *ret);
 void CZ_FA(one)(CZ_FIELD_T *ret);

@@ -3,8 +3,8 @@
  * CZ_FP2_PREFIX_<verb>. Included by cuzk/field.h once per curve; not a header to include alone.
  */
 #define CZ_F2_CAT_(a, b) a##b
-#define CZ_F2_CAT(a, b) CZ_F2_CAT_(a, b)
-#define CZ_F2(name) CZ_F2_CAT(CZ_FP2_PREFIX, _##name)
+#define CZ_F2_CAT(a, b)  CZ_F2_CAT_(a, b)
+#define CZ_F2(name)      CZ_F2_CAT(CZ_FP2_PREFIX, _##name)
 
 void CZ_F2(zero)(CZ_FP2_T *ret);
 void CZ_F2(one)(CZ_FP2_T *ret);

@@ -7,9 +7,9 @@
  * message. Lines from several threads never interleave: each line is formatted into one buffer
  * and written with one locked fwrite.
  *
- * The level is a process-wide setting (default CZ_LOG_INFO). The CZ_LOG_* macros test it before
- * they evaluate their arguments, so a disabled CZ_LOG_DEBUG in a loop costs one relaxed load and a
- * branch; the arguments are not evaluated at all.
+ * The level is a process-wide setting (default CZ_LOG_LEVEL_INFO). The CZ_LOG_* macros test it
+ * before they evaluate their arguments, so a disabled CZ_LOG_DEBUG(...) in a loop costs one
+ * relaxed load and a branch; the arguments are not evaluated at all.
  */
 #ifndef CUZK_LOG_H
 #define CUZK_LOG_H
@@ -22,11 +22,11 @@ extern "C" {
 
 /* Levels, most severe first: a message is written when its level <= the current level. */
 typedef enum {
-    CZ_LOG_ERROR = 0,
-    CZ_LOG_WARN = 1,
-    CZ_LOG_INFO = 2,
-    CZ_LOG_DEBUG = 3,
-    CZ_LOG_TRACE = 4,
+    CZ_LOG_LEVEL_ERROR = 0,
+    CZ_LOG_LEVEL_WARN = 1,
+    CZ_LOG_LEVEL_INFO = 2,
+    CZ_LOG_LEVEL_DEBUG = 3,
+    CZ_LOG_LEVEL_TRACE = 4,
 } cz_log_level;
 
 /* Sets the level; values outside the enum are clamped to the nearest level. */
@@ -66,11 +66,11 @@ static inline int cz_log_enabled(cz_log_level level) {
             cz_log_write((level), __VA_ARGS__);                                                    \
     } while (0)
 
-#define CZ_LOG_ERROR(...) CZ_LOG(CZ_LOG_ERROR, __VA_ARGS__)
-#define CZ_LOG_WARN(...)  CZ_LOG(CZ_LOG_WARN, __VA_ARGS__)
-#define CZ_LOG_INFO(...)  CZ_LOG(CZ_LOG_INFO, __VA_ARGS__)
-#define CZ_LOG_DEBUG(...) CZ_LOG(CZ_LOG_DEBUG, __VA_ARGS__)
-#define CZ_LOG_TRACE(...) CZ_LOG(CZ_LOG_TRACE, __VA_ARGS__)
+#define CZ_LOG_ERROR(...) CZ_LOG(CZ_LOG_LEVEL_ERROR, __VA_ARGS__)
+#define CZ_LOG_WARN(...)  CZ_LOG(CZ_LOG_LEVEL_WARN, __VA_ARGS__)
+#define CZ_LOG_INFO(...)  CZ_LOG(CZ_LOG_LEVEL_INFO, __VA_ARGS__)
+#define CZ_LOG_DEBUG(...) CZ_LOG(CZ_LOG_LEVEL_DEBUG, __VA_ARGS__)
+#define CZ_LOG_TRACE(...) CZ_LOG(CZ_LOG_LEVEL_TRACE, __VA_ARGS__)
 
 #ifdef __cplusplus
 }

@@ -19,7 +19,7 @@
 
 #include "cuzk/err.h"
 
-int cz__log_level = CZ_LOG_INFO;
+int cz__log_level = CZ_LOG_LEVEL_INFO;
 
 static pthread_mutex_t out_lock = PTHREAD_MUTEX_INITIALIZER;
 static FILE *out_file; /* NULL means stderr; protected by out_lock */
@@ -30,10 +30,10 @@ static const char *const level_tags[] = {"ERROR", "WARN ", "INFO ", "DEBUG", "TR
 
 void cz_log_set_level(cz_log_level level) {
     int l = (int)level;
-    if (l < CZ_LOG_ERROR)
-        l = CZ_LOG_ERROR;
-    if (l > CZ_LOG_TRACE)
-        l = CZ_LOG_TRACE;
+    if (l < CZ_LOG_LEVEL_ERROR)
+        l = CZ_LOG_LEVEL_ERROR;
+    if (l > CZ_LOG_LEVEL_TRACE)
+        l = CZ_LOG_LEVEL_TRACE;
     __atomic_store_n(&cz__log_level, l, __ATOMIC_RELAXED);
 }
 
@@ -66,7 +66,7 @@ int cz_log_level_parse(cz_log_level *level, const char *name) {
         }
     }
     if (name_eq(name, "warning")) {
-        *level = CZ_LOG_WARN;
+        *level = CZ_LOG_LEVEL_WARN;
         return CZ_OK;
     }
     return CZ_EINVAL;

@@ -4,22 +4,22 @@
 #include "field/field.h"
 
 #define F_PREFIX bls12381_fp
-#define F_T cz_bls12381_fp
+#define F_T      cz_bls12381_fp
 #include "field/mont_export.h"
 #include "field/mont_undef.h"
 
 #define F_PREFIX bls12381_fr
-#define F_T cz_bls12381_fr
+#define F_T      cz_bls12381_fr
 #include "field/mont_export.h"
 #include "field/mont_undef.h"
 
 #define F_PREFIX bn254_fp
-#define F_T cz_bn254_fp
+#define F_T      cz_bn254_fp
 #include "field/mont_export.h"
 #include "field/mont_undef.h"
 
 #define F_PREFIX bn254_fr
-#define F_T cz_bn254_fr
+#define F_T      cz_bn254_fr
 #include "field/mont_export.h"
 #include "field/mont_undef.h"
 
@@ -32,13 +32,13 @@ int cz_bn254_fp_sqrt(cz_bn254_fp *ret, const cz_bn254_fp *a) {
 }
 
 #define E2_PREFIX bls12381_fp2
-#define E2_T cz_bls12381_fp2
+#define E2_T      cz_bls12381_fp2
 #define E2_BASE_T cz_bls12381_fp
 #include "field/fp2_export.h"
 #include "field/fp2_undef.h"
 
 #define E2_PREFIX bn254_fp2
-#define E2_T cz_bn254_fp2
+#define E2_T      cz_bn254_fp2
 #define E2_BASE_T cz_bn254_fp
 #include "field/fp2_export.h"
 #include "field/fp2_undef.h"

@@ -6,7 +6,8 @@
  *   E2_T       the element type {F_T c0, c1} meaning c0 + c1·u
  *   E2_BASE    the base field's prefix (e.g. bn254_fp), already instantiated from mont_impl.h
  *   E2_BASE_T  the base field's element type
- *   E2_XI0     the small integer x0 of the Fp6 non-residue ξ = x0 + u (9 for BN254, 1 for BLS12-381)
+ *   E2_XI0     the small integer x0 of the Fp6 non-residue ξ = x0 + u
+ *              (9 for BN254, 1 for BLS12-381)
  *   E2_P_MINUS_3_QUARTER, E2_P_MINUS_1_HALF   exponents for the square root (p = 3 mod 4)
  *
  * Costs (m = base multiplication): mul 3m (Karatsuba), sqr 2m (complex squaring), inv 1 base
@@ -15,7 +16,7 @@
 #include "field/cz_macros.h"
 
 #define E2(name) CZ_CAT3(E2_PREFIX, _, name)
-#define B(name) CZ_CAT3(E2_BASE, _, name)
+#define B(name)  CZ_CAT3(E2_BASE, _, name)
 
 static inline void E2(set_zero)(E2_T *r) {
     B(set_zero)(&r->c0);

@@ -40,8 +40,8 @@ static void test_filtering(void) {
     CHECK(prev == stderr);
 
     int evaluated = 0;
-    cz_log_set_level(CZ_LOG_WARN);
-    CHECK(cz_log_get_level() == CZ_LOG_WARN);
+    cz_log_set_level(CZ_LOG_LEVEL_WARN);
+    CHECK(cz_log_get_level() == CZ_LOG_LEVEL_WARN);
     CZ_LOG_ERROR("e %d", 1);
     CZ_LOG_WARN("w %d", 2);
     CZ_LOG_INFO("i %d", evaluated++);
@@ -49,11 +49,11 @@ static void test_filtering(void) {
     CZ_LOG_TRACE("t %d", evaluated++);
     CHECK(evaluated == 0);
 
-    cz_log_set_level(CZ_LOG_TRACE);
+    cz_log_set_level(CZ_LOG_LEVEL_TRACE);
     CZ_LOG_TRACE("t %d", evaluated++);
     CHECK(evaluated == 1);
 
-    cz_log_set_level(CZ_LOG_ERROR);
+    cz_log_set_level(CZ_LOG_LEVEL_ERROR);
     CZ_LOG_WARN("hidden");
     CZ_LOG_ERROR("shown");
 
@@ -72,9 +72,9 @@ static void test_filtering(void) {
 
     /* Out-of-range levels are clamped. */
     cz_log_set_level((cz_log_level)99);
-    CHECK(cz_log_get_level() == CZ_LOG_TRACE);
+    CHECK(cz_log_get_level() == CZ_LOG_LEVEL_TRACE);
     cz_log_set_level((cz_log_level)-3);
-    CHECK(cz_log_get_level() == CZ_LOG_ERROR);
+    CHECK(cz_log_get_level() == CZ_LOG_LEVEL_ERROR);
 
     CHECK(cz_log_set_output(NULL) == f);
     CHECK(cz_log_set_output(NULL) == stderr);
@@ -85,7 +85,7 @@ static void test_line_format(void) {
     FILE *f = tmpfile();
     CHECK(f != NULL);
     cz_log_set_output(f);
-    cz_log_set_level(CZ_LOG_INFO);
+    cz_log_set_level(CZ_LOG_LEVEL_INFO);
     struct timespec t0, t1;
     clock_gettime(CLOCK_REALTIME, &t0);
     CZ_LOG_INFO("hello %s %d\n", "world", 42); /* the trailing newline is not doubled */
@@ -126,16 +126,18 @@ static void test_names(void) {
     static const struct {
         const char *name;
         cz_log_level level;
-    } ok[] = {{"error", CZ_LOG_ERROR}, {"warn", CZ_LOG_WARN},   {"warning", CZ_LOG_WARN},
-              {"info", CZ_LOG_INFO},   {"debug", CZ_LOG_DEBUG}, {"trace", CZ_LOG_TRACE},
-              {"INFO", CZ_LOG_INFO},   {"Debug", CZ_LOG_DEBUG}};
+    } ok[] = {{"error", CZ_LOG_LEVEL_ERROR},  {"warn", CZ_LOG_LEVEL_WARN},
+              {"warning", CZ_LOG_LEVEL_WARN}, {"info", CZ_LOG_LEVEL_INFO},
+              {"debug", CZ_LOG_LEVEL_DEBUG},  {"trace", CZ_LOG_LEVEL_TRACE},
+              {"INFO", CZ_LOG_LEVEL_INFO},    {"Debug", CZ_LOG_LEVEL_DEBUG}};
     for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
-        cz_log_set_level(ok[i].level == CZ_LOG_ERROR ? CZ_LOG_TRACE : CZ_LOG_ERROR);
+        cz_log_set_level(ok[i].level == CZ_LOG_LEVEL_ERROR ? CZ_LOG_LEVEL_TRACE
+                                                           : CZ_LOG_LEVEL_ERROR);
         CHECK_ERR(cz_log_set_level_by_name(ok[i].name), CZ_OK);
         CHECK(cz_log_get_level() == ok[i].level);
     }
-    for (int l = CZ_LOG_ERROR; l <= CZ_LOG_TRACE; l++) {
-        cz_log_level back = CZ_LOG_ERROR;
+    for (int l = CZ_LOG_LEVEL_ERROR; l <= CZ_LOG_LEVEL_TRACE; l++) {
+        cz_log_level back = CZ_LOG_LEVEL_ERROR;
         CHECK_ERR(cz_log_level_parse(&back, cz_log_level_name((cz_log_level)l)), CZ_OK);
         CHECK((int)back == l);
     }
@@ -143,15 +145,15 @@ static void test_names(void) {
 
     static const char *const bad[] = {"",      "inf", "infos", "information", "warn ",
                                       " info", "2",   "err",   "fatal",       "trace\n"};
-    cz_log_set_level(CZ_LOG_DEBUG);
+    cz_log_set_level(CZ_LOG_LEVEL_DEBUG);
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         CHECK_ERR(cz_log_set_level_by_name(bad[i]), CZ_EINVAL);
-        CHECK(cz_log_get_level() == CZ_LOG_DEBUG);
+        CHECK(cz_log_get_level() == CZ_LOG_LEVEL_DEBUG);
     }
     CHECK_ERR(cz_log_set_level_by_name(NULL), CZ_EINVAL);
-    cz_log_level untouched = CZ_LOG_WARN;
+    cz_log_level untouched = CZ_LOG_LEVEL_WARN;
     CHECK_ERR(cz_log_level_parse(&untouched, "nope"), CZ_EINVAL);
-    CHECK(untouched == CZ_LOG_WARN);
+    CHECK(untouched == CZ_LOG_LEVEL_WARN);
 }
 
 static void test_long_message(void) {
@@ -165,7 +167,7 @@ static void test_long_message(void) {
         msg[i] = (char)('a' + i % 26);
     msg[LEN] = '\0';
     cz_log_set_output(f);
-    cz_log_set_level(CZ_LOG_INFO);
+    cz_log_set_level(CZ_LOG_LEVEL_INFO);
     CZ_LOG_WARN("%s", msg);
     cz_log_set_output(NULL);
     char *s = slurp(f);
@@ -204,7 +206,7 @@ static void test_concurrent_lines(void) {
     if (f == NULL)
         return;
     cz_log_set_output(f);
-    cz_log_set_level(CZ_LOG_INFO);
+    cz_log_set_level(CZ_LOG_LEVEL_INFO);
     pthread_t t[NWRITERS];
     for (int i = 0; i < NWRITERS; i++)
         pthread_create(&t[i], NULL, writer, (void *)(size_t)i);
@@ -258,6 +260,6 @@ int main(void) {
     test_names();
     test_long_message();
     test_concurrent_lines();
-    cz_log_set_level(CZ_LOG_INFO);
+    cz_log_set_level(CZ_LOG_LEVEL_INFO);
     return test_finish();
 }
