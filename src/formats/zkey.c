@@ -13,6 +13,7 @@
 
 #include "formats/binfile.h"
 #include "formats/fmt_curve.h"
+#include "formats/zkey_internal.h"
 
 #if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
 #error "the zkey reader exposes file bytes as limbs: little-endian hosts only"
@@ -34,14 +35,6 @@ enum {
     SECT_H = 9,
 };
 enum { PROTOCOL_GROTH16 = 1, PROTOCOL_PLONK = 2, PROTOCOL_FFLONK = 10 };
-
-#define MAX_COPIES 6 /* point sections 3, 5..9 */
-
-struct cz__zkey_priv {
-    cz__binfile bf;
-    void *copies[MAX_COPIES]; /* aligned copies of unaligned point sections */
-    size_t ncopies;
-};
 
 typedef struct open_ctx {
     cz_zkey *zk;
@@ -93,13 +86,14 @@ static int map_points(open_ctx *c, uint32_t id, size_t n, size_t bytes, const ch
     rc = check_canonical(c, id, s.off, n, bytes / c->ci->n8q);
     if (rc != CZ_OK)
         return rc;
+    c->zk->priv->sect_off[id] = s.off;
     const uint8_t *p = c->bf->data + s.off;
     if ((uintptr_t)p % sizeof(uint64_t) == 0) {
         *out = p;
         return CZ_OK;
     }
     struct cz__zkey_priv *pv = c->zk->priv;
-    CZ_ASSERT(pv->ncopies < MAX_COPIES);
+    CZ_ASSERT(pv->ncopies < CZ__ZKEY_MAX_COPIES);
     void *copy = malloc(want ? want : 1);
     if (copy == NULL)
         return cz_fail(c->ei, CZ_ENOMEM, "%s: out of memory copying %llu bytes of section %u",
@@ -197,6 +191,7 @@ static int read_header(open_ctx *c) {
         alpha1 = &k->alpha1, beta1 = &k->beta1, beta2 = &k->beta2;
         gamma2 = &k->gamma2, delta1 = &k->delta1, delta2 = &k->delta2;
     }
+    zk->priv->header_points_off = r.pos;
     if ((rc = read_header_point(c, &r, alpha1, c->g1_bytes, "alpha1")) != CZ_OK ||
         (rc = read_header_point(c, &r, beta1, c->g1_bytes, "beta1")) != CZ_OK ||
         (rc = read_header_point(c, &r, beta2, c->g2_bytes, "beta2")) != CZ_OK ||

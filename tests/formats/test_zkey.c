@@ -327,6 +327,86 @@ static void unaligned(const uint8_t *good, size_t size, const cz_zkey *ref, int 
     free(raw);
 }
 
+/* First signal whose A point is not infinity. */
+static size_t first_finite_a(const uint8_t *good, size_t size, size_t g1) {
+    size_t p5 = sect_payload(good, size, 5);
+    for (size_t s = 0;; s++) {
+        for (size_t k = 0; k < g1; k++)
+            if (good[p5 + s * g1 + k] != 0)
+                return s;
+    }
+}
+
+static cz_zkey *open_buf(const uint8_t *buf, size_t size, const char *name) {
+    cz_zkey *zk = NULL;
+    cz_errinfo ei;
+    cz_errinfo_clear(&ei);
+    CHECK(cz_zkey_open_mem(&zk, buf, size, name, &ei) == CZ_OK);
+    return zk;
+}
+
+/* cz_zkey_validate_points: real keys pass (with subgroup checks); a point moved off the curve
+ * and (BLS12-381 G1) an on-curve point outside the subgroup are found and located. */
+static void validation(const uint8_t *good, size_t size, const cz_zkey *ref, int bn) {
+    size_t n8q = bn ? 32 : 48, g1 = 2 * n8q;
+    cz_errinfo ei;
+    cz_errinfo_clear(&ei);
+    CHECK(cz_zkey_validate_points(ref, 1, &ei) == CZ_OK);
+    uint8_t *b = malloc(size);
+    size_t s = first_finite_a(good, size, g1);
+    size_t off = sect_payload(good, size, 5) + s * g1;
+    char needle[64];
+    snprintf(needle, sizeof needle, "section 5 at offset %zu: A point %zu", off, s);
+    memcpy(b, good, size);
+    b[off + n8q] ^= 1; /* y changes in its lowest bit: stays < q, leaves the curve */
+    cz_zkey *zk = open_buf(b, size, "offcurve.zkey");
+    if (zk != NULL) {
+        cz_errinfo_clear(&ei);
+        int rc = cz_zkey_validate_points(zk, 0, &ei);
+        CHECK(err_is(&ei, rc, CZ_ENOTONCURVE, "offcurve.zkey"));
+        CHECK(err_is(&ei, rc, CZ_ENOTONCURVE, needle));
+        cz_zkey_close(zk);
+    }
+    /* delta2 off the curve: the header point offsets are right too. */
+    size_t p2 = sect_payload(good, size, 2);
+    size_t d2 = p2 + 4 + n8q + 4 + 32 + 12 + 3 * g1 + 2 * 2 * g1;
+    memcpy(b, good, size);
+    b[d2 + 2 * n8q] ^= 1;
+    zk = open_buf(b, size, "offcurve2.zkey");
+    if (zk != NULL) {
+        cz_errinfo_clear(&ei);
+        snprintf(needle, sizeof needle, "section 2 at offset %zu: delta2 point 0", d2);
+        CHECK(err_is(&ei, cz_zkey_validate_points(zk, 0, &ei), CZ_ENOTONCURVE, needle));
+        cz_zkey_close(zk);
+    }
+    if (!bn) {
+        /* The first x = 1, 2, ... with x³ + 4 a square gives a point of E(Fp) that is not in the
+         * order-r subgroup (the cofactor is large: the chance it is, is ~2^-126). */
+        cz_bls12381_fp x, y, t, four;
+        cz_bls12381_fp_from_u64(&four, 4);
+        for (uint64_t v = 1;; v++) {
+            cz_bls12381_fp_from_u64(&x, v);
+            cz_bls12381_fp_sqr(&t, &x);
+            cz_bls12381_fp_mul(&t, &t, &x);
+            cz_bls12381_fp_add(&t, &t, &four);
+            if (cz_bls12381_fp_sqrt(&y, &t) == CZ_OK)
+                break;
+        }
+        memcpy(b, good, size);
+        memcpy(b + off, x.l, n8q); /* LEM = the limbs, little-endian */
+        memcpy(b + off + n8q, y.l, n8q);
+        zk = open_buf(b, size, "cofactor.zkey");
+        if (zk != NULL) {
+            cz_errinfo_clear(&ei);
+            CHECK(cz_zkey_validate_points(zk, 0, &ei) == CZ_OK);
+            snprintf(needle, sizeof needle, "A point %zu is not in the prime-order subgroup", s);
+            CHECK(err_is(&ei, cz_zkey_validate_points(zk, 1, &ei), CZ_ENOTINSUBGROUP, needle));
+            cz_zkey_close(zk);
+        }
+    }
+    free(b);
+}
+
 static void file_errors(const uint8_t *good, size_t size) {
     cz_errinfo ei;
     cz_zkey *zk = NULL;
@@ -354,7 +434,21 @@ static void file_errors(const uint8_t *good, size_t size) {
     }
 }
 
+/* Curve names as snarkjs writes and accepts them. */
+static void curve_names(void) {
+    cz_curve_id id = CZ_CURVE_BLS12381;
+    CHECK(strcmp(cz_curve_name(CZ_CURVE_BN254), "bn128") == 0);
+    CHECK(strcmp(cz_curve_name(CZ_CURVE_BLS12381), "bls12381") == 0);
+    CHECK(cz_curve_from_name(&id, "bn128") == CZ_OK && id == CZ_CURVE_BN254);
+    CHECK(cz_curve_from_name(&id, "BLS12-381") == CZ_OK && id == CZ_CURVE_BLS12381);
+    CHECK(cz_curve_from_name(&id, "alt_bn128") == CZ_OK && id == CZ_CURVE_BN254);
+    CHECK(cz_curve_from_name(&id, "bls12377") == CZ_ECURVE);
+    CHECK(cz_curve_from_name(&id, "") == CZ_ECURVE);
+    CHECK(cz_curve_from_name(&id, "bn128bn128bn128bn128") == CZ_ECURVE);
+}
+
 int main(void) {
+    curve_names();
     for (int ci = 0; ci < 2; ci++) {
         const char *curve = fixture_curves[ci];
         int bn = ci == 0;
@@ -374,6 +468,7 @@ int main(void) {
         uint8_t *good = load_file(path, &size);
         malformed(good, size, bn);
         unaligned(good, size, zk, bn);
+        validation(good, size, zk, bn);
         if (bn)
             file_errors(good, size);
         free(good);
