@@ -89,6 +89,79 @@ def f2inv(a, p):
     return (a[0] * ni % p, (-a[1]) * ni % p)
 
 
+BN254_U = 4965661367192848881
+BLS12381_X = -0xD201000000010000
+
+
+def naf(e):
+    """Non-adjacent form of e > 0, least significant digit first."""
+    d = []
+    while e:
+        if e & 1:
+            z = 2 - (e & 3)
+            e -= z
+        else:
+            z = 0
+        d.append(z)
+        e >>= 1
+    return d
+
+
+def noble_final_exp_multiples():
+    """The hard parts of @noble/curves 2.x (and of cuzk, which follows the same addition chains)
+    raise the cyclotomic element to c*(p^4 - p^2 + 1)/r, not to (p^4 - p^2 + 1)/r: c = 3 for
+    BLS12-381 (Hayashida-Hayasaka-Teruya), c = 2u(6u^2 + 3u + 1) for BN254 (Fuentes-Castaneda et
+    al.). Replays both chains on exponents (frobenius k: *p^k, conjugate: negate) and asserts it,
+    so pairing values equal noble's but are fixed powers of the reduced Tate-based ate pairing."""
+    u = BN254_U
+    p = FIELDS["bn254_fp"]
+    r = FIELDS["bn254_fr"]
+    ph = p**4 - p**2 + 1
+    pmx = lambda e: -e * u  # conj(f^u)
+    f = 1
+    y1 = 2 * pmx(f)
+    y2 = 2 * y1 + y1
+    y4 = pmx(y2)
+    y6 = pmx(2 * y4)
+    y8 = -y6 + y4 - y2
+    y9 = y8 + y1
+    e = (-f + y9) * p**3 + y8 * p**2 + y9 * p + y8 + y4 + f
+    c_bn = 2 * u * (6 * u * u + 3 * u + 1)
+    assert (e - c_bn * (ph // r)) % ph == 0
+    x = -BLS12381_X
+    p = FIELDS["bls12381_fp"]
+    r = FIELDS["bls12381_fr"]
+    ph = p**4 - p**2 + 1
+    pmx = lambda e: -e * x
+    t1 = 1
+    t2 = pmx(t1)
+    t3 = -2 * t1 + t2
+    t4 = pmx(t3)
+    t5 = pmx(t4)
+    t6 = pmx(t5) + 2 * t2
+    t7 = pmx(t6)
+    e = (t2 + t5) * p**2 + (t4 + t1) * p**3 + (t6 - t1) * p + t7 - t3 + t1
+    assert (e - 3 * (ph // r)) % ph == 0
+    return c_bn
+
+
+def pairing_consts(w):
+    c_bn = noble_final_exp_multiples()
+    d = naf(6 * BN254_U + 2)
+    w("/* Pairing: BN254 u, the NAF of 6u + 2 (most significant digit first) for the optimal ate")
+    w(" * Miller loop, and |x| of BLS12-381 (x < 0). Final exponentiations are those of")
+    w(" * @noble/curves: e^c with c = 3 (BLS12-381), c = 2u(6u^2 + 3u + 1) = %d (BN254). */" % c_bn)
+    w("#define BN254_U 0x%016xULL" % BN254_U)
+    w("#define BN254_ATE_LOOP_LEN %d" % len(d))
+    w("static const int8_t BN254_ATE_LOOP[%d] = {%s};" % (len(d), ", ".join(str(v) for v in reversed(d))))
+    w("#define BLS12381_X_ABS 0x%016xULL" % -BLS12381_X)
+    bits = [int(b) for b in bin(-BLS12381_X)[2:]]
+    w("#define BLS12381_ATE_LOOP_LEN %d" % len(bits))
+    w("static const int8_t BLS12381_ATE_LOOP[%d] = {%s}; /* |x|, most significant bit first */"
+      % (len(bits), ", ".join(str(b) for b in bits)))
+    w("")
+
+
 def main():
     out = []
     w = out.append
@@ -175,7 +248,10 @@ def main():
                 e = mult * (p**k - 1) // 3
                 w("    %s," % mf2(f2pow(xi, e, p)))
             w("};")
+        w("/* 3b' for the pairing's doubling step. */")
+        w("static const uint64_t %s_B2_X3[2][%d] = %s;" % (up, n, mf2((3 * b2[0] % p, 3 * b2[1] % p))))
         w("")
+    pairing_consts(w)
     w("#endif")
     print("\n".join(out))
 
