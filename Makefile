@@ -1,11 +1,17 @@
-# cuzk: a thin front door over CMake. `make test` and `make demo` set up a fresh Debian machine
-# themselves (scripts/setup.sh), then build and run.
+# cuzk: a thin front door over CMake. `make test` and `make demo` set up a fresh Debian 12 machine
+# themselves (scripts/setup.sh, idempotent and quick when all is present), then build and run.
 BUILD      ?= build
 BUILD_ASAN ?= build-asan
-JOBS       ?= $(shell nproc)
+JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
+# ctest runs one test binary per core; a test binary that uses the thread pool still gets all
+# cores, so more would only oversubscribe. Tests that hang are killed after CTEST_TIMEOUT seconds.
+CTEST_JOBS    ?= $(JOBS)
+CTEST_TIMEOUT ?= 600
+CTEST      = ctest --output-on-failure --no-tests=error -j $(CTEST_JOBS) --timeout $(CTEST_TIMEOUT)
 CMAKE_GEN  := $(shell command -v ninja >/dev/null 2>&1 && echo -G Ninja)
+VECTOR_OUT := tests/vectors/out
 
-.PHONY: all setup build test test-unit test-asan format-check format demo bench clean
+.PHONY: all setup build build-asan vectors test test-unit test-asan format-check format demo bench clean
 
 all: build
 
@@ -16,22 +22,33 @@ build:
 	cmake -S . -B $(BUILD) $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=Release >/dev/null
 	cmake --build $(BUILD) -j $(JOBS)
 
-# Everything CI checks: formatting, the unit tests, and the unit tests again under ASan+UBSan.
-test: setup
-	@bash scripts/check_format.sh
-	$(MAKE) --no-print-directory test-unit
-	$(MAKE) --no-print-directory test-asan
-
-test-unit: build
-	node tests/vectors/gen_vectors.mjs tests/vectors/out
-	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
-
-test-asan:
+build-asan:
 	cmake -S . -B $(BUILD_ASAN) $(CMAKE_GEN) -DCZ_SANITIZE=address -DCZ_WITH_CUDA=OFF \
 	  -DCZ_BUILD_BENCH=OFF -DCMAKE_BUILD_TYPE=Debug >/dev/null
 	cmake --build $(BUILD_ASAN) -j $(JOBS)
-	cd $(BUILD_ASAN) && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
-	  ctest --output-on-failure -j $(JOBS)
+
+# Test vectors from the independent oracles: every tests/vectors/*.mjs writes its files into
+# $(VECTOR_OUT). Zero scripts is fine; a failing script fails the target.
+vectors:
+	@mkdir -p $(VECTOR_OUT)
+	@set -e; for s in tests/vectors/*.mjs; do \
+	  [ -e "$$s" ] || continue; \
+	  echo "node $$s $(VECTOR_OUT)"; \
+	  node "$$s" $(VECTOR_OUT); \
+	done
+
+# Everything CI checks: formatting, the unit tests, and the unit tests again under ASan+UBSan.
+# One sub-make for both test targets, so the vectors are generated once.
+test: setup
+	@bash scripts/check_format.sh
+	@$(MAKE) --no-print-directory test-unit test-asan
+
+test-unit: build vectors
+	cd $(BUILD) && $(CTEST)
+
+test-asan: build-asan vectors
+	cd $(BUILD_ASAN) && ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
+	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 $(CTEST)
 
 format-check:
 	@bash scripts/check_format.sh
@@ -40,10 +57,20 @@ format:
 	git ls-files '*.c' '*.h' '*.cu' '*.cuh' | xargs clang-format -i
 
 demo: setup build
-	@bash scripts/demo.sh $(BUILD)
+	@if [ -f scripts/demo.sh ]; then bash scripts/demo.sh $(BUILD); \
+	 else echo "demo: not built yet" >&2; exit 1; fi
 
+# Benchmarks: every bench/*.c is a program cuzk-bench-* in $(BUILD) that prints one JSON line per
+# result. A scripts/bench_*.sh driver, where one exists, runs them with chosen arguments instead.
 bench: build
-	@bash scripts/bench_field.sh $(BUILD)
+	@set -e; drivers=$$(ls scripts/bench_*.sh 2>/dev/null || true); \
+	if [ -n "$$drivers" ]; then \
+	  for d in $$drivers; do echo "bash $$d $(BUILD)" >&2; bash "$$d" $(BUILD); done; \
+	else \
+	  found=0; for b in $(BUILD)/cuzk-bench-*; do \
+	    [ -x "$$b" ] || continue; found=1; echo "$$b" >&2; "$$b"; \
+	  done; [ $$found = 1 ] || echo "bench: no benchmark programs yet (bench/*.c)" >&2; \
+	fi
 
 clean:
-	rm -rf $(BUILD) $(BUILD_ASAN)
+	rm -rf $(BUILD) $(BUILD_ASAN) $(VECTOR_OUT)
