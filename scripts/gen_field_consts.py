@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Generates src/field/field_consts.h: every constant the field, tower and curve code needs.
 
-Run from the repository root: python3 scripts/gen_field_consts.py > src/field/field_consts.h
-then clang-format -i src/field/field_consts.h (the format check covers it).
+Run from the repository root: python3 scripts/gen_field_consts.py
+It writes src/field/field_consts.h and formats it with clang-format (the format check covers it).
 The output is committed; tests/field/test_consts.c checks it independently with GMP.
 
 Conventions (the same as ffjavascript/snarkjs, bellman and @noble/curves):
@@ -13,6 +13,9 @@ Montgomery form with R = 2^(64*N); 64-bit limbs, least significant first.
 Roots of unity as ffjavascript picks them: nqr = the smallest quadratic non-residue counting up
 from 2, w[s] = nqr^((r-1) >> s) with s the two-adicity of r-1; w[k] = w[k+1]^2.
 """
+
+import os
+import subprocess
 
 FIELDS = {
     "bn254_fp": 0x30644E72E131A029B85045B68181585D97816A916871CA8D3C208C16D87CFD47,
@@ -253,7 +256,10 @@ def main():
         w("")
     pairing_consts(w)
     w("#endif")
-    print("\n".join(out))
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "src", "field", "field_consts.h")
+    with open(path, "w") as f:
+        f.write("\n".join(out) + "\n")
+    subprocess.run(["clang-format", "-i", path], check=True)
 
 
 if __name__ == "__main__":

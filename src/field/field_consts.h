@@ -176,7 +176,9 @@ static const uint64_t BN254_FROB3B[6][2][4] = {
      {0xef494023a857fa74ULL, 0x2a925d02d5ab101aULL, 0x83b015829ba62f10ULL, 0x2539111d0c13aea3ULL}},
 };
 /* 3b' for the pairing's doubling step. */
-static const uint64_t BN254_B2_X3[2][4] = {{0x3baa927cb62e0d6aULL, 0xd71e7c52d1b664fdULL, 0x03873e63d95d4664ULL, 0x0e75b5b1082ab8f4ULL}, {0xaab7c6667596fe35ULL, 0x31d21a78bb6a27baULL, 0x85dd7297680401ffULL, 0x03c52d6adf39a7e9ULL}};
+static const uint64_t BN254_B2_X3[2][4] = {
+    {0x3baa927cb62e0d6aULL, 0xd71e7c52d1b664fdULL, 0x03873e63d95d4664ULL, 0x0e75b5b1082ab8f4ULL},
+    {0xaab7c6667596fe35ULL, 0x31d21a78bb6a27baULL, 0x85dd7297680401ffULL, 0x03c52d6adf39a7e9ULL}};
 
 /* bls12381: Fp2 constants in Montgomery form, each {c0, c1}. */
 static const uint64_t BLS12381_XI[2][6] = {
@@ -313,16 +315,28 @@ static const uint64_t BLS12381_FROB3B[6][2][6] = {
       0x0000000000000000ULL, 0x0000000000000000ULL}},
 };
 /* 3b' for the pairing's doubling step. */
-static const uint64_t BLS12381_B2_X3[2][6] = {{0x447600000027552eULL, 0xdcb8009a43480020ULL, 0x6f7ee9ce4a6e8b59ULL, 0xb10330b7c0a95bc6ULL, 0x6140b1fcfb1e54b7ULL, 0x0381be097f0bb4e1ULL}, {0x447600000027552eULL, 0xdcb8009a43480020ULL, 0x6f7ee9ce4a6e8b59ULL, 0xb10330b7c0a95bc6ULL, 0x6140b1fcfb1e54b7ULL, 0x0381be097f0bb4e1ULL}};
+static const uint64_t BLS12381_B2_X3[2][6] = {
+    {0x447600000027552eULL, 0xdcb8009a43480020ULL, 0x6f7ee9ce4a6e8b59ULL, 0xb10330b7c0a95bc6ULL,
+     0x6140b1fcfb1e54b7ULL, 0x0381be097f0bb4e1ULL},
+    {0x447600000027552eULL, 0xdcb8009a43480020ULL, 0x6f7ee9ce4a6e8b59ULL, 0xb10330b7c0a95bc6ULL,
+     0x6140b1fcfb1e54b7ULL, 0x0381be097f0bb4e1ULL}};
 
 /* Pairing: BN254 u, the NAF of 6u + 2 (most significant digit first) for the optimal ate
  * Miller loop, and |x| of BLS12-381 (x < 0). Final exponentiations are those of
- * @noble/curves: e^c with c = 3 (BLS12-381), c = 2u(6u^2 + 3u + 1) = 1469306990098747947464455738335385361638823152381947992820 (BN254). */
-#define BN254_U 0x44e992b44a6909f1ULL
+ * @noble/curves: e^c with c = 3 (BLS12-381), c = 2u(6u^2 + 3u + 1) =
+ * 1469306990098747947464455738335385361638823152381947992820 (BN254). */
+#define BN254_U            0x44e992b44a6909f1ULL
 #define BN254_ATE_LOOP_LEN 66
-static const int8_t BN254_ATE_LOOP[66] = {1, 0, -1, 0, 1, 0, 0, 0, -1, 0, -1, 0, 0, 0, -1, 0, 1, 0, -1, 0, 0, -1, 0, 0, 0, 0, 0, 1, 0, 0, -1, 0, 1, 0, 0, -1, 0, 0, 0, 0, -1, 0, 1, 0, 0, 0, -1, 0, -1, 0, 0, 1, 0, 0, 0, -1, 0, 0, -1, 0, 1, 0, 1, 0, 0, 0};
-#define BLS12381_X_ABS 0xd201000000010000ULL
+static const int8_t BN254_ATE_LOOP[66] = {
+    1, 0, -1, 0, 1,  0, 0, 0, -1, 0, -1, 0,  0, 0,  -1, 0, 1, 0, -1, 0, 0, -1,
+    0, 0, 0,  0, 0,  1, 0, 0, -1, 0, 1,  0,  0, -1, 0,  0, 0, 0, -1, 0, 1, 0,
+    0, 0, -1, 0, -1, 0, 0, 1, 0,  0, 0,  -1, 0, 0,  -1, 0, 1, 0, 1,  0, 0, 0};
+#define BLS12381_X_ABS        0xd201000000010000ULL
 #define BLS12381_ATE_LOOP_LEN 64
-static const int8_t BLS12381_ATE_LOOP[64] = {1, 1, 0, 1, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}; /* |x|, most significant bit first */
+static const int8_t BLS12381_ATE_LOOP[64] = {
+    1, 1, 0, 1, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}; /* |x|, most significant bit first
+                                                                  */
 
 #endif

@@ -55,4 +55,12 @@ static inline size_t cz__ntt_ntasks(size_t n, unsigned chunk_log) {
     return n == 0 ? 1 : (n + chunk - 1) / chunk;
 }
 
+/* [*i0, *i1) = the elements of chunk `task` (2^NTT_CHUNK_LOG each) of an array of n. */
+static inline void cz__ntt_chunk(size_t *i0, size_t *i1, size_t task, size_t n) {
+    *i0 = task << NTT_CHUNK_LOG;
+    *i1 = *i0 + ((size_t)1 << NTT_CHUNK_LOG);
+    if (*i1 > n)
+        *i1 = n;
+}
+
 #endif

@@ -15,7 +15,8 @@
  * (one swap pass), then log2(n) butterfly stages x, y <- x + ω_2h^j·y, x - ω_2h^j·y bring it to
  * natural order. The inverse runs the same forward transform and then maps A[i] -> A[(n-i) mod n]
  * and multiplies by n⁻¹ (a DFT with ω⁻¹ equals a DFT with ω read backwards), so one twiddle table
- * serves both directions. Cost: (n/2)·(log2(n) - 1) multiplications, n·log2(n) additions.
+ * serves both directions. Cost: about (n/2)·log2(n) - n multiplications (twiddles equal to 1
+ * are skipped in the first stage group) and n·log2(n) additions or subtractions.
  *
  * Memory layout (cache blocking): stages are done in groups of up to NTT_TILE_LOG stages; within
  * a group the butterflies connect only elements that lie in one "tile", so each tile is loaded
@@ -52,8 +53,7 @@ struct DOMAIN {
     NTT_T *tw;   /* tw[j] = ω^j for j < n/2 (NULL when n = 1) */
 };
 
-/* ---- roots ------------------------------------------------------------------------------------
- */
+/* ---- roots ---- */
 
 int PUB(root_of_unity)(NTT_T *w, unsigned log_n) {
     if (log_n > NTT_TWO_ADICITY)
@@ -79,8 +79,7 @@ int PUB(coset_gen)(NTT_T *g, unsigned log_n) {
     return PUB(root_of_unity)(g, log_n + 1);
 }
 
-/* ---- element-wise passes -----------------------------------------------------------------------
- */
+/* ---- element-wise passes ---- */
 
 /* r[j] = a[j]·c·g^j (a == NULL: r[j] = c·g^j), j < n; r may alias a. */
 typedef struct {
@@ -92,10 +91,8 @@ typedef struct {
 
 static void powers_task(void *arg, size_t task) {
     const powers_job *job = arg;
-    size_t j0 = task << NTT_CHUNK_LOG;
-    size_t j1 = j0 + ((size_t)1 << NTT_CHUNK_LOG);
-    if (j1 > job->n)
-        j1 = job->n;
+    size_t j0, j1;
+    cz__ntt_chunk(&j0, &j1, task, job->n);
     NTT_T p;
     uint64_t e = (uint64_t)j0;
     FF(pow_limbs)(&p, &job->g, &e, 1);
@@ -122,7 +119,7 @@ void PUB(mul_powers)(NTT_T *r, const NTT_T *a, const NTT_T *c, const NTT_T *g, s
     powers_run(r, a, c, g, n, pool);
 }
 
-/* r = a∘b - c, or r = a·k (b == NULL, k in c[0]). */
+/* mul_sub: r = a∘b - c; scale: r = a·k with k passed in c (one element). */
 typedef struct {
     NTT_T *r;
     const NTT_T *a, *b, *c;
@@ -131,9 +128,8 @@ typedef struct {
 
 static void mul_sub_task(void *arg, size_t task) {
     const pointwise_job *job = arg;
-    size_t j0 = task << NTT_CHUNK_LOG, j1 = j0 + ((size_t)1 << NTT_CHUNK_LOG);
-    if (j1 > job->n)
-        j1 = job->n;
+    size_t j0, j1;
+    cz__ntt_chunk(&j0, &j1, task, job->n);
     for (size_t j = j0; j < j1; j++) {
         NTT_T t;
         FF(mul)(&t, &job->a[j], &job->b[j]);
@@ -143,9 +139,8 @@ static void mul_sub_task(void *arg, size_t task) {
 
 static void scale_task(void *arg, size_t task) {
     const pointwise_job *job = arg;
-    size_t j0 = task << NTT_CHUNK_LOG, j1 = j0 + ((size_t)1 << NTT_CHUNK_LOG);
-    if (j1 > job->n)
-        j1 = job->n;
+    size_t j0, j1;
+    cz__ntt_chunk(&j0, &j1, task, job->n);
     for (size_t j = j0; j < j1; j++)
         FF(mul)(&job->r[j], &job->a[j], job->c);
 }
@@ -163,8 +158,7 @@ void PUB(scale)(NTT_T *r, const NTT_T *a, const NTT_T *k, size_t n, cz_threadpoo
         cz__ntt_run(pool, scale_task, &job, cz__ntt_ntasks(n, NTT_CHUNK_LOG));
 }
 
-/* ---- permutations ------------------------------------------------------------------------------
- */
+/* ---- permutations ---- */
 
 typedef struct {
     NTT_T *a;
@@ -176,9 +170,8 @@ typedef struct {
  * by exactly one task, so tasks never touch the same pair. */
 static void bitrev_task(void *arg, size_t task) {
     const perm_job *job = arg;
-    size_t i0 = task << NTT_CHUNK_LOG, i1 = i0 + ((size_t)1 << NTT_CHUNK_LOG);
-    if (i1 > job->n)
-        i1 = job->n;
+    size_t i0, i1;
+    cz__ntt_chunk(&i0, &i1, task, job->n);
     for (size_t i = i0; i < i1; i++) {
         size_t r = cz__ntt_bitrev(i, job->log_n);
         if (i < r) {
@@ -193,11 +186,10 @@ static void bitrev_task(void *arg, size_t task) {
 static void negate_index_task(void *arg, size_t task) {
     const perm_job *job = arg;
     size_t half = job->n / 2;
-    size_t i0 = task << NTT_CHUNK_LOG, i1 = i0 + ((size_t)1 << NTT_CHUNK_LOG);
+    size_t i0, i1;
+    cz__ntt_chunk(&i0, &i1, task, half);
     if (i0 == 0)
         i0 = 1;
-    if (i1 > half)
-        i1 = half;
     for (size_t i = i0; i < i1; i++) {
         NTT_T t = job->a[i];
         job->a[i] = job->a[job->n - i];
@@ -205,8 +197,7 @@ static void negate_index_task(void *arg, size_t task) {
     }
 }
 
-/* ---- butterfly stages --------------------------------------------------------------------------
- */
+/* ---- butterfly stages ---- */
 
 /* One radix-2 DIT butterfly: x, y <- x + w·y, x - w·y. */
 static inline void butterfly(NTT_T *x, NTT_T *y, const NTT_T *w) {
@@ -220,19 +211,16 @@ static inline void butterfly(NTT_T *x, NTT_T *y, const NTT_T *w) {
  * blocks of 2^(t+1)) with twiddle ω_(2^(t+1))^j = ω^(j·n/2^(t+1)) = tw[j << (log_n - 1 - t)]. */
 static void stages_contiguous(NTT_T *x, unsigned g, const NTT_T *tw, unsigned log_n) {
     size_t len = (size_t)1 << g;
-    if (g >= 1) { /* stage 0: all twiddles are 1 */
-        for (size_t b = 0; b < len; b += 2) {
-            NTT_T u = x[b];
-            FF(add)(&x[b], &u, &x[b + 1]);
-            FF(sub)(&x[b + 1], &u, &x[b + 1]);
-        }
-    }
-    for (unsigned t = 1; t < g; t++) {
+    for (unsigned t = 0; t < g; t++) {
         size_t h = (size_t)1 << t;
         unsigned tshift = log_n - 1 - t;
-        for (size_t b = 0; b < len; b += 2 * h)
-            for (size_t j = 0; j < h; j++)
+        for (size_t b = 0; b < len; b += 2 * h) {
+            NTT_T u = x[b]; /* j = 0: twiddle 1 */
+            FF(add)(&x[b], &u, &x[b + h]);
+            FF(sub)(&x[b + h], &u, &x[b + h]);
+            for (size_t j = 1; j < h; j++)
                 butterfly(&x[b + j], &x[b + j + h], &tw[j << tshift]);
+        }
     }
 }
 
@@ -318,8 +306,7 @@ static void forward_natural(NTT_T *a, const struct DOMAIN *dom, cz_threadpool *p
     }
 }
 
-/* ---- public transforms -------------------------------------------------------------------------
- */
+/* ---- public transforms ---- */
 
 void PUB(forward)(NTT_T *a, const struct DOMAIN *dom, cz_threadpool *pool) {
     forward_natural(a, dom, pool);
@@ -353,8 +340,7 @@ void PUB(coset_inverse)(NTT_T *a, const struct DOMAIN *dom, const NTT_T *g, cz_t
     powers_run(a, a, &dom->n_inv, &g_inv, dom->n, pool); /* a[j]·n⁻¹·g^-j in one pass */
 }
 
-/* ---- domain ------------------------------------------------------------------------------------
- */
+/* ---- domain ---- */
 
 int PUB(domain_create)(struct DOMAIN **out, unsigned log_n, cz_threadpool *pool, cz_errinfo *ei) {
     struct DOMAIN *dom = NULL;
