@@ -34,8 +34,16 @@ extern "C" {
 
 typedef struct cz_threadpool cz_threadpool;
 
-typedef struct { cz_bn254_g1_affine a; cz_bn254_g2_affine b; cz_bn254_g1_affine c; } cz_bn254_groth16_proof;
-typedef struct { cz_bls12381_g1_affine a; cz_bls12381_g2_affine b; cz_bls12381_g1_affine c; } cz_bls12381_groth16_proof;
+typedef struct {
+    cz_bn254_g1_affine a;
+    cz_bn254_g2_affine b;
+    cz_bn254_g1_affine c;
+} cz_bn254_groth16_proof;
+typedef struct {
+    cz_bls12381_g1_affine a;
+    cz_bls12381_g2_affine b;
+    cz_bls12381_g1_affine c;
+} cz_bls12381_groth16_proof;
 
 typedef struct cz_groth16_proof {
     cz_curve_id curve;
@@ -85,7 +93,7 @@ typedef struct cz_groth16_prove_opts {
     /* Fixed blinding factors (32 bytes each, canonical little-endian, < r), or NULL for random.
      * Both or neither. r = s = 0 gives a valid but not zero-knowledge proof (tests only). */
     const uint8_t *r, *s;
-    cz_threadpool *pool;          /* NULL: run on the calling thread only */
+    cz_threadpool *pool;         /* NULL: run on the calling thread only */
     cz_groth16_timings *timings; /* NULL: not recorded */
 } cz_groth16_prove_opts;
 

@@ -23,7 +23,8 @@ int cz_groth16_proof_write_json(const char *path, const cz_groth16_proof *proof,
 int cz_groth16_proof_read_json(cz_groth16_proof *proof, const char *path, cz_errinfo *ei);
 
 int cz_groth16_public_write_json(const char *path, const cz_groth16_public *pub, cz_errinfo *ei);
-/* public.json names no curve: the caller says which (the key's). Free with cz_groth16_public_free. */
+/* public.json names no curve: the caller says which (the key's). Free with cz_groth16_public_free.
+ */
 int cz_groth16_public_read_json(cz_groth16_public *pub, cz_curve_id curve, const char *path,
                                 cz_errinfo *ei);
 

@@ -100,11 +100,9 @@ static const char *get_str(json_t *arr, size_t i, const char *path, const char *
     return json_string_value(v);
 }
 
-static int expect_array(json_t *v, size_t len, const char *path, const char *key,
-                        cz_errinfo *ei) {
+static int expect_array(json_t *v, size_t len, const char *path, const char *key, cz_errinfo *ei) {
     if (!json_is_array(v) || json_array_size(v) != len)
-        return cz_fail(ei, CZ_EFORMAT, "%s: %s: expected an array of %zu elements", path, key,
-                       len);
+        return cz_fail(ei, CZ_EFORMAT, "%s: %s: expected an array of %zu elements", path, key, len);
     return CZ_OK;
 }
 
@@ -208,8 +206,8 @@ int cz_groth16_public_read_json(cz_groth16_public *pub, cz_curve_id curve, const
         }
         rc = codecs[curve].fr_from_dec(pub->values[i], s);
         if (rc != CZ_OK) {
-            rc = cz_fail(ei, rc, "%s: [%zu]: \"%.40s\" is not a decimal number below r", path, i,
-                         s);
+            rc =
+                cz_fail(ei, rc, "%s: [%zu]: \"%.40s\" is not a decimal number below r", path, i, s);
             break;
         }
     }
@@ -271,17 +269,17 @@ int cz_groth16_vk_read_json(cz_groth16_vk *vk, const char *path, cz_errinfo *ei)
             alpha1 = &vk->u.bls12381.alpha1, beta2 = &vk->u.bls12381.beta2;
             gamma2 = &vk->u.bls12381.gamma2, delta2 = &vk->u.bls12381.delta2;
         }
-        rc = read_g1(alpha1, vk->curve, json_object_get(root, "vk_alpha_1"), path, "vk_alpha_1",
-                     ei);
+        rc =
+            read_g1(alpha1, vk->curve, json_object_get(root, "vk_alpha_1"), path, "vk_alpha_1", ei);
         if (rc == CZ_OK)
             rc = read_g2(beta2, vk->curve, json_object_get(root, "vk_beta_2"), path, "vk_beta_2",
                          ei);
         if (rc == CZ_OK)
-            rc = read_g2(gamma2, vk->curve, json_object_get(root, "vk_gamma_2"), path,
-                         "vk_gamma_2", ei);
+            rc = read_g2(gamma2, vk->curve, json_object_get(root, "vk_gamma_2"), path, "vk_gamma_2",
+                         ei);
         if (rc == CZ_OK)
-            rc = read_g2(delta2, vk->curve, json_object_get(root, "vk_delta_2"), path,
-                         "vk_delta_2", ei);
+            rc = read_g2(delta2, vk->curve, json_object_get(root, "vk_delta_2"), path, "vk_delta_2",
+                         ei);
     }
     for (size_t i = 0; rc == CZ_OK && i <= vk->npublic; i++) {
         char key[32];
@@ -324,8 +322,8 @@ int cz_groth16_proof_write_json(const char *path, const cz_groth16_proof *proof,
     const void *a, *b, *c;
     proof_points(proof, &a, &b, &c);
     json_t *root = json_pack("{s:o,s:o,s:o,s:s,s:s}", "pi_a", g1_json(proof->curve, a), "pi_b",
-                             g2_json(proof->curve, b), "pi_c", g1_json(proof->curve, c),
-                             "protocol", "groth16", "curve", cz_curve_name(proof->curve));
+                             g2_json(proof->curve, b), "pi_c", g1_json(proof->curve, c), "protocol",
+                             "groth16", "curve", cz_curve_name(proof->curve));
     return dump_json(root, path, ei);
 }
 
@@ -397,11 +395,11 @@ int cz_groth16_vk_write_json(const char *path, const cz_groth16_vk *vk, cz_errin
     json_t *ic = json_array();
     for (size_t i = 0; ic != NULL && i <= vk->npublic; i++)
         json_array_append_new(ic, g1_json(vk->curve, vk_ic(m, i)));
-    json_t *root = json_pack(
-        "{s:s,s:s,s:I,s:o,s:o,s:o,s:o,s:o,s:o}", "protocol", "groth16", "curve",
-        cz_curve_name(vk->curve), "nPublic", (json_int_t)vk->npublic, "vk_alpha_1",
-        g1_json(vk->curve, alpha1), "vk_beta_2", g2_json(vk->curve, beta2), "vk_gamma_2",
-        g2_json(vk->curve, gamma2), "vk_delta_2", g2_json(vk->curve, delta2), "vk_alphabeta_12",
-        alphabeta_json(vk), "IC", ic);
+    json_t *root =
+        json_pack("{s:s,s:s,s:I,s:o,s:o,s:o,s:o,s:o,s:o}", "protocol", "groth16", "curve",
+                  cz_curve_name(vk->curve), "nPublic", (json_int_t)vk->npublic, "vk_alpha_1",
+                  g1_json(vk->curve, alpha1), "vk_beta_2", g2_json(vk->curve, beta2), "vk_gamma_2",
+                  g2_json(vk->curve, gamma2), "vk_delta_2", g2_json(vk->curve, delta2),
+                  "vk_alphabeta_12", alphabeta_json(vk), "IC", ic);
     return dump_json(root, path, ei);
 }

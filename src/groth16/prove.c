@@ -29,8 +29,7 @@ static void wipe(void *p, size_t n) {
         *v++ = 0;
 }
 
-int cz_groth16_public_alloc(cz_groth16_public *pub, cz_curve_id curve, uint32_t n,
-                            cz_errinfo *ei) {
+int cz_groth16_public_alloc(cz_groth16_public *pub, cz_curve_id curve, uint32_t n, cz_errinfo *ei) {
     pub->curve = curve;
     pub->n = n;
     pub->values = calloc(n == 0 ? 1 : n, sizeof *pub->values);

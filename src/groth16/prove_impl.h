@@ -27,7 +27,7 @@ typedef P(fr) I(fr_t);
 
 /* Reads a blinding factor: 32 canonical little-endian bytes when fixed, else a uniformly random
  * element from the CSPRNG. */
-static int I(groth16_blinding)(I(fr_t) *out, const uint8_t *fixed, const char *name,
+static int I(groth16_blinding)(I(fr_t) * out, const uint8_t *fixed, const char *name,
                                cz_errinfo *ei) {
     if (fixed != NULL) {
         if (I(fr_from_bytes_le)(out, fixed) != CZ_OK)
@@ -40,7 +40,7 @@ static int I(groth16_blinding)(I(fr_t) *out, const uint8_t *fixed, const char *n
 }
 
 /* Fills a (matrix 0) and b (matrix 1) from the coefficient section, then c = a∘b. */
-static void I(groth16_eval_abc)(I(fr_t) *a, I(fr_t) *b, I(fr_t) *c, const cz_zkey *zk,
+static void I(groth16_eval_abc)(I(fr_t) * a, I(fr_t) * b, I(fr_t) * c, const cz_zkey *zk,
                                 const uint64_t (*wit)[4]) {
     size_t n = zk->domain_size;
     memset(a, 0, n * sizeof *a);
@@ -61,14 +61,14 @@ static void I(groth16_eval_abc)(I(fr_t) *a, I(fr_t) *b, I(fr_t) *c, const cz_zke
 }
 
 /* Moves one vector from evaluations on the domain to evaluations on the odd coset g·<ω>. */
-static void I(groth16_to_coset)(I(fr_t) *x, const P(ntt_domain) * dom, const I(fr_t) *g,
+static void I(groth16_to_coset)(I(fr_t) * x, const P(ntt_domain) * dom, const I(fr_t) * g,
                                 cz_threadpool *pool) {
     P(ntt_inverse)(x, dom, pool);
     P(ntt_coset_forward)(x, dom, g, pool);
 }
 
 static int I(groth16_prove)(P(groth16_proof) * proof, const cz_zkey *zk, const cz_wtns *w,
-                            const I(fr_t) *r, const I(fr_t) *s, cz_threadpool *pool,
+                            const I(fr_t) * r, const I(fr_t) * s, cz_threadpool *pool,
                             cz_groth16_timings *tm, cz_errinfo *ei) {
     const CZ_CAT(cz_zkey_, CURVE) *k = &zk->u.CURVE;
     const uint64_t(*wit)[4] = (const uint64_t(*)[4])w->values;

@@ -19,8 +19,7 @@
 int cz_groth16_verify(const cz_groth16_vk *vk, const cz_groth16_public *pub,
                       const cz_groth16_proof *proof, cz_errinfo *ei) {
     if (vk->curve != proof->curve || vk->curve != pub->curve)
-        return cz_fail(ei, CZ_ECURVE,
-                       "verify: key is %s but proof is %s and public inputs are %s",
+        return cz_fail(ei, CZ_ECURVE, "verify: key is %s but proof is %s and public inputs are %s",
                        cz_curve_name(vk->curve), cz_curve_name(proof->curve),
                        cz_curve_name(pub->curve));
     if (pub->n != vk->npublic)
