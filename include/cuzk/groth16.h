@@ -1,0 +1,129 @@
+/*
+ * Groth16 over BN254 and BLS12-381: the snarkjs-compatible prover (for .zkey + .wtns), the
+ * verifier, and the verification key taken from a proving key.
+ *
+ * The prover is exactly snarkjs's `groth16 prove` (see docs/groth16.md): A·w and B·w from the
+ * zkey's coefficient section, C = A∘B, three inverse NTTs, the odd-coset shift by w[k+1], three
+ * NTTs, H = A·B - C on the coset, five MSMs (A, B1, C, H in G1; B2 in G2) and the blinding with
+ * random r, s. Given the same r and s it produces the same proof as snarkjs, point for point.
+ *
+ * Types carry their curve: a cz_groth16_proof, cz_groth16_vk or cz_groth16_public built for BN254
+ * cannot be verified against a BLS12-381 key (CZ_ECURVE). Public inputs are kept as canonical
+ * scalar limbs (standard form, 4 × u64 little-endian, each < r).
+ *
+ * Blinding: r and s come from the CSPRNG (getrandom) unless the caller fixes them (for tests and
+ * for reproducing a snarkjs proof). They are wiped from memory after use and never logged. The
+ * scalar multiplications by r and s are not constant-time (cuzk/curve_api.h): a proving server
+ * whose timing is observable by the party that receives the proof leaks timing of r and s.
+ */
+#ifndef CUZK_GROTH16_H
+#define CUZK_GROTH16_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cuzk/curve.h"
+#include "cuzk/curve_id.h"
+#include "cuzk/err.h"
+#include "cuzk/wtns.h"
+#include "cuzk/zkey.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct cz_threadpool cz_threadpool;
+
+typedef struct {
+    cz_bn254_g1_affine a;
+    cz_bn254_g2_affine b;
+    cz_bn254_g1_affine c;
+} cz_bn254_groth16_proof;
+typedef struct {
+    cz_bls12381_g1_affine a;
+    cz_bls12381_g2_affine b;
+    cz_bls12381_g1_affine c;
+} cz_bls12381_groth16_proof;
+
+typedef struct cz_groth16_proof {
+    cz_curve_id curve;
+    union {
+        cz_bn254_groth16_proof bn254;
+        cz_bls12381_groth16_proof bls12381;
+    } u;
+} cz_groth16_proof;
+
+/* Verification key. ic has npublic + 1 points and is owned by the key (cz_groth16_vk_free). */
+typedef struct {
+    cz_bn254_g1_affine alpha1;
+    cz_bn254_g2_affine beta2, gamma2, delta2;
+    cz_bn254_g1_affine *ic;
+} cz_bn254_groth16_vk;
+typedef struct {
+    cz_bls12381_g1_affine alpha1;
+    cz_bls12381_g2_affine beta2, gamma2, delta2;
+    cz_bls12381_g1_affine *ic;
+} cz_bls12381_groth16_vk;
+
+typedef struct cz_groth16_vk {
+    cz_curve_id curve;
+    uint32_t npublic;
+    union {
+        cz_bn254_groth16_vk bn254;
+        cz_bls12381_groth16_vk bls12381;
+    } u;
+} cz_groth16_vk;
+
+/* Public inputs: n canonical scalars (4 limbs each, standard form), owned by the struct. */
+typedef struct cz_groth16_public {
+    cz_curve_id curve;
+    uint32_t n;
+    uint64_t (*values)[4];
+} cz_groth16_public;
+
+/* Where the prover's time went, in milliseconds (filled when opts->timings is set). */
+typedef struct cz_groth16_timings {
+    double witness_ms; /* A·w, B·w, C = A∘B */
+    double ntt_ms;     /* 3 iNTT + coset shift + 3 NTT + H = A·B - C */
+    double msm_a_ms, msm_b1_ms, msm_b2_ms, msm_c_ms, msm_h_ms;
+    double total_ms;
+} cz_groth16_timings;
+
+typedef struct cz_groth16_prove_opts {
+    /* Fixed blinding factors (32 bytes each, canonical little-endian, < r), or NULL for random.
+     * Both or neither. r = s = 0 gives a valid but not zero-knowledge proof (tests only). */
+    const uint8_t *r, *s;
+    cz_threadpool *pool;         /* NULL: run on the calling thread only */
+    cz_groth16_timings *timings; /* NULL: not recorded */
+} cz_groth16_prove_opts;
+
+/*
+ * Proves with proving key zk and witness w (checked against zk first). Writes the proof and the
+ * public inputs (witness[1..npublic]; free with cz_groth16_public_free). opts may be NULL.
+ * Errors: CZ_ECURVE / CZ_EFORMAT (witness does not match the key), CZ_ERANGE (bad r or s),
+ * CZ_ENOMEM, CZ_EIO (no randomness).
+ */
+int cz_groth16_prove(cz_groth16_proof *proof, cz_groth16_public *pub, const cz_zkey *zk,
+                     const cz_wtns *w, const cz_groth16_prove_opts *opts, cz_errinfo *ei);
+
+/*
+ * Verifies proof against vk and pub: CZ_OK when the proof is valid, CZ_EVERIFY when the pairing
+ * equation fails; CZ_ECURVE (curve mismatch), CZ_EINVAL (wrong number of public inputs),
+ * CZ_ERANGE (a public input >= r), CZ_ENOTONCURVE / CZ_ENOTINSUBGROUP (a proof point, named in ei).
+ */
+int cz_groth16_verify(const cz_groth16_vk *vk, const cz_groth16_public *pub,
+                      const cz_groth16_proof *proof, cz_errinfo *ei);
+
+/* The verification key of a proving key (a copy: it outlives zk). */
+int cz_groth16_vk_from_zkey(cz_groth16_vk *vk, const cz_zkey *zk, cz_errinfo *ei);
+
+void cz_groth16_vk_free(cz_groth16_vk *vk);
+void cz_groth16_public_free(cz_groth16_public *pub);
+/* Allocates pub->values for n inputs (zeroed). */
+int cz_groth16_public_alloc(cz_groth16_public *pub, cz_curve_id curve, uint32_t n, cz_errinfo *ei);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,44 @@
+/*
+ * Shared pieces of the `cuzk` command-line tool: exit codes, option parsing helpers and error
+ * reporting. Each subcommand lives in its own cmd_<name>.c and is called from cuzk.c.
+ *
+ * Exit codes (also in docs/cli.md and `cuzk --help`):
+ *   0  success (for verify: the proof is valid)
+ *   1  verify: the proof is invalid
+ *   2  usage error (unknown command or option, missing argument)
+ *   3  bad input (a file that cannot be read or is malformed, mismatched files)
+ *   4  resources or internal failure (out of memory, no randomness)
+ */
+#ifndef CUZK_CLI_CLI_H
+#define CUZK_CLI_CLI_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cuzk/err.h"
+
+enum {
+    CZ_EXIT_OK = 0,
+    CZ_EXIT_INVALID = 1,
+    CZ_EXIT_USAGE = 2,
+    CZ_EXIT_INPUT = 3,
+    CZ_EXIT_INTERNAL = 4,
+};
+
+/* Prints "cuzk <cmd>: <message>" for ei to stderr and returns the exit code for its error. */
+int cz__cli_report(const char *cmd, const cz_errinfo *ei);
+/* Prints a usage error and returns CZ_EXIT_USAGE. */
+int cz__cli_usage_error(const char *cmd, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* Parses a thread count ("0" = all CPUs). CZ_OK or CZ_EINVAL. */
+int cz__cli_parse_threads(size_t *out, const char *s);
+/* Parses 64 hex digits (big-endian, as people write numbers) into 32 little-endian bytes. */
+int cz__cli_parse_hex32(uint8_t out[32], const char *s);
+
+int cz__cli_prove(int argc, char **argv);
+int cz__cli_verify(int argc, char **argv);
+int cz__cli_info(int argc, char **argv);
+int cz__cli_vk(int argc, char **argv);
+int cz__cli_setup(int argc, char **argv);
+
+#endif

@@ -1,0 +1,88 @@
+/*
+ * Curve-independent parts of the Pippenger MSM (msm_impl.h): scalar limbs, signed window digits,
+ * and the choice of window width and point-range split from a cost model.
+ */
+#ifndef CUZK_MSM_COMMON_H
+#define CUZK_MSM_COMMON_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Every scalar field here (BN254 and BLS12-381 Fr) fits in four 64-bit limbs. */
+#define MSM_NLIMBS 4
+/* The widest window: digits up to 2^15 in magnitude, 2^15 buckets. */
+#define MSM_MAX_C 16
+
+/*
+ * The signed ("Booth") digit of window j = pos / c of a canonical scalar k: with b_i the bits of
+ * k (b_-1 = 0), d_j = b_(pos-1) + Σ_{i<c} b_(pos+i)·2^i - b_(pos+c-1)·2^c, which lies in
+ * [-2^(c-1), 2^(c-1)]. The sum Σ_j d_j·2^(jc) telescopes to k as long as the last window's top bit
+ * lies above the scalar's highest set bit (c·nwin > bits). Each digit depends only on c + 1 bits
+ * of k, so windows are independent and no digit array is stored.
+ */
+static inline int32_t msm_booth_digit(const uint64_t *k, unsigned pos, unsigned c) {
+    uint64_t w;
+    if (pos == 0) {
+        w = k[0] << 1;
+    } else {
+        unsigned p = pos - 1, li = p / 64, sh = p % 64;
+        w = k[li] >> sh;
+        if (sh + c + 1 > 64 && li + 1 < MSM_NLIMBS) /* sh > 0 here, since c + 1 <= 17 */
+            w |= k[li + 1] << (64 - sh);
+    }
+    w &= ((uint64_t)2 << c) - 1;
+    int32_t d = (int32_t)((w >> 1) + (w & 1));
+    if ((w >> c) & 1)
+        d -= (int32_t)1 << c;
+    return d;
+}
+
+/* Bit length of the largest of n canonical scalars (0 when all are zero). */
+static inline unsigned msm_max_bits(const uint64_t *k, size_t n) {
+    uint64_t acc[MSM_NLIMBS] = {0};
+    for (size_t i = 0; i < n; i++)
+        for (int l = 0; l < MSM_NLIMBS; l++)
+            acc[l] |= k[MSM_NLIMBS * i + l];
+    for (int l = MSM_NLIMBS - 1; l >= 0; l--)
+        if (acc[l] != 0)
+            return (unsigned)(64 * l + 64 - __builtin_clzll(acc[l]));
+    return 0;
+}
+
+/*
+ * Picks the window width c and the number of point ranges per window (nsplit) for n points,
+ * scalars of `bits` bits and nthreads threads, minimising a cost in field multiplications:
+ *   rounds · (points per task · ACC + buckets per task · RED) + windows · c · DBL,
+ * where rounds = ceil(nwin · nsplit / nthreads) counts the task waves, ACC ≈ 7 is a batch-affine
+ * bucket addition (5M + 1S plus bookkeeping) and RED ≈ 24 the running-sum reduction per bucket
+ * (an XYZZ mixed addition and an XYZZ addition); DBL ≈ 9 a doubling of the window combination.
+ * c stays at most max_c (set by the caller's memory bound per task).
+ */
+static inline void msm_pick(unsigned *c_out, unsigned *nsplit_out, size_t n, size_t nthreads,
+                            unsigned bits, unsigned max_c) {
+    const double ACC = 7.0, RED = 24.0, DBL = 9.0;
+    double best = -1;
+    unsigned bc = 1, bs = 1;
+    if (max_c > MSM_MAX_C)
+        max_c = MSM_MAX_C;
+    for (unsigned c = 1; c <= max_c; c++) {
+        unsigned nwin = bits / c + 1;
+        for (unsigned s = 1; s <= 4 * nthreads && s <= 64; s *= 2) {
+            if (s > 1 && (size_t)s > n)
+                break;
+            size_t tasks = (size_t)nwin * s;
+            double rounds = (double)((tasks + nthreads - 1) / nthreads);
+            double per = ((double)n / s) * ACC + (double)((size_t)1 << (c - 1)) * RED;
+            double cost = rounds * per + (double)nwin * c * DBL;
+            if (best < 0 || cost < best) {
+                best = cost;
+                bc = c;
+                bs = s;
+            }
+        }
+    }
+    *c_out = bc;
+    *nsplit_out = bs;
+}
+
+#endif

@@ -1,0 +1,345 @@
+/*
+ * Pippenger multi-scalar multiplication Σ [k_i] P_i, written once and instantiated per group by
+ * msm.c after defining:
+ *
+ *   M_G       the group's internal prefix in curve/ec.h (bn254_g1: bn254_g1_xyzz_add, ...)
+ *   M_F       the coordinate field's internal prefix (bn254_fp, or bn254_fp2 for G2)
+ *   M_F_T     the coordinate field's element type
+ *   M_AFF, M_JAC, M_XYZZ   the point types
+ *   M_FR, M_FR_T           the scalar field's internal prefix and element type
+ *   M_EXPORT  the public prefix (cz_bn254_g1): defines M_EXPORT_msm, _msm_bytes and the internal
+ *             cz__<group>_msm_limbs of msm.h
+ *
+ * Algorithm. Scalars are turned into canonical 4-limb integers once per call. With window width c
+ * each scalar is a sum of nwin = bits/c + 1 signed digits d_j ∈ [-2^(c-1), 2^(c-1)] (see
+ * msm_booth_digit), so a window needs only 2^(c-1) buckets: ±P_i goes into bucket |d_j| - 1.
+ * One task handles one window over one range of points:
+ *   1. accumulation, batch-affine: buckets are affine points; a bucket addition A + Q is queued
+ *      (at most one pending addition per bucket) and every BATCH queued additions are done
+ *      together, sharing one field inversion among them (Montgomery's trick): 5M + 1S each instead
+ *      of the 8M + 2S of an XYZZ mixed addition. An empty bucket just takes the point; an addition
+ *      to a bucket that already has one pending goes into a second, XYZZ bucket by a mixed addition
+ *      (rare: about BATCH / 2^c of the additions), so repeated digits never stall the batch. Equal
+ *      x is decided when queuing: A = Q becomes an affine doubling (denominator 2y), A = -Q empties
+ *      the bucket.
+ *   2. reduction by running sums, in XYZZ: for b from the top, running += bucket b; total +=
+ *      running, which gives Σ (b + 1)·bucket_b.
+ * The caller then adds up the ranges of each window and combines windows from the top with c
+ * doublings each (Horner). Window width and ranges per window come from msm_pick's cost model.
+ *
+ * Threads and memory. Tasks (window × range) run on the cz_threadpool; each allocates its own
+ * buckets (2^(c-1) affine + 2^(c-1) XYZZ points + a byte of flags each) plus the batch queue, and
+ * frees them before it returns, so the memory in use is at most (threads) × (one task's memory).
+ * msm_pick is given a c bound that keeps one task under MSM_TASK_BYTES.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "field/cz_macros.h"
+
+#define M(name)  CZ_CAT3(M_G, _msm_, name)
+#define G(name)  CZ_CAT3(M_G, _, name)
+#define F(name)  CZ_CAT3(M_F, _, name)
+#define EX(name) CZ_CAT3(M_EXPORT, _, name)
+
+_Static_assert(sizeof(M_FR_T) == 8 * MSM_NLIMBS, "scalars have four limbs");
+
+/* A queued bucket addition: bucket b (+ the doubling flag) and the point ±P_i to add. */
+typedef struct {
+    uint32_t b, dbl;
+    M_AFF q;
+} M(ent);
+
+typedef struct {
+    const M_AFF *bases;
+    const uint64_t *k; /* canonical scalars, MSM_NLIMBS limbs each */
+    size_t n, chunk;   /* points; points per range */
+    unsigned c, nwin, nsplit;
+    M_XYZZ *part; /* part[w * nsplit + s]: the sum of window w over range s */
+    int nomem;    /* set by a task that could not allocate */
+} M(ctx);
+
+/* One task's buckets and batch, in one allocation. */
+typedef struct {
+    M_AFF *bk;     /* affine buckets, (0, 0) = empty */
+    M_XYZZ *xb;    /* overflow buckets for additions to a bucket that is already queued */
+    uint8_t *busy; /* 1 while the bucket has a queued addition */
+    M(ent) * e;
+    M_F_T *pre;
+    size_t nb, batch, m;
+    void *mem;
+} M(ws);
+
+static size_t M(batch_size)(size_t nb) {
+    size_t b = nb / 4;
+    return b < 16 ? 16 : b > 512 ? 512 : b;
+}
+
+static size_t M(ws_bytes)(unsigned c) {
+    size_t nb = (size_t)1 << (c - 1), batch = M(batch_size)(nb);
+    return nb * (sizeof(M_AFF) + sizeof(M_XYZZ) + 1) + batch * (sizeof(M(ent)) + sizeof(M_F_T));
+}
+
+static int M(ws_init)(M(ws) * ws, unsigned c) {
+    size_t nb = (size_t)1 << (c - 1), batch = M(batch_size)(nb);
+    /* Point arrays first, then the byte flags, so every array stays 8-byte aligned. */
+    char *p = calloc(1, M(ws_bytes)(c));
+    if (p == NULL)
+        return 0;
+    ws->mem = p;
+    ws->bk = (M_AFF *)(void *)p;
+    p += nb * sizeof(M_AFF);
+    ws->xb = (M_XYZZ *)(void *)p; /* all zero: zz = 0 is infinity */
+    p += nb * sizeof(M_XYZZ);
+    ws->e = (M(ent) *)(void *)p;
+    p += batch * sizeof(M(ent));
+    ws->pre = (M_F_T *)(void *)p;
+    p += batch * sizeof(M_F_T);
+    ws->busy = (uint8_t *)p;
+    ws->nb = nb;
+    ws->batch = batch;
+    ws->m = 0;
+    return 1;
+}
+
+/*
+ * Performs the queued additions bk[b] += q with one inversion. Forward pass: pre[i] = d_0···d_(i-1)
+ * for the denominators d = q.x - A.x (or 2·A.y for a doubling); backward pass: 1/d_i =
+ * (d_0···d_i)⁻¹ · pre[i], then λ = (q.y - A.y)/d (or 3·A.x²/d), x3 = λ² - A.x - q.x,
+ * y3 = λ(A.x - x3) - A.y. Per addition 5M + 1S (+1S for a doubling), plus one inversion per batch.
+ */
+static void M(flush)(M(ws) * ws) {
+    M_F_T acc, d, inv, ik, lam, t, x3;
+    size_t m = ws->m;
+    if (m == 0)
+        return;
+    F(set_one)(&acc);
+    for (size_t i = 0; i < m; i++) {
+        const M(ent) *e = &ws->e[i];
+        const M_AFF *a = &ws->bk[e->b];
+        ws->pre[i] = acc;
+        if (e->dbl)
+            F(dbl)(&d, &a->y);
+        else
+            F(sub)(&d, &e->q.x, &a->x);
+        F(mul)(&acc, &acc, &d);
+    }
+    F(inv)(&inv, &acc);
+    for (size_t i = m; i-- > 0;) {
+        const M(ent) *e = &ws->e[i];
+        M_AFF *a = &ws->bk[e->b];
+        F(mul)(&ik, &inv, &ws->pre[i]);
+        if (e->dbl) {
+            F(dbl)(&d, &a->y);
+            F(mul)(&inv, &inv, &d);
+            F(sqr)(&t, &a->x);
+            F(dbl)(&lam, &t);
+            F(add)(&t, &lam, &t);
+        } else {
+            F(sub)(&d, &e->q.x, &a->x);
+            F(mul)(&inv, &inv, &d);
+            F(sub)(&t, &e->q.y, &a->y);
+        }
+        F(mul)(&lam, &t, &ik);
+        F(sqr)(&x3, &lam);
+        F(sub)(&x3, &x3, &a->x);
+        F(sub)(&x3, &x3, &e->q.x);
+        F(sub)(&t, &a->x, &x3);
+        F(mul)(&t, &lam, &t);
+        F(sub)(&a->y, &t, &a->y);
+        a->x = x3;
+        ws->busy[e->b] = 0;
+    }
+    ws->m = 0;
+}
+
+/* bucket b += q (q not infinity). */
+static inline void M(bucket_add)(M(ws) * ws, uint32_t b, const M_AFF *q) {
+    M_AFF *a = &ws->bk[b];
+    if (ws->busy[b]) {
+        G(xyzz_add_mixed)(&ws->xb[b], &ws->xb[b], q);
+        return;
+    }
+    if (G(affine_is_infinity)(a)) {
+        *a = *q;
+        return;
+    }
+    uint32_t dbl = 0;
+    if (F(eq)(&a->x, &q->x)) {
+        if (!F(eq)(&a->y, &q->y)) {
+            G(affine_set_infinity)(a); /* A + (-A) */
+            return;
+        }
+        dbl = 1;
+    }
+    M(ent) *e = &ws->e[ws->m++];
+    e->b = b;
+    e->dbl = dbl;
+    e->q = *q;
+    ws->busy[b] = 1;
+    if (ws->m == ws->batch)
+        M(flush)(ws);
+}
+
+/* One window over one range of points: the window's partial sum Σ d_j(k_i)·P_i into *out. */
+static void M(task)(void *arg, size_t t) {
+    M(ctx) *cx = arg;
+    unsigned w = (unsigned)(t / cx->nsplit), s = (unsigned)(t % cx->nsplit);
+    size_t lo = (size_t)s * cx->chunk, hi = lo + cx->chunk;
+    M_XYZZ running, total;
+    M(ws) ws;
+    unsigned pos = w * cx->c;
+
+    if (hi > cx->n)
+        hi = cx->n;
+    G(xyzz_set_infinity)(&total);
+    if (lo >= hi) {
+        cx->part[t] = total;
+        return;
+    }
+    if (!M(ws_init)(&ws, cx->c)) {
+        __atomic_store_n(&cx->nomem, 1, __ATOMIC_RELAXED);
+        return;
+    }
+    for (size_t i = lo; i < hi; i++) {
+        int32_t d = msm_booth_digit(cx->k + MSM_NLIMBS * i, pos, cx->c);
+        const M_AFF *p = &cx->bases[i];
+        if (d == 0 || G(affine_is_infinity)(p))
+            continue;
+        if (d > 0) {
+            M(bucket_add)(&ws, (uint32_t)d - 1, p);
+        } else {
+            M_AFF q;
+            q.x = p->x;
+            F(neg)(&q.y, &p->y);
+            M(bucket_add)(&ws, (uint32_t)-d - 1, &q);
+        }
+    }
+    M(flush)(&ws);
+
+    G(xyzz_set_infinity)(&running);
+    for (size_t b = ws.nb; b-- > 0;) {
+        G(xyzz_add_mixed)(&running, &running, &ws.bk[b]);
+        if (!G(xyzz_is_infinity)(&ws.xb[b]))
+            G(xyzz_add)(&running, &running, &ws.xb[b]);
+        G(xyzz_add)(&total, &total, &running);
+    }
+    cx->part[t] = total;
+    free(ws.mem);
+}
+
+int CZ_CAT3(cz__, M_G, _msm_limbs)(M_JAC *ret, const M_AFF *bases, const uint64_t *k, size_t n,
+                                   cz_threadpool *pool, unsigned c, unsigned nsplit) {
+    unsigned bits = msm_max_bits(k, n);
+    M(ctx) cx;
+    M_XYZZ acc;
+
+    G(jac_set_infinity)(ret);
+    if (bits == 0)
+        return CZ_OK; /* n = 0, or every scalar zero */
+    if (c == 0) {
+        unsigned max_c = 1;
+        while (max_c < MSM_MAX_C && M(ws_bytes)(max_c + 1) <= MSM_TASK_BYTES)
+            max_c++;
+        msm_pick(&c, &nsplit, n, cz_threadpool_size(pool), bits, max_c);
+    }
+    CZ_ASSERT(c >= 1 && c <= MSM_MAX_C);
+    if (nsplit == 0)
+        nsplit = 1;
+    if (nsplit > n)
+        nsplit = (unsigned)n;
+    cx.bases = bases;
+    cx.k = k;
+    cx.n = n;
+    cx.c = c;
+    cx.nwin = bits / c + 1;
+    cx.nsplit = nsplit;
+    cx.chunk = (n + nsplit - 1) / nsplit;
+    cx.nomem = 0;
+    cx.part = malloc((size_t)cx.nwin * nsplit * sizeof *cx.part);
+    if (cx.part == NULL)
+        return CZ_ENOMEM;
+    cz_threadpool_run(pool, M(task), &cx, (size_t)cx.nwin * nsplit);
+    if (cx.nomem) {
+        free(cx.part);
+        return CZ_ENOMEM;
+    }
+    G(xyzz_set_infinity)(&acc);
+    for (unsigned w = cx.nwin; w-- > 0;) {
+        for (unsigned i = 0; i < c && !G(xyzz_is_infinity)(&acc); i++)
+            G(xyzz_dbl)(&acc, &acc);
+        for (unsigned s = 0; s < nsplit; s++)
+            G(xyzz_add)(&acc, &acc, &cx.part[(size_t)w * nsplit + s]);
+    }
+    G(xyzz_to_jacobian)(ret, &acc);
+    free(cx.part);
+    return CZ_OK;
+}
+
+/* Scalar conversion, spread over the pool in chunks. */
+typedef struct {
+    uint64_t *k;
+    const M_FR_T *fr;
+    const uint8_t *bytes;
+    size_t n;
+} M(conv);
+
+#define MSM_CONV_CHUNK 4096
+
+static void M(conv_task)(void *arg, size_t t) {
+    M(conv) *cv = arg;
+    size_t lo = t * MSM_CONV_CHUNK, hi = lo + MSM_CONV_CHUNK;
+    if (hi > cv->n)
+        hi = cv->n;
+    for (size_t i = lo; i < hi; i++) {
+        uint64_t *out = cv->k + MSM_NLIMBS * i;
+        if (cv->fr != NULL) {
+            CZ_CAT(M_FR, _from_mont)(out, &cv->fr[i]);
+        } else {
+            const uint8_t *in = cv->bytes + 8 * MSM_NLIMBS * i;
+            for (int l = 0; l < MSM_NLIMBS; l++) {
+                uint64_t v = 0;
+                for (int b = 7; b >= 0; b--)
+                    v = (v << 8) | in[8 * l + b];
+                out[l] = v;
+            }
+        }
+    }
+}
+
+static int M(convert_and_run)(M_JAC *ret, const M_AFF *bases, const M_FR_T *fr,
+                              const uint8_t *bytes, size_t n, cz_threadpool *pool) {
+    M(conv) cv;
+    int rc;
+    if (n == 0) {
+        G(jac_set_infinity)(ret);
+        return CZ_OK;
+    }
+    if (n > SIZE_MAX / (8 * MSM_NLIMBS))
+        return CZ_ENOMEM;
+    cv.k = malloc(n * 8 * MSM_NLIMBS);
+    if (cv.k == NULL)
+        return CZ_ENOMEM;
+    cv.fr = fr;
+    cv.bytes = bytes;
+    cv.n = n;
+    cz_threadpool_run(pool, M(conv_task), &cv, (n + MSM_CONV_CHUNK - 1) / MSM_CONV_CHUNK);
+    rc = CZ_CAT3(cz__, M_G, _msm_limbs)(ret, bases, cv.k, n, pool, 0, 0);
+    free(cv.k);
+    return rc;
+}
+
+int EX(msm)(M_JAC *ret, const M_AFF *bases, const M_FR_T *scalars, size_t n, cz_threadpool *pool) {
+    return M(convert_and_run)(ret, bases, scalars, NULL, n, pool);
+}
+
+int EX(msm_bytes)(M_JAC *ret, const M_AFF *bases, const uint8_t *scalars, size_t n,
+                  cz_threadpool *pool) {
+    return M(convert_and_run)(ret, bases, NULL, scalars, n, pool);
+}
+
+#undef MSM_CONV_CHUNK
+#undef M
+#undef G
+#undef F
+#undef EX
