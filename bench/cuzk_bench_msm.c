@@ -3,7 +3,9 @@
  * scalars in Fr, as the median, min and max over runs, one JSON line per configuration:
  *
  *   cuzk-bench-msm --curve bn254|bls12381 --group g1|g2 --log-n K [--threads T] [--runs N]
- *   {"bench":"msm","curve":"bn254","group":"g1","log_n":18,"threads":2,"ms":..,"min":..,"max":..}
+ *   {"bench":"msm","curve":"bn254","group":"g1","log_n":18,"threads":2,"window":0,"ms":..,
+ *    "min":..,"max":..,"cpu_ms":..,"git":..}
+ * ms/min/max are wall times; cpu_ms is the median CPU time of the process during one run.
  *
  * --threads 0 (the default) uses one thread per online CPU; --runs defaults to 5. --window C forces
  * the window width (1..16) through the internal entry point, to tune the cost model; the default
@@ -25,6 +27,14 @@ static uint64_t bench_splitmix(uint64_t *s) {
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
     return z ^ (z >> 31);
+}
+
+/* CPU time of the whole process (all threads), in ns: on a loaded machine, cpu_ms / threads is
+ * closer to the unloaded wall time than the wall time is. */
+static uint64_t bench_cpu_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
 #define BM_G    cz_bls12381_g1

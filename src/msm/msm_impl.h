@@ -63,7 +63,7 @@ typedef struct {
 typedef struct {
     M_AFF *bk;     /* affine buckets, (0, 0) = empty */
     M_XYZZ *xb;    /* overflow buckets, used only when the pending list is full */
-    uint8_t *busy; /* 1 while the bucket has a queued addition */
+    uint8_t *busy; /* bit 0: the bucket has a queued addition; bit 1: its xb bucket is in use */
     M(ent) * e;    /* the batch: e[0..m) */
     M(ent) * pend; /* additions to busy buckets, waiting for the next batch: pend[0..np) */
     M_F_T *pre;
@@ -158,7 +158,7 @@ static void M(flush)(M(ws) * ws) {
         F(mul)(&t, &lam, &t);
         F(sub)(&a->y, &t, &a->y);
         a->x = x3;
-        ws->busy[e->b] = 0;
+        ws->busy[e->b] &= 2;
     }
     ws->m = 0;
 }
@@ -171,13 +171,14 @@ static void M(flush)(M(ws) * ws) {
 static inline void M(bucket_add)(M(ws) * ws, uint32_t b, const M_AFF *q) {
     M_AFF *a = &ws->bk[b];
     M(ent) * e;
-    if (ws->busy[b]) {
+    if (ws->busy[b] & 1) {
         if (ws->np < ws->batch) {
             e = &ws->pend[ws->np++];
             e->b = b;
             e->q = *q;
         } else {
             G(xyzz_add_mixed)(&ws->xb[b], &ws->xb[b], q);
+            ws->busy[b] |= 2;
         }
         return;
     }
@@ -197,7 +198,7 @@ static inline void M(bucket_add)(M(ws) * ws, uint32_t b, const M_AFF *q) {
     e->b = b;
     e->dbl = dbl;
     e->q = *q;
-    ws->busy[b] = 1;
+    ws->busy[b] |= 1;
 }
 
 /*
@@ -274,7 +275,7 @@ static void M(task)(void *arg, size_t t) {
     G(xyzz_set_infinity)(&running);
     for (size_t b = ws.nb; b-- > 0;) {
         G(xyzz_add_mixed)(&running, &running, &ws.bk[b]);
-        if (!G(xyzz_is_infinity)(&ws.xb[b]))
+        if (ws.busy[b] & 2) /* the xb array is not even read where unused */
             G(xyzz_add)(&running, &running, &ws.xb[b]);
         G(xyzz_add)(&total, &total, &running);
     }
