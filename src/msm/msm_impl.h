@@ -18,10 +18,10 @@
  *      (at most one pending addition per bucket) and every BATCH queued additions are done
  *      together, sharing one field inversion among them (Montgomery's trick): 5M + 1S each instead
  *      of the 8M + 2S of an XYZZ mixed addition. An empty bucket just takes the point; an addition
- *      to a bucket that already has one pending goes into a second, XYZZ bucket by a mixed addition
- *      (rare: about BATCH / 2^c of the additions), so repeated digits never stall the batch. Equal
- *      x is decided when queuing: A = Q becomes an affine doubling (denominator 2y), A = -Q empties
- *      the bucket.
+ *      to a bucket that already has one queued waits in a pending list for the next batch, and
+ *      only when that list is full too goes into a second, XYZZ bucket by a mixed addition, so
+ *      repeated digits never stall the batch. Equal x is decided when queuing: A = Q becomes an
+ *      affine doubling (denominator 2y), A = -Q empties the bucket.
  *   2. reduction by running sums, in XYZZ: for b from the top, running += bucket b; total +=
  *      running, which gives Σ (b + 1)·bucket_b.
  * The caller then adds up the ranges of each window and combines windows from the top with c
