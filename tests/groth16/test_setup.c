@@ -20,6 +20,7 @@
 
 #include "cuzk/groth16.h"
 #include "cuzk/groth16_setup.h"
+#include "cuzk/ntt.h"
 #include "cuzk/r1cs_file.h"
 #include "cuzk/threadpool.h"
 #include "cuzk/wtns.h"
@@ -260,9 +261,23 @@ static void test_curve(const char *curve, cz_threadpool *pool) {
     bad = td;
     memset(bad.tau, 0, 32);
     bad.tau[0] = 1; /* τ = 1 is on the domain */
+    cz_errinfo_clear(&ei);
     CHECK_ERR(cz_groth16_setup(z3, mul, &bad, pool, &ei), CZ_EINVAL);
     CHECK(!file_exists(z3));
     CHECK(strstr(ei.msg, "tau") != NULL);
+    /* τ = g, the first point of the H coset (domain 8 for this circuit). */
+    bad = td;
+    if (mul->curve == CZ_CURVE_BN254) {
+        cz_bn254_fr g;
+        CHECK(cz_bn254_ntt_coset_gen(&g, 3) == CZ_OK);
+        cz_bn254_fr_to_bytes_le(bad.tau, &g);
+    } else {
+        cz_bls12381_fr g;
+        CHECK(cz_bls12381_ntt_coset_gen(&g, 3) == CZ_OK);
+        cz_bls12381_fr_to_bytes_le(bad.tau, &g);
+    }
+    CHECK_ERR(cz_groth16_setup(z3, mul, &bad, pool, &ei), CZ_EINVAL);
+    CHECK(!file_exists(z3));
     /* Too big for the field's FFT domains (checked before anything is read or written). */
     {
         cz_r1cs_file big = *mul;
