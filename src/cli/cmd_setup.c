@@ -1,15 +1,13 @@
 /*
  * `cuzk setup R1CS ZKEY [--seed HEX] [--vk VK.json] [--threads N]`: writes an INSECURE Groth16
  * test key for a circom circuit (cuzk/groth16_setup.h). The `cuzk` front end calls
- * cz__cli_setup with argv[0] = "setup"; built with CZ_CLI_SETUP_MAIN the file is also a program
- * of its own (`cuzk-setup ARGS`), which the interop tests use until every command lives in
- * `cuzk`. Exit status: 0 done, 1 failed, 2 usage.
+ * cz__cli_setup with argv[0] = "setup". Exit codes as for every command (cli/cli.h).
  */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/cli.h"
 #include "cuzk/clock.h"
 #include "cuzk/groth16.h"
 #include "cuzk/groth16_json.h"
@@ -17,8 +15,6 @@
 #include "cuzk/r1cs_file.h"
 #include "cuzk/threadpool.h"
 #include "cuzk/zkey.h"
-
-int cz__cli_setup(int argc, char **argv);
 
 static void usage(FILE *out) {
     fputs("usage: cuzk setup R1CS ZKEY [--seed HEX] [--vk VK.json] [--threads N]\n"
@@ -69,19 +65,6 @@ static uint8_t *parse_hex(const char *s, size_t *len) {
     return out;
 }
 
-static int write_vk(const char *zkey_path, const char *vk_path, cz_errinfo *ei) {
-    cz_zkey *zk = NULL;
-    cz_groth16_vk vk = {0};
-    int rc = cz_zkey_open(&zk, zkey_path, ei);
-    if (rc == CZ_OK)
-        rc = cz_groth16_vk_from_zkey(&vk, zk, ei);
-    if (rc == CZ_OK)
-        rc = cz_groth16_vk_write_json(vk_path, &vk, ei);
-    cz_groth16_vk_free(&vk);
-    cz_zkey_close(zk);
-    return rc;
-}
-
 int cz__cli_setup(int argc, char **argv) {
     const char *pos[2] = {NULL, NULL}, *seed_hex = NULL, *vk_path = NULL;
     size_t npos = 0, nthreads = 0, seed_len = 0;
@@ -90,14 +73,14 @@ int cz__cli_setup(int argc, char **argv) {
     cz_threadpool *pool = NULL;
     cz_groth16_trapdoor td;
     cz_errinfo ei;
-    int rc, status = 1;
+    int rc, status = CZ_EXIT_INTERNAL;
 
     cz_errinfo_clear(&ei);
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
             usage(stdout);
-            return 0;
+            return CZ_EXIT_OK;
         } else if ((strcmp(a, "--seed") == 0 || strcmp(a, "--vk") == 0 ||
                     strcmp(a, "--threads") == 0) &&
                    i + 1 < argc) {
@@ -106,38 +89,23 @@ int cz__cli_setup(int argc, char **argv) {
                 seed_hex = v;
             } else if (strcmp(a, "--vk") == 0) {
                 vk_path = v;
-            } else {
-                char *end;
-                errno = 0;
-                unsigned long t = strtoul(v, &end, 10);
-                if (errno != 0 || *end != '\0' || *v == '\0' || t > CZ_THREADPOOL_MAX_THREADS) {
-                    fprintf(stderr, "cuzk setup: bad --threads value '%s'\n", v);
-                    return 2;
-                }
-                nthreads = t;
+            } else if (cz__cli_parse_threads(&nthreads, v) != CZ_OK) {
+                return cz__cli_usage_error("setup", "bad --threads value '%s'", v);
             }
         } else if (a[0] == '-' && a[1] != '\0') {
-            fprintf(stderr, "cuzk setup: unknown or incomplete option '%s'\n", a);
-            usage(stderr);
-            return 2;
+            return cz__cli_usage_error("setup", "unknown or incomplete option '%s'", a);
         } else if (npos < 2) {
             pos[npos++] = a;
         } else {
-            fprintf(stderr, "cuzk setup: too many arguments\n");
-            usage(stderr);
-            return 2;
+            return cz__cli_usage_error("setup", "too many arguments");
         }
     }
-    if (npos != 2) {
-        usage(stderr);
-        return 2;
-    }
+    if (npos != 2)
+        return cz__cli_usage_error("setup", "expected R1CS ZKEY");
     if (seed_hex != NULL) {
         seed = parse_hex(seed_hex, &seed_len);
-        if (seed == NULL) {
-            fprintf(stderr, "cuzk setup: --seed wants an even number of hex digits\n");
-            return 2;
-        }
+        if (seed == NULL)
+            return cz__cli_usage_error("setup", "--seed wants an even number of hex digits");
         cz_groth16_trapdoor_from_seed(&td, seed, seed_len);
     }
 
@@ -154,13 +122,13 @@ int cz__cli_setup(int argc, char **argv) {
         rc = cz_groth16_setup(pos[1], r1cs, seed != NULL ? &td : NULL, pool, &ei);
     }
     if (rc == CZ_OK && vk_path != NULL)
-        rc = write_vk(pos[1], vk_path, &ei);
+        rc = cz__cli_export_vk(pos[1], vk_path, &ei);
     if (rc == CZ_OK) {
         fprintf(stderr, "cuzk setup: wrote %s%s%s in %.2f s\n", pos[1], vk_path ? " and " : "",
                 vk_path ? vk_path : "", (double)(cz_clock_now_ns() - t0) / 1e9);
-        status = 0;
+        status = CZ_EXIT_OK;
     } else {
-        fprintf(stderr, "cuzk setup: %s (%s)\n", ei.msg, cz_err_name(rc));
+        status = cz__cli_report("setup", &ei);
     }
     memset(&td, 0, sizeof td);
     free(seed);
@@ -168,12 +136,3 @@ int cz__cli_setup(int argc, char **argv) {
     cz_r1cs_close(r1cs);
     return status;
 }
-
-#ifdef CZ_CLI_SETUP_MAIN
-/* `cuzk-setup ARGS` and `cuzk-setup setup ARGS` both work. */
-int main(int argc, char **argv) {
-    if (argc > 1 && strcmp(argv[1], "setup") == 0)
-        return cz__cli_setup(argc - 1, argv + 1);
-    return cz__cli_setup(argc, argv);
-}
-#endif

@@ -5,10 +5,10 @@
 #   snarkjs groth16 verify  with cuzk's verification_key.json (--vk) and with the one snarkjs
 #                           exports from the zkey, and must reject a changed public input.
 # Usage (from the repository root, after node tests/vectors/setup_vectors.mjs tests/vectors/out):
-#   bash tests/interop/test_setup_snarkjs.sh PATH/TO/cuzk-setup
+#   bash tests/interop/test_setup_snarkjs.sh PATH/TO/cuzk
 # Ends with "N passed, N failed"; exit 1 on any failure, 77 (skipped) when node is missing.
 set -u
-SETUP=${1:?usage: test_setup_snarkjs.sh PATH/TO/cuzk-setup}
+SETUP=${1:?usage: test_setup_snarkjs.sh PATH/TO/cuzk}
 VEC=tests/vectors/out/setup
 SNARKJS=node_modules/snarkjs/build/cli.cjs
 passed=0
