@@ -2,6 +2,7 @@
 # themselves (scripts/setup.sh, idempotent and quick when all is present), then build and run.
 BUILD      ?= build
 BUILD_ASAN ?= build-asan
+FUZZ_SECONDS ?= 10
 JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 # ctest runs one test binary per core; a test binary that uses the thread pool still gets all
 # cores, so more would only oversubscribe. Tests that hang are killed after CTEST_TIMEOUT seconds.
@@ -11,7 +12,7 @@ CTEST      = ctest --output-on-failure --no-tests=error -j $(CTEST_JOBS) --timeo
 CMAKE_GEN  := $(shell command -v ninja >/dev/null 2>&1 && echo -G Ninja)
 VECTOR_OUT := tests/vectors/out
 
-.PHONY: all setup build build-asan vectors test test-unit test-asan format-check format demo bench clean
+.PHONY: all setup build build-asan vectors test test-unit test-asan test-fuzz format-check format demo bench clean
 
 all: build
 
@@ -41,7 +42,11 @@ vectors:
 # One sub-make for both test targets, so the vectors are generated once.
 test: setup
 	@bash scripts/check_format.sh
-	@$(MAKE) --no-print-directory test-unit test-asan
+	@$(MAKE) --no-print-directory test-unit test-asan test-fuzz
+
+# Each libFuzzer target (fuzz/) for a bounded time: a crash fails the run.
+test-fuzz:
+	@bash scripts/fuzz.sh $(FUZZ_SECONDS)
 
 test-unit: build vectors
 	cd $(BUILD) && $(CTEST)
