@@ -29,7 +29,7 @@
 
 #define PRF(name)  CZ_CAT3(PR_CURVE, _, name)
 #define FP(name)   CZ_CAT3(PR_CURVE, _fp_, name)
-#define FP2(name)  CZ_CAT3(PR_CURVE, _fp2_, name)
+#define FP2(name)  CZ_CAT3(PR_CURVE, _fp2f_, name)
 #define FP12(name) CZ_CAT3(PR_CURVE, _fp12_, name)
 
 #define PR_CHUNK 8

@@ -301,6 +301,182 @@ static inline int FN(sqrt)(F_T *r, const F_T *a) {
 }
 #endif
 
+/*
+ * Kernels for the extension towers and the pairing (field/tower.h). The first group computes
+ * exactly what add, sub, dbl and neg above compute, with carry chains that gcc turns into add/adc
+ * and sub/sbb sequences (x86-64: the _addcarry_u64 / _subborrow_u64 intrinsics, about a third of
+ * the instructions of the portable loops above). The second group is for lazy reduction: the
+ * plain 2N-limb product of two N-limb values and a Montgomery reduction of such a product, so
+ * that a sum or difference of products costs one reduction (Fp2 multiplication: 3 products and
+ * 2 reductions instead of 3 Montgomery multiplications).
+ */
+#ifndef CZ_MONT_CARRY_HELPERS
+#define CZ_MONT_CARRY_HELPERS
+#if defined(__x86_64__)
+#include <x86intrin.h>
+#endif
+
+/* *r = a + b + c, returns the carry (c is 0 or 1). */
+static inline unsigned char cz_adc64(unsigned char c, uint64_t a, uint64_t b, uint64_t *r) {
+#if defined(__x86_64__)
+    unsigned long long t;
+    c = _addcarry_u64(c, a, b, &t);
+    *r = t;
+    return c;
+#else
+    cz_u128 s = (cz_u128)a + b + c;
+    *r = (uint64_t)s;
+    return (unsigned char)(s >> 64);
+#endif
+}
+
+/* *r = a - b - c, returns the borrow (c is 0 or 1). */
+static inline unsigned char cz_sbb64(unsigned char c, uint64_t a, uint64_t b, uint64_t *r) {
+#if defined(__x86_64__)
+    unsigned long long t;
+    c = _subborrow_u64(c, a, b, &t);
+    *r = t;
+    return c;
+#else
+    cz_u128 d = (cz_u128)a - b - c;
+    *r = (uint64_t)d;
+    return (unsigned char)((d >> 64) & 1);
+#endif
+}
+#endif
+
+/* r = t - p when that does not borrow, else t; for t < 2p (N limbs). */
+static inline void FN(csub_p)(uint64_t *r, const uint64_t *t) {
+    uint64_t s[F_N];
+    unsigned char b = 0;
+#pragma GCC unroll 8
+    for (int i = 0; i < F_N; i++)
+        b = cz_sbb64(b, t[i], F_P[i], &s[i]);
+    uint64_t keep = (uint64_t)0 - b; /* all ones when t < p */
+#pragma GCC unroll 8
+    for (int i = 0; i < F_N; i++)
+        r[i] = (t[i] & keep) | (s[i] & ~keep);
+}
+
+/* Same as add. */
+static inline void FN(add_fast)(F_T *r, const F_T *a, const F_T *b) {
+    uint64_t t[F_N];
+    unsigned char c = 0;
+#pragma GCC unroll 8
+    for (int i = 0; i < F_N; i++)
+        c = cz_adc64(c, a->l[i], b->l[i], &t[i]);
+    FN(csub_p)(r->l, t);
+}
+
+/* Same as dbl. */
+static inline void FN(dbl_fast)(F_T *r, const F_T *a) {
+    FN(add_fast)(r, a, a);
+}
+
+/* Same as sub. */
+static inline void FN(sub_fast)(F_T *r, const F_T *a, const F_T *b) {
+    uint64_t t[F_N];
+    unsigned char c = 0;
+#pragma GCC unroll 8
+    for (int i = 0; i < F_N; i++)
+        c = cz_sbb64(c, a->l[i], b->l[i], &t[i]);
+    uint64_t mask = (uint64_t)0 - c;
+    c = 0;
+#pragma GCC unroll 8
+    for (int i = 0; i < F_N; i++)
+        c = cz_adc64(c, t[i], F_P[i] & mask, &r->l[i]);
+}
+
+/* Same as neg (-0 = 0). */
+static inline void FN(neg_fast)(F_T *r, const F_T *a) {
+    uint64_t acc = 0, t[F_N];
+    unsigned char c = 0;
+#pragma GCC unroll 8
+    for (int i = 0; i < F_N; i++) {
+        acc |= a->l[i];
+        c = cz_sbb64(c, F_P[i], a->l[i], &t[i]);
+    }
+    uint64_t nz = (uint64_t)0 - (uint64_t)(acc != 0);
+#pragma GCC unroll 8
+    for (int i = 0; i < F_N; i++)
+        r->l[i] = t[i] & nz;
+}
+
+/* r = a + b over N limbs without reduction (for a, b < p the sum is < 2p < 2^(64N)). */
+static inline void FN(add_nr)(uint64_t *r, const uint64_t *a, const uint64_t *b) {
+    unsigned char c = 0;
+#pragma GCC unroll 8
+    for (int i = 0; i < F_N; i++)
+        c = cz_adc64(c, a[i], b[i], &r[i]);
+}
+
+/* r = a·b over 2N limbs (schoolbook, no reduction); a, b < 2^(64N). r must not alias a or b. */
+static inline void FN(mul_wide)(uint64_t *r, const uint64_t *a, const uint64_t *b) {
+    uint64_t c = 0;
+#pragma GCC unroll 8
+    for (int j = 0; j < F_N; j++)
+        r[j] = FN(mac)(&c, a[j], b[0], c, 0);
+    r[F_N] = c;
+#pragma GCC unroll 8
+    for (int i = 1; i < F_N; i++) {
+        c = 0;
+#pragma GCC unroll 8
+        for (int j = 0; j < F_N; j++)
+            r[i + j] = FN(mac)(&c, a[j], b[i], r[i + j], c);
+        r[i + F_N] = c;
+    }
+}
+
+/* r = a + b over 2N limbs; the sum must stay below 2^(128N). */
+static inline void FN(wide_add)(uint64_t *r, const uint64_t *a, const uint64_t *b) {
+    unsigned char c = 0;
+#pragma GCC unroll 16
+    for (int i = 0; i < 2 * F_N; i++)
+        c = cz_adc64(c, a[i], b[i], &r[i]);
+}
+
+/* r = a - b over 2N limbs for a >= b. */
+static inline void FN(wide_sub)(uint64_t *r, const uint64_t *a, const uint64_t *b) {
+    unsigned char c = 0;
+#pragma GCC unroll 16
+    for (int i = 0; i < 2 * F_N; i++)
+        c = cz_sbb64(c, a[i], b[i], &r[i]);
+}
+
+/* r = a - b over 2N limbs, plus p·2^(64N) when a < b: for a, b < p·2^(64N) the result is
+ * a - b mod p·2^(64N), again below p·2^(64N). */
+static inline void FN(wide_sub_mod)(uint64_t *r, const uint64_t *a, const uint64_t *b) {
+    unsigned char c = 0;
+#pragma GCC unroll 16
+    for (int i = 0; i < 2 * F_N; i++)
+        c = cz_sbb64(c, a[i], b[i], &r[i]);
+    uint64_t mask = (uint64_t)0 - c;
+    c = 0;
+#pragma GCC unroll 8
+    for (int i = 0; i < F_N; i++)
+        c = cz_adc64(c, r[F_N + i], F_P[i] & mask, &r[F_N + i]);
+}
+
+/* Montgomery reduction r = t·2^(-64N) mod p, fully reduced, for t < p·2^(64N) (2N limbs):
+ * (t + m·p)/2^(64N) < 2p, then one conditional subtraction. t is not modified. */
+static inline void FN(redc)(F_T *r, const uint64_t *t) {
+    uint64_t w[2 * F_N];
+    memcpy(w, t, sizeof w);
+    uint64_t hi = 0; /* the carry out of word i + N of the previous row */
+#pragma GCC unroll 8
+    for (int i = 0; i < F_N; i++) {
+        uint64_t m = w[i] * F_N0, c;
+        (void)FN(mac)(&c, m, F_P[0], w[i], 0); /* low word is zero by the choice of m */
+#pragma GCC unroll 8
+        for (int j = 1; j < F_N; j++)
+            w[i + j] = FN(mac)(&c, m, F_P[j], w[i + j], c);
+        unsigned char k = cz_adc64(0, w[i + F_N], c, &w[i + F_N]);
+        k += cz_adc64(0, w[i + F_N], hi, &w[i + F_N]);
+        hi = k;
+    }
+    FN(csub_p)(r->l, w + F_N);
+}
+
 /* Montgomery form from canonical limbs (< p): r = a·R. */
 static inline void FN(to_mont)(F_T *r, const uint64_t *a) {
     F_T t, r2;

@@ -16,7 +16,7 @@
 
 #define E6_PREFIX bls12381_fp6
 #define E6_T      cz_bls12381_fp6
-#define E6_BASE   bls12381_fp2
+#define E6_BASE   bls12381_fp2f
 #define E6_BASE_T cz_bls12381_fp2
 #define E6_FROB3  BLS12381_FROB3
 #define E6_FROB3B BLS12381_FROB3B
@@ -30,7 +30,7 @@
 
 #define E6_PREFIX bn254_fp6
 #define E6_T      cz_bn254_fp6
-#define E6_BASE   bn254_fp2
+#define E6_BASE   bn254_fp2f
 #define E6_BASE_T cz_bn254_fp2
 #define E6_FROB3  BN254_FROB3
 #define E6_FROB3B BN254_FROB3B
@@ -46,7 +46,7 @@
 #define E12_T      cz_bls12381_fp12
 #define E12_BASE   bls12381_fp6
 #define E12_BASE_T cz_bls12381_fp6
-#define E12_FP2    bls12381_fp2
+#define E12_FP2    bls12381_fp2f
 #define E12_FP2_T  cz_bls12381_fp2
 #define E12_FROB6  BLS12381_FROB6
 #include "field/fp12_impl.h"
@@ -62,7 +62,7 @@
 #define E12_T      cz_bn254_fp12
 #define E12_BASE   bn254_fp6
 #define E12_BASE_T cz_bn254_fp6
-#define E12_FP2    bn254_fp2
+#define E12_FP2    bn254_fp2f
 #define E12_FP2_T  cz_bn254_fp2
 #define E12_FROB6  BN254_FROB6
 #include "field/fp12_impl.h"
