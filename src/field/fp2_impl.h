@@ -257,18 +257,20 @@ static inline void E2F(mul)(E2_T *r, const E2_T *a, const E2_T *b) {
     B(redc)(&r->c1, t2);
 }
 
-/* Complex squaring (a0+a1)(a0-a1) + 2a0a1·u with the fast additions. 2m. */
+/* Complex squaring (a0+a1)(a0-a1) + (2a1)a0·u; the sums a0+a1 and 2a1 (< 2p) stay unreduced,
+ * which mul_fast accepts as its first factor. 2m. */
 static inline void E2F(sqr)(E2_T *r, const E2_T *a) {
-    E2_BASE_T s, d, m;
-    B(add_fast)(&s, &a->c0, &a->c1);
+    E2_BASE_T s, d, t;
+    B(add_nr)(s.l, a->c0.l, a->c1.l);
+    B(add_nr)(t.l, a->c1.l, a->c1.l);
     B(sub_fast)(&d, &a->c0, &a->c1);
-    B(mul)(&m, &a->c0, &a->c1);
-    B(mul)(&r->c0, &s, &d);
-    B(dbl_fast)(&r->c1, &m);
+    B(mul_fast)(&r->c1, &t, &a->c0);
+    B(mul_fast)(&r->c0, &s, &d);
 }
 
 static inline void E2F(mul_fp)(E2_T *r, const E2_T *a, const E2_BASE_T *b) {
-    E2(mul_fp)(r, a, b);
+    B(mul_fast)(&r->c0, &a->c0, b);
+    B(mul_fast)(&r->c1, &a->c1, b);
 }
 
 /* r = x0·a for the small integer x0 of ξ (1 or 9): 9a = 8a + a by three doublings. */

@@ -312,6 +312,8 @@ static inline int FN(sqrt)(F_T *r, const F_T *a) {
  */
 #ifndef CZ_MONT_CARRY_HELPERS
 #define CZ_MONT_CARRY_HELPERS
+/* The short kernels are always inlined: a call costs as much as the work. */
+#define CZ_TOWER_INLINE static inline __attribute__((always_inline))
 #if defined(__x86_64__)
 #include <x86intrin.h>
 #endif
@@ -346,7 +348,7 @@ static inline unsigned char cz_sbb64(unsigned char c, uint64_t a, uint64_t b, ui
 #endif
 
 /* r = t - p when that does not borrow, else t; for t < 2p (N limbs). */
-static inline void FN(csub_p)(uint64_t *r, const uint64_t *t) {
+CZ_TOWER_INLINE void FN(csub_p)(uint64_t *r, const uint64_t *t) {
     uint64_t s[F_N];
     unsigned char b = 0;
 #pragma GCC unroll 8
@@ -359,7 +361,7 @@ static inline void FN(csub_p)(uint64_t *r, const uint64_t *t) {
 }
 
 /* Same as add. */
-static inline void FN(add_fast)(F_T *r, const F_T *a, const F_T *b) {
+CZ_TOWER_INLINE void FN(add_fast)(F_T *r, const F_T *a, const F_T *b) {
     uint64_t t[F_N];
     unsigned char c = 0;
 #pragma GCC unroll 8
@@ -369,12 +371,12 @@ static inline void FN(add_fast)(F_T *r, const F_T *a, const F_T *b) {
 }
 
 /* Same as dbl. */
-static inline void FN(dbl_fast)(F_T *r, const F_T *a) {
+CZ_TOWER_INLINE void FN(dbl_fast)(F_T *r, const F_T *a) {
     FN(add_fast)(r, a, a);
 }
 
 /* Same as sub. */
-static inline void FN(sub_fast)(F_T *r, const F_T *a, const F_T *b) {
+CZ_TOWER_INLINE void FN(sub_fast)(F_T *r, const F_T *a, const F_T *b) {
     uint64_t t[F_N];
     unsigned char c = 0;
 #pragma GCC unroll 8
@@ -388,7 +390,7 @@ static inline void FN(sub_fast)(F_T *r, const F_T *a, const F_T *b) {
 }
 
 /* Same as neg (-0 = 0). */
-static inline void FN(neg_fast)(F_T *r, const F_T *a) {
+CZ_TOWER_INLINE void FN(neg_fast)(F_T *r, const F_T *a) {
     uint64_t acc = 0, t[F_N];
     unsigned char c = 0;
 #pragma GCC unroll 8
@@ -403,28 +405,36 @@ static inline void FN(neg_fast)(F_T *r, const F_T *a) {
 }
 
 /* r = a + b over N limbs without reduction (for a, b < p the sum is < 2p < 2^(64N)). */
-static inline void FN(add_nr)(uint64_t *r, const uint64_t *a, const uint64_t *b) {
+CZ_TOWER_INLINE void FN(add_nr)(uint64_t *r, const uint64_t *a, const uint64_t *b) {
     unsigned char c = 0;
 #pragma GCC unroll 8
     for (int i = 0; i < F_N; i++)
         c = cz_adc64(c, a[i], b[i], &r[i]);
 }
 
-/* r = a·b over 2N limbs (schoolbook, no reduction); a, b < 2^(64N). r must not alias a or b. */
-static inline void FN(mul_wide)(uint64_t *r, const uint64_t *a, const uint64_t *b) {
-    uint64_t c = 0;
+/* (t0, t1, t2) += x·y: the 3-word column accumulator of the product-scanning (Comba) loops. */
+CZ_TOWER_INLINE void FN(acc_mul)(uint64_t *t0, uint64_t *t1, uint64_t *t2, uint64_t x, uint64_t y) {
+    cz_u128 p = (cz_u128)x * y;
+    unsigned char c = cz_adc64(0, *t0, (uint64_t)p, t0);
+    c = cz_adc64(c, *t1, (uint64_t)(p >> 64), t1);
+    (void)cz_adc64(c, *t2, 0, t2);
+}
+
+/* r = x·y over 2N limbs (product scanning, no reduction); r must not overlap x or y. */
+static inline void FN(mul_wide)(uint64_t *restrict r, const uint64_t *restrict x,
+                                const uint64_t *restrict y) {
+    uint64_t t0 = 0, t1 = 0, t2 = 0;
+#pragma GCC unroll 16
+    for (int k = 0; k < 2 * F_N - 1; k++) {
 #pragma GCC unroll 8
-    for (int j = 0; j < F_N; j++)
-        r[j] = FN(mac)(&c, a[j], b[0], c, 0);
-    r[F_N] = c;
-#pragma GCC unroll 8
-    for (int i = 1; i < F_N; i++) {
-        c = 0;
-#pragma GCC unroll 8
-        for (int j = 0; j < F_N; j++)
-            r[i + j] = FN(mac)(&c, a[j], b[i], r[i + j], c);
-        r[i + F_N] = c;
+        for (int i = (k < F_N ? 0 : k - F_N + 1); i <= (k < F_N ? k : F_N - 1); i++)
+            FN(acc_mul)(&t0, &t1, &t2, x[i], y[k - i]);
+        r[k] = t0;
+        t0 = t1;
+        t1 = t2;
+        t2 = 0;
     }
+    r[2 * F_N - 1] = t0;
 }
 
 /* r = a + b over 2N limbs; the sum must stay below 2^(128N). */
@@ -458,23 +468,60 @@ static inline void FN(wide_sub_mod)(uint64_t *r, const uint64_t *a, const uint64
 }
 
 /* Montgomery reduction r = t·2^(-64N) mod p, fully reduced, for t < p·2^(64N) (2N limbs):
- * (t + m·p)/2^(64N) < 2p, then one conditional subtraction. t is not modified. */
+ * (t + m·p)/2^(64N) < 2p, then one conditional subtraction. Product scanning: column k adds
+ * the m_i·p_(k-i) and t_k; m_k is chosen to clear column k < N. */
 static inline void FN(redc)(F_T *r, const uint64_t *t) {
-    uint64_t w[2 * F_N];
-    memcpy(w, t, sizeof w);
-    uint64_t hi = 0; /* the carry out of word i + N of the previous row */
+    uint64_t m[F_N], o[F_N], t0 = 0, t1 = 0, t2 = 0;
+#pragma GCC unroll 16
+    for (int k = 0; k < 2 * F_N - 1; k++) {
 #pragma GCC unroll 8
-    for (int i = 0; i < F_N; i++) {
-        uint64_t m = w[i] * F_N0, c;
-        (void)FN(mac)(&c, m, F_P[0], w[i], 0); /* low word is zero by the choice of m */
-#pragma GCC unroll 8
-        for (int j = 1; j < F_N; j++)
-            w[i + j] = FN(mac)(&c, m, F_P[j], w[i + j], c);
-        unsigned char k = cz_adc64(0, w[i + F_N], c, &w[i + F_N]);
-        k += cz_adc64(0, w[i + F_N], hi, &w[i + F_N]);
-        hi = k;
+        for (int i = (k < F_N ? 0 : k - F_N + 1); i < (k < F_N ? k : F_N); i++)
+            FN(acc_mul)(&t0, &t1, &t2, m[i], F_P[k - i]);
+        unsigned char c = cz_adc64(0, t0, t[k], &t0);
+        c = cz_adc64(c, t1, 0, &t1);
+        (void)cz_adc64(c, t2, 0, &t2);
+        if (k < F_N) {
+            m[k] = t0 * F_N0;
+            FN(acc_mul)(&t0, &t1, &t2, m[k], F_P[0]); /* clears t0 */
+        } else {
+            o[k - F_N] = t0;
+        }
+        t0 = t1;
+        t1 = t2;
+        t2 = 0;
     }
-    FN(csub_p)(r->l, w + F_N);
+    t0 += t[2 * F_N - 1]; /* the sum is < 2p < 2^(64N): no carry out */
+    o[F_N - 1] = t0;
+    FN(csub_p)(r->l, o);
+}
+
+/* Same as mul: a Montgomery product in product-scanning form (the column sums of a·b and
+ * m·p interleaved, m_k chosen to clear column k). The first factor may also be an unreduced sum
+ * a < 2p (b < p): then (a·b + m·p)/2^(64N) < 2p²/2^(64N) + p < 2p still, as 2p < 2^(64N), and
+ * the result is the same fully reduced a·b·R⁻¹. */
+static inline void FN(mul_fast)(F_T *r, const F_T *a, const F_T *b) {
+    const uint64_t *x = a->l, *y = b->l;
+    uint64_t m[F_N], o[F_N], t0 = 0, t1 = 0, t2 = 0;
+#pragma GCC unroll 16
+    for (int k = 0; k < 2 * F_N - 1; k++) {
+#pragma GCC unroll 8
+        for (int i = (k < F_N ? 0 : k - F_N + 1); i <= (k < F_N ? k : F_N - 1); i++)
+            FN(acc_mul)(&t0, &t1, &t2, x[i], y[k - i]);
+#pragma GCC unroll 8
+        for (int i = (k < F_N ? 0 : k - F_N + 1); i < (k < F_N ? k : F_N); i++)
+            FN(acc_mul)(&t0, &t1, &t2, m[i], F_P[k - i]);
+        if (k < F_N) {
+            m[k] = t0 * F_N0;
+            FN(acc_mul)(&t0, &t1, &t2, m[k], F_P[0]); /* clears t0 */
+        } else {
+            o[k - F_N] = t0;
+        }
+        t0 = t1;
+        t1 = t2;
+        t2 = 0;
+    }
+    o[F_N - 1] = t0;
+    FN(csub_p)(r->l, o);
 }
 
 /* Montgomery form from canonical limbs (< p): r = a·R. */

@@ -299,6 +299,13 @@ static uint64_t rng_next(void) {
                 c##_fp_mul_wide(w, v[i].l, v[j].l);                                                \
                 c##_fp_redc(&got, w);                                                              \
                 bad += !c##_fp_eq(&want, &got);                                                    \
+                c##_fp_mul_fast(&got, &v[i], &v[j]);                                               \
+                bad += !c##_fp_eq(&want, &got);                                                    \
+                c##_fp_add(&pb, &v[i], &v[(i + j) % NPOOL]);                                       \
+                c##_fp_mul(&want, &pb, &v[j]);                                                     \
+                c##_fp_add_nr(pb.l, v[i].l, v[(i + j) % NPOOL].l); /* unreduced, < 2p */           \
+                c##_fp_mul_fast(&got, &pb, &v[j]);                                                 \
+                bad += !c##_fp_eq(&want, &got);                                                    \
             }                                                                                      \
         }                                                                                          \
         for (int i = 0; i + 1 < NPOOL; i++) {                                                      \
@@ -326,6 +333,9 @@ static uint64_t rng_next(void) {
             bad += !c##_fp2_eq(&want, &got);                                                       \
             c##_fp2_neg(&want, &a);                                                                \
             c##_fp2f_neg(&got, &a);                                                                \
+            bad += !c##_fp2_eq(&want, &got);                                                       \
+            c##_fp2_mul_fp(&want, &a, &v[NPOOL - 1 - i]);                                          \
+            c##_fp2f_mul_fp(&got, &a, &v[NPOOL - 1 - i]);                                          \
             bad += !c##_fp2_eq(&want, &got);                                                       \
             c##_fp2_conj(&want, &a);                                                               \
             c##_fp2f_conj(&got, &a);                                                               \
