@@ -6,6 +6,10 @@
  *
  * Tower (as in @noble/curves): Fp6 = Fp2[v]/(v³ - ξ), Fp12 = Fp6[w]/(w² - v), ξ = 9 + u for BN254
  * and 1 + u for BLS12-381.
+ *
+ * Both levels are built on the fp2f set of fp2_impl.h (<curve>_fp2f_*: the same Fp2 values, with
+ * the add/adc kernels and the lazily reduced product of mont_impl.h), which made a pairing about
+ * 1.5-2x faster than over the plain <curve>_fp2_* functions.
  */
 #ifndef CUZK_FIELD_TOWER_H
 #define CUZK_FIELD_TOWER_H
