@@ -184,5 +184,126 @@ static inline int E2(sqrt)(E2_T *r, const E2_T *a) {
     return CZ_OK;
 }
 
+/*
+ * The same Fp2 with the tower kernels of mont_impl.h, under the prefix E2_PREFIX##f
+ * (bls12381_fp2f_mul, ...): every function returns exactly what its namesake above returns, but
+ * additions use the add/adc kernels, the product reduces lazily (3 plain products and 2 Montgomery
+ * reductions: c0 = redc(a0b0 - a1b1 mod p·R), c1 = redc((a0+a1)(b0+b1) - a0b0 - a1b1), with the
+ * sums a0+a1 < 2p left unreduced) and mul_xi computes x0·a by doublings. The Fp6/Fp12 towers and
+ * the pairing use this set; see field/tower.h.
+ */
+#define E2F(name) CZ_CAT3(E2_PREFIX, f_, name)
+#define E2F_NL    (sizeof(E2_BASE_T) / sizeof(uint64_t))
+
+static inline void E2F(set_zero)(E2_T *r) {
+    E2(set_zero)(r);
+}
+
+static inline void E2F(set_one)(E2_T *r) {
+    E2(set_one)(r);
+}
+
+static inline int E2F(is_zero)(const E2_T *a) {
+    return E2(is_zero)(a);
+}
+
+static inline int E2F(is_one)(const E2_T *a) {
+    return E2(is_one)(a);
+}
+
+static inline int E2F(eq)(const E2_T *a, const E2_T *b) {
+    return E2(eq)(a, b);
+}
+
+static inline void E2F(add)(E2_T *r, const E2_T *a, const E2_T *b) {
+    B(add_fast)(&r->c0, &a->c0, &b->c0);
+    B(add_fast)(&r->c1, &a->c1, &b->c1);
+}
+
+static inline void E2F(sub)(E2_T *r, const E2_T *a, const E2_T *b) {
+    B(sub_fast)(&r->c0, &a->c0, &b->c0);
+    B(sub_fast)(&r->c1, &a->c1, &b->c1);
+}
+
+static inline void E2F(dbl)(E2_T *r, const E2_T *a) {
+    B(dbl_fast)(&r->c0, &a->c0);
+    B(dbl_fast)(&r->c1, &a->c1);
+}
+
+static inline void E2F(neg)(E2_T *r, const E2_T *a) {
+    B(neg_fast)(&r->c0, &a->c0);
+    B(neg_fast)(&r->c1, &a->c1);
+}
+
+static inline void E2F(conj)(E2_T *r, const E2_T *a) {
+    r->c0 = a->c0;
+    B(neg_fast)(&r->c1, &a->c1);
+}
+
+/* Karatsuba with lazy reduction (see above). 3 plain products + 2 reductions. */
+static inline void E2F(mul)(E2_T *r, const E2_T *a, const E2_T *b) {
+    uint64_t t0[2 * E2F_NL], t1[2 * E2F_NL];
+    uint64_t t2[2 * E2F_NL];
+    uint64_t sa[E2F_NL], sb[E2F_NL];
+    B(add_nr)(sa, a->c0.l, a->c1.l);
+    B(add_nr)(sb, b->c0.l, b->c1.l);
+    B(mul_wide)(t0, a->c0.l, b->c0.l);
+    B(mul_wide)(t1, a->c1.l, b->c1.l);
+    B(mul_wide)(t2, sa, sb);
+    B(wide_sub)(t2, t2, t0);
+    B(wide_sub)(t2, t2, t1);
+    B(wide_sub_mod)(t0, t0, t1);
+    B(redc)(&r->c0, t0);
+    B(redc)(&r->c1, t2);
+}
+
+/* Complex squaring (a0+a1)(a0-a1) + (2a1)a0·u; the sums a0+a1 and 2a1 (< 2p) stay unreduced,
+ * which mul_fast accepts as its first factor. 2m. */
+static inline void E2F(sqr)(E2_T *r, const E2_T *a) {
+    E2_BASE_T s, d, t;
+    B(add_nr)(s.l, a->c0.l, a->c1.l);
+    B(add_nr)(t.l, a->c1.l, a->c1.l);
+    B(sub_fast)(&d, &a->c0, &a->c1);
+    B(mul_fast)(&r->c1, &t, &a->c0);
+    B(mul_fast)(&r->c0, &s, &d);
+}
+
+static inline void E2F(mul_fp)(E2_T *r, const E2_T *a, const E2_BASE_T *b) {
+    B(mul_fast)(&r->c0, &a->c0, b);
+    B(mul_fast)(&r->c1, &a->c1, b);
+}
+
+/* r = x0·a for the small integer x0 of ξ (1 or 9): 9a = 8a + a by three doublings. */
+static inline void E2F(base_mul_xi0)(E2_BASE_T *r, const E2_BASE_T *a) {
+#if E2_XI0 == 1
+    *r = *a;
+#elif E2_XI0 == 9
+    E2_BASE_T t;
+    B(dbl_fast)(&t, a);
+    B(dbl_fast)(&t, &t);
+    B(dbl_fast)(&t, &t);
+    B(add_fast)(r, &t, a);
+#else
+#error "E2_XI0: only 1 and 9 have a fast path"
+#endif
+}
+
+/* Multiplication by ξ = x0 + u: (a0x0 - a1) + (a1x0 + a0)u. */
+static inline void E2F(mul_xi)(E2_T *r, const E2_T *a) {
+    E2_BASE_T t0, t1;
+    E2F(base_mul_xi0)(&t0, &a->c0);
+    E2F(base_mul_xi0)(&t1, &a->c1);
+    B(sub_fast)(&t0, &t0, &a->c1);
+    B(add_fast)(&r->c1, &t1, &a->c0);
+    r->c0 = t0;
+}
+
+static inline void E2F(inv)(E2_T *r, const E2_T *a) {
+    E2(inv)(r, a);
+}
+
+#undef E2F
+#undef E2F_NL
+
 #undef E2
 #undef B
