@@ -216,28 +216,28 @@ static inline int E2F(eq)(const E2_T *a, const E2_T *b) {
 }
 
 static inline void E2F(add)(E2_T *r, const E2_T *a, const E2_T *b) {
-    B(add_fast)(&r->c0, &a->c0, &b->c0);
-    B(add_fast)(&r->c1, &a->c1, &b->c1);
+    B(add)(&r->c0, &a->c0, &b->c0);
+    B(add)(&r->c1, &a->c1, &b->c1);
 }
 
 static inline void E2F(sub)(E2_T *r, const E2_T *a, const E2_T *b) {
-    B(sub_fast)(&r->c0, &a->c0, &b->c0);
-    B(sub_fast)(&r->c1, &a->c1, &b->c1);
+    B(sub)(&r->c0, &a->c0, &b->c0);
+    B(sub)(&r->c1, &a->c1, &b->c1);
 }
 
 static inline void E2F(dbl)(E2_T *r, const E2_T *a) {
-    B(dbl_fast)(&r->c0, &a->c0);
-    B(dbl_fast)(&r->c1, &a->c1);
+    B(dbl)(&r->c0, &a->c0);
+    B(dbl)(&r->c1, &a->c1);
 }
 
 static inline void E2F(neg)(E2_T *r, const E2_T *a) {
-    B(neg_fast)(&r->c0, &a->c0);
-    B(neg_fast)(&r->c1, &a->c1);
+    B(neg)(&r->c0, &a->c0);
+    B(neg)(&r->c1, &a->c1);
 }
 
 static inline void E2F(conj)(E2_T *r, const E2_T *a) {
     r->c0 = a->c0;
-    B(neg_fast)(&r->c1, &a->c1);
+    B(neg)(&r->c1, &a->c1);
 }
 
 /* Karatsuba with lazy reduction (see above). 3 plain products + 2 reductions. */
@@ -263,7 +263,7 @@ static inline void E2F(sqr)(E2_T *r, const E2_T *a) {
     E2_BASE_T s, d, t;
     B(add_nr)(s.l, a->c0.l, a->c1.l);
     B(add_nr)(t.l, a->c1.l, a->c1.l);
-    B(sub_fast)(&d, &a->c0, &a->c1);
+    B(sub)(&d, &a->c0, &a->c1);
     B(mul_fast)(&r->c1, &t, &a->c0);
     B(mul_fast)(&r->c0, &s, &d);
 }
@@ -279,10 +279,10 @@ static inline void E2F(base_mul_xi0)(E2_BASE_T *r, const E2_BASE_T *a) {
     *r = *a;
 #elif E2_XI0 == 9
     E2_BASE_T t;
-    B(dbl_fast)(&t, a);
-    B(dbl_fast)(&t, &t);
-    B(dbl_fast)(&t, &t);
-    B(add_fast)(r, &t, a);
+    B(dbl)(&t, a);
+    B(dbl)(&t, &t);
+    B(dbl)(&t, &t);
+    B(add)(r, &t, a);
 #else
 #error "E2_XI0: only 1 and 9 have a fast path"
 #endif
@@ -293,8 +293,8 @@ static inline void E2F(mul_xi)(E2_T *r, const E2_T *a) {
     E2_BASE_T t0, t1;
     E2F(base_mul_xi0)(&t0, &a->c0);
     E2F(base_mul_xi0)(&t1, &a->c1);
-    B(sub_fast)(&t0, &t0, &a->c1);
-    B(add_fast)(&r->c1, &t1, &a->c0);
+    B(sub)(&t0, &t0, &a->c1);
+    B(add)(&r->c1, &t1, &a->c0);
     r->c0 = t0;
 }
 

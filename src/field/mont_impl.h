@@ -102,38 +102,99 @@ static inline int FN(eq)(const F_T *a, const F_T *b) {
     return acc == 0;
 }
 
-static inline void FN(add)(F_T *r, const F_T *a, const F_T *b) {
-    uint64_t t[F_N];
-    FN(limbs_add)(t, a->l, b->l); /* no carry out: p < 2^(64N-1) */
-    FN(reduce_once)(r->l, t);
+#ifndef CZ_MONT_CARRY_HELPERS
+#define CZ_MONT_CARRY_HELPERS
+/* -DCZ_PORTABLE_CARRY builds (and tests) the portable carry code on x86-64 too. */
+#if defined(__x86_64__) && !defined(CZ_PORTABLE_CARRY)
+#define CZ_X86_CARRY 1
+#endif
+/* The short kernels are always inlined: a call costs as much as the work. */
+#define CZ_TOWER_INLINE static inline __attribute__((always_inline))
+#if defined(CZ_X86_CARRY)
+#include <x86intrin.h>
+#endif
+
+/* *r = a + b + c, returns the carry (c is 0 or 1). */
+static inline unsigned char cz_adc64(unsigned char c, uint64_t a, uint64_t b, uint64_t *r) {
+#if defined(CZ_X86_CARRY)
+    unsigned long long t;
+    c = _addcarry_u64(c, a, b, &t);
+    *r = t;
+    return c;
+#else
+    cz_u128 s = (cz_u128)a + b + c;
+    *r = (uint64_t)s;
+    return (unsigned char)(s >> 64);
+#endif
 }
 
-static inline void FN(dbl)(F_T *r, const F_T *a) {
+/* *r = a - b - c, returns the borrow (c is 0 or 1). */
+static inline unsigned char cz_sbb64(unsigned char c, uint64_t a, uint64_t b, uint64_t *r) {
+#if defined(CZ_X86_CARRY)
+    unsigned long long t;
+    c = _subborrow_u64(c, a, b, &t);
+    *r = t;
+    return c;
+#else
+    cz_u128 d = (cz_u128)a - b - c;
+    *r = (uint64_t)d;
+    return (unsigned char)((d >> 64) & 1);
+#endif
+}
+#endif
+
+/* r = t - p when that does not borrow, else t; for t < 2p (N limbs). */
+CZ_TOWER_INLINE void FN(csub_p)(uint64_t *r, const uint64_t *t) {
+    uint64_t s[F_N];
+    unsigned char b = 0;
+#pragma GCC unroll 8
+    for (int i = 0; i < F_N; i++)
+        b = cz_sbb64(b, t[i], F_P[i], &s[i]);
+    uint64_t keep = (uint64_t)0 - b; /* all ones when t < p */
+#pragma GCC unroll 8
+    for (int i = 0; i < F_N; i++)
+        r[i] = (t[i] & keep) | (s[i] & ~keep);
+}
+
+/* r = a + b mod p: add with carry, then subtract p unless that borrows. */
+CZ_TOWER_INLINE void FN(add)(F_T *r, const F_T *a, const F_T *b) {
+    uint64_t t[F_N];
+    unsigned char c = 0;
+#pragma GCC unroll 8
+    for (int i = 0; i < F_N; i++)
+        c = cz_adc64(c, a->l[i], b->l[i], &t[i]);
+    FN(csub_p)(r->l, t);
+}
+
+/* r = 2a mod p. */
+CZ_TOWER_INLINE void FN(dbl)(F_T *r, const F_T *a) {
     FN(add)(r, a, a);
 }
 
 /* r = a - b mod p: subtract, then add p back under the borrow mask. */
-static inline void FN(sub)(F_T *r, const F_T *a, const F_T *b) {
+CZ_TOWER_INLINE void FN(sub)(F_T *r, const F_T *a, const F_T *b) {
     uint64_t t[F_N];
-    uint64_t mask = (uint64_t)0 - FN(limbs_sub)(t, a->l, b->l);
-    uint64_t carry = 0;
+    unsigned char c = 0;
 #pragma GCC unroll 8
-    for (int i = 0; i < F_N; i++) {
-        cz_u128 s = (cz_u128)t[i] + (F_P[i] & mask) + carry;
-        r->l[i] = (uint64_t)s;
-        carry = (uint64_t)(s >> 64);
-    }
+    for (int i = 0; i < F_N; i++)
+        c = cz_sbb64(c, a->l[i], b->l[i], &t[i]);
+    uint64_t mask = (uint64_t)0 - c;
+    c = 0;
+#pragma GCC unroll 8
+    for (int i = 0; i < F_N; i++)
+        c = cz_adc64(c, t[i], F_P[i] & mask, &r->l[i]);
 }
 
 /* r = -a mod p = p - a, and 0 for a = 0 (masked, branch-free). */
-static inline void FN(neg)(F_T *r, const F_T *a) {
-    uint64_t acc = 0;
+CZ_TOWER_INLINE void FN(neg)(F_T *r, const F_T *a) {
+    uint64_t acc = 0, t[F_N];
+    unsigned char c = 0;
 #pragma GCC unroll 8
-    for (int i = 0; i < F_N; i++)
+    for (int i = 0; i < F_N; i++) {
         acc |= a->l[i];
+        c = cz_sbb64(c, F_P[i], a->l[i], &t[i]);
+    }
     uint64_t nz = (uint64_t)0 - (uint64_t)(acc != 0);
-    uint64_t t[F_N];
-    FN(limbs_sub)(t, F_P, a->l);
 #pragma GCC unroll 8
     for (int i = 0; i < F_N; i++)
         r->l[i] = t[i] & nz;
@@ -303,116 +364,17 @@ static inline int FN(sqrt)(F_T *r, const F_T *a) {
 
 /*
  * Kernels for the extension towers and the pairing (field/tower.h, fp2_impl.h's fp2f set).
- * add_fast, sub_fast, dbl_fast, neg_fast and mul_fast compute exactly what add, sub, dbl, neg and
- * mul above compute, with carry chains that gcc turns into add/adc and sub/sbb sequences (x86-64:
- * the _addcarry_u64 / _subborrow_u64 intrinsics; a portable fallback elsewhere). gcc 12 -O3, 6
- * limbs: add 191 -> 72 instructions, sub 165 -> 53, mul 719 -> ~500 (product scanning with a
- * 3-word column accumulator: mov, mul, add, adc, adc per 64×64 product). The time of mul barely
- * changes (~44 ns on the dev machine, bound by the 72 `mul` instructions), that of add and sub
- * drops about 3x. The others serve lazy reduction: mul_wide is the plain 2N-limb product, redc
- * the Montgomery reduction of a 2N-limb value < p·2^(64N), wide_sub / wide_sub_mod combine
- * products before their one reduction (an Fp2 product: 3 products and 2 reductions, 180 limb
- * products for 6 limbs instead of 216). They are tested against add/sub/mul in
- * tests/field/test_tower.c.
+ * mul_fast computes exactly what mul computes, with a product-scanning carry chain (3-word column
+ * accumulator: mov, mul, add, adc, adc per 64×64 product) that also accepts an unreduced first
+ * factor below 2p; its time barely differs from mul (~44 ns for 6 limbs on the dev machine, bound
+ * by the 72 `mul` instructions). The others serve lazy reduction: mul_wide is the plain 2N-limb
+ * product, redc the Montgomery reduction of a 2N-limb value < p·2^(64N), wide_sub / wide_sub_mod
+ * combine products before their one reduction (an Fp2 product: 3 products and 2 reductions, 180
+ * limb products for 6 limbs instead of 216). They are tested against mul in
+ * tests/field/test_tower.c. (add, sub, dbl and neg above use the same add/adc and sub/sbb
+ * chains: with gcc 12 -O3 and 6 limbs, add takes 72 instructions instead of 191 for the plain
+ * 128-bit-sum code, sub 53 instead of 165.)
  */
-#ifndef CZ_MONT_CARRY_HELPERS
-#define CZ_MONT_CARRY_HELPERS
-/* -DCZ_PORTABLE_CARRY builds (and tests) the portable carry code on x86-64 too. */
-#if defined(__x86_64__) && !defined(CZ_PORTABLE_CARRY)
-#define CZ_X86_CARRY 1
-#endif
-/* The short kernels are always inlined: a call costs as much as the work. */
-#define CZ_TOWER_INLINE static inline __attribute__((always_inline))
-#if defined(CZ_X86_CARRY)
-#include <x86intrin.h>
-#endif
-
-/* *r = a + b + c, returns the carry (c is 0 or 1). */
-static inline unsigned char cz_adc64(unsigned char c, uint64_t a, uint64_t b, uint64_t *r) {
-#if defined(CZ_X86_CARRY)
-    unsigned long long t;
-    c = _addcarry_u64(c, a, b, &t);
-    *r = t;
-    return c;
-#else
-    cz_u128 s = (cz_u128)a + b + c;
-    *r = (uint64_t)s;
-    return (unsigned char)(s >> 64);
-#endif
-}
-
-/* *r = a - b - c, returns the borrow (c is 0 or 1). */
-static inline unsigned char cz_sbb64(unsigned char c, uint64_t a, uint64_t b, uint64_t *r) {
-#if defined(CZ_X86_CARRY)
-    unsigned long long t;
-    c = _subborrow_u64(c, a, b, &t);
-    *r = t;
-    return c;
-#else
-    cz_u128 d = (cz_u128)a - b - c;
-    *r = (uint64_t)d;
-    return (unsigned char)((d >> 64) & 1);
-#endif
-}
-#endif
-
-/* r = t - p when that does not borrow, else t; for t < 2p (N limbs). */
-CZ_TOWER_INLINE void FN(csub_p)(uint64_t *r, const uint64_t *t) {
-    uint64_t s[F_N];
-    unsigned char b = 0;
-#pragma GCC unroll 8
-    for (int i = 0; i < F_N; i++)
-        b = cz_sbb64(b, t[i], F_P[i], &s[i]);
-    uint64_t keep = (uint64_t)0 - b; /* all ones when t < p */
-#pragma GCC unroll 8
-    for (int i = 0; i < F_N; i++)
-        r[i] = (t[i] & keep) | (s[i] & ~keep);
-}
-
-/* Same as add. */
-CZ_TOWER_INLINE void FN(add_fast)(F_T *r, const F_T *a, const F_T *b) {
-    uint64_t t[F_N];
-    unsigned char c = 0;
-#pragma GCC unroll 8
-    for (int i = 0; i < F_N; i++)
-        c = cz_adc64(c, a->l[i], b->l[i], &t[i]);
-    FN(csub_p)(r->l, t);
-}
-
-/* Same as dbl. */
-CZ_TOWER_INLINE void FN(dbl_fast)(F_T *r, const F_T *a) {
-    FN(add_fast)(r, a, a);
-}
-
-/* Same as sub. */
-CZ_TOWER_INLINE void FN(sub_fast)(F_T *r, const F_T *a, const F_T *b) {
-    uint64_t t[F_N];
-    unsigned char c = 0;
-#pragma GCC unroll 8
-    for (int i = 0; i < F_N; i++)
-        c = cz_sbb64(c, a->l[i], b->l[i], &t[i]);
-    uint64_t mask = (uint64_t)0 - c;
-    c = 0;
-#pragma GCC unroll 8
-    for (int i = 0; i < F_N; i++)
-        c = cz_adc64(c, t[i], F_P[i] & mask, &r->l[i]);
-}
-
-/* Same as neg (-0 = 0). */
-CZ_TOWER_INLINE void FN(neg_fast)(F_T *r, const F_T *a) {
-    uint64_t acc = 0, t[F_N];
-    unsigned char c = 0;
-#pragma GCC unroll 8
-    for (int i = 0; i < F_N; i++) {
-        acc |= a->l[i];
-        c = cz_sbb64(c, F_P[i], a->l[i], &t[i]);
-    }
-    uint64_t nz = (uint64_t)0 - (uint64_t)(acc != 0);
-#pragma GCC unroll 8
-    for (int i = 0; i < F_N; i++)
-        r->l[i] = t[i] & nz;
-}
-
 /* r = a + b over N limbs without reduction (for a, b < p the sum is < 2p < 2^(64N)). */
 CZ_TOWER_INLINE void FN(add_nr)(uint64_t *r, const uint64_t *a, const uint64_t *b) {
     unsigned char c = 0;

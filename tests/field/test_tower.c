@@ -4,7 +4,7 @@
  * equal limb for limb. Then algebraic properties: a·a⁻¹ = 1, Frobenius¹² = identity (Fp12) and
  * Frobenius⁶ = identity (Fp6), frobenius(k) = pow(p^k) with p^k from GMP, conj = frobenius(6),
  * and the cyclotomic squaring equals the plain squaring on elements f^((p⁶-1)(p²+1)).
- * The tower kernels of mont_impl.h (add_fast, ..., mul_wide + redc) and the fp2f set of fp2_impl.h
+ * The tower kernels of mont_impl.h (mul_fast, mul_wide + redc) and the fp2f set of fp2_impl.h
  * must return exactly what the GMP-tested add/sub/mul and Fp2 functions return, on pseudo-random
  * and edge values (0, 1, p - 1, sums equal to p, maximal lazy products).
  */
@@ -277,24 +277,7 @@ static uint64_t rng_next(void) {
         for (int i = 0; i < NPOOL; i++) {                                                          \
             T want, got, pb;                                                                       \
             uint64_t w[2 * N];                                                                     \
-            c##_fp_neg(&want, &v[i]);                                                              \
-            c##_fp_neg_fast(&got, &v[i]);                                                          \
-            bad += !c##_fp_eq(&want, &got);                                                        \
-            c##_fp_dbl(&want, &v[i]);                                                              \
-            c##_fp_dbl_fast(&got, &v[i]);                                                          \
-            bad += !c##_fp_eq(&want, &got);                                                        \
-            c##_fp_sub(&pb, &want, &v[i]); /* p - v[i] + v[i] = p exactly for v[i] != 0 */         \
-            c##_fp_neg(&pb, &v[i]);                                                                \
-            c##_fp_add(&want, &pb, &v[i]);                                                         \
-            c##_fp_add_fast(&got, &pb, &v[i]);                                                     \
-            bad += !c##_fp_eq(&want, &got) || !c##_fp_is_zero(&got);                               \
             for (int j = 0; j < NPOOL; j++) {                                                      \
-                c##_fp_add(&want, &v[i], &v[j]);                                                   \
-                c##_fp_add_fast(&got, &v[i], &v[j]);                                               \
-                bad += !c##_fp_eq(&want, &got);                                                    \
-                c##_fp_sub(&want, &v[i], &v[j]);                                                   \
-                c##_fp_sub_fast(&got, &v[i], &v[j]);                                               \
-                bad += !c##_fp_eq(&want, &got);                                                    \
                 c##_fp_mul(&want, &v[i], &v[j]);                                                   \
                 c##_fp_mul_wide(w, v[i].l, v[j].l);                                                \
                 c##_fp_redc(&got, w);                                                              \
