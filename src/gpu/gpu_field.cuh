@@ -95,11 +95,11 @@ template <class C> static __device__ __forceinline__ bool fe_eq(const fe<C> &a, 
 /* r = s - p if s >= p, else s (s < 2p). */
 template <class C> static __device__ __forceinline__ void fe_reduce_once(fe<C> &r, const fe<C> &s) {
     uint32_t t[C::N], borrow;
-    asm("sub.cc.u32 %0, %1, %2;" : "=r"(t[0]) : "r"(s.l[0]), "r"(C::p(0)));
+    asm volatile("sub.cc.u32 %0, %1, %2;" : "=r"(t[0]) : "r"(s.l[0]), "r"(C::p(0)));
 #pragma unroll
     for (int i = 1; i < C::N; i++)
-        asm("subc.cc.u32 %0, %1, %2;" : "=r"(t[i]) : "r"(s.l[i]), "r"(C::p(i)));
-    asm("subc.u32 %0, 0, 0;" : "=r"(borrow));
+        asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[i]) : "r"(s.l[i]), "r"(C::p(i)));
+    asm volatile("subc.u32 %0, 0, 0;" : "=r"(borrow));
 #pragma unroll
     for (int i = 0; i < C::N; i++)
         r.l[i] = borrow ? s.l[i] : t[i];
@@ -108,30 +108,30 @@ template <class C> static __device__ __forceinline__ void fe_reduce_once(fe<C> &
 template <class C>
 static __device__ __forceinline__ void fe_add(fe<C> &r, const fe<C> &a, const fe<C> &b) {
     fe<C> s;
-    asm("add.cc.u32 %0, %1, %2;" : "=r"(s.l[0]) : "r"(a.l[0]), "r"(b.l[0]));
+    asm volatile("add.cc.u32 %0, %1, %2;" : "=r"(s.l[0]) : "r"(a.l[0]), "r"(b.l[0]));
 #pragma unroll
     for (int i = 1; i < C::N; i++)
-        asm("addc.cc.u32 %0, %1, %2;" : "=r"(s.l[i]) : "r"(a.l[i]), "r"(b.l[i]));
+        asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(s.l[i]) : "r"(a.l[i]), "r"(b.l[i]));
     fe_reduce_once(r, s);
 }
 
 template <class C>
 static __device__ __forceinline__ void fe_sub(fe<C> &r, const fe<C> &a, const fe<C> &b) {
     uint32_t t[C::N], borrow;
-    asm("sub.cc.u32 %0, %1, %2;" : "=r"(t[0]) : "r"(a.l[0]), "r"(b.l[0]));
+    asm volatile("sub.cc.u32 %0, %1, %2;" : "=r"(t[0]) : "r"(a.l[0]), "r"(b.l[0]));
 #pragma unroll
     for (int i = 1; i < C::N; i++)
-        asm("subc.cc.u32 %0, %1, %2;" : "=r"(t[i]) : "r"(a.l[i]), "r"(b.l[i]));
-    asm("subc.u32 %0, 0, 0;" : "=r"(borrow));
+        asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[i]) : "r"(a.l[i]), "r"(b.l[i]));
+    asm volatile("subc.u32 %0, 0, 0;" : "=r"(borrow));
     /* r = t + (p & mask): the masked modulus is computed before the chain starts. */
     uint32_t pm[C::N];
 #pragma unroll
     for (int i = 0; i < C::N; i++)
         pm[i] = C::p(i) & borrow;
-    asm("add.cc.u32 %0, %1, %2;" : "=r"(r.l[0]) : "r"(t[0]), "r"(pm[0]));
+    asm volatile("add.cc.u32 %0, %1, %2;" : "=r"(r.l[0]) : "r"(t[0]), "r"(pm[0]));
 #pragma unroll
     for (int i = 1; i < C::N; i++)
-        asm("addc.cc.u32 %0, %1, %2;" : "=r"(r.l[i]) : "r"(t[i]), "r"(pm[i]));
+        asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(r.l[i]) : "r"(t[i]), "r"(pm[i]));
 }
 
 template <class C> static __device__ __forceinline__ void fe_dbl(fe<C> &r, const fe<C> &a) {
