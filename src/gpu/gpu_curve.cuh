@@ -27,7 +27,8 @@ template <class C> static __device__ __forceinline__ bool xyzz_is_inf(const g1_x
 
 /* r = 2·(x, y) for an affine point (mdbl-2008-s-1). */
 template <class C>
-static __device__ __noinline__ void xyzz_dbl_affine(g1_xyzz<C> &r, const fe<C> &x, const fe<C> &y) {
+static __device__ __forceinline__ void xyzz_dbl_affine(g1_xyzz<C> &r, const fe<C> &x,
+                                                       const fe<C> &y) {
     fe<C> u, v, w, s, m, t;
     fe_dbl(u, y);    /* U = 2Y */
     fe_sqr(v, u);    /* V = U² */
@@ -49,7 +50,7 @@ static __device__ __noinline__ void xyzz_dbl_affine(g1_xyzz<C> &r, const fe<C> &
 
 /* r = 2p (dbl-2008-s-1); infinity doubles to infinity. r may alias p. */
 template <class C>
-static __device__ __noinline__ void xyzz_dbl(g1_xyzz<C> &r, const g1_xyzz<C> &p) {
+static __device__ __forceinline__ void xyzz_dbl(g1_xyzz<C> &r, const g1_xyzz<C> &p) {
     if (xyzz_is_inf(p)) {
         xyzz_set_inf(r);
         return;
@@ -119,7 +120,7 @@ static __device__ __forceinline__ void xyzz_add_affine(g1_xyzz<C> &acc, const fe
 
 /* acc += b (add-2008-s); either may be infinity. */
 template <class C>
-static __device__ __noinline__ void xyzz_add(g1_xyzz<C> &acc, const g1_xyzz<C> &b) {
+static __device__ __forceinline__ void xyzz_add(g1_xyzz<C> &acc, const g1_xyzz<C> &b) {
     if (xyzz_is_inf(b))
         return;
     if (xyzz_is_inf(acc)) {

@@ -14,14 +14,15 @@
  *   3. bucket_acc_kern: one thread per bucket adds its points (affine, sign applied) into an XYZZ
  *      accumulator (madd-2008-s, 8M + 2S); infinity bases are skipped.
  *   4. Bucket reduction Σ_k k·B_k per window, in S segments of L = M/S buckets per thread: the
- *      running-sum trick inside a segment, plus (j·L)·(segment sum) by double-and-add, then a
- *      pairwise tree over the S segment results (log2 S launches).
+ *      running-sum trick inside a segment (segment_kern), plus (j·L)·(segment sum) by
+ *      double-and-add (weight_kern, a separate launch to keep register pressure under the
+ *      spill limit), then a pairwise tree over the S segment results (log2 S launches).
  *   5. The W window sums go to the host, which combines them by Horner (c doublings a window)
  *      with the CPU curve code: W·c doublings, negligible.
  *
  * Memory per call (stream-ordered cudaMallocAsync, so repeated calls reuse the pool): 16·n·W
  * bytes of pairs (double-buffered for the sort) + CUB's scratch + 4·(W·M+1) bytes of bounds +
- * the buckets (W·M XYZZ points) + W·S segment points. n·W must stay below 2^31.
+ * the buckets (W·M XYZZ points) + 2·W·S segment points. n·W must stay below 2^31.
  * Not yet done: splitting heavy buckets (a skewed scalar distribution puts one bucket on one
  * thread), a faster multiplication, precomputed window shifts. Correctness does not depend on
  * the scalar distribution.
@@ -113,40 +114,60 @@ __global__ void __launch_bounds__(128)
     xyzz_store(&buckets[b], acc);
 }
 
-/* r = [k] p for a small k (double-and-add from the top bit). */
+/* An out-of-line xyzz_add: the segment kernel calls it twice per bucket, and inlining both copies
+ * of the 12-limb formula would spill. */
 template <class FP>
-static __device__ void xyzz_mul_small(g1_xyzz<FP> &r, const g1_xyzz<FP> &p, uint32_t k) {
+static __device__ __noinline__ void xyzz_add_call(g1_xyzz<FP> &acc, const g1_xyzz<FP> &b) {
+    xyzz_add(acc, b);
+}
+
+/* Thread (w, j) of segment j of window w: acc[w·S + j] = Σ_{idx in segment} (idx - j·L + 1)·B_idx
+ * and run[w·S + j] = Σ_{idx in segment} B_idx (the running-sum trick from the top bucket down). */
+template <class FP>
+__global__ void __launch_bounds__(128)
+    msm_segment_kern(g1_xyzz<FP> *acc_out, g1_xyzz<FP> *run_out, const g1_xyzz<FP> *buckets,
+                     uint32_t m, uint32_t nseg, uint32_t nwin) {
+    uint32_t id = blockIdx.x * blockDim.x + threadIdx.x;
+    if (id >= nwin * nseg)
+        return;
+    uint32_t w = id / nseg, j = id % nseg, len = m / nseg;
+    const g1_xyzz<FP> *bk = buckets + (size_t)w * m + (size_t)j * len;
+    g1_xyzz<FP> running, acc;
+    xyzz_set_inf(running);
+    xyzz_set_inf(acc);
+    for (int idx = (int)len - 1; idx >= 0; idx--) {
+        {
+            g1_xyzz<FP> t;
+            xyzz_load(t, &bk[idx]);
+            xyzz_add_call(running, t);
+        }
+        xyzz_add_call(acc, running);
+    }
+    xyzz_store(&acc_out[id], acc);
+    xyzz_store(&run_out[id], running);
+}
+
+/* seg[id] += (j·L)·run[id]: the weight of the buckets below segment j (double-and-add). */
+template <class FP>
+__global__ void __launch_bounds__(128) msm_weight_kern(g1_xyzz<FP> *seg, const g1_xyzz<FP> *run,
+                                                       uint32_t m, uint32_t nseg, uint32_t nwin) {
+    uint32_t id = blockIdx.x * blockDim.x + threadIdx.x;
+    if (id >= nwin * nseg)
+        return;
+    uint32_t j = id % nseg, k = j * (m / nseg);
+    if (k == 0)
+        return;
+    g1_xyzz<FP> p, r;
+    xyzz_load(p, &run[id]);
     xyzz_set_inf(r);
     for (int bit = 31 - __clz(k); bit >= 0; bit--) {
         xyzz_dbl(r, r);
         if ((k >> bit) & 1)
             xyzz_add(r, p);
     }
-}
-
-/* Thread (w, j): seg[w·S + j] = Σ_{idx in segment j of window w} (idx + 1)·B_idx. */
-template <class FP>
-__global__ void __launch_bounds__(128)
-    msm_segment_kern(g1_xyzz<FP> *seg, const g1_xyzz<FP> *buckets, uint32_t m, uint32_t nseg,
-                     uint32_t nwin) {
-    uint32_t id = blockIdx.x * blockDim.x + threadIdx.x;
-    if (id >= nwin * nseg)
-        return;
-    uint32_t w = id / nseg, j = id % nseg, len = m / nseg;
-    const g1_xyzz<FP> *bk = buckets + (size_t)w * m + (size_t)j * len;
-    g1_xyzz<FP> running, acc, t;
-    xyzz_set_inf(running);
-    xyzz_set_inf(acc);
-    for (int idx = (int)len - 1; idx >= 0; idx--) {
-        xyzz_load(t, &bk[idx]);
-        xyzz_add(running, t);
-        xyzz_add(acc, running);
-    }
-    if (j != 0) {
-        xyzz_mul_small(t, running, j * len);
-        xyzz_add(acc, t);
-    }
-    xyzz_store(&seg[id], acc);
+    xyzz_load(p, &seg[id]);
+    xyzz_add(r, p);
+    xyzz_store(&seg[id], r);
 }
 
 /* seg[w·S + j] += seg[w·S + j + half] for j < half. */
@@ -293,7 +314,7 @@ static int msm_run(typename H::jac *ret, const cz_gpu_bases *bh, const void *d_s
     }
     CZ_CUDA_TRY(cudaMallocAsync((void **)&start, ((size_t)nb + 1) * 4, st));
     CZ_CUDA_TRY(cudaMallocAsync((void **)&buckets, (size_t)nb * sizeof(X), st));
-    CZ_CUDA_TRY(cudaMallocAsync((void **)&seg, (size_t)nwin * nseg * sizeof(X), st));
+    CZ_CUDA_TRY(cudaMallocAsync((void **)&seg, 2 * (size_t)nwin * nseg * sizeof(X), st));
     wins = (typename H::xyzz *)malloc(nwin * sizeof *wins);
     if (wins == NULL) {
         rc = cz_fail(ei, CZ_ENOMEM, "gpu msm: window sums");
@@ -317,8 +338,12 @@ static int msm_run(typename H::jac *ret, const cz_gpu_bases *bh, const void *d_s
             buckets, start, dv.Current(), (const g1_aff<FP> *)bh->d_pts, nb);
         CZ_CUDA_LAUNCHED();
     }
-    msm_segment_kern<FP>
-        <<<cz__gpu_blocks((size_t)nwin * nseg, 128), 128, 0, st>>>(seg, buckets, m, nseg, nwin);
+    /* seg[0 .. W·S) gets the segments' weighted sums, seg[W·S .. 2·W·S) their plain sums */
+    msm_segment_kern<FP><<<cz__gpu_blocks((size_t)nwin * nseg, 128), 128, 0, st>>>(
+        seg, seg + (size_t)nwin * nseg, buckets, m, nseg, nwin);
+    CZ_CUDA_LAUNCHED();
+    msm_weight_kern<FP><<<cz__gpu_blocks((size_t)nwin * nseg, 128), 128, 0, st>>>(
+        seg, seg + (size_t)nwin * nseg, m, nseg, nwin);
     CZ_CUDA_LAUNCHED();
     for (uint32_t half = nseg / 2; half >= 1; half /= 2) {
         msm_tree_kern<FP>
