@@ -1,0 +1,115 @@
+/*
+ * The GPU backend (CUDA): device queries, device memory, the scalar-field NTT and the G1
+ * multi-scalar multiplication of BN254 and BLS12-381 on an NVIDIA GPU.
+ *
+ * A C API: no CUDA type crosses it. Devices are numbered 0 .. count-1 as CUDA numbers them;
+ * device memory is handed around as `void *` device addresses. Every function is synchronous:
+ * when it returns, its work on the device is finished (all of it runs on the device's legacy
+ * default stream, so CUDA events recorded on stream 0 around a call time exactly that call).
+ *
+ * Errors: CZ_ENOGPU when the library was built without CUDA or no device is present (tests exit
+ * 77 on it), CZ_EGPU with the CUDA error string in the cz_errinfo for any failing CUDA call,
+ * CZ_EINVAL / CZ_ERANGE / CZ_ECURVE for bad arguments, CZ_ENOMEM when device memory runs out.
+ *
+ * Element and point layouts are the host's, byte for byte (4 or 6 little-endian u64 limbs =
+ * 8 or 12 u32 limbs on the device, Montgomery form), so arrays are copied without conversion.
+ *
+ * NTT: the same transforms as cuzk/ntt.h (natural order in and out, ffjavascript's roots,
+ * the coset generator of cz_<curve>_ntt_coset_gen), for 1 <= log_n <= CZ_GPU_NTT_MAX_LOG.
+ * Twiddles are made once per (device, curve, log_n) and stay cached on the device until
+ * cz_gpu_release (about 32·n bytes per cached size).
+ *
+ * MSM: ret = Σ [s_i] P_i over G1 affine bases. Bases are uploaded once into a cz_gpu_bases handle
+ * and stay resident across calls; an MSM uses the first n bases of a handle. Scalars are
+ * Montgomery-form cz_<curve>_fr, given in host memory (_msm) or device memory (_msm_dev).
+ * Infinity bases (x = y = 0), zero scalars and n from 0 up are fine. See docs/gpu.md.
+ */
+#ifndef CUZK_GPU_H
+#define CUZK_GPU_H
+
+#include <stddef.h>
+
+#include "cuzk/curve.h"
+#include "cuzk/err.h"
+#include "cuzk/field.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- devices ---- */
+
+typedef struct cz_gpu_info {
+    char name[256];
+    int cc_major, cc_minor;      /* compute capability */
+    int multiprocessors;         /* SM count */
+    size_t global_mem;           /* bytes */
+    size_t l2_bytes;             /* L2 cache bytes */
+    size_t smem_per_block_optin; /* largest dynamic shared memory one block can opt into */
+    int clock_khz;               /* 0 when the runtime no longer reports it */
+} cz_gpu_info;
+
+/* 1 when the library was built with CUDA, 0 otherwise. */
+int cz_gpu_built(void);
+/* *count = number of CUDA devices; CZ_ENOGPU (and *count = 0) when none or no CUDA build. */
+int cz_gpu_device_count(int *count, cz_errinfo *ei);
+int cz_gpu_device_info(cz_gpu_info *info, int dev, cz_errinfo *ei);
+/* Frees the cached twiddle tables of dev (every later NTT rebuilds what it needs). */
+int cz_gpu_release(int dev, cz_errinfo *ei);
+
+/* ---- device memory (plain cudaMalloc'd buffers) ---- */
+
+int cz_gpu_alloc(void **d_ptr, size_t bytes, int dev, cz_errinfo *ei);
+void cz_gpu_free(void *d_ptr, int dev);
+int cz_gpu_upload(void *d_dst, const void *src, size_t bytes, int dev, cz_errinfo *ei);
+int cz_gpu_download(void *dst, const void *d_src, size_t bytes, int dev, cz_errinfo *ei);
+
+/* ---- NTT over Fr ---- */
+
+#define CZ_GPU_NTT_MAX_LOG 28
+
+typedef enum cz_gpu_ntt_kind {
+    CZ_GPU_NTT_FORWARD = 0,       /* A[i] = Σ a[j]·ω^(ij) */
+    CZ_GPU_NTT_INVERSE = 1,       /* a[j] = n⁻¹ Σ A[i]·ω^(-ij) */
+    CZ_GPU_NTT_COSET_FORWARD = 2, /* A[i] = Σ a[j]·g^j·ω^(ij) */
+    CZ_GPU_NTT_COSET_INVERSE = 3  /* the inverse of the coset forward transform */
+} cz_gpu_ntt_kind;
+
+/* In place over a[0 .. 2^log_n) in host memory (copied to the device and back). */
+int cz_bn254_gpu_ntt(cz_bn254_fr *a, unsigned log_n, cz_gpu_ntt_kind kind, int dev, cz_errinfo *ei);
+int cz_bls12381_gpu_ntt(cz_bls12381_fr *a, unsigned log_n, cz_gpu_ntt_kind kind, int dev,
+                        cz_errinfo *ei);
+/* In place over 2^log_n elements already in device memory at d_a (no host copies). */
+int cz_bn254_gpu_ntt_dev(void *d_a, unsigned log_n, cz_gpu_ntt_kind kind, int dev, cz_errinfo *ei);
+int cz_bls12381_gpu_ntt_dev(void *d_a, unsigned log_n, cz_gpu_ntt_kind kind, int dev,
+                            cz_errinfo *ei);
+
+/* ---- MSM over G1 ---- */
+
+typedef struct cz_gpu_bases cz_gpu_bases;
+
+/* *b = n affine bases copied to device dev; they stay there until cz_gpu_bases_free. */
+int cz_bn254_gpu_g1_bases_upload(cz_gpu_bases **b, const cz_bn254_g1_affine *bases, size_t n,
+                                 int dev, cz_errinfo *ei);
+int cz_bls12381_gpu_g1_bases_upload(cz_gpu_bases **b, const cz_bls12381_g1_affine *bases, size_t n,
+                                    int dev, cz_errinfo *ei);
+void cz_gpu_bases_free(cz_gpu_bases *b);
+size_t cz_gpu_bases_count(const cz_gpu_bases *b);
+
+/* *ret = Σ_{i<n} [scalars[i]] bases[i]; n <= cz_gpu_bases_count(b); CZ_ECURVE for a handle of
+ * the other curve. */
+int cz_bn254_gpu_g1_msm(cz_bn254_g1_jacobian *ret, const cz_gpu_bases *b,
+                        const cz_bn254_fr *scalars, size_t n, cz_errinfo *ei);
+int cz_bls12381_gpu_g1_msm(cz_bls12381_g1_jacobian *ret, const cz_gpu_bases *b,
+                           const cz_bls12381_fr *scalars, size_t n, cz_errinfo *ei);
+/* The same with the scalars already in device memory on the handle's device. */
+int cz_bn254_gpu_g1_msm_dev(cz_bn254_g1_jacobian *ret, const cz_gpu_bases *b, const void *d_scalars,
+                            size_t n, cz_errinfo *ei);
+int cz_bls12381_gpu_g1_msm_dev(cz_bls12381_g1_jacobian *ret, const cz_gpu_bases *b,
+                               const void *d_scalars, size_t n, cz_errinfo *ei);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

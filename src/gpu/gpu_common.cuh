@@ -1,0 +1,38 @@
+/*
+ * Shared plumbing of the CUDA backend (host side): error checking and device selection.
+ *
+ * Convention: a function that calls CUDA declares `int rc = CZ_OK;` and ends with an `out:` label
+ * that releases what it took, in reverse order. CZ_CUDA_TRY(call) jumps there with CZ_EGPU and
+ * the CUDA error string in ei; CZ_CUDA_LAUNCHED() checks cudaGetLastError after a kernel launch.
+ * A failed allocation maps to CZ_ENOMEM.
+ */
+#ifndef CUZK_GPU_COMMON_CUH
+#define CUZK_GPU_COMMON_CUH
+
+#include <cuda_runtime.h>
+#include <stdint.h>
+
+#include "cuzk/err.h"
+#include "cuzk/gpu.h"
+
+#define CZ_CUDA_TRY(call)                                                                          \
+    do {                                                                                           \
+        cudaError_t cz_e_ = (call);                                                                \
+        if (cz_e_ != cudaSuccess) {                                                                \
+            rc = cz__gpu_fail(ei, cz_e_, #call, __FILE__, __LINE__);                               \
+            goto out;                                                                              \
+        }                                                                                          \
+    } while (0)
+
+#define CZ_CUDA_LAUNCHED() CZ_CUDA_TRY(cudaGetLastError())
+
+/* Records a CUDA error in ei; returns CZ_ENOMEM for allocation failures, else CZ_EGPU. */
+int cz__gpu_fail(cz_errinfo *ei, cudaError_t e, const char *what, const char *file, int line);
+/* Selects dev for the calling thread: CZ_ENOGPU if there is no such device. */
+int cz__gpu_select(int dev, cz_errinfo *ei);
+
+static inline unsigned cz__gpu_blocks(size_t n, unsigned threads) {
+    return (unsigned)((n + threads - 1) / threads);
+}
+
+#endif

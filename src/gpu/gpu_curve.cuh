@@ -1,0 +1,177 @@
+/*
+ * Device G1 arithmetic (y² = x³ + b, a = 0) over a gpu_field.cuh field, in XYZZ coordinates
+ * (x = X/ZZ, y = Y/ZZZ, ZZ³ = ZZZ², infinity: ZZ = ZZZ = 0), the bucket representation of the MSM.
+ * Affine points use the host layout {x, y}, infinity x = y = 0. Formulas from the Explicit-Formulas
+ * Database (g1p/shortw/xyzz): madd-2008-s (8M + 2S), add-2008-s (12M + 2S), dbl-2008-s-1
+ * (6M + 4S), mdbl-2008-s-1; the exceptional cases (equal points, opposite points, infinity) are
+ * branched on explicitly, so every function is complete.
+ */
+#ifndef CUZK_GPU_CURVE_CUH
+#define CUZK_GPU_CURVE_CUH
+
+#include "gpu_field.cuh"
+
+template <class C> struct g1_aff { fe<C> x, y; };
+template <class C> struct g1_xyzz { fe<C> x, y, zz, zzz; };
+
+template <class C> static __device__ __forceinline__ void xyzz_set_inf(g1_xyzz<C> &r) {
+    fe_zero(r.x);
+    fe_zero(r.y);
+    fe_zero(r.zz);
+    fe_zero(r.zzz);
+}
+
+template <class C> static __device__ __forceinline__ bool xyzz_is_inf(const g1_xyzz<C> &p) {
+    return fe_is_zero(p.zz);
+}
+
+/* r = 2·(x, y) for an affine point (mdbl-2008-s-1). */
+template <class C>
+static __device__ __forceinline__ void xyzz_dbl_affine(g1_xyzz<C> &r, const fe<C> &x,
+                                                       const fe<C> &y) {
+    fe<C> u, v, w, s, m, t;
+    fe_dbl(u, y);    /* U = 2Y */
+    fe_sqr(v, u);    /* V = U² */
+    fe_mul(w, u, v); /* W = U·V */
+    fe_mul(s, x, v); /* S = X·V */
+    fe_sqr(t, x);
+    fe_dbl(m, t);
+    fe_add(m, m, t); /* M = 3X² */
+    fe_sqr(t, m);
+    fe_sub(t, t, s);
+    fe_sub(r.x, t, s); /* X3 = M² - 2S */
+    fe_sub(t, s, r.x);
+    fe_mul(t, m, t);
+    fe_mul(u, w, y);
+    fe_sub(r.y, t, u); /* Y3 = M(S - X3) - W·Y */
+    r.zz = v;
+    r.zzz = w;
+}
+
+/* r = 2p (dbl-2008-s-1); infinity doubles to infinity. r may alias p. */
+template <class C>
+static __device__ __forceinline__ void xyzz_dbl(g1_xyzz<C> &r, const g1_xyzz<C> &p) {
+    if (xyzz_is_inf(p)) {
+        xyzz_set_inf(r);
+        return;
+    }
+    fe<C> u, v, w, s, m, t;
+    fe_dbl(u, p.y);
+    fe_sqr(v, u);
+    fe_mul(w, u, v);
+    fe_mul(s, p.x, v);
+    fe_sqr(t, p.x);
+    fe_dbl(m, t);
+    fe_add(m, m, t);
+    fe_mul(r.zz, v, p.zz);
+    fe_mul(r.zzz, w, p.zzz);
+    fe_mul(w, w, p.y); /* W·Y, before r.y is written */
+    fe_sqr(t, m);
+    fe_sub(t, t, s);
+    fe_sub(r.x, t, s);
+    fe_sub(t, s, r.x);
+    fe_mul(t, m, t);
+    fe_sub(r.y, t, w);
+}
+
+/* acc += (x, neg ? -y : y) for an affine point that is not infinity (madd-2008-s). */
+template <class C>
+static __device__ __forceinline__ void xyzz_add_affine(g1_xyzz<C> &acc, const fe<C> &x,
+                                                       const fe<C> &y0, bool neg) {
+    fe<C> y;
+    if (neg)
+        fe_neg(y, y0);
+    else
+        y = y0;
+    if (xyzz_is_inf(acc)) {
+        acc.x = x;
+        acc.y = y;
+        fe_one(acc.zz);
+        fe_one(acc.zzz);
+        return;
+    }
+    fe<C> p, r, pp, ppp, q, t;
+    fe_mul(p, x, acc.zz);  /* U2 */
+    fe_sub(p, p, acc.x);   /* P = U2 - X1 */
+    fe_mul(r, y, acc.zzz); /* S2 */
+    fe_sub(r, r, acc.y);   /* R = S2 - Y1 */
+    if (fe_is_zero(p)) {
+        if (fe_is_zero(r))
+            xyzz_dbl_affine(acc, x, y);
+        else
+            xyzz_set_inf(acc);
+        return;
+    }
+    fe_sqr(pp, p);
+    fe_mul(ppp, p, pp);
+    fe_mul(q, acc.x, pp);
+    fe_mul(acc.zz, acc.zz, pp);
+    fe_mul(acc.zzz, acc.zzz, ppp);
+    fe_sqr(t, r);
+    fe_sub(t, t, ppp);
+    fe_sub(t, t, q);
+    fe_sub(t, t, q); /* X3 = R² - PPP - 2Q */
+    fe_mul(ppp, acc.y, ppp);
+    fe_sub(q, q, t);
+    acc.x = t;
+    fe_mul(q, r, q);
+    fe_sub(acc.y, q, ppp); /* Y3 = R(Q - X3) - Y1·PPP */
+}
+
+/* acc += b (add-2008-s); either may be infinity. */
+template <class C>
+static __device__ __forceinline__ void xyzz_add(g1_xyzz<C> &acc, const g1_xyzz<C> &b) {
+    if (xyzz_is_inf(b))
+        return;
+    if (xyzz_is_inf(acc)) {
+        acc = b;
+        return;
+    }
+    fe<C> u1, s1, p, r, pp, ppp, q, t;
+    fe_mul(u1, acc.x, b.zz);
+    fe_mul(p, b.x, acc.zz);
+    fe_sub(p, p, u1); /* P = U2 - U1 */
+    fe_mul(s1, acc.y, b.zzz);
+    fe_mul(r, b.y, acc.zzz);
+    fe_sub(r, r, s1); /* R = S2 - S1 */
+    if (fe_is_zero(p)) {
+        if (fe_is_zero(r))
+            xyzz_dbl(acc, b);
+        else
+            xyzz_set_inf(acc);
+        return;
+    }
+    fe_sqr(pp, p);
+    fe_mul(ppp, p, pp);
+    fe_mul(q, u1, pp);
+    fe_mul(acc.zz, acc.zz, b.zz);
+    fe_mul(acc.zz, acc.zz, pp);
+    fe_mul(acc.zzz, acc.zzz, b.zzz);
+    fe_mul(acc.zzz, acc.zzz, ppp);
+    fe_sqr(t, r);
+    fe_sub(t, t, ppp);
+    fe_sub(t, t, q);
+    fe_sub(acc.x, t, q);
+    fe_sub(q, q, acc.x);
+    fe_mul(q, r, q);
+    fe_mul(s1, s1, ppp);
+    fe_sub(acc.y, q, s1);
+}
+
+template <class C>
+static __device__ __forceinline__ void xyzz_load(g1_xyzz<C> &r, const g1_xyzz<C> *p) {
+    r.x = fe_load(&p->x);
+    r.y = fe_load(&p->y);
+    r.zz = fe_load(&p->zz);
+    r.zzz = fe_load(&p->zzz);
+}
+
+template <class C>
+static __device__ __forceinline__ void xyzz_store(g1_xyzz<C> *p, const g1_xyzz<C> &a) {
+    fe_store(&p->x, a.x);
+    fe_store(&p->y, a.y);
+    fe_store(&p->zz, a.zz);
+    fe_store(&p->zzz, a.zzz);
+}
+
+#endif

@@ -1,0 +1,107 @@
+/*
+ * Device queries, device selection, error mapping and plain device memory for the CUDA backend
+ * (see cuzk/gpu.h). Nothing here keeps state except what the CUDA runtime keeps per device;
+ * the NTT twiddle cache lives in gpu_ntt.cu and is dropped by cz_gpu_release.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "gpu_common.cuh"
+
+int cz__gpu_fail(cz_errinfo *ei, cudaError_t e, const char *what, const char *file, int line) {
+    int code = (e == cudaErrorMemoryAllocation) ? CZ_ENOMEM : CZ_EGPU;
+    if (e == cudaErrorNoDevice || e == cudaErrorInsufficientDriver)
+        code = CZ_ENOGPU;
+    (void)cudaGetLastError(); /* clear a sticky non-fatal error so the next call starts clean */
+    return cz_fail(ei, code, "CUDA %s: %s (%s:%d: %s)", cudaGetErrorName(e), cudaGetErrorString(e),
+                   file, line, what);
+}
+
+extern "C" int cz_gpu_built(void) {
+    return 1;
+}
+
+extern "C" int cz_gpu_device_count(int *count, cz_errinfo *ei) {
+    int n = 0;
+    cudaError_t e = cudaGetDeviceCount(&n);
+    *count = 0;
+    if (e != cudaSuccess) {
+        (void)cudaGetLastError();
+        return cz_fail(ei, CZ_ENOGPU, "no CUDA device: %s", cudaGetErrorString(e));
+    }
+    if (n <= 0)
+        return cz_fail(ei, CZ_ENOGPU, "no CUDA device");
+    *count = n;
+    return CZ_OK;
+}
+
+int cz__gpu_select(int dev, cz_errinfo *ei) {
+    int n = 0, rc = cz_gpu_device_count(&n, ei);
+    if (rc != CZ_OK)
+        return rc;
+    if (dev < 0 || dev >= n)
+        return cz_fail(ei, CZ_ENOGPU, "no CUDA device %d (%d present)", dev, n);
+    CZ_CUDA_TRY(cudaSetDevice(dev));
+out:
+    return rc;
+}
+
+extern "C" int cz_gpu_device_info(cz_gpu_info *info, int dev, cz_errinfo *ei) {
+    cudaDeviceProp prop;
+    int rc = cz__gpu_select(dev, ei);
+    if (rc != CZ_OK)
+        return rc;
+    memset(info, 0, sizeof *info);
+    CZ_CUDA_TRY(cudaGetDeviceProperties(&prop, dev));
+    snprintf(info->name, sizeof info->name, "%s", prop.name);
+    info->cc_major = prop.major;
+    info->cc_minor = prop.minor;
+    info->multiprocessors = prop.multiProcessorCount;
+    info->global_mem = prop.totalGlobalMem;
+    info->l2_bytes = (size_t)prop.l2CacheSize;
+    info->smem_per_block_optin = prop.sharedMemPerBlockOptin;
+    {
+        int khz = 0;
+        if (cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, dev) == cudaSuccess)
+            info->clock_khz = khz;
+        else
+            (void)cudaGetLastError();
+    }
+out:
+    return rc;
+}
+
+extern "C" int cz_gpu_alloc(void **d_ptr, size_t bytes, int dev, cz_errinfo *ei) {
+    int rc = cz__gpu_select(dev, ei);
+    *d_ptr = NULL;
+    if (rc != CZ_OK)
+        return rc;
+    CZ_CUDA_TRY(cudaMalloc(d_ptr, bytes ? bytes : 1));
+out:
+    return rc;
+}
+
+extern "C" void cz_gpu_free(void *d_ptr, int dev) {
+    if (d_ptr == NULL || cudaSetDevice(dev) != cudaSuccess)
+        return;
+    (void)cudaFree(d_ptr);
+}
+
+extern "C" int cz_gpu_upload(void *d_dst, const void *src, size_t bytes, int dev, cz_errinfo *ei) {
+    int rc = cz__gpu_select(dev, ei);
+    if (rc != CZ_OK)
+        return rc;
+    CZ_CUDA_TRY(cudaMemcpy(d_dst, src, bytes, cudaMemcpyHostToDevice));
+out:
+    return rc;
+}
+
+extern "C" int cz_gpu_download(void *dst, const void *d_src, size_t bytes, int dev,
+                               cz_errinfo *ei) {
+    int rc = cz__gpu_select(dev, ei);
+    if (rc != CZ_OK)
+        return rc;
+    CZ_CUDA_TRY(cudaMemcpy(dst, d_src, bytes, cudaMemcpyDeviceToHost));
+out:
+    return rc;
+}

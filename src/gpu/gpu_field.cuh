@@ -1,0 +1,220 @@
+/*
+ * Device arithmetic in the four Montgomery fields (BN254 Fp/Fr, BLS12-381 Fp/Fr).
+ *
+ * An element is N little-endian u32 limbs (N = 8 or 12), the host's 4 or 6 u64 limbs byte for
+ * byte, always fully reduced (< p) and in Montgomery form with R = 2^(32N) (= the host's
+ * 2^(64N/2)). A field is a config struct C with N, the modulus p(i) (from constant memory: the
+ * compiler turns the unrolled constant-index reads into c[][] operands), n0 = -p⁻¹ mod 2^32 and
+ * one(i) (R mod p); fe<C> is the element type, so elements of different fields cannot be mixed.
+ *
+ * Multiplication is product-scanning Montgomery (Comba with interleaved reduction): column k
+ * accumulates every a_i·b_j and m_i·p_j with i + j = k in a 96-bit accumulator through one PTX
+ * carry chain per product (mad.lo.cc, madc.hi.cc, addc): 2N² products, 6N² instructions. Every
+ * modulus here has a spare top bit, so (ab + mp)/R < 2p < 2^(32N) and one conditional subtraction
+ * reduces. Addition and subtraction are one add/sub carry chain plus a select.
+ *
+ * The constants are in gpu_consts.h (checked against src/field/field_consts.h by
+ * tests/gpu/test_gpu_consts.c, which needs no GPU).
+ */
+#ifndef CUZK_GPU_FIELD_CUH
+#define CUZK_GPU_FIELD_CUH
+
+#include <stdint.h>
+
+#include "gpu_consts.h"
+
+/* Per translation unit (static): without relocatable device code each .cu has its own copy. */
+static __constant__ uint32_t cz_gpu_bn254_fp_p[8] = CZ_GPU_BN254_FP_P;
+static __constant__ uint32_t cz_gpu_bn254_fp_one[8] = CZ_GPU_BN254_FP_ONE;
+static __constant__ uint32_t cz_gpu_bn254_fr_p[8] = CZ_GPU_BN254_FR_P;
+static __constant__ uint32_t cz_gpu_bn254_fr_one[8] = CZ_GPU_BN254_FR_ONE;
+static __constant__ uint32_t cz_gpu_bls12381_fp_p[12] = CZ_GPU_BLS12381_FP_P;
+static __constant__ uint32_t cz_gpu_bls12381_fp_one[12] = CZ_GPU_BLS12381_FP_ONE;
+static __constant__ uint32_t cz_gpu_bls12381_fr_p[8] = CZ_GPU_BLS12381_FR_P;
+static __constant__ uint32_t cz_gpu_bls12381_fr_one[8] = CZ_GPU_BLS12381_FR_ONE;
+
+#define CZ_GPU_FIELD_CFG(NAME, NL, PARR, ONEARR, N0)                                               \
+    struct NAME {                                                                                  \
+        static constexpr int N = NL;                                                               \
+        static constexpr uint32_t n0 = N0;                                                         \
+        static __device__ __forceinline__ uint32_t p(int i) {                                      \
+            return PARR[i];                                                                        \
+        }                                                                                          \
+        static __device__ __forceinline__ uint32_t one(int i) {                                    \
+            return ONEARR[i];                                                                      \
+        }                                                                                          \
+    }
+
+CZ_GPU_FIELD_CFG(gbn254_fp_cfg, 8, cz_gpu_bn254_fp_p, cz_gpu_bn254_fp_one, CZ_GPU_BN254_FP_N0);
+CZ_GPU_FIELD_CFG(gbn254_fr_cfg, 8, cz_gpu_bn254_fr_p, cz_gpu_bn254_fr_one, CZ_GPU_BN254_FR_N0);
+CZ_GPU_FIELD_CFG(gbls12381_fp_cfg, 12, cz_gpu_bls12381_fp_p, cz_gpu_bls12381_fp_one,
+                 CZ_GPU_BLS12381_FP_N0);
+CZ_GPU_FIELD_CFG(gbls12381_fr_cfg, 8, cz_gpu_bls12381_fr_p, cz_gpu_bls12381_fr_one,
+                 CZ_GPU_BLS12381_FR_N0);
+
+template <class C> struct fe { uint32_t l[C::N]; };
+
+/* (c2:c1:c0) += a·b */
+static __device__ __forceinline__ void mac3(uint32_t &c0, uint32_t &c1, uint32_t &c2, uint32_t a,
+                                            uint32_t b) {
+    asm("mad.lo.cc.u32 %0, %3, %4, %0;\n\t"
+        "madc.hi.cc.u32 %1, %3, %4, %1;\n\t"
+        "addc.u32 %2, %2, 0;"
+        : "+r"(c0), "+r"(c1), "+r"(c2)
+        : "r"(a), "r"(b));
+}
+
+template <class C> static __device__ __forceinline__ void fe_zero(fe<C> &r) {
+#pragma unroll
+    for (int i = 0; i < C::N; i++)
+        r.l[i] = 0;
+}
+
+template <class C> static __device__ __forceinline__ void fe_one(fe<C> &r) {
+#pragma unroll
+    for (int i = 0; i < C::N; i++)
+        r.l[i] = C::one(i);
+}
+
+template <class C> static __device__ __forceinline__ bool fe_is_zero(const fe<C> &a) {
+    uint32_t t = 0;
+#pragma unroll
+    for (int i = 0; i < C::N; i++)
+        t |= a.l[i];
+    return t == 0;
+}
+
+template <class C> static __device__ __forceinline__ bool fe_eq(const fe<C> &a, const fe<C> &b) {
+    uint32_t t = 0;
+#pragma unroll
+    for (int i = 0; i < C::N; i++)
+        t |= a.l[i] ^ b.l[i];
+    return t == 0;
+}
+
+/* r = s - p if s >= p, else s (s < 2p). */
+template <class C> static __device__ __forceinline__ void fe_reduce_once(fe<C> &r, const fe<C> &s) {
+    uint32_t t[C::N], borrow;
+    asm volatile("sub.cc.u32 %0, %1, %2;" : "=r"(t[0]) : "r"(s.l[0]), "r"(C::p(0)));
+#pragma unroll
+    for (int i = 1; i < C::N; i++)
+        asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[i]) : "r"(s.l[i]), "r"(C::p(i)));
+    asm volatile("subc.u32 %0, 0, 0;" : "=r"(borrow));
+#pragma unroll
+    for (int i = 0; i < C::N; i++)
+        r.l[i] = borrow ? s.l[i] : t[i];
+}
+
+template <class C>
+static __device__ __forceinline__ void fe_add(fe<C> &r, const fe<C> &a, const fe<C> &b) {
+    fe<C> s;
+    asm volatile("add.cc.u32 %0, %1, %2;" : "=r"(s.l[0]) : "r"(a.l[0]), "r"(b.l[0]));
+#pragma unroll
+    for (int i = 1; i < C::N; i++)
+        asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(s.l[i]) : "r"(a.l[i]), "r"(b.l[i]));
+    fe_reduce_once(r, s);
+}
+
+template <class C>
+static __device__ __forceinline__ void fe_sub(fe<C> &r, const fe<C> &a, const fe<C> &b) {
+    uint32_t t[C::N], borrow;
+    asm volatile("sub.cc.u32 %0, %1, %2;" : "=r"(t[0]) : "r"(a.l[0]), "r"(b.l[0]));
+#pragma unroll
+    for (int i = 1; i < C::N; i++)
+        asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[i]) : "r"(a.l[i]), "r"(b.l[i]));
+    asm volatile("subc.u32 %0, 0, 0;" : "=r"(borrow));
+    /* r = t + (p & mask): the masked modulus is computed before the chain starts. */
+    uint32_t pm[C::N];
+#pragma unroll
+    for (int i = 0; i < C::N; i++)
+        pm[i] = C::p(i) & borrow;
+    asm volatile("add.cc.u32 %0, %1, %2;" : "=r"(r.l[0]) : "r"(t[0]), "r"(pm[0]));
+#pragma unroll
+    for (int i = 1; i < C::N; i++)
+        asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(r.l[i]) : "r"(t[i]), "r"(pm[i]));
+}
+
+template <class C> static __device__ __forceinline__ void fe_dbl(fe<C> &r, const fe<C> &a) {
+    fe_add(r, a, a);
+}
+
+template <class C> static __device__ __forceinline__ void fe_neg(fe<C> &r, const fe<C> &a) {
+    fe<C> z;
+    fe_zero(z);
+    fe_sub(r, z, a);
+}
+
+/* r = a·b·R⁻¹ mod p (product scanning, see the file comment). r may alias a or b. */
+template <class C>
+static __device__ __forceinline__ void fe_mul(fe<C> &r, const fe<C> &a, const fe<C> &b) {
+    constexpr int N = C::N;
+    uint32_t m[N], out[N];
+    uint32_t c0 = 0, c1 = 0, c2 = 0;
+#pragma unroll
+    for (int k = 0; k < N; k++) {
+#pragma unroll
+        for (int i = 0; i < k; i++) {
+            mac3(c0, c1, c2, a.l[i], b.l[k - i]);
+            mac3(c0, c1, c2, m[i], C::p(k - i));
+        }
+        mac3(c0, c1, c2, a.l[k], b.l[0]);
+        m[k] = c0 * C::n0;
+        mac3(c0, c1, c2, m[k], C::p(0));
+        c0 = c1;
+        c1 = c2;
+        c2 = 0;
+    }
+#pragma unroll
+    for (int k = N; k < 2 * N - 1; k++) {
+#pragma unroll
+        for (int i = k - N + 1; i < N; i++) {
+            mac3(c0, c1, c2, a.l[i], b.l[k - i]);
+            mac3(c0, c1, c2, m[i], C::p(k - i));
+        }
+        out[k - N] = c0;
+        c0 = c1;
+        c1 = c2;
+        c2 = 0;
+    }
+    out[N - 1] = c0;
+    fe<C> s;
+#pragma unroll
+    for (int i = 0; i < N; i++)
+        s.l[i] = out[i];
+    fe_reduce_once(r, s);
+}
+
+template <class C> static __device__ __forceinline__ void fe_sqr(fe<C> &r, const fe<C> &a) {
+    fe_mul(r, a, a);
+}
+
+/* r = a·R⁻¹: Montgomery form to the canonical integer. */
+template <class C> static __device__ __forceinline__ void fe_from_mont(fe<C> &r, const fe<C> &a) {
+    fe<C> one;
+    fe_zero(one);
+    one.l[0] = 1;
+    fe_mul(r, a, one);
+}
+
+template <class C> static __device__ __forceinline__ fe<C> fe_load(const fe<C> *p) {
+    fe<C> r;
+    const uint4 *q = reinterpret_cast<const uint4 *>(p);
+#pragma unroll
+    for (int i = 0; i < C::N / 4; i++) {
+        uint4 v = q[i];
+        r.l[4 * i] = v.x;
+        r.l[4 * i + 1] = v.y;
+        r.l[4 * i + 2] = v.z;
+        r.l[4 * i + 3] = v.w;
+    }
+    return r;
+}
+
+template <class C> static __device__ __forceinline__ void fe_store(fe<C> *p, const fe<C> &a) {
+    uint4 *q = reinterpret_cast<uint4 *>(p);
+#pragma unroll
+    for (int i = 0; i < C::N / 4; i++)
+        q[i] = make_uint4(a.l[4 * i], a.l[4 * i + 1], a.l[4 * i + 2], a.l[4 * i + 3]);
+}
+
+#endif

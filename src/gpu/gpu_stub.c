@@ -1,0 +1,81 @@
+/*
+ * The GPU API of cuzk/gpu.h for builds without CUDA (CZ_WITH_CUDA off or no nvcc): every entry
+ * point reports CZ_ENOGPU, so the rest of the library and its callers link and can fall back to
+ * the CPU. Compiled instead of the .cu files, never together with them.
+ */
+#include "cuzk/gpu.h"
+
+static int no_gpu(cz_errinfo *ei) {
+    return cz_fail(ei, CZ_ENOGPU, "cuzk was built without CUDA");
+}
+
+int cz_gpu_built(void) {
+    return 0;
+}
+int cz_gpu_device_count(int *count, cz_errinfo *ei) {
+    *count = 0;
+    return no_gpu(ei);
+}
+int cz_gpu_device_info(cz_gpu_info *info, int dev, cz_errinfo *ei) {
+    (void)info, (void)dev;
+    return no_gpu(ei);
+}
+int cz_gpu_release(int dev, cz_errinfo *ei) {
+    (void)dev;
+    return no_gpu(ei);
+}
+int cz_gpu_alloc(void **d_ptr, size_t bytes, int dev, cz_errinfo *ei) {
+    (void)bytes, (void)dev;
+    *d_ptr = NULL;
+    return no_gpu(ei);
+}
+void cz_gpu_free(void *d_ptr, int dev) {
+    (void)d_ptr, (void)dev;
+}
+int cz_gpu_upload(void *d_dst, const void *src, size_t bytes, int dev, cz_errinfo *ei) {
+    (void)d_dst, (void)src, (void)bytes, (void)dev;
+    return no_gpu(ei);
+}
+int cz_gpu_download(void *dst, const void *d_src, size_t bytes, int dev, cz_errinfo *ei) {
+    (void)dst, (void)d_src, (void)bytes, (void)dev;
+    return no_gpu(ei);
+}
+
+#define STUB_NTT(curve)                                                                            \
+    int cz_##curve##_gpu_ntt(cz_##curve##_fr *a, unsigned log_n, cz_gpu_ntt_kind kind, int dev,    \
+                             cz_errinfo *ei) {                                                     \
+        (void)a, (void)log_n, (void)kind, (void)dev;                                               \
+        return no_gpu(ei);                                                                         \
+    }                                                                                              \
+    int cz_##curve##_gpu_ntt_dev(void *d_a, unsigned log_n, cz_gpu_ntt_kind kind, int dev,         \
+                                 cz_errinfo *ei) {                                                 \
+        (void)d_a, (void)log_n, (void)kind, (void)dev;                                             \
+        return no_gpu(ei);                                                                         \
+    }                                                                                              \
+    int cz_##curve##_gpu_g1_bases_upload(cz_gpu_bases **b, const cz_##curve##_g1_affine *bases,    \
+                                         size_t n, int dev, cz_errinfo *ei) {                      \
+        (void)bases, (void)n, (void)dev;                                                           \
+        *b = NULL;                                                                                 \
+        return no_gpu(ei);                                                                         \
+    }                                                                                              \
+    int cz_##curve##_gpu_g1_msm(cz_##curve##_g1_jacobian *ret, const cz_gpu_bases *b,              \
+                                const cz_##curve##_fr *scalars, size_t n, cz_errinfo *ei) {        \
+        (void)ret, (void)b, (void)scalars, (void)n;                                                \
+        return no_gpu(ei);                                                                         \
+    }                                                                                              \
+    int cz_##curve##_gpu_g1_msm_dev(cz_##curve##_g1_jacobian *ret, const cz_gpu_bases *b,          \
+                                    const void *d_scalars, size_t n, cz_errinfo *ei) {             \
+        (void)ret, (void)b, (void)d_scalars, (void)n;                                              \
+        return no_gpu(ei);                                                                         \
+    }
+
+STUB_NTT(bn254)
+STUB_NTT(bls12381)
+
+void cz_gpu_bases_free(cz_gpu_bases *b) {
+    (void)b;
+}
+size_t cz_gpu_bases_count(const cz_gpu_bases *b) {
+    (void)b;
+    return 0;
+}

@@ -1,0 +1,88 @@
+/*
+ * One curve's GPU NTT checks (included by test_gpu_ntt.c with TC = bn254 or bls12381): every
+ * transform kind against the CPU NTT (cuzk/ntt.h) on the same random input, byte for byte.
+ */
+#define TCAT_(a, b) a##b
+#define TCAT(a, b)  TCAT_(a, b)
+#define TFN(name)   TCAT(TCAT(cz_, TC), _##name)
+#define TFR         TCAT(TCAT(cz_, TC), _fr)
+#define TDOM        TCAT(TCAT(cz_, TC), _ntt_domain)
+
+static void TCAT(test_ntt_, TC)(cz_threadpool *pool, unsigned max_log) {
+    size_t nmax = (size_t)1 << max_log;
+    TFR *a = malloc(nmax * sizeof *a), *cpu = malloc(nmax * sizeof *a),
+        *gpu = malloc(nmax * sizeof *a);
+    cz_errinfo ei;
+    CZ_ASSERT(a && cpu && gpu);
+    for (unsigned log_n = 1; log_n <= max_log; log_n++) {
+        size_t n = (size_t)1 << log_n;
+        TDOM *dom = NULL;
+        TFR g;
+        if (log_n > 16 && log_n % 2)
+            continue; /* 1..16, then every other size */
+        CHECK(TFN(ntt_domain_create)(&dom, log_n, pool, NULL) == CZ_OK);
+        CHECK(TFN(ntt_coset_gen)(&g, log_n) == CZ_OK);
+        for (int kind = 0; kind < 4; kind++) {
+            int rc;
+            for (size_t i = 0; i < n; i++)
+                gpu_random_fr_limbs(a[i].l);
+            memcpy(cpu, a, n * sizeof *a);
+            memcpy(gpu, a, n * sizeof *a);
+            switch (kind) {
+            case CZ_GPU_NTT_FORWARD:
+                TFN(ntt_forward)(cpu, dom, pool);
+                break;
+            case CZ_GPU_NTT_INVERSE:
+                TFN(ntt_inverse)(cpu, dom, pool);
+                break;
+            case CZ_GPU_NTT_COSET_FORWARD:
+                TFN(ntt_coset_forward)(cpu, dom, &g, pool);
+                break;
+            default:
+                TFN(ntt_coset_inverse)(cpu, dom, &g, pool);
+                break;
+            }
+            cz_errinfo_clear(&ei);
+            rc = TFN(gpu_ntt)(gpu, log_n, (cz_gpu_ntt_kind)kind, 0, &ei);
+            if (!CHECK(rc == CZ_OK))
+                fprintf(stderr, "%s\n", ei.msg);
+            if (!CHECK_EQ_MEM(cpu, gpu, n * sizeof *a))
+                fprintf(stderr, "  " TSTR(TC) " log_n %u kind %d differs\n", log_n, kind);
+        }
+        TFN(ntt_domain_destroy)(dom);
+    }
+
+    /* Device-resident data: forward then inverse through cz_<curve>_gpu_ntt_dev is the identity,
+     * and the forward result equals the host-memory call's. */
+    {
+        unsigned log_n = max_log < 12 ? max_log : 12;
+        size_t n = (size_t)1 << log_n, bytes = n * sizeof *a;
+        void *d = NULL;
+        for (size_t i = 0; i < n; i++)
+            gpu_random_fr_limbs(a[i].l);
+        memcpy(cpu, a, bytes);
+        CHECK(TFN(gpu_ntt)(cpu, log_n, CZ_GPU_NTT_FORWARD, 0, NULL) == CZ_OK);
+        CHECK(cz_gpu_alloc(&d, bytes, 0, NULL) == CZ_OK);
+        CHECK(cz_gpu_upload(d, a, bytes, 0, NULL) == CZ_OK);
+        CHECK(TFN(gpu_ntt_dev)(d, log_n, CZ_GPU_NTT_FORWARD, 0, NULL) == CZ_OK);
+        CHECK(cz_gpu_download(gpu, d, bytes, 0, NULL) == CZ_OK);
+        CHECK_EQ_MEM(cpu, gpu, bytes);
+        CHECK(TFN(gpu_ntt_dev)(d, log_n, CZ_GPU_NTT_INVERSE, 0, NULL) == CZ_OK);
+        CHECK(cz_gpu_download(gpu, d, bytes, 0, NULL) == CZ_OK);
+        CHECK_EQ_MEM(a, gpu, bytes);
+        cz_gpu_free(d, 0);
+    }
+    /* Bad arguments are refused, not run. */
+    CHECK(TFN(gpu_ntt)(a, 0, CZ_GPU_NTT_FORWARD, 0, NULL) == CZ_ERANGE);
+    CHECK(TFN(gpu_ntt)(a, CZ_GPU_NTT_MAX_LOG + 1, CZ_GPU_NTT_FORWARD, 0, NULL) == CZ_ERANGE);
+    CHECK(TFN(gpu_ntt)(a, 4, (cz_gpu_ntt_kind)7, 0, NULL) == CZ_EINVAL);
+    free(a);
+    free(cpu);
+    free(gpu);
+}
+
+#undef TCAT_
+#undef TCAT
+#undef TFN
+#undef TFR
+#undef TDOM

@@ -1,0 +1,45 @@
+/*
+ * Helpers shared by the GPU tests: the no-GPU skip, a seeded PRNG and random field elements.
+ */
+#ifndef CUZK_TESTS_GPU_UTIL_H
+#define CUZK_TESTS_GPU_UTIL_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "cuzk/gpu.h"
+#include "test.h"
+
+static uint64_t gpu_prng_state = 0x243f6a8885a308d3ULL;
+
+/* splitmix64 */
+static inline uint64_t gpu_prng_next(void) {
+    uint64_t z = (gpu_prng_state += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+/* Random 4-limb Montgomery representation below 2^252 (< r for both curves, so valid). */
+static inline void gpu_random_fr_limbs(uint64_t *l) {
+    for (int i = 0; i < 4; i++)
+        l[i] = gpu_prng_next();
+    l[3] &= 0x0fffffffffffffffULL;
+}
+
+/* Exits 77 unless a CUDA device is present; prints the device used. */
+static inline void gpu_require_device(void) {
+    int count = 0;
+    cz_gpu_info info;
+    cz_errinfo ei;
+    cz_errinfo_clear(&ei);
+    if (cz_gpu_device_count(&count, &ei) != CZ_OK || count == 0) {
+        printf("skipped: %s\n", ei.msg);
+        exit(TEST_SKIP);
+    }
+    if (cz_gpu_device_info(&info, 0, &ei) == CZ_OK)
+        printf("device 0: %s, cc %d.%d, %d SMs, %zu MiB\n", info.name, info.cc_major, info.cc_minor,
+               info.multiprocessors, info.global_mem >> 20);
+}
+
+#endif
