@@ -108,7 +108,7 @@ int cz_groth16_prove(cz_groth16_proof *proof, cz_groth16_public *pub, const cz_z
 
 /*
  * Verifies proof against vk and pub: CZ_OK when the proof is valid, CZ_EVERIFY when the pairing
- * equation fails; CZ_ECURVE (curve mismatch), CZ_EINVAL (wrong number of public inputs),
+ * equation fails; CZ_ECURVE (curve mismatch), CZ_EFORMAT (wrong number of public inputs),
  * CZ_ERANGE (a public input >= r), CZ_ENOTONCURVE / CZ_ENOTINSUBGROUP (a proof point, named in ei).
  */
 int cz_groth16_verify(const cz_groth16_vk *vk, const cz_groth16_public *pub,

@@ -23,7 +23,7 @@ int cz_groth16_verify(const cz_groth16_vk *vk, const cz_groth16_public *pub,
                        cz_curve_name(vk->curve), cz_curve_name(proof->curve),
                        cz_curve_name(pub->curve));
     if (pub->n != vk->npublic)
-        return cz_fail(ei, CZ_EINVAL, "verify: key expects %u public inputs, got %u", vk->npublic,
+        return cz_fail(ei, CZ_EFORMAT, "verify: key expects %u public inputs, got %u", vk->npublic,
                        pub->n);
     if (vk->curve == CZ_CURVE_BN254)
         return bn254_groth16_verify(&vk->u.bn254, pub, &proof->u.bn254, ei);
