@@ -57,8 +57,7 @@ format:
 	git ls-files '*.c' '*.h' '*.cu' '*.cuh' | xargs clang-format -i
 
 demo: setup build
-	@if [ -f scripts/demo.sh ]; then bash scripts/demo.sh $(BUILD); \
-	 else echo "demo: not built yet" >&2; exit 1; fi
+	@bash scripts/demo.sh $(BUILD)
 
 # Benchmarks: every bench/*.c is a program cuzk-bench-* in $(BUILD) that prints one JSON line per
 # result. A scripts/bench_*.sh driver, where one exists, runs them with chosen arguments instead.

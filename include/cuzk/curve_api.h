@@ -27,9 +27,9 @@ int CZ_GA(eq)(const CZ_G_JAC *a, const CZ_G_JAC *b);
 int CZ_GA(affine_eq)(const CZ_G_AFF *a, const CZ_G_AFF *b);
 void CZ_GA(neg)(CZ_G_JAC *ret, const CZ_G_JAC *p);
 void CZ_GA(affine_neg)(CZ_G_AFF *ret, const CZ_G_AFF *p);
-/* Jacobian + Jacobian (add-2007-bl, 11M + 5S). */
+/* Jacobian + Jacobian (add-1998-cmo-2, 12M + 4S). */
 void CZ_GA(add)(CZ_G_JAC *ret, const CZ_G_JAC *a, const CZ_G_JAC *b);
-/* Jacobian + affine (madd-2007-bl, 7M + 4S). */
+/* Jacobian + affine (madd-2004-hmv, 8M + 3S). */
 void CZ_GA(add_mixed)(CZ_G_JAC *ret, const CZ_G_JAC *a, const CZ_G_AFF *b);
 /* 2p (dbl-2009-l, 2M + 5S). */
 void CZ_GA(dbl)(CZ_G_JAC *ret, const CZ_G_JAC *p);

@@ -16,7 +16,7 @@
  * Threads: pool may be NULL (everything runs in the calling thread) or a cz_threadpool whose
  * threads all take part. Memory: n·32 bytes of canonical scalars, plus per running task a set of
  * buckets of 2^(c-1) points in affine and XYZZ form (c is the window width, at most 16): at most
- * about 3 MB per thread for BN254 G1 at n = 2^18, 25 MB for BLS12-381 G2 at the largest windows.
+ * about 3.5 MB per thread for BN254 G1 at n = 2^18, 20 MB for BLS12-381 G2 at the widest window.
  * See docs/msm.md for the algorithm and measured times.
  *
  * Return: CZ_OK with *ret set, or CZ_ENOMEM (then *ret is unspecified). Nothing is constant-time.

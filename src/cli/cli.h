@@ -35,6 +35,9 @@ int cz__cli_parse_threads(size_t *out, const char *s);
 /* Parses 64 hex digits (big-endian, as people write numbers) into 32 little-endian bytes. */
 int cz__cli_parse_hex32(uint8_t out[32], const char *s);
 
+/* Writes the verification key of the proving key at zkey_path to vk_path (snarkjs JSON). */
+int cz__cli_export_vk(const char *zkey_path, const char *vk_path, cz_errinfo *ei);
+
 int cz__cli_prove(int argc, char **argv);
 int cz__cli_verify(int argc, char **argv);
 int cz__cli_info(int argc, char **argv);

@@ -73,22 +73,29 @@ int cz__cli_verify(int argc, char **argv) {
     return exit_code;
 }
 
+int cz__cli_export_vk(const char *zkey_path, const char *vk_path, cz_errinfo *ei) {
+    cz_zkey *zk = NULL;
+    cz_groth16_vk vk;
+    int rc = cz_zkey_open(&zk, zkey_path, ei);
+    if (rc != CZ_OK)
+        return rc;
+    rc = cz_groth16_vk_from_zkey(&vk, zk, ei);
+    cz_zkey_close(zk);
+    if (rc == CZ_OK) {
+        rc = cz_groth16_vk_write_json(vk_path, &vk, ei);
+        cz_groth16_vk_free(&vk);
+    }
+    return rc;
+}
+
 int cz__cli_vk(int argc, char **argv) {
     const char *pos[2];
     int rc = positional(pos, 2, argc, argv, "vk", vk_help, "ZKEY VK.json");
     if (rc >= 0)
         return rc;
     cz_errinfo ei;
-    cz_zkey *zk = NULL;
-    cz_groth16_vk vk;
     cz_errinfo_clear(&ei);
-    if (cz_zkey_open(&zk, pos[0], &ei) != CZ_OK)
+    if (cz__cli_export_vk(pos[0], pos[1], &ei) != CZ_OK)
         return cz__cli_report("vk", &ei);
-    rc = cz_groth16_vk_from_zkey(&vk, zk, &ei);
-    cz_zkey_close(zk);
-    if (rc == CZ_OK) {
-        rc = cz_groth16_vk_write_json(pos[1], &vk, &ei);
-        cz_groth16_vk_free(&vk);
-    }
-    return rc == CZ_OK ? CZ_EXIT_OK : cz__cli_report("vk", &ei);
+    return CZ_EXIT_OK;
 }

@@ -28,10 +28,8 @@ int main(int argc, char **argv) {
         const char *name;
         int (*run)(int argc, char **argv);
     } commands[] = {
-        {"prove", cz__cli_prove},
-        {"verify", cz__cli_verify},
-        {"vk", cz__cli_vk},
-        {"info", cz__cli_info},
+        {"prove", cz__cli_prove}, {"verify", cz__cli_verify}, {"vk", cz__cli_vk},
+        {"setup", cz__cli_setup}, {"info", cz__cli_info},
     };
     if (argc < 2) {
         usage(stderr);

@@ -10,6 +10,8 @@
 
 /* The most memory one task (one window over one range of points) may use for its buckets. */
 #define MSM_TASK_BYTES ((size_t)32 << 20)
+/* The most bucket additions that share one inversion (see msm_impl.h). */
+#define MSM_BATCH 2048
 
 #define M_G      bls12381_g1
 #define M_F      bls12381_fp

@@ -18,10 +18,10 @@
  *      (at most one pending addition per bucket) and every BATCH queued additions are done
  *      together, sharing one field inversion among them (Montgomery's trick): 5M + 1S each instead
  *      of the 8M + 2S of an XYZZ mixed addition. An empty bucket just takes the point; an addition
- *      to a bucket that already has one pending goes into a second, XYZZ bucket by a mixed addition
- *      (rare: about BATCH / 2^c of the additions), so repeated digits never stall the batch. Equal
- *      x is decided when queuing: A = Q becomes an affine doubling (denominator 2y), A = -Q empties
- *      the bucket.
+ *      to a bucket that already has one queued waits in a pending list for the next batch, and
+ *      only when that list is full too goes into a second, XYZZ bucket by a mixed addition, so
+ *      repeated digits never stall the batch. Equal x is decided when queuing: A = Q becomes an
+ *      affine doubling (denominator 2y), A = -Q empties the bucket.
  *   2. reduction by running sums, in XYZZ: for b from the top, running += bucket b; total +=
  *      running, which gives Σ (b + 1)·bucket_b.
  * The caller then adds up the ranges of each window and combines windows from the top with c
@@ -62,22 +62,29 @@ typedef struct {
 /* One task's buckets and batch, in one allocation. */
 typedef struct {
     M_AFF *bk;     /* affine buckets, (0, 0) = empty */
-    M_XYZZ *xb;    /* overflow buckets for additions to a bucket that is already queued */
-    uint8_t *busy; /* 1 while the bucket has a queued addition */
-    M(ent) * e;
+    M_XYZZ *xb;    /* overflow buckets, used only when the pending list is full */
+    uint8_t *busy; /* bit 0: the bucket has a queued addition; bit 1: its xb bucket is in use */
+    M(ent) * e;    /* the batch: e[0..m) */
+    M(ent) * pend; /* additions to busy buckets, waiting for the next batch: pend[0..np) */
     M_F_T *pre;
-    size_t nb, batch, m;
+    size_t nb, batch, m, np;
     void *mem;
 } M(ws);
 
+/*
+ * Batch size: one inversion (about 250M with the binary-GCD inverse) is shared by `batch`
+ * additions, so larger is better until the batch no longer fits the caches; an addition to a
+ * bucket that is already queued waits in the pending list (as long again as the batch) for the
+ * next batch. 2048 keeps a G2 batch (with its pending list) near 1 MB.
+ */
 static size_t M(batch_size)(size_t nb) {
-    size_t b = nb / 4;
-    return b < 16 ? 16 : b > 512 ? 512 : b;
+    size_t b = nb / 2;
+    return b < 16 ? 16 : b > MSM_BATCH ? MSM_BATCH : b;
 }
 
 static size_t M(ws_bytes)(unsigned c) {
     size_t nb = (size_t)1 << (c - 1), batch = M(batch_size)(nb);
-    return nb * (sizeof(M_AFF) + sizeof(M_XYZZ) + 1) + batch * (sizeof(M(ent)) + sizeof(M_F_T));
+    return nb * (sizeof(M_AFF) + sizeof(M_XYZZ) + 1) + batch * (2 * sizeof(M(ent)) + sizeof(M_F_T));
 }
 
 static int M(ws_init)(M(ws) * ws, unsigned c) {
@@ -93,12 +100,15 @@ static int M(ws_init)(M(ws) * ws, unsigned c) {
     p += nb * sizeof(M_XYZZ);
     ws->e = (M(ent) *)(void *)p;
     p += batch * sizeof(M(ent));
+    ws->pend = (M(ent) *)(void *)p;
+    p += batch * sizeof(M(ent));
     ws->pre = (M_F_T *)(void *)p;
     p += batch * sizeof(M_F_T);
     ws->busy = (uint8_t *)p;
     ws->nb = nb;
     ws->batch = batch;
     ws->m = 0;
+    ws->np = 0;
     return 1;
 }
 
@@ -148,16 +158,28 @@ static void M(flush)(M(ws) * ws) {
         F(mul)(&t, &lam, &t);
         F(sub)(&a->y, &t, &a->y);
         a->x = x3;
-        ws->busy[e->b] = 0;
+        ws->busy[e->b] &= 2;
     }
     ws->m = 0;
 }
 
-/* bucket b += q (q not infinity). */
+/*
+ * Queues bucket b += q (q not infinity). An empty bucket takes q at once; equal x is settled here
+ * (A = q: a doubling is queued; A = -q: the bucket empties); a busy bucket sends q to the pending
+ * list, or, when that is full, into the overflow bucket by an XYZZ mixed addition.
+ */
 static inline void M(bucket_add)(M(ws) * ws, uint32_t b, const M_AFF *q) {
     M_AFF *a = &ws->bk[b];
-    if (ws->busy[b]) {
-        G(xyzz_add_mixed)(&ws->xb[b], &ws->xb[b], q);
+    M(ent) * e;
+    if (ws->busy[b] & 1) {
+        if (ws->np < ws->batch) {
+            e = &ws->pend[ws->np++];
+            e->b = b;
+            e->q = *q;
+        } else {
+            G(xyzz_add_mixed)(&ws->xb[b], &ws->xb[b], q);
+            ws->busy[b] |= 2;
+        }
         return;
     }
     if (G(affine_is_infinity)(a)) {
@@ -172,14 +194,32 @@ static inline void M(bucket_add)(M(ws) * ws, uint32_t b, const M_AFF *q) {
         }
         dbl = 1;
     }
-    M(ent) *e = &ws->e[ws->m++];
+    e = &ws->e[ws->m++];
     e->b = b;
     e->dbl = dbl;
     e->q = *q;
-    ws->busy[b] = 1;
-    if (ws->m == ws->batch)
-        M(flush)(ws);
+    ws->busy[b] |= 1;
 }
+
+/*
+ * Runs the batch, then queues the pending additions again (all buckets are free now, so only
+ * pending additions to the same bucket wait again), and repeats while the batch is full, or, with
+ * `all`, until nothing is queued or pending.
+ */
+static void M(drain)(M(ws) * ws, int all) {
+    do {
+        M(flush)(ws);
+        size_t np = ws->np;
+        ws->np = 0;
+        for (size_t i = 0; i < np; i++) {
+            M(ent) e = ws->pend[i]; /* bucket_add may write pend[j], j <= i */
+            M(bucket_add)(ws, e.b, &e.q);
+        }
+    } while (ws->m == ws->batch || (all && (ws->m > 0 || ws->np > 0)));
+}
+
+/* Digits are computed this many points ahead, and their buckets prefetched. */
+#define MSM_AHEAD 8
 
 /* One window over one range of points: the window's partial sum Σ d_j(k_i)·P_i into *out. */
 static void M(task)(void *arg, size_t t) {
@@ -188,7 +228,8 @@ static void M(task)(void *arg, size_t t) {
     size_t lo = (size_t)s * cx->chunk, hi = lo + cx->chunk;
     M_XYZZ running, total;
     M(ws) ws;
-    unsigned pos = w * cx->c;
+    unsigned pos = w * cx->c, c = cx->c;
+    int32_t ring[MSM_AHEAD];
 
     if (hi > cx->n)
         hi = cx->n;
@@ -197,12 +238,23 @@ static void M(task)(void *arg, size_t t) {
         cx->part[t] = total;
         return;
     }
-    if (!M(ws_init)(&ws, cx->c)) {
+    if (!M(ws_init)(&ws, c)) {
         __atomic_store_n(&cx->nomem, 1, __ATOMIC_RELAXED);
         return;
     }
+    for (size_t i = lo; i < lo + MSM_AHEAD && i < hi; i++)
+        ring[i % MSM_AHEAD] = msm_booth_digit(cx->k + MSM_NLIMBS * i, pos, c);
     for (size_t i = lo; i < hi; i++) {
-        int32_t d = msm_booth_digit(cx->k + MSM_NLIMBS * i, pos, cx->c);
+        int32_t d = ring[i % MSM_AHEAD];
+        if (i + MSM_AHEAD < hi) {
+            int32_t da = msm_booth_digit(cx->k + MSM_NLIMBS * (i + MSM_AHEAD), pos, c);
+            ring[i % MSM_AHEAD] = da;
+            if (da != 0) {
+                uint32_t ba = (uint32_t)(da < 0 ? -da : da) - 1;
+                __builtin_prefetch(&ws.bk[ba]);
+                __builtin_prefetch(&ws.busy[ba]);
+            }
+        }
         const M_AFF *p = &cx->bases[i];
         if (d == 0 || G(affine_is_infinity)(p))
             continue;
@@ -214,13 +266,16 @@ static void M(task)(void *arg, size_t t) {
             F(neg)(&q.y, &p->y);
             M(bucket_add)(&ws, (uint32_t)-d - 1, &q);
         }
+        if (ws.m == ws.batch)
+            M(drain)(&ws, 0);
     }
-    M(flush)(&ws);
+    M(drain)(&ws, 1);
 
+    /* Running sums: running = Σ_{b' >= b} bucket_b', total = Σ_b running = Σ_b (b + 1)·bucket_b. */
     G(xyzz_set_infinity)(&running);
     for (size_t b = ws.nb; b-- > 0;) {
         G(xyzz_add_mixed)(&running, &running, &ws.bk[b]);
-        if (!G(xyzz_is_infinity)(&ws.xb[b]))
+        if (ws.busy[b] & 2) /* the xb array is not even read where unused */
             G(xyzz_add)(&running, &running, &ws.xb[b]);
         G(xyzz_add)(&total, &total, &running);
     }
@@ -339,6 +394,7 @@ int EX(msm_bytes)(M_JAC *ret, const M_AFF *bases, const uint8_t *scalars, size_t
 }
 
 #undef MSM_CONV_CHUNK
+#undef MSM_AHEAD
 #undef M
 #undef G
 #undef F

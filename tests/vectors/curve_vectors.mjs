@@ -74,6 +74,13 @@ for (const [curve, g, Point] of groups) {
       lines.push(`zc ${g} ${pt(P, isG2)} ${hex(P.toBytes(true))} ${hex(P.toBytes(false))}`);
     }
   }
+  if (curve === "bls12381") {
+    // More encodings: the sign bit of an Fp2 y (c1 decides unless zero) needs many samples.
+    for (let i = 0; i < 24; i++) {
+      const P = mul(G, randScalar(n));
+      lines.push(`zc ${g} ${pt(P, isG2)} ${hex(P.toBytes(true))} ${hex(P.toBytes(false))}`);
+    }
+  }
   if (curve === "bls12381")
     lines.push(`zc ${g} inf ${hex(Point.ZERO.toBytes(true))} ${hex(Point.ZERO.toBytes(false))}`);
 
