@@ -244,10 +244,13 @@ async function cuzkKey(curve, name, circ) {
 
 async function setupCurve(curve) {
   const log = (m) => console.log(`[${curve}] ${m}`);
-  const [ptau, ...circs] = await Promise.all([
-    ceremony(curve, log),
-    ...Object.keys(CIRCUITS).map((name) => compile(curve, name)),
-  ]);
+  // The ceremony runs alongside the two compiles (one after the other: circom2 is single-threaded).
+  const compileAll = async () => {
+    const out = [];
+    for (const name of Object.keys(CIRCUITS)) out.push(await compile(curve, name));
+    return out;
+  };
+  const [ptau, circs] = await Promise.all([ceremony(curve, log), compileAll()]);
   const out = {};
   for (const [i, name] of Object.keys(CIRCUITS).entries()) {
     const circ = circs[i];
@@ -326,6 +329,11 @@ async function keyChecks(curve, name, circ, key) {
       { pi_a: spec.pi_a, pi_b: spec.pi_b, pi_c: spec.pi_c },
     );
     check(`${tag}: cuzk proof with ${what} equals spec_prove.mjs (pi_a, pi_b, pi_c)`, d === null, d ?? "");
+    if (i === 0) {
+      // ... and is valid (so the oracle is checked too, not only its agreement with cuzk).
+      const v = await snarkjs(["groth16", "verify", key.vk, f("det_public.json"), out]);
+      check(`${tag}: snarkjs groth16 verify accepts the proof with ${what}`, v.code === 0 && /OK!/.test(v.out), brief(v));
+    }
   }
 }
 
