@@ -16,7 +16,7 @@
 // exit status is 1 if any failed. Scratch files go under SCRATCH_DIR (wiped first).
 //
 // Costs (2 cores): dominated by snarkjs's `powersoftau prepare phase2` at power 10 (one per
-// curve); the two curves' setup phases run concurrently. Environment:
+// curve); the two curves run concurrently. Environment:
 //   CZ_INTEROP_PTAU_DIR=DIR  keep prepared ptau files in DIR and reuse them (development only:
 //                            the default is a fresh ceremony every run).
 import { spawn } from "node:child_process";
@@ -26,7 +26,6 @@ import path from "node:path";
 import util from "node:util";
 import { bn254 } from "@noble/curves/bn254.js";
 import { bls12_381 } from "@noble/curves/bls12-381.js";
-import { specProve } from "./spec_prove.mjs";
 
 const PTAU_POWER = 10; // covers nConstraints + nPublic <= 1023 (poseidon_chain: 722)
 const CURVES = {
@@ -60,6 +59,7 @@ const SCRATCH = path.resolve(scratchArg);
 const SNARKJS = path.join(ROOT, "node_modules/snarkjs/build/cli.cjs");
 const CIRCOM = path.join(ROOT, "node_modules/circom2/cli.js");
 const CIRCOMLIB = path.join(ROOT, "node_modules/circomlib/circuits");
+const SPEC_PROVE = path.join(ROOT, "tests/interop/spec_prove.mjs");
 for (const [what, p] of [
   ["this script's circuits (run from the repo root)", path.join(ROOT, CIRCUITS.mulchain.file)],
   ["the cuzk binary", CUZK],
@@ -115,14 +115,16 @@ async function step(label, promise) {
 // ---------------------------------------------------------------------------------------------
 // Checks
 
-let passed = 0, failed = 0;
+let passed = 0;
+const failures = []; // listed again at the end (the two curves' lines interleave)
 function check(name, ok, detail = "") {
   if (ok) {
     passed++;
     console.log(`ok   ${name}`);
   } else {
-    failed++;
-    console.log(`FAIL ${name}${detail ? "\n     " + detail.trim().replace(/\n/g, "\n     ") : ""}`);
+    const line = `FAIL ${name}${detail ? "\n     " + detail.trim().replace(/\n/g, "\n     ") : ""}`;
+    failures.push(line);
+    console.log(line);
   }
   return ok;
 }
@@ -242,15 +244,17 @@ async function cuzkKey(curve, name, circ) {
   return z;
 }
 
-async function setupCurve(curve) {
+// Both circuits of a curve, one after the other (circom2 is single-threaded).
+async function compileAll(curve) {
+  const out = [];
+  for (const name of Object.keys(CIRCUITS)) out.push(await compile(curve, name));
+  return out;
+}
+
+// The ceremony runs alongside the compiles (`compiled`, a promise of compileAll's result).
+async function setupCurve(curve, compiled) {
   const log = (m) => console.log(`[${curve}] ${m}`);
-  // The ceremony runs alongside the two compiles (one after the other: circom2 is single-threaded).
-  const compileAll = async () => {
-    const out = [];
-    for (const name of Object.keys(CIRCUITS)) out.push(await compile(curve, name));
-    return out;
-  };
-  const [ptau, circs] = await Promise.all([ceremony(curve, log), compileAll()]);
+  const [ptau, circs] = await Promise.all([ceremony(curve, log), compiled]);
   const out = {};
   for (const [i, name] of Object.keys(CIRCUITS).entries()) {
     const circ = circs[i];
@@ -314,15 +318,11 @@ async function keyChecks(curve, name, circ, key) {
     const out = f(`det${i}_proof.json`);
     res = await cuzk(["prove", "--r", hex(rb), "--s", hex(sb), key.zkey, circ.wtns, out, f("det_public.json")]);
     if (!check(`${tag}: cuzk prove --r --s (${what}) exits 0`, res.code === 0, brief(res))) continue;
-    const t = Date.now();
-    let spec;
-    try {
-      spec = specProve(key.zkey, circ.wtns, rb, sb);
-    } catch (e) {
-      check(`${tag}: spec_prove.mjs (${what}) runs`, false, String(e.stack ?? e));
-      continue;
-    }
-    times.push([`${tag} spec_prove.mjs (${what})`, Date.now() - t]);
+    const specOut = f(`det${i}_spec_proof.json`);
+    const sr = await node(SPEC_PROVE, [key.zkey, circ.wtns, hex(rb), hex(sb), specOut]);
+    times.push([`${tag} spec_prove.mjs (${what})`, sr.ms]);
+    if (!check(`${tag}: spec_prove.mjs (${what}) exits 0`, sr.code === 0, brief(sr))) continue;
+    const spec = readJson(specOut);
     const mine = readJson(out);
     const d = jsonDiff(
       { pi_a: mine.pi_a, pi_b: mine.pi_b, pi_c: mine.pi_c },
@@ -456,11 +456,12 @@ async function rejectChecks(curve, name, circ) {
 // ---------------------------------------------------------------------------------------------
 // Bad inputs to cuzk prove
 
-async function badInputChecks(curve, setups) {
+// setup: this curve's circuits (setupCurve); otherCurveCircs: the other curve's (compileAll).
+async function badInputChecks(curve, setup, otherCurveCircs) {
   const names = Object.keys(CIRCUITS);
-  const mine = setups[curve][names[0]];
-  const otherCircuit = setups[curve][names[1]];
-  const otherCurve = setups[Object.keys(CURVES).find((c) => c !== curve)][names[0]];
+  const mine = setup[names[0]];
+  const otherCircuit = setup[names[1]];
+  const otherCurve = otherCurveCircs[0];
   const zkey = mine.keys[0].zkey;
   const tag = `${curve} prove bad input`;
   const out = path.join(mine.dir, "bad_proof.json"), outPub = path.join(mine.dir, "bad_public.json");
@@ -494,32 +495,46 @@ async function badInputChecks(curve, setups) {
 
 // ---------------------------------------------------------------------------------------------
 
-async function main() {
-  console.log(`interop: cuzk ${CUZK}, scratch ${SCRATCH}`);
-  const setups = {};
+// One curve: setup, then its checks. The two curves run concurrently (2 cores: one mostly runs
+// snarkjs's wasm workers while the other starts node processes or runs spec_prove).
+async function pipeline(curve, compiled) {
+  let setup;
   try {
-    const curves = Object.keys(CURVES);
-    const res = await Promise.all(curves.map((c) => setupCurve(c)));
-    curves.forEach((c, i) => (setups[c] = res[i]));
+    setup = await setupCurve(curve, compiled[curve]);
   } catch (e) {
-    check("setup (ceremony, compile, witness, keys)", false, e instanceof StepError ? e.message : String(e.stack ?? e));
+    check(`${curve} setup (ceremony, compile, witness, keys)`, false, e instanceof StepError ? e.message : String(e.stack ?? e));
     return;
   }
-  const tSetup = Date.now();
-  if (!setupProgram) {
+  const t = Date.now();
+  for (const [name, circ] of Object.entries(setup)) {
+    for (const key of circ.keys) await keyChecks(curve, name, circ, key);
+    await rejectChecks(curve, name, circ);
+  }
+  const other = Object.keys(CURVES).find((c) => c !== curve);
+  let otherCircs = null;
+  try {
+    otherCircs = await compiled[other];
+  } catch {
+    check(`${curve} prove bad input: fixtures of ${other}`, false, `${other} did not compile`);
+  }
+  if (otherCircs) await badInputChecks(curve, setup, otherCircs);
+  times.push([`${curve} checks (after its setup)`, Date.now() - t]);
+}
+
+async function main() {
+  console.log(`interop: cuzk ${CUZK}, scratch ${SCRATCH}`);
+  if (!(await findSetupProgram())) {
     // ===== cuzk setup: not in this binary yet (branch h/setup); its key checks are skipped =====
     console.log("SKIP cuzk-setup key source: `cuzk setup` is not available in this binary");
   } else {
     console.log(`cuzk-setup key source: ${setupProgram} setup`);
   }
+  const compiled = {};
   for (const curve of Object.keys(CURVES)) {
-    for (const [name, circ] of Object.entries(setups[curve])) {
-      for (const key of circ.keys) await keyChecks(curve, name, circ, key);
-      await rejectChecks(curve, name, circ);
-    }
-    await badInputChecks(curve, setups);
+    compiled[curve] = compileAll(curve);
+    compiled[curve].catch(() => {}); // failures are reported by whoever awaits it
   }
-  times.push(["checks (after setup)", Date.now() - tSetup]);
+  await Promise.all(Object.keys(CURVES).map((c) => pipeline(c, compiled)));
 }
 
 try {
@@ -530,5 +545,6 @@ try {
 console.log("\ntimes (s):");
 for (const [label, ms] of times) console.log(`  ${secs(ms).padStart(6)}  ${label}`);
 console.log(`  ${secs(Date.now() - T0).padStart(6)}  total`);
-console.log(`\n${passed} passed, ${failed} failed`);
-process.exit(failed === 0 && passed > 0 ? 0 : 1);
+if (failures.length) console.log(`\nfailed checks:\n${failures.join("\n")}`);
+console.log(`\n${passed} passed, ${failures.length} failed`);
+process.exit(failures.length === 0 && passed > 0 ? 0 : 1);
