@@ -7,7 +7,7 @@
 // (tests/interop/mulchain.circom, poseidon_chain.circom):
 //   - compile with circom2, witness with `snarkjs wtns calculate`;
 //   - proving keys from a snarkjs ceremony (powersoftau new / contribute / prepare phase2, one
-//     ptau per curve; groth16 setup; zkey contribute) and from `cuzk setup` (when available);
+//     ptau per curve; groth16 setup; zkey contribute) and from `cuzk setup`;
 //   - snarkjs verifies cuzk's proofs, cuzk verifies snarkjs's, `cuzk vk` = snarkjs's export,
 //     `cuzk prove --r --s` = spec_prove.mjs, tampered proofs / public inputs are rejected with
 //     the right exit code and message, bad inputs to `cuzk prove` fail with exit 3 naming the
@@ -221,27 +221,14 @@ async function snarkjsKey(curve, name, circ, ptau) {
   return z1;
 }
 
-// ===== cuzk setup (branch h/setup) =====
-// The cuzk-setup key source: `cuzk setup R1CS ZKEY`, or the program named by CZ_INTEROP_SETUP
-// (run as `PROGRAM setup R1CS ZKEY`, e.g. the standalone cuzk-setup). When neither is available
-// the key source is reported as skipped (not counted); once `cuzk setup` exists in the binary,
-// its keys go through every key check below automatically.
-let setupProgram; // undefined: not probed yet; null: not available
-async function findSetupProgram() {
-  if (setupProgram === undefined) {
-    if (process.env.CZ_INTEROP_SETUP) {
-      setupProgram = path.resolve(process.env.CZ_INTEROP_SETUP);
-    } else {
-      const res = await cuzk(["setup", "--help"]);
-      setupProgram = res.code === 2 && /unknown command/.test(res.err) ? null : CUZK;
-    }
-  }
-  return setupProgram;
-}
+// The cuzk key source: `cuzk setup R1CS ZKEY --seed HEX --vk VK.json` (insecure test keys; a seed
+// derived from the curve and circuit makes the keys the same every run).
 async function cuzkKey(curve, name, circ) {
   const z = path.join(circ.dir, "cuzk_setup.zkey");
-  await step(`${curve} ${name} cuzk setup`, run(setupProgram, ["setup", circ.r1cs, z]));
-  return z;
+  const seed = crypto.createHash("sha256").update(`cuzk interop setup ${curve} ${name}`).digest("hex");
+  const vk = path.join(circ.dir, "cuzk_setup_own_vk.json");
+  await step(`${curve} ${name} cuzk setup`, cuzk(["setup", circ.r1cs, z, "--seed", seed, "--vk", vk]));
+  return { zkey: z, ownVk: vk };
 }
 
 // Both circuits of a curve, one after the other (circom2 is single-threaded).
@@ -259,7 +246,7 @@ async function setupCurve(curve, compiled) {
   for (const [i, name] of Object.keys(CIRCUITS).entries()) {
     const circ = circs[i];
     circ.keys = [{ src: "snarkjs", zkey: await snarkjsKey(curve, name, circ, ptau) }];
-    if (await findSetupProgram()) circ.keys.push({ src: "cuzk-setup", zkey: await cuzkKey(curve, name, circ) });
+    circ.keys.push({ src: "cuzk-setup", ...(await cuzkKey(curve, name, circ)) });
     for (const key of circ.keys) {
       key.vk = path.join(circ.dir, `${key.src}_vk.json`);
       await step(
@@ -285,6 +272,10 @@ async function keyChecks(curve, name, circ, key) {
   if (check(`${tag}: cuzk vk exits 0`, res.code === 0, brief(res))) {
     const d = jsonDiff(readJson(f("cuzk_vk.json")), readJson(key.vk));
     check(`${tag}: cuzk vk output equals snarkjs zkey export verificationkey`, d === null, d ?? "");
+  }
+  if (key.ownVk) {
+    const d = jsonDiff(readJson(key.ownVk), readJson(key.vk));
+    check(`${tag}: cuzk setup --vk output equals snarkjs zkey export verificationkey`, d === null, d ?? "");
   }
 
   // cuzk prove (random r, s) -> snarkjs groth16 verify
@@ -523,12 +514,6 @@ async function pipeline(curve, compiled) {
 
 async function main() {
   console.log(`interop: cuzk ${CUZK}, scratch ${SCRATCH}`);
-  if (!(await findSetupProgram())) {
-    // ===== cuzk setup: not in this binary yet (branch h/setup); its key checks are skipped =====
-    console.log("SKIP cuzk-setup key source: `cuzk setup` is not available in this binary");
-  } else {
-    console.log(`cuzk-setup key source: ${setupProgram} setup`);
-  }
   const compiled = {};
   for (const curve of Object.keys(CURVES)) {
     compiled[curve] = compileAll(curve);
