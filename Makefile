@@ -8,6 +8,9 @@ JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 # cores, so more would only oversubscribe. Tests that hang are killed after CTEST_TIMEOUT seconds.
 CTEST_JOBS    ?= $(JOBS)
 CTEST_TIMEOUT ?= 600
+# The interop test's powers-of-tau ceremony (snarkjs, the slowest step) is made once per build
+# tree and reused by the ASan run.
+export CZ_INTEROP_PTAU_DIR = $(abspath $(BUILD))/interop-ptau
 CTEST      = ctest --output-on-failure --no-tests=error -j $(CTEST_JOBS) --timeout $(CTEST_TIMEOUT)
 CMAKE_GEN  := $(shell command -v ninja >/dev/null 2>&1 && echo -G Ninja)
 VECTOR_OUT := tests/vectors/out

@@ -10,7 +10,7 @@
  * verifier accepts (and rejects with a changed public input) — also for a circomlib Poseidon
  * chain, with a seed-derived and with a random trapdoor. Plus: determinism (pool or not), and the
  * errors (trapdoor out of range or degenerate, circuit beyond the 2-adicity), which leave no file.
- * snarkjs itself proves and verifies with these keys in tests/interop/test_setup_snarkjs.sh.
+ * snarkjs itself proves and verifies with cuzk setup keys in tests/interop/interop.mjs.
  */
 #include <jansson.h>
 #include <stdio.h>

@@ -1,4 +1,4 @@
-// Fixtures for tests/groth16/test_setup.c and tests/interop/test_setup_snarkjs.sh: small circom
+// Fixtures for tests/groth16/test_setup.c: small circom
 // circuits compiled by circom (circom2, WASM) for bn128 and bls12381, their witnesses computed by
 // snarkjs, a fixed trapdoor, and the proving key that trapdoor must give, computed here
 // independently of the C code: BigInt field arithmetic, the Lagrange formulas as written in
