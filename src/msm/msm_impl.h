@@ -10,6 +10,11 @@
  *   M_EXPORT  the public prefix (cz_bn254_g1): defines M_EXPORT_msm, _msm_bytes and the internal
  *             cz__<group>_msm_limbs of msm.h
  *
+ * GLV. The public entry points first split every scalar k_i = k1 + k2·λ mod r (msm/glv.h, |k1|,
+ * |k2| < 2^128) and run the core below on 2n points ±P_i, ±φ(P_i) = ±(β·x_i, y_i) with the
+ * half-length scalars |k1|, |k2| (signs moved onto the bases), so the core needs half the windows.
+ * The core (cz__<group>_msm_limbs) itself takes any 256-bit scalars and does no GLV.
+ *
  * Algorithm. Scalars are turned into canonical 4-limb integers once per call. With window width c
  * each scalar is a sum of nwin = bits/c + 1 signed digits d_j ∈ [-2^(c-1), 2^(c-1)] (see
  * msm_booth_digit), so a window needs only 2^(c-1) buckets: ±P_i goes into bucket |d_j| - 1.
