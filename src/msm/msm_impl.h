@@ -10,6 +10,11 @@
  *   M_EXPORT  the public prefix (cz_bn254_g1): defines M_EXPORT_msm, _msm_bytes and the internal
  *             cz__<group>_msm_limbs of msm.h
  *
+ * GLV. The public entry points first split every scalar k_i = k1 + k2·λ mod r (msm/glv.h, |k1|,
+ * |k2| < 2^128) and run the core below on 2n points ±P_i, ±φ(P_i) = ±(β·x_i, y_i) with the
+ * half-length scalars |k1|, |k2| (signs moved onto the bases), so the core needs half the windows.
+ * The core (cz__<group>_msm_limbs) itself takes any 256-bit scalars and does no GLV.
+ *
  * Algorithm. Scalars are turned into canonical 4-limb integers once per call. With window width c
  * each scalar is a sum of nwin = bits/c + 1 signed digits d_j ∈ [-2^(c-1), 2^(c-1)] (see
  * msm_booth_digit), so a window needs only 2^(c-1) buckets: ±P_i goes into bucket |d_j| - 1.
@@ -36,6 +41,7 @@
 #include <string.h>
 
 #include "field/cz_macros.h"
+#include "msm/glv.h"
 
 #define M(name)  CZ_CAT3(M_G, _msm_, name)
 #define G(name)  CZ_CAT3(M_G, _, name)
@@ -331,9 +337,15 @@ int CZ_CAT3(cz__, M_G, _msm_limbs)(M_JAC *ret, const M_AFF *bases, const uint64_
     return CZ_OK;
 }
 
-/* Scalar conversion, spread over the pool in chunks. */
+/*
+ * Scalar conversion and GLV split, spread over the pool in chunks: scalar i becomes canonical
+ * limbs, then k_i = k1 + k2·λ; point i of the doubled MSM is ±P_i with scalar |k1|, point n + i is
+ * ±φ(P_i) = ±(β·x, y) with scalar |k2| (the sign of each half moved onto its base).
+ */
 typedef struct {
-    uint64_t *k;
+    uint64_t *k; /* 2n half scalars */
+    M_AFF *b;    /* 2n bases */
+    const M_AFF *bases;
     const M_FR_T *fr;
     const uint8_t *bytes;
     size_t n;
@@ -343,22 +355,43 @@ typedef struct {
 
 static void M(conv_task)(void *arg, size_t t) {
     M(conv) *cv = arg;
-    size_t lo = t * MSM_CONV_CHUNK, hi = lo + MSM_CONV_CHUNK;
-    if (hi > cv->n)
-        hi = cv->n;
+    size_t lo = t * MSM_CONV_CHUNK, hi = lo + MSM_CONV_CHUNK, n = cv->n;
+    static const msm_glv gl = M_GLV;
+    M_BETA_T beta;
+    memcpy(&beta, M_GLV_BETA, sizeof beta);
+    if (hi > n)
+        hi = n;
     for (size_t i = lo; i < hi; i++) {
-        uint64_t *out = cv->k + MSM_NLIMBS * i;
+        uint64_t k[MSM_NLIMBS];
         if (cv->fr != NULL) {
-            CZ_CAT(M_FR, _from_mont)(out, &cv->fr[i]);
+            CZ_CAT(M_FR, _from_mont)(k, &cv->fr[i]);
         } else {
             const uint8_t *in = cv->bytes + 8 * MSM_NLIMBS * i;
             for (int l = 0; l < MSM_NLIMBS; l++) {
                 uint64_t v = 0;
                 for (int b = 7; b >= 0; b--)
                     v = (v << 8) | in[8 * l + b];
-                out[l] = v;
+                k[l] = v;
             }
         }
+        unsigned neg = msm_glv_split(cv->k + MSM_NLIMBS * i, cv->k + MSM_NLIMBS * (n + i), k, &gl);
+        const M_AFF *p = &cv->bases[i];
+        M_AFF *p1 = &cv->b[i], *p2 = &cv->b[n + i];
+        if (G(affine_is_infinity)(p)) {
+            *p1 = *p;
+            *p2 = *p;
+            continue;
+        }
+        p1->x = p->x;
+        M_ENDO(&p2->x, &p->x, &beta);
+        if (neg & 1)
+            F(neg)(&p1->y, &p->y);
+        else
+            p1->y = p->y;
+        if (neg & 2)
+            F(neg)(&p2->y, &p->y);
+        else
+            p2->y = p->y;
     }
 }
 
@@ -370,17 +403,23 @@ static int M(convert_and_run)(M_JAC *ret, const M_AFF *bases, const M_FR_T *fr,
         G(jac_set_infinity)(ret);
         return CZ_OK;
     }
-    if (n > SIZE_MAX / (8 * MSM_NLIMBS))
+    if (n > SIZE_MAX / 2 / (8 * MSM_NLIMBS + sizeof(M_AFF)))
         return CZ_ENOMEM;
-    cv.k = malloc(n * 8 * MSM_NLIMBS);
-    if (cv.k == NULL)
+    cv.k = malloc(2 * n * 8 * MSM_NLIMBS);
+    cv.b = malloc(2 * n * sizeof(M_AFF));
+    if (cv.k == NULL || cv.b == NULL) {
+        free(cv.k);
+        free(cv.b);
         return CZ_ENOMEM;
+    }
+    cv.bases = bases;
     cv.fr = fr;
     cv.bytes = bytes;
     cv.n = n;
     cz_threadpool_run(pool, M(conv_task), &cv, (n + MSM_CONV_CHUNK - 1) / MSM_CONV_CHUNK);
-    rc = CZ_CAT3(cz__, M_G, _msm_limbs)(ret, bases, cv.k, n, pool, 0, 0);
+    rc = CZ_CAT3(cz__, M_G, _msm_limbs)(ret, cv.b, cv.k, 2 * n, pool, 0, 0);
     free(cv.k);
+    free(cv.b);
     return rc;
 }
 

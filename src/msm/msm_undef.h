@@ -8,3 +8,7 @@
 #undef M_FR
 #undef M_FR_T
 #undef M_EXPORT
+#undef M_GLV
+#undef M_GLV_BETA
+#undef M_BETA_T
+#undef M_ENDO
