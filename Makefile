@@ -80,4 +80,4 @@ bench: build
 	fi
 
 clean:
-	rm -rf $(BUILD) $(BUILD_ASAN) $(VECTOR_OUT)
+	rm -rf $(BUILD) $(BUILD_ASAN) build-fuzz $(VECTOR_OUT)
