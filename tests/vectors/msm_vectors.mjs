@@ -15,6 +15,7 @@ import { join } from "node:path";
 import { pippenger } from "@noble/curves/abstract/curve.js";
 import { bls12_381 } from "@noble/curves/bls12-381.js";
 import { bn254 } from "@noble/curves/bn254.js";
+import { seededRng } from "./lib/prng.mjs";
 
 const outdir = process.argv[2];
 if (!outdir) {
@@ -22,20 +23,7 @@ if (!outdir) {
   process.exit(2);
 }
 
-let state = 0x6375_7a6b_6d73_6d76n; // "cuzkmsmv"
-const M64 = (1n << 64n) - 1n;
-function next64() {
-  state = (state + 0x9e3779b97f4a7c15n) & M64;
-  let z = state;
-  z = ((z ^ (z >> 30n)) * 0xbf58476d1ce4e5b9n) & M64;
-  z = ((z ^ (z >> 27n)) * 0x94d049bb133111ebn) & M64;
-  return z ^ (z >> 31n);
-}
-function randBelow(n) {
-  let v = 0n;
-  for (let i = 0; i < 8; i++) v = (v << 64n) | next64();
-  return v % n;
-}
+const { next64, below: randBelow } = seededRng(0x6375_7a6b_6d73_6d76n); // "cuzkmsmv"
 
 function pt(P, isG2) {
   if (P.is0()) return "inf";

@@ -10,22 +10,10 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { bls12_381 } from "@noble/curves/bls12-381.js";
 import { bn254 } from "@noble/curves/bn254.js";
+import { seededRng } from "./lib/prng.mjs";
 
-let s0 = 0x243f6a8885a308d3n, s1 = 0x13198a2e03707344n;
-const M64 = (1n << 64n) - 1n;
-function next64() {
-  let x = s0;
-  const y = s1;
-  s0 = y;
-  x ^= (x << 23n) & M64;
-  s1 = x ^ y ^ (x >> 17n) ^ (y >> 26n);
-  return (s1 + y) & M64;
-}
-function randMod(n) {
-  let v = 0n;
-  for (let i = 0; i < 8; i++) v = (v << 64n) | next64();
-  return (v % (n - 1n)) + 1n;
-}
+const rng = seededRng(0x243f6a8885a308d3n);
+const randMod = (n) => rng.below(n - 1n) + 1n; // non-zero
 
 const out = [];
 for (const [name, c] of [["bn254", bn254], ["bls12381", bls12_381]]) {

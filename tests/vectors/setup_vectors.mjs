@@ -18,6 +18,7 @@ import path from "node:path";
 import * as snarkjs from "snarkjs";
 import { bn254 } from "@noble/curves/bn254.js";
 import { bls12_381 } from "@noble/curves/bls12-381.js";
+import { seededRng } from "./lib/prng.mjs";
 
 const outRoot = process.argv[2];
 if (!outRoot) {
@@ -105,14 +106,8 @@ function rootOfUnity(C, k) {
     return w;
 }
 
-// Deterministic PRNG (xorshift64*), values reduced mod r from 512 bits.
-let prng = 0x9e3779b97f4a7c15n;
-function next64() {
-    prng ^= prng >> 12n;
-    prng ^= (prng << 25n) & 0xffffffffffffffffn;
-    prng ^= prng >> 27n;
-    return (prng * 0x2545f4914f6cdd1dn) & 0xffffffffffffffffn;
-}
+// Deterministic scalars: values reduced mod r from 512 bits.
+const { next64 } = seededRng(0x9e3779b97f4a7c15n);
 function randomScalar(r) {
     let x = 0n;
     for (let i = 0; i < 8; i++) x = (x << 64n) | next64();

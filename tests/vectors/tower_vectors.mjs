@@ -9,23 +9,9 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { bls12_381 } from "@noble/curves/bls12-381.js";
 import { bn254 } from "@noble/curves/bn254.js";
+import { seededRng } from "./lib/prng.mjs";
 
-// xorshift128+ over BigInt, seeded: deterministic across runs.
-let s0 = 0x9e3779b97f4a7c15n, s1 = 0xbf58476d1ce4e5b9n;
-const M64 = (1n << 64n) - 1n;
-function next64() {
-  let x = s0;
-  const y = s1;
-  s0 = y;
-  x ^= (x << 23n) & M64;
-  s1 = x ^ y ^ (x >> 17n) ^ (y >> 26n);
-  return (s1 + y) & M64;
-}
-function randMod(p) {
-  let v = 0n;
-  for (let i = 0; i < 8; i++) v = (v << 64n) | next64();
-  return v % p;
-}
+const { below: randMod } = seededRng(0x9e3779b97f4a7c15n);
 
 const out = [];
 for (const [name, c] of [["bn254", bn254], ["bls12381", bls12_381]]) {
