@@ -5,13 +5,18 @@
  *
  *   cuzk-bench-gpu ntt --curve bn254|bls12381 --log-n K [--runs N] [--dev D]
  *   cuzk-bench-gpu msm --curve bn254|bls12381 --log-n K [--runs N] [--dev D]
+ *                  [--scalars uniform|bits|equal] [--split auto|on|off] [--dev-only 1]
  *
  * ntt: "forward" and "inverse" (and "coset_forward") on device-resident data (copies: false),
  *      and "forward" through host memory (copies: true: host->device, transform, device->host).
  * msm: bases resident on the device; "dev_scalars" (copies: false) and "host_scalars" (the
- *      scalar upload included, copies: true). Bases: 2^16 distinct points [a + i·d]G repeated to
- *      fill n (the kernels' work does not depend on repetition); scalars uniform below 2^252.
+ *      scalar upload included, copies: true). Bases: n distinct points [a + i·d]G made on the GPU
+ *      (cz_<curve>_gpu_g1_bases_progression). Scalars: "uniform" below 2^252, "bits" 98.7 % zeros
+ *      and ones (half each) and 1.3 % uniform (a Filecoin PoRep aux vector), "equal" one random
+ *      value everywhere (the most skewed bucket load). --split sets CZ_GPU_MSM_SPLIT (auto leaves
+ *      the library's choice); CZ_GPU_MSM_C and CZ_GPU_MSM_PROFILE pass through to the library.
  */
+#define _POSIX_C_SOURCE 200809L /* setenv */
 #include <cuda_runtime_api.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -46,6 +51,8 @@ typedef struct {
     int curve; /* 0 bn254, 1 bls12381 */
     unsigned log_n;
     int runs, dev;
+    const char *scalars, *split;
+    int dev_only; /* msm: skip the host-scalar timing */
 } opts;
 
 typedef int (*timed_fn)(void *ctx, cz_errinfo *ei);
@@ -85,10 +92,10 @@ static int time_it(const opts *o, const char *op, int copies, timed_fn fn, void 
     if (rc == CZ_OK) {
         bench_stats s = bench_stats_of(ms, (size_t)o->runs);
         printf("{\"bench\":\"gpu\",\"op\":\"%s_%s\",\"curve\":\"%s\",\"log_n\":%u,\"copies\":%s,"
-               "\"device\":\"%s\",\"runs\":%d,\"ms\":%.3f,\"min\":%.3f,\"max\":%.3f,"
-               "\"git\":\"%s\"}\n",
+               "\"scalars\":\"%s\",\"split\":\"%s\",\"device\":\"%s\",\"runs\":%d,\"ms\":%.3f,"
+               "\"min\":%.3f,\"max\":%.3f,\"git\":\"%s\"}\n",
                o->op, op, o->curve ? "bls12381" : "bn254", o->log_n, copies ? "true" : "false",
-               devname, o->runs, s.median, s.min, s.max, bench_git_sha());
+               o->scalars, o->split, devname, o->runs, s.median, s.min, s.max, bench_git_sha());
         fflush(stdout);
     }
     cudaEventDestroy(e0);
@@ -175,51 +182,51 @@ static int msm_host_fn(void *p, cz_errinfo *ei) {
     return cz_bn254_gpu_g1_msm(&r, c->b, c->h_s, n, ei);
 }
 
-/* Writes n bases at out: 2^16 distinct points [a + i·d]G, repeated. */
-#define MAKE_BASES(curve, out, n)                                                                  \
+/* n distinct bases [a + i·d]G made on the device. */
+#define PROGRESSION(curve)                                                                         \
     do {                                                                                           \
-        size_t nd_ = (n) < ((size_t)1 << 16) ? (n) : ((size_t)1 << 16);                            \
-        cz_##curve##_g1_affine g_, *o_ = (out);                                                    \
-        cz_##curve##_g1_jacobian p_, step_, *j_ = malloc(nd_ * sizeof *j_);                        \
+        cz_##curve##_g1_affine g_, p0_, step_;                                                     \
+        cz_##curve##_g1_jacobian j_, t_;                                                           \
         cz_##curve##_fr a_, d_;                                                                    \
-        if (j_ == NULL)                                                                            \
-            return CZ_ENOMEM;                                                                      \
         random_fr(a_.l, 1);                                                                        \
         random_fr(d_.l, 1);                                                                        \
         cz_##curve##_g1_generator(&g_);                                                            \
-        cz_##curve##_g1_from_affine(&p_, &g_);                                                     \
-        step_ = p_;                                                                                \
-        cz_##curve##_g1_mul(&p_, &p_, &a_);                                                        \
-        cz_##curve##_g1_mul(&step_, &step_, &d_);                                                  \
-        for (size_t i_ = 0; i_ < nd_; i_++) {                                                      \
-            j_[i_] = p_;                                                                           \
-            cz_##curve##_g1_add(&p_, &p_, &step_);                                                 \
-        }                                                                                          \
-        cz_##curve##_g1_batch_to_affine(o_, j_, nd_);                                              \
-        free(j_);                                                                                  \
-        for (size_t i_ = nd_; i_ < (n); i_++)                                                      \
-            o_[i_] = o_[i_ - nd_];                                                                 \
+        cz_##curve##_g1_from_affine(&j_, &g_);                                                     \
+        cz_##curve##_g1_mul(&t_, &j_, &a_);                                                        \
+        cz_##curve##_g1_to_affine(&p0_, &t_);                                                      \
+        cz_##curve##_g1_mul(&t_, &j_, &d_);                                                        \
+        cz_##curve##_g1_to_affine(&step_, &t_);                                                    \
+        return cz_##curve##_gpu_g1_bases_progression(b, &p0_, &step_, n, o->dev, NULL);            \
     } while (0)
 
 static int upload_bases(cz_gpu_bases **b, const opts *o) {
     size_t n = (size_t)1 << o->log_n;
-    int rc;
-    if (o->curve) {
-        cz_bls12381_g1_affine *pts = malloc(n * sizeof *pts);
-        if (pts == NULL)
-            return CZ_ENOMEM;
-        MAKE_BASES(bls12381, pts, n);
-        rc = cz_bls12381_gpu_g1_bases_upload(b, pts, n, o->dev, NULL);
-        free(pts);
-    } else {
-        cz_bn254_g1_affine *pts = malloc(n * sizeof *pts);
-        if (pts == NULL)
-            return CZ_ENOMEM;
-        MAKE_BASES(bn254, pts, n);
-        rc = cz_bn254_gpu_g1_bases_upload(b, pts, n, o->dev, NULL);
-        free(pts);
+    if (o->curve)
+        PROGRESSION(bls12381);
+    PROGRESSION(bn254);
+}
+
+/* The scalar set named by o->scalars (see the file comment). */
+static void fill_scalars(uint64_t *s, size_t n, const opts *o) {
+    /* Montgomery one: R mod r, from the library */
+    cz_bn254_fr one0;
+    cz_bls12381_fr one1;
+    const uint64_t *one;
+    cz_bn254_fr_one(&one0);
+    cz_bls12381_fr_one(&one1);
+    one = o->curve ? one1.l : one0.l;
+    random_fr(s, n);
+    if (strcmp(o->scalars, "bits") == 0) {
+        for (size_t i = 0; i < n; i++) {
+            uint64_t r = prng_next() % 1000;
+            if (r < 987)
+                for (int k = 0; k < 4; k++)
+                    s[4 * i + k] = (r & 1) ? one[k] : 0;
+        }
+    } else if (strcmp(o->scalars, "equal") == 0) {
+        for (size_t i = 1; i < n; i++)
+            memcpy(&s[4 * i], s, 32);
     }
-    return rc;
 }
 
 static int bench_msm(const opts *o, const char *devname) {
@@ -229,7 +236,11 @@ static int bench_msm(const opts *o, const char *devname) {
     c.h_s = malloc(bytes);
     if (c.h_s == NULL)
         return CZ_ENOMEM;
-    random_fr(c.h_s, n);
+    fill_scalars(c.h_s, n, o);
+    if (strcmp(o->split, "on") == 0)
+        setenv("CZ_GPU_MSM_SPLIT", "1", 1);
+    else if (strcmp(o->split, "off") == 0)
+        setenv("CZ_GPU_MSM_SPLIT", "0", 1);
     if ((rc = upload_bases(&c.b, o)) != CZ_OK)
         goto out;
     if ((rc = cz_gpu_alloc(&c.d_s, bytes, o->dev, NULL)) != CZ_OK)
@@ -238,7 +249,8 @@ static int bench_msm(const opts *o, const char *devname) {
         goto out;
     if ((rc = time_it(o, "g1", 0, msm_dev_fn, &c, devname)) != CZ_OK)
         goto out;
-    rc = time_it(o, "g1", 1, msm_host_fn, &c, devname);
+    if (!o->dev_only)
+        rc = time_it(o, "g1", 1, msm_host_fn, &c, devname);
 out:
     cz_gpu_free(c.d_s, o->dev);
     cz_gpu_bases_free(c.b);
@@ -247,13 +259,14 @@ out:
 }
 
 static void usage(void) {
-    fprintf(stderr, "usage: cuzk-bench-gpu ntt|msm --curve bn254|bls12381 --log-n K [--runs N] "
-                    "[--dev D]\n");
+    fprintf(stderr,
+            "usage: cuzk-bench-gpu ntt|msm --curve bn254|bls12381 --log-n K [--runs N] "
+            "[--dev D] [--scalars uniform|bits|equal] [--split auto|on|off] [--dev-only 1]\n");
     exit(2);
 }
 
 int main(int argc, char **argv) {
-    opts o = {NULL, 0, 20, 0, 0};
+    opts o = {NULL, 0, 20, 0, 0, "uniform", "auto", 0};
     cz_gpu_info info;
     cz_errinfo ei;
     int rc, count;
@@ -277,6 +290,17 @@ int main(int argc, char **argv) {
             o.runs = atoi(argv[++i]);
         } else if (strcmp(argv[i], "--dev") == 0) {
             o.dev = atoi(argv[++i]);
+        } else if (strcmp(argv[i], "--dev-only") == 0) {
+            o.dev_only = atoi(argv[++i]);
+        } else if (strcmp(argv[i], "--scalars") == 0) {
+            o.scalars = argv[++i];
+            if (strcmp(o.scalars, "uniform") && strcmp(o.scalars, "bits") &&
+                strcmp(o.scalars, "equal"))
+                usage();
+        } else if (strcmp(argv[i], "--split") == 0) {
+            o.split = argv[++i];
+            if (strcmp(o.split, "auto") && strcmp(o.split, "on") && strcmp(o.split, "off"))
+                usage();
         } else {
             usage();
         }

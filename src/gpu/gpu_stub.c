@@ -58,6 +58,13 @@ int cz_gpu_download(void *dst, const void *d_src, size_t bytes, int dev, cz_erri
         *b = NULL;                                                                                 \
         return no_gpu(ei);                                                                         \
     }                                                                                              \
+    int cz_##curve##_gpu_g1_bases_progression(cz_gpu_bases **b, const cz_##curve##_g1_affine *p0,  \
+                                              const cz_##curve##_g1_affine *step, size_t n,        \
+                                              int dev, cz_errinfo *ei) {                           \
+        (void)p0, (void)step, (void)n, (void)dev;                                                  \
+        *b = NULL;                                                                                 \
+        return no_gpu(ei);                                                                         \
+    }                                                                                              \
     int cz_##curve##_gpu_g1_msm(cz_##curve##_g1_jacobian *ret, const cz_gpu_bases *b,              \
                                 const cz_##curve##_fr *scalars, size_t n, cz_errinfo *ei) {        \
         (void)ret, (void)b, (void)scalars, (void)n;                                                \
