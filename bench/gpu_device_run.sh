@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # One device call: build with CUDA, run the GPU tests, then the GPU benchmarks given as arguments
-# ("msm:bn254:20 ntt:bls12381:24 ..."). Logs and JSON lines go to $OUT (or ./gpu-out).
+# ("msm:bn254:20 ntt:bls12381:24 ..."; `cuzk-bench OP --gpu`, docs/bench.md). Logs and JSON lines
+# go to $OUT (or ./gpu-out).
 # Usage: bash bench/gpu_device_run.sh [op:curve:log_n ...]
 set -u
 OUT=${OUT:-gpu-out}
@@ -19,8 +20,11 @@ cuobjdump --dump-resource-usage build-gpu/libcuzk.a 2>&1 | grep -E "Function|REG
 echo "tests rc=$? ($(($(date +%s) - t0)) s)"; grep -E "passed|FAIL|Skipped|tests passed" "$OUT/tests.log" | head -20
 for spec in "$@"; do
   IFS=: read -r op curve k <<<"$spec"
-  timeout "${GPU_BENCH_TIMEOUT:-90}" ./build-gpu/cuzk-bench-gpu "$op" --curve "$curve" --log-n "$k" \
-    >>"$OUT/bench.jsonl" 2>>"$OUT/bench.err" || echo "bench $spec failed rc=$?" >>"$OUT/bench.err"
+  extra=()
+  [ "$op" = ntt ] && extra=(--kind forward,inverse,coset-forward)
+  timeout "${GPU_BENCH_TIMEOUT:-90}" ./build-gpu/cuzk-bench "$op" --gpu --curve "$curve" --log-n "$k" \
+    "${extra[@]}" >>"$OUT/bench.jsonl" 2>>"$OUT/bench.err" ||
+    echo "bench $spec failed rc=$?" >>"$OUT/bench.err"
 done
 echo "total: $(($(date +%s) - t0)) s"
 cat "$OUT/bench.err" 2>/dev/null | tail -5
@@ -28,5 +32,6 @@ python3 - "$OUT/bench.jsonl" <<'PY' 2>/dev/null || cat "$OUT/bench.jsonl"
 import json, sys
 for line in open(sys.argv[1]):
     r = json.loads(line)
-    print(f"{r['op']:<22} {r['curve']:<9} 2^{r['log_n']:<3} copies={str(r['copies']):<5} {r['ms']:10.3f} ms (min {r['min']:.3f} max {r['max']:.3f})")
+    op = r['op'] + '_' + (r.get('kind') or r.get('group') or '')
+    print(f"{op:<22} {r['curve']:<9} 2^{r['log_n']:<3} copies={str(r.get('copies')):<5} {r['median_ms']:10.3f} ms (min {r['min_ms']:.3f} max {r['max_ms']:.3f})")
 PY

@@ -14,7 +14,7 @@ t0=$(date +%s)
 { cmake -S "$SRC" -B "$B" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_COMPILER=nvcc \
     -DCZ_WITH_JSON=OFF &&
   cmake --build "$B" -j16 --target gpu_test_gpu_msm gpu_test_gpu_ntt gpu_test_gpu_consts \
-    cuzk-bench-gpu; } >"$OUT/build.log" 2>&1 || { tail -40 "$OUT/build.log"; exit 1; }
+    cuzk-bench; } >"$OUT/build.log" 2>&1 || { tail -40 "$OUT/build.log"; exit 1; }
 echo "build: $(($(date +%s) - t0)) s"
 if [ "${SKIP_TESTS:-0}" != 1 ]; then
   (cd "$B" && timeout "${GPU_TEST_TIMEOUT:-150}" ctest -R '^gpu_' --output-on-failure) \
@@ -24,10 +24,10 @@ if [ "${SKIP_TESTS:-0}" != 1 ]; then
 fi
 echo "$MSM_BENCH" | while read -r curve k scal split c; do
   [ -z "$curve" ] && continue
-  CZ_GPU_MSM_C=$c CZ_GPU_MSM_PROFILE=${PROF:-1} timeout 60 "$B/cuzk-bench-gpu" msm --curve "$curve" \
-    --log-n "$k" --scalars "$scal" --split "$split" --runs 3 --dev-only 1 \
+  CZ_GPU_MSM_C=$c CZ_GPU_MSM_PROFILE=${PROF:-1} timeout 60 "$B/cuzk-bench" msm --gpu --curve "$curve" \
+    --log-n "$k" --scalars "$scal" --split "$split" --runs 3 --no-copies \
     >"$OUT/b.json" 2>"$OUT/b.err"
-  echo "rc=$? $curve 2^$k $scal split=$split c=$c: $(grep -o '"ms":[0-9.]*' "$OUT/b.json" | tail -1)"
+  echo "rc=$? $curve 2^$k $scal split=$split c=$c: $(grep -o '"median_ms":[0-9.]*' "$OUT/b.json" | tail -1)"
   grep "profile" "$OUT/b.err" | tail -1
   cat "$OUT/b.json" >>"$OUT/bench.jsonl"
 done
