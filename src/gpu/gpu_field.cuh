@@ -12,7 +12,8 @@
  * carry chain per product (mad.lo.cc, madc.hi.cc, addc). ptxas turns each mad.lo/madc.hi pair
  * into one IMAD.WIDE(.X) and the addc into an IADD3.X on the ALU pipe, so a multiplication issues
  * 2N² + N wide multiplies (137 IMAD for N = 8 in SASS) and the IMAD pipe is the bound: ~57·10^9
- * BN254 Fr multiplications per second on an H200, ~93 % of its IMAD rate. An operand-scanning
+ * BN254 Fr multiplications per second on an H200 (~93 % of its IMAD rate if a wide IMAD takes two
+ * pipe slots). An operand-scanning
  * version with even/odd accumulators (2 instructions per product, no addc) measured 3-4 % slower
  * (it needs a few IMAD.X for its carries); it is kept in the benchmark of gpu_ntt.cu. Every modulus
  * here has a spare top bit, so (ab + mp)/R < 2p < 2^(32N) and one conditional subtraction
