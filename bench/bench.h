@@ -111,5 +111,6 @@ size_t bench_affine_size(cz_curve_id curve, int g2);
 int bench_cmd_msm(bench_opts *o);
 int bench_cmd_ntt(bench_opts *o);
 int bench_cmd_prove(bench_opts *o);
+int bench_cmd_fmul(bench_opts *o);
 
 #endif

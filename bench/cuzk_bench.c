@@ -4,6 +4,7 @@
  *   cuzk-bench msm   --curve bn254 --log-n 16,18,20 [--gpu [--device D]] [--runs N] ...
  *   cuzk-bench ntt   --curve bls12381 --log-n 20 --kind forward,inverse ...
  *   cuzk-bench prove --curve bn254 --log-n 16 --check [--gpu] [--cache DIR] ...
+ *   cuzk-bench fmul  --gpu --curve bn254,bls12381 --log-n 20     (device field-mul throughput)
  *   cuzk-bench list | --help
  *
  * One JSON line per (op, curve, size, mode) on stdout, messages on stderr. Exit status: 0 ok,
@@ -22,6 +23,7 @@ static const struct {
     {"msm", bench_cmd_msm},
     {"ntt", bench_cmd_ntt},
     {"prove", bench_cmd_prove},
+    {"fmul", bench_cmd_fmul},
 };
 
 int main(int argc, char **argv) {

@@ -4,6 +4,7 @@
  * the CPU. Compiled instead of the .cu files, never together with them.
  */
 #include "cuzk/gpu.h"
+#include "gpu/gpu_bench.h"
 
 static int no_gpu(cz_errinfo *ei) {
     return cz_fail(ei, CZ_ENOGPU, "cuzk was built without CUDA");
@@ -85,4 +86,9 @@ void cz_gpu_bases_free(cz_gpu_bases *b) {
 size_t cz_gpu_bases_count(const cz_gpu_bases *b) {
     (void)b;
     return 0;
+}
+int cz__gpu_fmul_bench(int field, int variant, void *d_io, size_t count, unsigned iters, int dev,
+                       cz_errinfo *ei) {
+    (void)field, (void)variant, (void)d_io, (void)count, (void)iters, (void)dev;
+    return no_gpu(ei);
 }
