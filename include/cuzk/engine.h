@@ -1,0 +1,327 @@
+/*
+ * The foundations of the proving engine: the job scheduler/tracker, the memory budget and the
+ * SRS (proving key) manager. docs/engine.md explains how the pipeline uses them.
+ *
+ * The pipeline (later) is a dispatcher thread, synthesis workers, GPU workers and an assembler:
+ *
+ *   dispatcher:  job = cz_sched_next()                      (priority, then submission order)
+ *                key = cz_srs_acquire(path)                 (loaded once, reference counted)
+ *                for p in 0..nparts-1:                      (strict (job seq, partition) order)
+ *                    if cz_job_should_stop(job): cz_job_part_report(job, p, CZ_ECANCELED) ...
+ *                    cz_budget_reserve(&res[p], bytes)      (FIFO: waits, never over-commits)
+ *                    hand (job, p, res[p]) to synthesis
+ *   GPU worker:  after the GPU region: cz_reservation_release(&res, abc_bytes)
+ *   finalizer:   cz_reservation_release_all(&res); cz_job_part_report(job, p, code, msg)
+ *   assembler:   when the report says all partitions succeeded: cz_job_complete(job, proof, ...)
+ *
+ * Common rules. Functions that can fail take a cz_errinfo (may be NULL) and return a cz_err.
+ * Timeouts are milliseconds of real monotonic time; a negative timeout waits forever, 0 polls.
+ * Every object is thread-safe unless a function says otherwise. Lock order across modules:
+ * SRS load lock -> SRS lock -> budget lock. The budget never holds its lock while it calls its
+ * evictor, and the scheduler never calls into the other two (its on_cancel hook runs unlocked).
+ */
+#ifndef CUZK_ENGINE_H
+#define CUZK_ENGINE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cuzk/err.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ============================================================================================
+ * Memory budget (src/engine/budget.c)
+ *
+ * One number of bytes that keys and per-partition working sets are charged against. A
+ * reservation blocks until it fits; waiters are served strictly first come, first served (a
+ * large early request is never overtaken by later small ones, so the dispatcher's
+ * (job seq, partition) order is also the order in which memory is granted). Used bytes never
+ * exceed the total (checked by CZ_ASSERT on every grant; the peak is recorded). A request
+ * larger than the total fails at once with CZ_ERANGE. When the request at the head of the queue
+ * does not fit, the budget calls its evictor (e.g. cz_srs_evict_lru) without holding its lock.
+ * ============================================================================================ */
+
+typedef struct cz_budget cz_budget;
+
+/* Frees up to (at least, if it can) need bytes of the budget by releasing reservations it owns;
+ * returns the bytes it released (0: nothing left to evict). Called without the budget's lock. */
+typedef uint64_t (*cz_budget_evict_fn)(void *arg, uint64_t need);
+
+typedef struct cz_budget_config {
+    uint64_t total_bytes;  /* explicit total; 0 = physical RAM minus margin_bytes */
+    uint64_t margin_bytes; /* kept free for the OS and everything else, when total_bytes is 0 */
+} cz_budget_config;
+
+/* Bytes held by one reservation. A plain value owned by its holder (no allocation); move it
+ * with the work it pays for. Released in one or more steps; all bytes must be released. */
+typedef struct cz_reservation {
+    cz_budget *budget;
+    uint64_t bytes;
+} cz_reservation;
+
+/* Abort predicate of a waiting reservation: non-zero = stop waiting (CZ_ECANCELED). Evaluated
+ * when the waiter wakes; cz_budget_wake wakes all waiters so that they evaluate it. */
+typedef int (*cz_budget_abort_fn)(void *arg);
+
+typedef struct cz_budget_stats {
+    uint64_t total, used, peak;
+    uint64_t waiting_bytes; /* sum of the requests now waiting */
+    size_t nwaiting;        /* requests now waiting */
+    uint64_t ngranted;      /* reservations granted so far */
+    uint64_t nevict_calls;  /* evictor calls */
+    uint64_t nrefused;      /* oversize, timed out or aborted requests */
+} cz_budget_stats;
+
+/* CZ_EINVAL when margin_bytes >= physical RAM (total_bytes 0), CZ_ENOMEM. */
+int cz_budget_create(cz_budget **out, const cz_budget_config *cfg, cz_errinfo *ei);
+/* Nothing may be reserved or waiting (CZ_ASSERT). NULL is a no-op. */
+void cz_budget_destroy(cz_budget *b);
+/* Sets (or clears, fn NULL) the evictor. Set it before reservations start. */
+void cz_budget_set_evictor(cz_budget *b, cz_budget_evict_fn fn, void *arg);
+
+/*
+ * Reserves bytes, waiting in FIFO order until they fit. *out is always initialised (0 bytes on
+ * failure). Errors: CZ_ERANGE (bytes > total, at once), CZ_ETIMEDOUT (timeout_ms passed),
+ * CZ_ECANCELED (abort(abort_arg) returned non-zero; abort may be NULL). 0 bytes succeed at once.
+ */
+int cz_budget_reserve(cz_reservation *out, cz_budget *b, uint64_t bytes, int64_t timeout_ms,
+                      cz_budget_abort_fn abort, void *abort_arg, cz_errinfo *ei);
+/* Releases bytes (<= r->bytes, CZ_ASSERT) of r: step one of a two-step release. */
+void cz_reservation_release(cz_reservation *r, uint64_t bytes);
+/* Releases what r still holds; r then holds 0 bytes (idempotent). */
+void cz_reservation_release_all(cz_reservation *r);
+/* Wakes every waiter to re-evaluate its abort predicate (e.g. after a job was cancelled). */
+void cz_budget_wake(cz_budget *b);
+void cz_budget_stats_get(cz_budget_stats *out, cz_budget *b);
+uint64_t cz_budget_total(const cz_budget *b);
+
+/* ============================================================================================
+ * Scheduler and job tracker (src/engine/sched.c, src/engine/jobs.c)
+ *
+ * Jobs have a unique string key, a priority and a global sequence number; the dispatcher takes
+ * them in priority order (Critical > High > Normal > Low), first in first out within a priority.
+ * A submit whose key belongs to a queued or running job is refused (CZ_EEXIST), never replaces
+ * it; a finished job with that key is dropped from the tracker and the key reused (a retry).
+ *
+ * States: queued -> running -> done | failed | cancelled; queued -> cancelled. A running job
+ * has nparts partitions; each is reported exactly once (done, failed, or skipped). The job
+ * reaches a final state only when every partition has been reported, so a finished job holds
+ * no resources of the pipeline. A failed partition or a cancel makes cz_job_should_stop true:
+ * the pipeline skips the partitions it has not started. Finished jobs are kept for
+ * retention_ms and at most max_retained of them (oldest dropped first), then dropped.
+ * ============================================================================================ */
+
+typedef enum {
+    CZ_PRIO_LOW = 0,
+    CZ_PRIO_NORMAL = 1,
+    CZ_PRIO_HIGH = 2,
+    CZ_PRIO_CRITICAL = 3,
+} cz_priority;
+#define CZ_PRIO_COUNT 4
+
+typedef enum {
+    CZ_JOB_QUEUED = 0,
+    CZ_JOB_RUNNING = 1,
+    CZ_JOB_DONE = 2,
+    CZ_JOB_FAILED = 3,
+    CZ_JOB_CANCELLED = 4,
+} cz_job_state;
+
+typedef struct cz_sched cz_sched;
+typedef struct cz_job cz_job; /* reference counted; handles from the scheduler need cz_job_unref */
+
+/* Milliseconds of a monotonic clock; tests inject a fake one. */
+typedef uint64_t (*cz_clock_ms_fn)(void *arg);
+
+typedef struct cz_sched_config {
+    uint64_t retention_ms; /* finished jobs kept this long; 0 = 10 minutes */
+    size_t max_retained;   /* and at most this many; 0 = 10000 */
+    cz_clock_ms_fn clock;  /* NULL = cz_clock_now_ms; used for retention and job times */
+    void *clock_arg;
+    /* Called (without the scheduler's lock) when a running job is asked to cancel, so that the
+     * pipeline can wake what waits on its behalf (cz_budget_wake). May be NULL. */
+    void (*on_cancel)(void *arg, cz_job *job);
+    void *on_cancel_arg;
+} cz_sched_config;
+
+typedef struct cz_sched_stats {
+    size_t queued[CZ_PRIO_COUNT];                             /* now queued, per priority */
+    size_t running;                                           /* now running */
+    size_t retained;                                          /* finished jobs still kept */
+    uint64_t submitted, completed, failed, cancelled, pruned; /* totals since creation */
+} cz_sched_stats;
+
+/* Bytes a job key may have, without the terminating zero. */
+#define CZ_JOB_KEY_MAX 255
+
+/* cfg may be NULL (defaults). */
+int cz_sched_create(cz_sched **out, const cz_sched_config *cfg, cz_errinfo *ei);
+/* No job may be running, no thread waiting, and no handle held (CZ_ASSERT). NULL is a no-op. */
+void cz_sched_destroy(cz_sched *s);
+/* Makes cz_sched_next return CZ_ECANCELED from now on (waiters wake); queued jobs stay queued. */
+void cz_sched_shutdown(cz_sched *s);
+
+/*
+ * Queues a job. key: 1..CZ_JOB_KEY_MAX bytes, copied. nparts >= 1. payload is the pipeline's
+ * (parsed input); payload_free(payload) runs when the job is freed (may be NULL). *out (may be
+ * NULL) gets a new reference. Errors: CZ_EINVAL (key, priority, nparts), CZ_EEXIST (a queued or
+ * running job has this key; the payload then stays the caller's), CZ_ENOMEM.
+ */
+int cz_sched_submit(cz_job **out, cz_sched *s, const char *key, cz_priority prio, uint32_t nparts,
+                    void *payload, void (*payload_free)(void *), cz_errinfo *ei);
+/*
+ * The dispatcher's call: waits up to timeout_ms for a queued job, takes the highest-priority,
+ * oldest one, marks it running and returns a new reference in *out. CZ_ETIMEDOUT, or
+ * CZ_ECANCELED after cz_sched_shutdown.
+ */
+int cz_sched_next(cz_job **out, cz_sched *s, int64_t timeout_ms, cz_errinfo *ei);
+/*
+ * Cancels the job with key: a queued job is removed from the queue and is cancelled at once; a
+ * running job is flagged (cz_job_should_stop) and ends cancelled when its partitions have all
+ * been reported. CZ_ENOTFOUND (unknown or already dropped), CZ_EINVAL (already finished).
+ */
+int cz_sched_cancel(cz_sched *s, const char *key, cz_errinfo *ei);
+/* A new reference to the job with key (any state), or CZ_ENOTFOUND. */
+int cz_sched_find(cz_job **out, cz_sched *s, const char *key, cz_errinfo *ei);
+/*
+ * Waits up to timeout_ms for the job with key to finish; *out gets a new reference to it (also
+ * on CZ_ETIMEDOUT, with the job still queued or running). CZ_ENOTFOUND for an unknown key.
+ */
+int cz_sched_await(cz_job **out, cz_sched *s, const char *key, int64_t timeout_ms, cz_errinfo *ei);
+/* Drops finished jobs past their retention (every other call also does this). */
+void cz_sched_prune(cz_sched *s);
+void cz_sched_stats_get(cz_sched_stats *out, cz_sched *s);
+
+/* Job handles. The getters are safe from any thread while the handle is held. */
+void cz_job_ref(cz_job *job);
+void cz_job_unref(cz_job *job); /* NULL is a no-op */
+const char *cz_job_key(const cz_job *job);
+uint64_t cz_job_seq(const cz_job *job); /* global submission order, from 1 */
+cz_priority cz_job_priority(const cz_job *job);
+uint32_t cz_job_nparts(const cz_job *job);
+void *cz_job_payload(const cz_job *job);
+cz_job_state cz_job_state_get(const cz_job *job);
+/* True once a cancel was requested or a partition failed: skip partitions not yet started. */
+int cz_job_should_stop(const cz_job *job);
+
+/*
+ * Reports partition p (< nparts, each exactly once, CZ_ASSERT) of a running job: code CZ_OK =
+ * succeeded, CZ_ECANCELED = skipped or abandoned, anything else = failed with msg (may be NULL;
+ * the first failure is the job's error). Returns 1 when this was the last partition and all
+ * succeeded and no cancel was requested: the caller must then call cz_job_complete. Returns 0
+ * otherwise; when this was the last partition the job is then final (failed or cancelled).
+ */
+int cz_job_part_report(cz_job *job, uint32_t p, int code, const char *msg);
+/*
+ * Ends a job whose partitions all succeeded (after cz_job_part_report returned 1): code CZ_OK
+ * makes it done with a copy of result (len bytes), another code failed with msg (e.g. the proof
+ * did not verify). A cancel requested meanwhile wins: the job ends cancelled. CZ_ENOMEM (the job
+ * then fails) or CZ_OK.
+ */
+int cz_job_complete(cz_job *job, int code, const void *result, size_t len, const char *msg);
+/* The result of a done job (NULL otherwise; valid while the handle is held). */
+const void *cz_job_result(const cz_job *job, size_t *len);
+/* The error of a failed (code, message) or cancelled (CZ_ECANCELED) job; CZ_OK otherwise. */
+int cz_job_error(const cz_job *job, const char **msg);
+/* Times from the scheduler's clock (ms): submitted, started (0 if never), finished (0 if not). */
+void cz_job_times(const cz_job *job, uint64_t *submitted, uint64_t *started, uint64_t *finished);
+const char *cz_job_state_name(cz_job_state st);
+const char *cz_priority_name(cz_priority p);
+
+/* ============================================================================================
+ * SRS manager (src/engine/srs.c)
+ *
+ * Proving keys, loaded once per (canonical) path by a loader, kept resident while referenced.
+ * acquire/release count references; a referenced key is never freed. An unreferenced key stays
+ * loaded (warm) until it is evicted explicitly (cz_srs_evict) or by cz_srs_evict_lru when the
+ * budget needs room (least recently released first). A key's bytes (the loader's footprint) are
+ * reserved in the budget before it loads and released when it is evicted.
+ * ============================================================================================ */
+
+typedef struct cz_srs cz_srs;
+typedef struct cz_srs_key cz_srs_key;
+
+/* Where a loader puts data it copies into host memory. Today malloc/free; the seam for pinned
+ * memory (cudaHostAlloc) when a GPU is present. The zkey loader maps its file and uses none. */
+typedef struct cz_srs_host_mem {
+    void *(*alloc)(void *arg, size_t bytes);
+    void (*free)(void *arg, void *p, size_t bytes);
+    void *arg;
+} cz_srs_host_mem;
+
+/* A proving key format. Adding Filecoin .params means adding one of these. */
+typedef struct cz_srs_loader {
+    const char *name; /* "zkey" */
+    /* Bytes the key will occupy once loaded (charged to the budget before open). */
+    int (*footprint)(uint64_t *bytes, const char *path, cz_errinfo *ei);
+    int (*open)(void **key, const char *path, const cz_srs_host_mem *mem, cz_errinfo *ei);
+    void (*close)(void *key, const cz_srs_host_mem *mem);
+} cz_srs_loader;
+
+/* snarkjs .zkey through cz_zkey_open; the key data is a cz_zkey *; footprint = file size. */
+extern const cz_srs_loader cz_srs_loader_zkey;
+
+/* Per-device resident data of a key (e.g. bases uploaded to a GPU), created on first use by
+ * cz_srs_key_device and freed when the key is evicted. Fits cz_groth16_gpu_key_create/free. */
+typedef struct cz_srs_device_hooks {
+    int (*create)(void **ddata, const void *key, int device, void *arg, cz_errinfo *ei);
+    void (*free)(void *ddata, void *arg);
+    void *arg;
+} cz_srs_device_hooks;
+
+#define CZ_SRS_MAX_DEVICES 16
+
+typedef struct cz_srs_config {
+    cz_budget *budget;                 /* may be NULL (nothing charged) */
+    const cz_srs_device_hooks *device; /* may be NULL (cz_srs_key_device fails) */
+    const cz_srs_host_mem *host_mem;   /* NULL = malloc/free */
+} cz_srs_config;
+
+typedef struct cz_srs_stats {
+    size_t nloaded, nreferenced;
+    uint64_t bytes;                     /* footprint of the loaded keys */
+    uint64_t nloads, nhits, nevictions; /* totals */
+} cz_srs_stats;
+
+int cz_srs_create(cz_srs **out, const cz_srs_config *cfg, cz_errinfo *ei);
+/* Evicts every key; none may be referenced (CZ_ASSERT). NULL is a no-op. */
+void cz_srs_destroy(cz_srs *m);
+/*
+ * A reference to the key at path, loading it first if needed (loader NULL = zkey). Loads are
+ * serialised; a caller whose key is already loaded never waits for another load. Waiting for
+ * budget may evict other keys. Errors from the loader, the budget (CZ_ERANGE: the key is larger
+ * than the budget), CZ_EINVAL, CZ_ENOMEM. A key loaded with one loader is not reloaded with
+ * another (the first one wins; CZ_EINVAL when they differ).
+ */
+int cz_srs_acquire(cz_srs_key **out, cz_srs *m, const char *path, const cz_srs_loader *loader,
+                   cz_errinfo *ei);
+/* Drops a reference (NULL is a no-op); the key stays loaded and becomes most recently used. */
+void cz_srs_release(cz_srs_key *k);
+/* Loads the key without keeping a reference (acquire + release). */
+int cz_srs_preload(cz_srs *m, const char *path, const cz_srs_loader *loader, cz_errinfo *ei);
+/* Unloads the key at path: CZ_ENOTFOUND if not loaded, CZ_EBUSY while referenced. */
+int cz_srs_evict(cz_srs *m, const char *path, cz_errinfo *ei);
+/* Evicts unreferenced keys, least recently used first, until need bytes are freed or none is
+ * left (need 0: one key); returns the bytes freed. Has the cz_budget_evict_fn signature
+ * (arg = the manager). */
+uint64_t cz_srs_evict_lru(void *m, uint64_t need);
+/* 1 if the key at path is loaded. */
+int cz_srs_is_loaded(cz_srs *m, const char *path);
+void cz_srs_stats_get(cz_srs_stats *out, cz_srs *m);
+
+/* The loader's key (a cz_zkey * for the zkey loader), its canonical path and footprint. */
+const void *cz_srs_key_data(const cz_srs_key *k);
+const char *cz_srs_key_path(const cz_srs_key *k);
+uint64_t cz_srs_key_bytes(const cz_srs_key *k);
+/* The key's data on device (created by the hooks on first call, then cached). CZ_EINVAL for a
+ * device outside 0..CZ_SRS_MAX_DEVICES-1, CZ_EUNSUPPORTED without hooks, or the hook's error. */
+int cz_srs_key_device(void **out, cz_srs_key *k, int device, cz_errinfo *ei);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
