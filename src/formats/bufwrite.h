@@ -1,0 +1,70 @@
+/*
+ * A buffered little-endian file writer for the snarkjs binary writers (r1cs_write.c,
+ * wtns_write.c): bytes collect in a 1 MiB buffer and go out in large fwrite calls. The first error
+ * sticks (bw->err) and later calls do nothing, so a writer checks once, at cz__bw_close.
+ */
+#ifndef CUZK_FORMATS_BUFWRITE_H
+#define CUZK_FORMATS_BUFWRITE_H
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#define CZ_BW_SIZE (1u << 20)
+
+typedef struct cz__bw {
+    FILE *f;
+    size_t len;
+    int err; /* errno of the first failure, or 0 */
+    uint8_t buf[CZ_BW_SIZE];
+} cz__bw;
+
+static inline void cz__bw_flush(cz__bw *bw) {
+    if (bw->err == 0 && bw->len > 0 && fwrite(bw->buf, 1, bw->len, bw->f) != bw->len)
+        bw->err = errno ? errno : EIO;
+    bw->len = 0;
+}
+
+static inline void cz__bw_bytes(cz__bw *bw, const void *p, size_t n) {
+    const uint8_t *s = p;
+    while (n > 0) {
+        if (bw->len == CZ_BW_SIZE)
+            cz__bw_flush(bw);
+        size_t k = CZ_BW_SIZE - bw->len < n ? CZ_BW_SIZE - bw->len : n;
+        memcpy(bw->buf + bw->len, s, k);
+        bw->len += k;
+        s += k;
+        n -= k;
+    }
+}
+
+static inline void cz__bw_u32(cz__bw *bw, uint32_t v) {
+    uint8_t b[4];
+    for (int i = 0; i < 4; i++)
+        b[i] = (uint8_t)(v >> (8 * i));
+    cz__bw_bytes(bw, b, 4);
+}
+
+static inline void cz__bw_u64(cz__bw *bw, uint64_t v) {
+    uint8_t b[8];
+    for (int i = 0; i < 8; i++)
+        b[i] = (uint8_t)(v >> (8 * i));
+    cz__bw_bytes(bw, b, 8);
+}
+
+/* Section header of the iden3 container: id u32, payload size u64. */
+static inline void cz__bw_section(cz__bw *bw, uint32_t id, uint64_t size) {
+    cz__bw_u32(bw, id);
+    cz__bw_u64(bw, size);
+}
+
+/* Flushes and closes; 0 or the errno of the first failure. */
+static inline int cz__bw_close(cz__bw *bw) {
+    cz__bw_flush(bw);
+    if (fclose(bw->f) != 0 && bw->err == 0)
+        bw->err = errno ? errno : EIO;
+    return bw->err;
+}
+
+#endif
