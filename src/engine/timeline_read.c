@@ -176,9 +176,10 @@ static int parse_record(state *st, const char *r, size_t len, size_t line) {
     for (int i = 0; i < 3; i++) {
         const char *c = memchr(r + pos, ',', len - pos);
         if (c == NULL)
-            return cz_fail(st->ei, CZ_EFORMAT,
-                           "%s:%zu: TIMELINE line has %d fields, needs 4 (ms,EVENT,job,detail)",
-                           st->name, line, i + 1);
+            return cz_fail(
+                st->ei, CZ_EFORMAT,
+                "%s:%zu: TIMELINE line has only %d of its 4 fields (ms,EVENT,job,detail)", st->name,
+                line, i + 1);
         if (!take(f[i], r + pos, (size_t)(c - (r + pos))))
             return cz_fail(st->ei, CZ_EFORMAT, "%s:%zu: %s field longer than %d bytes", st->name,
                            line, what[i], MAX_FIELD - 1);
@@ -308,7 +309,9 @@ static void analyze_gpu(cz_timeline_gpu *g, const cz_timeline *tl, span *sp) {
     size_t n = 0;
     for (size_t i = 0; i < tl->nintervals; i++) {
         const cz_timeline_worker *w = &tl->workers[tl->intervals[i].worker];
-        if (w->kind == CZ_TL_WORKER_GPU && w->gpu == g->gpu)
+        /* A zero-length interval is an instant: it neither adds busy time nor splits a gap. */
+        if (w->kind == CZ_TL_WORKER_GPU && w->gpu == g->gpu &&
+            tl->intervals[i].end_ms > tl->intervals[i].start_ms)
             sp[n++] = (span){tl->intervals[i].start_ms, tl->intervals[i].end_ms};
     }
     qsort(sp, n, sizeof *sp, cmp_span);
@@ -420,6 +423,13 @@ static int build(state *st, cz_timeline *tl) {
         } else if (is_synth) {
             if (w->kind == CZ_TL_WORKER_GPU) {
                 rc = fail_pair(st, r, "on a GPU worker", 0);
+                goto out;
+            }
+            int g, sl;
+            if (parse_gpu_worker(&g, &sl, wname)) {
+                rc = cz_fail(st->ei, CZ_EFORMAT,
+                             "%s:%zu: synthesis worker '%s' is named like a GPU worker", st->name,
+                             r->line, wname);
                 goto out;
             }
             w->kind = CZ_TL_WORKER_SYNTH;

@@ -170,6 +170,8 @@ static void draw_gaps(const view *v, const cz_timeline *tl, int gpu, double y) {
         if (best == nw)
             break;
         const cz_timeline_interval *iv = &tl->intervals[ws[best]->first + idx[best]++];
+        if (iv->end_ms <= iv->start_ms) /* an instant splits no gap (as in the analysis) */
+            continue;
         if (end >= 0.0 && iv->start_ms > end) {
             double a = end > v->t0 ? end : v->t0, b = iv->start_ms < v->t1 ? iv->start_ms : v->t1;
             if (b > a)
