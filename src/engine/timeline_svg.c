@@ -9,13 +9,13 @@
  * of job colors. Two dashed lines mark the steady-state window.
  *
  * Every interval is one <rect class="iv"> with a <title> tooltip (job, partition, worker, times),
- * colored by job: the hue comes from a hash of the job id, so a job keeps its color from picture
- * to picture. Failed intervals get a red outline, open ones (no end line) a dashed one. A
- * partition number is written on a bar wide enough to hold it.
+ * colored by job (assign_colors). Failed intervals get a red outline, open ones (no end line) a
+ * dashed one. A partition number is written on a bar wide enough to hold it.
  *
  * Costs: one pass over the workers, intervals and gaps; output is about 250 bytes per interval.
  */
 #include <math.h>
+#include <stdlib.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -31,8 +31,9 @@
 
 typedef struct view {
     FILE *out;
-    double t0, t1; /* drawn window, ms */
-    double x0, w;  /* plot area, px */
+    double t0, t1;               /* drawn window, ms */
+    double x0, w;                /* plot area, px */
+    const unsigned char *colors; /* palette index per job */
 } view;
 
 static double xof(const view *v, double t) {
@@ -66,34 +67,33 @@ static void put_esc(FILE *out, const char *s) {
     }
 }
 
-/* A stable color for a job id: hue from its FNV-1a hash, saturation and lightness varied a bit. */
-static void job_color(char rgb[8], const char *id) {
-    uint32_t h = 2166136261u;
-    for (; *id != '\0'; id++)
-        h = (h ^ (unsigned char)*id) * 16777619u;
-    h ^= h >> 15;
-    h *= 0x2c1b3c6dU;
-    h ^= h >> 12;
-    double hue = (double)(h % 360u), s = 0.50 + (double)((h >> 9) % 25u) / 100.0;
-    double l = 0.52 + (double)((h >> 17) % 14u) / 100.0;
-    /* HSL to RGB */
-    double c = (1.0 - fabs(2.0 * l - 1.0)) * s, hp = hue / 60.0;
-    double x = c * (1.0 - fabs(fmod(hp, 2.0) - 1.0)), m = l - c / 2.0;
-    double r = 0, g = 0, b = 0;
-    if (hp < 1)
-        r = c, g = x;
-    else if (hp < 2)
-        r = x, g = c;
-    else if (hp < 3)
-        g = c, b = x;
-    else if (hp < 4)
-        g = x, b = c;
-    else if (hp < 5)
-        r = x, b = c;
-    else
-        r = c, b = x;
-    snprintf(rgb, 8, "#%02x%02x%02x", (unsigned)lround((r + m) * 255.0),
-             (unsigned)lround((g + m) * 255.0), (unsigned)lround((b + m) * 255.0));
+/*
+ * Job colors: a qualitative palette (no red: red marks gaps and failures). A job's color is the
+ * palette entry its id hashes to (FNV-1a), or, when an earlier job of the log already holds that
+ * entry, the next free one -- so a job keeps its color from picture to picture of the same log,
+ * and the first NPALETTE jobs of a picture all get different colors.
+ */
+static const char *const palette[] = {
+    "#4e79a7", "#f28e2b", "#76b7b2", "#59a14f", "#edc948", "#b07aa1", "#ff9da7", "#9c755f",
+    "#bab0ac", "#a0cbe8", "#ffbe7d", "#8cd17d", "#86bcb6", "#f1ce63", "#d4a6c8",
+};
+#define NPALETTE (sizeof palette / sizeof palette[0])
+
+/* colors[j] = the palette index of job j (see above). */
+static void assign_colors(unsigned char *colors, const cz_timeline *tl) {
+    unsigned used = 0; /* bit i: palette entry i is taken in the current round */
+    for (size_t j = 0; j < tl->njobs; j++) {
+        uint32_t h = 2166136261u;
+        for (const char *c = tl->jobs[j].id; *c != '\0'; c++)
+            h = (h ^ (unsigned char)*c) * 16777619u;
+        if (used == (1u << NPALETTE) - 1)
+            used = 0; /* all taken: start a new round */
+        unsigned k = h % NPALETTE;
+        while (used & (1u << k))
+            k = (k + 1) % NPALETTE;
+        used |= 1u << k;
+        colors[j] = (unsigned char)k;
+    }
 }
 
 /* The tick step: 1, 2 or 5 times a power of ten, giving at most about ten ticks over span_s. */
@@ -118,8 +118,7 @@ static void draw_interval(const view *v, const cz_timeline *tl, const cz_timelin
     if (w < 0.6) /* zero-length intervals stay visible */
         w = 0.6;
     const cz_timeline_job *job = &tl->jobs[iv->job];
-    char rgb[8];
-    job_color(rgb, job->id);
+    const char *rgb = palette[v->colors[iv->job]];
     fprintf(v->out,
             "<rect class=\"iv\" x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" "
             "fill=\"%s\"",
@@ -128,6 +127,8 @@ static void draw_interval(const view *v, const cz_timeline *tl, const cz_timelin
         fputs(" stroke=\"#d00000\" stroke-width=\"1.5\"", v->out);
     else if (iv->open)
         fputs(" stroke=\"#333333\" stroke-dasharray=\"3,2\"", v->out);
+    else /* a thin white edge keeps back-to-back bars apart */
+        fputs(" stroke=\"#ffffff\" stroke-width=\"0.6\"", v->out);
     fputs("><title>", v->out);
     put_esc(v->out, job->id);
     if (iv->partition >= 0)
@@ -146,9 +147,9 @@ static void draw_interval(const view *v, const cz_timeline *tl, const cz_timelin
 
 /* The red idle gaps of GPU g between its first start and last end, in the strip at y. */
 static void draw_gaps(const view *v, const cz_timeline *tl, int gpu, double y) {
-    /* Walk the union of the GPU's intervals: they are grouped by worker, so merge by sweeping
-     * all of them in start order with a running end (O(n^2) worst case over workers is avoided
-     * by repeatedly taking the smallest next start among the GPU's workers). */
+    /* Walk the GPU's intervals in start order with a running end: they are grouped by worker
+     * and sorted within a worker, so a merge that takes the smallest next start among the GPU's
+     * workers (at most 64 of them) sees them in order; a start past the running end is a gap. */
     size_t idx[64], nw = 0;
     const cz_timeline_worker *ws[64];
     for (size_t k = 0; k < tl->nworkers && nw < 64; k++)
@@ -216,6 +217,11 @@ int cz_timeline_render_svg(FILE *out, const cz_timeline *tl, const cz_timeline_s
     if (v.t1 - v.t0 < 1.0)
         v.t1 = v.t0 + 1.0;
     v.w = width - LEFT - RIGHT;
+    unsigned char *colors = malloc(tl->njobs + 1);
+    if (colors == NULL)
+        return cz_fail(ei, CZ_ENOMEM, "timeline svg: out of memory");
+    assign_colors(colors, tl);
+    v.colors = colors;
 
     /* Height: lanes and headers, strips, axis, legend. */
     size_t nsynth = 0;
@@ -268,7 +274,12 @@ int cz_timeline_render_svg(FILE *out, const cz_timeline *tl, const cz_timeline_s
     int decimals = step >= 1.0 ? 0 : (int)ceil(-log10(step) - 1e-9);
     fprintf(out, "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" stroke=\"#444444\"/>\n",
             v.x0, axis_y, v.x0 + v.w, axis_y);
-    for (double s = ceil(v.t0 / 1e3 / step) * step; s <= v.t1 / 1e3 + step * 1e-9; s += step) {
+    /* Ticks by an integer count: far from 0 (huge times, a tiny window) s += step could stall. */
+    double first_tick = ceil(v.t0 / 1e3 / step) * step;
+    for (int k = 0; k <= 20; k++) {
+        double s = first_tick + k * step;
+        if (s > v.t1 / 1e3 + step * 1e-9 || (k > 0 && s == first_tick + (k - 1) * step))
+            break;
         double x = xof(&v, s * 1e3);
         fprintf(out,
                 "<line x1=\"%.2f\" y1=\"%d\" x2=\"%.2f\" y2=\"%.2f\" stroke=\"#e6e6e6\"/>\n"
@@ -296,7 +307,7 @@ int cz_timeline_render_svg(FILE *out, const cz_timeline *tl, const cz_timeline_s
         if (g != NULL && (k == 0 || tl->workers[k - 1].kind != CZ_TL_WORKER_GPU ||
                           tl->workers[k - 1].gpu != w->gpu)) {
             snprintf(text, sizeof text,
-                     "GPU %d \xe2\x80\x94 busy %.1f%% steady, %.1f%% run; %zu gaps, %.2f s idle, "
+                     "GPU %d: busy %.1f%% steady, %.1f%% run; %zu gaps, %.2f s idle, "
                      "longest %.2f s",
                      g->gpu, g->busy_pct_steady, g->busy_pct_run, g->ngaps, g->gap_ms_total / 1e3,
                      g->gap_ms_max / 1e3);
@@ -334,8 +345,7 @@ int cz_timeline_render_svg(FILE *out, const cz_timeline *tl, const cz_timeline_s
 
     /* Legend. */
     for (size_t j = 0; j < nlegend; j++) {
-        char rgb[8];
-        job_color(rgb, tl->jobs[j].id);
+        const char *rgb = palette[v.colors[j]];
         double lx = 8 + (double)(j % legend_per_row) * 150;
         double ly = axis_y + AXIS - 2 + (double)(j / legend_per_row) * LEGEND;
         fprintf(out, "<rect x=\"%.2f\" y=\"%.2f\" width=\"12\" height=\"10\" fill=\"%s\"/>\n", lx,
@@ -351,6 +361,7 @@ int cz_timeline_render_svg(FILE *out, const cz_timeline *tl, const cz_timeline_s
                                                       : " (failed)");
     }
     fputs("</svg>\n", out);
+    free(colors);
     if (fflush(out) != 0 || ferror(out))
         return cz_fail(ei, CZ_EIO, "timeline svg: write failed");
     return CZ_OK;
