@@ -377,7 +377,8 @@ static int build(state *st, cz_timeline *tl) {
     for (size_t w = 0; w < nw; w++)
         wt[w] = (wtmp){.kind = -1, .gpu = -1, .slot = -1, .open = -1};
 
-    qsort(st->recs, st->nrecs, sizeof *st->recs, cmp_rec);
+    if (st->nrecs > 1) /* qsort must not see the NULL of an empty array */
+        qsort(st->recs, st->nrecs, sizeof *st->recs, cmp_rec);
     if (st->nrecs > 0) {
         tl->run_start_ms = st->recs[0].t;
         tl->run_end_ms = st->recs[st->nrecs - 1].t;
@@ -550,7 +551,8 @@ static int build(state *st, cz_timeline *tl) {
     /* Intervals grouped by worker in lane order; per worker, per job sums; steady window. */
     for (size_t i = 0; i < tl->nintervals; i++)
         tl->intervals[i].worker = rank[tl->intervals[i].worker];
-    qsort(tl->intervals, tl->nintervals, sizeof *tl->intervals, cmp_interval);
+    if (tl->nintervals > 1)
+        qsort(tl->intervals, tl->nintervals, sizeof *tl->intervals, cmp_interval);
     int have_gpu = 0;
     for (size_t i = 0; i < tl->nintervals; i++) {
         const cz_timeline_interval *iv = &tl->intervals[i];
