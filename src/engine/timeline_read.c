@@ -29,6 +29,7 @@
 
 #define MAX_FIELD 256  /* longest time, event, job or detail item accepted */
 #define MAX_INDEX 4095 /* largest GPU, slot or partition number accepted */
+#define MAX_MS    1e12 /* largest time or duration accepted: 31 years, what the emitter clamps to */
 
 typedef struct rec {
     double t, dur;
@@ -115,14 +116,14 @@ static void names_free(names *nm) {
     free(nm->slot);
 }
 
-/* A finite number >= 0 from the whole of s. */
+/* A number 0..MAX_MS from the whole of s. */
 static int parse_nonneg(double *v, const char *s) {
     char *end;
     if (*s == '\0' || *s == ' ' || *s == '+' || *s == '-')
         return 0;
     errno = 0;
     *v = strtod(s, &end);
-    return *end == '\0' && errno == 0 && isfinite(*v) && *v >= 0.0;
+    return *end == '\0' && errno == 0 && *v >= 0.0 && *v <= MAX_MS;
 }
 
 /* A decimal integer 0..MAX_INDEX from s[0..len). */
@@ -187,8 +188,8 @@ static int parse_record(state *st, const char *r, size_t len, size_t line) {
     }
     rec rc = {.line = line, .worker = -1, .ev = -1, .partition = -1, .stage = -1, .dur = -1.0};
     if (!parse_nonneg(&rc.t, f[0]))
-        return cz_fail(st->ei, CZ_EFORMAT, "%s:%zu: time '%s' is not a number of ms >= 0", st->name,
-                       line, f[0]);
+        return cz_fail(st->ei, CZ_EFORMAT, "%s:%zu: time '%s' is not a number of ms in 0..1e12",
+                       st->name, line, f[0]);
     for (int e = 0; e < CZ_TL_NEVENTS; e++)
         if (strcmp(f[1], cz_timeline_event_name((cz_timeline_event)e)) == 0)
             rc.ev = e;
@@ -244,8 +245,9 @@ static int parse_record(state *st, const char *r, size_t len, size_t line) {
                                (int)(vlen < 40 ? vlen : 40), v);
         } else if (rc.ev == CZ_TL_STAGE && klen == 3 && memcmp(item, "dur", 3) == 0) {
             if (!take(buf, v, vlen) || !parse_nonneg(&rc.dur, buf))
-                return cz_fail(st->ei, CZ_EFORMAT, "%s:%zu: stage duration '%.*s' is not ms >= 0",
-                               st->name, line, (int)(vlen < 40 ? vlen : 40), v);
+                return cz_fail(st->ei, CZ_EFORMAT,
+                               "%s:%zu: stage duration '%.*s' is not ms in 0..1e12", st->name, line,
+                               (int)(vlen < 40 ? vlen : 40), v);
         }
     }
     if (rc.ev == CZ_TL_STAGE && (rc.stage < 0 || rc.dur < 0.0))

@@ -215,7 +215,7 @@ int cz_timeline_render_svg(FILE *out, const cz_timeline *tl, const cz_timeline_s
     if (o->from_ms != o->to_ms)
         v.t0 = o->from_ms, v.t1 = o->to_ms;
     if (v.t1 - v.t0 < 1.0)
-        v.t1 = v.t0 + 1.0;
+        v.t1 = v.t0 + fmax(1.0, v.t0 * 1e-9); /* 1 ms, or more where 1 ms is below an ulp */
     v.w = width - LEFT - RIGHT;
     unsigned char *colors = malloc(tl->njobs + 1);
     if (colors == NULL)
@@ -271,7 +271,7 @@ int cz_timeline_render_svg(FILE *out, const cz_timeline *tl, const cz_timeline_s
     /* Grid lines and axis. */
     double axis_y = TOP + lanes_h + 6;
     double span_s = (v.t1 - v.t0) / 1e3, step = tick_step(span_s);
-    int decimals = step >= 1.0 ? 0 : (int)ceil(-log10(step) - 1e-9);
+    int decimals = step >= 1.0 ? 0 : step >= 1e-9 ? (int)ceil(-log10(step) - 1e-9) : 9;
     fprintf(out, "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" stroke=\"#444444\"/>\n",
             v.x0, axis_y, v.x0 + v.w, axis_y);
     /* Ticks by an integer count: far from 0 (huge times, a tiny window) s += step could stall. */

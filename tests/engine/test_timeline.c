@@ -468,6 +468,7 @@ static void test_malformed(void) {
         {"x\ny\nTIMELINE,nan,DONE,j,\n", 3, "time"},
         {"TIMELINE,inf,DONE,j,\n", 1, "time"},
         {"TIMELINE,1e999,DONE,j,\n", 1, "time"},
+        {"TIMELINE,2e12,DONE,j,\n", 1, "time"},
         {"TIMELINE,,DONE,j,\n", 1, "time"},
         {"TIMELINE,1,DONE,j\n", 1, "fields"},
         {"TIMELINE,1\n", 1, "fields"},
@@ -703,6 +704,19 @@ static void test_svg_specials_and_opts(void) {
     CHECK_ERR(cz_timeline_render_svg(mf, tl, &o, &ei), CZ_OK);
     fclose(mf);
     CHECK(count(svg, "<rect class=\"iv\"") == 1); /* the gpu0.1 interval 7..19 */
+    free(svg);
+
+    cz_timeline_free(tl);
+
+    /* One record far from 0: the drawn window cannot be 1 ms wide there (below an ulp). */
+    static const char far[] = "TIMELINE,999999999999.5,DONE,j,\n";
+    CHECK_ERR(cz_timeline_parse(&tl, far, sizeof far - 1, "far", &ei), CZ_OK);
+    if (tl == NULL)
+        return;
+    mf = open_memstream(&svg, &len);
+    CHECK_ERR(cz_timeline_render_svg(mf, tl, NULL, &ei), CZ_OK);
+    fclose(mf);
+    check_svg(svg, len, tl, 0);
     free(svg);
 
     FILE *devnull = fopen("/dev/null", "w");
