@@ -22,7 +22,10 @@
  * MSM: ret = Σ [s_i] P_i over G1 affine bases. Bases are uploaded once into a cz_gpu_bases handle
  * and stay resident across calls; an MSM uses the first n bases of a handle. Scalars are
  * Montgomery-form cz_<curve>_fr, given in host memory (_msm) or device memory (_msm_dev).
- * Infinity bases (x = y = 0), zero scalars and n from 0 up are fine. See docs/gpu.md.
+ * Infinity bases (x = y = 0), zero scalars and n from 0 up to 2^27 and beyond (n < 2^30) are
+ * fine. Scalars that are 0 or 1 are split off automatically when they are at least 1/8 of the
+ * set (environment CZ_GPU_MSM_SPLIT=0/1 forces it off/on; CZ_GPU_MSM_C=K forces the window
+ * width; CZ_GPU_MSM_PROFILE=1 prints per-phase times to stderr). See docs/gpu.md.
  */
 #ifndef CUZK_GPU_H
 #define CUZK_GPU_H
@@ -93,6 +96,15 @@ int cz_bn254_gpu_g1_bases_upload(cz_gpu_bases **b, const cz_bn254_g1_affine *bas
                                  int dev, cz_errinfo *ei);
 int cz_bls12381_gpu_g1_bases_upload(cz_gpu_bases **b, const cz_bls12381_g1_affine *bases, size_t n,
                                     int dev, cz_errinfo *ei);
+/* *b = bases P_i = p0 + i·step (i < n) made on device dev: for tests and benchmarks at sizes where
+ * the CPU would be slow (p0 = aG, step = dG gives Σ s_i·P_i = [Σ s_i·(a + i·d)]G). p0 and step
+ * must not be infinity. */
+int cz_bn254_gpu_g1_bases_progression(cz_gpu_bases **b, const cz_bn254_g1_affine *p0,
+                                      const cz_bn254_g1_affine *step, size_t n, int dev,
+                                      cz_errinfo *ei);
+int cz_bls12381_gpu_g1_bases_progression(cz_gpu_bases **b, const cz_bls12381_g1_affine *p0,
+                                         const cz_bls12381_g1_affine *step, size_t n, int dev,
+                                         cz_errinfo *ei);
 void cz_gpu_bases_free(cz_gpu_bases *b);
 size_t cz_gpu_bases_count(const cz_gpu_bases *b);
 

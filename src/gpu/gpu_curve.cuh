@@ -174,4 +174,35 @@ static __device__ __forceinline__ void xyzz_store(g1_xyzz<C> *p, const g1_xyzz<C
     fe_store(&p->zzz, a.zzz);
 }
 
+/* r = a^(p-2) = a⁻¹ (Fermat; 0 maps to 0): about 32N squarings and 16N multiplications, for the
+ * occasional inversion (one per thread of a batch inversion), not for inner loops. */
+template <class C> static __device__ void fe_inv_pow(fe<C> &r, const fe<C> &a) {
+    fe<C> acc;
+    fe_one(acc);
+#pragma unroll 1
+    for (int i = C::N - 1; i >= 0; i--) {
+        uint32_t e = C::p(i) - (i == 0 ? 2u : 0u); /* p is odd and > 2: no borrow */
+#pragma unroll 1
+        for (int b = 31; b >= 0; b--) {
+            fe_sqr(acc, acc);
+            if ((e >> b) & 1)
+                fe_mul(acc, acc, a);
+        }
+    }
+    r = acc;
+}
+
+/* Lane-to-lane move of a whole point (the warp reductions of gpu_msm.cu). */
+template <class C>
+static __device__ __forceinline__ void xyzz_shfl_down(g1_xyzz<C> &r, const g1_xyzz<C> &a,
+                                                      unsigned off) {
+#pragma unroll
+    for (int i = 0; i < C::N; i++) {
+        r.x.l[i] = __shfl_down_sync(0xffffffffu, a.x.l[i], off);
+        r.y.l[i] = __shfl_down_sync(0xffffffffu, a.y.l[i], off);
+        r.zz.l[i] = __shfl_down_sync(0xffffffffu, a.zz.l[i], off);
+        r.zzz.l[i] = __shfl_down_sync(0xffffffffu, a.zzz.l[i], off);
+    }
+}
+
 #endif

@@ -9,8 +9,14 @@
  *
  * Multiplication is product-scanning Montgomery (Comba with interleaved reduction): column k
  * accumulates every a_i·b_j and m_i·p_j with i + j = k in a 96-bit accumulator through one PTX
- * carry chain per product (mad.lo.cc, madc.hi.cc, addc): 2N² products, 6N² instructions. Every
- * modulus here has a spare top bit, so (ab + mp)/R < 2p < 2^(32N) and one conditional subtraction
+ * carry chain per product (mad.lo.cc, madc.hi.cc, addc). ptxas turns each mad.lo/madc.hi pair
+ * into one IMAD.WIDE(.X) and the addc into an IADD3.X on the ALU pipe, so a multiplication issues
+ * 2N² + N wide multiplies (137 IMAD for N = 8 in SASS) and the IMAD pipe is the bound: ~57·10^9
+ * BN254 Fr multiplications per second on an H200 (~93 % of its IMAD rate if a wide IMAD takes two
+ * pipe slots). An operand-scanning
+ * version with even/odd accumulators (2 instructions per product, no addc) measured 3-4 % slower
+ * (it needs a few IMAD.X for its carries); it is kept in the benchmark of gpu_ntt.cu. Every modulus
+ * here has a spare top bit, so (ab + mp)/R < 2p < 2^(32N) and one conditional subtraction
  * reduces. Addition and subtraction are one add/sub carry chain plus a select.
  *
  * The constants are in gpu_consts.h (checked against src/field/field_consts.h by
@@ -53,16 +59,6 @@ CZ_GPU_FIELD_CFG(gbls12381_fr_cfg, 8, cz_gpu_bls12381_fr_p, cz_gpu_bls12381_fr_o
                  CZ_GPU_BLS12381_FR_N0);
 
 template <class C> struct fe { uint32_t l[C::N]; };
-
-/* (c2:c1:c0) += a·b */
-static __device__ __forceinline__ void mac3(uint32_t &c0, uint32_t &c1, uint32_t &c2, uint32_t a,
-                                            uint32_t b) {
-    asm("mad.lo.cc.u32 %0, %3, %4, %0;\n\t"
-        "madc.hi.cc.u32 %1, %3, %4, %1;\n\t"
-        "addc.u32 %2, %2, 0;"
-        : "+r"(c0), "+r"(c1), "+r"(c2)
-        : "r"(a), "r"(b));
-}
 
 template <class C> static __device__ __forceinline__ void fe_zero(fe<C> &r) {
 #pragma unroll
@@ -144,11 +140,22 @@ template <class C> static __device__ __forceinline__ void fe_neg(fe<C> &r, const
     fe_sub(r, z, a);
 }
 
-/* r = a·b·R⁻¹ mod p (product scanning, see the file comment). r may alias a or b. */
+/* (c2:c1:c0) += a·b */
+static __device__ __forceinline__ void mac3(uint32_t &c0, uint32_t &c1, uint32_t &c2, uint32_t a,
+                                            uint32_t b) {
+    asm("mad.lo.cc.u32 %0, %3, %4, %0;\n\t"
+        "madc.hi.cc.u32 %1, %3, %4, %1;\n\t"
+        "addc.u32 %2, %2, 0;"
+        : "+r"(c0), "+r"(c1), "+r"(c2)
+        : "r"(a), "r"(b));
+}
+
+/* r = a·b·R⁻¹ mod p, fully reduced (product scanning, see the file comment). r may alias a or b. */
 template <class C>
 static __device__ __forceinline__ void fe_mul(fe<C> &r, const fe<C> &a, const fe<C> &b) {
     constexpr int N = C::N;
-    uint32_t m[N], out[N];
+    uint32_t m[N];
+    fe<C> s;
     uint32_t c0 = 0, c1 = 0, c2 = 0;
 #pragma unroll
     for (int k = 0; k < N; k++) {
@@ -171,19 +178,16 @@ static __device__ __forceinline__ void fe_mul(fe<C> &r, const fe<C> &a, const fe
             mac3(c0, c1, c2, a.l[i], b.l[k - i]);
             mac3(c0, c1, c2, m[i], C::p(k - i));
         }
-        out[k - N] = c0;
+        s.l[k - N] = c0;
         c0 = c1;
         c1 = c2;
         c2 = 0;
     }
-    out[N - 1] = c0;
-    fe<C> s;
-#pragma unroll
-    for (int i = 0; i < N; i++)
-        s.l[i] = out[i];
+    s.l[N - 1] = c0;
     fe_reduce_once(r, s);
 }
 
+/* r = a²·R⁻¹ mod p. */
 template <class C> static __device__ __forceinline__ void fe_sqr(fe<C> &r, const fe<C> &a) {
     fe_mul(r, a, a);
 }

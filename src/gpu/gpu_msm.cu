@@ -1,61 +1,132 @@
 /*
  * G1 multi-scalar multiplication on the GPU (Pippenger), BN254 and BLS12-381 (API: cuzk/gpu.h).
  *
- * With window width c (from n: c = clamp(ceil(log2 n) - 4, 4, 16)) and W = ceil((bits + 1)/c)
- * windows, every scalar is cut into W signed digits d in (-2^(c-1), 2^(c-1)] (a digit above
- * 2^(c-1) becomes d - 2^c with a carry into the next window, so W·c >= bits + 1 leaves no carry
- * out of the top). Each window has M = 2^(c-1) buckets; bucket |d| of window w gets ±P_i.
+ * Split (bit-heavy witnesses, on by a cheap count or CZ_GPU_MSM_SPLIT): classify_kern reads every
+ * scalar once (Montgomery zero and one are compared limb by limb) and compacts the indices of the
+ * ones and of the "others" (block-aggregated atomics, so the order is not deterministic; the sum
+ * is). Zeros are dropped; the ones are summed by ones_kern (each thread a chunk of mixed
+ * additions into XYZZ, then a pairwise tree); the others go through Pippenger below, reading
+ * scalars and bases through the index list. Auto mode splits when zeros + ones >= n/8.
  *
- *   1. digits_kern: one thread per scalar (Montgomery in, converted to the integer on the fly)
- *      writes W (key, value) pairs: key = w·M + |d| - 1 (or the sentinel W·M for d = 0), value =
- *      i | sign << 31.
- *   2. CUB radix sort of the n·W pairs by key (only the low ceil(log2(W·M + 1)) bits), so each
- *      bucket's points become one contiguous run; bounds_kern finds each run by binary search.
- *   3. bucket_acc_kern: one thread per bucket adds its points (affine, sign applied) into an XYZZ
- *      accumulator (madd-2008-s, 8M + 2S); infinity bases are skipped.
- *   4. Bucket reduction Σ_k k·B_k per window, in S segments of L = M/S buckets per thread: the
- *      running-sum trick inside a segment (segment_kern), plus (j·L)·(segment sum) by
- *      double-and-add (weight_kern, a separate launch to keep register pressure under the
- *      spill limit), then a pairwise tree over the S segment results (log2 S launches).
- *   5. The W window sums go to the host, which combines them by Horner (c doublings a window)
- *      with the CPU curve code: W·c doublings, negligible.
+ * Pippenger with window width c (table in window_bits, CZ_GPU_MSM_C overrides) and W =
+ * ceil((bits + 1)/c) windows: every scalar is cut into W signed digits d in (-2^(c-1), 2^(c-1)]
+ * (a digit above 2^(c-1) becomes d - 2^c with a carry into the next window, so W·c >= bits + 1
+ * leaves no carry out of the top). Each window has M = 2^(c-1) buckets; bucket |d| of window w
+ * gets ±P_i. Windows are processed in groups of G with n·G <= 2^30 (so 2^27 points fit the
+ * 32-bit sort and its memory stays bounded); per group:
  *
- * Memory per call (stream-ordered cudaMallocAsync, so repeated calls reuse the pool): 16·n·W
- * bytes of pairs (double-buffered for the sort) + CUB's scratch + 4·(W·M+1) bytes of bounds +
- * the buckets (W·M XYZZ points) + 2·W·S segment points. n·W must stay below 2^31.
- * Not yet done: splitting heavy buckets (a skewed scalar distribution puts one bucket on one
- * thread), a faster multiplication, precomputed window shifts. Correctness does not depend on
- * the scalar distribution.
+ *   1. digits_kern: one thread per scalar writes G (key, value) pairs: key = (w - w0)·M + |d| - 1
+ *      (or the sentinel G·M for d = 0), value = base index | sign << 31.
+ *   2. CUB radix sort of the n·G pairs on the low ceil(log2(G·M + 1)) key bits; bounds_kern finds
+ *      each bucket's run by binary search; the number of non-sentinel pairs V = start[G·M] is read
+ *      back (4 bytes).
+ *   3. acc_kern, load-balanced: thread t adds the pairs [t·L, t·L + L) of the sorted array (L =
+ *      ceil(V / 2^19)) with madd-2008-s into an XYZZ accumulator, flushing at every bucket change.
+ *      A bucket that lies inside the chunk is stored directly; one that crosses the chunk's start
+ *      goes to part[2t], one that starts inside and crosses its end to part[2t + 1] (and the chunk
+ *      "owns" it). combine_kern: one warp per owning chunk sums its part[2t + 1] and the head
+ *      partials of the following chunks it covers, serially for up to 32 of them; longer runs
+ *      are first folded by a warp tree (combine_tree_kern, 512 partials a warp and level). So a
+ *      skewed scalar set (one bucket holding every point) costs the same as a uniform one.
+ *   4. Bucket reduction Σ_k k·B_k per window, in S segments of M/S buckets per thread: the
+ *      running-sum trick inside a segment (segment_kern), (j·M/S)·(segment sum) by double-and-
+ *      add (weight_kern), a pairwise tree over segments (log2 S launches).
+ *   5. The W window sums go to the host, which combines them by Horner with the CPU curve code.
+ *
+ * CZ_GPU_MSM_PROFILE=1 prints per-phase times (CUDA events, with a synchronisation per phase) to
+ * stderr. Memory per call (stream-ordered pool): 16·n·G bytes of pairs + CUB scratch + 4·(G·M+1)
+ * bounds + W·M XYZZ buckets + 2·2^19 partials + 2·W·S segment points; the split adds 9·n bytes.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <cub/device/device_radix_sort.cuh>
 
-#include "cuzk/curve.h"
-#include "gpu_common.cuh"
-#include "gpu_curve.cuh"
+#include "gpu_msm.cuh"
 
-struct cz_gpu_bases {
-    int dev;
-    int curve; /* 0 = BN254, 1 = BLS12-381 */
-    size_t n;
-    void *d_pts; /* n host-layout affine points */
-};
+#define ACC_CHUNKS (1u << 19) /* target number of accumulation threads */
+#define NO_OWNER   0xffffffffu
 
 /* ---- kernels ---- */
 
+/* Classifies s[i] as 0, 1 or other; appends i to ones or others (counts in cnt[0] = others,
+ * cnt[1] = ones). */
 template <class FR>
-__global__ void msm_digits_kern(uint32_t *keys, uint32_t *vals, const fe<FR> *scalars, size_t n,
-                                unsigned c, unsigned nwin) {
+__global__ void __launch_bounds__(256)
+    msm_classify_kern(uint32_t *others, uint32_t *ones, uint32_t *cnt, const fe<FR> *s, size_t n) {
+    __shared__ uint32_t scount[2], sbase[2];
     size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= n)
+    bool is_one = false, is_other = false;
+    if (threadIdx.x < 2)
+        scount[threadIdx.x] = 0;
+    __syncthreads();
+    if (i < n) {
+        fe<FR> a = fe_load(&s[i]);
+        bool z = true, o = true;
+#pragma unroll
+        for (int k = 0; k < FR::N; k++) {
+            z = z && a.l[k] == 0;
+            o = o && a.l[k] == FR::one(k);
+        }
+        is_one = o;
+        is_other = !o && !z;
+    }
+    unsigned lane = threadIdx.x & 31;
+    uint32_t bo = __ballot_sync(0xffffffffu, is_other), b1 = __ballot_sync(0xffffffffu, is_one);
+    uint32_t wo = 0, w1 = 0;
+    if (lane == 0) {
+        wo = atomicAdd(&scount[0], __popc(bo));
+        w1 = atomicAdd(&scount[1], __popc(b1));
+    }
+    wo = __shfl_sync(0xffffffffu, wo, 0);
+    w1 = __shfl_sync(0xffffffffu, w1, 0);
+    __syncthreads();
+    if (threadIdx.x < 2)
+        sbase[threadIdx.x] = atomicAdd(&cnt[threadIdx.x], scount[threadIdx.x]);
+    __syncthreads();
+    uint32_t below = (1u << lane) - 1;
+    if (is_other)
+        others[sbase[0] + wo + __popc(bo & below)] = (uint32_t)i;
+    if (is_one)
+        ones[sbase[1] + w1 + __popc(b1 & below)] = (uint32_t)i;
+}
+
+/* part[t] = Σ bases[idx[k]] for k in [t·len, t·len + len) ∩ [0, *cnt). */
+template <class FP>
+__global__ void __launch_bounds__(128)
+    msm_ones_kern(g1_xyzz<FP> *part, const uint32_t *idx, const uint32_t *cnt,
+                  const g1_aff<FP> *pts, uint32_t len, uint32_t nthreads) {
+    uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
+    if (t >= nthreads)
         return;
+    uint32_t e = *cnt, lo = t * len, hi = lo + len < e ? lo + len : e;
+    g1_xyzz<FP> acc;
+    xyzz_set_inf(acc);
+    for (uint32_t k = lo; k < hi; k++) {
+        const g1_aff<FP> *p = &pts[idx[k]];
+        fe<FP> x = fe_load(&p->x), y = fe_load(&p->y);
+        if (fe_is_zero(x) && fe_is_zero(y))
+            continue;
+        xyzz_add_affine(acc, x, y, false);
+    }
+    xyzz_store(&part[t], acc);
+}
+
+/* Digits of windows w0 .. w0+g-1 of scalar j (scalars[idx[j]] when idx is given). */
+template <class FR>
+__global__ void msm_digits_kern(uint32_t *keys, uint32_t *vals, const fe<FR> *scalars,
+                                const uint32_t *idx, size_t n, unsigned c, unsigned w0,
+                                unsigned g) {
+    size_t j = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (j >= n)
+        return;
+    uint32_t i = idx ? idx[j] : (uint32_t)j;
     fe<FR> s = fe_load(&scalars[i]);
     fe_from_mont(s, s);
-    const uint32_t half = 1u << (c - 1), mask = (1u << c) - 1, sentinel = nwin * half;
+    const uint32_t half = 1u << (c - 1), mask = (1u << c) - 1, sentinel = g * half;
     uint32_t carry = 0;
-    for (unsigned w = 0; w < nwin; w++) {
+    for (unsigned w = 0; w < w0 + g; w++) {
         unsigned off = w * c, limb = off >> 5, sh = off & 31;
         uint32_t lo = 0, hi = 0;
 #pragma unroll
@@ -72,9 +143,11 @@ __global__ void msm_digits_kern(uint32_t *keys, uint32_t *vals, const fe<FR> *sc
             neg = 1;
             carry = 1;
         }
-        size_t o = (size_t)w * n + i;
-        keys[o] = mag ? w * half + mag - 1 : sentinel;
-        vals[o] = (uint32_t)i | (neg << 31);
+        if (w >= w0) {
+            size_t o = (size_t)(w - w0) * n + j;
+            keys[o] = mag ? (w - w0) * half + mag - 1 : sentinel;
+            vals[o] = i | (neg << 31);
+        }
     }
 }
 
@@ -94,16 +167,40 @@ __global__ void msm_bounds_kern(uint32_t *start, const uint32_t *keys, size_t to
     start[b] = (uint32_t)lo;
 }
 
+/* Chunk t of the sorted pairs (see the file comment, step 3). */
 template <class FP>
 __global__ void __launch_bounds__(128)
-    msm_bucket_acc_kern(g1_xyzz<FP> *buckets, const uint32_t *start, const uint32_t *vals,
-                        const g1_aff<FP> *pts, uint32_t nb) {
-    uint32_t b = blockIdx.x * blockDim.x + threadIdx.x;
-    if (b >= nb)
+    msm_acc_kern(g1_xyzz<FP> *buckets, g1_xyzz<FP> *part, uint32_t *owner, const uint32_t *start,
+                 const uint32_t *keys, const uint32_t *vals, const g1_aff<FP> *pts, uint32_t nb,
+                 uint32_t len, uint32_t nchunks) {
+    uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
+    if (t >= nchunks)
         return;
+    owner[t] = NO_OWNER;
+    uint32_t nvalid = start[nb], lo = t * len;
+    if (lo >= nvalid)
+        return;
+    uint32_t hi = nvalid - lo > len ? lo + len : nvalid;
+    uint32_t key = keys[lo];
     g1_xyzz<FP> acc;
     xyzz_set_inf(acc);
-    for (uint32_t k = start[b], e = start[b + 1]; k < e; k++) {
+    for (uint32_t k = lo;; k++) {
+        uint32_t kk = k < hi ? keys[k] : NO_OWNER;
+        if (kk != key) {
+            uint32_t sb = start[key], eb = start[key + 1];
+            if (sb < lo) {
+                xyzz_store(&part[2 * (size_t)t], acc);
+            } else if (eb > hi) {
+                xyzz_store(&part[2 * (size_t)t + 1], acc);
+                owner[t] = key;
+            } else {
+                xyzz_store(&buckets[key], acc);
+            }
+            if (k >= hi)
+                break;
+            key = kk;
+            xyzz_set_inf(acc);
+        }
         uint32_t v = vals[k];
         const g1_aff<FP> *p = &pts[v & 0x7fffffffu];
         fe<FP> x = fe_load(&p->x), y = fe_load(&p->y);
@@ -111,14 +208,76 @@ __global__ void __launch_bounds__(128)
             continue;
         xyzz_add_affine(acc, x, y, (v >> 31) != 0);
     }
-    xyzz_store(&buckets[b], acc);
 }
 
-/* An out-of-line xyzz_add: the segment kernel calls it twice per bucket, and inlining both copies
- * of the 12-limb formula would spill. */
+/* An out-of-line xyzz_add for kernels that call it from several places (inlining every copy of
+ * the 12-limb formula would spill). */
 template <class FP>
 static __device__ __noinline__ void xyzz_add_call(g1_xyzz<FP> &acc, const g1_xyzz<FP> &b) {
     xyzz_add(acc, b);
+}
+
+#define COMBINE_SERIAL 32u  /* runs of at most this many head partials are summed by one thread */
+#define COMBINE_GROUP  512u /* head partials a warp sums at one level of the long-run tree */
+
+/* Long runs (a bucket reaching more than COMBINE_SERIAL chunks), level l of a tree in place: one
+ * warp per chunk c that is a head of such a run, at offset i = c - (owner + 1) with i a multiple
+ * of G^(l+1) (G = COMBINE_GROUP), sums the G heads c + j·G^l (lane-strided, then shuffles) into
+ * part[2c]. After levels 0, 1, 2 (G^3 > 2^19 chunks) the run's sum is in its first head. */
+template <class FP>
+__global__ void __launch_bounds__(128)
+    msm_combine_tree_kern(g1_xyzz<FP> *part, const uint32_t *start, const uint32_t *keys,
+                          uint32_t len, uint32_t nchunks, uint32_t stride) {
+    uint32_t c = (blockIdx.x * blockDim.x + threadIdx.x) >> 5, lane = threadIdx.x & 31;
+    if (c >= nchunks || c == 0)
+        return;
+    uint32_t key = keys[(size_t)c * len], sb = start[key];
+    if (sb >= c * len)
+        return; /* not a head: the bucket starts in this chunk */
+    uint32_t owner = sb / len, last = (start[key + 1] - 1) / len, i = c - owner - 1;
+    if (last - owner <= COMBINE_SERIAL || i % (stride * COMBINE_GROUP) != 0)
+        return;
+    g1_xyzz<FP> acc, o;
+    xyzz_set_inf(acc);
+    for (uint32_t j = lane; j < COMBINE_GROUP; j += 32) {
+        uint32_t cc = c + j * stride;
+        if (cc > last)
+            break;
+        xyzz_load(o, &part[2 * (size_t)cc]);
+        xyzz_add_call(acc, o);
+    }
+    for (unsigned off = 16; off >= 1; off /= 2) {
+        xyzz_shfl_down(o, acc, off);
+        if (lane < off)
+            xyzz_add_call(acc, o);
+    }
+    if (lane == 0)
+        xyzz_store(&part[2 * (size_t)c], acc);
+}
+
+/* One thread per chunk t that owns a bucket crossing its end: bucket = part[2t+1] + the heads of
+ * the following chunks it reaches (serially for short runs; long runs were folded into their
+ * first head by msm_combine_tree_kern). */
+template <class FP>
+__global__ void __launch_bounds__(128)
+    msm_combine_kern(g1_xyzz<FP> *buckets, const g1_xyzz<FP> *part, const uint32_t *owner,
+                     const uint32_t *start, uint32_t len, uint32_t nchunks) {
+    uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
+    if (t >= nchunks)
+        return;
+    uint32_t key = owner[t];
+    if (key == NO_OWNER)
+        return;
+    uint32_t last = (start[key + 1] - 1) / len;
+    if (last - t > COMBINE_SERIAL)
+        last = t + 1;
+    g1_xyzz<FP> acc, o;
+    xyzz_load(acc, &part[2 * (size_t)t + 1]);
+    for (uint32_t c = t + 1; c <= last; c++) {
+        xyzz_load(o, &part[2 * (size_t)c]);
+        xyzz_add_call(acc, o);
+    }
+    xyzz_store(&buckets[key], acc);
 }
 
 /* Thread (w, j) of segment j of window w: acc[w·S + j] = Σ_{idx in segment} (idx - j·L + 1)·B_idx
@@ -187,43 +346,6 @@ __global__ void __launch_bounds__(128)
 
 /* ---- host side ---- */
 
-struct msm_bn254 {
-    typedef gbn254_fp_cfg fp;
-    typedef gbn254_fr_cfg fr;
-    typedef cz_bn254_g1_affine aff;
-    typedef cz_bn254_g1_jacobian jac;
-    typedef cz_bn254_g1_xyzz xyzz;
-    typedef cz_bn254_fr scalar;
-    enum { id = 0, bits = 254 };
-    static void dbl(jac *r, const jac *p) {
-        cz_bn254_g1_dbl(r, p);
-    }
-    static void add(jac *r, const jac *a, const jac *b) {
-        cz_bn254_g1_add(r, a, b);
-    }
-    static void to_jac(jac *r, const xyzz *p) {
-        cz_bn254_g1_xyzz_to_jacobian(r, p);
-    }
-};
-struct msm_bls12381 {
-    typedef gbls12381_fp_cfg fp;
-    typedef gbls12381_fr_cfg fr;
-    typedef cz_bls12381_g1_affine aff;
-    typedef cz_bls12381_g1_jacobian jac;
-    typedef cz_bls12381_g1_xyzz xyzz;
-    typedef cz_bls12381_fr scalar;
-    enum { id = 1, bits = 255 };
-    static void dbl(jac *r, const jac *p) {
-        cz_bls12381_g1_dbl(r, p);
-    }
-    static void add(jac *r, const jac *a, const jac *b) {
-        cz_bls12381_g1_add(r, a, b);
-    }
-    static void to_jac(jac *r, const xyzz *p) {
-        cz_bls12381_g1_xyzz_to_jacobian(r, p);
-    }
-};
-
 static unsigned ceil_log2(size_t n) {
     unsigned k = 0;
     while (((size_t)1 << k) < n)
@@ -231,61 +353,61 @@ static unsigned ceil_log2(size_t n) {
     return k;
 }
 
-template <class H>
-static int bases_upload(cz_gpu_bases **out, const typename H::aff *bases, size_t n, int dev,
-                        cz_errinfo *ei) {
-    int rc;
-    cz_gpu_bases *b;
-    *out = NULL;
-    if ((rc = cz__gpu_select(dev, ei)) != CZ_OK)
-        return rc;
-    b = (cz_gpu_bases *)calloc(1, sizeof *b);
-    if (b == NULL)
-        return cz_fail(ei, CZ_ENOMEM, "gpu msm: bases handle");
-    b->dev = dev;
-    b->curve = H::id;
-    b->n = n;
-    CZ_CUDA_TRY(cudaMalloc(&b->d_pts, n ? n * sizeof(typename H::aff) : 1));
-    if (n)
-        CZ_CUDA_TRY(
-            cudaMemcpy(b->d_pts, bases, n * sizeof(typename H::aff), cudaMemcpyHostToDevice));
-    *out = b;
-    b = NULL;
-out:
-    if (b != NULL) {
-        cudaFree(b->d_pts);
-        free(b);
-    }
-    return rc;
+static int env_int(const char *name, int dflt) {
+    const char *e = getenv(name);
+    return (e != NULL && *e != '\0') ? atoi(e) : dflt;
 }
 
-extern "C" void cz_gpu_bases_free(cz_gpu_bases *b) {
-    if (b == NULL)
+/* Window width for n scalars (measured on the H200, see docs/gpu.md). */
+static unsigned window_bits(size_t n) {
+    unsigned lg = ceil_log2(n);
+    int c = env_int("CZ_GPU_MSM_C", 0);
+    if (c >= 4 && c <= 22)
+        return (unsigned)c;
+    if (lg < 8)
+        return 4;
+    if (lg <= 20)
+        return lg - 4;
+    return lg >= 25 ? 20 : lg >= 23 ? 19 : 17;
+}
+
+/* Per-phase timing (CZ_GPU_MSM_PROFILE=1): adds the time since the last mark to ms[phase]. */
+typedef struct {
+    int on;
+    cudaEvent_t ev[2];
+    float ms[8];
+} prof;
+enum { P_SPLIT, P_DIGITS, P_SORT, P_BOUNDS, P_ACC, P_COMBINE, P_REDUCE, P_NPH };
+static const char *const phase_names[P_NPH] = {"split", "digits",  "sort",  "bounds",
+                                               "acc",   "combine", "reduce"};
+
+static void prof_mark(prof *p, int phase) {
+    float t = 0;
+    if (!p->on)
         return;
-    if (cudaSetDevice(b->dev) == cudaSuccess)
-        cudaFree(b->d_pts);
-    free(b);
+    cudaEventRecord(p->ev[1], 0);
+    cudaEventSynchronize(p->ev[1]);
+    cudaEventElapsedTime(&t, p->ev[0], p->ev[1]);
+    p->ms[phase] += t;
+    cudaEventRecord(p->ev[0], 0);
 }
 
-extern "C" size_t cz_gpu_bases_count(const cz_gpu_bases *b) {
-    return b ? b->n : 0;
-}
-
-/* The MSM over device scalars d_s (Montgomery Fr) and the handle's first n bases. */
+/* ret = Σ [s_idx[j]] P_idx[j] over j < n (idx NULL: the identity) by Pippenger. */
 template <class H>
-static int msm_run(typename H::jac *ret, const cz_gpu_bases *bh, const void *d_s, size_t n,
-                   cz_errinfo *ei) {
+static int pippenger(typename H::jac *ret, const cz_gpu_bases *bh, const void *d_s,
+                     const uint32_t *idx, size_t n, prof *pf, cz_errinfo *ei) {
     typedef typename H::fp FP;
     typedef g1_xyzz<FP> X;
     int rc = CZ_OK;
-    uint32_t *keys[2] = {NULL, NULL}, *vals[2] = {NULL, NULL}, *start = NULL;
+    uint32_t *keys[2] = {NULL, NULL}, *vals[2] = {NULL, NULL}, *start = NULL, *owner = NULL;
     void *temp = NULL;
-    X *buckets = NULL, *seg = NULL;
+    X *buckets = NULL, *seg = NULL, *part = NULL;
     typename H::xyzz *wins = NULL;
-    size_t temp_bytes = 0, total;
-    unsigned lg = ceil_log2(n), c, nwin, nseg, key_bits;
-    uint32_t m, nb;
+    size_t temp_bytes = 0, gmax;
+    unsigned c, nwin, nseg, g;
+    uint32_t m;
     cudaStream_t st = 0;
+    const g1_aff<FP> *pts = (const g1_aff<FP> *)bh->d_pts;
 
     {
         typename H::xyzz z;
@@ -294,26 +416,27 @@ static int msm_run(typename H::jac *ret, const cz_gpu_bases *bh, const void *d_s
     }
     if (n == 0)
         return CZ_OK;
-    c = lg > 20 ? 16 : (lg < 8 ? 4 : lg - 4);
+    c = window_bits(n);
     nwin = (H::bits + 1 + c - 1) / c;
     m = 1u << (c - 1);
-    nb = nwin * m;
-    total = n * nwin;
-    if (n >= ((size_t)1 << 31) || total >= ((size_t)1 << 31))
-        return cz_fail(ei, CZ_ERANGE, "gpu msm: n = %zu too large (n·windows must be < 2^31)", n);
+    if (n >= ((size_t)1 << 30))
+        return cz_fail(ei, CZ_ERANGE, "gpu msm: n = %zu too large (< 2^30)", n);
+    gmax = ((size_t)1 << 30) / n;
+    g = gmax >= nwin ? nwin : (unsigned)gmax;
+    g = (nwin + ((nwin + g - 1) / g) - 1) / ((nwin + g - 1) / g); /* even groups */
     nseg = 1;
-    while (nseg < m && nwin * nseg * 2 <= 32768)
+    while (nseg < m && nwin * nseg * 2 <= 65536)
         nseg *= 2;
-    key_bits = ceil_log2((size_t)nb + 1);
-    if ((rc = cz__gpu_select(bh->dev, ei)) != CZ_OK)
-        return rc;
 
     for (int k = 0; k < 2; k++) {
-        CZ_CUDA_TRY(cudaMallocAsync((void **)&keys[k], total * 4, st));
-        CZ_CUDA_TRY(cudaMallocAsync((void **)&vals[k], total * 4, st));
+        CZ_CUDA_TRY(cudaMallocAsync((void **)&keys[k], n * g * 4, st));
+        CZ_CUDA_TRY(cudaMallocAsync((void **)&vals[k], n * g * 4, st));
     }
-    CZ_CUDA_TRY(cudaMallocAsync((void **)&start, ((size_t)nb + 1) * 4, st));
-    CZ_CUDA_TRY(cudaMallocAsync((void **)&buckets, (size_t)nb * sizeof(X), st));
+    CZ_CUDA_TRY(cudaMallocAsync((void **)&start, ((size_t)g * m + 1) * 4, st));
+    CZ_CUDA_TRY(cudaMallocAsync((void **)&owner, (size_t)ACC_CHUNKS * 4, st));
+    CZ_CUDA_TRY(cudaMallocAsync((void **)&part, 2 * (size_t)ACC_CHUNKS * sizeof(X), st));
+    CZ_CUDA_TRY(cudaMallocAsync((void **)&buckets, (size_t)nwin * m * sizeof(X), st));
+    CZ_CUDA_TRY(cudaMemsetAsync(buckets, 0, (size_t)nwin * m * sizeof(X), st));
     CZ_CUDA_TRY(cudaMallocAsync((void **)&seg, 2 * (size_t)nwin * nseg * sizeof(X), st));
     wins = (typename H::xyzz *)malloc(nwin * sizeof *wins);
     if (wins == NULL) {
@@ -321,22 +444,56 @@ static int msm_run(typename H::jac *ret, const cz_gpu_bases *bh, const void *d_s
         goto out;
     }
 
-    msm_digits_kern<typename H::fr><<<cz__gpu_blocks(n, 256), 256, 0, st>>>(
-        keys[0], vals[0], (const fe<typename H::fr> *)d_s, n, c, nwin);
-    CZ_CUDA_LAUNCHED();
-    {
+    for (unsigned w0 = 0; w0 < nwin; w0 += g) {
+        unsigned gw = nwin - w0 < g ? nwin - w0 : g;
+        uint32_t nb = gw * m, nvalid = 0, len, nchunks;
+        size_t total = n * gw;
+        unsigned key_bits = ceil_log2((size_t)nb + 1);
+        X *bk = buckets + (size_t)w0 * m;
+        msm_digits_kern<typename H::fr><<<cz__gpu_blocks(n, 256), 256, 0, st>>>(
+            keys[0], vals[0], (const fe<typename H::fr> *)d_s, idx, n, c, w0, gw);
+        CZ_CUDA_LAUNCHED();
+        prof_mark(pf, P_DIGITS);
         cub::DoubleBuffer<uint32_t> dk(keys[0], keys[1]), dv(vals[0], vals[1]);
-        CZ_CUDA_TRY(cub::DeviceRadixSort::SortPairs(NULL, temp_bytes, dk, dv, (int)total, 0,
-                                                    (int)key_bits, st));
-        CZ_CUDA_TRY(cudaMallocAsync(&temp, temp_bytes, st));
+        {
+            size_t need = 0;
+            CZ_CUDA_TRY(cub::DeviceRadixSort::SortPairs(NULL, need, dk, dv, (int)total, 0,
+                                                        (int)key_bits, st));
+            if (need > temp_bytes) {
+                cudaFreeAsync(temp, st);
+                temp = NULL;
+                CZ_CUDA_TRY(cudaMallocAsync(&temp, need, st));
+                temp_bytes = need;
+            }
+        }
         CZ_CUDA_TRY(cub::DeviceRadixSort::SortPairs(temp, temp_bytes, dk, dv, (int)total, 0,
                                                     (int)key_bits, st));
+        prof_mark(pf, P_SORT);
         msm_bounds_kern<<<cz__gpu_blocks((size_t)nb + 1, 256), 256, 0, st>>>(start, dk.Current(),
                                                                              total, nb);
         CZ_CUDA_LAUNCHED();
-        msm_bucket_acc_kern<FP><<<cz__gpu_blocks(nb, 128), 128, 0, st>>>(
-            buckets, start, dv.Current(), (const g1_aff<FP> *)bh->d_pts, nb);
+        CZ_CUDA_TRY(cudaMemcpyAsync(&nvalid, start + nb, 4, cudaMemcpyDeviceToHost, st));
+        CZ_CUDA_TRY(cudaStreamSynchronize(st));
+        prof_mark(pf, P_BOUNDS);
+        if (nvalid == 0)
+            continue;
+        len = (nvalid + ACC_CHUNKS - 1) / ACC_CHUNKS;
+        if (len < 4)
+            len = 4;
+        nchunks = (nvalid + len - 1) / len;
+        msm_acc_kern<FP><<<cz__gpu_blocks(nchunks, 128), 128, 0, st>>>(
+            bk, part, owner, start, dk.Current(), dv.Current(), pts, nb, len, nchunks);
         CZ_CUDA_LAUNCHED();
+        prof_mark(pf, P_ACC);
+        for (uint32_t stride = 1; stride < ACC_CHUNKS; stride *= COMBINE_GROUP) {
+            msm_combine_tree_kern<FP><<<cz__gpu_blocks((size_t)nchunks * 32, 128), 128, 0, st>>>(
+                part, start, dk.Current(), len, nchunks, stride);
+            CZ_CUDA_LAUNCHED();
+        }
+        msm_combine_kern<FP>
+            <<<cz__gpu_blocks(nchunks, 128), 128, 0, st>>>(bk, part, owner, start, len, nchunks);
+        CZ_CUDA_LAUNCHED();
+        prof_mark(pf, P_COMBINE);
     }
     /* seg[0 .. W·S) gets the segments' weighted sums, seg[W·S .. 2·W·S) their plain sums */
     msm_segment_kern<FP><<<cz__gpu_blocks((size_t)nwin * nseg, 128), 128, 0, st>>>(
@@ -353,6 +510,7 @@ static int msm_run(typename H::jac *ret, const cz_gpu_bases *bh, const void *d_s
     CZ_CUDA_TRY(cudaMemcpy2DAsync(wins, sizeof(X), seg, nseg * sizeof(X), sizeof(X), nwin,
                                   cudaMemcpyDeviceToHost, st));
     CZ_CUDA_TRY(cudaStreamSynchronize(st));
+    prof_mark(pf, P_REDUCE);
 
     for (int w = (int)nwin - 1; w >= 0; w--) {
         typename H::jac t;
@@ -361,10 +519,15 @@ static int msm_run(typename H::jac *ret, const cz_gpu_bases *bh, const void *d_s
         H::to_jac(&t, &wins[w]);
         H::add(ret, ret, &t);
     }
+    if (pf->on)
+        fprintf(stderr, "gpu msm: pippenger n = %zu, c = %u, W = %u, groups of %u, S = %u\n", n, c,
+                nwin, g, nseg);
 out:
     cudaFreeAsync(temp, st);
     cudaFreeAsync(seg, st);
     cudaFreeAsync(buckets, st);
+    cudaFreeAsync(part, st);
+    cudaFreeAsync(owner, st);
     cudaFreeAsync(start, st);
     for (int k = 0; k < 2; k++) {
         cudaFreeAsync(keys[k], st);
@@ -373,6 +536,107 @@ out:
     if (rc == CZ_OK && cudaStreamSynchronize(st) != cudaSuccess)
         rc = cz__gpu_fail(ei, cudaGetLastError(), "msm: free", __FILE__, __LINE__);
     free(wins);
+    return rc;
+}
+
+/* ret += Σ bases[ones[k]] over k < n1 (device list). */
+template <class H>
+static int sum_ones(typename H::jac *ret, const cz_gpu_bases *bh, const uint32_t *ones,
+                    const uint32_t *d_cnt, size_t n1, cz_errinfo *ei) {
+    typedef typename H::fp FP;
+    typedef g1_xyzz<FP> X;
+    int rc = CZ_OK;
+    X *part = NULL;
+    uint32_t nt = 1, len;
+    typename H::xyzz h;
+    typename H::jac t;
+    cudaStream_t st = 0;
+    while (nt < 65536 && (size_t)nt * 64 < n1)
+        nt *= 2;
+    len = (uint32_t)((n1 + nt - 1) / nt);
+    CZ_CUDA_TRY(cudaMallocAsync((void **)&part, (size_t)nt * sizeof(X), st));
+    msm_ones_kern<FP><<<cz__gpu_blocks(nt, 128), 128, 0, st>>>(
+        part, ones, d_cnt, (const g1_aff<FP> *)bh->d_pts, len, nt);
+    CZ_CUDA_LAUNCHED();
+    for (uint32_t half = nt / 2; half >= 1; half /= 2) {
+        msm_tree_kern<FP><<<cz__gpu_blocks(half, 128), 128, 0, st>>>(part, nt, half, 1);
+        CZ_CUDA_LAUNCHED();
+    }
+    CZ_CUDA_TRY(cudaMemcpyAsync(&h, part, sizeof h, cudaMemcpyDeviceToHost, st));
+    CZ_CUDA_TRY(cudaStreamSynchronize(st));
+    H::to_jac(&t, &h);
+    H::add(ret, ret, &t);
+out:
+    cudaFreeAsync(part, st);
+    return rc;
+}
+
+/* The MSM over device scalars d_s (Montgomery Fr) and the handle's first n bases. */
+template <class H>
+static int msm_run(typename H::jac *ret, const cz_gpu_bases *bh, const void *d_s, size_t n,
+                   cz_errinfo *ei) {
+    int rc = CZ_OK;
+    int mode = env_int("CZ_GPU_MSM_SPLIT", -1); /* -1 auto, 0 never, 1 always */
+    uint32_t *lists = NULL, *d_cnt = NULL, cnt[2] = {0, 0};
+    cudaStream_t st = 0;
+    prof pf;
+    memset(&pf, 0, sizeof pf);
+    pf.on = env_int("CZ_GPU_MSM_PROFILE", 0) > 0;
+    if (n >= ((size_t)1 << 31))
+        return cz_fail(ei, CZ_ERANGE, "gpu msm: n = %zu too large (< 2^31)", n);
+    if ((rc = cz__gpu_select(bh->dev, ei)) != CZ_OK)
+        return rc;
+    {
+        /* Keep the stream-ordered pool's memory across calls: with the default threshold (0) every
+         * synchronisation hands the pairs back to the driver and the next call maps them again
+         * (about 25 ms at 2^26). */
+        cudaMemPool_t pool;
+        uint64_t keep = UINT64_MAX;
+        CZ_CUDA_TRY(cudaDeviceGetDefaultMemPool(&pool, bh->dev));
+        CZ_CUDA_TRY(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep));
+    }
+    if (pf.on) {
+        cudaEventCreate(&pf.ev[0]);
+        cudaEventCreate(&pf.ev[1]);
+        cudaEventRecord(pf.ev[0], 0);
+    }
+    if (mode != 0 && n > 0) {
+        CZ_CUDA_TRY(cudaMallocAsync((void **)&lists, 2 * n * 4, st));
+        CZ_CUDA_TRY(cudaMallocAsync((void **)&d_cnt, 8, st));
+        CZ_CUDA_TRY(cudaMemsetAsync(d_cnt, 0, 8, st));
+        msm_classify_kern<typename H::fr><<<cz__gpu_blocks(n, 256), 256, 0, st>>>(
+            lists, lists + n, d_cnt, (const fe<typename H::fr> *)d_s, n);
+        CZ_CUDA_LAUNCHED();
+        CZ_CUDA_TRY(cudaMemcpyAsync(cnt, d_cnt, 8, cudaMemcpyDeviceToHost, st));
+        CZ_CUDA_TRY(cudaStreamSynchronize(st));
+        if (mode < 0 && (n - cnt[0]) < n / 8)
+            mode = 0; /* too few zeros and ones to pay for the split */
+        prof_mark(&pf, P_SPLIT);
+    }
+    if (mode == 0 || n == 0) {
+        rc = pippenger<H>(ret, bh, d_s, NULL, n, &pf, ei);
+    } else {
+        rc = pippenger<H>(ret, bh, d_s, lists, cnt[0], &pf, ei);
+        if (rc == CZ_OK && cnt[1] > 0)
+            rc = sum_ones<H>(ret, bh, lists + n, d_cnt + 1, cnt[1], ei);
+        prof_mark(&pf, P_SPLIT);
+    }
+    if (pf.on) {
+        fprintf(stderr, "gpu msm profile: n = %zu, split %s (others %u, ones %u):", n,
+                lists != NULL && mode != 0 ? "on" : "off", cnt[0], cnt[1]);
+        for (int k = 0; k < P_NPH; k++)
+            fprintf(stderr, " %s %.3f ms", phase_names[k], pf.ms[k]);
+        fprintf(stderr, "\n");
+    }
+out:
+    cudaFreeAsync(lists, st);
+    cudaFreeAsync(d_cnt, st);
+    if (rc == CZ_OK && cudaStreamSynchronize(st) != cudaSuccess)
+        rc = cz__gpu_fail(ei, cudaGetLastError(), "msm: split free", __FILE__, __LINE__);
+    if (pf.on) {
+        cudaEventDestroy(pf.ev[0]);
+        cudaEventDestroy(pf.ev[1]);
+    }
     return rc;
 }
 
@@ -413,14 +677,6 @@ out:
     return rc;
 }
 
-extern "C" int cz_bn254_gpu_g1_bases_upload(cz_gpu_bases **b, const cz_bn254_g1_affine *bases,
-                                            size_t n, int dev, cz_errinfo *ei) {
-    return bases_upload<msm_bn254>(b, bases, n, dev, ei);
-}
-extern "C" int cz_bls12381_gpu_g1_bases_upload(cz_gpu_bases **b, const cz_bls12381_g1_affine *bases,
-                                               size_t n, int dev, cz_errinfo *ei) {
-    return bases_upload<msm_bls12381>(b, bases, n, dev, ei);
-}
 extern "C" int cz_bn254_gpu_g1_msm(cz_bn254_g1_jacobian *ret, const cz_gpu_bases *b,
                                    const cz_bn254_fr *scalars, size_t n, cz_errinfo *ei) {
     return msm_host<msm_bn254>(ret, b, scalars, n, ei);

@@ -2,19 +2,28 @@
  * The NTT over Fr on the GPU, for BN254 and BLS12-381 (see cuzk/gpu.h for the transforms; they
  * match cuzk/ntt.h exactly: natural order in and out, ffjavascript's roots).
  *
- * Algorithm: radix-2 decimation in time. One bit-reversal pass (in place, pairwise swaps), then
- * the log_n butterfly stages in groups of at most 10: one launch per group, each block loads 2^s
- * elements spaced 2^t apart (t = the first stage of the group) into shared memory, runs the s
- * stages there with a barrier between stages, and writes them back. An element is 32 bytes, one
- * DRAM sector, so the strided loads of the later groups still use every byte fetched. 2^24 takes
- * 1 + 3 passes over the data, 2^27 takes 1 + 3.
+ * Algorithm: radix-2 decimation in time, the log_n stages in P = ceil(log_n / 10) passes of
+ * s <= 10 stages each (sizes split evenly: 2^27 = 9 + 9 + 9, 2^24 = 8 + 8 + 8). In a pass every
+ * block loads 2^s elements spaced 2^t apart (t = the pass's first stage) into shared memory, runs
+ * the s stages there (2^(s-1) threads, one butterfly each per stage, a barrier between stages) and
+ * writes them back. An element is 32 bytes, one DRAM sector, so strided accesses waste nothing.
  *
- * Twiddles: the stage with half-size h uses ω_n^(j·n/2h), read from one table ω^k, k < n/2, per
- * direction. The table is generated on the device from two small host tables (x^k for k < 1024 and
- * x^(1024m)), one multiplication per entry, and cached per (device, curve, log_n) until
- * cz_gpu_release: 2 · 16·n bytes. Coset shifts and the n⁻¹ scaling use the same two-level tables
- * (a[j] ·= hi[j >> 10]·lo[j & 1023]), with n⁻¹ folded into the lo table of g⁻¹, so an inverse coset
- * transform costs no extra pass for the scaling.
+ * No bit-reversal pass: the first pass gathers its tile straight from the input in bit-reversed
+ * order (DIT index b·2^s + v lives at rev_s(v)·2^(log_n-s) + rev(b); block rev(b) reads 2^s
+ * elements 2^(log_n-s) apart, neighbouring blocks neighbouring sectors) and writes a scratch
+ * buffer, the middle passes work in place there and the last pass writes back into the caller's
+ * array. So 2^27 costs 3 passes over the data (was 1 + 3). One pass (log_n <= 10) is one block, in
+ * place. The coset shift g^k is applied while the first pass loads, n⁻¹ (or n⁻¹·g^-k) while the
+ * last pass stores: no extra passes for the coset and inverse transforms. Stage 0 (twiddle 1) has
+ * no multiplication.
+ *
+ * Twiddles: the stage with half-size h uses ω_n^(j·n/2h), read from one table ω^k, k < n/2. The
+ * inverse transform uses the same table: ω^-e = -ω^(n/2-e) for 0 < e < n/2, and the minus sign
+ * swaps the butterfly's sum and difference. The table is generated on the device from two small
+ * host tables (x^k for k < 1024 and x^(1024m)), one multiplication per entry, and cached with the
+ * scratch buffer per (device, curve, log_n) until cz_gpu_release: 16·n + 32·n bytes (n > 1024).
+ * Coset factors use the same two-level tables (a[k] ·= hi[k >> 10]·lo[k & 1023]), with n⁻¹
+ * folded into the lo table of g⁻¹.
  */
 #include <pthread.h>
 #include <stdlib.h>
@@ -27,48 +36,94 @@
 #define NTT_MAX_DEV  16
 #define NTT_LO_BITS  10
 #define NTT_LO_SIZE  (1u << NTT_LO_BITS)
-#define NTT_MAX_TILE 10 /* 2^10 elements (32 KiB) per block of 512 threads */
+#define NTT_MAX_TILE 10 /* at most 2^10 elements (32 KiB) per block of 512 threads */
 
 /* ---- kernels ---- */
 
-template <class C> __global__ void ntt_bitrev_kern(fe<C> *a, unsigned log_n) {
-    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >> log_n)
-        return;
-    size_t j = __brevll((unsigned long long)i) >> (64 - log_n);
-    if (i < j) {
-        fe<C> x = fe_load(&a[i]), y = fe_load(&a[j]);
-        fe_store(&a[i], y);
-        fe_store(&a[j], x);
-    }
+/* One pass (see the file comment). pre: multiply loaded elements by g^k (k = input index);
+ * post: 1 multiply stored elements by post_c, 2 by post_hi[k >> 10]·post_lo[k & 1023]. */
+template <class C> struct ntt_pass {
+    const fe<C> *src;
+    fe<C> *dst;
+    const fe<C> *tw;
+    const fe<C> *pre_lo, *pre_hi, *post_lo, *post_hi;
+    fe<C> post_c;
+    unsigned log_n, t, s;
+    int inv, gather, pre, post;
+};
+
+/* r = x · hi[k >> 10] · lo[k & 1023] */
+template <class C>
+static __device__ __forceinline__ void ntt_mul_pow(fe<C> &r, const fe<C> &x, const fe<C> *lo,
+                                                   const fe<C> *hi, size_t k) {
+    fe<C> w = fe_load(&hi[k >> NTT_LO_BITS]), v = fe_load(&lo[k & (NTT_LO_SIZE - 1)]);
+    fe_mul(w, w, v);
+    fe_mul(r, x, w);
 }
 
-/* Stages t .. t+s-1 (see the file comment); blockDim.x = 2^(s-1), dynamic shared 2^s elements. */
-template <class C>
-__global__ void __launch_bounds__(512)
-    ntt_stages_kern(fe<C> *a, const fe<C> *tw, unsigned log_n, unsigned t, unsigned s) {
+template <class C> __global__ void __launch_bounds__(512) ntt_pass_kern(const ntt_pass<C> P) {
     extern __shared__ uint4 ntt_smem[];
     fe<C> *sh = reinterpret_cast<fe<C> *>(ntt_smem);
     const size_t b = blockIdx.x;
-    const size_t lo = b & (((size_t)1 << t) - 1);
-    const size_t base = ((b >> t) << (t + s)) | lo;
-    const unsigned u = threadIdx.x, half = 1u << (s - 1);
+    const unsigned L = P.log_n, t = P.t, s = P.s, u = threadIdx.x, half = 1u << (s - 1);
+    const size_t halfn = (size_t)1 << (L - 1);
+    size_t lo, base;
 
-    sh[u] = fe_load(&a[base + ((size_t)u << t)]);
-    sh[u + half] = fe_load(&a[base + ((size_t)(u + half) << t)]);
+    if (P.gather) { /* t = 0 */
+        const unsigned r = L - s;
+        lo = 0;
+        base = r ? (size_t)(__brevll((unsigned long long)b) >> (64 - r)) << s : 0;
+#pragma unroll
+        for (int h = 0; h < 2; h++) {
+            const unsigned v = u + h * half;
+            const size_t k = ((size_t)v << r) + b;
+            fe<C> x = fe_load(&P.src[k]);
+            if (P.pre)
+                ntt_mul_pow(x, x, P.pre_lo, P.pre_hi, k);
+            sh[__brev(v) >> (32 - s)] = x;
+        }
+    } else {
+        lo = b & (((size_t)1 << t) - 1);
+        base = ((b >> t) << (t + s)) | lo;
+        sh[u] = fe_load(&P.src[base + ((size_t)u << t)]);
+        sh[u + half] = fe_load(&P.src[base + ((size_t)(u + half) << t)]);
+    }
     __syncthreads();
     for (unsigned k = 0; k < s; k++) {
         const unsigned h = 1u << k, j = u & (h - 1);
         const unsigned i0 = ((u >> k) << (k + 1)) + j, i1 = i0 + h;
-        const size_t e = (((size_t)j << t) + lo) << (log_n - (t + k) - 1);
-        fe<C> w = fe_load(&tw[e]), x = sh[i0], y = sh[i1];
-        fe_mul(y, y, w);
-        fe_add(sh[i0], x, y);
-        fe_sub(sh[i1], x, y);
+        fe<C> x = sh[i0], y = sh[i1], p, m;
+        if (t + k == 0) { /* twiddle 1 */
+            fe_add(p, x, y);
+            fe_sub(m, x, y);
+        } else {
+            const size_t e = (((size_t)j << t) + lo) << (L - (t + k) - 1);
+            const bool neg = P.inv && e != 0;
+            fe<C> w = fe_load(&P.tw[neg ? halfn - e : e]);
+            fe_mul(y, y, w);
+            fe_add(p, x, y);
+            fe_sub(m, x, y);
+            if (neg) {
+                fe<C> tmp = p;
+                p = m;
+                m = tmp;
+            }
+        }
+        sh[i0] = p;
+        sh[i1] = m;
         __syncthreads();
     }
-    fe_store(&a[base + ((size_t)u << t)], sh[u]);
-    fe_store(&a[base + ((size_t)(u + half) << t)], sh[u + half]);
+#pragma unroll
+    for (int h = 0; h < 2; h++) {
+        const unsigned v = u + h * half;
+        const size_t k = base + ((size_t)v << t);
+        fe<C> x = sh[v];
+        if (P.post == 1)
+            fe_mul(x, x, P.post_c);
+        else if (P.post == 2)
+            ntt_mul_pow(x, x, P.post_lo, P.post_hi, k);
+        fe_store(&P.dst[k], x);
+    }
 }
 
 /* tw[k] = hi[k >> 10] · lo[k & 1023] for k < count. */
@@ -80,29 +135,6 @@ __global__ void ntt_table_kern(fe<C> *tw, const fe<C> *lo, const fe<C> *hi, size
     fe<C> r, x = fe_load(&hi[k >> NTT_LO_BITS]), y = fe_load(&lo[k & (NTT_LO_SIZE - 1)]);
     fe_mul(r, x, y);
     fe_store(&tw[k], r);
-}
-
-/* a[k] ·= hi[k >> 10] · lo[k & 1023] for k < n. */
-template <class C>
-__global__ void ntt_mul_powers_kern(fe<C> *a, const fe<C> *lo, const fe<C> *hi, size_t n) {
-    size_t k = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (k >= n)
-        return;
-    fe<C> r, x = fe_load(&hi[k >> NTT_LO_BITS]), y = fe_load(&lo[k & (NTT_LO_SIZE - 1)]);
-    fe_mul(r, x, y);
-    x = fe_load(&a[k]);
-    fe_mul(r, r, x);
-    fe_store(&a[k], r);
-}
-
-/* a[k] ·= c for k < n. */
-template <class C> __global__ void ntt_scale_kern(fe<C> *a, fe<C> c, size_t n) {
-    size_t k = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (k >= n)
-        return;
-    fe<C> x = fe_load(&a[k]);
-    fe_mul(x, x, c);
-    fe_store(&a[k], x);
 }
 
 /* ---- host side: per-curve host arithmetic ---- */
@@ -156,10 +188,11 @@ struct ntt_bls12381 {
 
 /* A cached domain: device tables of one (device, curve, log_n). All fr-sized (32 bytes). */
 struct ntt_dom {
-    void *tw_fwd, *tw_inv; /* n/2 entries each */
-    void *g_lo, *g_hi;     /* g^k */
-    void *gi_lo, *gi_hi;   /* n⁻¹·g^-k (n⁻¹ folded into lo) */
-    uint8_t ninv[32];      /* n⁻¹, Montgomery */
+    void *tw;            /* ω^k, n/2 entries */
+    void *scratch;       /* n entries when log_n > NTT_MAX_TILE */
+    void *g_lo, *g_hi;   /* g^k */
+    void *gi_lo, *gi_hi; /* n⁻¹·g^-k (n⁻¹ folded into lo) */
+    uint8_t ninv[32];    /* n⁻¹, Montgomery */
 };
 
 static pthread_mutex_t ntt_cache_lock = PTHREAD_MUTEX_INITIALIZER; /* protects ntt_cache */
@@ -168,8 +201,8 @@ static ntt_dom *ntt_cache[NTT_MAX_DEV][2][CZ_GPU_NTT_MAX_LOG + 1];
 static void dom_free(ntt_dom *d) {
     if (d == NULL)
         return;
-    cudaFree(d->tw_fwd);
-    cudaFree(d->tw_inv);
+    cudaFree(d->tw);
+    cudaFree(d->scratch);
     cudaFree(d->g_lo);
     cudaFree(d->g_hi);
     cudaFree(d->gi_lo);
@@ -242,7 +275,7 @@ out:
 template <class H> static int dom_build(ntt_dom **out_dom, unsigned log_n, cz_errinfo *ei) {
     typedef typename H::fr fr;
     size_t n = (size_t)1 << log_n;
-    fr w, wi, g, gi, nn, ninv;
+    fr w, g, gi, nn, ninv;
     int rc = CZ_OK;
     ntt_dom *d = (ntt_dom *)calloc(1, sizeof *d);
     if (d == NULL)
@@ -251,15 +284,14 @@ template <class H> static int dom_build(ntt_dom **out_dom, unsigned log_n, cz_er
         rc = cz_fail(ei, CZ_ERANGE, "gpu ntt: log_n %u too large", log_n);
         goto out;
     }
-    H::inv(&wi, &w);
     H::inv(&gi, &g);
     H::from_u64(&nn, n);
     H::inv(&ninv, &nn);
     memcpy(d->ninv, &ninv, sizeof ninv);
-    if ((rc = make_twiddles<H>(&d->tw_fwd, n / 2, &w, ei)) != CZ_OK)
+    if ((rc = make_twiddles<H>(&d->tw, n / 2, &w, ei)) != CZ_OK)
         goto out;
-    if ((rc = make_twiddles<H>(&d->tw_inv, n / 2, &wi, ei)) != CZ_OK)
-        goto out;
+    if (log_n > NTT_MAX_TILE)
+        CZ_CUDA_TRY(cudaMalloc(&d->scratch, n * sizeof(fr)));
     {
         fr one;
         H::one(&one);
@@ -309,17 +341,38 @@ extern "C" int cz_gpu_release(int dev, cz_errinfo *ei) {
     return CZ_OK;
 }
 
-/* Runs the butterflies of an NTT over the bit-reversed d_a with twiddle table tw. */
-template <class C> static int ntt_core(fe<C> *a, const fe<C> *tw, unsigned log_n, cz_errinfo *ei) {
+/* Runs the passes of one transform on a (natural order in and out); see the file comment. */
+template <class C>
+static int ntt_core(fe<C> *a, const ntt_dom *d, unsigned log_n, cz_gpu_ntt_kind kind,
+                    cz_errinfo *ei) {
+    typedef fe<C> F;
     int rc = CZ_OK;
-    size_t n = (size_t)1 << log_n;
-    ntt_bitrev_kern<C><<<cz__gpu_blocks(n, 256), 256>>>(a, log_n);
-    CZ_CUDA_LAUNCHED();
-    for (unsigned t = 0; t < log_n;) {
-        unsigned s = log_n - t < NTT_MAX_TILE ? log_n - t : NTT_MAX_TILE;
-        size_t blocks = n >> s;
-        ntt_stages_kern<C>
-            <<<(unsigned)blocks, 1u << (s - 1), sizeof(fe<C>) << s>>>(a, tw, log_n, t, s);
+    const unsigned npass = (log_n + NTT_MAX_TILE - 1) / NTT_MAX_TILE;
+    const size_t n = (size_t)1 << log_n;
+    ntt_pass<C> P;
+    memset(&P, 0, sizeof P);
+    P.tw = (const F *)d->tw;
+    P.log_n = log_n;
+    P.inv = kind == CZ_GPU_NTT_INVERSE || kind == CZ_GPU_NTT_COSET_INVERSE;
+    P.pre_lo = (const F *)d->g_lo;
+    P.pre_hi = (const F *)d->g_hi;
+    P.post_lo = (const F *)d->gi_lo;
+    P.post_hi = (const F *)d->gi_hi;
+    memcpy(&P.post_c, d->ninv, sizeof P.post_c);
+    for (unsigned p = 0, t = 0; p < npass; p++) {
+        const unsigned s = log_n / npass + (p < log_n % npass ? 1 : 0);
+        const bool first = p == 0, last = p + 1 == npass;
+        P.src = first ? a : (const F *)d->scratch;
+        P.dst = last ? a : (F *)d->scratch;
+        P.t = t;
+        P.s = s;
+        P.gather = first;
+        P.pre = first && kind == CZ_GPU_NTT_COSET_FORWARD;
+        P.post = !last                              ? 0
+                 : kind == CZ_GPU_NTT_INVERSE       ? 1
+                 : kind == CZ_GPU_NTT_COSET_INVERSE ? 2
+                                                    : 0;
+        ntt_pass_kern<C><<<(unsigned)(n >> s), 1u << (s - 1), sizeof(F) << s>>>(P);
         CZ_CUDA_LAUNCHED();
         t += s;
     }
@@ -332,8 +385,6 @@ static int ntt_dev(void *d_a, unsigned log_n, cz_gpu_ntt_kind kind, int dev, cz_
     typedef typename H::cfg C;
     typedef fe<C> F;
     ntt_dom *d = NULL;
-    F *a = (F *)d_a;
-    size_t n = (size_t)1 << log_n;
     int rc;
     if (log_n < 1 || log_n > CZ_GPU_NTT_MAX_LOG || log_n > (unsigned)H::two_adicity)
         return cz_fail(ei, CZ_ERANGE, "gpu ntt: log_n %u outside 1..%d", log_n, CZ_GPU_NTT_MAX_LOG);
@@ -343,34 +394,7 @@ static int ntt_dev(void *d_a, unsigned log_n, cz_gpu_ntt_kind kind, int dev, cz_
         return rc;
     if ((rc = dom_get<H>(&d, dev, log_n, ei)) != CZ_OK)
         return rc;
-    switch (kind) {
-    case CZ_GPU_NTT_FORWARD:
-        rc = ntt_core<C>(a, (const F *)d->tw_fwd, log_n, ei);
-        break;
-    case CZ_GPU_NTT_COSET_FORWARD:
-        ntt_mul_powers_kern<C>
-            <<<cz__gpu_blocks(n, 256), 256>>>(a, (const F *)d->g_lo, (const F *)d->g_hi, n);
-        CZ_CUDA_LAUNCHED();
-        rc = ntt_core<C>(a, (const F *)d->tw_fwd, log_n, ei);
-        break;
-    case CZ_GPU_NTT_INVERSE: {
-        F ninv;
-        memcpy(&ninv, d->ninv, sizeof ninv);
-        if ((rc = ntt_core<C>(a, (const F *)d->tw_inv, log_n, ei)) != CZ_OK)
-            goto out;
-        ntt_scale_kern<C><<<cz__gpu_blocks(n, 256), 256>>>(a, ninv, n);
-        CZ_CUDA_LAUNCHED();
-        break;
-    }
-    case CZ_GPU_NTT_COSET_INVERSE:
-        if ((rc = ntt_core<C>(a, (const F *)d->tw_inv, log_n, ei)) != CZ_OK)
-            goto out;
-        ntt_mul_powers_kern<C>
-            <<<cz__gpu_blocks(n, 256), 256>>>(a, (const F *)d->gi_lo, (const F *)d->gi_hi, n);
-        CZ_CUDA_LAUNCHED();
-        break;
-    }
-    if (rc != CZ_OK)
+    if ((rc = ntt_core<C>((F *)d_a, d, log_n, kind, ei)) != CZ_OK)
         goto out;
     CZ_CUDA_TRY(cudaDeviceSynchronize());
 out:

@@ -4,6 +4,7 @@
  * the CPU. Compiled instead of the .cu files, never together with them.
  */
 #include "cuzk/gpu.h"
+#include "gpu/gpu_bench.h"
 
 static int no_gpu(cz_errinfo *ei) {
     return cz_fail(ei, CZ_ENOGPU, "cuzk was built without CUDA");
@@ -58,6 +59,13 @@ int cz_gpu_download(void *dst, const void *d_src, size_t bytes, int dev, cz_erri
         *b = NULL;                                                                                 \
         return no_gpu(ei);                                                                         \
     }                                                                                              \
+    int cz_##curve##_gpu_g1_bases_progression(cz_gpu_bases **b, const cz_##curve##_g1_affine *p0,  \
+                                              const cz_##curve##_g1_affine *step, size_t n,        \
+                                              int dev, cz_errinfo *ei) {                           \
+        (void)p0, (void)step, (void)n, (void)dev;                                                  \
+        *b = NULL;                                                                                 \
+        return no_gpu(ei);                                                                         \
+    }                                                                                              \
     int cz_##curve##_gpu_g1_msm(cz_##curve##_g1_jacobian *ret, const cz_gpu_bases *b,              \
                                 const cz_##curve##_fr *scalars, size_t n, cz_errinfo *ei) {        \
         (void)ret, (void)b, (void)scalars, (void)n;                                                \
@@ -78,4 +86,9 @@ void cz_gpu_bases_free(cz_gpu_bases *b) {
 size_t cz_gpu_bases_count(const cz_gpu_bases *b) {
     (void)b;
     return 0;
+}
+int cz__gpu_fmul_bench(int field, int variant, void *d_io, size_t count, unsigned iters, int dev,
+                       cz_errinfo *ei) {
+    (void)field, (void)variant, (void)d_io, (void)count, (void)iters, (void)dev;
+    return no_gpu(ei);
 }

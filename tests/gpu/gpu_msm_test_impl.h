@@ -1,8 +1,11 @@
 /*
  * One curve's GPU MSM checks (included by test_gpu_msm.c with TC = bn254 or bls12381).
  * Oracles: the CPU MSM (cz_<curve>_g1_msm) on the same inputs for n up to 2^14; for larger n,
- * bases in arithmetic progression P_i = [a + i·d]G, whose MSM is [Σ s_i·(a + i·d)]G, one CPU
- * scalar multiplication.
+ * bases in arithmetic progression P_i = [a + i·d]G (made on the GPU by
+ * cz_<curve>_gpu_g1_bases_progression, whose first 2^14 points are checked against the CPU),
+ * whose MSM is [a·Σ s_i + d·Σ i·s_i]G: Σ i·s_i is the sum of the suffix sums, so the oracle is
+ * two Fr additions a point and one CPU scalar multiplication. The split path (scalars 0/1 taken
+ * out) is forced on and off through CZ_GPU_MSM_SPLIT and both are compared with the oracle.
  */
 #define TCAT_(a, b) a##b
 #define TCAT(a, b)  TCAT_(a, b)
@@ -47,10 +50,71 @@ static int TCAT(msm_matches_cpu_, TC)(const cz_gpu_bases *gb, const TAFF *bases,
     return 1;
 }
 
+/* Scalar sets: 0 uniform, 1 98.7 % zeros and ones (PoRep-like) with uniform others, 2 all equal
+ * to one random value, 3 only zeros and ones, 4 all ones. */
+static void TCAT(fill_scalars_, TC)(TFR *s, size_t n, int kind) {
+    TFR k, one, zero;
+    TFN(fr_one)(&one);
+    TFN(fr_zero)(&zero);
+    gpu_random_fr_limbs(k.l);
+    for (size_t i = 0; i < n; i++) {
+        uint64_t r = gpu_prng_next() % 1000;
+        switch (kind) {
+        case 1:
+            if (r < 987)
+                s[i] = (r & 1) ? one : zero;
+            else
+                gpu_random_fr_limbs(s[i].l);
+            break;
+        case 2:
+            s[i] = k;
+            break;
+        case 3:
+            s[i] = (r & 1) ? one : zero;
+            break;
+        case 4:
+            s[i] = one;
+            break;
+        default:
+            gpu_random_fr_limbs(s[i].l);
+        }
+    }
+}
+
+/* The GPU MSM of the progression bases = [a·Σ s_i + d·Σ i·s_i]G. */
+static void TCAT(check_progression_, TC)(const cz_gpu_bases *gb, const TFR *s, size_t n,
+                                         const TFR *a, const TFR *d, const char *what) {
+    TFR suf, s1, e, t;
+    TAFF g;
+    TJAC ga, want, got;
+    cz_errinfo ei;
+    int rc;
+    TFN(fr_zero)(&suf);
+    TFN(fr_zero)(&s1);
+    for (size_t i = n - 1; i >= 1; i--) {
+        TFN(fr_add)(&suf, &suf, &s[i]); /* Σ_{j >= i} s_j */
+        TFN(fr_add)(&s1, &s1, &suf);
+    }
+    TFN(fr_add)(&suf, &suf, &s[0]);
+    TFN(fr_mul)(&e, a, &suf);
+    TFN(fr_mul)(&t, d, &s1);
+    TFN(fr_add)(&e, &e, &t);
+    TFN(g1_generator)(&g);
+    TFN(g1_from_affine)(&ga, &g);
+    TFN(g1_mul)(&want, &ga, &e);
+    cz_errinfo_clear(&ei);
+    rc = TFN(gpu_g1_msm)(&got, gb, s, n, &ei);
+    if (!CHECK(rc == CZ_OK))
+        fprintf(stderr, "%s\n", ei.msg);
+    if (!CHECK(TFN(g1_eq)(&want, &got)))
+        fprintf(stderr, "  " TSTR(TC) " msm n = %zu (%s) differs from the progression sum\n", n,
+                what);
+}
+
 static void TCAT(test_msm_, TC)(cz_threadpool *pool, unsigned max_log) {
     const size_t ncpu = (size_t)1 << 14, nmax = (size_t)1 << max_log;
     size_t nb = nmax > ncpu ? nmax : ncpu;
-    TAFF *bases = malloc(nb * sizeof *bases), *rb = malloc(256 * sizeof *rb);
+    TAFF *bases = malloc(ncpu * sizeof *bases), *rb = malloc(256 * sizeof *rb);
     TFR *s = malloc(nb * sizeof *s), a, d, one, rm1, zero;
     cz_gpu_bases *gb = NULL, *grb = NULL;
     CZ_ASSERT(bases && rb && s);
@@ -59,9 +123,21 @@ static void TCAT(test_msm_, TC)(cz_threadpool *pool, unsigned max_log) {
     TFN(fr_neg)(&rm1, &one); /* r - 1 */
     gpu_random_fr_limbs(a.l);
     gpu_random_fr_limbs(d.l);
-    TCAT(progression_, TC)(bases, nb, &a, &d);
-    CHECK(TFN(gpu_g1_bases_upload)(&gb, bases, nb, 0, NULL) == CZ_OK);
-    CHECK(cz_gpu_bases_count(gb) == nb);
+    TCAT(progression_, TC)(bases, ncpu, &a, &d);
+    {
+        /* The same progression made on the GPU; the CPU-oracle MSMs below (which use gb with
+         * the CPU's bases) check that its first 2^14 points are the CPU's. */
+        TAFF g, p0, step;
+        TJAC ga, t;
+        TFN(g1_generator)(&g);
+        TFN(g1_from_affine)(&ga, &g);
+        TFN(g1_mul)(&t, &ga, &a);
+        TFN(g1_to_affine)(&p0, &t);
+        TFN(g1_mul)(&t, &ga, &d);
+        TFN(g1_to_affine)(&step, &t);
+        CHECK(TFN(gpu_g1_bases_progression)(&gb, &p0, &step, nb, 0, NULL) == CZ_OK);
+        CHECK(cz_gpu_bases_count(gb) == nb);
+    }
 
     /* Independent random bases [k]G for small n, some of them infinity. */
     {
@@ -132,33 +208,47 @@ static void TCAT(test_msm_, TC)(cz_threadpool *pool, unsigned max_log) {
         TCAT(msm_matches_cpu_, TC)(gb, bases, s, n, pool);
     }
 
-    /* Larger sizes: Σ s_i·P_i = [Σ s_i·(a + i·d)]G. */
-    for (unsigned k = 16; k <= max_log; k += 2) {
-        size_t n = (size_t)1 << k;
-        TFR e, t, ii, coef;
-        TAFF g;
-        TJAC ga, want, got;
-        cz_errinfo ei;
-        int rc;
-        TFN(fr_zero)(&e);
-        TFN(fr_zero)(&ii);
-        for (size_t i = 0; i < n; i++) {
-            gpu_random_fr_limbs(s[i].l);
-            TFN(fr_mul)(&coef, &ii, &d);
-            TFN(fr_add)(&coef, &coef, &a);
-            TFN(fr_mul)(&t, &coef, &s[i]);
-            TFN(fr_add)(&e, &e, &t);
-            TFN(fr_add)(&ii, &ii, &one);
+    /* Split MSM against the CPU: scalar sets with many zeros and ones, forced on and off, on the
+     * random bases with infinities and on the progression bases; edge scalars 0, 1, r-1. */
+    {
+        static const char *const modes[] = {"1", "0"};
+        for (int m = 0; m < 2; m++) {
+            setenv("CZ_GPU_MSM_SPLIT", modes[m], 1);
+            for (int kind = 1; kind <= 4; kind++) {
+                TCAT(fill_scalars_, TC)(s, 256, kind);
+                TCAT(msm_matches_cpu_, TC)(grb, rb, s, 256, pool);
+                TCAT(fill_scalars_, TC)(s, ncpu, kind);
+                TCAT(msm_matches_cpu_, TC)(gb, bases, s, ncpu, pool);
+            }
+            for (size_t i = 0; i < 256; i++)
+                s[i] = (i % 3 == 0) ? zero : (i % 3 == 1) ? one : rm1;
+            TCAT(msm_matches_cpu_, TC)(grb, rb, s, 256, pool);
+            for (size_t i = 0; i < 1000; i++)
+                s[i] = (i % 7 == 0) ? rm1 : (i % 2) ? one : zero;
+            TCAT(msm_matches_cpu_, TC)(gb, bases, s, 1000, pool);
         }
-        TFN(g1_generator)(&g);
-        TFN(g1_from_affine)(&ga, &g);
-        TFN(g1_mul)(&want, &ga, &e);
-        cz_errinfo_clear(&ei);
-        rc = TFN(gpu_g1_msm)(&got, gb, s, n, &ei);
-        if (!CHECK(rc == CZ_OK))
-            fprintf(stderr, "%s\n", ei.msg);
-        if (!CHECK(TFN(g1_eq)(&want, &got)))
-            fprintf(stderr, "  " TSTR(TC) " msm n = 2^%u differs from the progression sum\n", k);
+        unsetenv("CZ_GPU_MSM_SPLIT");
+    }
+
+    /* Larger sizes against the progression oracle: uniform scalars at every size, and at 2^20 the
+     * PoRep-like, all-equal and all-0/1 sets with the split forced on, off and automatic. */
+    for (unsigned k = 16; k <= max_log; k += (k < 24 ? 2 : 1)) {
+        size_t n = (size_t)1 << k;
+        TCAT(fill_scalars_, TC)(s, n, 0);
+        TCAT(check_progression_, TC)(gb, s, n, &a, &d, "uniform");
+        if (k == 20) {
+            static const char *const modes[] = {"1", "0", ""};
+            for (int kind = 1; kind <= 3; kind++) {
+                TCAT(fill_scalars_, TC)(s, n, kind);
+                for (int m = 0; m < 3; m++) {
+                    char what[32];
+                    snprintf(what, sizeof what, "kind %d, split '%s'", kind, modes[m]);
+                    setenv("CZ_GPU_MSM_SPLIT", modes[m], 1);
+                    TCAT(check_progression_, TC)(gb, s, n, &a, &d, what);
+                }
+            }
+            unsetenv("CZ_GPU_MSM_SPLIT");
+        }
     }
 
     /* Device-resident scalars give the same result as host scalars. */

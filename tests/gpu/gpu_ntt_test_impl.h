@@ -1,6 +1,8 @@
 /*
  * One curve's GPU NTT checks (included by test_gpu_ntt.c with TC = bn254 or bls12381): every
- * transform kind against the CPU NTT (cuzk/ntt.h) on the same random input, byte for byte.
+ * transform kind against the CPU NTT (cuzk/ntt.h) on the same random input, byte for byte; and at
+ * large sizes, where a CPU NTT would be slow, outputs against direct polynomial evaluation
+ * (Horner on the CPU at a few indices) and forward/inverse round trips.
  */
 #define TCAT_(a, b) a##b
 #define TCAT(a, b)  TCAT_(a, b)
@@ -79,6 +81,49 @@ static void TCAT(test_ntt_, TC)(cz_threadpool *pool, unsigned max_log) {
     free(a);
     free(cpu);
     free(gpu);
+}
+
+/* Large sizes, data on the device: forward output k equals Σ a_i ω^(ik) (Horner at npts indices:
+ * n-1, 1 and random ones), coset forward output k equals Σ a_i (g ω^k)^i, and inverse ∘ forward
+ * and coset inverse ∘ coset forward give the input back exactly. */
+static void TCAT(test_ntt_big_, TC)(unsigned log_n, int npts) {
+    size_t n = (size_t)1 << log_n, bytes = n * sizeof(TFR);
+    TFR *a = malloc(bytes), *r = malloc(bytes), w, g;
+    void *d = NULL;
+    CZ_ASSERT(a && r);
+    CHECK(TFN(ntt_root_of_unity)(&w, log_n) == CZ_OK);
+    CHECK(TFN(ntt_coset_gen)(&g, log_n) == CZ_OK);
+    for (size_t i = 0; i < n; i++)
+        gpu_random_fr_limbs(a[i].l);
+    CHECK(cz_gpu_alloc(&d, bytes, 0, NULL) == CZ_OK);
+    for (int coset = 0; coset < 2; coset++) {
+        cz_gpu_ntt_kind fwd = coset ? CZ_GPU_NTT_COSET_FORWARD : CZ_GPU_NTT_FORWARD;
+        cz_gpu_ntt_kind inv = coset ? CZ_GPU_NTT_COSET_INVERSE : CZ_GPU_NTT_INVERSE;
+        CHECK(cz_gpu_upload(d, a, bytes, 0, NULL) == CZ_OK);
+        CHECK(TFN(gpu_ntt_dev)(d, log_n, fwd, 0, NULL) == CZ_OK);
+        CHECK(cz_gpu_download(r, d, bytes, 0, NULL) == CZ_OK);
+        for (int p = 0; p < npts; p++) {
+            uint64_t k = p == 0 ? n - 1 : p == 1 ? 1 : gpu_prng_next() & (n - 1);
+            TFR x, acc = a[n - 1];
+            TFN(fr_pow)(&x, &w, &k, 1);
+            if (coset)
+                TFN(fr_mul)(&x, &x, &g);
+            for (size_t i = n - 1; i-- > 0;) {
+                TFN(fr_mul)(&acc, &acc, &x);
+                TFN(fr_add)(&acc, &acc, &a[i]);
+            }
+            if (!CHECK(TFN(fr_eq)(&acc, &r[k])))
+                fprintf(stderr, "  " TSTR(TC) " 2^%u coset %d output %llu differs\n", log_n, coset,
+                        (unsigned long long)k);
+        }
+        CHECK(TFN(gpu_ntt_dev)(d, log_n, inv, 0, NULL) == CZ_OK);
+        CHECK(cz_gpu_download(r, d, bytes, 0, NULL) == CZ_OK);
+        if (!CHECK_EQ_MEM(a, r, bytes))
+            fprintf(stderr, "  " TSTR(TC) " 2^%u coset %d round trip differs\n", log_n, coset);
+    }
+    cz_gpu_free(d, 0);
+    free(a);
+    free(r);
 }
 
 #undef TCAT_

@@ -1,10 +1,12 @@
 /*
  * The GPU G1 MSM (cuzk/gpu.h) for both curves: against the CPU MSM for n = 1 .. 2^14 (random
  * bases with infinities, edge scalars 0, 1, r-1, all-zero scalars, repeated and opposite bases,
- * a skewed scalar set), and against [Σ s_i·(a + i·d)]G for bases [a + i·d]G at 2^16 .. 2^20
- * (CZ_GPU_TEST_MAX_LOG overrides the top); device-resident scalars; curve and size checks.
+ * a skewed scalar set, the 0/1 split forced on and off), and against [Σ s_i·(a + i·d)]G for
+ * GPU-made bases [a + i·d]G at 2^16, 2^18 .. 2^24 (CZ_GPU_TEST_MAX_LOG overrides the top; 25, 26,
+ * 27 are then run one by one); device-resident scalars; curve and size checks.
  * Exits 77 without a GPU.
  */
+#define _POSIX_C_SOURCE 200809L /* setenv */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,7 +32,7 @@
 
 int main(void) {
     cz_threadpool *pool = NULL;
-    unsigned max_log = 20;
+    unsigned max_log = 24;
     const char *env = getenv("CZ_GPU_TEST_MAX_LOG");
     gpu_require_device();
     if (env != NULL && atoi(env) > 0)

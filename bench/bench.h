@@ -1,0 +1,116 @@
+/*
+ * cuzk-bench internals: the pieces of the one benchmark program bench/cuzk_bench.c, one file per
+ * concern (bench_cli.c options, bench_json.c output, bench_time.c timing and devices,
+ * bench_inputs.c inputs, bench_msm.c / bench_ntt.c / bench_prove.c the subcommands).
+ *
+ * Every subcommand takes the parsed bench_opts, runs each (curve, size, mode) it names and prints
+ * one JSON line per result on stdout; messages go to stderr. Return values are exit codes:
+ * BENCH_OK, BENCH_FAIL (something failed while running) or BENCH_USAGE (a bad request, e.g.
+ * --gpu where no GPU is). docs/bench.md describes the options and the output.
+ */
+#ifndef CUZK_BENCH_BENCH_H
+#define CUZK_BENCH_BENCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "cuzk/curve_id.h"
+#include "cuzk/err.h"
+
+#define BENCH_OK    0
+#define BENCH_FAIL  1
+#define BENCH_USAGE 2
+
+#define BENCH_MAX_SIZES 32
+#define BENCH_MAX_RUNS  1000
+
+/* NTT kinds (bench_opts.ntt_kinds is a bit mask of 1 << kind). */
+enum { BENCH_NTT_FORWARD, BENCH_NTT_INVERSE, BENCH_NTT_COSET_FORWARD, BENCH_NTT_COSET_INVERSE };
+extern const char *const bench_ntt_kind_names[4];
+
+typedef struct bench_opts {
+    const char *cmd; /* "msm", "ntt", "prove" */
+    unsigned curves; /* bit mask of 1 << cz_curve_id; default BN254 */
+    unsigned log_n[BENCH_MAX_SIZES];
+    size_t nsizes;
+    int runs, warmup;    /* defaults 5 and 1 */
+    int gpu, device;     /* --gpu, --device D (default 0) */
+    size_t threads;      /* --threads T; 0 = one per online CPU */
+    int copies;          /* GPU: -1 both (default), 1 --copies, 0 --no-copies */
+    int g2;              /* msm --group g2 */
+    unsigned ntt_kinds;  /* ntt --kind: mask, default forward */
+    const char *cache;   /* prove --cache DIR, default ./bench-cache */
+    int check;           /* prove --check */
+    int scalars;         /* msm --scalars: BENCH_SCALARS_* */
+    int split;           /* msm --split (GPU): -1 auto (default), 0 off, 1 on */
+    char devname[256];   /* "cpu" or the GPU's name, set by bench_device_open */
+    size_t pool_threads; /* the CPU pool's size, set by the subcommand */
+} bench_opts;
+
+/* bench_cli.c */
+const char *bench_curve_name(cz_curve_id c);
+/* Parses argv[1..] (argv[0] is the subcommand) into o; BENCH_OK or BENCH_USAGE (message
+ * printed). */
+int bench_cli_parse(bench_opts *o, int argc, char **argv);
+void bench_usage(FILE *f);
+
+/* bench_time.c */
+typedef int (*bench_fn)(void *ctx, cz_errinfo *ei);
+/*
+ * Checks that --gpu can run: a CUDA build and device o->device present; fills o->devname
+ * ("cpu" without --gpu). BENCH_OK, or BENCH_USAGE with a message.
+ */
+int bench_device_open(bench_opts *o);
+/*
+ * Calls fn warmup times untimed, then runs times; ms[i] = milliseconds of call i. With gpu_dev
+ * >= 0 in a CUDA build, times between CUDA events on that device's legacy default stream (what
+ * every cuzk GPU call runs on); otherwise the monotonic clock. CZ_OK or fn's error.
+ */
+int bench_time(double *ms, int runs, int warmup, int gpu_dev, bench_fn fn, void *ctx,
+               cz_errinfo *ei);
+
+/* bench_json.c: one result line, built member by member. */
+typedef struct bench_json {
+    char *buf;
+    size_t len, cap;
+} bench_json;
+/* Starts a line with the members every result has: bench, op, curve, log_n, n, mode, copies
+ * (GPU only; copies < 0 leaves it out), device, threads (CPU), runs, warmup, median_ms, min_ms,
+ * max_ms, runs_ms (the raw times in run order). */
+void bench_json_result(bench_json *j, const bench_opts *o, const char *op, cz_curve_id curve,
+                       unsigned log_n, int copies, const double *ms);
+void bench_json_str(bench_json *j, const char *key, const char *v);
+void bench_json_int(bench_json *j, const char *key, long long v);
+void bench_json_num(bench_json *j, const char *key, double v);
+void bench_json_bool(bench_json *j, const char *key, int v);
+/* A member's key ("key":), then its value as JSON text in as many pieces as the caller likes. */
+void bench_json_key(bench_json *j, const char *key);
+void bench_json_text(bench_json *j, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The median of n >= 1 values (sorts v). */
+double bench_median(double *v, size_t n);
+/* Closes the object, prints it as one line on stdout and frees the buffer. */
+void bench_json_print(bench_json *j);
+
+/* bench_inputs.c: reproducible inputs (seeded, not random). */
+/* n Montgomery-form Fr elements of curve (32 bytes each), uniform below 2^252. */
+void bench_random_fr(void *out, cz_curve_id curve, size_t n, uint64_t seed);
+/* Scalar sets of msm --scalars. */
+enum { BENCH_SCALARS_UNIFORM, BENCH_SCALARS_BITS, BENCH_SCALARS_EQUAL };
+extern const char *const bench_scalars_names[3];
+/* Reshapes n uniform scalars (bench_random_fr) in place: BITS keeps 1.3 % of them and makes the
+ * rest 0 or 1 (half each; a Filecoin PoRep aux vector is 98.7 % bits), EQUAL copies the first
+ * one everywhere (every digit of a window in one bucket: the most skewed load). */
+void bench_shape_scalars(void *s, cz_curve_id curve, size_t n, int kind, uint64_t seed);
+/* n affine points of G1 (g2 = 0) or G2: 2^16 distinct points [a + i·d]G, repeated to fill n.
+ * NULL when out of memory; free with free(). */
+void *bench_make_bases(cz_curve_id curve, int g2, size_t n, uint64_t seed);
+size_t bench_affine_size(cz_curve_id curve, int g2);
+
+/* The subcommands. */
+int bench_cmd_msm(bench_opts *o);
+int bench_cmd_ntt(bench_opts *o);
+int bench_cmd_prove(bench_opts *o);
+int bench_cmd_fmul(bench_opts *o);
+
+#endif

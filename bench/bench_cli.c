@@ -1,0 +1,195 @@
+/*
+ * cuzk-bench options: one parser for every subcommand. Options that belong to one subcommand
+ * (--group, --kind, --cache, --check) are refused by the others, so a typo never silently
+ * measures something else. Lists ("16,18,20") and repeated options add up.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+
+const char *const bench_ntt_kind_names[4] = {"forward", "inverse", "coset-forward",
+                                             "coset-inverse"};
+
+const char *bench_curve_name(cz_curve_id c) {
+    return c == CZ_CURVE_BN254 ? "bn254" : "bls12381";
+}
+
+void bench_usage(FILE *f) {
+    fprintf(
+        f, "usage: cuzk-bench SUBCOMMAND [options]\n"
+           "subcommands:\n"
+           "  msm     multi-scalar multiplication over random scalars (CPU G1/G2, GPU G1)\n"
+           "  ntt     number-theoretic transform over Fr\n"
+           "  prove   Groth16 proofs of a multiplication chain of domain 2^K\n"
+           "  list    this text (also --help)\n"
+           "options (all subcommands):\n"
+           "  --curve bn254|bls12381   repeatable or a list (default bn254)\n"
+           "  --log-n K                size 2^K; repeatable or a list like 16,18,20\n"
+           "                           (default 16; prove: 10)\n"
+           "  --runs N                 timed runs (default 5)\n"
+           "  --warmup N               untimed runs first (default 1)\n"
+           "  --threads T              CPU thread pool size (default 0: one per CPU)\n"
+           "  --gpu [--device D]       run on CUDA device D (default 0) instead of the CPU\n"
+           "  --copies | --no-copies   GPU msm/ntt: time only with (or only without) the host\n"
+           "                           copies in and out (default: both, one line each)\n"
+           "msm:   --group g1|g2       (default g1; the GPU has g1 only)\n"
+           "       --scalars uniform|bits|equal   scalar set (default uniform; bits: 98.7 %% 0/1)\n"
+           "       --split auto|on|off the GPU's 0/1 split (default auto: the library decides)\n"
+           "ntt:   --kind forward|inverse|coset-forward|coset-inverse   repeatable or a list\n"
+           "prove: --cache DIR         circuits and keys are kept there (default ./bench-cache)\n"
+           "       --check             verify every proof (not timed)\n"
+           "output: one JSON line per (op, curve, size, mode) on stdout; see docs/bench.md\n"
+           "exit: 0 ok, 1 failure, 2 usage (or --gpu where no GPU is)\n");
+}
+
+static int bad(const char *cmd, const char *what, const char *arg) {
+    fprintf(stderr, "cuzk-bench %s: %s%s%s (cuzk-bench --help)\n", cmd, what, arg ? ": " : "",
+            arg ? arg : "");
+    return BENCH_USAGE;
+}
+
+/* A whole decimal number in [lo, hi]. */
+static int parse_long(long *out, const char *s, long lo, long hi) {
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno != 0 || end == s || *end != '\0' || v < lo || v > hi)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+/* Calls item(o, token) for each comma-separated token of list; -1 on the first failure. */
+static int each_item(bench_opts *o, const char *list, int (*item)(bench_opts *, const char *)) {
+    char buf[256];
+    if (strlen(list) >= sizeof buf || list[0] == '\0')
+        return -1;
+    strcpy(buf, list);
+    for (char *save = NULL, *t = strtok_r(buf, ",", &save); t != NULL;
+         t = strtok_r(NULL, ",", &save))
+        if (item(o, t) != 0)
+            return -1;
+    return 0;
+}
+
+static int add_curve(bench_opts *o, const char *s) {
+    if (strcmp(s, "bn254") == 0)
+        o->curves |= 1u << CZ_CURVE_BN254;
+    else if (strcmp(s, "bls12381") == 0)
+        o->curves |= 1u << CZ_CURVE_BLS12381;
+    else
+        return -1;
+    return 0;
+}
+
+static int add_size(bench_opts *o, const char *s) {
+    long v;
+    if (o->nsizes == BENCH_MAX_SIZES || parse_long(&v, s, 1, 30) != 0)
+        return -1;
+    o->log_n[o->nsizes++] = (unsigned)v;
+    return 0;
+}
+
+static int add_kind(bench_opts *o, const char *s) {
+    for (unsigned k = 0; k < 4; k++)
+        if (strcmp(s, bench_ntt_kind_names[k]) == 0) {
+            o->ntt_kinds |= 1u << k;
+            return 0;
+        }
+    return -1;
+}
+
+int bench_cli_parse(bench_opts *o, int argc, char **argv) {
+    const char *cmd = argv[0];
+    int is_msm = strcmp(cmd, "msm") == 0, is_ntt = strcmp(cmd, "ntt") == 0;
+    int is_prove = strcmp(cmd, "prove") == 0, device_set = 0;
+    memset(o, 0, sizeof *o);
+    o->cmd = cmd;
+    o->runs = 5;
+    o->warmup = 1;
+    o->copies = -1;
+    o->split = -1;
+    o->cache = "./bench-cache";
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        long n;
+        int takes =
+            strcmp(a, "--curve") == 0 || strcmp(a, "--log-n") == 0 || strcmp(a, "--runs") == 0 ||
+            strcmp(a, "--warmup") == 0 || strcmp(a, "--device") == 0 ||
+            strcmp(a, "--threads") == 0 || strcmp(a, "--group") == 0 || strcmp(a, "--kind") == 0 ||
+            strcmp(a, "--cache") == 0 || strcmp(a, "--scalars") == 0 || strcmp(a, "--split") == 0;
+        if (takes && v == NULL)
+            return bad(cmd, "missing value after", a);
+        if (takes)
+            i++;
+        if (strcmp(a, "--curve") == 0) {
+            if (each_item(o, v, add_curve) != 0)
+                return bad(cmd, "--curve takes bn254 or bls12381", v);
+        } else if (strcmp(a, "--log-n") == 0) {
+            if (each_item(o, v, add_size) != 0)
+                return bad(cmd, "--log-n takes sizes 1..30 (at most 32 of them)", v);
+        } else if (strcmp(a, "--runs") == 0) {
+            if (parse_long(&n, v, 1, BENCH_MAX_RUNS) != 0)
+                return bad(cmd, "--runs takes 1..1000", v);
+            o->runs = (int)n;
+        } else if (strcmp(a, "--warmup") == 0) {
+            if (parse_long(&n, v, 0, BENCH_MAX_RUNS) != 0)
+                return bad(cmd, "--warmup takes 0..1000", v);
+            o->warmup = (int)n;
+        } else if (strcmp(a, "--device") == 0) {
+            if (parse_long(&n, v, 0, 1023) != 0)
+                return bad(cmd, "--device takes a device number", v);
+            o->device = (int)n;
+            device_set = 1;
+        } else if (strcmp(a, "--threads") == 0) {
+            if (parse_long(&n, v, 0, 4096) != 0)
+                return bad(cmd, "--threads takes 0..4096", v);
+            o->threads = (size_t)n;
+        } else if (strcmp(a, "--gpu") == 0) {
+            o->gpu = 1;
+        } else if (strcmp(a, "--copies") == 0 || strcmp(a, "--no-copies") == 0) {
+            o->copies = strcmp(a, "--copies") == 0;
+        } else if (strcmp(a, "--group") == 0 && is_msm) {
+            if (strcmp(v, "g1") != 0 && strcmp(v, "g2") != 0)
+                return bad(cmd, "--group takes g1 or g2", v);
+            o->g2 = strcmp(v, "g2") == 0;
+        } else if (strcmp(a, "--scalars") == 0 && is_msm) {
+            int k = 0;
+            while (k < 3 && strcmp(v, bench_scalars_names[k]) != 0)
+                k++;
+            if (k == 3)
+                return bad(cmd, "--scalars takes uniform, bits or equal", v);
+            o->scalars = k;
+        } else if (strcmp(a, "--split") == 0 && is_msm) {
+            if (strcmp(v, "auto") != 0 && strcmp(v, "on") != 0 && strcmp(v, "off") != 0)
+                return bad(cmd, "--split takes auto, on or off", v);
+            o->split = strcmp(v, "auto") == 0 ? -1 : strcmp(v, "on") == 0;
+        } else if (strcmp(a, "--kind") == 0 && is_ntt) {
+            if (each_item(o, v, add_kind) != 0)
+                return bad(cmd, "--kind takes forward, inverse, coset-forward, coset-inverse", v);
+        } else if (strcmp(a, "--cache") == 0 && is_prove) {
+            o->cache = v;
+        } else if (strcmp(a, "--check") == 0 && is_prove) {
+            o->check = 1;
+        } else {
+            return bad(cmd, "unknown option", a);
+        }
+    }
+    if (device_set && !o->gpu)
+        return bad(cmd, "--device needs --gpu", NULL);
+    if (o->copies >= 0 && !o->gpu)
+        return bad(cmd, "--copies / --no-copies need --gpu", NULL);
+    if (o->split >= 0 && !o->gpu)
+        return bad(cmd, "--split needs --gpu", NULL);
+    if (o->gpu && o->g2)
+        return bad(cmd, "the GPU MSM has G1 only (--group g2 runs on the CPU)", NULL);
+    if (o->curves == 0)
+        o->curves = 1u << CZ_CURVE_BN254;
+    if (o->ntt_kinds == 0)
+        o->ntt_kinds = 1u << BENCH_NTT_FORWARD;
+    if (o->nsizes == 0)
+        o->log_n[o->nsizes++] = is_prove ? 10 : strcmp(cmd, "fmul") == 0 ? 20 : 16;
+    return BENCH_OK;
+}

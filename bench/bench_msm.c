@@ -1,0 +1,147 @@
+/*
+ * cuzk-bench msm: Σ [s_i] P_i over n = 2^K random scalars and bases (bench_inputs.c).
+ *
+ * CPU: cz_<curve>_<group>_msm on the thread pool (--threads), G1 or G2 (--group).
+ * GPU: G1 only. The bases are uploaded once per size, untimed (they are a proving key's, resident
+ * on the device). copies = true times cz_<curve>_gpu_g1_msm with the scalars in host memory (their
+ * upload included); copies = false times cz_<curve>_gpu_g1_msm_dev on scalars already on the
+ * device. The result point is 100 bytes at most, so "out" costs nothing either way.
+ * --scalars picks the scalar set (bench_shape_scalars); --split sets CZ_GPU_MSM_SPLIT, the GPU
+ * library's switch for its 0/1 split (docs/gpu.md); CZ_GPU_MSM_C and CZ_GPU_MSM_PROFILE pass
+ * through from the environment.
+ */
+#define _POSIX_C_SOURCE 200809L /* setenv */
+#include <stdlib.h>
+
+#include "bench.h"
+#include "cuzk/gpu.h"
+#include "cuzk/msm.h"
+#include "cuzk/threadpool.h"
+
+typedef struct {
+    cz_curve_id curve;
+    int g2;
+    size_t n;
+    const void *bases, *scalars; /* host */
+    const void *d_scalars;       /* device */
+    cz_gpu_bases *gb;
+    cz_threadpool *pool;
+} msm_ctx;
+
+typedef union {
+    cz_bn254_g1_jacobian bn1;
+    cz_bn254_g2_jacobian bn2;
+    cz_bls12381_g1_jacobian bls1;
+    cz_bls12381_g2_jacobian bls2;
+} any_jacobian;
+
+static int cpu_fn(void *p, cz_errinfo *ei) {
+    const msm_ctx *c = p;
+    any_jacobian r;
+    int rc;
+    if (c->curve == CZ_CURVE_BN254)
+        rc = c->g2 ? cz_bn254_g2_msm(&r.bn2, c->bases, c->scalars, c->n, c->pool)
+                   : cz_bn254_g1_msm(&r.bn1, c->bases, c->scalars, c->n, c->pool);
+    else
+        rc = c->g2 ? cz_bls12381_g2_msm(&r.bls2, c->bases, c->scalars, c->n, c->pool)
+                   : cz_bls12381_g1_msm(&r.bls1, c->bases, c->scalars, c->n, c->pool);
+    return rc == CZ_OK ? CZ_OK : cz_fail(ei, rc, "CPU MSM of %zu points", c->n);
+}
+
+static int gpu_host_fn(void *p, cz_errinfo *ei) {
+    const msm_ctx *c = p;
+    any_jacobian r;
+    return c->curve == CZ_CURVE_BN254
+               ? cz_bn254_gpu_g1_msm(&r.bn1, c->gb, c->scalars, c->n, ei)
+               : cz_bls12381_gpu_g1_msm(&r.bls1, c->gb, c->scalars, c->n, ei);
+}
+
+static int gpu_dev_fn(void *p, cz_errinfo *ei) {
+    const msm_ctx *c = p;
+    any_jacobian r;
+    return c->curve == CZ_CURVE_BN254
+               ? cz_bn254_gpu_g1_msm_dev(&r.bn1, c->gb, c->d_scalars, c->n, ei)
+               : cz_bls12381_gpu_g1_msm_dev(&r.bls1, c->gb, c->d_scalars, c->n, ei);
+}
+
+/* Times one mode and prints its line. */
+static int run_mode(const bench_opts *o, msm_ctx *c, unsigned log_n, int copies, bench_fn fn) {
+    double ms[BENCH_MAX_RUNS];
+    bench_json j;
+    cz_errinfo ei;
+    cz_errinfo_clear(&ei);
+    if (bench_time(ms, o->runs, o->warmup, o->gpu ? o->device : -1, fn, c, &ei) != CZ_OK) {
+        fprintf(stderr, "cuzk-bench msm: %s 2^%u: %s\n", bench_curve_name(c->curve), log_n, ei.msg);
+        return BENCH_FAIL;
+    }
+    bench_json_result(&j, o, "msm", c->curve, log_n, copies, ms);
+    bench_json_str(&j, "group", c->g2 ? "g2" : "g1");
+    bench_json_str(&j, "scalars", bench_scalars_names[o->scalars]);
+    if (o->gpu)
+        bench_json_str(&j, "split", o->split < 0 ? "auto" : o->split ? "on" : "off");
+    bench_json_print(&j);
+    return BENCH_OK;
+}
+
+static int run_size(const bench_opts *o, cz_curve_id curve, unsigned log_n, cz_threadpool *pool) {
+    size_t n = (size_t)1 << log_n;
+    msm_ctx c = {curve, o->g2, n, NULL, NULL, NULL, NULL, pool};
+    void *scalars = malloc(32 * n), *bases = bench_make_bases(curve, o->g2, n, 0x62617365 ^ log_n);
+    void *d_scalars = NULL;
+    cz_errinfo ei;
+    int rc = BENCH_FAIL;
+    cz_errinfo_clear(&ei);
+    if (scalars == NULL || bases == NULL) {
+        fprintf(stderr, "cuzk-bench msm: out of memory for 2^%u points\n", log_n);
+        goto out;
+    }
+    bench_random_fr(scalars, curve, n, 0x7363616c ^ log_n);
+    bench_shape_scalars(scalars, curve, n, o->scalars, 0x73686170 ^ log_n);
+    c.bases = bases;
+    c.scalars = scalars;
+    if (!o->gpu) {
+        rc = run_mode(o, &c, log_n, -1, cpu_fn);
+        goto out;
+    }
+    int up = curve == CZ_CURVE_BN254
+                 ? cz_bn254_gpu_g1_bases_upload(&c.gb, bases, n, o->device, &ei)
+                 : cz_bls12381_gpu_g1_bases_upload(&c.gb, bases, n, o->device, &ei);
+    if (up != CZ_OK || cz_gpu_alloc(&d_scalars, 32 * n, o->device, &ei) != CZ_OK ||
+        cz_gpu_upload(d_scalars, scalars, 32 * n, o->device, &ei) != CZ_OK) {
+        fprintf(stderr, "cuzk-bench msm: GPU set-up for 2^%u points: %s\n", log_n, ei.msg);
+        goto out;
+    }
+    c.d_scalars = d_scalars;
+    rc = BENCH_OK;
+    if (o->copies != 1)
+        rc = run_mode(o, &c, log_n, 0, gpu_dev_fn);
+    if (rc == BENCH_OK && o->copies != 0)
+        rc = run_mode(o, &c, log_n, 1, gpu_host_fn);
+out:
+    if (d_scalars != NULL)
+        cz_gpu_free(d_scalars, o->device);
+    cz_gpu_bases_free(c.gb);
+    free(bases);
+    free(scalars);
+    return rc;
+}
+
+int bench_cmd_msm(bench_opts *o) {
+    cz_threadpool *pool = NULL;
+    cz_errinfo ei;
+    int rc = BENCH_OK;
+    cz_errinfo_clear(&ei);
+    if (!o->gpu && cz_threadpool_create(&pool, o->threads, &ei) != CZ_OK) {
+        fprintf(stderr, "cuzk-bench msm: %s\n", ei.msg);
+        return BENCH_FAIL;
+    }
+    o->pool_threads = o->gpu ? 0 : cz_threadpool_size(pool);
+    if (o->split >= 0)
+        setenv("CZ_GPU_MSM_SPLIT", o->split ? "1" : "0", 1);
+    for (int c = 0; c < 2 && rc == BENCH_OK; c++)
+        for (size_t s = 0; s < o->nsizes && rc == BENCH_OK; s++)
+            if (o->curves & (1u << c))
+                rc = run_size(o, (cz_curve_id)c, o->log_n[s], pool);
+    cz_threadpool_destroy(pool);
+    return rc;
+}

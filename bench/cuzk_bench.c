@@ -1,0 +1,55 @@
+/*
+ * cuzk-bench: the benchmark program, one subcommand per operation (docs/bench.md).
+ *
+ *   cuzk-bench msm   --curve bn254 --log-n 16,18,20 [--gpu [--device D]] [--runs N] ...
+ *   cuzk-bench ntt   --curve bls12381 --log-n 20 --kind forward,inverse ...
+ *   cuzk-bench prove --curve bn254 --log-n 16 --check [--gpu] [--cache DIR] ...
+ *   cuzk-bench fmul  --gpu --curve bn254,bls12381 --log-n 20     (device field-mul throughput)
+ *   cuzk-bench list | --help
+ *
+ * One JSON line per (op, curve, size, mode) on stdout, messages on stderr. Exit status: 0 ok,
+ * 1 a measurement failed, 2 usage (bad options, or --gpu where there is no GPU).
+ * The parts live in bench/bench_*.c (CMake links them into this program only); the older
+ * per-area programs (cuzk-bench-field, -curve, -pairing, -msm, -ntt) stay as they are.
+ */
+#include <string.h>
+
+#include "bench.h"
+
+static const struct {
+    const char *name;
+    int (*run)(bench_opts *o);
+} cmds[] = {
+    {"msm", bench_cmd_msm},
+    {"ntt", bench_cmd_ntt},
+    {"prove", bench_cmd_prove},
+    {"fmul", bench_cmd_fmul},
+};
+
+int main(int argc, char **argv) {
+    bench_opts o;
+    if (argc < 2) {
+        bench_usage(stderr);
+        return BENCH_USAGE;
+    }
+    if (strcmp(argv[1], "list") == 0 || strcmp(argv[1], "--help") == 0 ||
+        strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0) {
+        bench_usage(stdout);
+        return BENCH_OK;
+    }
+    for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
+        if (strcmp(argv[1], cmds[i].name) != 0)
+            continue;
+        for (int a = 2; a < argc; a++)
+            if (strcmp(argv[a], "--help") == 0 || strcmp(argv[a], "-h") == 0) {
+                bench_usage(stdout);
+                return BENCH_OK;
+            }
+        int rc = bench_cli_parse(&o, argc - 1, argv + 1);
+        if (rc == BENCH_OK)
+            rc = bench_device_open(&o);
+        return rc == BENCH_OK ? cmds[i].run(&o) : rc;
+    }
+    fprintf(stderr, "cuzk-bench: unknown subcommand '%s' (cuzk-bench list)\n", argv[1]);
+    return BENCH_USAGE;
+}
