@@ -2,6 +2,7 @@
 # themselves (scripts/setup.sh, idempotent and quick when all is present), then build and run.
 BUILD      ?= build
 BUILD_ASAN ?= build-asan
+BUILD_TSAN ?= build-tsan
 FUZZ_SECONDS ?= 10
 JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 # ctest runs one test binary per core; a test binary that uses the thread pool still gets all
@@ -15,7 +16,7 @@ CTEST      = ctest --output-on-failure --no-tests=error -j $(CTEST_JOBS) --timeo
 CMAKE_GEN  := $(shell command -v ninja >/dev/null 2>&1 && echo -G Ninja)
 VECTOR_OUT := tests/vectors/out
 
-.PHONY: all setup build build-asan vectors test test-unit test-asan test-fuzz format-check format demo bench clean
+.PHONY: all setup build build-asan vectors test test-unit test-asan test-tsan test-fuzz format-check format demo bench clean
 
 all: build
 
@@ -58,6 +59,14 @@ test-asan: build-asan vectors
 	cd $(BUILD_ASAN) && ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
 	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 $(CTEST)
 
+# The threaded code (engine, thread pool) under ThreadSanitizer; only those tests are built.
+TSAN_TESTS = engine_test_sched engine_test_budget engine_test_srs core_test_threadpool
+test-tsan:
+	cmake -S . -B $(BUILD_TSAN) $(CMAKE_GEN) -DCZ_SANITIZE=thread -DCZ_WITH_CUDA=OFF \
+	  -DCZ_BUILD_BENCH=OFF -DCMAKE_BUILD_TYPE=Debug >/dev/null
+	cmake --build $(BUILD_TSAN) -j $(JOBS) --target $(TSAN_TESTS)
+	cd $(BUILD_TSAN) && TSAN_OPTIONS=halt_on_error=1 $(CTEST) -R '^(engine_|core_test_threadpool$$)'
+
 format-check:
 	@bash scripts/check_format.sh
 
@@ -80,4 +89,4 @@ bench: build
 	fi
 
 clean:
-	rm -rf $(BUILD) $(BUILD_ASAN) build-fuzz $(VECTOR_OUT)
+	rm -rf $(BUILD) $(BUILD_ASAN) $(BUILD_TSAN) build-fuzz $(VECTOR_OUT)

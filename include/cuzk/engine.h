@@ -305,7 +305,8 @@ int cz_srs_preload(cz_srs *m, const char *path, const cz_srs_loader *loader, cz_
 /* Unloads the key at path: CZ_ENOTFOUND if not loaded, CZ_EBUSY while referenced. */
 int cz_srs_evict(cz_srs *m, const char *path, cz_errinfo *ei);
 /* Evicts unreferenced keys, least recently used first, until need bytes are freed or none is
- * left; returns the bytes freed. Has the cz_budget_evict_fn signature (arg = the manager). */
+ * left (need 0: one key); returns the bytes freed. Has the cz_budget_evict_fn signature
+ * (arg = the manager). */
 uint64_t cz_srs_evict_lru(void *m, uint64_t need);
 /* 1 if the key at path is loaded. */
 int cz_srs_is_loaded(cz_srs *m, const char *path);

@@ -88,10 +88,6 @@ int cz_job_should_stop(const cz_job *job) {
     return __atomic_load_n(&job->stop, __ATOMIC_ACQUIRE);
 }
 
-static int is_final(int st) {
-    return st == CZ_JOB_DONE || st == CZ_JOB_FAILED || st == CZ_JOB_CANCELLED;
-}
-
 const void *cz_job_result(const cz_job *job, size_t *len) {
     if (cz_job_state_get(job) != CZ_JOB_DONE) {
         if (len != NULL)
@@ -169,7 +165,7 @@ static void set_error(cz_job *job, int err, const char *msg) {
 void cz__job_finish(cz_job *job, cz_job_state st, int err, const char *msg) {
     cz_sched *s = job->sched;
     int old = job->state;
-    CZ_ASSERT(!is_final(old) && is_final(st));
+    CZ_ASSERT(!cz__job_state_final(old) && cz__job_state_final(st));
     if (st != CZ_JOB_DONE)
         set_error(job, err, msg);
     job->t_finish = cz__sched_now(s);

@@ -317,10 +317,6 @@ int cz_sched_find(cz_job **out, cz_sched *s, const char *key, cz_errinfo *ei) {
     return rc;
 }
 
-static int is_final(int st) {
-    return st == CZ_JOB_DONE || st == CZ_JOB_FAILED || st == CZ_JOB_CANCELLED;
-}
-
 int cz_sched_await(cz_job **out, cz_sched *s, const char *key, int64_t timeout_ms, cz_errinfo *ei) {
     int rc = cz_sched_find(out, s, key, ei);
     if (rc != CZ_OK)
@@ -328,10 +324,10 @@ int cz_sched_await(cz_job **out, cz_sched *s, const char *key, int64_t timeout_m
     cz_job *job = *out;
     struct timespec deadline = cz__deadline(timeout_ms < 0 ? 0 : timeout_ms);
     pthread_mutex_lock(&s->lock);
-    while (!is_final(job->state)) {
+    while (!cz__job_state_final(job->state)) {
         if (timeout_ms == 0 ||
             cz__cond_wait_until(&s->finished, &s->lock, timeout_ms < 0 ? NULL : &deadline)) {
-            if (is_final(job->state))
+            if (cz__job_state_final(job->state))
                 break;
             rc = cz_fail(ei, CZ_ETIMEDOUT, "scheduler: job '%s' still %s after %lld ms", key,
                          cz_job_state_name((cz_job_state)job->state), (long long)timeout_ms);

@@ -66,4 +66,8 @@ int cz__job_new(cz_job **out, cz_sched *s, const char *key, cz_priority prio, ui
 void cz__job_finish(cz_job *job, cz_job_state st, int err, const char *msg);
 uint64_t cz__sched_now(const cz_sched *s);
 
+static inline int cz__job_state_final(int st) {
+    return st == CZ_JOB_DONE || st == CZ_JOB_FAILED || st == CZ_JOB_CANCELLED;
+}
+
 #endif

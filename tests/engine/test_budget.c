@@ -120,11 +120,16 @@ static void test_fifo(void) {
     cz_budget_stats st;
     cz_budget_stats_get(&st, b);
     CHECK(st.used == 80 && st.nwaiting == 2 && st.waiting_bytes == 60); /* small did not jump */
-    cz_reservation_release_all(&hold);
+    /* 50 free: the head (50) fits and is granted; then small does not fit (110 > 100). */
+    cz_reservation_release(&hold, 30);
     pthread_join(tb, NULL);
+    CHECK(big.rc == CZ_OK && big.r.bytes == 50);
+    CHECK(wait_waiting(b, 1));
+    cz_budget_stats_get(&st, b);
+    CHECK(st.used == 100 && st.waiting_bytes == 10);
+    cz_reservation_release_all(&hold);
     pthread_join(ts, NULL);
-    CHECK(big.rc == CZ_OK && small.rc == CZ_OK);
-    CHECK(big.order == 0 && small.order == 1);
+    CHECK(small.rc == CZ_OK && small.r.bytes == 10);
     cz_reservation_release_all(&big.r);
     cz_reservation_release_all(&small.r);
 

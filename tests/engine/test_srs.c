@@ -1,0 +1,249 @@
+/*
+ * The SRS manager on the example zkeys: one load per key however it is named, reference counts,
+ * evict refused while referenced, least-recently-used eviction when the budget needs room (and
+ * never of a referenced key), a key larger than the budget, device data hooks, concurrent
+ * acquires. The loaded data is compared with cz_zkey_open of the same file (the oracle).
+ */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <sys/stat.h>
+
+#include "cuzk/engine.h"
+#include "cuzk/zkey.h"
+#include "test.h"
+
+#define MUL "examples/mulchain/mulchain.zkey"
+#define POS "examples/poseidon/poseidon_chain.zkey"
+
+static uint64_t file_size(const char *path) {
+    struct stat st;
+    return stat(path, &st) == 0 ? (uint64_t)st.st_size : 0;
+}
+
+static cz_srs *mk(cz_budget *b, const cz_srs_device_hooks *hooks) {
+    cz_srs_config cfg = {b, hooks, NULL};
+    cz_srs *m = NULL;
+    CHECK(cz_srs_create(&m, &cfg, NULL) == CZ_OK);
+    if (b != NULL)
+        cz_budget_set_evictor(b, cz_srs_evict_lru, m);
+    return m;
+}
+
+static void test_refs(void) {
+    cz_budget_config bc = {64u << 20, 0};
+    cz_budget *b;
+    CHECK_ERR(cz_budget_create(&b, &bc, NULL), CZ_OK);
+    cz_srs *m = mk(b, NULL);
+    cz_srs_key *k1, *k2;
+    CHECK_ERR(cz_srs_acquire(&k1, m, MUL, NULL, NULL), CZ_OK);
+    CHECK_ERR(cz_srs_acquire(&k2, m, "examples/../examples/mulchain/mulchain.zkey", NULL, NULL),
+              CZ_OK);
+    CHECK(k1 == k2);
+    CHECK(cz_srs_key_bytes(k1) == file_size(MUL));
+    cz_zkey *oracle;
+    CHECK_ERR(cz_zkey_open(&oracle, MUL, NULL), CZ_OK);
+    const cz_zkey *zk = cz_srs_key_data(k1);
+    CHECK(zk->nvars == oracle->nvars && zk->domain_size == oracle->domain_size &&
+          zk->ncoefs == oracle->ncoefs && zk->curve == oracle->curve);
+    cz_zkey_close(oracle);
+
+    cz_srs_stats st;
+    cz_srs_stats_get(&st, m);
+    CHECK(st.nloaded == 1 && st.nreferenced == 1 && st.nloads == 1 && st.nhits == 1);
+    cz_budget_stats bs;
+    cz_budget_stats_get(&bs, b);
+    CHECK(bs.used == file_size(MUL)); /* the key's bytes count in the budget */
+
+    cz_errinfo ei;
+    cz_errinfo_clear(&ei);
+    CHECK_ERR(cz_srs_evict(m, MUL, &ei), CZ_EBUSY);
+    CHECK(strstr(ei.msg, "in use (2 references)") != NULL);
+    cz_srs_release(k1);
+    CHECK_ERR(cz_srs_evict(m, MUL, NULL), CZ_EBUSY);
+    CHECK(cz_srs_evict_lru(m, 1u << 30) == 0); /* referenced: never evicted */
+    cz_srs_release(k2);
+    CHECK(cz_srs_is_loaded(m, MUL));
+    CHECK_ERR(cz_srs_evict(m, MUL, NULL), CZ_OK);
+    CHECK(!cz_srs_is_loaded(m, MUL));
+    cz_errinfo_clear(&ei);
+    CHECK_ERR(cz_srs_evict(m, MUL, &ei), CZ_ENOTFOUND);
+    cz_budget_stats_get(&bs, b);
+    CHECK(bs.used == 0);
+
+    /* Errors: a missing file, a file that is not a zkey (nothing stays charged). */
+    cz_errinfo_clear(&ei);
+    CHECK_ERR(cz_srs_acquire(&k1, m, "examples/none.zkey", NULL, &ei), CZ_EIO);
+    CHECK(k1 == NULL && strstr(ei.msg, "none.zkey") != NULL);
+    cz_errinfo_clear(&ei);
+    CHECK(cz_srs_acquire(&k1, m, "examples/mulchain/mulchain.wtns", NULL, &ei) != CZ_OK);
+    CHECK(strstr(ei.msg, "loading zkey key") != NULL);
+    cz_budget_stats_get(&bs, b);
+    CHECK(bs.used == 0);
+    cz_srs_destroy(m);
+    cz_budget_destroy(b);
+}
+
+static void test_lru(void) {
+    uint64_t smul = file_size(MUL), spos = file_size(POS);
+    /* Room for both keys and 1000 bytes more. */
+    cz_budget_config bc = {smul + spos + 1000, 0};
+    cz_budget *b;
+    CHECK_ERR(cz_budget_create(&b, &bc, NULL), CZ_OK);
+    cz_srs *m = mk(b, NULL);
+    CHECK_ERR(cz_srs_preload(m, MUL, NULL, NULL), CZ_OK);
+    CHECK_ERR(cz_srs_preload(m, POS, NULL, NULL), CZ_OK);
+    cz_srs_key *k;
+    CHECK_ERR(cz_srs_acquire(&k, m, MUL, NULL, NULL), CZ_OK); /* MUL is now most recent */
+    cz_srs_release(k);
+
+    /* Needs 1 byte more than is free: the least recently used key (POS) goes, MUL stays. */
+    cz_reservation r;
+    CHECK_ERR(cz_budget_reserve(&r, b, 1001, 0, NULL, NULL, NULL), CZ_OK); /* a poll evicts too */
+    CHECK(!cz_srs_is_loaded(m, POS) && cz_srs_is_loaded(m, MUL));
+    cz_reservation_release_all(&r);
+
+    /* A referenced key is skipped: with POS reloaded and MUL held, POS is the victim although
+     * MUL is older. */
+    CHECK_ERR(cz_srs_acquire(&k, m, MUL, NULL, NULL), CZ_OK);
+    CHECK_ERR(cz_srs_preload(m, POS, NULL, NULL), CZ_OK);
+    CHECK_ERR(cz_budget_reserve(&r, b, 1001, 1000, NULL, NULL, NULL), CZ_OK);
+    CHECK(!cz_srs_is_loaded(m, POS) && cz_srs_is_loaded(m, MUL));
+    cz_reservation_release_all(&r);
+    /* Nothing evictable: the request waits and times out; MUL survives. */
+    CHECK_ERR(cz_budget_reserve(&r, b, spos + 1001, 50, NULL, NULL, NULL), CZ_ETIMEDOUT);
+    CHECK(cz_srs_is_loaded(m, MUL));
+    cz_srs_release(k);
+
+    /* Loading a key evicts idle keys when it must: fill so that POS needs MUL's room. */
+    CHECK_ERR(cz_budget_reserve(&r, b, 1001, 0, NULL, NULL, NULL), CZ_OK);
+    CHECK_ERR(cz_srs_preload(m, POS, NULL, NULL), CZ_OK);
+    CHECK(cz_srs_is_loaded(m, POS) && !cz_srs_is_loaded(m, MUL));
+    cz_reservation_release_all(&r);
+
+    cz_srs_stats st;
+    cz_srs_stats_get(&st, m);
+    CHECK(st.nloads == 4 && st.nevictions == 3 && st.nloaded == 1 && st.bytes == spos);
+    cz_srs_destroy(m);
+    cz_budget_destroy(b);
+
+    /* A key larger than the whole budget fails at once. */
+    bc.total_bytes = spos - 1;
+    CHECK_ERR(cz_budget_create(&b, &bc, NULL), CZ_OK);
+    m = mk(b, NULL);
+    cz_errinfo ei;
+    cz_errinfo_clear(&ei);
+    CHECK_ERR(cz_srs_acquire(&k, m, POS, NULL, &ei), CZ_ERANGE);
+    CHECK(strstr(ei.msg, "larger than the whole budget") != NULL);
+    cz_srs_destroy(m);
+    cz_budget_destroy(b);
+}
+
+typedef struct {
+    int created[CZ_SRS_MAX_DEVICES];
+    int freed;
+} devlog;
+
+static int dev_create(void **ddata, const void *key, int device, void *arg, cz_errinfo *ei) {
+    devlog *l = arg;
+    if (device == 7)
+        return cz_fail(ei, CZ_ENOGPU, "no device 7");
+    l->created[device]++;
+    *ddata = (void *)((const char *)key + device); /* recognisable per (key, device) */
+    return CZ_OK;
+}
+
+static void dev_free(void *ddata, void *arg) {
+    (void)ddata;
+    ((devlog *)arg)->freed++;
+}
+
+static void test_device(void) {
+    devlog l = {{0}, 0};
+    cz_srs_device_hooks hooks = {dev_create, dev_free, &l};
+    cz_srs *m = mk(NULL, &hooks);
+    cz_srs_key *k;
+    void *d0, *d0b, *d1;
+    CHECK_ERR(cz_srs_acquire(&k, m, MUL, NULL, NULL), CZ_OK);
+    CHECK_ERR(cz_srs_key_device(&d0, k, 0, NULL), CZ_OK);
+    CHECK_ERR(cz_srs_key_device(&d0b, k, 0, NULL), CZ_OK);
+    CHECK_ERR(cz_srs_key_device(&d1, k, 1, NULL), CZ_OK);
+    CHECK(d0 == d0b && d0 == (void *)cz_srs_key_data(k) &&
+          d1 == (void *)((const char *)cz_srs_key_data(k) + 1));
+    CHECK(l.created[0] == 1 && l.created[1] == 1);
+    CHECK_ERR(cz_srs_key_device(&d1, k, 7, NULL), CZ_ENOGPU);
+    CHECK_ERR(cz_srs_key_device(&d1, k, CZ_SRS_MAX_DEVICES, NULL), CZ_EINVAL);
+    cz_srs_release(k);
+    CHECK(l.freed == 0);
+    CHECK_ERR(cz_srs_evict(m, MUL, NULL), CZ_OK);
+    CHECK(l.freed == 2);
+    cz_srs_destroy(m);
+
+    m = mk(NULL, NULL);
+    CHECK_ERR(cz_srs_acquire(&k, m, MUL, NULL, NULL), CZ_OK);
+    CHECK_ERR(cz_srs_key_device(&d0, k, 0, NULL), CZ_EUNSUPPORTED);
+    cz_srs_release(k);
+    cz_srs_destroy(m);
+}
+
+/* Threads acquire and release two keys while others evict: one load per key while held, no
+ * key freed under a holder (each holder reads its key's header after acquire). */
+typedef struct {
+    cz_srs *m;
+    int id;
+    atomic_int *bad;
+} worker;
+
+static void *worker_main(void *vp) {
+    worker *w = vp;
+    for (int i = 0; i < 40; i++) {
+        const char *path = (i + w->id) % 2 ? MUL : POS;
+        cz_srs_key *k;
+        if (cz_srs_acquire(&k, w->m, path, NULL, NULL) != CZ_OK) {
+            atomic_fetch_add(w->bad, 1);
+            continue;
+        }
+        const cz_zkey *zk = cz_srs_key_data(k);
+        if (zk->domain_size == 0 || zk->nvars == 0)
+            atomic_fetch_add(w->bad, 1);
+        if (w->id == 0)
+            cz_srs_evict_lru(w->m, 0); /* evicts only unreferenced keys */
+        cz_srs_release(k);
+    }
+    return NULL;
+}
+
+static void test_concurrent(void) {
+    cz_budget_config bc = {64u << 20, 0};
+    cz_budget *b;
+    CHECK_ERR(cz_budget_create(&b, &bc, NULL), CZ_OK);
+    cz_srs *m = mk(b, NULL);
+    atomic_int bad = 0;
+    worker w[4];
+    pthread_t t[4];
+    for (int i = 0; i < 4; i++) {
+        w[i] = (worker){m, i, &bad};
+        pthread_create(&t[i], NULL, worker_main, &w[i]);
+    }
+    for (int i = 0; i < 4; i++)
+        pthread_join(t[i], NULL);
+    CHECK(atomic_load(&bad) == 0);
+    cz_srs_stats st;
+    cz_srs_stats_get(&st, m);
+    CHECK(st.nreferenced == 0 && st.nloads >= 2 && st.nloads + st.nhits == 160);
+    CHECK(st.nloads - st.nevictions == st.nloaded);
+    cz_budget_stats bs;
+    cz_budget_stats_get(&bs, b);
+    CHECK(bs.used == st.bytes);
+    cz_srs_destroy(m);
+    cz_budget_stats_get(&bs, b);
+    CHECK(bs.used == 0);
+    cz_budget_destroy(b);
+}
+
+int main(void) {
+    test_refs();
+    test_lru();
+    test_device();
+    test_concurrent();
+    return test_finish();
+}
