@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "cuzk/pipeline.h"
+#include "cuzk/timeline.h"
 #include "test.h"
 
 #define PROOF_BYTES 16
@@ -193,6 +194,8 @@ static cz_workload make_wl(int id, uint32_t nparts, int fail_at, uint32_t fail_p
     return wl;
 }
 
+static cz_timeline_emitter *g_tl; /* set while a test wants a timeline */
+
 static cz_engine *make_engine(int synth_workers, int gpu_workers, uint64_t budget) {
     cz_engine_config cfg;
     cz_engine *e = NULL;
@@ -203,6 +206,7 @@ static cz_engine *make_engine(int synth_workers, int gpu_workers, uint64_t budge
     cfg.synthesis_threads = 1;
     cfg.gpu_threads = 2;
     cfg.budget.total_bytes = budget;
+    cfg.timeline = g_tl;
     CHECK(cz_engine_create(&e, &cfg, &ei) == CZ_OK);
     return e;
 }
@@ -249,6 +253,10 @@ static cz_job_state await_state(cz_engine *e, const char *key, char *msg, size_t
 }
 
 static void test_results_and_failures(void) {
+    char *log = NULL;
+    size_t log_len = 0;
+    FILE *logf = open_memstream(&log, &log_len);
+    CHECK(logf != NULL && cz_timeline_emitter_create(&g_tl, logf, 0) == CZ_OK);
     cz_engine *e = make_engine(3, 2, 1u << 20);
     static const char *step_names[] = {"",       "synthesis", "prepare", "GPU compute",
                                        "finish", "verify"};
@@ -282,6 +290,24 @@ static void test_results_and_failures(void) {
     CHECK(es.budget.used == 0 && es.budget.peak <= es.budget.total);
     CHECK(es.parts_done + es.parts_failed + es.parts_skipped == 120);
     cz_engine_destroy(e);
+    /* The timeline tells the same story: 12 jobs, 2 done, 10 failed, and on the CPU "device"
+     * one lane per GPU worker. */
+    cz_timeline_emitter_destroy(g_tl);
+    g_tl = NULL;
+    fclose(logf);
+    cz_timeline *tl = NULL;
+    cz_errinfo tei;
+    CHECK(cz_timeline_parse(&tl, log, log_len, "pipeline", &tei) == CZ_OK);
+    if (tl != NULL) {
+        CHECK(tl->njobs == 12 && tl->njobs_done == 2 && tl->njobs_failed == 10);
+        CHECK(tl->ngpus == 1);
+        size_t ngpu_workers = 0;
+        for (size_t w = 0; w < tl->nworkers; w++)
+            ngpu_workers += tl->workers[w].kind == CZ_TL_WORKER_GPU;
+        CHECK(ngpu_workers >= 1 && ngpu_workers <= 2);
+        cz_timeline_free(tl);
+    }
+    free(log);
     CHECK(atomic_load(&g_live_bufs) == 0);
     CHECK(atomic_load(&g_destroyed) == 12);
 }
