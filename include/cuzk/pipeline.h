@@ -1,0 +1,146 @@
+/*
+ * The proving engine's pipeline: jobs in, verified proofs out (docs/engine.md, "Pipeline").
+ *
+ *   submit ─► scheduler ─► dispatcher ─► synthesis workers ─► GPU queue ─► GPU workers ─►
+ * finalizers (priority,   (budget per    (partition_workers   ((dispatch     (per device, (finish,
+ *              FIFO)        partition, in  threads, share the   order, p)      workers_per_
+ * assemble, order)         synthesis pool)      min first)     device, lock)   verify)
+ *
+ * A job is a workload (below) of nparts partitions. The dispatcher takes jobs from the scheduler
+ * (include/cuzk/engine.h) one at a time and reserves each partition's memory in strict
+ * (job, partition) order, then hands the partition to the synthesis workers through a queue
+ * bounded by their number. Each GPU worker takes the oldest synthesized partition, runs the
+ * workload's `prepare` (CPU; may start background CPU work such as the G2 MSM on the engine's
+ * gpu_threads pool), takes its device's lock only for `compute` (the kernel region), releases
+ * the partition's a/b/c bytes, and hands it to a finalizer so that it can take the next
+ * partition at once; two workers per device overlap one's CPU work with the other's kernels.
+ * A finalizer runs `finish` (joins the background work, writes the partition proof), releases
+ * the reservation, and reports the partition; after the last one the proof of the whole job is
+ * verified with the workload's `verify` before the job is done. Buffers are freed by one
+ * deallocation thread. Any failure fails the job once, with its message; partitions not yet
+ * started are skipped; every reservation and buffer is released on every path.
+ *
+ * Devices: with GPUs the engine runs workers_per_device workers on each listed device; without
+ * (ndevices = 0) it runs the same pipeline on one CPU "device" (device index -1 passed to the
+ * workload), whose lock serializes the compute regions the same way.
+ */
+#ifndef CUZK_PIPELINE_H
+#define CUZK_PIPELINE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "cuzk/engine.h"
+#include "cuzk/err.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct cz_threadpool cz_threadpool;
+typedef struct cz_timeline_emitter cz_timeline_emitter;
+
+/* Per-partition stage times (ms) a workload fills in; written as STAGE timeline records. */
+typedef struct cz_part_times {
+    double synth, prep, ntt_h, batch_add, tail_msm, g2_msm, finish;
+} cz_part_times;
+
+/* What a workload's GPU-side steps get from the engine. */
+typedef struct cz_engine_device {
+    int device;             /* CUDA device index, or -1 for the CPU backend */
+    cz_threadpool *cpu;     /* gpu_threads pool: CPU work beside the kernels (G2 MSM, prep) */
+    cz_threadpool *compute; /* the pool a CPU backend computes on (NULL with a GPU) */
+} cz_engine_device;
+
+/*
+ * A workload: how to prove the partitions of one job. The engine owns the workload from submit
+ * on and calls destroy when the job is dropped. Ownership of a partition's buffers: synthesize
+ * returns asg; prepare takes asg over (on success; on failure the engine frees asg) and returns
+ * pending; pending_free frees pending and what it owns, on any path, from the deallocation
+ * thread. Every callback may be called from several threads at once for different partitions.
+ */
+typedef struct cz_workload_ops {
+    const char *name;
+    /* Synthesis worker: the proving assignment of partition p. pool: the synthesis pool. */
+    int (*synthesize)(void **asg, void *ctx, uint32_t p, cz_threadpool *pool, cz_part_times *t,
+                      cz_errinfo *ei);
+    /* GPU worker, outside the lock. */
+    int (*prepare)(void **pending, void *ctx, void *asg, uint32_t p, const cz_engine_device *dev,
+                   cz_part_times *t, cz_errinfo *ei);
+    /* GPU worker, holding the device's lock: the kernel region. */
+    int (*compute)(void *pending, void *ctx, const cz_engine_device *dev, cz_part_times *t,
+                   cz_errinfo *ei);
+    /* Finalizer: writes the partition proof (proof_bytes bytes). */
+    int (*finish)(uint8_t *proof, void *pending, void *ctx, cz_part_times *t, cz_errinfo *ei);
+    void (*asg_free)(void *asg, void *ctx);
+    void (*pending_free)(void *pending, void *ctx);
+    /* The whole job's proof: nparts × proof_bytes bytes in partition order. */
+    int (*verify)(void *ctx, const uint8_t *proof, size_t len, cz_errinfo *ei);
+    void (*destroy)(void *ctx);
+} cz_workload_ops;
+
+typedef struct cz_workload {
+    const cz_workload_ops *ops;
+    void *ctx;
+    uint32_t nparts;
+    size_t proof_bytes;      /* one partition's proof */
+    uint64_t part_bytes;     /* host memory of a partition from dispatch to finish */
+    uint64_t part_abc_bytes; /* the part of it released right after the kernel region */
+} cz_workload;
+
+typedef struct cz_engine cz_engine;
+
+#define CZ_ENGINE_MAX_DEVICES 16
+
+typedef struct cz_engine_config {
+    int ndevices;                       /* GPUs to use (devices[0..n)); 0 = the CPU backend */
+    int devices[CZ_ENGINE_MAX_DEVICES]; /* CUDA indices */
+    int workers_per_device;             /* GPU workers per device; 0 = 2 */
+    int partition_workers;              /* synthesis workers; 0 = 2 */
+    int synthesis_threads;              /* threads of the synthesis pool; 0 = all CPUs */
+    int gpu_threads;                    /* threads of the GPU-side CPU pool; 0 = all CPUs */
+    int finalizers;                     /* finalizer threads; 0 = all GPU workers */
+    cz_budget_config budget;            /* memory budget */
+    cz_sched_config sched;              /* retention etc.; on_cancel is the engine's */
+    cz_timeline_emitter *timeline;      /* NULL: no timeline; not owned */
+} cz_engine_config;
+
+typedef struct cz_engine_stats {
+    cz_sched_stats sched;
+    cz_budget_stats budget;
+    uint64_t parts_done, parts_failed, parts_skipped;
+    double busy_ms[CZ_ENGINE_MAX_DEVICES]; /* time each device's lock was held */
+    double uptime_ms;
+    int ndevices; /* lock slots in busy_ms (1 for the CPU backend) */
+    size_t synth_queue, gpu_queue, finalize_queue; /* partitions waiting in each */
+} cz_engine_stats;
+
+/* Starts the engine's threads. CZ_EINVAL (config), CZ_ENOMEM, CZ_EINTERNAL (threads). */
+int cz_engine_create(cz_engine **out, const cz_engine_config *cfg, cz_errinfo *ei);
+/*
+ * Stops taking jobs, lets the jobs already running finish (queued jobs stay queued and are
+ * dropped), joins every thread and frees the engine. Every job handle must be released first.
+ */
+void cz_engine_destroy(cz_engine *e);
+
+/*
+ * Queues a job. On success the engine owns wl (also when the job is later cancelled or fails);
+ * on error wl stays the caller's. Errors as cz_sched_submit, plus CZ_EINVAL for a malformed
+ * workload and CZ_ERANGE when one partition needs more memory than the whole budget.
+ */
+int cz_engine_submit(cz_job **out, cz_engine *e, const char *key, cz_priority prio,
+                     const cz_workload *wl, cz_errinfo *ei);
+/* See cz_sched_cancel / cz_sched_await / cz_sched_find. */
+int cz_engine_cancel(cz_engine *e, const char *key, cz_errinfo *ei);
+int cz_engine_await(cz_job **out, cz_engine *e, const char *key, int64_t timeout_ms,
+                    cz_errinfo *ei);
+cz_sched *cz_engine_sched(cz_engine *e);
+cz_budget *cz_engine_budget(cz_engine *e);
+void cz_engine_stats_get(cz_engine_stats *out, cz_engine *e);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,646 @@
+/*
+ * The engine's pipeline (include/cuzk/pipeline.h): the threads, the hand-off between them and
+ * the end of every partition and job.
+ *
+ * Threads: 1 dispatcher, partition_workers synthesis workers, ndevices × workers_per_device GPU
+ * workers, `finalizers` finalizer threads, 1 deallocation thread. A partition is an `item` that
+ * moves synth_q (FIFO, bounded by the number of synthesis workers, so the dispatcher reserves
+ * memory at most that far ahead) → gpu_q (ordered by (dispatch order, partition): the oldest
+ * job's lowest partition first) → fin_q → end_part(). end_part() is the one place a partition
+ * ends, whatever happened: it releases the reservation, passes the buffers to the deallocation
+ * thread and reports the partition to the job; the report of the last partition completes the
+ * job (assemble in order, verify, done) or leaves it failed/cancelled.
+ *
+ * Shutdown drains in pipeline order: the scheduler stops handing out jobs, the dispatcher ends
+ * the job it is dispatching, then each queue is closed once the stage before it has joined.
+ */
+#include <pthread.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cuzk/clock.h"
+#include "cuzk/log.h"
+#include "cuzk/pipeline.h"
+#include "cuzk/threadpool.h"
+#include "cuzk/timeline.h"
+#include "engine/workq.h"
+
+/* One job's pipeline state: the cz_job's payload. */
+typedef struct pjob {
+    cz_workload wl;
+    uint8_t *proofs; /* nparts × proof_bytes, each written by its partition's finalizer */
+    uint64_t order;  /* dispatch order, set by the dispatcher */
+    uint32_t nended; /* partitions ended (under the engine's stats_lock) */
+} pjob;
+
+typedef struct item {
+    cz__wq_node node; /* first: queues hand items around as nodes */
+    cz_engine *e;
+    cz_job *job; /* a reference, dropped by end_part */
+    pjob *pj;
+    uint32_t p;
+    cz_reservation res;
+    void *asg, *pending;
+    cz_part_times t;
+    char worker[24];
+} item;
+
+/* A buffer for the deallocation thread (it holds a job reference: the workload lives on). */
+typedef struct dealloc {
+    cz__wq_node node;
+    cz_job *job;
+    void *asg, *pending;
+} dealloc;
+
+typedef struct gpu_worker {
+    cz_engine *e;
+    int slot; /* index into e->dev */
+    int index;
+    pthread_t thread;
+} gpu_worker;
+
+typedef struct dev_slot {
+    cz_engine_device d;
+    pthread_mutex_t lock; /* held around compute only */
+    double busy_ms;       /* lock held, summed (under e->stats_lock) */
+} dev_slot;
+
+struct cz_engine {
+    cz_engine_config cfg;
+    cz_sched *sched;
+    cz_budget *budget;
+    cz_threadpool *synth_pool, *gpu_pool;
+    cz_timeline_emitter *tl;
+    cz__workq synth_q, gpu_q, fin_q, dealloc_q;
+    dev_slot dev[CZ_ENGINE_MAX_DEVICES];
+    int nslots;
+    pthread_t dispatcher, deallocator;
+    pthread_t *synth, *fin;
+    gpu_worker *gpu;
+    int nsynth, ngpu, nfin;
+    int started_dispatcher, started_deallocator, nsynth_started, ngpu_started, nfin_started;
+    pthread_mutex_t stats_lock;
+    uint64_t parts_done, parts_failed, parts_skipped, order;
+    uint64_t start_ns;
+};
+
+static double ms_since(uint64_t t0) {
+    return (double)cz_clock_elapsed_ns(t0) / 1e6;
+}
+
+static void emit(cz_engine *e, cz_timeline_event ev, const item *it, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static void emit(cz_engine *e, cz_timeline_event ev, const item *it, const char *fmt, ...) {
+    char extra[CZ_ERRINFO_MSG_MAX + 32];
+    if (!cz_timeline_emitter_enabled(e->tl))
+        return;
+    extra[0] = 0;
+    if (fmt != NULL) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(extra, sizeof extra, fmt, ap);
+        va_end(ap);
+    }
+    cz_timeline_emit(e->tl, ev, cz_job_key(it->job), (int)it->p, it->worker[0] ? it->worker : NULL,
+                     extra);
+}
+
+static void emit_stages(cz_engine *e, const item *it) {
+    static const struct {
+        cz_timeline_stage st;
+        size_t off;
+    } map[] = {
+        {CZ_TL_STAGE_PREP, offsetof(cz_part_times, prep)},
+        {CZ_TL_STAGE_NTT_H, offsetof(cz_part_times, ntt_h)},
+        {CZ_TL_STAGE_BATCH_ADD, offsetof(cz_part_times, batch_add)},
+        {CZ_TL_STAGE_TAIL_MSM, offsetof(cz_part_times, tail_msm)},
+        {CZ_TL_STAGE_G2_MSM, offsetof(cz_part_times, g2_msm)},
+    };
+    if (!cz_timeline_emitter_enabled(e->tl))
+        return;
+    for (size_t i = 0; i < sizeof map / sizeof map[0]; i++) {
+        double v = *(const double *)((const char *)&it->t + map[i].off);
+        if (v > 0)
+            cz_timeline_emit_stage(e->tl, cz_job_key(it->job), (int)it->p, it->worker, map[i].st,
+                                   v);
+    }
+}
+
+/* ---- the end of a partition and of a job ---- */
+
+static void free_later(cz_engine *e, cz_job *job, void *asg, void *pending) {
+    dealloc *d;
+    if (asg == NULL && pending == NULL)
+        return;
+    d = calloc(1, sizeof *d);
+    if (d == NULL) { /* no memory for the hand-off: free here, synchronously */
+        pjob *pj = cz_job_payload(job);
+        if (pending != NULL)
+            pj->wl.ops->pending_free(pending, pj->wl.ctx);
+        if (asg != NULL)
+            pj->wl.ops->asg_free(asg, pj->wl.ctx);
+        return;
+    }
+    cz_job_ref(job);
+    d->job = job;
+    d->asg = asg;
+    d->pending = pending;
+    cz__workq_push(&e->dealloc_q, &d->node);
+}
+
+/* All partitions succeeded: the proof in partition order, verified, makes the job done. */
+static void complete_job(item *it) {
+    pjob *pj = it->pj;
+    size_t len = (size_t)pj->wl.nparts * pj->wl.proof_bytes;
+    cz_errinfo ei;
+    int rc;
+    cz_errinfo_clear(&ei);
+    rc = pj->wl.ops->verify(pj->wl.ctx, pj->proofs, len, &ei);
+    if (rc != CZ_OK) {
+        CZ_LOG_ERROR("job %s: its proof does not verify: %s", cz_job_key(it->job), ei.msg);
+        cz_job_complete(it->job, rc, NULL, 0, ei.msg[0] ? ei.msg : "proof does not verify");
+    } else if (cz_job_complete(it->job, CZ_OK, pj->proofs, len, NULL) != CZ_OK) {
+        CZ_LOG_ERROR("job %s: no memory for its result", cz_job_key(it->job));
+    }
+}
+
+static void end_job_event(cz_engine *e, item *it) {
+    cz_job_state st = cz_job_state_get(it->job);
+    const char *msg = NULL;
+    it->worker[0] = 0;
+    if (st == CZ_JOB_DONE) {
+        emit(e, CZ_TL_DONE, it, NULL);
+    } else if (st == CZ_JOB_FAILED) {
+        cz_job_error(it->job, &msg);
+        emit(e, CZ_TL_FAILED, it, "msg=%s", msg ? msg : "");
+    } else if (st == CZ_JOB_CANCELLED) {
+        emit(e, CZ_TL_CANCELLED, it, NULL);
+    }
+}
+
+/* The one way a partition ends (see the file comment); frees it. */
+static void end_part(item *it, int code, const char *msg) {
+    cz_engine *e = it->e;
+    int last_ok, last;
+    cz_reservation_release_all(&it->res);
+    free_later(e, it->job, it->asg, it->pending);
+    it->asg = it->pending = NULL;
+    pthread_mutex_lock(&e->stats_lock);
+    if (code == CZ_OK)
+        e->parts_done++;
+    else if (code == CZ_ECANCELED)
+        e->parts_skipped++;
+    else
+        e->parts_failed++;
+    pthread_mutex_unlock(&e->stats_lock);
+    if (code != CZ_OK && code != CZ_ECANCELED)
+        CZ_LOG_ERROR("job %s: %s", cz_job_key(it->job), msg ? msg : "failed");
+    last_ok = cz_job_part_report(it->job, it->p, code, msg);
+    if (last_ok)
+        complete_job(it);
+    /* Counted after the report (and the completion): whoever counts last sees the job final. */
+    pthread_mutex_lock(&e->stats_lock);
+    last = ++it->pj->nended == it->pj->wl.nparts;
+    pthread_mutex_unlock(&e->stats_lock);
+    if (last)
+        end_job_event(e, it);
+    cz_job_unref(it->job);
+    free(it);
+}
+
+static void fail_part(item *it, int rc, cz_errinfo *ei, const char *step) {
+    char msg[CZ_ERRINFO_MSG_MAX + 64];
+    if (rc == CZ_ECANCELED) {
+        end_part(it, rc, NULL);
+        return;
+    }
+    snprintf(msg, sizeof msg, "partition %u: %s: %s", it->p, step,
+             ei->msg[0] ? ei->msg : cz_strerror(rc));
+    end_part(it, rc, msg);
+}
+
+/* ---- threads ---- */
+
+static int job_should_stop(void *arg) {
+    return cz_job_should_stop((cz_job *)arg);
+}
+
+static void dispatch_job(cz_engine *e, cz_job *job) {
+    pjob *pj = cz_job_payload(job);
+    pthread_mutex_lock(&e->stats_lock);
+    pj->order = ++e->order;
+    pthread_mutex_unlock(&e->stats_lock);
+    for (uint32_t p = 0; p < pj->wl.nparts; p++) {
+        cz_errinfo ei;
+        item *it = calloc(1, sizeof *it);
+        cz_errinfo_clear(&ei);
+        if (it == NULL) {
+            /* Cannot even track the partition: report it failed directly. */
+            if (cz_job_part_report(job, p, CZ_ENOMEM, "no memory to dispatch a partition"))
+                CZ_ASSERT(0 && "a failed partition cannot complete its job");
+            continue;
+        }
+        cz_job_ref(job);
+        it->e = e;
+        it->job = job;
+        it->pj = pj;
+        it->p = p;
+        it->node.order = pj->order;
+        it->node.part = p;
+        if (cz_job_should_stop(job)) {
+            end_part(it, CZ_ECANCELED, NULL);
+            continue;
+        }
+        int rc = cz_budget_reserve(&it->res, e->budget, pj->wl.part_bytes, -1, job_should_stop, job,
+                                   &ei);
+        if (rc != CZ_OK) {
+            fail_part(it, rc, &ei, "memory reservation");
+            continue;
+        }
+        cz__workq_push(&e->synth_q, &it->node);
+    }
+}
+
+static void *dispatcher_main(void *arg) {
+    cz_engine *e = arg;
+    for (;;) {
+        cz_job *job;
+        if (cz_sched_next(&job, e->sched, -1, NULL) != CZ_OK)
+            break; /* shut down */
+        dispatch_job(e, job);
+        cz_job_unref(job);
+    }
+    return NULL;
+}
+
+static void *synth_main(void *arg) {
+    cz_engine *e = ((void **)arg)[0];
+    int index = (int)(intptr_t)((void **)arg)[1];
+    cz__wq_node *n;
+    free(arg);
+    while ((n = cz__workq_pop(&e->synth_q)) != NULL) {
+        item *it = (item *)n;
+        const cz_workload *wl = &it->pj->wl;
+        cz_errinfo ei;
+        uint64_t t0;
+        int rc;
+        snprintf(it->worker, sizeof it->worker, "synth%d", index);
+        if (cz_job_should_stop(it->job)) {
+            end_part(it, CZ_ECANCELED, NULL);
+            continue;
+        }
+        cz_errinfo_clear(&ei);
+        emit(e, CZ_TL_SYNTH_START, it, NULL);
+        t0 = cz_clock_now_ns();
+        rc = wl->ops->synthesize(&it->asg, wl->ctx, it->p, e->synth_pool, &it->t, &ei);
+        it->t.synth = ms_since(t0);
+        emit(e, CZ_TL_SYNTH_END, it, "synth_ms=%.3f", it->t.synth);
+        if (rc != CZ_OK) {
+            fail_part(it, rc, &ei, "synthesis");
+            continue;
+        }
+        it->worker[0] = 0;
+        emit(e, CZ_TL_GPU_QUEUE, it, NULL);
+        cz__workq_push_ordered(&e->gpu_q, &it->node);
+    }
+    return NULL;
+}
+
+static void gpu_part(gpu_worker *w, item *it) {
+    cz_engine *e = w->e;
+    dev_slot *ds = &e->dev[w->slot];
+    const cz_workload *wl = &it->pj->wl;
+    cz_errinfo ei;
+    uint64_t t0, t_locked;
+    double wait_ms, held_ms;
+    int rc;
+
+    snprintf(it->worker, sizeof it->worker, "gpu%d.%d", w->slot, w->index);
+    emit(e, CZ_TL_GPU_PICKUP, it, NULL);
+    if (cz_job_should_stop(it->job)) {
+        end_part(it, CZ_ECANCELED, NULL);
+        return;
+    }
+    cz_errinfo_clear(&ei);
+    t0 = cz_clock_now_ns();
+    rc = wl->ops->prepare(&it->pending, wl->ctx, it->asg, it->p, &ds->d, &it->t, &ei);
+    if (rc != CZ_OK) {
+        fail_part(it, rc, &ei, "prepare");
+        return;
+    }
+    it->asg = NULL; /* the pending proof owns it now */
+    it->t.prep += ms_since(t0);
+
+    t0 = cz_clock_now_ns();
+    pthread_mutex_lock(&ds->lock);
+    t_locked = cz_clock_now_ns();
+    wait_ms = (double)(t_locked - t0) / 1e6;
+    emit(e, CZ_TL_GPU_START, it, NULL);
+    rc = wl->ops->compute(it->pending, wl->ctx, &ds->d, &it->t, &ei);
+    held_ms = ms_since(t_locked);
+    emit(e, CZ_TL_GPU_END, it, "gpu_ms=%.3f", held_ms);
+    pthread_mutex_unlock(&ds->lock);
+
+    pthread_mutex_lock(&e->stats_lock);
+    ds->busy_ms += held_ms;
+    pthread_mutex_unlock(&e->stats_lock);
+    if (cz_timeline_emitter_enabled(e->tl)) {
+        cz_timeline_emit_stage(e->tl, cz_job_key(it->job), (int)it->p, it->worker,
+                               CZ_TL_STAGE_LOCK_WAIT, wait_ms);
+        cz_timeline_emit_stage(e->tl, cz_job_key(it->job), (int)it->p, it->worker,
+                               CZ_TL_STAGE_LOCK_HELD, held_ms);
+    }
+    if (rc != CZ_OK) {
+        fail_part(it, rc, &ei, "GPU compute");
+        return;
+    }
+    cz_reservation_release(&it->res,
+                           wl->part_abc_bytes < it->res.bytes ? wl->part_abc_bytes : it->res.bytes);
+    cz__workq_push(&e->fin_q, &it->node);
+}
+
+static void *gpu_main(void *arg) {
+    gpu_worker *w = arg;
+    cz__wq_node *n;
+    while ((n = cz__workq_pop(&w->e->gpu_q)) != NULL)
+        gpu_part(w, (item *)n);
+    return NULL;
+}
+
+static void *fin_main(void *arg) {
+    cz_engine *e = arg;
+    cz__wq_node *n;
+    while ((n = cz__workq_pop(&e->fin_q)) != NULL) {
+        item *it = (item *)n;
+        const cz_workload *wl = &it->pj->wl;
+        cz_errinfo ei;
+        uint64_t t0 = cz_clock_now_ns();
+        int rc;
+        cz_errinfo_clear(&ei);
+        rc = wl->ops->finish(it->pj->proofs + (size_t)it->p * wl->proof_bytes, it->pending, wl->ctx,
+                             &it->t, &ei);
+        it->t.finish = ms_since(t0);
+        emit_stages(e, it);
+        if (rc != CZ_OK) {
+            fail_part(it, rc, &ei, "finish");
+            continue;
+        }
+        emit(e, CZ_TL_FINALIZE, it, NULL);
+        end_part(it, CZ_OK, NULL);
+    }
+    return NULL;
+}
+
+static void *dealloc_main(void *arg) {
+    cz_engine *e = arg;
+    cz__wq_node *n;
+    while ((n = cz__workq_pop(&e->dealloc_q)) != NULL) {
+        dealloc *d = (dealloc *)n;
+        pjob *pj = cz_job_payload(d->job);
+        if (d->pending != NULL)
+            pj->wl.ops->pending_free(d->pending, pj->wl.ctx);
+        if (d->asg != NULL)
+            pj->wl.ops->asg_free(d->asg, pj->wl.ctx);
+        cz_job_unref(d->job);
+        free(d);
+    }
+    return NULL;
+}
+
+/* ---- life cycle ---- */
+
+static void on_cancel(void *arg, cz_job *job) {
+    (void)job;
+    cz_budget_wake(((cz_engine *)arg)->budget);
+}
+
+static void pjob_free(void *arg) {
+    pjob *pj = arg;
+    if (pj == NULL)
+        return;
+    if (pj->wl.ops->destroy != NULL)
+        pj->wl.ops->destroy(pj->wl.ctx);
+    free(pj->proofs);
+    free(pj);
+}
+
+static int pos_or(int v, int dflt) {
+    return v > 0 ? v : dflt;
+}
+
+static void stop_threads(cz_engine *e) {
+    if (e->sched != NULL)
+        cz_sched_shutdown(e->sched);
+    if (e->started_dispatcher)
+        pthread_join(e->dispatcher, NULL);
+    e->started_dispatcher = 0;
+    cz__workq_close(&e->synth_q);
+    for (int i = 0; i < e->nsynth_started; i++)
+        pthread_join(e->synth[i], NULL);
+    e->nsynth_started = 0;
+    cz__workq_close(&e->gpu_q);
+    for (int i = 0; i < e->ngpu_started; i++)
+        pthread_join(e->gpu[i].thread, NULL);
+    e->ngpu_started = 0;
+    cz__workq_close(&e->fin_q);
+    for (int i = 0; i < e->nfin_started; i++)
+        pthread_join(e->fin[i], NULL);
+    e->nfin_started = 0;
+    cz__workq_close(&e->dealloc_q);
+    if (e->started_deallocator)
+        pthread_join(e->deallocator, NULL);
+    e->started_deallocator = 0;
+}
+
+void cz_engine_destroy(cz_engine *e) {
+    if (e == NULL)
+        return;
+    stop_threads(e);
+    cz_sched_destroy(e->sched);
+    cz_budget_destroy(e->budget);
+    cz_threadpool_destroy(e->synth_pool);
+    cz_threadpool_destroy(e->gpu_pool);
+    cz__workq_destroy(&e->synth_q);
+    cz__workq_destroy(&e->gpu_q);
+    cz__workq_destroy(&e->fin_q);
+    cz__workq_destroy(&e->dealloc_q);
+    for (int i = 0; i < e->nslots; i++)
+        pthread_mutex_destroy(&e->dev[i].lock);
+    pthread_mutex_destroy(&e->stats_lock);
+    free(e->synth);
+    free(e->gpu);
+    free(e->fin);
+    free(e);
+}
+
+static int start_threads(cz_engine *e, cz_errinfo *ei) {
+    if (pthread_create(&e->deallocator, NULL, dealloc_main, e) != 0)
+        return cz_fail(ei, CZ_EINTERNAL, "engine: cannot start the deallocation thread");
+    e->started_deallocator = 1;
+    for (; e->nfin_started < e->nfin; e->nfin_started++)
+        if (pthread_create(&e->fin[e->nfin_started], NULL, fin_main, e) != 0)
+            return cz_fail(ei, CZ_EINTERNAL, "engine: cannot start a finalizer thread");
+    for (; e->ngpu_started < e->ngpu; e->ngpu_started++) {
+        gpu_worker *w = &e->gpu[e->ngpu_started];
+        if (pthread_create(&w->thread, NULL, gpu_main, w) != 0)
+            return cz_fail(ei, CZ_EINTERNAL, "engine: cannot start a GPU worker");
+    }
+    for (; e->nsynth_started < e->nsynth; e->nsynth_started++) {
+        void **arg = malloc(2 * sizeof *arg);
+        if (arg == NULL)
+            return cz_fail(ei, CZ_ENOMEM, "engine: synthesis worker");
+        arg[0] = e;
+        arg[1] = (void *)(intptr_t)e->nsynth_started;
+        if (pthread_create(&e->synth[e->nsynth_started], NULL, synth_main, arg) != 0) {
+            free(arg);
+            return cz_fail(ei, CZ_EINTERNAL, "engine: cannot start a synthesis worker");
+        }
+    }
+    if (pthread_create(&e->dispatcher, NULL, dispatcher_main, e) != 0)
+        return cz_fail(ei, CZ_EINTERNAL, "engine: cannot start the dispatcher");
+    e->started_dispatcher = 1;
+    return CZ_OK;
+}
+
+int cz_engine_create(cz_engine **out, const cz_engine_config *cfg, cz_errinfo *ei) {
+    cz_engine *e;
+    cz_sched_config sc;
+    int rc, per;
+    *out = NULL;
+    if (cfg == NULL || cfg->ndevices < 0 || cfg->ndevices > CZ_ENGINE_MAX_DEVICES ||
+        cfg->workers_per_device < 0 || cfg->partition_workers < 0 || cfg->finalizers < 0 ||
+        cfg->synthesis_threads < 0 || cfg->gpu_threads < 0)
+        return cz_fail(ei, CZ_EINVAL, "engine: invalid configuration");
+    e = calloc(1, sizeof *e);
+    if (e == NULL)
+        return cz_fail(ei, CZ_ENOMEM, "engine");
+    e->cfg = *cfg;
+    e->tl = cfg->timeline;
+    e->start_ns = cz_clock_now_ns();
+    per = pos_or(cfg->workers_per_device, 2);
+    e->nslots = cfg->ndevices > 0 ? cfg->ndevices : 1;
+    e->nsynth = pos_or(cfg->partition_workers, 2);
+    e->ngpu = e->nslots * per;
+    e->nfin = pos_or(cfg->finalizers, e->ngpu);
+    CZ_ASSERT(pthread_mutex_init(&e->stats_lock, NULL) == 0);
+    cz__workq_init(&e->synth_q, (size_t)e->nsynth);
+    cz__workq_init(&e->gpu_q, 0);
+    cz__workq_init(&e->fin_q, 0);
+    cz__workq_init(&e->dealloc_q, 0);
+    for (int i = 0; i < e->nslots; i++) {
+        CZ_ASSERT(pthread_mutex_init(&e->dev[i].lock, NULL) == 0);
+        e->dev[i].d.device = cfg->ndevices > 0 ? cfg->devices[i] : -1;
+    }
+    e->synth = calloc((size_t)e->nsynth, sizeof *e->synth);
+    e->gpu = calloc((size_t)e->ngpu, sizeof *e->gpu);
+    e->fin = calloc((size_t)e->nfin, sizeof *e->fin);
+    if (e->synth == NULL || e->gpu == NULL || e->fin == NULL) {
+        rc = cz_fail(ei, CZ_ENOMEM, "engine: worker tables");
+        goto fail;
+    }
+    for (int i = 0; i < e->ngpu; i++) {
+        e->gpu[i].e = e;
+        e->gpu[i].slot = i / per;
+        e->gpu[i].index = i % per;
+    }
+    if ((rc = cz_budget_create(&e->budget, &cfg->budget, ei)) != CZ_OK)
+        goto fail;
+    sc = cfg->sched;
+    sc.on_cancel = on_cancel;
+    sc.on_cancel_arg = e;
+    if ((rc = cz_sched_create(&e->sched, &sc, ei)) != CZ_OK)
+        goto fail;
+    if ((rc = cz_threadpool_create(&e->synth_pool, (size_t)cfg->synthesis_threads, ei)) != CZ_OK ||
+        (rc = cz_threadpool_create(&e->gpu_pool, (size_t)cfg->gpu_threads, ei)) != CZ_OK)
+        goto fail;
+    for (int i = 0; i < e->nslots; i++) {
+        e->dev[i].d.cpu = e->gpu_pool;
+        e->dev[i].d.compute = cfg->ndevices > 0 ? NULL : e->gpu_pool;
+    }
+    if ((rc = start_threads(e, ei)) != CZ_OK)
+        goto fail;
+    *out = e;
+    return CZ_OK;
+fail:
+    cz_engine_destroy(e);
+    return rc;
+}
+
+int cz_engine_submit(cz_job **out, cz_engine *e, const char *key, cz_priority prio,
+                     const cz_workload *wl, cz_errinfo *ei) {
+    pjob *pj;
+    int rc;
+    if (out != NULL)
+        *out = NULL;
+    if (wl == NULL || wl->ops == NULL || wl->ops->synthesize == NULL || wl->ops->prepare == NULL ||
+        wl->ops->compute == NULL || wl->ops->finish == NULL || wl->ops->asg_free == NULL ||
+        wl->ops->pending_free == NULL || wl->ops->verify == NULL)
+        return cz_fail(ei, CZ_EINVAL, "engine: job %s: incomplete workload", key ? key : "?");
+    if (wl->nparts == 0 || wl->proof_bytes == 0 || wl->part_abc_bytes > wl->part_bytes)
+        return cz_fail(ei, CZ_EINVAL,
+                       "engine: job %s: workload with %u partitions, %zu-byte proofs, %llu of "
+                       "%llu bytes released early",
+                       key ? key : "?", wl->nparts, wl->proof_bytes,
+                       (unsigned long long)wl->part_abc_bytes, (unsigned long long)wl->part_bytes);
+    if (wl->part_bytes > cz_budget_total(e->budget))
+        return cz_fail(ei, CZ_ERANGE,
+                       "engine: job %s: a partition needs %llu bytes, the memory budget is %llu",
+                       key ? key : "?", (unsigned long long)wl->part_bytes,
+                       (unsigned long long)cz_budget_total(e->budget));
+    pj = calloc(1, sizeof *pj);
+    if (pj != NULL)
+        pj->proofs = calloc(wl->nparts, wl->proof_bytes);
+    if (pj == NULL || pj->proofs == NULL) {
+        if (pj != NULL)
+            free(pj);
+        return cz_fail(ei, CZ_ENOMEM, "engine: job %s", key ? key : "?");
+    }
+    pj->wl = *wl;
+    rc = cz_sched_submit(out, e->sched, key, prio, wl->nparts, pj, pjob_free, ei);
+    if (rc != CZ_OK) { /* the workload stays the caller's */
+        free(pj->proofs);
+        free(pj);
+    }
+    return rc;
+}
+
+int cz_engine_cancel(cz_engine *e, const char *key, cz_errinfo *ei) {
+    return cz_sched_cancel(e->sched, key, ei);
+}
+
+int cz_engine_await(cz_job **out, cz_engine *e, const char *key, int64_t timeout_ms,
+                    cz_errinfo *ei) {
+    return cz_sched_await(out, e->sched, key, timeout_ms, ei);
+}
+
+cz_sched *cz_engine_sched(cz_engine *e) {
+    return e->sched;
+}
+
+cz_budget *cz_engine_budget(cz_engine *e) {
+    return e->budget;
+}
+
+void cz_engine_stats_get(cz_engine_stats *out, cz_engine *e) {
+    memset(out, 0, sizeof *out);
+    cz_sched_stats_get(&out->sched, e->sched);
+    cz_budget_stats_get(&out->budget, e->budget);
+    pthread_mutex_lock(&e->stats_lock);
+    out->parts_done = e->parts_done;
+    out->parts_failed = e->parts_failed;
+    out->parts_skipped = e->parts_skipped;
+    for (int i = 0; i < e->nslots; i++)
+        out->busy_ms[i] = e->dev[i].busy_ms;
+    pthread_mutex_unlock(&e->stats_lock);
+    out->ndevices = e->nslots;
+    out->uptime_ms = ms_since(e->start_ns);
+    out->synth_queue = cz__workq_count(&e->synth_q);
+    out->gpu_queue = cz__workq_count(&e->gpu_q);
+    out->finalize_queue = cz__workq_count(&e->fin_q);
+}

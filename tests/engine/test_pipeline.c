@@ -1,0 +1,435 @@
+/*
+ * The pipeline (include/cuzk/pipeline.h) with a fake workload whose "proof" of partition p of job
+ * j is a known function of (j, p): every job's result must be exactly its partitions' proofs in
+ * order; failures injected at each step must fail only their job, with the step in the message;
+ * cancels; a tiny memory budget must bound the partitions in flight; 200 jobs of mixed priority
+ * must all complete, taken in priority-then-FIFO order.
+ */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cuzk/pipeline.h"
+#include "cuzk/timeline.h"
+#include "test.h"
+
+#define PROOF_BYTES 16
+
+/* A gate threads can wait at until the test opens it. */
+typedef struct gate {
+    pthread_mutex_t m;
+    pthread_cond_t c;
+    int open, waiting;
+} gate;
+
+static gate g_gate = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 1, 0};
+
+static void gate_close(void) {
+    pthread_mutex_lock(&g_gate.m);
+    g_gate.open = 0;
+    pthread_mutex_unlock(&g_gate.m);
+}
+static void gate_open(void) {
+    pthread_mutex_lock(&g_gate.m);
+    g_gate.open = 1;
+    pthread_cond_broadcast(&g_gate.c);
+    pthread_mutex_unlock(&g_gate.m);
+}
+static void gate_pass(void) {
+    pthread_mutex_lock(&g_gate.m);
+    g_gate.waiting++;
+    while (!g_gate.open)
+        pthread_cond_wait(&g_gate.c, &g_gate.m);
+    g_gate.waiting--;
+    pthread_mutex_unlock(&g_gate.m);
+}
+static int gate_waiting(void) {
+    pthread_mutex_lock(&g_gate.m);
+    int w = g_gate.waiting;
+    pthread_mutex_unlock(&g_gate.m);
+    return w;
+}
+
+enum { FAIL_NONE, FAIL_SYNTH, FAIL_PREP, FAIL_COMPUTE, FAIL_FINISH, FAIL_VERIFY };
+
+/* Shared bookkeeping of all fake jobs of a test. */
+static atomic_int g_inflight, g_inflight_max, g_live_bufs, g_destroyed;
+static pthread_mutex_t g_order_m = PTHREAD_MUTEX_INITIALIZER;
+static int g_order[512], g_norder;
+
+typedef struct fake {
+    int id;          /* job number: the proofs depend on it */
+    int fail_at;     /* FAIL_* */
+    uint32_t fail_p; /* partition that fails */
+    int use_gate;    /* synthesis of partition 0 waits at the gate */
+    int record;      /* partition 0's synthesis appends id to g_order */
+    int delay_us;
+} fake;
+
+typedef struct buf {
+    int id;
+    uint32_t p;
+    uint8_t proof[PROOF_BYTES];
+} buf;
+
+static void expected_proof(uint8_t *out, int id, uint32_t p) {
+    uint64_t x = (uint64_t)id * 0x9e3779b97f4a7c15ull ^ ((uint64_t)p + 1) * 0xbf58476d1ce4e5b9ull;
+    for (int i = 0; i < PROOF_BYTES; i++) {
+        x ^= x >> 29;
+        x *= 0x94d049bb133111ebull;
+        out[i] = (uint8_t)(x >> 56);
+    }
+}
+
+static int fake_synth(void **asg, void *ctx, uint32_t p, cz_threadpool *pool, cz_part_times *t,
+                      cz_errinfo *ei) {
+    fake *f = ctx;
+    buf *b;
+    (void)pool;
+    (void)t;
+    if (p == 0 && f->use_gate)
+        gate_pass();
+    if (p == 0 && f->record) {
+        pthread_mutex_lock(&g_order_m);
+        g_order[g_norder++] = f->id;
+        pthread_mutex_unlock(&g_order_m);
+    }
+    int now = atomic_fetch_add(&g_inflight, 1) + 1, prev = atomic_load(&g_inflight_max);
+    while (now > prev && !atomic_compare_exchange_weak(&g_inflight_max, &prev, now))
+        ;
+    if (f->delay_us)
+        usleep((useconds_t)f->delay_us);
+    if (f->fail_at == FAIL_SYNTH && p == f->fail_p) {
+        atomic_fetch_sub(&g_inflight, 1);
+        return cz_fail(ei, CZ_EFORMAT, "fake synthesis error in job %d", f->id);
+    }
+    b = calloc(1, sizeof *b);
+    if (b == NULL)
+        return cz_fail(ei, CZ_ENOMEM, "fake");
+    atomic_fetch_add(&g_live_bufs, 1);
+    b->id = f->id;
+    b->p = p;
+    *asg = b;
+    return CZ_OK;
+}
+
+static int fake_prepare(void **pending, void *ctx, void *asg, uint32_t p,
+                        const cz_engine_device *dev, cz_part_times *t, cz_errinfo *ei) {
+    fake *f = ctx;
+    (void)dev;
+    (void)t;
+    if (f->fail_at == FAIL_PREP && p == f->fail_p) {
+        atomic_fetch_sub(&g_inflight, 1);
+        return cz_fail(ei, CZ_EIO, "fake prepare error in job %d", f->id);
+    }
+    *pending = asg;
+    return CZ_OK;
+}
+
+static int fake_compute(void *pending, void *ctx, const cz_engine_device *dev, cz_part_times *t,
+                        cz_errinfo *ei) {
+    fake *f = ctx;
+    buf *b = pending;
+    (void)t;
+    if (dev->device != -1 || dev->compute == NULL)
+        return cz_fail(ei, CZ_EINTERNAL, "fake: expected the CPU backend");
+    if (f->fail_at == FAIL_COMPUTE && b->p == f->fail_p) {
+        atomic_fetch_sub(&g_inflight, 1);
+        return cz_fail(ei, CZ_EGPU, "fake kernel fault in job %d", f->id);
+    }
+    expected_proof(b->proof, b->id, b->p);
+    return CZ_OK;
+}
+
+static int fake_finish(uint8_t *proof, void *pending, void *ctx, cz_part_times *t, cz_errinfo *ei) {
+    fake *f = ctx;
+    buf *b = pending;
+    (void)t;
+    atomic_fetch_sub(&g_inflight, 1);
+    if (f->fail_at == FAIL_FINISH && b->p == f->fail_p)
+        return cz_fail(ei, CZ_EINTERNAL, "fake finish error in job %d", f->id);
+    memcpy(proof, b->proof, PROOF_BYTES);
+    return CZ_OK;
+}
+
+static void fake_free(void *p, void *ctx) {
+    (void)ctx;
+    atomic_fetch_sub(&g_live_bufs, 1);
+    free(p);
+}
+
+static int fake_verify(void *ctx, const uint8_t *proof, size_t len, cz_errinfo *ei) {
+    fake *f = ctx;
+    uint8_t want[PROOF_BYTES];
+    if (f->fail_at == FAIL_VERIFY)
+        return cz_fail(ei, CZ_EVERIFY, "fake: job %d does not verify", f->id);
+    for (size_t p = 0; p * PROOF_BYTES < len; p++) {
+        expected_proof(want, f->id, (uint32_t)p);
+        if (memcmp(want, proof + p * PROOF_BYTES, PROOF_BYTES) != 0)
+            return cz_fail(ei, CZ_EVERIFY, "fake: job %d partition %zu wrong", f->id, p);
+    }
+    return CZ_OK;
+}
+
+static void fake_destroy(void *ctx) {
+    atomic_fetch_add(&g_destroyed, 1);
+    free(ctx);
+}
+
+static const cz_workload_ops fake_ops = {
+    "fake",    fake_synth, fake_prepare, fake_compute, fake_finish,
+    fake_free, fake_free,  fake_verify,  fake_destroy,
+};
+
+static cz_workload make_wl(int id, uint32_t nparts, int fail_at, uint32_t fail_p) {
+    fake *f = calloc(1, sizeof *f);
+    CZ_ASSERT(f != NULL);
+    f->id = id;
+    f->fail_at = fail_at;
+    f->fail_p = fail_p;
+    cz_workload wl = {&fake_ops, f, nparts, PROOF_BYTES, 1000, 600};
+    return wl;
+}
+
+static cz_timeline_emitter *g_tl; /* set while a test wants a timeline */
+
+static cz_engine *make_engine(int synth_workers, int gpu_workers, uint64_t budget) {
+    cz_engine_config cfg;
+    cz_engine *e = NULL;
+    cz_errinfo ei;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.workers_per_device = gpu_workers;
+    cfg.partition_workers = synth_workers;
+    cfg.synthesis_threads = 1;
+    cfg.gpu_threads = 2;
+    cfg.budget.total_bytes = budget;
+    cfg.timeline = g_tl;
+    CHECK(cz_engine_create(&e, &cfg, &ei) == CZ_OK);
+    return e;
+}
+
+static void submit(cz_engine *e, const char *key, cz_priority prio, cz_workload wl) {
+    cz_errinfo ei;
+    int rc = cz_engine_submit(NULL, e, key, prio, &wl, &ei);
+    CHECK(rc == CZ_OK);
+    if (rc != CZ_OK) {
+        fprintf(stderr, "submit %s: %s\n", key, ei.msg);
+        fake_destroy(wl.ctx);
+    }
+}
+
+/* Waits for key and returns its state; *msg gets a copy of its error message. */
+static cz_job_state await_state(cz_engine *e, const char *key, char *msg, size_t msg_len,
+                                int check_result_id, uint32_t nparts) {
+    cz_job *job = NULL;
+    cz_errinfo ei;
+    int rc = cz_engine_await(&job, e, key, 60000, &ei);
+    CHECK(rc == CZ_OK);
+    if (rc != CZ_OK) {
+        cz_job_unref(job);
+        return CZ_JOB_QUEUED;
+    }
+    cz_job_state st = cz_job_state_get(job);
+    if (msg != NULL) {
+        const char *m = NULL;
+        cz_job_error(job, &m);
+        snprintf(msg, msg_len, "%s", m ? m : "");
+    }
+    if (st == CZ_JOB_DONE && check_result_id >= 0) {
+        size_t len = 0;
+        const uint8_t *r = cz_job_result(job, &len);
+        uint8_t want[PROOF_BYTES];
+        CHECK(r != NULL && len == (size_t)nparts * PROOF_BYTES);
+        for (uint32_t p = 0; r != NULL && p < nparts; p++) {
+            expected_proof(want, check_result_id, p);
+            CHECK(memcmp(want, r + (size_t)p * PROOF_BYTES, PROOF_BYTES) == 0);
+        }
+    }
+    cz_job_unref(job);
+    return st;
+}
+
+static void test_results_and_failures(void) {
+    char *log = NULL;
+    size_t log_len = 0;
+    FILE *logf = open_memstream(&log, &log_len);
+    CHECK(logf != NULL && cz_timeline_emitter_create(&g_tl, logf, 0) == CZ_OK);
+    cz_engine *e = make_engine(3, 2, 1u << 20);
+    static const char *step_names[] = {"",       "synthesis", "prepare", "GPU compute",
+                                       "finish", "verify"};
+    char key[32], msg[CZ_ERRINFO_MSG_MAX];
+    atomic_store(&g_destroyed, 0);
+    for (int i = 0; i < 12; i++) {
+        int fail = i % 6; /* jobs 0, 6: fine; the others fail at one step */
+        snprintf(key, sizeof key, "job-%d", i);
+        submit(e, key, CZ_PRIO_NORMAL, make_wl(i, 10, fail, (uint32_t)(i % 10)));
+    }
+    for (int i = 0; i < 12; i++) {
+        int fail = i % 6;
+        snprintf(key, sizeof key, "job-%d", i);
+        cz_job_state st = await_state(e, key, msg, sizeof msg, i, 10);
+        if (fail == FAIL_NONE) {
+            CHECK(st == CZ_JOB_DONE);
+        } else {
+            CHECK(st == CZ_JOB_FAILED);
+            CHECK(strstr(msg, "fake") != NULL);
+            if (fail != FAIL_VERIFY) {
+                char part[32];
+                snprintf(part, sizeof part, "partition %d", i % 10);
+                CHECK(strstr(msg, step_names[fail]) != NULL && strstr(msg, part) != NULL);
+            }
+            if (strstr(msg, "fake") == NULL)
+                fprintf(stderr, "job %d: message '%s'\n", i, msg);
+        }
+    }
+    cz_engine_stats es;
+    cz_engine_stats_get(&es, e);
+    CHECK(es.budget.used == 0 && es.budget.peak <= es.budget.total);
+    CHECK(es.parts_done + es.parts_failed + es.parts_skipped == 120);
+    cz_engine_destroy(e);
+    /* The timeline tells the same story: 12 jobs, 2 done, 10 failed, and on the CPU "device"
+     * one lane per GPU worker. */
+    cz_timeline_emitter_destroy(g_tl);
+    g_tl = NULL;
+    fclose(logf);
+    cz_timeline *tl = NULL;
+    cz_errinfo tei;
+    CHECK(cz_timeline_parse(&tl, log, log_len, "pipeline", &tei) == CZ_OK);
+    if (tl != NULL) {
+        CHECK(tl->njobs == 12 && tl->njobs_done == 2 && tl->njobs_failed == 10);
+        CHECK(tl->ngpus == 1);
+        size_t ngpu_workers = 0;
+        for (size_t w = 0; w < tl->nworkers; w++)
+            ngpu_workers += tl->workers[w].kind == CZ_TL_WORKER_GPU;
+        CHECK(ngpu_workers >= 1 && ngpu_workers <= 2);
+        cz_timeline_free(tl);
+    }
+    free(log);
+    CHECK(atomic_load(&g_live_bufs) == 0);
+    CHECK(atomic_load(&g_destroyed) == 12);
+}
+
+static void test_duplicate_and_cancel(void) {
+    cz_engine *e = make_engine(1, 1, 1u << 20);
+    cz_errinfo ei;
+    cz_workload wl;
+    char msg[CZ_ERRINFO_MSG_MAX];
+    gate_close();
+    wl = make_wl(100, 4, FAIL_NONE, 0);
+    ((fake *)wl.ctx)->use_gate = 1;
+    submit(e, "running", CZ_PRIO_NORMAL, wl);
+    submit(e, "queued", CZ_PRIO_LOW, make_wl(101, 4, FAIL_NONE, 0));
+    while (gate_waiting() == 0)
+        usleep(1000);
+    /* the same key again while the job lives: refused, the workload stays ours */
+    wl = make_wl(102, 1, FAIL_NONE, 0);
+    CHECK(cz_engine_submit(NULL, e, "running", CZ_PRIO_HIGH, &wl, &ei) == CZ_EEXIST);
+    fake_destroy(wl.ctx);
+    /* a partition larger than the whole budget: refused at once */
+    wl = make_wl(103, 1, FAIL_NONE, 0);
+    wl.part_bytes = 2u << 20;
+    wl.part_abc_bytes = 0;
+    CHECK(cz_engine_submit(NULL, e, "huge", CZ_PRIO_HIGH, &wl, &ei) == CZ_ERANGE);
+    CHECK(strstr(ei.msg, "budget") != NULL);
+    fake_destroy(wl.ctx);
+    /* cancel both: the queued job at once, the running one once its partitions end */
+    CHECK(cz_engine_cancel(e, "running", &ei) == CZ_OK);
+    CHECK(cz_engine_cancel(e, "nosuch", &ei) == CZ_ENOTFOUND);
+    gate_open();
+    CHECK(await_state(e, "running", msg, sizeof msg, -1, 4) == CZ_JOB_CANCELLED);
+    CHECK(cz_engine_cancel(e, "queued", &ei) == CZ_OK || ei.code == CZ_EINVAL);
+    cz_job_state st = await_state(e, "queued", msg, sizeof msg, 101, 4);
+    CHECK(st == CZ_JOB_CANCELLED || st == CZ_JOB_DONE);
+    cz_engine_stats es;
+    cz_engine_stats_get(&es, e);
+    CHECK(es.budget.used == 0);
+    cz_engine_destroy(e);
+    CHECK(atomic_load(&g_live_bufs) == 0);
+}
+
+static void test_tiny_budget(void) {
+    /* 1000 bytes a partition, 2500 in the budget: at most 2 partitions between reservation and
+     * the end of finish, whatever the number of workers. */
+    cz_engine *e = make_engine(4, 3, 2500);
+    char key[32];
+    atomic_store(&g_inflight, 0); /* earlier tests' skipped partitions never reach finish */
+    atomic_store(&g_inflight_max, 0);
+    for (int i = 0; i < 6; i++) {
+        cz_workload wl = make_wl(200 + i, 5, FAIL_NONE, 0);
+        wl.part_abc_bytes = 0; /* keep the whole reservation until finish */
+        ((fake *)wl.ctx)->delay_us = 2000;
+        snprintf(key, sizeof key, "tiny-%d", i);
+        submit(e, key, CZ_PRIO_NORMAL, wl);
+    }
+    for (int i = 0; i < 6; i++) {
+        snprintf(key, sizeof key, "tiny-%d", i);
+        CHECK(await_state(e, key, NULL, 0, 200 + i, 5) == CZ_JOB_DONE);
+    }
+    cz_engine_stats es;
+    cz_engine_stats_get(&es, e);
+    CHECK(es.budget.peak <= 2500 && es.budget.peak >= 1000);
+    CHECK(atomic_load(&g_inflight_max) <= 2 && atomic_load(&g_inflight_max) >= 1);
+    cz_engine_destroy(e);
+}
+
+static void test_200_jobs_priority_order(void) {
+    /* One synthesis worker and a synthesis queue of one: while the gate job blocks the worker,
+     * one more partition waits in the queue and the dispatcher is stuck pushing a third; the
+     * 200 jobs submitted then are all in the scheduler and must come out in priority order,
+     * first in first out within a priority. */
+    cz_engine *e = make_engine(1, 2, 1u << 20);
+    cz_workload wl;
+    char key[32];
+    int prio_of[200];
+    cz_sched_stats ss;
+    gate_close();
+    wl = make_wl(1000, 1, FAIL_NONE, 0);
+    ((fake *)wl.ctx)->use_gate = 1;
+    submit(e, "gate", CZ_PRIO_LOW, wl);
+    submit(e, "filler-1", CZ_PRIO_LOW, make_wl(1001, 1, FAIL_NONE, 0));
+    submit(e, "filler-2", CZ_PRIO_LOW, make_wl(1002, 1, FAIL_NONE, 0));
+    for (;;) { /* until the dispatcher holds all three */
+        cz_sched_stats_get(&ss, cz_engine_sched(e));
+        if (ss.running == 3 && gate_waiting() == 1)
+            break;
+        usleep(1000);
+    }
+    g_norder = 0;
+    uint64_t x = 12345;
+    for (int i = 0; i < 200; i++) {
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+        prio_of[i] = (int)(x >> 62);
+        wl = make_wl(i, 1 + (uint32_t)(i % 3), FAIL_NONE, 0);
+        ((fake *)wl.ctx)->record = 1;
+        snprintf(key, sizeof key, "burst-%d", i);
+        submit(e, key, (cz_priority)prio_of[i], wl);
+    }
+    gate_open();
+    for (int i = 0; i < 200; i++) {
+        snprintf(key, sizeof key, "burst-%d", i);
+        CHECK(await_state(e, key, NULL, 0, i, 1 + (uint32_t)(i % 3)) == CZ_JOB_DONE);
+    }
+    CHECK(g_norder == 200);
+    int ok = 1, k = 0;
+    for (int pr = CZ_PRIO_CRITICAL; pr >= CZ_PRIO_LOW; pr--)
+        for (int i = 0; i < 200; i++)
+            if (prio_of[i] == pr && k < g_norder)
+                ok &= g_order[k++] == i;
+    CHECK(ok);
+    cz_engine_stats es;
+    cz_engine_stats_get(&es, e);
+    CHECK(es.sched.completed == 203 && es.sched.failed == 0);
+    cz_engine_destroy(e);
+    CHECK(atomic_load(&g_live_bufs) == 0);
+}
+
+int main(void) {
+    test_results_and_failures();
+    test_duplicate_and_cancel();
+    test_tiny_budget();
+    test_200_jobs_priority_order();
+    return test_finish();
+}
