@@ -26,6 +26,9 @@
  * fine. Scalars that are 0 or 1 are split off automatically when they are at least 1/8 of the
  * set (environment CZ_GPU_MSM_SPLIT=0/1 forces it off/on; CZ_GPU_MSM_C=K forces the window
  * width; CZ_GPU_MSM_PROFILE=1 prints per-phase times to stderr). See docs/gpu.md.
+ *
+ * Vector kernels: pointwise products, a·b - c, scaling and canonical -> Montgomery conversion of
+ * Fr vectors in device memory (the glue of the Groth16 GPU prover, src/groth16/prove_gpu.c).
  */
 #ifndef CUZK_GPU_H
 #define CUZK_GPU_H
@@ -119,6 +122,26 @@ int cz_bn254_gpu_g1_msm_dev(cz_bn254_g1_jacobian *ret, const cz_gpu_bases *b, co
                             size_t n, cz_errinfo *ei);
 int cz_bls12381_gpu_g1_msm_dev(cz_bls12381_g1_jacobian *ret, const cz_gpu_bases *b,
                                const void *d_scalars, size_t n, cz_errinfo *ei);
+
+/* ---- vector kernels over Fr (device memory, n elements, Montgomery form) ---- */
+
+/* d_r[i] = d_a[i]·d_b[i]. d_r may alias d_a or d_b. */
+int cz_bn254_gpu_fr_mul_dev(void *d_r, const void *d_a, const void *d_b, size_t n, int dev,
+                            cz_errinfo *ei);
+int cz_bls12381_gpu_fr_mul_dev(void *d_r, const void *d_a, const void *d_b, size_t n, int dev,
+                               cz_errinfo *ei);
+/* d_r[i] = d_a[i]·d_b[i] - d_c[i]. d_r may alias any input. */
+int cz_bn254_gpu_fr_mul_sub_dev(void *d_r, const void *d_a, const void *d_b, const void *d_c,
+                                size_t n, int dev, cz_errinfo *ei);
+int cz_bls12381_gpu_fr_mul_sub_dev(void *d_r, const void *d_a, const void *d_b, const void *d_c,
+                                   size_t n, int dev, cz_errinfo *ei);
+/* d_a[i] ·= *k (k in host memory, Montgomery form). */
+int cz_bn254_gpu_fr_scale_dev(void *d_a, const cz_bn254_fr *k, size_t n, int dev, cz_errinfo *ei);
+int cz_bls12381_gpu_fr_scale_dev(void *d_a, const cz_bls12381_fr *k, size_t n, int dev,
+                                 cz_errinfo *ei);
+/* In place from canonical (standard-form limbs, each < r, e.g. a .wtns witness) to Montgomery. */
+int cz_bn254_gpu_fr_to_mont_dev(void *d_a, size_t n, int dev, cz_errinfo *ei);
+int cz_bls12381_gpu_fr_to_mont_dev(void *d_a, size_t n, int dev, cz_errinfo *ei);
 
 #ifdef __cplusplus
 }

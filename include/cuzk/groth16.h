@@ -81,13 +81,35 @@ typedef struct cz_groth16_public {
     uint64_t (*values)[4];
 } cz_groth16_public;
 
-/* Where the prover's time went, in milliseconds (filled when opts->timings is set). */
+/* Where the prover's time went, in milliseconds (filled when opts->timings is set). With the GPU
+ * prover: witness_ms is the CPU evaluation of A·w, B·w (C = A∘B is formed on the device and
+ * counted in ntt_ms); the msm_* of A, B1, C, H are GPU times; msm_b2_ms is the CPU G2 MSM, which
+ * runs on its own thread at the same time as the GPU work (so the parts add up to more than
+ * total_ms). */
 typedef struct cz_groth16_timings {
     double witness_ms; /* A·w, B·w, C = A∘B */
     double ntt_ms;     /* 3 iNTT + coset shift + 3 NTT + H = A·B - C */
     double msm_a_ms, msm_b1_ms, msm_b2_ms, msm_c_ms, msm_h_ms;
     double total_ms;
+    double upload_ms; /* GPU only: host -> device copies (vectors, witness, and the bases when no
+                       * resident gpu_key was given) */
+    double gpu_ms;    /* GPU only: the whole device region, uploads to the last MSM */
 } cz_groth16_timings;
+
+/*
+ * A proving key's G1 bases (A, B1, C, H) resident on one GPU, for the GPU prover: uploaded once
+ * by cz_groth16_gpu_key_create, reused by every proof with that zkey on that device. The key keeps
+ * a pointer to zk (which must outlive it) and holds about (2·nVars + nVars - nPublic - 1 +
+ * domainSize) G1 points of device memory (64 bytes each on BN254, 96 on BLS12-381). One key may
+ * be used by one prove call at a time per thread; calls only read it.
+ */
+typedef struct cz_groth16_gpu_key cz_groth16_gpu_key;
+
+/* Errors: CZ_ENOGPU (no CUDA build, no device, no device dev), CZ_ENOMEM (host or device memory,
+ * naming which bases), CZ_EGPU (a CUDA failure, with its message). */
+int cz_groth16_gpu_key_create(cz_groth16_gpu_key **out, const cz_zkey *zk, int dev, cz_errinfo *ei);
+void cz_groth16_gpu_key_free(cz_groth16_gpu_key *k);          /* NULL is a no-op */
+size_t cz_groth16_gpu_key_bytes(const cz_groth16_gpu_key *k); /* device bytes held */
 
 typedef struct cz_groth16_prove_opts {
     /* Fixed blinding factors (32 bytes each, canonical little-endian, < r), or NULL for random.
@@ -95,13 +117,22 @@ typedef struct cz_groth16_prove_opts {
     const uint8_t *r, *s;
     cz_threadpool *pool;         /* NULL: run on the calling thread only */
     cz_groth16_timings *timings; /* NULL: not recorded */
+    /* GPU prover (docs/groth16.md, "GPU prover"): use_gpu = 0 (the default of a zeroed struct)
+     * proves on the CPU. Otherwise on CUDA device gpu_device, with the resident bases of gpu_key
+     * (made for this zk on this device, else CZ_EINVAL), or, with gpu_key NULL, with bases
+     * uploaded for this call and freed after it. The proof is the CPU prover's, byte for byte. */
+    int use_gpu;
+    int gpu_device;
+    const cz_groth16_gpu_key *gpu_key;
 } cz_groth16_prove_opts;
 
 /*
  * Proves with proving key zk and witness w (checked against zk first). Writes the proof and the
  * public inputs (witness[1..npublic]; free with cz_groth16_public_free). opts may be NULL.
  * Errors: CZ_ECURVE / CZ_EFORMAT (witness does not match the key), CZ_ERANGE (bad r or s),
- * CZ_ENOMEM, CZ_EIO (no randomness).
+ * CZ_ENOMEM, CZ_EIO (no randomness). With use_gpu also: CZ_ENOGPU (no CUDA build or no device),
+ * CZ_EINVAL (no device gpu_device; a gpu_key of another zkey or device), CZ_ENOMEM (device memory,
+ * naming what), CZ_EGPU (a CUDA failure, with its message).
  */
 int cz_groth16_prove(cz_groth16_proof *proof, cz_groth16_public *pub, const cz_zkey *zk,
                      const cz_wtns *w, const cz_groth16_prove_opts *opts, cz_errinfo *ei);

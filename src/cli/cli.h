@@ -7,7 +7,8 @@
  *   1  verify: the proof is invalid
  *   2  usage error (unknown command or option, missing argument)
  *   3  bad input (a file that cannot be read or is malformed, mismatched files)
- *   4  resources or internal failure (out of memory, no randomness)
+ *   4  resources or internal failure (out of memory, no randomness, no GPU for --gpu, a GPU
+ *      failure)
  */
 #ifndef CUZK_CLI_CLI_H
 #define CUZK_CLI_CLI_H

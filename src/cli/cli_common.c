@@ -16,6 +16,8 @@ int cz__cli_report(const char *cmd, const cz_errinfo *ei) {
         return CZ_EXIT_INVALID;
     case CZ_ENOMEM:
     case CZ_EINTERNAL:
+    case CZ_ENOGPU:
+    case CZ_EGPU:
         return CZ_EXIT_INTERNAL;
     case CZ_EINVAL:
         return CZ_EXIT_USAGE;

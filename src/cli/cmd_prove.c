@@ -1,7 +1,9 @@
 /*
- * `cuzk prove ZKEY WTNS PROOF.json PUBLIC.json`: the snarkjs-compatible Groth16 prover.
+ * `cuzk prove ZKEY WTNS PROOF.json PUBLIC.json`: the snarkjs-compatible Groth16 prover, on the CPU
+ * or (--gpu) on a CUDA device.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
@@ -20,6 +22,9 @@ static const char prove_help[] =
     "options:\n"
     "  -t, --threads N   worker threads (default 0 = one per CPU)\n"
     "  --verify          verify the proof with the key's verification key before writing it\n"
+    "  --gpu             prove on a CUDA GPU (the same proof as on the CPU); exit code 4 when\n"
+    "                    cuzk has no CUDA or the machine no GPU\n"
+    "  --device N        the CUDA device for --gpu (default 0)\n"
     "  --r HEX --s HEX   fixed blinding factors (hex, < r): for tests only, NOT zero-knowledge\n"
     "                    when reused\n"
     "  -v, --verbose     print the time of each step\n";
@@ -27,7 +32,7 @@ static const char prove_help[] =
 int cz__cli_prove(int argc, char **argv) {
     const char *pos[4];
     size_t npos = 0, threads = 0;
-    int verify = 0, verbose = 0, exit_code = CZ_EXIT_OK;
+    int verify = 0, verbose = 0, use_gpu = 0, device = 0, have_device = 0, exit_code = CZ_EXIT_OK;
     uint8_t r_bytes[32], s_bytes[32];
     const uint8_t *r = NULL, *s = NULL;
     cz_errinfo ei;
@@ -56,6 +61,19 @@ int cz__cli_prove(int argc, char **argv) {
                 r = r_bytes;
             else
                 s = s_bytes;
+        } else if (strcmp(a, "--gpu") == 0) {
+            use_gpu = 1;
+        } else if (strcmp(a, "--device") == 0) {
+            char *end;
+            long v;
+            if (++i == argc)
+                return cz__cli_usage_error("prove", "--device needs a device number");
+            v = strtol(argv[i], &end, 10);
+            if (argv[i][0] == '\0' || *end != '\0' || v < 0 || v > 1024)
+                return cz__cli_usage_error("prove", "--device needs a device number, not '%s'",
+                                           argv[i]);
+            device = (int)v;
+            have_device = 1;
         } else if (strcmp(a, "--verify") == 0) {
             verify = 1;
         } else if (strcmp(a, "--verbose") == 0 || strcmp(a, "-v") == 0) {
@@ -72,6 +90,8 @@ int cz__cli_prove(int argc, char **argv) {
         return cz__cli_usage_error("prove", "expected ZKEY WTNS PROOF.json PUBLIC.json");
     if ((r == NULL) != (s == NULL))
         return cz__cli_usage_error("prove", "give both --r and --s, or neither");
+    if (have_device && !use_gpu)
+        return cz__cli_usage_error("prove", "--device needs --gpu");
 
     cz_errinfo_clear(&ei);
     uint64_t t0 = cz_clock_now_ns();
@@ -79,7 +99,8 @@ int cz__cli_prove(int argc, char **argv) {
         cz_threadpool_create(&pool, threads, &ei) != CZ_OK)
         goto fail;
     double load_ms = (double)(cz_clock_now_ns() - t0) / 1e6;
-    cz_groth16_prove_opts opts = {.r = r, .s = s, .pool = pool, .timings = &tm};
+    cz_groth16_prove_opts opts = {
+        .r = r, .s = s, .pool = pool, .timings = &tm, .use_gpu = use_gpu, .gpu_device = device};
     if (cz_groth16_prove(&proof, &pub, zk, w, &opts, &ei) != CZ_OK)
         goto fail;
     have_pub = 1;
@@ -101,6 +122,11 @@ int cz__cli_prove(int argc, char **argv) {
                 cz_curve_name(zk->curve), zk->domain_size, zk->nvars, cz_threadpool_size(pool),
                 load_ms, tm.witness_ms, tm.ntt_ms, tm.msm_a_ms, tm.msm_b1_ms, tm.msm_b2_ms,
                 tm.msm_c_ms, tm.msm_h_ms, tm.total_ms);
+        if (use_gpu)
+            fprintf(stderr,
+                    "  GPU %d: upload %.1f ms, device region %.1f ms (the B2 MSM ran on the CPU "
+                    "meanwhile)\n",
+                    device, tm.upload_ms, tm.gpu_ms);
     }
     goto out;
 fail:

@@ -75,6 +75,25 @@ int cz_gpu_download(void *dst, const void *d_src, size_t bytes, int dev, cz_erri
                                     const void *d_scalars, size_t n, cz_errinfo *ei) {             \
         (void)ret, (void)b, (void)d_scalars, (void)n;                                              \
         return no_gpu(ei);                                                                         \
+    }                                                                                              \
+    int cz_##curve##_gpu_fr_mul_dev(void *d_r, const void *d_a, const void *d_b, size_t n,         \
+                                    int dev, cz_errinfo *ei) {                                     \
+        (void)d_r, (void)d_a, (void)d_b, (void)n, (void)dev;                                       \
+        return no_gpu(ei);                                                                         \
+    }                                                                                              \
+    int cz_##curve##_gpu_fr_mul_sub_dev(void *d_r, const void *d_a, const void *d_b,               \
+                                        const void *d_c, size_t n, int dev, cz_errinfo *ei) {      \
+        (void)d_r, (void)d_a, (void)d_b, (void)d_c, (void)n, (void)dev;                            \
+        return no_gpu(ei);                                                                         \
+    }                                                                                              \
+    int cz_##curve##_gpu_fr_scale_dev(void *d_a, const cz_##curve##_fr *k, size_t n, int dev,      \
+                                      cz_errinfo *ei) {                                            \
+        (void)d_a, (void)k, (void)n, (void)dev;                                                    \
+        return no_gpu(ei);                                                                         \
+    }                                                                                              \
+    int cz_##curve##_gpu_fr_to_mont_dev(void *d_a, size_t n, int dev, cz_errinfo *ei) {            \
+        (void)d_a, (void)n, (void)dev;                                                             \
+        return no_gpu(ei);                                                                         \
     }
 
 STUB_NTT(bn254)

@@ -1,7 +1,7 @@
 /*
  * cz_groth16_prove: checks the inputs, draws or takes the blinding factors, and runs the curve's
- * instance of prove_impl.h. The blinding factors live on this function's stack and are wiped
- * before it returns.
+ * instance of prove_impl.h (CPU) or, with opts->use_gpu, of prove_gpu_impl.h (prove_gpu.c). The
+ * blinding factors live on this function's stack and are wiped before it returns.
  */
 #include "cuzk/groth16.h"
 
@@ -14,6 +14,7 @@
 #include "cuzk/rand.h"
 #include "curve/ec.h"
 #include "field/field.h"
+#include "groth16/prove_gpu.h"
 
 #define CURVE bn254
 #include "groth16/prove_impl.h"
@@ -72,7 +73,9 @@ int cz_groth16_prove(cz_groth16_proof *proof, cz_groth16_public *pub, const cz_z
         rc = bn254_groth16_blinding(&r, opts->r, "r", ei);
         if (rc == CZ_OK)
             rc = bn254_groth16_blinding(&s, opts->s, "s", ei);
-        if (rc == CZ_OK)
+        if (rc == CZ_OK && opts->use_gpu)
+            rc = cz__bn254_groth16_prove_gpu(&proof->u.bn254, zk, w, &r, &s, opts, tm, ei);
+        else if (rc == CZ_OK)
             rc = bn254_groth16_prove(&proof->u.bn254, zk, w, &r, &s, opts->pool, tm, ei);
         wipe(&r, sizeof r);
         wipe(&s, sizeof s);
@@ -81,7 +84,9 @@ int cz_groth16_prove(cz_groth16_proof *proof, cz_groth16_public *pub, const cz_z
         rc = bls12381_groth16_blinding(&r, opts->r, "r", ei);
         if (rc == CZ_OK)
             rc = bls12381_groth16_blinding(&s, opts->s, "s", ei);
-        if (rc == CZ_OK)
+        if (rc == CZ_OK && opts->use_gpu)
+            rc = cz__bls12381_groth16_prove_gpu(&proof->u.bls12381, zk, w, &r, &s, opts, tm, ei);
+        else if (rc == CZ_OK)
             rc = bls12381_groth16_prove(&proof->u.bls12381, zk, w, &r, &s, opts->pool, tm, ei);
         wipe(&r, sizeof r);
         wipe(&s, sizeof s);

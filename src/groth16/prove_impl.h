@@ -13,17 +13,13 @@
  *      H' = Σ h_j·H_j.
  *   5. πA = A' + α₁ + r·δ₁, πB = B' + β₂ + s·δ₂, B1 = B1' + β₁ + s·δ₁,
  *      πC = C' + H' + s·πA + r·B1 - r·s·δ₁.
+ * Steps 1 and 5 live in prove_shared_impl.h (shared with the GPU prover, prove_gpu_impl.h).
  * Memory: 3 domain-sized Fr vectors (96 bytes per row) plus the MSMs' buckets.
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "field/cz_macros.h"
-
-#define I(name) CZ_CAT3(CURVE, _, name)
-#define P(name) CZ_CAT3(CZ_CAT(cz_, CURVE), _, name)
-
-typedef P(fr) I(fr_t);
+#include "groth16/prove_shared_impl.h"
 
 /* Reads a blinding factor: 32 canonical little-endian bytes when fixed, else a uniformly random
  * element from the CSPRNG. */
@@ -37,27 +33,6 @@ static int I(groth16_blinding)(I(fr_t) * out, const uint8_t *fixed, const char *
     if (P(fr_random)(out) != CZ_OK)
         return cz_fail(ei, CZ_EIO, "prove: no randomness for blinding factor %s", name);
     return CZ_OK;
-}
-
-/* Fills a (matrix 0) and b (matrix 1) from the coefficient section, then c = a∘b. */
-static void I(groth16_eval_abc)(I(fr_t) * a, I(fr_t) * b, I(fr_t) * c, const cz_zkey *zk,
-                                const uint64_t (*wit)[4]) {
-    size_t n = zk->domain_size;
-    memset(a, 0, n * sizeof *a);
-    memset(b, 0, n * sizeof *b);
-    for (size_t i = 0; i < zk->ncoefs; i++) {
-        cz_zkey_coef e;
-        I(fr_t) coef, wraw, t;
-        cz_zkey_coef_at(&e, zk, i);
-        memcpy(coef.l, e.value, sizeof coef.l);
-        memcpy(wraw.l, wit[e.signal], sizeof wraw.l);
-        /* Montgomery product of v·R² and w gives (v·w)·R: v·w in Montgomery form. */
-        I(fr_mul)(&t, &coef, &wraw);
-        I(fr_t) *dst = e.matrix == 0 ? &a[e.row] : &b[e.row];
-        I(fr_add)(dst, dst, &t);
-    }
-    for (size_t j = 0; j < n; j++)
-        I(fr_mul)(&c[j], &a[j], &b[j]);
 }
 
 /* Moves one vector from evaluations on the domain to evaluations on the odd coset g·<ω>. */
@@ -76,8 +51,8 @@ static int I(groth16_prove)(P(groth16_proof) * proof, const cz_zkey *zk, const c
     size_t n = zk->domain_size, nvars = zk->nvars, npub = zk->npublic;
     I(fr_t) *a = NULL, *b = NULL, *c = NULL, g;
     P(ntt_domain) *dom = NULL;
-    P(g1_jacobian) msm_a, msm_b1, msm_c, msm_h, t1, pa, b1, pc;
-    P(g2_jacobian) msm_b2, t2, pb;
+    P(g1_jacobian) msm_a, msm_b1, msm_c, msm_h;
+    P(g2_jacobian) msm_b2;
     int rc = CZ_OK;
     uint64_t t0 = cz_clock_now_ns(), t;
 
@@ -98,7 +73,9 @@ static int I(groth16_prove)(P(groth16_proof) * proof, const cz_zkey *zk, const c
     }
 
     t = cz_clock_now_ns();
-    I(groth16_eval_abc)(a, b, c, zk, wit);
+    rc = I(groth16_eval_abc)(a, b, c, zk, wit, pool, ei);
+    if (rc != CZ_OK)
+        goto out;
     tm->witness_ms = (double)(cz_clock_now_ns() - t) / 1e6;
 
     t = cz_clock_now_ns();
@@ -129,39 +106,7 @@ static int I(groth16_prove)(P(groth16_proof) * proof, const cz_zkey *zk, const c
     CZ_TIMED_MSM(msm_h_ms, P(g1_msm)(&msm_h, k->h, a, n, pool));
 #undef CZ_TIMED_MSM
 
-    /* πA = A' + α₁ + r·δ₁ */
-    I(g1_add_mixed)(&pa, &msm_a, &k->alpha1);
-    I(g1_from_affine)(&t1, &k->delta1);
-    I(g1_mul)(&t1, &t1, r);
-    I(g1_add)(&pa, &pa, &t1);
-    /* πB = B' + β₂ + s·δ₂ */
-    I(g2_add_mixed)(&pb, &msm_b2, &k->beta2);
-    I(g2_from_affine)(&t2, &k->delta2);
-    I(g2_mul)(&t2, &t2, s);
-    I(g2_add)(&pb, &pb, &t2);
-    /* B1 = B1' + β₁ + s·δ₁ */
-    I(g1_add_mixed)(&b1, &msm_b1, &k->beta1);
-    I(g1_from_affine)(&t1, &k->delta1);
-    I(g1_mul)(&t1, &t1, s);
-    I(g1_add)(&b1, &b1, &t1);
-    /* πC = C' + H' + s·πA + r·B1 - r·s·δ₁ */
-    I(g1_add)(&pc, &msm_c, &msm_h);
-    I(g1_mul)(&t1, &pa, s);
-    I(g1_add)(&pc, &pc, &t1);
-    I(g1_mul)(&t1, &b1, r);
-    I(g1_add)(&pc, &pc, &t1);
-    {
-        I(fr_t) rs;
-        I(fr_mul)(&rs, r, s);
-        I(g1_from_affine)(&t1, &k->delta1);
-        I(g1_mul)(&t1, &t1, &rs);
-        I(g1_jac_neg)(&t1, &t1);
-        I(g1_add)(&pc, &pc, &t1);
-        memset(&rs, 0, sizeof rs);
-    }
-    I(g1_to_affine)(&proof->a, &pa);
-    I(g2_to_affine)(&proof->b, &pb);
-    I(g1_to_affine)(&proof->c, &pc);
+    I(groth16_finish)(proof, k, &msm_a, &msm_b1, &msm_b2, &msm_c, &msm_h, r, s);
     tm->total_ms = (double)(cz_clock_now_ns() - t0) / 1e6;
 
 out:

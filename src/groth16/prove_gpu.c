@@ -1,0 +1,122 @@
+/*
+ * The Groth16 prover on a CUDA GPU (cz_groth16_prove with opts->use_gpu) and the resident GPU key
+ * (cz_groth16_gpu_key): the same proof as the CPU prover (prove_impl.h), byte for byte, for the
+ * same r and s. The per-curve prover is prove_gpu_impl.h; this file holds what is not per curve
+ * (device checks, named device allocations, the key's lifecycle) and instantiates it.
+ *
+ * Work split (docs/groth16.md, "GPU prover"):
+ *   1. witness evaluation on the CPU: a = A·w, b = B·w from the coefficient section (the shared
+ *      code of prove_shared_impl.h, threaded on opts->pool);
+ *   2. a thread starts the G2 MSM B2' = Σ w_s·B2_s on the CPU (on opts->pool);
+ *   3. the device region: upload a, b and the witness; c = a∘b; for X in a, b, c an inverse NTT
+ *      and a coset NTT; h = a·b - c; witness -> Montgomery; the G1 MSMs H', A', B1', C' against
+ *      the resident bases;
+ *   4. join the G2 thread;
+ *   5. the blinding combination (prove_shared_impl.h), on the CPU.
+ * A proving engine that wants to overlap proofs can split this into start (steps 1-3: the CPU
+ * thread is free again once the device region is done, while B2' still runs) and finish (steps
+ * 4-5): I(groth16_prove_gpu) is written as those steps, with all state in one struct of locals.
+ *
+ * Device memory per proof: 3 domain-sized Fr vectors (96 bytes per row) + the witness (32 bytes
+ * per signal) + the MSM's own temporaries; the key holds the G1 bases. Host memory: 2 domain-sized
+ * vectors for the evaluation (freed before the MSMs). Everything is freed on every path.
+ *
+ * Errors never abort: no CUDA build or no device -> CZ_ENOGPU ("prove: --gpu asked but ..."),
+ * a device index out of range -> CZ_EINVAL naming the index and the count, device memory
+ * exhausted -> CZ_ENOMEM naming the buffer, any other CUDA failure -> CZ_EGPU with its message.
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cuzk/clock.h"
+#include "cuzk/gpu.h"
+#include "cuzk/groth16.h"
+#include "cuzk/msm.h"
+#include "curve/ec.h"
+#include "field/field.h"
+#include "groth16/prove_gpu.h"
+
+struct cz_groth16_gpu_key {
+    const cz_zkey *zk;
+    int dev;
+    cz_gpu_bases *a, *b1, *c, *h;
+    size_t bytes; /* device bytes of the four handles */
+};
+
+/* Checks that dev names a CUDA device. what prefixes the message ("prove", "gpu key"). */
+static int gpu_check_device(int dev, const char *what, cz_errinfo *ei) {
+    cz_errinfo sub;
+    int count = 0, rc;
+    cz_errinfo_clear(&sub);
+    rc = cz_gpu_device_count(&count, &sub);
+    if (rc != CZ_OK)
+        return cz_fail(ei, rc, "%s: --gpu asked but %s", what, sub.msg);
+    if (dev < 0 || dev >= count)
+        return cz_fail(ei, CZ_EINVAL, "%s: GPU device %d does not exist (%d present, 0..%d)", what,
+                       dev, count, count - 1);
+    return CZ_OK;
+}
+
+/* Renames the error of a failed device call: what was being done, on which device. */
+static int gpu_wrap(int rc, cz_errinfo *ei, int dev, const char *what, size_t bytes) {
+    char msg[CZ_ERRINFO_MSG_MAX];
+    if (rc == CZ_OK)
+        return rc;
+    snprintf(msg, sizeof msg, "%s", ei != NULL ? ei->msg : "");
+    if (rc == CZ_ENOMEM)
+        return cz_fail(ei, rc, "GPU %d out of memory for %s (%zu MiB): %s", dev, what, bytes >> 20,
+                       msg);
+    return cz_fail(ei, rc, "GPU %d: %s: %s", dev, what, msg);
+}
+
+/* A device buffer named what for the error message. */
+static int gpu_alloc(void **d, size_t bytes, int dev, const char *what, cz_errinfo *ei) {
+    return gpu_wrap(cz_gpu_alloc(d, bytes, dev, ei), ei, dev, what, bytes);
+}
+
+#define CURVE bn254
+#include "groth16/prove_gpu_impl.h"
+#undef CURVE
+#define CURVE bls12381
+#include "groth16/prove_gpu_impl.h"
+#undef CURVE
+
+void cz_groth16_gpu_key_free(cz_groth16_gpu_key *k) {
+    if (k == NULL)
+        return;
+    cz_gpu_bases_free(k->a);
+    cz_gpu_bases_free(k->b1);
+    cz_gpu_bases_free(k->c);
+    cz_gpu_bases_free(k->h);
+    free(k);
+}
+
+size_t cz_groth16_gpu_key_bytes(const cz_groth16_gpu_key *k) {
+    return k != NULL ? k->bytes : 0;
+}
+
+int cz_groth16_gpu_key_create(cz_groth16_gpu_key **out, const cz_zkey *zk, int dev,
+                              cz_errinfo *ei) {
+    cz_groth16_gpu_key *k;
+    int rc;
+    *out = NULL;
+    if ((rc = gpu_check_device(dev, "gpu key", ei)) != CZ_OK)
+        return rc;
+    k = calloc(1, sizeof *k);
+    if (k == NULL)
+        return cz_fail(ei, CZ_ENOMEM, "gpu key: cannot allocate the key");
+    k->zk = zk;
+    k->dev = dev;
+    if (zk->curve == CZ_CURVE_BN254)
+        rc = bn254_gpu_key_upload(k, zk, ei);
+    else
+        rc = bls12381_gpu_key_upload(k, zk, ei);
+    if (rc != CZ_OK) {
+        cz_groth16_gpu_key_free(k);
+        return rc;
+    }
+    *out = k;
+    return CZ_OK;
+}

@@ -1,0 +1,270 @@
+/*
+ * The GPU Groth16 prover (cz_groth16_prove with use_gpu, cz_groth16_gpu_key) against the CPU
+ * prover, the oracle: with the same fixed r, s the two proofs are the same bytes (memcmp of the
+ * proof structs), and the GPU proofs verify; proofs with random r, s verify too. Keys: the two
+ * examples (BLS12-381 mulchain, BN254 Poseidon chain) and generated circuits of domain 2^k, k up
+ * to 16 (CZ_GPU_TEST_MAX_LOG lowers or raises it), on both curves, with dense, mostly-0/1 and all
+ * 0/1 witnesses (tests/groth16/prove_test_circuit.h). A resident key reused over several proofs
+ * gives the CPU's proof each time; a key of another zkey or another device is refused; bad device
+ * indices are errors, not crashes. Also the vector kernels (cuzk/gpu.h) against the host field
+ * code. Exits 77 without a GPU.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cuzk/gpu.h"
+#include "cuzk/groth16.h"
+#include "cuzk/threadpool.h"
+#include "cuzk/wtns.h"
+#include "cuzk/zkey.h"
+#include "gpu_test_util.h"
+#include "groth16/prove_test_circuit.h"
+#include "test.h"
+
+static cz_threadpool *pool;
+
+/* 32 random canonical bytes (< 2^252, below r on both curves). */
+static void random_scalar(uint8_t out[32]) {
+    uint64_t l[4];
+    gpu_random_fr_limbs(l);
+    memcpy(out, l, 32);
+}
+
+/* One fixed-r,s proof on the GPU (with key, or NULL) against the CPU's; the GPU proof verifies. */
+static void check_one(const cz_zkey *zk, const cz_wtns *w, const cz_groth16_vk *vk,
+                      const cz_groth16_gpu_key *key, const char *label) {
+    uint8_t r[32], s[32];
+    cz_groth16_proof pc, pg;
+    cz_groth16_public pubc = {0}, pubg = {0};
+    cz_groth16_timings tm;
+    cz_groth16_prove_opts oc = {0}, og = {0};
+    cz_errinfo ei;
+    random_scalar(r);
+    random_scalar(s);
+    memset(&pc, 0, sizeof pc);
+    memset(&pg, 0, sizeof pg);
+    oc.r = og.r = r;
+    oc.s = og.s = s;
+    oc.pool = og.pool = pool;
+    og.use_gpu = 1;
+    og.gpu_key = key;
+    og.timings = &tm;
+    if (!CHECK(cz_groth16_prove(&pc, &pubc, zk, w, &oc, &ei) == CZ_OK) ||
+        !CHECK(cz_groth16_prove(&pg, &pubg, zk, w, &og, &ei) == CZ_OK)) {
+        fprintf(stderr, "%s: %s\n", label, ei.msg);
+        goto out;
+    }
+    if (!CHECK_EQ_MEM(&pc, &pg, sizeof pc))
+        fprintf(stderr, "%s: GPU proof differs from the CPU proof\n", label);
+    CHECK(pubg.n == pubc.n && memcmp(pubg.values, pubc.values, 32 * (size_t)pubc.n) == 0);
+    CHECK(cz_groth16_verify(vk, &pubg, &pg, &ei) == CZ_OK);
+    CHECK(tm.gpu_ms > 0 && tm.total_ms >= tm.gpu_ms);
+out:
+    cz_groth16_public_free(&pubc);
+    cz_groth16_public_free(&pubg);
+}
+
+/* Random r, s on the GPU: the proof verifies and a changed public input does not. */
+static void check_random(const cz_zkey *zk, const cz_wtns *w, const cz_groth16_vk *vk,
+                         const cz_groth16_gpu_key *key) {
+    cz_groth16_proof p;
+    cz_groth16_public pub = {0};
+    cz_groth16_prove_opts o = {0};
+    cz_errinfo ei;
+    o.pool = pool;
+    o.use_gpu = 1;
+    o.gpu_key = key;
+    if (!CHECK(cz_groth16_prove(&p, &pub, zk, w, &o, &ei) == CZ_OK)) {
+        fprintf(stderr, "%s\n", ei.msg);
+        return;
+    }
+    CHECK(cz_groth16_verify(vk, &pub, &p, &ei) == CZ_OK);
+    if (pub.n > 0) {
+        pub.values[0][0] ^= 1;
+        CHECK(cz_groth16_verify(vk, &pub, &p, &ei) == CZ_EVERIFY);
+    }
+    cz_groth16_public_free(&pub);
+}
+
+static void check_files(const char *zpath, const char *wpath, const char *label) {
+    cz_zkey *zk = NULL;
+    cz_wtns *w = NULL;
+    cz_groth16_vk vk = {0};
+    cz_groth16_gpu_key *key = NULL;
+    cz_errinfo ei;
+    if (!CHECK(cz_zkey_open(&zk, zpath, &ei) == CZ_OK) ||
+        !CHECK(cz_wtns_open(&w, wpath, &ei) == CZ_OK) ||
+        !CHECK(cz_groth16_vk_from_zkey(&vk, zk, &ei) == CZ_OK)) {
+        fprintf(stderr, "%s: %s\n", label, ei.msg);
+        goto out;
+    }
+    printf("%s: %s, 2^%u, %u signals\n", label, cz_curve_name(zk->curve), zk->log_domain_size,
+           zk->nvars);
+    check_one(zk, w, &vk, NULL, label); /* bases uploaded for the call */
+    if (!CHECK(cz_groth16_gpu_key_create(&key, zk, 0, &ei) == CZ_OK)) {
+        fprintf(stderr, "%s: %s\n", label, ei.msg);
+        goto out;
+    }
+    {
+        size_t pt = zk->curve == CZ_CURVE_BN254 ? 64 : 96;
+        size_t want = (2 * (size_t)zk->nvars + zk->nvars - zk->npublic - 1 + zk->domain_size) * pt;
+        CHECK(cz_groth16_gpu_key_bytes(key) == want);
+    }
+    for (int i = 0; i < 3; i++) /* the resident key, reused */
+        check_one(zk, w, &vk, key, label);
+    check_random(zk, w, &vk, key);
+    check_random(zk, w, &vk, NULL);
+out:
+    cz_groth16_gpu_key_free(key);
+    cz_groth16_vk_free(&vk);
+    cz_wtns_close(w);
+    cz_zkey_close(zk);
+}
+
+/* Keys that do not fit the call, bad device indices: errors with messages, no crash. */
+static void check_refusals(void) {
+    cz_zkey *z1 = NULL, *z2 = NULL;
+    cz_wtns *w1 = NULL;
+    cz_groth16_gpu_key *key = NULL;
+    cz_groth16_proof p;
+    cz_groth16_public pub = {0};
+    cz_groth16_prove_opts o = {0};
+    cz_errinfo ei;
+    int count = 0;
+    CZ_ASSERT(cz_gpu_device_count(&count, &ei) == CZ_OK);
+    if (!CHECK(cz_zkey_open(&z1, "examples/mulchain/mulchain.zkey", &ei) == CZ_OK) ||
+        !CHECK(cz_zkey_open(&z2, "examples/mulchain/mulchain.zkey", &ei) == CZ_OK) ||
+        !CHECK(cz_wtns_open(&w1, "examples/mulchain/mulchain.wtns", &ei) == CZ_OK) ||
+        !CHECK(cz_groth16_gpu_key_create(&key, z2, 0, &ei) == CZ_OK))
+        goto out;
+    o.use_gpu = 1;
+    o.gpu_key = key; /* made for z2: same file, another cz_zkey */
+    cz_errinfo_clear(&ei);
+    CHECK_ERR(cz_groth16_prove(&p, &pub, z1, w1, &o, &ei), CZ_EINVAL);
+    CHECK(strstr(ei.msg, "zkey") != NULL);
+    CHECK(pub.values == NULL);
+    cz_groth16_gpu_key_free(key);
+    key = NULL;
+    CHECK(cz_groth16_gpu_key_create(&key, z1, 0, &ei) == CZ_OK);
+    o.gpu_key = key;
+    o.gpu_device = 1; /* the key lives on device 0 */
+    cz_errinfo_clear(&ei);
+    CHECK_ERR(cz_groth16_prove(&p, &pub, z1, w1, &o, &ei), CZ_EINVAL);
+    CHECK(strstr(ei.msg, "device") != NULL);
+    o.gpu_key = NULL;
+    o.gpu_device = count;
+    cz_errinfo_clear(&ei);
+    CHECK_ERR(cz_groth16_prove(&p, &pub, z1, w1, &o, &ei), CZ_EINVAL);
+    CHECK(strstr(ei.msg, "does not exist") != NULL);
+    o.gpu_device = -1;
+    CHECK_ERR(cz_groth16_prove(&p, &pub, z1, w1, &o, &ei), CZ_EINVAL);
+    cz_groth16_gpu_key_free(key);
+    key = NULL;
+    CHECK_ERR(cz_groth16_gpu_key_create(&key, z1, count, &ei), CZ_EINVAL);
+    CHECK(key == NULL);
+out:
+    cz_groth16_gpu_key_free(key);
+    cz_wtns_close(w1);
+    cz_zkey_close(z1);
+    cz_zkey_close(z2);
+}
+
+/* The vector kernels against the host field code, on n random elements. */
+#define VEC_TEST(curve)                                                                            \
+    static void test_vec_##curve(size_t n) {                                                       \
+        cz_##curve##_fr *h = malloc(5 * n * sizeof *h), k, want;                                   \
+        void *d[3] = {NULL, NULL, NULL};                                                           \
+        cz_errinfo ei;                                                                             \
+        int ok = 1;                                                                                \
+        CZ_ASSERT(h != NULL);                                                                      \
+        for (size_t i = 0; i < 3 * n; i++)                                                         \
+            gpu_random_fr_limbs(h[i].l);                                                           \
+        gpu_random_fr_limbs(k.l);                                                                  \
+        for (int j = 0; j < 3; j++)                                                                \
+            CHECK(cz_gpu_alloc(&d[j], n * sizeof *h, 0, &ei) == CZ_OK &&                           \
+                  cz_gpu_upload(d[j], h + j * n, n * sizeof *h, 0, &ei) == CZ_OK);                 \
+        /* r = a·b - c into d[2] */                                                               \
+        CHECK(cz_##curve##_gpu_fr_mul_sub_dev(d[2], d[0], d[1], d[2], n, 0, &ei) == CZ_OK);        \
+        CHECK(cz_gpu_download(h + 3 * n, d[2], n * sizeof *h, 0, &ei) == CZ_OK);                   \
+        for (size_t i = 0; i < n; i++) {                                                           \
+            cz_##curve##_fr_mul(&want, &h[i], &h[n + i]);                                          \
+            cz_##curve##_fr_sub(&want, &want, &h[2 * n + i]);                                      \
+            ok &= cz_##curve##_fr_eq(&want, &h[3 * n + i]);                                        \
+        }                                                                                          \
+        CHECK(ok);                                                                                 \
+        /* r = a·b into d[2] */                                                                   \
+        CHECK(cz_##curve##_gpu_fr_mul_dev(d[2], d[0], d[1], n, 0, &ei) == CZ_OK);                  \
+        CHECK(cz_gpu_download(h + 3 * n, d[2], n * sizeof *h, 0, &ei) == CZ_OK);                   \
+        for (size_t i = 0; i < n; i++) {                                                           \
+            cz_##curve##_fr_mul(&want, &h[i], &h[n + i]);                                          \
+            ok &= cz_##curve##_fr_eq(&want, &h[3 * n + i]);                                        \
+        }                                                                                          \
+        CHECK(ok);                                                                                 \
+        /* a ·= k */                                                                              \
+        CHECK(cz_##curve##_gpu_fr_scale_dev(d[0], &k, n, 0, &ei) == CZ_OK);                        \
+        CHECK(cz_gpu_download(h + 3 * n, d[0], n * sizeof *h, 0, &ei) == CZ_OK);                   \
+        for (size_t i = 0; i < n; i++) {                                                           \
+            cz_##curve##_fr_mul(&want, &h[i], &k);                                                 \
+            ok &= cz_##curve##_fr_eq(&want, &h[3 * n + i]);                                        \
+        }                                                                                          \
+        CHECK(ok);                                                                                 \
+        /* canonical -> Montgomery: the limbs of h[n + i] read as a canonical number */            \
+        CHECK(cz_##curve##_gpu_fr_to_mont_dev(d[1], n, 0, &ei) == CZ_OK);                          \
+        CHECK(cz_gpu_download(h + 3 * n, d[1], n * sizeof *h, 0, &ei) == CZ_OK);                   \
+        for (size_t i = 0; i < n; i++) {                                                           \
+            CHECK(cz_##curve##_fr_from_bytes_le(&want, (const uint8_t *)h[n + i].l) == CZ_OK);     \
+            ok &= cz_##curve##_fr_eq(&want, &h[3 * n + i]);                                        \
+        }                                                                                          \
+        CHECK(ok);                                                                                 \
+        CHECK(cz_##curve##_gpu_fr_mul_sub_dev(d[0], d[0], d[1], NULL, n, 0, &ei) == CZ_EINVAL);    \
+        CHECK(cz_##curve##_gpu_fr_to_mont_dev(d[0], 0, 0, &ei) == CZ_OK);                          \
+        CHECK(cz_##curve##_gpu_fr_to_mont_dev(d[0], n, -1, &ei) != CZ_OK);                         \
+        for (int j = 0; j < 3; j++)                                                                \
+            cz_gpu_free(d[j], 0);                                                                  \
+        free(h);                                                                                   \
+    }
+VEC_TEST(bn254)
+VEC_TEST(bls12381)
+
+int main(void) {
+    unsigned max_log = 16;
+    const char *env = getenv("CZ_GPU_TEST_MAX_LOG");
+    char zp[128], wp[128], label[64];
+    cz_errinfo ei;
+    gpu_require_device();
+    if (env != NULL && atoi(env) >= 3)
+        max_log = (unsigned)atoi(env);
+    CZ_ASSERT(cz_threadpool_create(&pool, 0, NULL) == CZ_OK);
+
+    test_vec_bn254(1);
+    test_vec_bn254(100003);
+    test_vec_bls12381(1);
+    test_vec_bls12381(100003);
+
+    check_files("examples/mulchain/mulchain.zkey", "examples/mulchain/mulchain.wtns", "mulchain");
+    check_files("examples/poseidon/poseidon_chain.zkey", "examples/poseidon/poseidon_chain.wtns",
+                "poseidon");
+    snprintf(zp, sizeof zp, "/tmp/cuzk_test_gpu_groth16_%ld.zkey", (long)getpid());
+    snprintf(wp, sizeof wp, "/tmp/cuzk_test_gpu_groth16_%ld.wtns", (long)getpid());
+    for (int c = 0; c < 2; c++) {
+        static const unsigned ks[] = {3, 4, 8, 10, 12, 14, 16, 18, 20};
+        cz_curve_id curve = c == 0 ? CZ_CURVE_BN254 : CZ_CURVE_BLS12381;
+        for (size_t i = 0; i < sizeof ks / sizeof ks[0] && ks[i] <= max_log; i++) {
+            int mode = (int)(i % 3);
+            snprintf(label, sizeof label, "generated %s 2^%u mode %d", cz_curve_name(curve), ks[i],
+                     mode);
+            if (!CHECK(ptc_make(zp, wp, curve, ks[i], mode, pool, &ei) == CZ_OK)) {
+                fprintf(stderr, "%s: %s\n", label, ei.msg);
+                continue;
+            }
+            check_files(zp, wp, label);
+        }
+    }
+    remove(zp);
+    remove(wp);
+    check_refusals();
+    cz_threadpool_destroy(pool);
+    return test_finish();
+}
