@@ -17,7 +17,7 @@
  * NTT: the same transforms as cuzk/ntt.h (natural order in and out, ffjavascript's roots,
  * the coset generator of cz_<curve>_ntt_coset_gen), for 1 <= log_n <= CZ_GPU_NTT_MAX_LOG.
  * Twiddles are made once per (device, curve, log_n) and stay cached on the device until
- * cz_gpu_release (about 32·n bytes per cached size).
+ * cz_gpu_release (about 48·n bytes per cached size: twiddles and a scratch buffer).
  *
  * MSM: ret = Σ [s_i] P_i over G1 affine bases. Bases are uploaded once into a cz_gpu_bases handle
  * and stay resident across calls; an MSM uses the first n bases of a handle. Scalars are

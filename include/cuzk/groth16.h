@@ -138,6 +138,44 @@ int cz_groth16_prove(cz_groth16_proof *proof, cz_groth16_public *pub, const cz_z
                      const cz_wtns *w, const cz_groth16_prove_opts *opts, cz_errinfo *ei);
 
 /*
+ * The prover in stages, for a proving engine that overlaps proofs (docs/groth16.md, "Stages");
+ * cz_groth16_prove is exactly eval → begin → g2_start → compute → finish:
+ *
+ *   cz_groth16_eval      a = A·w, b = B·w over the domain from the zkey's coefficient section
+ *                        (the "synthesis" of a circom job), threaded on pool;
+ *   cz_groth16_begin     takes a and b over, with the witness and the blinding factors;
+ *   cz_groth16_g2_start  starts the G2 MSM (B2) on a thread of its own, computing on pool;
+ *   cz_groth16_compute   the NTTs and the four G1 MSMs, on the CPU (key NULL, on pool) or on the
+ *                        GPU of a resident key; frees a and b;
+ *   cz_groth16_finish    joins the G2 MSM (running it inline if it was not started) and writes
+ *                        the proof.
+ * A pending proof is used by one thread at a time (the G2 thread aside) and freed with
+ * cz_groth16_pending_free on every path (it joins a running G2 thread first). The zkey and the
+ * witness values must outlive it.
+ */
+typedef struct cz_groth16_pending cz_groth16_pending;
+
+/* a, b: zk->domain_size elements each of the curve's Fr (cz_<curve>_fr, Montgomery form),
+ * overwritten. w must belong to zk (cz_wtns_check_against_zkey). CZ_ENOMEM. */
+int cz_groth16_eval(void *a, void *b, const cz_zkey *zk, const cz_wtns *w, cz_threadpool *pool,
+                    cz_errinfo *ei);
+/* a, b: malloc'd evaluations (as from cz_groth16_eval, or any A·w, B·w that satisfies the
+ * constraints), owned by the pending proof from now on, also on failure. witness: zk->nvars
+ * canonical values (4 little-endian limbs each, < r). r, s: as in cz_groth16_prove_opts. */
+int cz_groth16_begin(cz_groth16_pending **out, const cz_zkey *zk, const uint64_t (*witness)[4],
+                     void *a, void *b, const uint8_t *r, const uint8_t *s, cz_errinfo *ei);
+int cz_groth16_g2_start(cz_groth16_pending *pp, cz_threadpool *pool, cz_errinfo *ei);
+/* key NULL: on the CPU with pool; else on key's device (key made for the same zkey). */
+int cz_groth16_compute(cz_groth16_pending *pp, const cz_groth16_gpu_key *key, cz_threadpool *pool,
+                       cz_errinfo *ei);
+int cz_groth16_finish(cz_groth16_proof *proof, cz_groth16_pending *pp, cz_errinfo *ei);
+/* The stages' times so far (ntt_ms, msm_*, upload_ms, gpu_ms; witness_ms is the caller's). */
+const cz_groth16_timings *cz_groth16_pending_timings(const cz_groth16_pending *pp);
+void cz_groth16_pending_free(cz_groth16_pending *pp); /* NULL is a no-op */
+/* The device of a resident key. */
+int cz_groth16_gpu_key_device(const cz_groth16_gpu_key *k);
+
+/*
  * Verifies proof against vk and pub: CZ_OK when the proof is valid, CZ_EVERIFY when the pairing
  * equation fails; CZ_ECURVE (curve mismatch), CZ_EFORMAT (wrong number of public inputs),
  * CZ_ERANGE (a public input >= r), CZ_ENOTONCURVE / CZ_ENOTINSUBGROUP (a proof point, named in ei).

@@ -4,18 +4,10 @@
  * same r and s. The per-curve prover is prove_gpu_impl.h; this file holds what is not per curve
  * (device checks, named device allocations, the key's lifecycle) and instantiates it.
  *
- * Work split (docs/groth16.md, "GPU prover"):
- *   1. witness evaluation on the CPU: a = A·w, b = B·w from the coefficient section (the shared
- *      code of prove_shared_impl.h, threaded on opts->pool);
- *   2. a thread starts the G2 MSM B2' = Σ w_s·B2_s on the CPU (on opts->pool);
- *   3. the device region: upload a, b and the witness; c = a∘b; for X in a, b, c an inverse NTT
- *      and a coset NTT; h = a·b - c; witness -> Montgomery; the G1 MSMs H', A', B1', C' against
- *      the resident bases;
- *   4. join the G2 thread;
- *   5. the blinding combination (prove_shared_impl.h), on the CPU.
- * A proving engine that wants to overlap proofs can split this into start (steps 1-3: the CPU
- * thread is free again once the device region is done, while B2' still runs) and finish (steps
- * 4-5): I(groth16_prove_gpu) is written as those steps, with all state in one struct of locals.
+ * The GPU compute stage (cz_groth16_compute with a key; the other stages are prove.c's): upload
+ * a, b and the witness; c = a∘b; for X in a, b, c an inverse NTT and a coset NTT; h = a·b - c;
+ * witness -> Montgomery; the G1 MSMs H', A', B1', C' against the resident bases. The G2 MSM runs
+ * on the CPU meanwhile (cz_groth16_g2_start), the blinding combination after (cz_groth16_finish).
  *
  * Device memory per proof: 3 domain-sized Fr vectors (96 bytes per row) + the witness (32 bytes
  * per signal) + the MSM's own temporaries; the key holds the G1 bases. Host memory: 2 domain-sized
@@ -36,7 +28,7 @@
 #include "cuzk/msm.h"
 #include "curve/ec.h"
 #include "field/field.h"
-#include "groth16/prove_gpu.h"
+#include "groth16/pending.h"
 
 struct cz_groth16_gpu_key {
     const cz_zkey *zk;
@@ -91,6 +83,14 @@ void cz_groth16_gpu_key_free(cz_groth16_gpu_key *k) {
     cz_gpu_bases_free(k->c);
     cz_gpu_bases_free(k->h);
     free(k);
+}
+
+int cz_groth16_gpu_key_device(const cz_groth16_gpu_key *k) {
+    return k->dev;
+}
+
+const cz_zkey *cz__groth16_gpu_key_zkey(const cz_groth16_gpu_key *k) {
+    return k->zk;
 }
 
 size_t cz_groth16_gpu_key_bytes(const cz_groth16_gpu_key *k) {
