@@ -101,7 +101,9 @@ typedef struct cz_engine_config {
     int synthesis_threads;              /* threads of the synthesis pool; 0 = all CPUs */
     int gpu_threads;                    /* threads of the GPU-side CPU pool; 0 = all CPUs */
     int finalizers;                     /* finalizer threads; 0 = all GPU workers */
-    cz_budget_config budget;            /* memory budget */
+    cz_budget_config budget;            /* memory budget (when shared_budget is NULL) */
+    cz_budget *shared_budget;           /* or the caller's budget, not owned (e.g. shared with an
+                                         * SRS manager whose keys outlive the engine's jobs) */
     cz_sched_config sched;              /* retention etc.; on_cancel is the engine's */
     cz_timeline_emitter *timeline;      /* NULL: no timeline; not owned */
 } cz_engine_config;

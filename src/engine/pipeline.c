@@ -74,6 +74,7 @@ struct cz_engine {
     cz_engine_config cfg;
     cz_sched *sched;
     cz_budget *budget;
+    int own_budget;
     cz_threadpool *synth_pool, *gpu_pool;
     cz_timeline_emitter *tl;
     cz__workq synth_q, gpu_q, fin_q, dealloc_q;
@@ -463,7 +464,8 @@ void cz_engine_destroy(cz_engine *e) {
         return;
     stop_threads(e);
     cz_sched_destroy(e->sched);
-    cz_budget_destroy(e->budget);
+    if (e->own_budget)
+        cz_budget_destroy(e->budget);
     cz_threadpool_destroy(e->synth_pool);
     cz_threadpool_destroy(e->gpu_pool);
     cz__workq_destroy(&e->synth_q);
@@ -549,8 +551,13 @@ int cz_engine_create(cz_engine **out, const cz_engine_config *cfg, cz_errinfo *e
         e->gpu[i].slot = i / per;
         e->gpu[i].index = i % per;
     }
-    if ((rc = cz_budget_create(&e->budget, &cfg->budget, ei)) != CZ_OK)
-        goto fail;
+    if (cfg->shared_budget != NULL) {
+        e->budget = cfg->shared_budget;
+    } else {
+        if ((rc = cz_budget_create(&e->budget, &cfg->budget, ei)) != CZ_OK)
+            goto fail;
+        e->own_budget = 1;
+    }
     sc = cfg->sched;
     sc.on_cancel = on_cancel;
     sc.on_cancel_arg = e;

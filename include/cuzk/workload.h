@@ -1,0 +1,80 @@
+/*
+ * The engine's Groth16 workloads (include/cuzk/pipeline.h): how a job's partitions are
+ * synthesized and proved.
+ *
+ *   zkey         a circom/snarkjs job: one partition; synthesis is the zkey's A·w, B·w
+ *                (cz_groth16_eval); the proving key comes from the SRS manager.
+ *   porep-synth  the synthetic PoRep-shaped circuit (include/cuzk/porep_synth.h) at scale 2^k:
+ *                nparts partitions with different witnesses (seed, partition); synthesis is the
+ *                witness generation and A·w, B·w of the constraint system; the key is made once
+ *                by our test setup (and cached as a .zkey file), so every proof is verified.
+ *
+ * Both use the prover's stages (include/cuzk/groth16.h): synthesize → (prepare: begin + G2 MSM
+ * started on the engine's gpu_threads pool) → (compute under the device lock: NTTs and G1 MSMs,
+ * on the GPU with the key's resident bases, or on the CPU) → (finish: join G2, blinding). The
+ * proof of a partition is its three points: BLS12-381 in the zcash/bellman compressed encoding
+ * (192 bytes, Filecoin's), BN254 as snarkjs's affine little-endian Montgomery (256 bytes). A job's
+ * result is its partitions' proofs in order, each verified against the partition's public inputs.
+ */
+#ifndef CUZK_WORKLOAD_H
+#define CUZK_WORKLOAD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cuzk/curve_id.h"
+#include "cuzk/engine.h"
+#include "cuzk/err.h"
+#include "cuzk/pipeline.h"
+#include "cuzk/zkey.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Bytes of one partition's proof on curve. */
+size_t cz_workload_proof_bytes(cz_curve_id curve);
+
+/* Fixed blinding factors for every partition (tests: reproducible proofs); NULL = random. */
+typedef struct cz_workload_blinding {
+    const uint8_t *r, *s; /* 32 bytes each, canonical little-endian, < r */
+} cz_workload_blinding;
+
+/* The SRS manager's per-device hooks for zkeys: a cz_groth16_gpu_key on that device. */
+extern const cz_srs_device_hooks cz_workload_zkey_gpu_hooks;
+
+/*
+ * A zkey job: key (a reference from cz_srs_acquire with the zkey loader; the workload releases
+ * it when the job is dropped, also when this call fails) and a .wtns of wtns_len bytes (copied)
+ * named name in messages. The witness is checked against the key here (CZ_ECURVE/CZ_EFORMAT),
+ * so a bad job fails at submit, not in the pipeline.
+ */
+int cz_workload_zkey(cz_workload *out, cz_srs_key *key, const void *wtns, size_t wtns_len,
+                     const char *name, const cz_workload_blinding *bl, cz_errinfo *ei);
+
+/* The synthetic PoRep-shaped circuit at scale k with its key, built once and shared by jobs. */
+typedef struct cz_porep_synth_ctx cz_porep_synth_ctx;
+
+/*
+ * Builds the constraint system of scale k on curve and its proving key: read from
+ * cache_dir/porep-synth-<curve>-<k>.zkey when present, else made by cz_groth16_setup with a
+ * fixed seed trapdoor (INSECURE, benchmarks only) and written there. CZ_ERANGE (k), CZ_EIO, ...
+ * The context must outlive every job made from it.
+ */
+int cz_porep_synth_ctx_create(cz_porep_synth_ctx **out, cz_curve_id curve, unsigned k,
+                              const char *cache_dir, cz_threadpool *pool, cz_errinfo *ei);
+void cz_porep_synth_ctx_free(cz_porep_synth_ctx *ctx);
+/* The context's key (for its GPU residency: cz_groth16_gpu_key_create). */
+const cz_zkey *cz_porep_synth_ctx_zkey(const cz_porep_synth_ctx *ctx);
+/* Bytes of host memory one partition holds from synthesis to finish (the budget's unit). */
+uint64_t cz_porep_synth_ctx_part_bytes(const cz_porep_synth_ctx *ctx);
+
+/* A job of nparts partitions of ctx's circuit, witnesses from (seed, partition). */
+int cz_workload_porep_synth(cz_workload *out, cz_porep_synth_ctx *ctx, uint32_t nparts,
+                            uint64_t seed, const cz_workload_blinding *bl, cz_errinfo *ei);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

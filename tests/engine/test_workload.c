@@ -1,0 +1,238 @@
+/*
+ * The engine's Groth16 workloads on the CPU backend (and, where a GPU is present, on GPU 0 too):
+ *   - zkey jobs through the SRS manager give, with fixed r and s, exactly the proof of
+ *     cz_groth16_prove (the oracle: the same prover run directly), encoded as the workload
+ *     documents, and every returned job verified;
+ *   - a witness of another circuit is refused at submit, naming the files;
+ *   - porep-synth jobs of several partitions are done (each partition verified by the engine
+ *     against its own public inputs), deterministic for a seed, different across seeds, and a
+ *     tampered result fails the workload's verifier.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cuzk/encoding.h"
+#include "cuzk/gpu.h"
+#include "cuzk/groth16.h"
+#include "cuzk/workload.h"
+#include "cuzk/wtns.h"
+#include "test.h"
+
+static const uint8_t R[32] = {7, 1, 2, 3}, S[32] = {9, 8, 7};
+
+static void *read_file(const char *path, size_t *len) {
+    FILE *f = fopen(path, "rb");
+    void *buf = NULL;
+    long n;
+    if (f == NULL)
+        return NULL;
+    if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0) {
+        buf = malloc((size_t)n + 1);
+        if (buf != NULL && fread(buf, 1, (size_t)n, f) != (size_t)n) {
+            free(buf);
+            buf = NULL;
+        }
+        *len = (size_t)n;
+    }
+    fclose(f);
+    return buf;
+}
+
+static cz_budget *g_budget;
+
+static cz_engine *engine(int gpu) {
+    cz_engine_config cfg;
+    cz_engine *e = NULL;
+    cz_errinfo ei;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.ndevices = gpu ? 1 : 0;
+    cfg.devices[0] = 0;
+    cfg.partition_workers = 2;
+    cfg.synthesis_threads = 2;
+    cfg.gpu_threads = 2;
+    cfg.shared_budget = g_budget;
+    CHECK(cz_engine_create(&e, &cfg, &ei) == CZ_OK);
+    return e;
+}
+
+/* The proof bytes the workload must return for (zkey, wtns), from cz_groth16_prove. */
+static int direct_proof(uint8_t *out, const cz_zkey *zk, const char *wtns_path) {
+    cz_wtns *w = NULL;
+    cz_groth16_proof proof;
+    cz_groth16_public pub;
+    cz_groth16_prove_opts o;
+    cz_errinfo ei;
+    memset(&o, 0, sizeof o);
+    o.r = R;
+    o.s = S;
+    if (cz_wtns_open(&w, wtns_path, &ei) != CZ_OK ||
+        cz_groth16_prove(&proof, &pub, zk, w, &o, &ei) != CZ_OK) {
+        fprintf(stderr, "direct proof: %s\n", ei.msg);
+        cz_wtns_close(w);
+        return -1;
+    }
+    cz_groth16_public_free(&pub);
+    cz_wtns_close(w);
+    if (proof.curve == CZ_CURVE_BLS12381) {
+        cz_bls12381_g1_to_compressed(out, &proof.u.bls12381.a);
+        cz_bls12381_g2_to_compressed(out + 48, &proof.u.bls12381.b);
+        cz_bls12381_g1_to_compressed(out + 144, &proof.u.bls12381.c);
+    } else {
+        memcpy(out, &proof.u.bn254.a, 64);
+        memcpy(out + 64, &proof.u.bn254.b, 128);
+        memcpy(out + 192, &proof.u.bn254.c, 64);
+    }
+    return 0;
+}
+
+static void test_zkey(int gpu) {
+    static const char *const zkeys[2] = {"examples/poseidon/poseidon_chain.zkey",
+                                         "examples/mulchain/mulchain.zkey"};
+    static const char *const wtnss[2] = {"examples/poseidon/poseidon_chain.wtns",
+                                         "examples/mulchain/mulchain.wtns"};
+    cz_engine *e = engine(gpu);
+    cz_srs *srs = NULL;
+    cz_srs_config sc = {cz_engine_budget(e), &cz_workload_zkey_gpu_hooks, NULL};
+    cz_errinfo ei;
+    CHECK(cz_srs_create(&srs, &sc, &ei) == CZ_OK);
+    for (int i = 0; i < 2; i++) {
+        cz_srs_key *key = NULL;
+        cz_workload wl;
+        cz_workload_blinding bl = {R, S};
+        size_t len = 0;
+        void *wt = read_file(wtnss[i], &len);
+        char jkey[32];
+        uint8_t want[256];
+        CHECK(wt != NULL);
+        CHECK(cz_srs_acquire(&key, srs, zkeys[i], NULL, &ei) == CZ_OK);
+        const cz_zkey *zk = cz_srs_key_data(key);
+        size_t pb = cz_workload_proof_bytes(zk->curve);
+        CHECK(direct_proof(want, zk, wtnss[i]) == 0);
+        /* three jobs of the same key at once */
+        for (int n = 0; n < 3; n++) {
+            cz_srs_key *k2 = NULL;
+            CHECK(cz_srs_acquire(&k2, srs, zkeys[i], NULL, &ei) == CZ_OK);
+            CHECK(cz_workload_zkey(&wl, k2, wt, len, wtnss[i], &bl, &ei) == CZ_OK);
+            snprintf(jkey, sizeof jkey, "zk%d-%d", i, n);
+            CHECK(cz_engine_submit(NULL, e, jkey, CZ_PRIO_NORMAL, &wl, &ei) == CZ_OK);
+        }
+        for (int n = 0; n < 3; n++) {
+            cz_job *job = NULL;
+            size_t rlen = 0;
+            snprintf(jkey, sizeof jkey, "zk%d-%d", i, n);
+            CHECK(cz_engine_await(&job, e, jkey, 120000, &ei) == CZ_OK);
+            CHECK(cz_job_state_get(job) == CZ_JOB_DONE);
+            if (cz_job_state_get(job) != CZ_JOB_DONE) {
+                const char *m = NULL;
+                cz_job_error(job, &m);
+                fprintf(stderr, "%s: %s\n", jkey, m ? m : "?");
+            }
+            const uint8_t *res = cz_job_result(job, &rlen);
+            CHECK(res != NULL && rlen == pb && memcmp(res, want, pb) == 0);
+            cz_job_unref(job);
+        }
+        /* the other example's witness does not belong to this key: refused at submit */
+        size_t olen = 0;
+        void *other = read_file(wtnss[1 - i], &olen);
+        cz_srs_key *k3 = NULL;
+        CHECK(cz_srs_acquire(&k3, srs, zkeys[i], NULL, &ei) == CZ_OK);
+        cz_errinfo_clear(&ei);
+        int rc = cz_workload_zkey(&wl, k3, other, olen, wtnss[1 - i], &bl, &ei);
+        CHECK(rc == CZ_ECURVE || rc == CZ_EFORMAT);
+        CHECK(strstr(ei.msg, "wtns") != NULL);
+        free(other);
+        cz_srs_release(key);
+        free(wt);
+    }
+    cz_engine_destroy(e);
+    cz_srs_destroy(srs);
+}
+
+/* Runs a porep-synth job and copies its result; returns the job state. */
+static cz_job_state run_synth(cz_engine *e, cz_porep_synth_ctx *ctx, const char *key,
+                              uint32_t nparts, uint64_t seed, uint8_t *out, size_t cap) {
+    cz_workload wl;
+    cz_workload_blinding bl = {R, S};
+    cz_job *job = NULL;
+    cz_errinfo ei;
+    cz_job_state st;
+    CHECK(cz_workload_porep_synth(&wl, ctx, nparts, seed, &bl, &ei) == CZ_OK);
+    CHECK(cz_engine_submit(NULL, e, key, CZ_PRIO_HIGH, &wl, &ei) == CZ_OK);
+    CHECK(cz_engine_await(&job, e, key, 300000, &ei) == CZ_OK);
+    st = cz_job_state_get(job);
+    if (st == CZ_JOB_DONE) {
+        size_t len = 0;
+        const uint8_t *r = cz_job_result(job, &len);
+        CHECK(len <= cap);
+        memcpy(out, r, len < cap ? len : cap);
+    } else {
+        const char *m = NULL;
+        cz_job_error(job, &m);
+        fprintf(stderr, "%s: %s\n", key, m ? m : "?");
+    }
+    cz_job_unref(job);
+    return st;
+}
+
+static void test_porep_synth(int gpu, const char *cache) {
+    cz_engine *e = engine(gpu);
+    cz_porep_synth_ctx *ctx = NULL;
+    cz_errinfo ei;
+    enum { NP = 3 };
+    uint8_t r1[NP * 192], r2[NP * 192], r3[NP * 192];
+    CHECK(cz_porep_synth_ctx_create(&ctx, CZ_CURVE_BLS12381, 10, cache, NULL, &ei) == CZ_OK);
+    if (ctx == NULL) {
+        fprintf(stderr, "porep-synth: %s\n", ei.msg);
+        cz_engine_destroy(e);
+        return;
+    }
+    CHECK(run_synth(e, ctx, "synth-a", NP, 42, r1, sizeof r1) == CZ_JOB_DONE);
+    CHECK(run_synth(e, ctx, "synth-b", NP, 42, r2, sizeof r2) == CZ_JOB_DONE);
+    CHECK(run_synth(e, ctx, "synth-c", NP, 43, r3, sizeof r3) == CZ_JOB_DONE);
+    CHECK(memcmp(r1, r2, sizeof r1) == 0); /* same seed, same r, s: same proofs */
+    CHECK(memcmp(r1, r3, 192) != 0);       /* another seed: other witnesses */
+    CHECK(memcmp(r1, r1 + 192, 192) != 0); /* partitions differ */
+    /* the workload's verifier refuses a proof with a partition swapped */
+    {
+        cz_workload wl;
+        cz_workload_blinding bl = {R, S};
+        uint8_t swapped[NP * 192];
+        CHECK(cz_workload_porep_synth(&wl, ctx, NP, 42, &bl, &ei) == CZ_OK);
+        /* its public inputs are filled by synthesis: run it for every partition first */
+        for (uint32_t p = 0; p < NP; p++) {
+            void *asg = NULL;
+            cz_part_times t;
+            CHECK(wl.ops->synthesize(&asg, wl.ctx, p, NULL, &t, &ei) == CZ_OK);
+            wl.ops->asg_free(asg, wl.ctx);
+        }
+        CHECK(wl.ops->verify(wl.ctx, r1, sizeof r1, &ei) == CZ_OK);
+        memcpy(swapped, r1 + 192, 192);
+        memcpy(swapped + 192, r1, 192);
+        memcpy(swapped + 384, r1 + 384, 192);
+        CHECK(wl.ops->verify(wl.ctx, swapped, sizeof swapped, &ei) != CZ_OK);
+        wl.ops->destroy(wl.ctx);
+    }
+    cz_engine_destroy(e);
+    cz_porep_synth_ctx_free(ctx);
+}
+
+int main(void) {
+    char cache[] = "/tmp/cuzk-test-workload-XXXXXX";
+    int ngpu = 0;
+    cz_errinfo ei;
+    cz_budget_config bc = {(uint64_t)1 << 30, 0};
+    CHECK(mkdtemp(cache) != NULL);
+    CHECK(cz_budget_create(&g_budget, &bc, &ei) == CZ_OK);
+    test_zkey(0);
+    test_porep_synth(0, cache);
+    if (cz_gpu_device_count(&ngpu, &ei) == CZ_OK && ngpu > 0) {
+        test_zkey(1);
+        test_porep_synth(1, cache);
+    }
+    cz_budget_destroy(g_budget);
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", cache);
+    CHECK(system(cmd) == 0);
+    return test_finish();
+}
