@@ -5,6 +5,7 @@
  *   cuzk-bench ntt   --curve bls12381 --log-n 20 --kind forward,inverse ...
  *   cuzk-bench prove --curve bn254 --log-n 16 --check [--gpu] [--cache DIR] ...
  *   cuzk-bench fmul  --gpu --curve bn254,bls12381 --log-n 20     (device field-mul throughput)
+ *   cuzk-bench engine --workload porep-synth --scale K -c COUNT -j CONC [--gpu] ...
  *   cuzk-bench timeline LOG [-o OUT.svg]   (a waterfall of an engine log: docs/timeline.md)
  *   cuzk-bench list | --help
  *
@@ -41,6 +42,8 @@ int main(int argc, char **argv) {
     }
     if (strcmp(argv[1], "timeline") == 0) /* its own options: src/engine/timeline_cmd.c */
         return cz_timeline_cmd(argc - 1, argv + 1);
+    if (strcmp(argv[1], "engine") == 0) /* its own options: bench_engine.c */
+        return bench_cmd_engine(argc - 1, argv + 1);
     for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
         if (strcmp(argv[1], cmds[i].name) != 0)
             continue;
