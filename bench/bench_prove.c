@@ -10,9 +10,8 @@
  * device work), one line per (curve, size) with the prover's own step timings for every run.
  * --check verifies every proof, warm-up ones too, after the timing.
  *
- * The GPU prover is switched on at build time by CZ_HAVE_GPU_PROVE (cz_groth16_prove_opts
- * use_gpu / gpu_device / gpu_key and cz_groth16_gpu_key_create / _free); without it, prove --gpu
- * says so and exits 2.
+ * --gpu proves on device --device with the key's bases made resident first
+ * (cz_groth16_gpu_key_create, timed apart as gpu_key_ms).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -137,12 +136,7 @@ static void timings_json(bench_json *j, const cz_groth16_timings *t, int n) {
     bench_json_text(j, "}");
 }
 
-/* The GPU prover's key, when built in; otherwise prove --gpu is refused before this. */
-#ifdef CZ_HAVE_GPU_PROVE
 typedef cz_groth16_gpu_key gpu_key;
-#else
-typedef void gpu_key;
-#endif
 
 static int run_size(const bench_opts *o, cz_curve_id curve, unsigned log_n, cz_threadpool *pool) {
     char base[BASELEN], path[PATHLEN];
@@ -181,7 +175,6 @@ static int run_size(const bench_opts *o, cz_curve_id curve, unsigned log_n, cz_t
     c.zk = zk;
     c.w = w;
     c.opts.pool = pool;
-#ifdef CZ_HAVE_GPU_PROVE
     if (o->gpu) {
         t0 = cz_clock_now_ns();
         if (cz_groth16_gpu_key_create(&gk, zk, o->device, &ei) != CZ_OK)
@@ -191,7 +184,6 @@ static int run_size(const bench_opts *o, cz_curve_id curve, unsigned log_n, cz_t
         c.opts.gpu_device = o->device;
         c.opts.gpu_key = gk;
     }
-#endif
     if (bench_time(ms, o->runs, o->warmup, -1, prove_fn, &c, &ei) != CZ_OK)
         goto fail;
     for (int i = 0; o->check && i < ncalls; i++) {
@@ -218,11 +210,7 @@ static int run_size(const bench_opts *o, cz_curve_id curve, unsigned log_n, cz_t
 fail:
     fprintf(stderr, "cuzk-bench prove: %s 2^%u: %s\n", bench_curve_name(curve), log_n, ei.msg);
 out:
-#ifdef CZ_HAVE_GPU_PROVE
     cz_groth16_gpu_key_free(gk);
-#else
-    (void)gk;
-#endif
     for (int i = 0; c.pub != NULL && i < ncalls; i++)
         cz_groth16_public_free(&c.pub[i]);
     free(c.pub);
@@ -239,13 +227,6 @@ int bench_cmd_prove(bench_opts *o) {
     cz_threadpool *pool = NULL;
     cz_errinfo ei;
     int rc = BENCH_OK;
-#ifndef CZ_HAVE_GPU_PROVE
-    if (o->gpu) {
-        fprintf(stderr, "cuzk-bench prove: --gpu: the GPU prover is not built into this "
-                        "cuzk-bench (CZ_HAVE_GPU_PROVE)\n");
-        return BENCH_USAGE;
-    }
-#endif
     if (o->copies == 0) {
         fprintf(stderr, "cuzk-bench prove: --no-copies: a proof always starts from host data\n");
         return BENCH_USAGE;
