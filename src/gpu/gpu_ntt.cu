@@ -21,21 +21,23 @@
  * inverse transform uses the same table: ω^-e = -ω^(n/2-e) for 0 < e < n/2, and the minus sign
  * swaps the butterfly's sum and difference. The table is generated on the device from two small
  * host tables (x^k for k < 1024 and x^(1024m)), one multiplication per entry, and cached with the
- * scratch buffer per (device, curve, log_n) until cz_gpu_release: 16·n + 32·n bytes (n > 1024).
+ * scratch buffer per (device, curve, log_n) until cz_gpu_release: 16·n + 32·n bytes.
  * Coset factors use the same two-level tables (a[k] ·= hi[k >> 10]·lo[k & 1023]), with n⁻¹
  * folded into the lo table of g⁻¹.
+ *
+ * This file's kernels are variant 1; CZ_GPU_NTT_VARIANT=2 (read per call) runs the schedule of
+ * gpu_ntt2.cu instead (8 elements per thread, 3 stages per shared-memory exchange) on the same
+ * cached domain, with the same results byte for byte.
  */
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cuzk/ntt.h"
-#include "gpu_common.cuh"
-#include "gpu_field.cuh"
+#include "gpu_ntt.cuh"
+#include "gpu_ntt2_map.h"
 
 #define NTT_MAX_DEV  16
-#define NTT_LO_BITS  10
-#define NTT_LO_SIZE  (1u << NTT_LO_BITS)
 #define NTT_MAX_TILE 10 /* at most 2^10 elements (32 KiB) per block of 512 threads */
 
 /* ---- kernels ---- */
@@ -51,15 +53,6 @@ template <class C> struct ntt_pass {
     unsigned log_n, t, s;
     int inv, gather, pre, post;
 };
-
-/* r = x · hi[k >> 10] · lo[k & 1023] */
-template <class C>
-static __device__ __forceinline__ void ntt_mul_pow(fe<C> &r, const fe<C> &x, const fe<C> *lo,
-                                                   const fe<C> *hi, size_t k) {
-    fe<C> w = fe_load(&hi[k >> NTT_LO_BITS]), v = fe_load(&lo[k & (NTT_LO_SIZE - 1)]);
-    fe_mul(w, w, v);
-    fe_mul(r, x, w);
-}
 
 template <class C> __global__ void __launch_bounds__(512) ntt_pass_kern(const ntt_pass<C> P) {
     extern __shared__ uint4 ntt_smem[];
@@ -186,15 +179,6 @@ struct ntt_bls12381 {
     }
 };
 
-/* A cached domain: device tables of one (device, curve, log_n). All fr-sized (32 bytes). */
-struct ntt_dom {
-    void *tw;            /* ω^k, n/2 entries */
-    void *scratch;       /* n entries when log_n > NTT_MAX_TILE */
-    void *g_lo, *g_hi;   /* g^k */
-    void *gi_lo, *gi_hi; /* n⁻¹·g^-k (n⁻¹ folded into lo) */
-    uint8_t ninv[32];    /* n⁻¹, Montgomery */
-};
-
 static pthread_mutex_t ntt_cache_lock = PTHREAD_MUTEX_INITIALIZER; /* protects ntt_cache */
 static ntt_dom *ntt_cache[NTT_MAX_DEV][2][CZ_GPU_NTT_MAX_LOG + 1];
 
@@ -290,8 +274,8 @@ template <class H> static int dom_build(ntt_dom **out_dom, unsigned log_n, cz_er
     memcpy(d->ninv, &ninv, sizeof ninv);
     if ((rc = make_twiddles<H>(&d->tw, n / 2, &w, ei)) != CZ_OK)
         goto out;
-    if (log_n > NTT_MAX_TILE)
-        CZ_CUDA_TRY(cudaMalloc(&d->scratch, n * sizeof(fr)));
+    /* variant 1 needs it above 2^10, variant 2 whenever it takes more than one pass */
+    CZ_CUDA_TRY(cudaMalloc(&d->scratch, n * sizeof(fr)));
     {
         fr one;
         H::one(&one);
@@ -380,6 +364,20 @@ out:
     return rc;
 }
 
+/* The schedule of this call: CZ_GPU_NTT_VARIANT=2 selects gpu_ntt2.cu (read per call, so tests
+ * and benchmarks can switch with setenv); unset or anything else is this file's kernels. */
+static int ntt_variant(void) {
+    const char *e = getenv("CZ_GPU_NTT_VARIANT");
+    return e != NULL && strcmp(e, "2") == 0 ? 2 : 1;
+}
+
+/* Variant 2's largest pass, 2^smax elements per block: CZ_GPU_NTT2_MAX_S (6..11) or the default. */
+static unsigned ntt2_smax(void) {
+    const char *e = getenv("CZ_GPU_NTT2_MAX_S");
+    int v = e != NULL ? atoi(e) : 0;
+    return v >= 6 && v <= NTT2_MAX_S ? (unsigned)v : NTT2_SMAX_D;
+}
+
 template <class H>
 static int ntt_dev(void *d_a, unsigned log_n, cz_gpu_ntt_kind kind, int dev, cz_errinfo *ei) {
     typedef typename H::cfg C;
@@ -394,7 +392,11 @@ static int ntt_dev(void *d_a, unsigned log_n, cz_gpu_ntt_kind kind, int dev, cz_
         return rc;
     if ((rc = dom_get<H>(&d, dev, log_n, ei)) != CZ_OK)
         return rc;
-    if ((rc = ntt_core<C>((F *)d_a, d, log_n, kind, ei)) != CZ_OK)
+    if (ntt_variant() == 2 && ntt2_supported(log_n, ntt2_smax()))
+        rc = cz__gpu_ntt2_run(H::id, d_a, d, log_n, kind, ntt2_smax(), ei);
+    else
+        rc = ntt_core<C>((F *)d_a, d, log_n, kind, ei);
+    if (rc != CZ_OK)
         goto out;
     CZ_CUDA_TRY(cudaDeviceSynchronize());
 out:
