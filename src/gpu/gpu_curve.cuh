@@ -25,19 +25,19 @@ template <class C> static __device__ __forceinline__ bool xyzz_is_inf(const g1_x
     return fe_is_zero(p.zz);
 }
 
-/* r = 2·(x, y) for an affine point (mdbl-2008-s-1). */
-template <class C>
+/* r = 2·(x, y) for an affine point (mdbl-2008-s-1). FS: squarings by fe_sqr_fast. */
+template <class C, bool FS = false>
 static __device__ __forceinline__ void xyzz_dbl_affine(g1_xyzz<C> &r, const fe<C> &x,
                                                        const fe<C> &y) {
     fe<C> u, v, w, s, m, t;
-    fe_dbl(u, y);    /* U = 2Y */
-    fe_sqr(v, u);    /* V = U² */
-    fe_mul(w, u, v); /* W = U·V */
-    fe_mul(s, x, v); /* S = X·V */
-    fe_sqr(t, x);
+    fe_dbl(u, y);         /* U = 2Y */
+    fe_sqr_sel<FS>(v, u); /* V = U² */
+    fe_mul(w, u, v);      /* W = U·V */
+    fe_mul(s, x, v);      /* S = X·V */
+    fe_sqr_sel<FS>(t, x);
     fe_dbl(m, t);
     fe_add(m, m, t); /* M = 3X² */
-    fe_sqr(t, m);
+    fe_sqr_sel<FS>(t, m);
     fe_sub(t, t, s);
     fe_sub(r.x, t, s); /* X3 = M² - 2S */
     fe_sub(t, s, r.x);
@@ -74,8 +74,9 @@ static __device__ __forceinline__ void xyzz_dbl(g1_xyzz<C> &r, const g1_xyzz<C> 
     fe_sub(r.y, t, w);
 }
 
-/* acc += (x, neg ? -y : y) for an affine point that is not infinity (madd-2008-s). */
-template <class C>
+/* acc += (x, neg ? -y : y) for an affine point that is not infinity (madd-2008-s). FS: squarings
+ * by fe_sqr_fast. */
+template <class C, bool FS = false>
 static __device__ __forceinline__ void xyzz_add_affine(g1_xyzz<C> &acc, const fe<C> &x,
                                                        const fe<C> &y0, bool neg) {
     fe<C> y;
@@ -97,17 +98,17 @@ static __device__ __forceinline__ void xyzz_add_affine(g1_xyzz<C> &acc, const fe
     fe_sub(r, r, acc.y);   /* R = S2 - Y1 */
     if (fe_is_zero(p)) {
         if (fe_is_zero(r))
-            xyzz_dbl_affine(acc, x, y);
+            xyzz_dbl_affine<C, FS>(acc, x, y);
         else
             xyzz_set_inf(acc);
         return;
     }
-    fe_sqr(pp, p);
+    fe_sqr_sel<FS>(pp, p);
     fe_mul(ppp, p, pp);
     fe_mul(q, acc.x, pp);
     fe_mul(acc.zz, acc.zz, pp);
     fe_mul(acc.zzz, acc.zzz, ppp);
-    fe_sqr(t, r);
+    fe_sqr_sel<FS>(t, r);
     fe_sub(t, t, ppp);
     fe_sub(t, t, q);
     fe_sub(t, t, q); /* X3 = R² - PPP - 2Q */

@@ -192,6 +192,68 @@ template <class C> static __device__ __forceinline__ void fe_sqr(fe<C> &r, const
     fe_mul(r, a, a);
 }
 
+/* (c2:c1:c0) += (t2:t1:t0) */
+static __device__ __forceinline__ void add3(uint32_t &c0, uint32_t &c1, uint32_t &c2, uint32_t t0,
+                                            uint32_t t1, uint32_t t2) {
+    asm("add.cc.u32 %0, %0, %3;\n\t"
+        "addc.cc.u32 %1, %1, %4;\n\t"
+        "addc.u32 %2, %2, %5;"
+        : "+r"(c0), "+r"(c1), "+r"(c2)
+        : "r"(t0), "r"(t1), "r"(t2));
+}
+
+/* r = a²·R⁻¹ mod p with each cross product a_i·a_j (i < j) computed once: column k sums its
+ * cross products in a separate 96-bit accumulator t, adds t twice and the square a_(k/2)² to the
+ * column, then the reduction products as in fe_mul. N(N-1)/2 + N + N² + N wide multiplies instead
+ * of 2N² + N (234 vs 300 for N = 12). Column bound: carry < 2^64, 2t < 2^68, square and reduction
+ * terms < (N + 2)·2^64, all < 2^96. Used by the MSM when CZ_GPU_MSM_SQR=1 (fe_sqr stays
+ * fe_mul(a, a) elsewhere until it is measured). */
+template <class C> static __device__ __forceinline__ void fe_sqr_fast(fe<C> &r, const fe<C> &a) {
+    constexpr int N = C::N;
+    uint32_t m[N];
+    fe<C> s;
+    uint32_t c0 = 0, c1 = 0, c2 = 0;
+#pragma unroll
+    for (int k = 0; k < 2 * N - 1; k++) {
+        if (k > 0 && k < 2 * N - 2) {
+            uint32_t t0 = 0, t1 = 0, t2 = 0;
+#pragma unroll
+            for (int i = (k < N ? 0 : k - N + 1); 2 * i < k; i++)
+                mac3(t0, t1, t2, a.l[i], a.l[k - i]);
+            add3(c0, c1, c2, t0, t1, t2);
+            add3(c0, c1, c2, t0, t1, t2);
+        }
+        if (k % 2 == 0)
+            mac3(c0, c1, c2, a.l[k / 2], a.l[k / 2]);
+        if (k < N) {
+#pragma unroll
+            for (int i = 0; i < k; i++)
+                mac3(c0, c1, c2, m[i], C::p(k - i));
+            m[k] = c0 * C::n0;
+            mac3(c0, c1, c2, m[k], C::p(0));
+        } else {
+#pragma unroll
+            for (int i = k - N + 1; i < N; i++)
+                mac3(c0, c1, c2, m[i], C::p(k - i));
+            s.l[k - N] = c0;
+        }
+        c0 = c1;
+        c1 = c2;
+        c2 = 0;
+    }
+    s.l[N - 1] = c0;
+    fe_reduce_once(r, s);
+}
+
+/* fe_sqr_fast when FS, else fe_sqr (the MSM's run-time choice, as a template argument). */
+template <bool FS, class C>
+static __device__ __forceinline__ void fe_sqr_sel(fe<C> &r, const fe<C> &a) {
+    if (FS)
+        fe_sqr_fast(r, a);
+    else
+        fe_sqr(r, a);
+}
+
 /* r = a·R⁻¹: Montgomery form to the canonical integer. */
 template <class C> static __device__ __forceinline__ void fe_from_mont(fe<C> &r, const fe<C> &a) {
     fe<C> one;

@@ -45,8 +45,11 @@
 
 #include "gpu_msm.cuh"
 
-#define ACC_CHUNKS (1u << 19) /* target number of accumulation threads */
-#define NO_OWNER   0xffffffffu
+#define ACC_CHUNKS  (1u << 19) /* target number of accumulation threads */
+#define NO_OWNER    0xffffffffu
+#define AFF_MIN_LEN 512u /* default smallest chunk of the batch-affine accumulation */
+
+#include "gpu_msm_affine.cuh"
 
 /* ---- kernels ---- */
 
@@ -167,8 +170,8 @@ __global__ void msm_bounds_kern(uint32_t *start, const uint32_t *keys, size_t to
     start[b] = (uint32_t)lo;
 }
 
-/* Chunk t of the sorted pairs (see the file comment, step 3). */
-template <class FP>
+/* Chunk t of the sorted pairs (see the file comment, step 3). FS: fe_sqr_fast in the madds. */
+template <class FP, bool FS>
 __global__ void __launch_bounds__(128)
     msm_acc_kern(g1_xyzz<FP> *buckets, g1_xyzz<FP> *part, uint32_t *owner, const uint32_t *start,
                  const uint32_t *keys, const uint32_t *vals, const g1_aff<FP> *pts, uint32_t nb,
@@ -206,7 +209,7 @@ __global__ void __launch_bounds__(128)
         fe<FP> x = fe_load(&p->x), y = fe_load(&p->y);
         if (fe_is_zero(x) && fe_is_zero(y))
             continue;
-        xyzz_add_affine(acc, x, y, (v >> 31) != 0);
+        xyzz_add_affine<FP, FS>(acc, x, y, (v >> 31) != 0);
     }
 }
 
@@ -392,6 +395,24 @@ static void prof_mark(prof *p, int phase) {
     cudaEventRecord(p->ev[0], 0);
 }
 
+/* Bucket accumulation variant, read at every call: CZ_GPU_MSM_ACC=affine (batch-affine pairs,
+ * gpu_msm_affine.cuh) or xyzz (default, any other value), CZ_GPU_MSM_SQR=1 (fe_sqr_fast in the
+ * accumulation), CZ_GPU_MSM_AFF_LEN (smallest chunk of the affine path, default AFF_MIN_LEN). */
+typedef struct {
+    int affine, fs;
+    uint32_t aff_len;
+} acc_opts;
+
+static acc_opts acc_opts_get(void) {
+    acc_opts o;
+    const char *e = getenv("CZ_GPU_MSM_ACC");
+    int l = env_int("CZ_GPU_MSM_AFF_LEN", (int)AFF_MIN_LEN);
+    o.affine = e != NULL && strcmp(e, "affine") == 0;
+    o.fs = env_int("CZ_GPU_MSM_SQR", 0) > 0;
+    o.aff_len = l >= 4 && l <= (1 << 16) ? (uint32_t)l : AFF_MIN_LEN;
+    return o;
+}
+
 /* ret = Σ [s_idx[j]] P_idx[j] over j < n (idx NULL: the identity) by Pippenger. */
 template <class H>
 static int pippenger(typename H::jac *ret, const cz_gpu_bases *bh, const void *d_s,
@@ -402,8 +423,11 @@ static int pippenger(typename H::jac *ret, const cz_gpu_bases *bh, const void *d
     uint32_t *keys[2] = {NULL, NULL}, *vals[2] = {NULL, NULL}, *start = NULL, *owner = NULL;
     void *temp = NULL;
     X *buckets = NULL, *seg = NULL, *part = NULL;
+    fe<FP> *scratch = NULL;
     typename H::xyzz *wins = NULL;
-    size_t temp_bytes = 0, gmax;
+    size_t temp_bytes = 0, scratch_bytes = 0, gmax;
+    acc_opts ao = acc_opts_get();
+    int sms = 0;
     unsigned c, nwin, nseg, g;
     uint32_t m;
     cudaStream_t st = 0;
@@ -478,11 +502,40 @@ static int pippenger(typename H::jac *ret, const cz_gpu_bases *bh, const void *d
         if (nvalid == 0)
             continue;
         len = (nvalid + ACC_CHUNKS - 1) / ACC_CHUNKS;
-        if (len < 4)
-            len = 4;
+        if (len < (ao.affine ? ao.aff_len : 4))
+            len = ao.affine ? ao.aff_len : 4;
         nchunks = (nvalid + len - 1) / len;
-        msm_acc_kern<FP><<<cz__gpu_blocks(nchunks, 128), 128, 0, st>>>(
-            bk, part, owner, start, dk.Current(), dv.Current(), pts, nb, len, nchunks);
+        if (ao.affine) {
+            /* persistent threads: about what is resident, in equal rounds of chunks */
+            void (*kern)(X *, X *, uint32_t *, fe<FP> *, const uint32_t *, const uint32_t *,
+                         const uint32_t *, const g1_aff<FP> *, uint32_t, uint32_t, uint32_t,
+                         uint32_t) =
+                ao.fs ? msm_acc_aff_kern<FP, true> : msm_acc_aff_kern<FP, false>;
+            int bpsm = 0;
+            uint32_t nslots = len / 2 + 1, resident, rounds, blocks;
+            size_t need;
+            if (sms == 0)
+                CZ_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, bh->dev));
+            CZ_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&bpsm, kern, 128, 0));
+            resident = (uint32_t)(bpsm > 0 ? bpsm : 1) * (uint32_t)(sms > 0 ? sms : 1) * 128u;
+            rounds = (nchunks + resident - 1) / resident;
+            blocks = cz__gpu_blocks((nchunks + rounds - 1) / rounds, 128);
+            need = (size_t)blocks * 128 * nslots * sizeof(fe<FP>);
+            if (need > scratch_bytes) {
+                cudaFreeAsync(scratch, st);
+                scratch = NULL;
+                CZ_CUDA_TRY(cudaMallocAsync((void **)&scratch, need, st));
+                scratch_bytes = need;
+            }
+            kern<<<blocks, 128, 0, st>>>(bk, part, owner, scratch, start, dk.Current(),
+                                         dv.Current(), pts, nb, len, nchunks, nslots);
+        } else {
+            void (*kern)(X *, X *, uint32_t *, const uint32_t *, const uint32_t *, const uint32_t *,
+                         const g1_aff<FP> *, uint32_t, uint32_t, uint32_t) =
+                ao.fs ? msm_acc_kern<FP, true> : msm_acc_kern<FP, false>;
+            kern<<<cz__gpu_blocks(nchunks, 128), 128, 0, st>>>(bk, part, owner, start, dk.Current(),
+                                                               dv.Current(), pts, nb, len, nchunks);
+        }
         CZ_CUDA_LAUNCHED();
         prof_mark(pf, P_ACC);
         for (uint32_t stride = 1; stride < ACC_CHUNKS; stride *= COMBINE_GROUP) {
@@ -520,9 +573,11 @@ static int pippenger(typename H::jac *ret, const cz_gpu_bases *bh, const void *d
         H::add(ret, ret, &t);
     }
     if (pf->on)
-        fprintf(stderr, "gpu msm: pippenger n = %zu, c = %u, W = %u, groups of %u, S = %u\n", n, c,
-                nwin, g, nseg);
+        fprintf(stderr,
+                "gpu msm: pippenger n = %zu, c = %u, W = %u, groups of %u, S = %u, acc %s%s\n", n,
+                c, nwin, g, nseg, ao.affine ? "affine" : "xyzz", ao.fs ? " + fe_sqr_fast" : "");
 out:
+    cudaFreeAsync(scratch, st);
     cudaFreeAsync(temp, st);
     cudaFreeAsync(seg, st);
     cudaFreeAsync(buckets, st);

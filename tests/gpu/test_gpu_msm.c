@@ -3,7 +3,9 @@
  * bases with infinities, edge scalars 0, 1, r-1, all-zero scalars, repeated and opposite bases,
  * a skewed scalar set, the 0/1 split forced on and off), and against [Σ s_i·(a + i·d)]G for
  * GPU-made bases [a + i·d]G at 2^16, 2^18 .. 2^24 (CZ_GPU_TEST_MAX_LOG overrides the top; 25, 26,
- * 27 are then run one by one); device-resident scalars; curve and size checks.
+ * 27 are then run one by one); device-resident scalars; curve and size checks. All of it for
+ * each bucket accumulation variant (CZ_GPU_MSM_ACC=xyzz|affine, CZ_GPU_MSM_SQR=0|1,
+ * CZ_GPU_MSM_AFF_LEN), the extra ones up to 2^20 or 2^18.
  * Exits 77 without a GPU.
  */
 #define _POSIX_C_SOURCE 200809L /* setenv */
@@ -38,8 +40,33 @@ int main(void) {
     if (env != NULL && atoi(env) > 0)
         max_log = (unsigned)atoi(env);
     CZ_ASSERT(cz_threadpool_create(&pool, 0, NULL) == CZ_OK);
-    test_msm_bn254(pool, max_log);
-    test_msm_bls12381(pool, max_log);
+    /* Every accumulation variant (read by the MSM at each call): the default XYZZ path and the
+     * batch-affine one up to max_log, fe_sqr_fast on both and tiny affine chunks (every chunk
+     * edge inside a pair or a run) up to 2^20 / 2^18. */
+    {
+        static const struct {
+            const char *acc, *sqr, *aff_len;
+            unsigned top;
+        } var[] = {{"xyzz", "0", "", 0},
+                   {"affine", "0", "", 0},
+                   {"affine", "1", "", 20},
+                   {"xyzz", "1", "", 20},
+                   {"affine", "0", "4", 18}};
+        for (size_t v = 0; v < sizeof var / sizeof var[0]; v++) {
+            unsigned ml = var[v].top != 0 && var[v].top < max_log ? var[v].top : max_log;
+            unsigned long failed = test_failed_count;
+            setenv("CZ_GPU_MSM_ACC", var[v].acc, 1);
+            setenv("CZ_GPU_MSM_SQR", var[v].sqr, 1);
+            setenv("CZ_GPU_MSM_AFF_LEN", var[v].aff_len, 1);
+            test_msm_bn254(pool, ml);
+            test_msm_bls12381(pool, ml);
+            printf("variant acc=%s sqr=%s aff_len='%s' up to 2^%u: %lu failures\n", var[v].acc,
+                   var[v].sqr, var[v].aff_len, ml, test_failed_count - failed);
+        }
+        unsetenv("CZ_GPU_MSM_ACC");
+        unsetenv("CZ_GPU_MSM_SQR");
+        unsetenv("CZ_GPU_MSM_AFF_LEN");
+    }
     /* a handle of one curve is refused by the other curve's MSM */
     {
         cz_bn254_g1_affine p;
