@@ -42,11 +42,11 @@ vectors:
 	  node "$$s" $(VECTOR_OUT); \
 	done
 
-# Everything CI checks: formatting, the unit tests, and the unit tests again under ASan+UBSan.
-# One sub-make for both test targets, so the vectors are generated once.
+# Everything CI checks: formatting, the unit tests, the unit tests again under ASan+UBSan, the
+# threaded engine under TSan, and the fuzz targets. One sub-make, so the vectors are made once.
 test: setup
 	@bash scripts/check_format.sh
-	@$(MAKE) --no-print-directory test-unit test-asan test-fuzz
+	@$(MAKE) --no-print-directory test-unit test-asan test-tsan test-fuzz
 
 # Each libFuzzer target (fuzz/) for a bounded time: a crash fails the run.
 test-fuzz:
@@ -60,7 +60,8 @@ test-asan: build-asan vectors
 	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 $(CTEST)
 
 # The threaded code (engine, thread pool) under ThreadSanitizer; only those tests are built.
-TSAN_TESTS = engine_test_sched engine_test_budget engine_test_srs core_test_threadpool
+TSAN_TESTS = engine_test_sched engine_test_budget engine_test_srs engine_test_pipeline \
+  engine_test_timeline engine_test_workload core_test_threadpool
 test-tsan:
 	cmake -S . -B $(BUILD_TSAN) $(CMAKE_GEN) -DCZ_SANITIZE=thread -DCZ_WITH_CUDA=OFF \
 	  -DCZ_BUILD_BENCH=OFF -DCMAKE_BUILD_TYPE=Debug >/dev/null
