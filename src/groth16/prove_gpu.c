@@ -53,14 +53,12 @@ static int gpu_check_device(int dev, const char *what, cz_errinfo *ei) {
 
 /* Renames the error of a failed device call: what was being done, on which device. */
 static int gpu_wrap(int rc, cz_errinfo *ei, int dev, const char *what, size_t bytes) {
-    char msg[CZ_ERRINFO_MSG_MAX];
+    /* cz_fail keeps the inner message after ours ("outer: inner"). */
     if (rc == CZ_OK)
         return rc;
-    snprintf(msg, sizeof msg, "%s", ei != NULL ? ei->msg : "");
     if (rc == CZ_ENOMEM)
-        return cz_fail(ei, rc, "GPU %d out of memory for %s (%zu MiB): %s", dev, what, bytes >> 20,
-                       msg);
-    return cz_fail(ei, rc, "GPU %d: %s: %s", dev, what, msg);
+        return cz_fail(ei, rc, "GPU %d out of memory for %s (%zu MiB)", dev, what, bytes >> 20);
+    return cz_fail(ei, rc, "GPU %d: %s", dev, what);
 }
 
 /* A device buffer named what for the error message. */
