@@ -20,6 +20,7 @@
 
 #include "bench.h"
 #include "cuzk/clock.h"
+#include "cuzk/fileio.h"
 #include "cuzk/gpu.h"
 #include "cuzk/pipeline.h"
 #include "cuzk/timeline.h"
@@ -131,23 +132,6 @@ static int parse(eopts *o, int argc, char **argv) {
     return BENCH_OK;
 }
 
-static void *slurp(const char *path, size_t *len) {
-    FILE *f = fopen(path, "rb");
-    void *b = NULL;
-    long n;
-    if (f == NULL)
-        return NULL;
-    if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0 &&
-        (b = malloc((size_t)n + 1)) != NULL && fread(b, 1, (size_t)n, f) != (size_t)n) {
-        free(b);
-        b = NULL;
-    }
-    if (b != NULL)
-        *len = (size_t)ftell(f);
-    fclose(f);
-    return b;
-}
-
 typedef struct {
     char key[32];
     uint64_t t0;
@@ -257,10 +241,8 @@ int bench_cmd_engine(int argc, char **argv) {
     }
     if (strcmp(o.workload, "zkey") == 0) {
         cz_srs_config sc = {budget, &cz_workload_zkey_gpu_hooks, NULL};
-        if ((wtns = slurp(o.wtns, &wtns_len)) == NULL) {
-            rc = cz_fail(&ei, CZ_EIO, "cannot read %s", o.wtns);
+        if ((rc = cz_file_read(&wtns, &wtns_len, o.wtns, &ei)) != CZ_OK)
             goto fail;
-        }
         if ((rc = cz_srs_create(&srs, &sc, &ei)) != CZ_OK ||
             (rc = cz_srs_acquire(&key, srs, o.zkey, NULL, &ei)) != CZ_OK)
             goto fail;

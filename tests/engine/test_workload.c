@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "cuzk/encoding.h"
+#include "cuzk/fileio.h"
 #include "cuzk/gpu.h"
 #include "cuzk/groth16.h"
 #include "cuzk/workload.h"
@@ -22,21 +23,9 @@
 static const uint8_t R[32] = {7, 1, 2, 3}, S[32] = {9, 8, 7};
 
 static void *read_file(const char *path, size_t *len) {
-    FILE *f = fopen(path, "rb");
     void *buf = NULL;
-    long n;
-    if (f == NULL)
-        return NULL;
-    if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0) {
-        buf = malloc((size_t)n + 1);
-        if (buf != NULL && fread(buf, 1, (size_t)n, f) != (size_t)n) {
-            free(buf);
-            buf = NULL;
-        }
-        *len = (size_t)n;
-    }
-    fclose(f);
-    return buf;
+    cz_errinfo ei;
+    return cz_file_read(&buf, len, path, &ei) == CZ_OK ? buf : NULL;
 }
 
 static cz_budget *g_budget;
