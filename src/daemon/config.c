@@ -483,6 +483,10 @@ int cz_daemon_config_set(cz_daemon_config *c, const char *dotted_key, const char
                 if (next)
                     *next++ = '\0';
                 if (k->kind == K_STRLIST) {
+                    /* items are trimmed: "a.zkey, b.zkey" */
+                    p += strspn(p, " \t");
+                    for (size_t l = strlen(p); l && (p[l - 1] == ' ' || p[l - 1] == '\t'); l--)
+                        p[l - 1] = '\0';
                     v.u.a.items[v.u.a.n].kind = CZ_TOML_STRING;
                     if (!(v.u.a.items[v.u.a.n].u.s = strdup(p))) {
                         rc = cz_fail(ei, CZ_ENOMEM, "%s: out of memory", dotted_key);

@@ -185,7 +185,7 @@ static void test_every_key_set(void) {
         {"synthesis.partition_workers", "8"},
         {"pipeline.finalizers", "3"},
         {"srs.param_cache", "/var/tmp/p\xc3\xa9\"q\\"},
-        {"srs.preload", "porep-32g.zkey,/abs/wpost.zkey"},
+        {"srs.preload", "porep-32g.zkey, /abs/wpost.zkey "},
         {"logging.level", "DEBUG"},
         {"logging.timeline", "/tmp/tl.txt"},
     };
