@@ -195,6 +195,34 @@ int cz_sched_await(cz_job **out, cz_sched *s, const char *key, int64_t timeout_m
 void cz_sched_prune(cz_sched *s);
 void cz_sched_stats_get(cz_sched_stats *out, cz_sched *s);
 
+/* A partition's outcome as the scheduler knows it (cz_sched_list). */
+typedef enum {
+    CZ_PART_PENDING = 0, /* not reported yet (waiting, or in the pipeline) */
+    CZ_PART_DONE = 1,
+    CZ_PART_FAILED = 2,
+    CZ_PART_SKIPPED = 3, /* skipped or abandoned (cancel, or another partition failed) */
+} cz_part_state;
+
+/* A copy of one job's state, for status pages (cz_sched_list). */
+typedef struct cz_job_info {
+    char key[CZ_JOB_KEY_MAX + 1];
+    uint64_t seq;
+    cz_priority prio;
+    cz_job_state state;
+    uint32_t nparts, ndone, nfailed, nskipped; /* pending = nparts - the other three */
+    uint64_t wait_ms; /* submit to start (or to now / to the cancel, if never started) */
+    uint64_t run_ms;  /* start to finish (or to now); 0 if never started */
+    uint8_t *parts;   /* nparts cz_part_state values (inside the same allocation) */
+} cz_job_info;
+
+/*
+ * Copies the state of every job the scheduler tracks (queued, running and retained), in
+ * submission order, under its lock. *out is one allocation (free() it; NULL when *njobs is 0).
+ * Times are from the scheduler's clock. CZ_ENOMEM.
+ */
+int cz_sched_list(cz_job_info **out, size_t *njobs, cz_sched *s, cz_errinfo *ei);
+const char *cz_part_state_name(cz_part_state st);
+
 /* Job handles. The getters are safe from any thread while the handle is held. */
 void cz_job_ref(cz_job *job);
 void cz_job_unref(cz_job *job); /* NULL is a no-op */

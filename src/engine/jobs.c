@@ -153,6 +153,20 @@ const char *cz_priority_name(cz_priority p) {
     return "?";
 }
 
+const char *cz_part_state_name(cz_part_state st) {
+    switch (st) {
+    case CZ_PART_PENDING:
+        return "pending";
+    case CZ_PART_DONE:
+        return "done";
+    case CZ_PART_FAILED:
+        return "failed";
+    case CZ_PART_SKIPPED:
+        return "skipped";
+    }
+    return "?";
+}
+
 /* Records the job's first error (a later one is ignored). Lock held. */
 static void set_error(cz_job *job, int err, const char *msg) {
     if (job->err != CZ_OK)
@@ -197,7 +211,9 @@ int cz_job_part_report(cz_job *job, uint32_t p, int code, const char *msg) {
     pthread_mutex_lock(&s->lock);
     CZ_ASSERT(job->state == CZ_JOB_RUNNING);
     CZ_ASSERT(p < job->nparts && !job->reported[p]);
-    job->reported[p] = 1;
+    job->reported[p] = code == CZ_OK          ? CZ_PART_DONE
+                       : code == CZ_ECANCELED ? CZ_PART_SKIPPED
+                                              : CZ_PART_FAILED;
     job->nreported++;
     if (code == CZ_ECANCELED) {
         job->nskipped++;

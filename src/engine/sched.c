@@ -19,6 +19,7 @@
  * into the pipeline (on_cancel) run without it; payload_free may run under it when a pruned job
  * loses its last reference, so it must not call the scheduler.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -357,4 +358,64 @@ void cz_sched_stats_get(cz_sched_stats *out, cz_sched *s) {
     out->cancelled = s->cancelled;
     out->pruned = s->pruned;
     pthread_mutex_unlock(&s->lock);
+}
+
+static int cmp_info_seq(const void *a, const void *b) {
+    const cz_job_info *x = a, *y = b;
+    return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* One allocation: the infos, then every job's partition states. The copy is made under the
+ * lock (O(jobs + partitions), no callbacks); the sort by sequence runs after it. */
+int cz_sched_list(cz_job_info **out, size_t *njobs, cz_sched *s, cz_errinfo *ei) {
+    cz_job_info *infos = NULL;
+    size_t n = 0, nparts = 0;
+    *out = NULL;
+    *njobs = 0;
+    pthread_mutex_lock(&s->lock);
+    prune_locked(s);
+    for (size_t b = 0; b < s->nbuckets; b++)
+        for (cz_job *j = s->buckets[b]; j != NULL; j = j->hnext)
+            nparts += j->nparts;
+    if (s->nkeys == 0) {
+        pthread_mutex_unlock(&s->lock);
+        return CZ_OK;
+    }
+    infos = malloc(s->nkeys * sizeof *infos + nparts);
+    if (infos == NULL) {
+        pthread_mutex_unlock(&s->lock);
+        return cz_fail(ei, CZ_ENOMEM, "scheduler: listing %zu jobs", s->nkeys);
+    }
+    uint8_t *parts = (uint8_t *)(infos + s->nkeys);
+    uint64_t now = cz__sched_now(s);
+    for (size_t b = 0; b < s->nbuckets; b++) {
+        for (cz_job *j = s->buckets[b]; j != NULL; j = j->hnext) {
+            cz_job_info *in = &infos[n++];
+            int st = __atomic_load_n(&j->state, __ATOMIC_ACQUIRE);
+            uint64_t end = cz__job_state_final(st) ? j->t_finish : now;
+            memset(in, 0, sizeof *in);
+            snprintf(in->key, sizeof in->key, "%s", j->key);
+            in->seq = j->seq;
+            in->prio = j->prio;
+            in->state = (cz_job_state)st;
+            in->nparts = j->nparts;
+            in->nfailed = j->nfailed;
+            in->nskipped = j->nskipped;
+            in->ndone = j->nreported - j->nfailed - j->nskipped;
+            if (j->t_start != 0) {
+                in->wait_ms = j->t_start - j->t_submit;
+                in->run_ms = end >= j->t_start ? end - j->t_start : 0;
+            } else {
+                in->wait_ms = end >= j->t_submit ? end - j->t_submit : 0;
+            }
+            in->parts = parts;
+            memcpy(parts, j->reported, j->nparts);
+            parts += j->nparts;
+        }
+    }
+    pthread_mutex_unlock(&s->lock);
+    qsort(infos, n, sizeof *infos, cmp_info_seq);
+    *out = infos;
+    *njobs = n;
+    return CZ_OK;
 }

@@ -29,7 +29,7 @@ struct cz_job {
     int cancel_requested;
     int awaiting_complete; /* every partition succeeded; cz_job_complete is due */
     uint32_t nreported, nfailed, nskipped;
-    uint8_t *reported; /* one byte per partition */
+    uint8_t *reported; /* one cz_part_state per partition */
     int err;
     char *errmsg;
     void *result;

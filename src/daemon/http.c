@@ -1,0 +1,459 @@
+/*
+ * The daemon's HTTP status endpoints (http.h): GET /status (JSON) and GET /metrics (Prometheus
+ * text exposition format 0.0.4), served by libmicrohttpd with one internal thread.
+ *
+ * Design: a request builds its page from fresh reads of the engine's statistics
+ * (cz_engine_stats_get: scheduler, budget, partitions, device busy time), the scheduler's job
+ * listing (cz_sched_list) and the SRS manager (cz_srs_stats_get). Each read takes its module's
+ * lock briefly; nothing here holds a lock while formatting or writing to the socket, so a slow
+ * client never stalls the pipeline. Pages are small (the job listing grows with the jobs kept
+ * for retention: about 200 bytes per job) and built in O(jobs + partitions).
+ *
+ * Names follow the original daemon's (cuzk.md §3.4-3.5) where one exists (uptime_secs,
+ * memory.total_bytes, cuzk_proofs_completed_total, cuzk_queue_depth, cuzk_running_jobs);
+ * the rest are named after the engine's counters. Devices are the engine's lock slots: one per
+ * GPU in configuration order, or one for the CPU backend.
+ *
+ * Lifecycle: cz_http_start starts the listening thread; cz_http_stop stops it (MHD_stop_daemon
+ * joins it), after which the engine and SRS manager may be destroyed.
+ */
+#include "daemon/http.h"
+
+#include <jansson.h>
+#include <microhttpd.h>
+#include <netdb.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+
+struct cz_http {
+    struct MHD_Daemon *d;
+    cz_engine *e;
+    cz_srs *srs;
+    int port;
+};
+
+/* ------------------------------------------------------------------------------------------
+ * /status
+ * ------------------------------------------------------------------------------------------ */
+
+static json_t *jint(uint64_t v) {
+    return json_integer((json_int_t)v);
+}
+
+/* Adds key = value to obj, taking the reference; a NULL value (out of memory) marks *bad. */
+static void put(json_t *obj, const char *key, json_t *v, int *bad) {
+    if (v == NULL || json_object_set_new(obj, key, v) != 0)
+        *bad = 1;
+}
+
+static json_t *memory_json(const cz_budget_stats *b, int *bad) {
+    json_t *m = json_object();
+    if (m == NULL) {
+        *bad = 1;
+        return NULL;
+    }
+    put(m, "total_bytes", jint(b->total), bad);
+    put(m, "used_bytes", jint(b->used), bad);
+    put(m, "available_bytes", jint(b->total - b->used), bad);
+    put(m, "peak_bytes", jint(b->peak), bad);
+    put(m, "waiting_bytes", jint(b->waiting_bytes), bad);
+    put(m, "waiting_requests", jint(b->nwaiting), bad);
+    put(m, "granted", jint(b->ngranted), bad);
+    put(m, "refused", jint(b->nrefused), bad);
+    put(m, "evictor_calls", jint(b->nevict_calls), bad);
+    return m;
+}
+
+static json_t *queue_json(const cz_sched_stats *s, int *bad) {
+    json_t *q = json_object(), *byprio = json_object();
+    size_t depth = 0;
+    if (q == NULL || byprio == NULL) {
+        json_decref(q);
+        json_decref(byprio);
+        *bad = 1;
+        return NULL;
+    }
+    for (int p = CZ_PRIO_COUNT - 1; p >= 0; p--) {
+        put(byprio, cz_priority_name((cz_priority)p), jint(s->queued[p]), bad);
+        depth += s->queued[p];
+    }
+    put(q, "queued", byprio, bad);
+    put(q, "queue_depth", jint(depth), bad);
+    put(q, "running", jint(s->running), bad);
+    put(q, "retained", jint(s->retained), bad);
+    return q;
+}
+
+static json_t *counters_json(const cz_engine_stats *st, int *bad) {
+    json_t *c = json_object();
+    if (c == NULL) {
+        *bad = 1;
+        return NULL;
+    }
+    put(c, "total_submitted", jint(st->sched.submitted), bad);
+    put(c, "total_completed", jint(st->sched.completed), bad);
+    put(c, "total_failed", jint(st->sched.failed), bad);
+    put(c, "total_cancelled", jint(st->sched.cancelled), bad);
+    put(c, "total_pruned", jint(st->sched.pruned), bad);
+    put(c, "partitions_done", jint(st->parts_done), bad);
+    put(c, "partitions_failed", jint(st->parts_failed), bad);
+    put(c, "partitions_skipped", jint(st->parts_skipped), bad);
+    return c;
+}
+
+static json_t *pipeline_json(const cz_engine_stats *st, int *bad) {
+    json_t *p = json_object();
+    if (p == NULL) {
+        *bad = 1;
+        return NULL;
+    }
+    put(p, "synthesis_queue", jint(st->synth_queue), bad);
+    put(p, "gpu_queue", jint(st->gpu_queue), bad);
+    put(p, "finalize_queue", jint(st->finalize_queue), bad);
+    return p;
+}
+
+static json_t *devices_json(const cz_engine_stats *st, int *bad) {
+    json_t *a = json_array();
+    if (a == NULL) {
+        *bad = 1;
+        return NULL;
+    }
+    for (int i = 0; i < st->ndevices && i < CZ_ENGINE_MAX_DEVICES; i++) {
+        json_t *d = json_object();
+        if (d == NULL || json_array_append_new(a, d) != 0) {
+            *bad = 1;
+            break;
+        }
+        put(d, "slot", jint((uint64_t)i), bad);
+        put(d, "busy_ms", json_real(st->busy_ms[i]), bad);
+    }
+    return a;
+}
+
+static json_t *job_json(const cz_job_info *j, int *bad) {
+    json_t *o = json_object(), *parts = json_array();
+    if (o == NULL || parts == NULL) {
+        json_decref(o);
+        json_decref(parts);
+        *bad = 1;
+        return NULL;
+    }
+    put(o, "job_id", json_string(j->key), bad);
+    put(o, "seq", jint(j->seq), bad);
+    put(o, "priority", json_string(cz_priority_name(j->prio)), bad);
+    put(o, "state", json_string(cz_job_state_name(j->state)), bad);
+    put(o, "wait_ms", jint(j->wait_ms), bad);
+    put(o, "run_ms", jint(j->run_ms), bad);
+    put(o, "total_partitions", jint(j->nparts), bad);
+    put(o, "partitions_done", jint(j->ndone), bad);
+    put(o, "partitions_failed", jint(j->nfailed), bad);
+    put(o, "partitions_skipped", jint(j->nskipped), bad);
+    put(o, "partitions_pending", jint(j->nparts - j->ndone - j->nfailed - j->nskipped), bad);
+    for (uint32_t p = 0; p < j->nparts; p++)
+        if (json_array_append_new(parts, json_string(cz_part_state_name(j->parts[p]))) != 0)
+            *bad = 1;
+    put(o, "partitions", parts, bad);
+    return o;
+}
+
+static json_t *srs_json(cz_srs *srs, int *bad) {
+    cz_srs_stats s;
+    json_t *o;
+    if (srs == NULL)
+        return json_null();
+    if ((o = json_object()) == NULL) {
+        *bad = 1;
+        return NULL;
+    }
+    cz_srs_stats_get(&s, srs);
+    put(o, "keys_loaded", jint(s.nloaded), bad);
+    put(o, "keys_referenced", jint(s.nreferenced), bad);
+    put(o, "bytes", jint(s.bytes), bad);
+    put(o, "loads", jint(s.nloads), bad);
+    put(o, "hits", jint(s.nhits), bad);
+    put(o, "evictions", jint(s.nevictions), bad);
+    return o;
+}
+
+char *cz_http_status_json(cz_engine *e, cz_srs *srs) {
+    cz_engine_stats st;
+    cz_job_info *jobs = NULL;
+    size_t njobs = 0;
+    int bad = 0;
+    char *out = NULL;
+    json_t *root = json_object(), *ja = json_array();
+    cz_engine_stats_get(&st, e);
+    if (root == NULL || ja == NULL ||
+        cz_sched_list(&jobs, &njobs, cz_engine_sched(e), NULL) != CZ_OK) {
+        json_decref(ja);
+        goto out;
+    }
+    put(root, "uptime_secs", json_real(st.uptime_ms / 1000.0), &bad);
+    put(root, "memory", memory_json(&st.budget, &bad), &bad);
+    put(root, "queue", queue_json(&st.sched, &bad), &bad);
+    put(root, "counters", counters_json(&st, &bad), &bad);
+    put(root, "pipeline", pipeline_json(&st, &bad), &bad);
+    put(root, "devices", devices_json(&st, &bad), &bad);
+    put(root, "srs", srs_json(srs, &bad), &bad);
+    for (size_t i = 0; i < njobs; i++)
+        if (json_array_append_new(ja, job_json(&jobs[i], &bad)) != 0)
+            bad = 1;
+    put(root, "jobs", ja, &bad);
+    if (!bad)
+        out = json_dumps(root, JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
+out:
+    free(jobs);
+    json_decref(root);
+    return out;
+}
+
+/* ------------------------------------------------------------------------------------------
+ * /metrics
+ * ------------------------------------------------------------------------------------------ */
+
+/* One metric family's HELP and TYPE lines; its samples follow. */
+static void family(FILE *f, const char *name, const char *type, const char *help) {
+    fprintf(f, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
+}
+
+static void metric_u64(FILE *f, const char *name, const char *type, const char *help, uint64_t v) {
+    family(f, name, type, help);
+    fprintf(f, "%s %llu\n", name, (unsigned long long)v);
+}
+
+char *cz_http_metrics_text(cz_engine *e, cz_srs *srs) {
+    cz_engine_stats st;
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (f == NULL)
+        return NULL;
+    cz_engine_stats_get(&st, e);
+
+    family(f, "cuzk_uptime_seconds", "gauge", "Seconds since the engine started.");
+    fprintf(f, "cuzk_uptime_seconds %.3f\n", st.uptime_ms / 1000.0);
+
+    metric_u64(f, "cuzk_proofs_submitted_total", "counter", "Jobs accepted by the scheduler.",
+               st.sched.submitted);
+    metric_u64(f, "cuzk_proofs_completed_total", "counter", "Jobs done with a verified proof.",
+               st.sched.completed);
+    metric_u64(f, "cuzk_proofs_failed_total", "counter", "Jobs that failed.", st.sched.failed);
+    metric_u64(f, "cuzk_proofs_cancelled_total", "counter", "Jobs cancelled.", st.sched.cancelled);
+    metric_u64(f, "cuzk_proofs_pruned_total", "counter",
+               "Finished jobs dropped after their retention.", st.sched.pruned);
+    metric_u64(f, "cuzk_proofs_retained", "gauge", "Finished jobs still kept for AwaitProof.",
+               st.sched.retained);
+    family(f, "cuzk_queue_depth", "gauge", "Jobs waiting for the dispatcher, by priority.");
+    for (int p = CZ_PRIO_COUNT - 1; p >= 0; p--)
+        fprintf(f, "cuzk_queue_depth{priority=\"%s\"} %zu\n", cz_priority_name((cz_priority)p),
+                st.sched.queued[p]);
+    metric_u64(f, "cuzk_running_jobs", "gauge", "Jobs taken by the dispatcher, not finished.",
+               st.sched.running);
+
+    metric_u64(f, "cuzk_partitions_done_total", "counter", "Partitions proved.", st.parts_done);
+    metric_u64(f, "cuzk_partitions_failed_total", "counter", "Partitions that failed.",
+               st.parts_failed);
+    metric_u64(f, "cuzk_partitions_skipped_total", "counter",
+               "Partitions skipped or abandoned (cancel, or another partition failed).",
+               st.parts_skipped);
+    family(f, "cuzk_pipeline_queue_partitions", "gauge",
+           "Partitions waiting in each stage's queue.");
+    fprintf(f, "cuzk_pipeline_queue_partitions{stage=\"synthesis\"} %zu\n", st.synth_queue);
+    fprintf(f, "cuzk_pipeline_queue_partitions{stage=\"gpu\"} %zu\n", st.gpu_queue);
+    fprintf(f, "cuzk_pipeline_queue_partitions{stage=\"finalize\"} %zu\n", st.finalize_queue);
+
+    metric_u64(f, "cuzk_budget_total_bytes", "gauge", "Memory budget.", st.budget.total);
+    metric_u64(f, "cuzk_budget_used_bytes", "gauge", "Memory budget reserved now.", st.budget.used);
+    metric_u64(f, "cuzk_budget_peak_bytes", "gauge", "Most memory budget ever reserved.",
+               st.budget.peak);
+    metric_u64(f, "cuzk_budget_waiting_bytes", "gauge", "Bytes requested by waiting reservations.",
+               st.budget.waiting_bytes);
+    metric_u64(f, "cuzk_budget_waiting_requests", "gauge", "Reservations waiting for memory.",
+               st.budget.nwaiting);
+    metric_u64(f, "cuzk_budget_granted_total", "counter", "Reservations granted.",
+               st.budget.ngranted);
+    metric_u64(f, "cuzk_budget_refused_total", "counter",
+               "Reservations refused (too large, timed out or aborted).", st.budget.nrefused);
+
+    metric_u64(f, "cuzk_gpu_devices", "gauge", "Device slots (GPUs, or 1 for the CPU backend).",
+               (uint64_t)st.ndevices);
+    family(f, "cuzk_gpu_busy_seconds_total", "counter",
+           "Seconds each device's compute lock was held.");
+    for (int i = 0; i < st.ndevices && i < CZ_ENGINE_MAX_DEVICES; i++)
+        fprintf(f, "cuzk_gpu_busy_seconds_total{device=\"%d\"} %.6f\n", i, st.busy_ms[i] / 1000.0);
+
+    if (srs != NULL) {
+        cz_srs_stats s;
+        cz_srs_stats_get(&s, srs);
+        metric_u64(f, "cuzk_srs_keys_loaded", "gauge", "Proving keys loaded.", s.nloaded);
+        metric_u64(f, "cuzk_srs_keys_referenced", "gauge", "Proving keys in use by jobs.",
+                   s.nreferenced);
+        metric_u64(f, "cuzk_srs_bytes", "gauge", "Bytes of the loaded proving keys.", s.bytes);
+        metric_u64(f, "cuzk_srs_loads_total", "counter", "Proving key loads.", s.nloads);
+        metric_u64(f, "cuzk_srs_hits_total", "counter", "Acquires of an already loaded key.",
+                   s.nhits);
+        metric_u64(f, "cuzk_srs_evictions_total", "counter", "Proving keys evicted.", s.nevictions);
+    }
+    if (ferror(f)) {
+        fclose(f);
+        free(buf);
+        return NULL;
+    }
+    if (fclose(f) != 0) {
+        free(buf);
+        return NULL;
+    }
+    return buf;
+}
+
+/* ------------------------------------------------------------------------------------------
+ * The server
+ * ------------------------------------------------------------------------------------------ */
+
+static enum MHD_Result reply(struct MHD_Connection *c, unsigned code, char *body,
+                             const char *type) {
+    struct MHD_Response *r;
+    enum MHD_Result ret;
+    if (body == NULL) {
+        static const char oom[] = "out of memory\n";
+        code = MHD_HTTP_INTERNAL_SERVER_ERROR;
+        type = "text/plain; charset=utf-8";
+        r = MHD_create_response_from_buffer(sizeof oom - 1, (void *)oom, MHD_RESPMEM_PERSISTENT);
+    } else {
+        r = MHD_create_response_from_buffer(strlen(body), body, MHD_RESPMEM_MUST_FREE);
+    }
+    if (r == NULL) {
+        free(body);
+        return MHD_NO;
+    }
+    MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
+    MHD_add_response_header(r, "Access-Control-Allow-Origin", "*");
+    if (code == MHD_HTTP_METHOD_NOT_ALLOWED)
+        MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, "GET, HEAD");
+    ret = MHD_queue_response(c, code, r);
+    MHD_destroy_response(r);
+    return ret;
+}
+
+static char *dup_str(const char *s) {
+    size_t n = strlen(s) + 1;
+    char *d = malloc(n);
+    if (d != NULL)
+        memcpy(d, s, n);
+    return d;
+}
+
+static enum MHD_Result handle(void *arg, struct MHD_Connection *c, const char *url,
+                              const char *method, const char *version, const char *upload,
+                              size_t *upload_len, void **con_cls) {
+    cz_http *h = arg;
+    static const char *const text = "text/plain; charset=utf-8";
+    (void)version;
+    (void)upload;
+    (void)con_cls;
+    if (strcmp(method, MHD_HTTP_METHOD_GET) != 0 && strcmp(method, MHD_HTTP_METHOD_HEAD) != 0) {
+        *upload_len = 0; /* the body is not read: answer at once (the connection then closes) */
+        return reply(c, MHD_HTTP_METHOD_NOT_ALLOWED, dup_str("method not allowed\n"), text);
+    }
+    if (strcmp(url, "/status") == 0)
+        return reply(c, MHD_HTTP_OK, cz_http_status_json(h->e, h->srs), "application/json");
+    if (strcmp(url, "/metrics") == 0)
+        return reply(c, MHD_HTTP_OK, cz_http_metrics_text(h->e, h->srs),
+                     "text/plain; version=0.0.4; charset=utf-8");
+    return reply(c, MHD_HTTP_NOT_FOUND, dup_str("not found: try /status or /metrics\n"), text);
+}
+
+/* Splits "host:port", "[host]:port" or ":port" into host (empty = any) and port. */
+static int parse_listen(char *host, size_t hostcap, unsigned *port, const char *listen,
+                        cz_errinfo *ei) {
+    const char *colon = strrchr(listen, ':'), *h = listen, *hend;
+    char *end;
+    unsigned long v;
+    if (colon == NULL || colon[1] == '\0')
+        return cz_fail(ei, CZ_EINVAL, "http: listen address '%s' has no ':port'", listen);
+    hend = colon;
+    if (*h == '[') {
+        if (colon == listen || colon[-1] != ']')
+            return cz_fail(ei, CZ_EINVAL, "http: listen address '%s': unclosed '['", listen);
+        h++;
+        hend--;
+    }
+    if ((size_t)(hend - h) >= hostcap)
+        return cz_fail(ei, CZ_EINVAL, "http: listen address '%s': host too long", listen);
+    memcpy(host, h, (size_t)(hend - h));
+    host[hend - h] = '\0';
+    v = strtoul(colon + 1, &end, 10);
+    if (*end != '\0' || colon[1] < '0' || colon[1] > '9' || v > 65535)
+        return cz_fail(ei, CZ_EINVAL, "http: listen address '%s': bad port", listen);
+    *port = (unsigned)v;
+    return CZ_OK;
+}
+
+int cz_http_start(cz_http **out, const char *listen, cz_engine *e, cz_srs *srs, cz_errinfo *ei) {
+    char host[256], portstr[8];
+    unsigned port = 0;
+    struct addrinfo hints, *ai = NULL;
+    cz_http *h = NULL;
+    unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL;
+    int rc;
+    *out = NULL;
+    if (listen == NULL)
+        return cz_fail(ei, CZ_EINVAL, "http: no listen address");
+    if ((rc = parse_listen(host, sizeof host, &port, listen, ei)) != CZ_OK)
+        return rc;
+    if (host[0] != '\0') {
+        int g;
+        memset(&hints, 0, sizeof hints);
+        hints.ai_family = AF_UNSPEC;
+        hints.ai_socktype = SOCK_STREAM;
+        hints.ai_flags = AI_NUMERICSERV | AI_PASSIVE;
+        snprintf(portstr, sizeof portstr, "%u", port);
+        if ((g = getaddrinfo(host, portstr, &hints, &ai)) != 0)
+            return cz_fail(ei, CZ_EINVAL, "http: listen address '%s': %s", listen, gai_strerror(g));
+        if (ai->ai_family == AF_INET6)
+            flags |= MHD_USE_IPv6;
+    }
+    if ((h = calloc(1, sizeof *h)) == NULL) {
+        rc = cz_fail(ei, CZ_ENOMEM, "http: server");
+        goto out;
+    }
+    h->e = e;
+    h->srs = srs;
+    if (ai != NULL)
+        h->d = MHD_start_daemon(flags, (uint16_t)port, NULL, NULL, handle, h, MHD_OPTION_SOCK_ADDR,
+                                ai->ai_addr, MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)10,
+                                MHD_OPTION_CONNECTION_LIMIT, (unsigned)64, MHD_OPTION_END);
+    else
+        h->d = MHD_start_daemon(flags, (uint16_t)port, NULL, NULL, handle, h,
+                                MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)10,
+                                MHD_OPTION_CONNECTION_LIMIT, (unsigned)64, MHD_OPTION_END);
+    if (h->d == NULL) {
+        rc = cz_fail(ei, CZ_EIO, "http: cannot listen on '%s' (address in use or not local?)",
+                     listen);
+        goto out;
+    }
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(h->d, MHD_DAEMON_INFO_BIND_PORT);
+    h->port = info != NULL ? info->port : (int)port;
+    *out = h;
+    h = NULL;
+    rc = CZ_OK;
+out:
+    free(h);
+    if (ai != NULL)
+        freeaddrinfo(ai);
+    return rc;
+}
+
+void cz_http_stop(cz_http *h) {
+    if (h == NULL)
+        return;
+    MHD_stop_daemon(h->d);
+    free(h);
+}
+
+int cz_http_port(const cz_http *h) {
+    return h->port;
+}

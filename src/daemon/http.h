@@ -1,0 +1,40 @@
+/*
+ * The daemon's HTTP status endpoints (docs/daemon.md, "Status and metrics"), served by
+ * libmicrohttpd on its own thread:
+ *
+ *   GET /status   JSON: memory budget, scheduler counters, every tracked job with its
+ *                 partitions' states, per-device busy time, the SRS manager's statistics
+ *   GET /metrics  the same numbers in the Prometheus text exposition format (version 0.0.4)
+ *
+ * Anything else is 404; a method other than GET (or HEAD) is 405. Off unless the daemon's
+ * configuration gives a listen address. Both pages are built per request from one read of each
+ * statistics source (cz_engine_stats_get, cz_srs_stats_get, cz_sched_list), so a page is a
+ * consistent snapshot of each source, not across sources. The two formatting functions are
+ * separate so that tests and other front ends (a gRPC GetStatus) use them without a socket.
+ */
+#ifndef CUZK_DAEMON_HTTP_H
+#define CUZK_DAEMON_HTTP_H
+
+#include "cuzk/engine.h"
+#include "cuzk/err.h"
+#include "cuzk/pipeline.h"
+
+typedef struct cz_http cz_http;
+
+/*
+ * Starts serving on listen ("host:port", "[v6addr]:port" or ":port" = every IPv4 address; port
+ * 0 = any free port, see cz_http_port). The engine and srs (may be NULL: no SRS section) must
+ * outlive the server. CZ_EINVAL (address), CZ_EIO (cannot listen), CZ_ENOMEM.
+ */
+int cz_http_start(cz_http **out, const char *listen, cz_engine *e, cz_srs *srs, cz_errinfo *ei);
+/* Stops the server (waits for the request being answered). NULL is a no-op. */
+void cz_http_stop(cz_http *h);
+/* The port the server listens on (the one the system chose for port 0). */
+int cz_http_port(const cz_http *h);
+
+/* The /status document (malloc'd, NUL-terminated; NULL when out of memory). */
+char *cz_http_status_json(cz_engine *e, cz_srs *srs);
+/* The /metrics page (malloc'd, NUL-terminated; NULL when out of memory). */
+char *cz_http_metrics_text(cz_engine *e, cz_srs *srs);
+
+#endif
