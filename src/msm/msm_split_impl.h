@@ -157,8 +157,8 @@ out:
     return rc;
 }
 
-int CZ_CAT3(cz__, M_G, _msm_split)(M_JAC *ret, const M_AFF *bases, const M_FR_T *scalars,
-                                   size_t n, cz_threadpool *pool, int mode) {
+int CZ_CAT3(cz__, M_G, _msm_split)(M_JAC *ret, const M_AFF *bases, const M_FR_T *scalars, size_t n,
+                                   cz_threadpool *pool, int mode) {
     return M(split_run)(ret, bases, scalars, NULL, n, pool, mode);
 }
 
