@@ -18,30 +18,31 @@ const char *bench_curve_name(cz_curve_id c) {
 
 void bench_usage(FILE *f) {
     fprintf(
-        f, "usage: cuzk-bench SUBCOMMAND [options]\n"
-           "subcommands:\n"
-           "  msm     multi-scalar multiplication over random scalars (CPU G1/G2, GPU G1)\n"
-           "  ntt     number-theoretic transform over Fr\n"
-           "  prove   Groth16 proofs of a multiplication chain of domain 2^K\n"
-           "  list    this text (also --help)\n"
-           "options (all subcommands):\n"
-           "  --curve bn254|bls12381   repeatable or a list (default bn254)\n"
-           "  --log-n K                size 2^K; repeatable or a list like 16,18,20\n"
-           "                           (default 16; prove: 10)\n"
-           "  --runs N                 timed runs (default 5)\n"
-           "  --warmup N               untimed runs first (default 1)\n"
-           "  --threads T              CPU thread pool size (default 0: one per CPU)\n"
-           "  --gpu [--device D]       run on CUDA device D (default 0) instead of the CPU\n"
-           "  --copies | --no-copies   GPU msm/ntt: time only with (or only without) the host\n"
-           "                           copies in and out (default: both, one line each)\n"
-           "msm:   --group g1|g2       (default g1; the GPU has g1 only)\n"
-           "       --scalars uniform|bits|equal   scalar set (default uniform; bits: 98.7 %% 0/1)\n"
-           "       --split auto|on|off the GPU's 0/1 split (default auto: the library decides)\n"
-           "ntt:   --kind forward|inverse|coset-forward|coset-inverse   repeatable or a list\n"
-           "prove: --cache DIR         circuits and keys are kept there (default ./bench-cache)\n"
-           "       --check             verify every proof (not timed)\n"
-           "output: one JSON line per (op, curve, size, mode) on stdout; see docs/bench.md\n"
-           "exit: 0 ok, 1 failure, 2 usage (or --gpu where no GPU is)\n");
+        f,
+        "usage: cuzk-bench SUBCOMMAND [options]\n"
+        "subcommands:\n"
+        "  msm     multi-scalar multiplication over random scalars (CPU G1/G2, GPU G1)\n"
+        "  ntt     number-theoretic transform over Fr\n"
+        "  prove   Groth16 proofs of a multiplication chain of domain 2^K\n"
+        "  list    this text (also --help)\n"
+        "options (all subcommands):\n"
+        "  --curve bn254|bls12381   repeatable or a list (default bn254)\n"
+        "  --log-n K                size 2^K; repeatable or a list like 16,18,20\n"
+        "                           (default 16; prove: 10)\n"
+        "  --runs N                 timed runs (default 5)\n"
+        "  --warmup N               untimed runs first (default 1)\n"
+        "  --threads T              CPU thread pool size (default 0: one per CPU)\n"
+        "  --gpu [--device D]       run on CUDA device D (default 0) instead of the CPU\n"
+        "  --copies | --no-copies   GPU msm/ntt: time only with (or only without) the host\n"
+        "                           copies in and out (default: both, one line each)\n"
+        "msm:   --group g1|g2       (default g1; the GPU has g1 only)\n"
+        "       --scalars uniform|bits|equal   scalar set (default uniform; bits: 98.7 %% 0/1)\n"
+        "       --split auto|on|off the 0/1 split, GPU or CPU (default auto: the library decides)\n"
+        "ntt:   --kind forward|inverse|coset-forward|coset-inverse   repeatable or a list\n"
+        "prove: --cache DIR         circuits and keys are kept there (default ./bench-cache)\n"
+        "       --check             verify every proof (not timed)\n"
+        "output: one JSON line per (op, curve, size, mode) on stdout; see docs/bench.md\n"
+        "exit: 0 ok, 1 failure, 2 usage (or --gpu where no GPU is)\n");
 }
 
 static int bad(const char *cmd, const char *what, const char *arg) {
@@ -181,8 +182,6 @@ int bench_cli_parse(bench_opts *o, int argc, char **argv) {
         return bad(cmd, "--device needs --gpu", NULL);
     if (o->copies >= 0 && !o->gpu)
         return bad(cmd, "--copies / --no-copies need --gpu", NULL);
-    if (o->split >= 0 && !o->gpu)
-        return bad(cmd, "--split needs --gpu", NULL);
     if (o->gpu && o->g2)
         return bad(cmd, "the GPU MSM has G1 only (--group g2 runs on the CPU)", NULL);
     if (o->curves == 0)

@@ -7,8 +7,8 @@
  * upload included); copies = false times cz_<curve>_gpu_g1_msm_dev on scalars already on the
  * device. The result point is 100 bytes at most, so "out" costs nothing either way.
  * --scalars picks the scalar set (bench_shape_scalars); --split sets CZ_GPU_MSM_SPLIT, the GPU
- * library's switch for its 0/1 split (docs/gpu.md); CZ_GPU_MSM_C and CZ_GPU_MSM_PROFILE pass
- * through from the environment.
+ * library's switch for its 0/1 split (docs/gpu.md), and CZ_MSM_SPLIT, the CPU MSM's
+ * (docs/msm.md); CZ_GPU_MSM_C and CZ_GPU_MSM_PROFILE pass through from the environment.
  */
 #define _POSIX_C_SOURCE 200809L /* setenv */
 #include <stdlib.h>
@@ -77,8 +77,7 @@ static int run_mode(const bench_opts *o, msm_ctx *c, unsigned log_n, int copies,
     bench_json_result(&j, o, "msm", c->curve, log_n, copies, ms);
     bench_json_str(&j, "group", c->g2 ? "g2" : "g1");
     bench_json_str(&j, "scalars", bench_scalars_names[o->scalars]);
-    if (o->gpu)
-        bench_json_str(&j, "split", o->split < 0 ? "auto" : o->split ? "on" : "off");
+    bench_json_str(&j, "split", o->split < 0 ? "auto" : o->split ? "on" : "off");
     bench_json_print(&j);
     return BENCH_OK;
 }
@@ -136,8 +135,10 @@ int bench_cmd_msm(bench_opts *o) {
         return BENCH_FAIL;
     }
     o->pool_threads = o->gpu ? 0 : cz_threadpool_size(pool);
-    if (o->split >= 0)
+    if (o->split >= 0) {
         setenv("CZ_GPU_MSM_SPLIT", o->split ? "1" : "0", 1);
+        setenv("CZ_MSM_SPLIT", o->split ? "1" : "0", 1);
+    }
     for (int c = 0; c < 2 && rc == BENCH_OK; c++)
         for (size_t s = 0; s < o->nsizes && rc == BENCH_OK; s++)
             if (o->curves & (1u << c))

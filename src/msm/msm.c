@@ -1,6 +1,7 @@
 /*
  * CPU multi-scalar multiplication for the four groups: instantiates the Pippenger template
- * msm_impl.h (see there for the algorithm, threading and memory) per group.
+ * msm_impl.h (see there for the algorithm, threading and memory) and the 0/1 split in front of it
+ * (msm_split_impl.h, which defines the public entry points) per group.
  */
 #include "msm/msm.h"
 
@@ -34,6 +35,7 @@
 #define M_BETA_T        cz_bls12381_fp
 #define M_ENDO(r, a, b) MSM_ENDO_G1(M_F, r, a, b)
 #include "msm/msm_impl.h"
+#include "msm/msm_split_impl.h"
 #include "msm/msm_undef.h"
 
 #define M_G             bls12381_g2
@@ -50,6 +52,7 @@
 #define M_BETA_T        cz_bls12381_fp
 #define M_ENDO(r, a, b) MSM_ENDO_G2(M_F, r, a, b)
 #include "msm/msm_impl.h"
+#include "msm/msm_split_impl.h"
 #include "msm/msm_undef.h"
 
 #define M_G             bn254_g1
@@ -66,6 +69,7 @@
 #define M_BETA_T        cz_bn254_fp
 #define M_ENDO(r, a, b) MSM_ENDO_G1(M_F, r, a, b)
 #include "msm/msm_impl.h"
+#include "msm/msm_split_impl.h"
 #include "msm/msm_undef.h"
 
 #define M_G             bn254_g2
@@ -82,4 +86,5 @@
 #define M_BETA_T        cz_bn254_fp
 #define M_ENDO(r, a, b) MSM_ENDO_G2(M_F, r, a, b)
 #include "msm/msm_impl.h"
+#include "msm/msm_split_impl.h"
 #include "msm/msm_undef.h"

@@ -25,4 +25,34 @@ int cz__bn254_g2_msm_limbs(cz_bn254_g2_jacobian *ret, const cz_bn254_g2_affine *
                            const uint64_t *k, size_t n, cz_threadpool *pool, unsigned c,
                            unsigned nsplit);
 
+/*
+ * The public MSMs with the 0/1 split (msm_split_impl.h) forced: mode MSM_SPLIT_OFF runs GLV +
+ * Pippenger on all points, MSM_SPLIT_ON always splits off zero scalars, infinity bases and
+ * scalars 1, MSM_SPLIT_AUTO decides as the public entry points do (the counts, CZ_MSM_SPLIT).
+ */
+#define MSM_SPLIT_AUTO (-1)
+#define MSM_SPLIT_OFF  0
+#define MSM_SPLIT_ON   1
+
+int cz__bls12381_g1_msm_split(cz_bls12381_g1_jacobian *ret, const cz_bls12381_g1_affine *bases,
+                              const cz_bls12381_fr *scalars, size_t n, cz_threadpool *pool,
+                              int mode);
+int cz__bls12381_g2_msm_split(cz_bls12381_g2_jacobian *ret, const cz_bls12381_g2_affine *bases,
+                              const cz_bls12381_fr *scalars, size_t n, cz_threadpool *pool,
+                              int mode);
+int cz__bn254_g1_msm_split(cz_bn254_g1_jacobian *ret, const cz_bn254_g1_affine *bases,
+                           const cz_bn254_fr *scalars, size_t n, cz_threadpool *pool, int mode);
+int cz__bn254_g2_msm_split(cz_bn254_g2_jacobian *ret, const cz_bn254_g2_affine *bases,
+                           const cz_bn254_fr *scalars, size_t n, cz_threadpool *pool, int mode);
+int cz__bls12381_g1_msm_bytes_split(cz_bls12381_g1_jacobian *ret,
+                                    const cz_bls12381_g1_affine *bases, const uint8_t *scalars,
+                                    size_t n, cz_threadpool *pool, int mode);
+int cz__bls12381_g2_msm_bytes_split(cz_bls12381_g2_jacobian *ret,
+                                    const cz_bls12381_g2_affine *bases, const uint8_t *scalars,
+                                    size_t n, cz_threadpool *pool, int mode);
+int cz__bn254_g1_msm_bytes_split(cz_bn254_g1_jacobian *ret, const cz_bn254_g1_affine *bases,
+                                 const uint8_t *scalars, size_t n, cz_threadpool *pool, int mode);
+int cz__bn254_g2_msm_bytes_split(cz_bn254_g2_jacobian *ret, const cz_bn254_g2_affine *bases,
+                                 const uint8_t *scalars, size_t n, cz_threadpool *pool, int mode);
+
 #endif

@@ -7,6 +7,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 /* Every scalar field here (BN254 and BLS12-381 Fr) fits in four 64-bit limbs. */
 #define MSM_NLIMBS 4
@@ -35,6 +36,30 @@ static inline int32_t msm_booth_digit(const uint64_t *k, unsigned pos, unsigned 
     if ((w >> c) & 1)
         d -= (int32_t)1 << c;
     return d;
+}
+
+/* The canonical limbs of a 32-byte little-endian scalar (any byte order of the host). */
+static inline void msm_bytes_limbs(uint64_t *k, const uint8_t *in) {
+    for (int l = 0; l < MSM_NLIMBS; l++) {
+        uint64_t v = 0;
+        for (int b = 7; b >= 0; b--)
+            v = (v << 8) | in[8 * l + b];
+        k[l] = v;
+    }
+}
+
+/* The split (msm_split_impl.h) runs when skipped points and ones are at least n / MSM_SPLIT_MIN. */
+#define MSM_SPLIT_MIN 8
+
+/* CZ_MSM_SPLIT=0 or 1 forces the split off or on (benchmarks); unset or anything else: auto.
+ * Returns MSM_SPLIT_OFF, MSM_SPLIT_ON or MSM_SPLIT_AUTO (msm.h). */
+static inline int msm_split_env(void) {
+    const char *e = getenv("CZ_MSM_SPLIT");
+    if (e != NULL && e[0] == '0' && e[1] == 0)
+        return 0;
+    if (e != NULL && e[0] == '1' && e[1] == 0)
+        return 1;
+    return -1;
 }
 
 /* Bit length of the largest of n canonical scalars (0 when all are zero). */

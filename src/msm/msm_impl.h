@@ -348,6 +348,7 @@ typedef struct {
     const M_AFF *bases;
     const M_FR_T *fr;
     const uint8_t *bytes;
+    const size_t *idx; /* NULL, or point i of this MSM is input point idx[i] */
     size_t n;
 } M(conv);
 
@@ -363,19 +364,13 @@ static void M(conv_task)(void *arg, size_t t) {
         hi = n;
     for (size_t i = lo; i < hi; i++) {
         uint64_t k[MSM_NLIMBS];
-        if (cv->fr != NULL) {
-            CZ_CAT(M_FR, _from_mont)(k, &cv->fr[i]);
-        } else {
-            const uint8_t *in = cv->bytes + 8 * MSM_NLIMBS * i;
-            for (int l = 0; l < MSM_NLIMBS; l++) {
-                uint64_t v = 0;
-                for (int b = 7; b >= 0; b--)
-                    v = (v << 8) | in[8 * l + b];
-                k[l] = v;
-            }
-        }
+        size_t j = cv->idx != NULL ? cv->idx[i] : i;
+        if (cv->fr != NULL)
+            CZ_CAT(M_FR, _from_mont)(k, &cv->fr[j]);
+        else
+            msm_bytes_limbs(k, cv->bytes + 8 * MSM_NLIMBS * j);
         unsigned neg = msm_glv_split(cv->k + MSM_NLIMBS * i, cv->k + MSM_NLIMBS * (n + i), k, &gl);
-        const M_AFF *p = &cv->bases[i];
+        const M_AFF *p = &cv->bases[j];
         M_AFF *p1 = &cv->b[i], *p2 = &cv->b[n + i];
         if (G(affine_is_infinity)(p)) {
             *p1 = *p;
@@ -395,8 +390,11 @@ static void M(conv_task)(void *arg, size_t t) {
     }
 }
 
+/* Σ [k_{j}] P_{j} over j = idx[i], i < n (over j = i < n when idx is NULL), by GLV + Pippenger;
+ * exactly one of fr (Montgomery) and bytes (32-byte little-endian) is non-NULL. */
 static int M(convert_and_run)(M_JAC *ret, const M_AFF *bases, const M_FR_T *fr,
-                              const uint8_t *bytes, size_t n, cz_threadpool *pool) {
+                              const uint8_t *bytes, const size_t *idx, size_t n,
+                              cz_threadpool *pool) {
     M(conv) cv;
     int rc;
     if (n == 0) {
@@ -415,6 +413,7 @@ static int M(convert_and_run)(M_JAC *ret, const M_AFF *bases, const M_FR_T *fr,
     cv.bases = bases;
     cv.fr = fr;
     cv.bytes = bytes;
+    cv.idx = idx;
     cv.n = n;
     cz_threadpool_run(pool, M(conv_task), &cv, (n + MSM_CONV_CHUNK - 1) / MSM_CONV_CHUNK);
     rc = CZ_CAT3(cz__, M_G, _msm_limbs)(ret, cv.b, cv.k, 2 * n, pool, 0, 0);
@@ -423,16 +422,9 @@ static int M(convert_and_run)(M_JAC *ret, const M_AFF *bases, const M_FR_T *fr,
     return rc;
 }
 
-int EX(msm)(M_JAC *ret, const M_AFF *bases, const M_FR_T *scalars, size_t n, cz_threadpool *pool) {
-    return M(convert_and_run)(ret, bases, scalars, NULL, n, pool);
-}
+/* The public entry points (EX(msm), EX(msm_bytes)) are in msm_split_impl.h, which puts the
+ * 0/1 split in front of convert_and_run. */
 
-int EX(msm_bytes)(M_JAC *ret, const M_AFF *bases, const uint8_t *scalars, size_t n,
-                  cz_threadpool *pool) {
-    return M(convert_and_run)(ret, bases, NULL, scalars, n, pool);
-}
-
-#undef MSM_CONV_CHUNK
 #undef MSM_AHEAD
 #undef M
 #undef G
