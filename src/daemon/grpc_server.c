@@ -284,8 +284,8 @@ int cz_grpc_server_create(cz_grpc_server **out, const char *addr, cz_daemon_serv
         snprintf(s->unix_path, sizeof s->unix_path, "%s", path);
         if (mkdir_parents(path) != 0) {
             free(s);
-            return cz_fail(ei, CZ_EIO, "listen address %s: cannot create the directory (%s)",
-                           addr, strerror(errno));
+            return cz_fail(ei, CZ_EIO, "listen address %s: cannot create the directory (%s)", addr,
+                           strerror(errno));
         }
         struct stat st;
         if (lstat(path, &st) == 0 && S_ISSOCK(st.st_mode))
@@ -351,22 +351,30 @@ int cz_grpc_server_run(cz_grpc_server *s, volatile sig_atomic_t *stop) {
         }
         if (shutdown_done && atomic_load(&s->live_calls) == 0)
             break;
-        gpr_timespec dl = gpr_time_add(gpr_now(GPR_CLOCK_MONOTONIC),
-                                       gpr_time_from_millis(100, GPR_TIMESPAN));
+        gpr_timespec dl =
+            gpr_time_add(gpr_now(GPR_CLOCK_MONOTONIC), gpr_time_from_millis(100, GPR_TIMESPAN));
         grpc_event ev = grpc_completion_queue_next(s->cq, dl, NULL);
         if (ev.type != GRPC_OP_COMPLETE)
             continue;
         tag *t = ev.tag;
         switch (t->kind) {
-        case TAG_NEW: on_new(s, t->c, ev.success); break;
-        case TAG_RECV: on_recv(s, t->c, ev.success); break;
-        case TAG_SEND: call_unref(t->c); break;
+        case TAG_NEW:
+            on_new(s, t->c, ev.success);
+            break;
+        case TAG_RECV:
+            on_recv(s, t->c, ev.success);
+            break;
+        case TAG_SEND:
+            call_unref(t->c);
+            break;
         case TAG_CLOSE:
             if (t->c->close_cancelled || !ev.success)
                 atomic_store(&t->c->cancelled, 1);
             call_unref(t->c);
             break;
-        case TAG_SHUTDOWN: shutdown_done = 1; break;
+        case TAG_SHUTDOWN:
+            shutdown_done = 1;
+            break;
         }
     }
     return CZ_OK;

@@ -74,8 +74,9 @@ int main(int argc, char **argv) {
     }
     int verbose = strcmp(log_level, "debug") == 0 || strcmp(log_level, "info") == 0;
     if (config != NULL)
-        fprintf(stderr, "cuzk-daemon: --config %s: configuration files are not read yet; "
-                        "using defaults and the command line\n",
+        fprintf(stderr,
+                "cuzk-daemon: --config %s: configuration files are not read yet; "
+                "using defaults and the command line\n",
                 config);
 
     struct sigaction sa;

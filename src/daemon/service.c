@@ -36,15 +36,15 @@
 #include "cuzk/workload.h"
 #include "cuzk/v1/proving.pb-c.h"
 
-#define POLL_MS 200
-#define MAX_SYNTH_CTX 8
+#define POLL_MS         200
+#define MAX_SYNTH_CTX   8
 #define MAX_SYNTH_PARTS 64
 
 /* Proof kinds we count: the original's four plus cuzk's two. */
 enum { K_POREP, K_SNAP, K_WINDOW, K_WINNING, K_ZKEY, K_SYNTH, K_COUNT };
-static const char *const kind_names[K_COUNT] = {"porep-c2",    "snap-update",  "window-post",
+static const char *const kind_names[K_COUNT] = {"porep-c2",     "snap-update",  "window-post",
                                                 "winning-post", "snarkjs-zkey", "porep-synth"};
-static const char *const kind_labels[K_COUNT] = {"porep_c2",    "snap_update",  "window_post",
+static const char *const kind_labels[K_COUNT] = {"porep_c2",     "snap_update",  "window_post",
                                                  "winning_post", "snarkjs_zkey", "porep_synth"};
 
 typedef struct tracked {
@@ -107,13 +107,20 @@ static void reply_pack(cz_daemon_reply *rep, const ProtobufCMessage *m) {
 
 static int kind_index(int proof_kind) {
     switch (proof_kind) {
-    case CUZK__V1__PROOF_KIND__POREP_SEAL_COMMIT: return K_POREP;
-    case CUZK__V1__PROOF_KIND__SNAP_DEALS_UPDATE: return K_SNAP;
-    case CUZK__V1__PROOF_KIND__WINDOW_POST_PARTITION: return K_WINDOW;
-    case CUZK__V1__PROOF_KIND__WINNING_POST: return K_WINNING;
-    case CUZK__V1__PROOF_KIND__SNARKJS_ZKEY: return K_ZKEY;
-    case CUZK__V1__PROOF_KIND__POREP_SYNTH: return K_SYNTH;
-    default: return -1;
+    case CUZK__V1__PROOF_KIND__POREP_SEAL_COMMIT:
+        return K_POREP;
+    case CUZK__V1__PROOF_KIND__SNAP_DEALS_UPDATE:
+        return K_SNAP;
+    case CUZK__V1__PROOF_KIND__WINDOW_POST_PARTITION:
+        return K_WINDOW;
+    case CUZK__V1__PROOF_KIND__WINNING_POST:
+        return K_WINNING;
+    case CUZK__V1__PROOF_KIND__SNARKJS_ZKEY:
+        return K_ZKEY;
+    case CUZK__V1__PROOF_KIND__POREP_SYNTH:
+        return K_SYNTH;
+    default:
+        return -1;
     }
 }
 
@@ -161,8 +168,8 @@ int cz_daemon_service_create(cz_daemon_service **out, const cz_daemon_service_co
     if ((rc = cz_budget_create(&s->budget, &cfg->engine.budget, ei)) != CZ_OK)
         goto fail;
     {
-        cz_srs_config sc = {s->budget, cfg->engine.ndevices > 0 ? &cz_workload_zkey_gpu_hooks : NULL,
-                            NULL};
+        cz_srs_config sc = {s->budget,
+                            cfg->engine.ndevices > 0 ? &cz_workload_zkey_gpu_hooks : NULL, NULL};
         if ((rc = cz_srs_create(&s->srs, &sc, ei)) != CZ_OK)
             goto fail;
     }
@@ -290,8 +297,8 @@ static int make_workload(cz_workload *wl, cz_daemon_reply *rep, cz_daemon_servic
         cz_porep_synth_ctx *ctx;
         if ((rc = synth_ctx_get(&ctx, s, curve, r->synth_scale, &ei)) != CZ_OK ||
             (rc = cz_workload_porep_synth(wl, ctx, nparts, r->synth_seed, NULL, &ei)) != CZ_OK) {
-            set_reply(rep, rc == CZ_EIO || rc == CZ_ENOMEM ? CZ_RPC_INTERNAL
-                                                          : CZ_RPC_INVALID_ARGUMENT,
+            set_reply(rep,
+                      rc == CZ_EIO || rc == CZ_ENOMEM ? CZ_RPC_INTERNAL : CZ_RPC_INVALID_ARGUMENT,
                       "porep-synth: %s", ei.msg);
             return -1;
         }
@@ -397,8 +404,9 @@ static void await_job(Cuzk__V1__AwaitProofResponse *resp, uint8_t **proof_copy,
         int64_t slice = POLL_MS;
         if (timeout_ms > 0) {
             uint64_t el = cz_clock_now_ms() - t0;
-            slice = el >= timeout_ms ? 0 : (int64_t)(timeout_ms - el < POLL_MS ? timeout_ms - el
-                                                                               : POLL_MS);
+            slice = el >= timeout_ms
+                        ? 0
+                        : (int64_t)(timeout_ms - el < POLL_MS ? timeout_ms - el : POLL_MS);
         }
         cz_errinfo_clear(&ei);
         int rc = cz_engine_await(&job, s->engine, key, slice, &ei);
@@ -446,8 +454,9 @@ static void await_job(Cuzk__V1__AwaitProofResponse *resp, uint8_t **proof_copy,
         } else {
             const char *msg = NULL;
             cz_job_error(job, &msg);
-            resp->status = st == CZ_JOB_CANCELLED ? CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__CANCELLED
-                                                  : CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__FAILED;
+            resp->status = st == CZ_JOB_CANCELLED
+                               ? CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__CANCELLED
+                               : CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__FAILED;
             snprintf(rep->msg, sizeof rep->msg, "%s",
                      st == CZ_JOB_CANCELLED ? "cancelled" : (msg ? msg : "failed"));
             resp->error_message = rep->msg; /* copied before the job handle goes */

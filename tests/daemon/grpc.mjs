@@ -69,7 +69,8 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 // BN254 proof (snarkjs layout: affine little-endian Montgomery; A 64, B 128, C 64 bytes) to JSON.
 function modpow(b, e, m) { let r = 1n; b %= m; for (; e > 0n; e >>= 1n, b = b * b % m) if (e & 1n) r = r * b % m; return r; }
-const BN_P = 21888242871839275222246405745257275088696311842714336954825435184218665898723n;
+// The BN254 base field modulus (snarkjs bn128 q).
+const BN_P = 21888242871839275222246405745257275088696311157297823662689037894645226208583n;
 const RINV = modpow(modpow(2n, 256n, BN_P), BN_P - 2n, BN_P);
 function fe(buf, off) {
   let x = 0n;
@@ -175,7 +176,7 @@ try {
         JSON.stringify(r.err?.details ?? r.resp?.result?.status));
 
   // --- duplicate live id; cancel of a queued and a running job; AwaitProof timeout
-  const big = { proof_kind: "POREP_SYNTH", synth_scale: 12, synth_partitions: 8, synth_seed: 1 };
+  const big = { proof_kind: "POREP_SYNTH", synth_scale: 12, synth_partitions: 64, synth_seed: 1 };
   r = await call("SubmitProof", { ...big, request_id: "run-1" });
   check("SubmitProof run-1", code(r) === 0);
   for (let i = 0; i < 50; i++) {
@@ -184,6 +185,10 @@ try {
     await sleep(50);
   }
   check("GetStatus shows run-1 in progress", r.resp.queues.find((x) => x.proof_kind === "porep-synth").in_progress === 1);
+  // The dispatcher may take one more job while run-1's partitions are in flight: a filler job
+  // in between keeps queued-1 queued.
+  r = await call("SubmitProof", { ...big, request_id: "filler" });
+  check("SubmitProof filler", code(r) === 0);
   r = await call("SubmitProof", { ...big, request_id: "queued-1" });
   check("SubmitProof queued-1 (queued behind run-1)", code(r) === 0 && r.resp.queue_position >= 1, JSON.stringify(r.resp));
   r = await call("SubmitProof", { ...big, request_id: "queued-1", synth_seed: 2 });
@@ -199,6 +204,8 @@ try {
   check("CancelProof running: was_running true", code(r) === 0 && r.resp.was_running === true, JSON.stringify(r.err ?? r.resp));
   r = await call("AwaitProof", { job_id: "run-1" });
   check("cancelled running job awaits CANCELLED", code(r) === 0 && r.resp.status === "CANCELLED", r.resp?.status);
+  r = await call("CancelProof", { job_id: "filler" });
+  check("CancelProof filler", code(r) === 0);
   r = await call("CancelProof", { job_id: "run-1" });
   check("CancelProof of a finished job: FAILED_PRECONDITION", code(r) === grpc.status.FAILED_PRECONDITION, codeName(code(r)));
 
