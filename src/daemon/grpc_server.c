@@ -32,11 +32,16 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cuzk/clock.h"
+
 #include <grpc/byte_buffer.h>
 #include <grpc/byte_buffer_reader.h>
 #include <grpc/grpc.h>
 #include <grpc/grpc_security.h>
 #include <grpc/slice.h>
+
+/* Longest wait for handler threads to answer after the drain, before calls are cancelled. */
+#define GRACE_MS 5000
 
 enum { TAG_NEW, TAG_RECV, TAG_SEND, TAG_CLOSE, TAG_SHUTDOWN };
 
@@ -72,6 +77,7 @@ struct cz_grpc_server {
     atomic_int live_calls;
     atomic_int shutting_down;
     atomic_int drained;
+    atomic_int handlers; /* handler threads running */
     tag t_shutdown;
 };
 
@@ -164,8 +170,10 @@ static void handle(call_ctx *c) {
 
 static void *handler_thread(void *arg) {
     call_ctx *c = arg;
+    cz_grpc_server *s = c->srv;
     handle(c);
     call_unref(c); /* the thread's */
+    atomic_fetch_sub(&s->handlers, 1);
     return NULL;
 }
 
@@ -195,7 +203,6 @@ static void on_new(cz_grpc_server *s, call_ctx *c, int ok) {
 }
 
 static void on_recv(cz_grpc_server *s, call_ctx *c, int ok) {
-    (void)s;
     cz_daemon_reply rep;
     memset(&rep, 0, sizeof rep);
     if (!ok || c->recv == NULL) {
@@ -241,7 +248,9 @@ static void on_recv(cz_grpc_server *s, call_ctx *c, int ok) {
     pthread_attr_t at;
     pthread_attr_init(&at);
     pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
+    atomic_fetch_add(&s->handlers, 1);
     if (pthread_create(&th, &at, handler_thread, c) != 0) {
+        atomic_fetch_sub(&s->handlers, 1);
         rep.status = CZ_RPC_RESOURCE_EXHAUSTED;
         snprintf(rep.msg, sizeof rep.msg, "no thread for the call");
         send_reply(c, &rep);
@@ -331,6 +340,7 @@ static void *drain_thread(void *arg) {
 
 int cz_grpc_server_run(cz_grpc_server *s, volatile sig_atomic_t *stop) {
     int draining = 0, shutdown_started = 0, shutdown_done = 0;
+    uint64_t drained_at = 0;
     pthread_t drainer;
     request_next(s);
     for (;;) {
@@ -341,7 +351,12 @@ int cz_grpc_server_run(cz_grpc_server *s, volatile sig_atomic_t *stop) {
             if (pthread_create(&drainer, NULL, drain_thread, s) != 0)
                 atomic_store(&s->drained, 1), draining = 2;
         }
-        if (draining && atomic_load(&s->drained) && !shutdown_started) {
+        /* After the drain, the waiters of the last jobs still have to send their answers:
+         * wait for the handler threads (at most GRACE_MS) before cancelling every call. */
+        if (draining && atomic_load(&s->drained) && drained_at == 0)
+            drained_at = cz_clock_now_ms();
+        if (drained_at != 0 && !shutdown_started &&
+            (atomic_load(&s->handlers) == 0 || cz_clock_now_ms() - drained_at > GRACE_MS)) {
             shutdown_started = 1;
             if (draining == 1)
                 pthread_join(drainer, NULL);
