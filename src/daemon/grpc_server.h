@@ -1,0 +1,33 @@
+/*
+ * The gRPC transport of the daemon over grpc's C core (<grpc/grpc.h>): one completion queue
+ * driven by one thread, unary calls handed to the service (src/daemon/service.h).
+ */
+#ifndef CZ_DAEMON_GRPC_SERVER_H
+#define CZ_DAEMON_GRPC_SERVER_H
+
+#include <signal.h>
+
+#include "cuzk/err.h"
+#include "daemon/service.h"
+
+/* Largest request or response message (larger requests fail with RESOURCE_EXHAUSTED). */
+#define CZ_GRPC_MAX_MESSAGE (128u << 20)
+
+typedef struct cz_grpc_server cz_grpc_server;
+
+/*
+ * Listens on addr: "unix:///path" (a stale socket file is removed, the parent directory
+ * created) or "host:port". CZ_EIO when the address cannot be bound.
+ */
+int cz_grpc_server_create(cz_grpc_server **out, const char *addr, cz_daemon_service *svc,
+                          cz_errinfo *ei);
+/*
+ * Serves until *stop becomes non-zero (e.g. set by a signal handler), then: new submits are
+ * refused (UNAVAILABLE), accepted jobs are drained, the server shuts down after the replies
+ * of those jobs' waiters have been sent. Returns CZ_OK.
+ */
+int cz_grpc_server_run(cz_grpc_server *s, volatile sig_atomic_t *stop);
+/* Frees the server (after run returned) and removes its Unix socket file. */
+void cz_grpc_server_destroy(cz_grpc_server *s);
+
+#endif

@@ -1,0 +1,794 @@
+/*
+ * cuzk.v1.ProvingEngine handlers: protobuf-c messages in and out, engine calls in between
+ * (docs/daemon.md). Each handler parses its request (a parse failure is INVALID_ARGUMENT),
+ * calls the engine and maps the engine's codes onto gRPC status codes:
+ *
+ *   CZ_EEXIST -> ALREADY_EXISTS (a live job has the id; never replaced)
+ *   CZ_ENOTFOUND (job) -> NOT_FOUND; CZ_EBUSY (evict) -> FAILED_PRECONDITION
+ *   CZ_ERANGE (partition or key larger than the memory budget) -> RESOURCE_EXHAUSTED
+ *   bad inputs (zkey path, witness, curve, scale) -> INVALID_ARGUMENT
+ *   Filecoin proof kinds (no .params loader yet) -> UNIMPLEMENTED
+ *
+ * Waiting (AwaitProof, Prove) polls cz_engine_await in slices of POLL_MS so that a client that
+ * went away (should_stop) frees its thread within one slice; the engine's condition variable
+ * wakes the waiter at once when the job ends. A timeout_ms that passes answers status TIMEOUT.
+ *
+ * The service keeps one reference to every job it accepted until it sees the job final (a
+ * sweep at every submit, status and metrics call), to count completions per proof kind and to
+ * list queues per kind. Lock: s->lock protects that table, the intake flag, the counters and
+ * the preloaded-key list; s->synth_lock serialises porep-synth context builds (slow, once per
+ * curve and scale). Neither is held while calling into the engine except cz_job getters.
+ */
+#include "daemon/service.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cuzk/clock.h"
+#include "cuzk/curve_id.h"
+#include "cuzk/engine.h"
+#include "cuzk/workload.h"
+#include "cuzk/v1/proving.pb-c.h"
+
+#define POLL_MS         200
+#define MAX_SYNTH_CTX   8
+#define MAX_SYNTH_PARTS 64
+
+/* Proof kinds we count: the original's four plus cuzk's two. */
+enum { K_POREP, K_SNAP, K_WINDOW, K_WINNING, K_ZKEY, K_SYNTH, K_COUNT };
+static const char *const kind_names[K_COUNT] = {"porep-c2",     "snap-update",  "window-post",
+                                                "winning-post", "snarkjs-zkey", "porep-synth"};
+static const char *const kind_labels[K_COUNT] = {"porep_c2",     "snap_update",  "window_post",
+                                                 "winning_post", "snarkjs_zkey", "porep_synth"};
+
+typedef struct tracked {
+    cz_job *job;
+    int kind;
+} tracked;
+
+typedef struct synth_entry {
+    cz_curve_id curve;
+    unsigned k;
+    cz_porep_synth_ctx *ctx;
+} synth_entry;
+
+struct cz_daemon_service {
+    cz_budget *budget;
+    cz_srs *srs;
+    cz_engine *engine;
+    int ndevices;
+    uint64_t start_ms;
+    char synth_cache[1024];
+    unsigned synth_max_scale;
+
+    pthread_mutex_t lock;
+    int intake_closed;
+    size_t submitting; /* submits between the intake check and the engine */
+    tracked *jobs;
+    size_t njobs, cap;
+    uint64_t submitted_id; /* counter of generated job ids */
+    uint64_t done[K_COUNT], failed[K_COUNT], cancelled[K_COUNT];
+    double dur_sum_s[K_COUNT];
+    char **preloaded;
+    size_t npreloaded;
+
+    pthread_mutex_t synth_lock;
+    synth_entry synth[MAX_SYNTH_CTX];
+    size_t nsynth;
+};
+
+static void set_reply(cz_daemon_reply *rep, int status, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void set_reply(cz_daemon_reply *rep, int status, const char *fmt, ...) {
+    va_list ap;
+    rep->status = status;
+    va_start(ap, fmt);
+    vsnprintf(rep->msg, sizeof rep->msg, fmt, ap);
+    va_end(ap);
+}
+
+static void reply_pack(cz_daemon_reply *rep, const ProtobufCMessage *m) {
+    size_t n = protobuf_c_message_get_packed_size(m);
+    rep->body = malloc(n ? n : 1);
+    if (rep->body == NULL) {
+        set_reply(rep, CZ_RPC_RESOURCE_EXHAUSTED, "out of memory packing a %zu-byte response", n);
+        return;
+    }
+    rep->len = protobuf_c_message_pack(m, rep->body);
+    rep->status = CZ_RPC_OK;
+    rep->msg[0] = 0;
+}
+
+static int kind_index(int proof_kind) {
+    switch (proof_kind) {
+    case CUZK__V1__PROOF_KIND__POREP_SEAL_COMMIT:
+        return K_POREP;
+    case CUZK__V1__PROOF_KIND__SNAP_DEALS_UPDATE:
+        return K_SNAP;
+    case CUZK__V1__PROOF_KIND__WINDOW_POST_PARTITION:
+        return K_WINDOW;
+    case CUZK__V1__PROOF_KIND__WINNING_POST:
+        return K_WINNING;
+    case CUZK__V1__PROOF_KIND__SNARKJS_ZKEY:
+        return K_ZKEY;
+    case CUZK__V1__PROOF_KIND__POREP_SYNTH:
+        return K_SYNTH;
+    default:
+        return -1;
+    }
+}
+
+/* Drops finished jobs from the table, counting them; with pending/running, counts the rest.
+ * Caller holds s->lock. */
+static void sweep_locked(cz_daemon_service *s, uint32_t *pending, uint32_t *running) {
+    for (size_t i = 0; i < s->njobs;) {
+        tracked *t = &s->jobs[i];
+        cz_job_state st = cz_job_state_get(t->job);
+        if (st == CZ_JOB_QUEUED || st == CZ_JOB_RUNNING) {
+            if (pending != NULL)
+                (st == CZ_JOB_QUEUED ? pending : running)[t->kind]++;
+            i++;
+            continue;
+        }
+        uint64_t sub, start, fin;
+        cz_job_times(t->job, &sub, &start, &fin);
+        if (st == CZ_JOB_DONE) {
+            s->done[t->kind]++;
+            s->dur_sum_s[t->kind] += (double)(fin - sub) / 1e3;
+        } else if (st == CZ_JOB_FAILED) {
+            s->failed[t->kind]++;
+        } else {
+            s->cancelled[t->kind]++;
+        }
+        cz_job_unref(t->job);
+        *t = s->jobs[--s->njobs];
+    }
+}
+
+int cz_daemon_service_create(cz_daemon_service **out, const cz_daemon_service_config *cfg,
+                             cz_errinfo *ei) {
+    int rc;
+    *out = NULL;
+    cz_daemon_service *s = calloc(1, sizeof *s);
+    if (s == NULL)
+        return cz_fail(ei, CZ_ENOMEM, "daemon service");
+    pthread_mutex_init(&s->lock, NULL);
+    pthread_mutex_init(&s->synth_lock, NULL);
+    s->start_ms = cz_clock_now_ms();
+    snprintf(s->synth_cache, sizeof s->synth_cache, "%s",
+             cfg->synth_cache != NULL ? cfg->synth_cache : "/tmp/cuzk-synth-cache");
+    s->synth_max_scale = cfg->synth_max_scale ? cfg->synth_max_scale : 20;
+    s->ndevices = cfg->engine.ndevices;
+    if ((rc = cz_budget_create(&s->budget, &cfg->engine.budget, ei)) != CZ_OK)
+        goto fail;
+    {
+        cz_srs_config sc = {s->budget,
+                            cfg->engine.ndevices > 0 ? &cz_workload_zkey_gpu_hooks : NULL, NULL};
+        if ((rc = cz_srs_create(&s->srs, &sc, ei)) != CZ_OK)
+            goto fail;
+    }
+    cz_budget_set_evictor(s->budget, cz_srs_evict_lru, s->srs);
+    {
+        cz_engine_config ec = cfg->engine;
+        ec.shared_budget = s->budget;
+        if ((rc = cz_engine_create(&s->engine, &ec, ei)) != CZ_OK)
+            goto fail;
+    }
+    *out = s;
+    return CZ_OK;
+fail:
+    cz_daemon_service_destroy(s);
+    return rc;
+}
+
+void cz_daemon_service_destroy(cz_daemon_service *s) {
+    if (s == NULL)
+        return;
+    for (size_t i = 0; i < s->njobs; i++)
+        cz_job_unref(s->jobs[i].job);
+    free(s->jobs);
+    cz_engine_destroy(s->engine);
+    for (size_t i = 0; i < s->nsynth; i++)
+        cz_porep_synth_ctx_free(s->synth[i].ctx);
+    cz_srs_destroy(s->srs);
+    cz_budget_destroy(s->budget);
+    for (size_t i = 0; i < s->npreloaded; i++)
+        free(s->preloaded[i]);
+    free(s->preloaded);
+    pthread_mutex_destroy(&s->lock);
+    pthread_mutex_destroy(&s->synth_lock);
+    free(s);
+}
+
+void cz_daemon_service_stop_intake(cz_daemon_service *s) {
+    pthread_mutex_lock(&s->lock);
+    s->intake_closed = 1;
+    pthread_mutex_unlock(&s->lock);
+}
+
+void cz_daemon_service_drain(cz_daemon_service *s) {
+    for (;;) {
+        cz_sched_stats st;
+        pthread_mutex_lock(&s->lock);
+        size_t submitting = s->submitting;
+        pthread_mutex_unlock(&s->lock);
+        cz_sched_stats_get(&st, cz_engine_sched(s->engine));
+        size_t live = st.running;
+        for (int p = 0; p < CZ_PRIO_COUNT; p++)
+            live += st.queued[p];
+        if (submitting == 0 && live == 0)
+            return;
+        struct timespec ts = {0, 50 * 1000 * 1000};
+        nanosleep(&ts, NULL);
+    }
+}
+
+/* ---------------------------------------------------------------------------------------- */
+
+static int synth_ctx_get(cz_porep_synth_ctx **out, cz_daemon_service *s, cz_curve_id curve,
+                         unsigned k, cz_errinfo *ei) {
+    int rc = CZ_OK;
+    pthread_mutex_lock(&s->synth_lock);
+    for (size_t i = 0; i < s->nsynth; i++)
+        if (s->synth[i].curve == curve && s->synth[i].k == k) {
+            *out = s->synth[i].ctx;
+            goto out;
+        }
+    if (s->nsynth == MAX_SYNTH_CTX) {
+        rc = cz_fail(ei, CZ_ERANGE, "porep-synth: at most %d curve/scale pairs", MAX_SYNTH_CTX);
+        goto out;
+    }
+    if ((rc = cz_porep_synth_ctx_create(out, curve, k, s->synth_cache, NULL, ei)) == CZ_OK)
+        s->synth[s->nsynth++] = (synth_entry){curve, k, *out};
+out:
+    pthread_mutex_unlock(&s->synth_lock);
+    return rc;
+}
+
+/* The workload of a request; INVALID_ARGUMENT / UNIMPLEMENTED / ... in rep on failure. */
+static int make_workload(cz_workload *wl, cz_daemon_reply *rep, cz_daemon_service *s,
+                         const Cuzk__V1__SubmitProofRequest *r) {
+    cz_errinfo ei;
+    cz_errinfo_clear(&ei);
+    int rc;
+    switch ((int)r->proof_kind) {
+    case CUZK__V1__PROOF_KIND__SNARKJS_ZKEY: {
+        if (r->zkey_path == NULL || r->zkey_path[0] == 0 || r->witness.len == 0) {
+            set_reply(rep, CZ_RPC_INVALID_ARGUMENT, "SNARKJS_ZKEY needs zkey_path and witness");
+            return -1;
+        }
+        cz_srs_key *key;
+        if ((rc = cz_srs_acquire(&key, s->srs, r->zkey_path, NULL, &ei)) != CZ_OK) {
+            set_reply(rep, rc == CZ_ERANGE ? CZ_RPC_RESOURCE_EXHAUSTED : CZ_RPC_INVALID_ARGUMENT,
+                      "zkey %s: %s", r->zkey_path, ei.msg);
+            return -1;
+        }
+        /* The workload owns key from here, also when it fails. */
+        if ((rc = cz_workload_zkey(wl, key, r->witness.data, r->witness.len, "witness", NULL,
+                                   &ei)) != CZ_OK) {
+            set_reply(rep, rc == CZ_ENOMEM ? CZ_RPC_RESOURCE_EXHAUSTED : CZ_RPC_INVALID_ARGUMENT,
+                      "%s", ei.msg);
+            return -1;
+        }
+        return 0;
+    }
+    case CUZK__V1__PROOF_KIND__POREP_SYNTH: {
+        cz_curve_id curve = CZ_CURVE_BLS12381;
+        if (r->synth_curve != NULL && r->synth_curve[0] != 0 &&
+            cz_curve_from_name(&curve, r->synth_curve) != CZ_OK) {
+            set_reply(rep, CZ_RPC_INVALID_ARGUMENT, "synth_curve \"%s\": not bls12-381 or bn254",
+                      r->synth_curve);
+            return -1;
+        }
+        uint32_t nparts = r->synth_partitions ? r->synth_partitions : 1;
+        if (r->synth_scale == 0 || r->synth_scale > s->synth_max_scale ||
+            nparts > MAX_SYNTH_PARTS) {
+            set_reply(rep, CZ_RPC_INVALID_ARGUMENT,
+                      "POREP_SYNTH: synth_scale %u (1..%u) or synth_partitions %u (1..%d)",
+                      r->synth_scale, s->synth_max_scale, nparts, MAX_SYNTH_PARTS);
+            return -1;
+        }
+        cz_porep_synth_ctx *ctx;
+        if ((rc = synth_ctx_get(&ctx, s, curve, r->synth_scale, &ei)) != CZ_OK ||
+            (rc = cz_workload_porep_synth(wl, ctx, nparts, r->synth_seed, NULL, &ei)) != CZ_OK) {
+            set_reply(rep,
+                      rc == CZ_EIO || rc == CZ_ENOMEM ? CZ_RPC_INTERNAL : CZ_RPC_INVALID_ARGUMENT,
+                      "porep-synth: %s", ei.msg);
+            return -1;
+        }
+        return 0;
+    }
+    case CUZK__V1__PROOF_KIND__POREP_SEAL_COMMIT:
+    case CUZK__V1__PROOF_KIND__SNAP_DEALS_UPDATE:
+    case CUZK__V1__PROOF_KIND__WINDOW_POST_PARTITION:
+    case CUZK__V1__PROOF_KIND__WINNING_POST:
+        set_reply(rep, CZ_RPC_UNIMPLEMENTED,
+                  "proof kind %d: Filecoin circuits are not supported yet (no .params loader)",
+                  (int)r->proof_kind);
+        return -1;
+    default:
+        set_reply(rep, CZ_RPC_INVALID_ARGUMENT, "unknown proof kind %d", (int)r->proof_kind);
+        return -1;
+    }
+}
+
+/* Queues the job of r; key (CZ_JOB_KEY_MAX + 1 bytes) gets its id. 0 or -1 (rep filled). */
+static int submit(char *key, uint32_t *queue_pos, cz_daemon_reply *rep, cz_daemon_service *s,
+                  const Cuzk__V1__SubmitProofRequest *r) {
+    static const cz_priority prio_map[] = {CZ_PRIO_NORMAL, CZ_PRIO_LOW, CZ_PRIO_NORMAL,
+                                           CZ_PRIO_HIGH, CZ_PRIO_CRITICAL};
+    int ret = -1, kind = kind_index((int)r->proof_kind);
+    if ((unsigned)r->priority > 4) {
+        set_reply(rep, CZ_RPC_INVALID_ARGUMENT, "unknown priority %d", (int)r->priority);
+        return -1;
+    }
+    if (r->request_id != NULL && strlen(r->request_id) > CZ_JOB_KEY_MAX) {
+        set_reply(rep, CZ_RPC_INVALID_ARGUMENT, "request_id longer than %d bytes", CZ_JOB_KEY_MAX);
+        return -1;
+    }
+    pthread_mutex_lock(&s->lock);
+    if (s->intake_closed) {
+        pthread_mutex_unlock(&s->lock);
+        set_reply(rep, CZ_RPC_UNAVAILABLE, "the daemon is shutting down");
+        return -1;
+    }
+    s->submitting++;
+    uint64_t id = ++s->submitted_id;
+    sweep_locked(s, NULL, NULL);
+    pthread_mutex_unlock(&s->lock);
+
+    if (r->request_id != NULL && r->request_id[0] != 0)
+        snprintf(key, CZ_JOB_KEY_MAX + 1, "%s", r->request_id);
+    else
+        snprintf(key, CZ_JOB_KEY_MAX + 1, "job-%" PRIu64 "-%" PRIu64, s->start_ms, id);
+    cz_workload wl;
+    if (make_workload(&wl, rep, s, r) != 0)
+        goto out;
+    cz_errinfo ei;
+    cz_errinfo_clear(&ei);
+    cz_job *job;
+    int rc = cz_engine_submit(&job, s->engine, key, prio_map[r->priority], &wl, &ei);
+    if (rc != CZ_OK) {
+        wl.ops->destroy(wl.ctx);
+        set_reply(rep,
+                  rc == CZ_EEXIST   ? CZ_RPC_ALREADY_EXISTS
+                  : rc == CZ_ERANGE ? CZ_RPC_RESOURCE_EXHAUSTED
+                  : rc == CZ_EINVAL ? CZ_RPC_INVALID_ARGUMENT
+                                    : CZ_RPC_INTERNAL,
+                  "%s", ei.msg);
+        goto out;
+    }
+    cz_sched_stats st;
+    cz_sched_stats_get(&st, cz_engine_sched(s->engine));
+    *queue_pos = 0;
+    for (int p = 0; p < CZ_PRIO_COUNT; p++)
+        *queue_pos += (uint32_t)st.queued[p];
+    pthread_mutex_lock(&s->lock);
+    if (s->njobs == s->cap) {
+        size_t cap = s->cap ? 2 * s->cap : 64;
+        tracked *t = realloc(s->jobs, cap * sizeof *t);
+        if (t != NULL) {
+            s->jobs = t;
+            s->cap = cap;
+        }
+    }
+    if (s->njobs < s->cap)
+        s->jobs[s->njobs++] = (tracked){job, kind};
+    else
+        cz_job_unref(job); /* out of memory: the job runs, uncounted by kind */
+    pthread_mutex_unlock(&s->lock);
+    ret = 0;
+out:
+    pthread_mutex_lock(&s->lock);
+    s->submitting--;
+    pthread_mutex_unlock(&s->lock);
+    return ret;
+}
+
+/* Waits for key; fills resp (proof points into *proof_copy, freed by the caller). */
+static void await_job(Cuzk__V1__AwaitProofResponse *resp, uint8_t **proof_copy,
+                      cz_daemon_reply *rep, cz_daemon_service *s, const char *key,
+                      uint64_t timeout_ms, cz_daemon_stop_fn should_stop, void *stop_arg) {
+    uint64_t t0 = cz_clock_now_ms();
+    cz_errinfo ei;
+    *proof_copy = NULL;
+    resp->job_id = (char *)key;
+    for (;;) {
+        cz_job *job = NULL;
+        int64_t slice = POLL_MS;
+        if (timeout_ms > 0) {
+            uint64_t el = cz_clock_now_ms() - t0;
+            slice = el >= timeout_ms
+                        ? 0
+                        : (int64_t)(timeout_ms - el < POLL_MS ? timeout_ms - el : POLL_MS);
+        }
+        cz_errinfo_clear(&ei);
+        int rc = cz_engine_await(&job, s->engine, key, slice, &ei);
+        if (rc == CZ_ENOTFOUND) {
+            set_reply(rep, CZ_RPC_NOT_FOUND, "unknown job \"%s\"", key);
+            return;
+        }
+        if (rc == CZ_ETIMEDOUT) {
+            cz_job_unref(job);
+            if (timeout_ms > 0 && cz_clock_now_ms() - t0 >= timeout_ms) {
+                resp->status = CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__TIMEOUT;
+                resp->error_message = "timed out waiting for the proof";
+                rep->status = CZ_RPC_OK;
+                return;
+            }
+            if (should_stop != NULL && should_stop(stop_arg)) {
+                set_reply(rep, CZ_RPC_CANCELLED, "the client went away");
+                return;
+            }
+            continue;
+        }
+        if (rc != CZ_OK) {
+            set_reply(rep, CZ_RPC_INTERNAL, "await %s: %s", key, ei.msg);
+            return;
+        }
+        cz_job_state st = cz_job_state_get(job);
+        if (st == CZ_JOB_DONE) {
+            size_t len;
+            const void *res = cz_job_result(job, &len);
+            uint64_t sub, start, fin;
+            cz_job_times(job, &sub, &start, &fin);
+            *proof_copy = malloc(len ? len : 1);
+            if (*proof_copy == NULL) {
+                cz_job_unref(job);
+                set_reply(rep, CZ_RPC_RESOURCE_EXHAUSTED, "out of memory copying the proof");
+                return;
+            }
+            memcpy(*proof_copy, res, len);
+            resp->status = CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__COMPLETED;
+            resp->proof.data = *proof_copy;
+            resp->proof.len = len;
+            resp->queue_wait_ms = start - sub;
+            resp->gpu_compute_ms = fin - start;
+            resp->total_ms = fin - sub;
+        } else {
+            const char *msg = NULL;
+            cz_job_error(job, &msg);
+            resp->status = st == CZ_JOB_CANCELLED
+                               ? CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__CANCELLED
+                               : CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__FAILED;
+            snprintf(rep->msg, sizeof rep->msg, "%s",
+                     st == CZ_JOB_CANCELLED ? "cancelled" : (msg ? msg : "failed"));
+            resp->error_message = rep->msg; /* copied before the job handle goes */
+        }
+        cz_job_unref(job);
+        rep->status = CZ_RPC_OK;
+        return;
+    }
+}
+
+/* ---------------------------------------------------------------------------------------- */
+
+static void h_submit(cz_daemon_reply *rep, cz_daemon_service *s, const uint8_t *req, size_t len,
+                     cz_daemon_stop_fn stop, void *arg) {
+    (void)stop, (void)arg;
+    Cuzk__V1__SubmitProofRequest *r = cuzk__v1__submit_proof_request__unpack(NULL, len, req);
+    if (r == NULL) {
+        set_reply(rep, CZ_RPC_INVALID_ARGUMENT, "malformed SubmitProofRequest");
+        return;
+    }
+    char key[CZ_JOB_KEY_MAX + 1];
+    uint32_t pos = 0;
+    if (submit(key, &pos, rep, s, r) == 0) {
+        Cuzk__V1__SubmitProofResponse resp = CUZK__V1__SUBMIT_PROOF_RESPONSE__INIT;
+        resp.job_id = key;
+        resp.queue_position = pos;
+        reply_pack(rep, &resp.base);
+    }
+    cuzk__v1__submit_proof_request__free_unpacked(r, NULL);
+}
+
+static void h_await(cz_daemon_reply *rep, cz_daemon_service *s, const uint8_t *req, size_t len,
+                    cz_daemon_stop_fn stop, void *arg) {
+    Cuzk__V1__AwaitProofRequest *r = cuzk__v1__await_proof_request__unpack(NULL, len, req);
+    if (r == NULL || r->job_id == NULL || r->job_id[0] == 0) {
+        set_reply(rep, CZ_RPC_INVALID_ARGUMENT, "malformed AwaitProofRequest (job_id needed)");
+        goto out;
+    }
+    Cuzk__V1__AwaitProofResponse resp = CUZK__V1__AWAIT_PROOF_RESPONSE__INIT;
+    uint8_t *proof = NULL;
+    await_job(&resp, &proof, rep, s, r->job_id, r->timeout_ms, stop, arg);
+    if (rep->status == CZ_RPC_OK)
+        reply_pack(rep, &resp.base);
+    free(proof);
+out:
+    if (r != NULL)
+        cuzk__v1__await_proof_request__free_unpacked(r, NULL);
+}
+
+static void h_prove(cz_daemon_reply *rep, cz_daemon_service *s, const uint8_t *req, size_t len,
+                    cz_daemon_stop_fn stop, void *arg) {
+    Cuzk__V1__ProveRequest *r = cuzk__v1__prove_request__unpack(NULL, len, req);
+    if (r == NULL || r->submit == NULL) {
+        set_reply(rep, CZ_RPC_INVALID_ARGUMENT, "malformed ProveRequest (submit needed)");
+        goto out;
+    }
+    char key[CZ_JOB_KEY_MAX + 1];
+    uint32_t pos;
+    if (submit(key, &pos, rep, s, r->submit) != 0)
+        goto out;
+    Cuzk__V1__AwaitProofResponse res = CUZK__V1__AWAIT_PROOF_RESPONSE__INIT;
+    Cuzk__V1__ProveResponse resp = CUZK__V1__PROVE_RESPONSE__INIT;
+    uint8_t *proof = NULL;
+    await_job(&res, &proof, rep, s, key, 0, stop, arg);
+    resp.result = &res;
+    if (rep->status == CZ_RPC_OK)
+        reply_pack(rep, &resp.base);
+    else if (rep->status == CZ_RPC_CANCELLED)
+        cz_engine_cancel(s->engine, key, NULL); /* nobody waits for it any more */
+    free(proof);
+out:
+    if (r != NULL)
+        cuzk__v1__prove_request__free_unpacked(r, NULL);
+}
+
+static void h_cancel(cz_daemon_reply *rep, cz_daemon_service *s, const uint8_t *req, size_t len,
+                     cz_daemon_stop_fn stop, void *arg) {
+    (void)stop, (void)arg;
+    Cuzk__V1__CancelProofRequest *r = cuzk__v1__cancel_proof_request__unpack(NULL, len, req);
+    if (r == NULL || r->job_id == NULL || r->job_id[0] == 0) {
+        set_reply(rep, CZ_RPC_INVALID_ARGUMENT, "malformed CancelProofRequest (job_id needed)");
+        goto out;
+    }
+    cz_job *job = NULL;
+    cz_errinfo ei;
+    cz_errinfo_clear(&ei);
+    if (cz_sched_find(&job, cz_engine_sched(s->engine), r->job_id, NULL) != CZ_OK) {
+        set_reply(rep, CZ_RPC_NOT_FOUND, "unknown job \"%s\"", r->job_id);
+        goto out;
+    }
+    int was_running = cz_job_state_get(job) == CZ_JOB_RUNNING;
+    cz_job_unref(job);
+    int rc = cz_engine_cancel(s->engine, r->job_id, &ei);
+    if (rc == CZ_ENOTFOUND) {
+        set_reply(rep, CZ_RPC_NOT_FOUND, "unknown job \"%s\"", r->job_id);
+    } else if (rc != CZ_OK) {
+        set_reply(rep, CZ_RPC_FAILED_PRECONDITION, "%s", ei.msg);
+    } else {
+        Cuzk__V1__CancelProofResponse resp = CUZK__V1__CANCEL_PROOF_RESPONSE__INIT;
+        resp.was_running = was_running;
+        reply_pack(rep, &resp.base);
+    }
+out:
+    if (r != NULL)
+        cuzk__v1__cancel_proof_request__free_unpacked(r, NULL);
+}
+
+static void h_status(cz_daemon_reply *rep, cz_daemon_service *s, const uint8_t *req, size_t len,
+                     cz_daemon_stop_fn stop, void *arg) {
+    (void)stop, (void)arg;
+    Cuzk__V1__GetStatusRequest *r = cuzk__v1__get_status_request__unpack(NULL, len, req);
+    if (r == NULL) {
+        set_reply(rep, CZ_RPC_INVALID_ARGUMENT, "malformed GetStatusRequest");
+        return;
+    }
+    cuzk__v1__get_status_request__free_unpacked(r, NULL);
+    uint32_t pending[K_COUNT] = {0}, running[K_COUNT] = {0};
+    Cuzk__V1__QueueStatus q[K_COUNT], *qp[K_COUNT];
+    Cuzk__V1__GPUStatus g[CZ_ENGINE_MAX_DEVICES + 1], *gp[CZ_ENGINE_MAX_DEVICES + 1];
+    Cuzk__V1__GetStatusResponse resp = CUZK__V1__GET_STATUS_RESPONSE__INIT;
+    Cuzk__V1__SRSStatus *srs = NULL, **srsp = NULL;
+    size_t ngpu = s->ndevices > 0 ? (size_t)s->ndevices : 1;
+    for (size_t i = 0; i < ngpu; i++) {
+        cuzk__v1__gpustatus__init(&g[i]);
+        g[i].ordinal = (uint32_t)i;
+        g[i].name = s->ndevices > 0 ? "cuda" : "cpu";
+        gp[i] = &g[i];
+    }
+    pthread_mutex_lock(&s->lock);
+    sweep_locked(s, pending, running);
+    for (int k = 0; k < K_COUNT; k++) {
+        cuzk__v1__queue_status__init(&q[k]);
+        q[k].proof_kind = (char *)kind_names[k];
+        q[k].pending = pending[k];
+        q[k].in_progress = running[k];
+        qp[k] = &q[k];
+    }
+    size_t nsrs = 0;
+    if (s->npreloaded > 0) {
+        srs = calloc(s->npreloaded, sizeof *srs);
+        srsp = calloc(s->npreloaded, sizeof *srsp);
+    }
+    for (size_t i = 0; srs != NULL && srsp != NULL && i < s->npreloaded; i++) {
+        if (!cz_srs_is_loaded(s->srs, s->preloaded[i]))
+            continue;
+        cuzk__v1__srsstatus__init(&srs[nsrs]);
+        srs[nsrs].circuit_id = s->preloaded[i];
+        srsp[nsrs] = &srs[nsrs];
+        nsrs++;
+    }
+    cz_sched_stats st;
+    cz_sched_stats_get(&st, cz_engine_sched(s->engine));
+    resp.n_gpus = ngpu;
+    resp.gpus = gp;
+    resp.n_queues = K_COUNT;
+    resp.queues = qp;
+    resp.n_loaded_srs = nsrs;
+    resp.loaded_srs = srsp;
+    resp.total_proofs_completed = st.completed;
+    resp.total_proofs_failed = st.failed;
+    resp.uptime_seconds = (cz_clock_now_ms() - s->start_ms) / 1000;
+    reply_pack(rep, &resp.base); /* under the lock: the preloaded strings stay put */
+    pthread_mutex_unlock(&s->lock);
+    free(srs);
+    free(srsp);
+}
+
+static void h_metrics(cz_daemon_reply *rep, cz_daemon_service *s, const uint8_t *req, size_t len,
+                      cz_daemon_stop_fn stop, void *arg) {
+    (void)stop, (void)arg;
+    Cuzk__V1__GetMetricsRequest *r = cuzk__v1__get_metrics_request__unpack(NULL, len, req);
+    if (r == NULL) {
+        set_reply(rep, CZ_RPC_INVALID_ARGUMENT, "malformed GetMetricsRequest");
+        return;
+    }
+    cuzk__v1__get_metrics_request__free_unpacked(r, NULL);
+    cz_engine_stats es;
+    cz_engine_stats_get(&es, s->engine);
+    char *text = NULL;
+    size_t tlen = 0;
+    FILE *f = open_memstream(&text, &tlen);
+    if (f == NULL) {
+        set_reply(rep, CZ_RPC_INTERNAL, "open_memstream failed");
+        return;
+    }
+    size_t queued = 0;
+    for (int p = 0; p < CZ_PRIO_COUNT; p++)
+        queued += es.sched.queued[p];
+    fprintf(f,
+            "# TYPE cuzk_proofs_completed_total counter\ncuzk_proofs_completed_total %" PRIu64
+            "\n# TYPE cuzk_proofs_failed_total counter\ncuzk_proofs_failed_total %" PRIu64
+            "\n# TYPE cuzk_proofs_cancelled_total counter\ncuzk_proofs_cancelled_total %" PRIu64
+            "\n# TYPE cuzk_uptime_seconds gauge\ncuzk_uptime_seconds %.3f\n"
+            "# TYPE cuzk_queue_depth gauge\ncuzk_queue_depth %zu\n"
+            "# TYPE cuzk_running_jobs gauge\ncuzk_running_jobs %zu\n"
+            "# TYPE cuzk_gpu_workers gauge\ncuzk_gpu_workers %d\n"
+            "# TYPE cuzk_budget_used_bytes gauge\ncuzk_budget_used_bytes %" PRIu64
+            "\n# TYPE cuzk_budget_total_bytes gauge\ncuzk_budget_total_bytes %" PRIu64 "\n",
+            es.sched.completed, es.sched.failed, es.sched.cancelled, es.uptime_ms / 1e3, queued,
+            es.sched.running, s->ndevices, es.budget.used, es.budget.total);
+    pthread_mutex_lock(&s->lock);
+    sweep_locked(s, NULL, NULL);
+    fprintf(f, "# TYPE cuzk_proofs_completed counter\n");
+    for (int k = 0; k < K_COUNT; k++)
+        fprintf(f, "cuzk_proofs_completed{proof_kind=\"%s\"} %" PRIu64 "\n", kind_labels[k],
+                s->done[k]);
+    fprintf(f, "# TYPE cuzk_proofs_failed counter\n");
+    for (int k = 0; k < K_COUNT; k++)
+        fprintf(f, "cuzk_proofs_failed{proof_kind=\"%s\"} %" PRIu64 "\n", kind_labels[k],
+                s->failed[k]);
+    fprintf(f, "# TYPE cuzk_proof_duration_seconds summary\n");
+    for (int k = 0; k < K_COUNT; k++)
+        fprintf(f,
+                "cuzk_proof_duration_seconds_count{proof_kind=\"%s\"} %" PRIu64
+                "\ncuzk_proof_duration_seconds_sum{proof_kind=\"%s\"} %.3f\n",
+                kind_labels[k], s->done[k], kind_labels[k], s->dur_sum_s[k]);
+    pthread_mutex_unlock(&s->lock);
+    if (fclose(f) != 0 || text == NULL) {
+        free(text);
+        set_reply(rep, CZ_RPC_INTERNAL, "metrics text: out of memory");
+        return;
+    }
+    Cuzk__V1__GetMetricsResponse resp = CUZK__V1__GET_METRICS_RESPONSE__INIT;
+    resp.prometheus_text = text;
+    reply_pack(rep, &resp.base);
+    free(text);
+}
+
+static void h_preload(cz_daemon_reply *rep, cz_daemon_service *s, const uint8_t *req, size_t len,
+                      cz_daemon_stop_fn stop, void *arg) {
+    (void)stop, (void)arg;
+    Cuzk__V1__PreloadSrsRequest *r = cuzk__v1__preload_srs_request__unpack(NULL, len, req);
+    if (r == NULL || r->circuit_id == NULL || r->circuit_id[0] == 0) {
+        set_reply(rep, CZ_RPC_INVALID_ARGUMENT,
+                  "malformed PreloadSrsRequest (circuit_id: a .zkey path)");
+        goto out;
+    }
+    cz_errinfo ei;
+    cz_errinfo_clear(&ei);
+    int already = cz_srs_is_loaded(s->srs, r->circuit_id);
+    uint64_t t0 = cz_clock_now_ms();
+    int rc = cz_srs_preload(s->srs, r->circuit_id, NULL, &ei);
+    if (rc != CZ_OK) {
+        set_reply(rep, rc == CZ_ERANGE ? CZ_RPC_RESOURCE_EXHAUSTED : CZ_RPC_INVALID_ARGUMENT,
+                  "%s: %s", r->circuit_id, ei.msg);
+        goto out;
+    }
+    Cuzk__V1__PreloadSrsResponse resp = CUZK__V1__PRELOAD_SRS_RESPONSE__INIT;
+    resp.already_loaded = already;
+    resp.load_time_ms = already ? 0 : cz_clock_now_ms() - t0;
+    pthread_mutex_lock(&s->lock);
+    size_t i = 0;
+    while (i < s->npreloaded && strcmp(s->preloaded[i], r->circuit_id) != 0)
+        i++;
+    if (i == s->npreloaded) {
+        char **p = realloc(s->preloaded, (s->npreloaded + 1) * sizeof *p);
+        if (p != NULL) {
+            s->preloaded = p;
+            if ((p[s->npreloaded] = strdup(r->circuit_id)) != NULL)
+                s->npreloaded++;
+        }
+    }
+    pthread_mutex_unlock(&s->lock);
+    reply_pack(rep, &resp.base);
+out:
+    if (r != NULL)
+        cuzk__v1__preload_srs_request__free_unpacked(r, NULL);
+}
+
+static void h_evict(cz_daemon_reply *rep, cz_daemon_service *s, const uint8_t *req, size_t len,
+                    cz_daemon_stop_fn stop, void *arg) {
+    (void)stop, (void)arg;
+    Cuzk__V1__EvictSrsRequest *r = cuzk__v1__evict_srs_request__unpack(NULL, len, req);
+    if (r == NULL || r->circuit_id == NULL || r->circuit_id[0] == 0) {
+        set_reply(rep, CZ_RPC_INVALID_ARGUMENT, "malformed EvictSrsRequest (circuit_id needed)");
+        goto out;
+    }
+    cz_errinfo ei;
+    cz_errinfo_clear(&ei);
+    cz_srs_stats a, b;
+    cz_srs_stats_get(&a, s->srs);
+    int rc = cz_srs_evict(s->srs, r->circuit_id, &ei);
+    cz_srs_stats_get(&b, s->srs);
+    if (rc == CZ_EBUSY) {
+        set_reply(rep, CZ_RPC_FAILED_PRECONDITION, "%s", ei.msg);
+        goto out;
+    }
+    if (rc != CZ_OK && rc != CZ_ENOTFOUND) {
+        set_reply(rep, CZ_RPC_INTERNAL, "%s", ei.msg);
+        goto out;
+    }
+    Cuzk__V1__EvictSrsResponse resp = CUZK__V1__EVICT_SRS_RESPONSE__INIT;
+    resp.was_loaded = rc == CZ_OK;
+    resp.freed_bytes = rc == CZ_OK && a.bytes > b.bytes ? a.bytes - b.bytes : 0;
+    reply_pack(rep, &resp.base);
+out:
+    if (r != NULL)
+        cuzk__v1__evict_srs_request__free_unpacked(r, NULL);
+}
+
+typedef void (*handler_fn)(cz_daemon_reply *, cz_daemon_service *, const uint8_t *, size_t,
+                           cz_daemon_stop_fn, void *);
+static const struct {
+    const char *method;
+    handler_fn fn;
+    int slow;
+} methods[] = {
+    {"/cuzk.v1.ProvingEngine/SubmitProof", h_submit, 1},
+    {"/cuzk.v1.ProvingEngine/AwaitProof", h_await, 1},
+    {"/cuzk.v1.ProvingEngine/Prove", h_prove, 1},
+    {"/cuzk.v1.ProvingEngine/CancelProof", h_cancel, 0},
+    {"/cuzk.v1.ProvingEngine/GetStatus", h_status, 0},
+    {"/cuzk.v1.ProvingEngine/GetMetrics", h_metrics, 0},
+    {"/cuzk.v1.ProvingEngine/PreloadSRS", h_preload, 1},
+    {"/cuzk.v1.ProvingEngine/EvictSRS", h_evict, 0},
+};
+
+int cz_daemon_method_is_slow(const char *method) {
+    for (size_t i = 0; i < sizeof methods / sizeof methods[0]; i++)
+        if (strcmp(method, methods[i].method) == 0)
+            return methods[i].slow;
+    return 0;
+}
+
+void cz_daemon_service_call(cz_daemon_reply *rep, cz_daemon_service *s, const char *method,
+                            const uint8_t *req, size_t len, cz_daemon_stop_fn should_stop,
+                            void *stop_arg) {
+    memset(rep, 0, sizeof *rep);
+    for (size_t i = 0; i < sizeof methods / sizeof methods[0]; i++)
+        if (strcmp(method, methods[i].method) == 0) {
+            methods[i].fn(rep, s, req, len, should_stop, stop_arg);
+            return;
+        }
+    set_reply(rep, CZ_RPC_UNIMPLEMENTED, "unknown method %s", method);
+}

@@ -1,0 +1,255 @@
+// cuzk-daemon end to end over gRPC: a Node client (@grpc/grpc-js, the proto loaded from
+// proto/cuzk/v1/proving.proto) against a daemon started here on a temporary Unix socket, CPU
+// backend. Oracles: snarkjs verifies the zkey job's proof; the engine verifies every porep-synth
+// partition before a job is done; counts come from the client's own bookkeeping.
+//
+//   node tests/daemon/grpc.mjs <cuzk-daemon> <scratch dir>
+// Exit 0 all passed, 1 a check failed, 77 skipped (the npm modules are missing: npm install).
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const [daemonBin, scratchArg] = process.argv.slice(2);
+if (!daemonBin) {
+  console.error("usage: grpc.mjs <cuzk-daemon> <scratch dir>");
+  process.exit(2);
+}
+let grpc, protoLoader, snarkjs;
+try {
+  grpc = await import("@grpc/grpc-js");
+  protoLoader = await import("@grpc/proto-loader");
+  snarkjs = await import("snarkjs");
+} catch (e) {
+  console.log(`SKIP: @grpc/grpc-js, @grpc/proto-loader or snarkjs missing (run npm install): ${e.message}`);
+  process.exit(77);
+}
+
+let passed = 0, failed = 0;
+function check(name, ok, detail = "") {
+  if (ok) passed++;
+  else failed++;
+  console.log(`${ok ? "ok  " : "FAIL"} ${name}${ok || !detail ? "" : ": " + detail}`);
+}
+
+const scratch = path.resolve(scratchArg ?? "build/daemon-test");
+fs.rmSync(scratch, { recursive: true, force: true });
+fs.mkdirSync(scratch, { recursive: true });
+const sock = path.join(scratch, "run", "sub", "cuzk.sock"); // parent directories made by the daemon
+const zkey = path.join(root, "examples/poseidon/poseidon_chain.zkey");
+const wtns = fs.readFileSync(path.join(root, "examples/poseidon/poseidon_chain.wtns"));
+
+const def = protoLoader.loadSync(path.join(root, "proto/cuzk/v1/proving.proto"), {
+  keepCase: true, longs: String, enums: String, defaults: true,
+});
+const Engine = grpc.loadPackageDefinition(def).cuzk.v1.ProvingEngine;
+
+function startDaemon() {
+  const d = spawn(daemonBin, ["--listen", `unix://${sock}`, "--synth-cache", path.join(scratch, "synth"),
+                              "--budget-gib", "4"], { stdio: ["ignore", "inherit", "pipe"] });
+  d.stderrText = "";
+  d.stderr.on("data", (b) => { d.stderrText += b; process.stderr.write(b); });
+  d.exited = new Promise((res) => d.on("exit", (code, sig) => res({ code, sig })));
+  return d;
+}
+
+const opts = { "grpc.max_send_message_length": 256 << 20, "grpc.max_receive_message_length": 256 << 20 };
+const client = new Engine(`unix://${sock}`, grpc.credentials.createInsecure(), opts);
+const call = (m, req, deadlineMs = 60000) => new Promise((res) => {
+  client[m](req, { deadline: Date.now() + deadlineMs }, (err, resp) => res({ err, resp }));
+});
+// Raw bytes to a method (malformed and hand-encoded requests).
+const rawCall = (m, bytes) => new Promise((res) => {
+  client.makeUnaryRequest(`/cuzk.v1.ProvingEngine/${m}`, (x) => x, (x) => x, bytes, (err, resp) => res({ err, resp }));
+});
+const code = (r) => (r.err ? r.err.code : grpc.status.OK);
+const codeName = (c) => Object.keys(grpc.status).find((k) => grpc.status[k] === c) ?? String(c);
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+// BN254 proof (snarkjs layout: affine little-endian Montgomery; A 64, B 128, C 64 bytes) to JSON.
+function modpow(b, e, m) { let r = 1n; b %= m; for (; e > 0n; e >>= 1n, b = b * b % m) if (e & 1n) r = r * b % m; return r; }
+// The BN254 base field modulus (snarkjs bn128 q).
+const BN_P = 21888242871839275222246405745257275088696311157297823662689037894645226208583n;
+const RINV = modpow(modpow(2n, 256n, BN_P), BN_P - 2n, BN_P);
+function fe(buf, off) {
+  let x = 0n;
+  for (let i = 31; i >= 0; i--) x = (x << 8n) | BigInt(buf[off + i]);
+  return (x * RINV % BN_P).toString();
+}
+function proofJson(b) {
+  return {
+    protocol: "groth16", curve: "bn128",
+    pi_a: [fe(b, 0), fe(b, 32), "1"],
+    pi_b: [[fe(b, 64), fe(b, 96)], [fe(b, 128), fe(b, 160)], ["1", "0"]],
+    pi_c: [fe(b, 192), fe(b, 224), "1"],
+  };
+}
+
+// Hand-encoded protobuf: varint field, length-delimited field.
+function varint(n) { const o = []; n = BigInt(n); do { let b = Number(n & 0x7fn); n >>= 7n; if (n) b |= 0x80; o.push(b); } while (n); return o; }
+const fVar = (f, v) => [...varint((f << 3) | 0), ...varint(v)];
+const fBytes = (f, buf) => [...varint((f << 3) | 2), ...varint(buf.length), ...buf];
+
+const t0 = Date.now();
+let daemon = startDaemon();
+try {
+  await new Promise((res, rej) => client.waitForReady(Date.now() + 20000, (e) => (e ? rej(e) : res())));
+  check("daemon listens on a Unix socket in a directory it created", fs.existsSync(sock));
+
+  // --- GetStatus, GetMetrics on an idle daemon
+  let r = await call("GetStatus", {});
+  check("GetStatus", code(r) === 0 && r.resp.gpus.length === 1 && r.resp.queues.length === 6 &&
+        r.resp.queues.some((x) => x.proof_kind === "porep-c2"), JSON.stringify(r.err ?? r.resp));
+  r = await call("GetMetrics", {});
+  check("GetMetrics text", code(r) === 0 && /cuzk_proofs_completed_total 0\n/.test(r.resp.prometheus_text) &&
+        /cuzk_queue_depth 0/.test(r.resp.prometheus_text), r.err?.message);
+
+  // --- SRS: preload, evict, evict again, preload again
+  r = await call("PreloadSRS", { circuit_id: zkey });
+  check("PreloadSRS loads", code(r) === 0 && r.resp.already_loaded === false, JSON.stringify(r.err ?? r.resp));
+  r = await call("PreloadSRS", { circuit_id: zkey });
+  check("PreloadSRS again: already loaded", code(r) === 0 && r.resp.already_loaded === true);
+  r = await call("GetStatus", {});
+  check("GetStatus lists the preloaded key", r.resp.loaded_srs.some((s) => s.circuit_id === zkey));
+  r = await call("EvictSRS", { circuit_id: zkey });
+  check("EvictSRS frees the key", code(r) === 0 && r.resp.was_loaded && Number(r.resp.freed_bytes) > 0,
+        JSON.stringify(r.err ?? r.resp));
+  r = await call("EvictSRS", { circuit_id: zkey });
+  check("EvictSRS of a key not loaded: was_loaded false", code(r) === 0 && !r.resp.was_loaded);
+  r = await call("PreloadSRS", { circuit_id: path.join(scratch, "missing.zkey") });
+  check("PreloadSRS of a missing file: INVALID_ARGUMENT", code(r) === grpc.status.INVALID_ARGUMENT, codeName(code(r)));
+
+  // --- a zkey job, verified by snarkjs
+  r = await call("SubmitProof", { request_id: "zk-1", proof_kind: "SNARKJS_ZKEY", priority: "HIGH",
+                                  zkey_path: zkey, witness: wtns });
+  check("SubmitProof zkey", code(r) === 0 && r.resp.job_id === "zk-1", JSON.stringify(r.err ?? r.resp));
+  r = await call("EvictSRS", { circuit_id: zkey });
+  check("EvictSRS refused while a job holds the key (FAILED_PRECONDITION)",
+        code(r) === grpc.status.FAILED_PRECONDITION, codeName(code(r)) + " " + (r.err?.details ?? ""));
+  r = await call("AwaitProof", { job_id: "zk-1", timeout_ms: 0 });
+  const ok1 = code(r) === 0 && r.resp.status === "COMPLETED" && r.resp.proof.length === 256;
+  check("AwaitProof zkey: COMPLETED, 256-byte proof", ok1, JSON.stringify(r.err ?? { ...r.resp, proof: r.resp?.proof.length }));
+  if (ok1) {
+    const vk = await snarkjs.zKey.exportVerificationKey(zkey);
+    const w = await snarkjs.wtns.exportJson(path.join(root, "examples/poseidon/poseidon_chain.wtns"));
+    const pub = w.slice(1, 1 + vk.nPublic).map(String);
+    check("snarkjs verifies the daemon's proof", await snarkjs.groth16.verify(vk, pub, proofJson(r.resp.proof)));
+    const bad = Buffer.from(r.resp.proof); bad[0] ^= 1;
+    let badOk = false;
+    try { badOk = await snarkjs.groth16.verify(vk, pub, proofJson(bad)); } catch { badOk = false; }
+    check("snarkjs rejects the proof with one bit flipped", !badOk);
+    check("timings: total_ms >= queue_wait_ms", Number(r.resp.total_ms) >= Number(r.resp.queue_wait_ms));
+  }
+  r = await call("AwaitProof", { job_id: "zk-1" });
+  check("AwaitProof of a finished job answers again", code(r) === 0 && r.resp.status === "COMPLETED");
+
+  // --- errors
+  r = await call("AwaitProof", { job_id: "no-such-job" });
+  check("AwaitProof unknown job: NOT_FOUND", code(r) === grpc.status.NOT_FOUND, codeName(code(r)));
+  r = await call("CancelProof", { job_id: "no-such-job" });
+  check("CancelProof unknown job: NOT_FOUND", code(r) === grpc.status.NOT_FOUND, codeName(code(r)));
+  r = await rawCall("SubmitProof", Buffer.from([0xff, 0xff, 0xff, 0xff]));
+  check("malformed SubmitProofRequest: INVALID_ARGUMENT with a message",
+        code(r) === grpc.status.INVALID_ARGUMENT && /malformed/.test(r.err.details), codeName(code(r)));
+  r = await call("AwaitProof", { job_id: "" });
+  check("AwaitProof without job_id: INVALID_ARGUMENT", code(r) === grpc.status.INVALID_ARGUMENT);
+  r = await rawCall("SubmitProof", Buffer.from([...fBytes(1, Buffer.from("k-77")), ...fVar(2, 77)]));
+  check("unknown proof kind 77: INVALID_ARGUMENT", code(r) === grpc.status.INVALID_ARGUMENT &&
+        /unknown proof kind 77/.test(r.err.details), r.err?.details);
+  r = await call("SubmitProof", { request_id: "c2", proof_kind: "POREP_SEAL_COMMIT", vanilla_proof: Buffer.from("{}") });
+  check("POREP_SEAL_COMMIT: UNIMPLEMENTED", code(r) === grpc.status.UNIMPLEMENTED, codeName(code(r)));
+  r = await call("SubmitProof", { request_id: "bw", proof_kind: "SNARKJS_ZKEY", zkey_path: zkey,
+                                  witness: Buffer.from("not a witness") });
+  check("bad witness: INVALID_ARGUMENT at submit", code(r) === grpc.status.INVALID_ARGUMENT, codeName(code(r)));
+  r = await call("SubmitProof", { request_id: "big", proof_kind: "SNARKJS_ZKEY", zkey_path: zkey,
+                                  witness: Buffer.alloc((128 << 20) + 1024) });
+  check("a 128 MiB + 1 KiB request: RESOURCE_EXHAUSTED", code(r) === grpc.status.RESOURCE_EXHAUSTED, codeName(code(r)));
+  r = await call("SubmitProof", { proof_kind: "POREP_SYNTH", synth_scale: 5 });
+  check("porep-synth scale 5: INVALID_ARGUMENT", code(r) === grpc.status.INVALID_ARGUMENT, codeName(code(r)));
+
+  // --- Prove with the synthetic PoRep workload (builds its key once: the first call is slow)
+  r = await call("Prove", { submit: { request_id: "synth-1", proof_kind: "POREP_SYNTH", synth_scale: 10,
+                                      synth_partitions: 2, synth_seed: 7 } }, 120000);
+  check("Prove porep-synth 2^10 x 2: COMPLETED, 2 x 192 bytes",
+        code(r) === 0 && r.resp.result.status === "COMPLETED" && r.resp.result.proof.length === 384,
+        JSON.stringify(r.err?.details ?? r.resp?.result?.status));
+
+  // --- duplicate live id; cancel of a queued and a running job; AwaitProof timeout
+  const big = { proof_kind: "POREP_SYNTH", synth_scale: 12, synth_partitions: 64, synth_seed: 1 };
+  r = await call("SubmitProof", { ...big, request_id: "run-1" });
+  check("SubmitProof run-1", code(r) === 0);
+  for (let i = 0; i < 50; i++) {
+    r = await call("GetStatus", {});
+    if (r.resp.queues.find((x) => x.proof_kind === "porep-synth").in_progress > 0) break;
+    await sleep(50);
+  }
+  check("GetStatus shows run-1 in progress", r.resp.queues.find((x) => x.proof_kind === "porep-synth").in_progress === 1);
+  // The dispatcher may take one more job while run-1's partitions are in flight: a filler job
+  // in between keeps queued-1 queued.
+  r = await call("SubmitProof", { ...big, request_id: "filler" });
+  check("SubmitProof filler", code(r) === 0);
+  r = await call("SubmitProof", { ...big, request_id: "queued-1" });
+  check("SubmitProof queued-1 (queued behind run-1)", code(r) === 0 && r.resp.queue_position >= 1, JSON.stringify(r.resp));
+  r = await call("SubmitProof", { ...big, request_id: "queued-1", synth_seed: 2 });
+  check("duplicate live id: ALREADY_EXISTS", code(r) === grpc.status.ALREADY_EXISTS, codeName(code(r)));
+  r = await call("AwaitProof", { job_id: "queued-1", timeout_ms: 150 });
+  check("AwaitProof timeout_ms 150 on a queued job: TIMEOUT", code(r) === 0 && r.resp.status === "TIMEOUT",
+        JSON.stringify(r.err ?? r.resp.status));
+  r = await call("CancelProof", { job_id: "queued-1" });
+  check("CancelProof queued: was_running false", code(r) === 0 && r.resp.was_running === false, JSON.stringify(r.err ?? r.resp));
+  r = await call("AwaitProof", { job_id: "queued-1" });
+  check("cancelled queued job awaits CANCELLED", code(r) === 0 && r.resp.status === "CANCELLED");
+  r = await call("CancelProof", { job_id: "run-1" });
+  check("CancelProof running: was_running true", code(r) === 0 && r.resp.was_running === true, JSON.stringify(r.err ?? r.resp));
+  r = await call("AwaitProof", { job_id: "run-1" });
+  check("cancelled running job awaits CANCELLED", code(r) === 0 && r.resp.status === "CANCELLED", r.resp?.status);
+  r = await call("CancelProof", { job_id: "filler" });
+  check("CancelProof filler", code(r) === 0);
+  r = await call("CancelProof", { job_id: "run-1" });
+  check("CancelProof of a finished job: FAILED_PRECONDITION", code(r) === grpc.status.FAILED_PRECONDITION, codeName(code(r)));
+
+  // --- a burst of small mixed-priority jobs: none lost
+  const prios = ["LOW", "NORMAL", "HIGH", "CRITICAL", "PRIORITY_UNSPECIFIED"];
+  const N = 60;
+  const subs = await Promise.all(Array.from({ length: N }, (_, i) => (i % 3 === 0
+    ? call("SubmitProof", { request_id: `burst-${i}`, proof_kind: "SNARKJS_ZKEY", priority: prios[i % 5],
+                            zkey_path: zkey, witness: wtns })
+    : call("SubmitProof", { request_id: `burst-${i}`, proof_kind: "POREP_SYNTH", priority: prios[i % 5],
+                            synth_scale: 10, synth_partitions: 1, synth_seed: i }))));
+  check(`burst: ${N} submits accepted`, subs.every((s) => code(s) === 0), subs.find((s) => s.err)?.err?.details);
+  const res = await Promise.all(Array.from({ length: N }, (_, i) => call("AwaitProof", { job_id: `burst-${i}` }, 120000)));
+  const good = res.filter((x, i) => code(x) === 0 && x.resp.status === "COMPLETED" &&
+                                    x.resp.proof.length === (i % 3 === 0 ? 256 : 192)).length;
+  check(`burst: ${N} of ${N} COMPLETED with proofs of the right size`, good === N, `${good}`);
+  r = await call("GetMetrics", {});
+  const m = /cuzk_proofs_completed_total (\d+)/.exec(r.resp.prometheus_text);
+  check("GetMetrics counts every completed proof (1 + 1 + burst)", m && Number(m[1]) === N + 2, m?.[1]);
+  check("GetMetrics per kind", new RegExp(`cuzk_proofs_completed\\{proof_kind="snarkjs_zkey"\\} ${1 + Math.ceil(N / 3)}`)
+        .test(r.resp.prometheus_text), r.resp.prometheus_text);
+
+  // --- SIGTERM with jobs in flight: they finish, new submits are refused, exit 0
+  const inflight = ["term-1", "term-2", "term-3"];
+  for (const id of inflight)
+    await call("SubmitProof", { request_id: id, proof_kind: "POREP_SYNTH", synth_scale: 10, synth_partitions: 2, synth_seed: 3 });
+  const waits = inflight.map((id) => call("AwaitProof", { job_id: id }, 120000));
+  daemon.kill("SIGTERM");
+  await sleep(400);
+  r = await call("SubmitProof", { request_id: "late", proof_kind: "POREP_SYNTH", synth_scale: 10, synth_seed: 1 });
+  check("after SIGTERM: SubmitProof UNAVAILABLE", code(r) === grpc.status.UNAVAILABLE, codeName(code(r)));
+  const wr = await Promise.all(waits);
+  check("after SIGTERM: jobs in flight complete", wr.every((x) => code(x) === 0 && x.resp.status === "COMPLETED"),
+        JSON.stringify(wr.map((x) => x.err?.details ?? x.resp.status)));
+  const ex = await daemon.exited;
+  check("daemon exits 0 after draining", ex.code === 0, JSON.stringify(ex));
+  check("socket file removed", !fs.existsSync(sock));
+  daemon = null;
+} catch (e) {
+  check("no exception", false, e.stack);
+} finally {
+  client.close();
+  if (daemon) daemon.kill("SIGKILL");
+}
+console.log(`daemon_grpc: ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed ? 1 : 0);
