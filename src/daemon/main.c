@@ -5,9 +5,12 @@
  *   cuzk-daemon [--listen ADDR] [--config FILE] [--log-level LEVEL] [--budget-gib N]
  *               [--synth-cache DIR] [--synth-max-scale K] [--threads N]
  *
- * ADDR: unix:///path (default unix:///tmp/cuzk/cuzk.sock) or host:port. The engine runs on the
- * CPU backend (GPU selection comes with the configuration file). SIGTERM/SIGINT: stop taking
- * jobs, finish the accepted ones, exit 0; a second signal exits at once (status 1).
+ * The configuration (docs/daemon.md, "Configuration") is the defaults, then --config FILE, then
+ * the flags (--listen = daemon.listen, --log-level = logging.level). ADDR: unix:///path (default
+ * unix:///tmp/cuzk/cuzk.sock) or host:port. daemon.status_listen starts GET /status and /metrics.
+ * The engine takes memory, synthesis, gpus (workers, threads; the devices themselves are not
+ * used yet: the CPU backend) and scheduler keys from it. SIGTERM/SIGINT: stop taking jobs, finish
+ * the accepted ones, exit 0; a second signal exits at once (status 1).
  */
 #include <signal.h>
 #include <stdio.h>
@@ -15,7 +18,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cuzk/log.h"
+#include "daemon/config.h"
 #include "daemon/grpc_server.h"
+#include "daemon/http.h"
 #include "daemon/service.h"
 
 static volatile sig_atomic_t stop_requested;
@@ -36,10 +42,12 @@ static void usage(FILE *f) {
 }
 
 int main(int argc, char **argv) {
-    const char *listen = "unix:///tmp/cuzk/cuzk.sock", *log_level = "info", *config = NULL;
+    const char *listen = NULL, *log_level = NULL, *config = NULL;
+    double budget_gib = 0;
+    int threads = -1;
     cz_daemon_service_config cfg;
+    cz_daemon_config dc;
     memset(&cfg, 0, sizeof cfg);
-    cfg.engine.budget.margin_bytes = 1ull << 30;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
@@ -59,25 +67,41 @@ int main(int argc, char **argv) {
         } else if (strcmp(a, "--log-level") == 0) {
             log_level = v;
         } else if (strcmp(a, "--budget-gib") == 0) {
-            cfg.engine.budget.total_bytes = (uint64_t)(atof(v) * 1073741824.0);
+            budget_gib = atof(v);
         } else if (strcmp(a, "--synth-cache") == 0) {
             cfg.synth_cache = v;
         } else if (strcmp(a, "--synth-max-scale") == 0) {
             cfg.synth_max_scale = (unsigned)atoi(v);
         } else if (strcmp(a, "--threads") == 0) {
-            cfg.engine.synthesis_threads = cfg.engine.gpu_threads = atoi(v);
+            threads = atoi(v);
         } else {
             fprintf(stderr, "cuzk-daemon: unknown option %s\n", a);
             usage(stderr);
             return 2;
         }
     }
-    int verbose = strcmp(log_level, "debug") == 0 || strcmp(log_level, "info") == 0;
-    if (config != NULL)
-        fprintf(stderr,
-                "cuzk-daemon: --config %s: configuration files are not read yet; "
-                "using defaults and the command line\n",
-                config);
+    cz_errinfo ei;
+    cz_errinfo_clear(&ei);
+    if (cz_daemon_config_load(&dc, config, &ei) != CZ_OK ||
+        (listen != NULL && cz_daemon_config_set(&dc, "daemon.listen", listen, &ei) != CZ_OK) ||
+        (log_level != NULL &&
+         cz_daemon_config_set(&dc, "logging.level", log_level, &ei) != CZ_OK)) {
+        fprintf(stderr, "cuzk-daemon: %s\n", ei.msg);
+        cz_daemon_config_free(&dc);
+        return 2;
+    }
+    cz_log_set_level(dc.logging.level);
+    int verbose = dc.logging.level >= CZ_LOG_LEVEL_INFO;
+    cfg.engine.budget.total_bytes =
+        budget_gib > 0 ? (uint64_t)(budget_gib * 1073741824.0) : dc.memory.total_budget;
+    cfg.engine.budget.margin_bytes = dc.memory.safety_margin;
+    cfg.engine.workers_per_device = dc.gpus.gpu_workers_per_device;
+    cfg.engine.gpu_threads = threads >= 0 ? threads : dc.gpus.gpu_threads;
+    cfg.engine.synthesis_threads = threads >= 0 ? threads : dc.synthesis.threads;
+    cfg.engine.partition_workers = dc.synthesis.partition_workers;
+    cfg.engine.finalizers = dc.pipeline.finalizers;
+    cfg.engine.sched.retention_ms = dc.scheduler.job_retention * 1000;
+    cfg.engine.sched.max_retained = (size_t)dc.scheduler.max_retained_jobs;
 
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
@@ -87,25 +111,35 @@ int main(int argc, char **argv) {
     sigaction(SIGINT, &sa, NULL);
     signal(SIGPIPE, SIG_IGN);
 
-    cz_errinfo ei;
-    cz_errinfo_clear(&ei);
     cz_daemon_service *svc = NULL;
     cz_grpc_server *srv = NULL;
+    cz_http *http = NULL;
+    int rc = 1;
     if (cz_daemon_service_create(&svc, &cfg, &ei) != CZ_OK) {
         fprintf(stderr, "cuzk-daemon: engine: %s\n", ei.msg);
-        return 1;
+        goto out;
     }
-    if (cz_grpc_server_create(&srv, listen, svc, &ei) != CZ_OK) {
+    if (cz_grpc_server_create(&srv, dc.daemon.listen, svc, &ei) != CZ_OK) {
         fprintf(stderr, "cuzk-daemon: %s\n", ei.msg);
-        cz_daemon_service_destroy(svc);
-        return 1;
+        goto out;
+    }
+    if (dc.daemon.status_listen[0] != '\0' &&
+        cz_http_start(&http, dc.daemon.status_listen, cz_daemon_service_engine(svc),
+                      cz_daemon_service_srs(svc), &ei) != CZ_OK) {
+        fprintf(stderr, "cuzk-daemon: daemon.status_listen: %s\n", ei.msg);
+        goto out;
     }
     if (verbose)
-        fprintf(stderr, "cuzk-daemon: listening on %s (CPU backend)\n", listen);
+        fprintf(stderr, "cuzk-daemon: listening on %s (CPU backend)%s%s\n", dc.daemon.listen,
+                http ? "; status on " : "", http ? dc.daemon.status_listen : "");
     cz_grpc_server_run(srv, &stop_requested);
-    cz_grpc_server_destroy(srv);
-    cz_daemon_service_destroy(svc);
+    rc = 0;
     if (verbose)
         fprintf(stderr, "cuzk-daemon: stopped\n");
-    return 0;
+out:
+    cz_http_stop(http); /* before the engine it reads */
+    cz_grpc_server_destroy(srv);
+    cz_daemon_service_destroy(svc);
+    cz_daemon_config_free(&dc);
+    return rc;
 }

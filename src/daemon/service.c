@@ -792,3 +792,11 @@ void cz_daemon_service_call(cz_daemon_reply *rep, cz_daemon_service *s, const ch
         }
     set_reply(rep, CZ_RPC_UNIMPLEMENTED, "unknown method %s", method);
 }
+
+cz_engine *cz_daemon_service_engine(cz_daemon_service *s) {
+    return s->engine;
+}
+
+cz_srs *cz_daemon_service_srs(cz_daemon_service *s) {
+    return s->srs;
+}

@@ -56,6 +56,9 @@ int cz_daemon_service_create(cz_daemon_service **out, const cz_daemon_service_co
                              cz_errinfo *ei);
 /* Shuts the engine down (running jobs finish first) and frees everything. */
 void cz_daemon_service_destroy(cz_daemon_service *s);
+/* The engine and the SRS manager behind the service (for the HTTP status endpoints). */
+cz_engine *cz_daemon_service_engine(cz_daemon_service *s);
+cz_srs *cz_daemon_service_srs(cz_daemon_service *s);
 
 /* From now on SubmitProof and Prove answer UNAVAILABLE. */
 void cz_daemon_service_stop_intake(cz_daemon_service *s);

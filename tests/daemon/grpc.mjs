@@ -244,6 +244,27 @@ try {
   check("daemon exits 0 after draining", ex.code === 0, JSON.stringify(ex));
   check("socket file removed", !fs.existsSync(sock));
   daemon = null;
+
+  // --- the configuration file: its status_listen starts GET /metrics; a bad file stops start-up
+  const port = 20000 + (process.pid % 20000);
+  const cfgPath = path.join(scratch, "cuzk.toml");
+  fs.writeFileSync(cfgPath, `[daemon]\nlisten = "unix://${sock}"\nstatus_listen = "127.0.0.1:${port}"\n`);
+  const d2 = spawn(daemonBin, ["--config", cfgPath, "--log-level", "warn"], { stdio: "ignore" });
+  const d2exit = new Promise((res) => d2.on("exit", (c) => res(c)));
+  let metrics = "";
+  for (let i = 0; i < 50 && !metrics.includes("cuzk_uptime_seconds"); i++) {
+    await sleep(100);
+    metrics = await fetch(`http://127.0.0.1:${port}/metrics`).then((x) => x.text()).catch(() => "");
+  }
+  check("--config: status_listen serves /metrics", metrics.includes("cuzk_proofs_submitted_total"));
+  d2.kill("SIGTERM");
+  check("--config daemon exits 0", (await d2exit) === 0);
+  fs.writeFileSync(cfgPath, "[daemon]\n\nlisten = 5\n");
+  const d3 = spawn(daemonBin, ["--config", cfgPath], { stdio: ["ignore", "ignore", "pipe"] });
+  let err3 = "";
+  d3.stderr.on("data", (b) => { err3 += b; });
+  const c3 = await new Promise((res) => d3.on("exit", (c) => res(c)));
+  check("a bad config stops start-up with FILE:LINE", c3 === 2 && err3.includes(`${cfgPath}:3:`), err3);
 } catch (e) {
   check("no exception", false, e.stack);
 } finally {
