@@ -17,6 +17,7 @@
 
 #include "cuzk/curve_id.h"
 #include "cuzk/err.h"
+#include "cuzk/threadpool.h"
 
 #define BENCH_OK    0
 #define BENCH_FAIL  1
@@ -69,6 +70,15 @@ int bench_device_open(bench_opts *o);
  */
 int bench_time(double *ms, int runs, int warmup, int gpu_dev, bench_fn fn, void *ctx,
                cz_errinfo *ei);
+
+/*
+ * Runs run(o, curve, log_n, pool) for every requested curve and size, in order, until one fails;
+ * with a CPU pool of o->threads when with_pool (o->pool_threads says its size), else pool NULL.
+ * Returns the first failure's code, BENCH_OK, or BENCH_FAIL when the pool cannot start.
+ */
+typedef int (*bench_size_fn)(const bench_opts *o, cz_curve_id curve, unsigned log_n,
+                             cz_threadpool *pool);
+int bench_each_size(bench_opts *o, int with_pool, bench_size_fn run);
 
 /* bench_json.c: one result line, built member by member. */
 typedef struct bench_json {

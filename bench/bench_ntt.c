@@ -149,19 +149,5 @@ out:
 }
 
 int bench_cmd_ntt(bench_opts *o) {
-    cz_threadpool *pool = NULL;
-    cz_errinfo ei;
-    int rc = BENCH_OK;
-    cz_errinfo_clear(&ei);
-    if (!o->gpu && cz_threadpool_create(&pool, o->threads, &ei) != CZ_OK) {
-        fprintf(stderr, "cuzk-bench ntt: %s\n", ei.msg);
-        return BENCH_FAIL;
-    }
-    o->pool_threads = o->gpu ? 0 : cz_threadpool_size(pool);
-    for (int c = 0; c < 2 && rc == BENCH_OK; c++)
-        for (size_t s = 0; s < o->nsizes && rc == BENCH_OK; s++)
-            if (o->curves & (1u << c))
-                rc = run_size(o, (cz_curve_id)c, o->log_n[s], pool);
-    cz_threadpool_destroy(pool);
-    return rc;
+    return bench_each_size(o, !o->gpu, run_size);
 }

@@ -224,9 +224,6 @@ out:
 }
 
 int bench_cmd_prove(bench_opts *o) {
-    cz_threadpool *pool = NULL;
-    cz_errinfo ei;
-    int rc = BENCH_OK;
     if (o->copies == 0) {
         fprintf(stderr, "cuzk-bench prove: --no-copies: a proof always starts from host data\n");
         return BENCH_USAGE;
@@ -246,16 +243,5 @@ int bench_cmd_prove(bench_opts *o) {
                 strerror(errno));
         return BENCH_FAIL;
     }
-    cz_errinfo_clear(&ei);
-    if (cz_threadpool_create(&pool, o->threads, &ei) != CZ_OK) {
-        fprintf(stderr, "cuzk-bench prove: %s\n", ei.msg);
-        return BENCH_FAIL;
-    }
-    o->pool_threads = cz_threadpool_size(pool);
-    for (int c = 0; c < 2 && rc == BENCH_OK; c++)
-        for (size_t s = 0; s < o->nsizes && rc == BENCH_OK; s++)
-            if (o->curves & (1u << c))
-                rc = run_size(o, (cz_curve_id)c, o->log_n[s], pool);
-    cz_threadpool_destroy(pool);
-    return rc;
+    return bench_each_size(o, 1, run_size);
 }

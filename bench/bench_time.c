@@ -17,6 +17,7 @@
 #include "bench.h"
 #include "cuzk/clock.h"
 #include "cuzk/gpu.h"
+#include "cuzk/threadpool.h"
 
 int bench_device_open(bench_opts *o) {
     cz_gpu_info info;
@@ -99,4 +100,22 @@ int bench_time(double *ms, int runs, int warmup, int gpu_dev, bench_fn fn, void 
         ms[r] = cz_clock_elapsed_s(t0) * 1e3;
     }
     return CZ_OK;
+}
+
+int bench_each_size(bench_opts *o, int with_pool, bench_size_fn run) {
+    cz_threadpool *pool = NULL;
+    cz_errinfo ei;
+    int rc = BENCH_OK;
+    cz_errinfo_clear(&ei);
+    if (with_pool && cz_threadpool_create(&pool, o->threads, &ei) != CZ_OK) {
+        fprintf(stderr, "cuzk-bench %s: %s\n", o->cmd, ei.msg);
+        return BENCH_FAIL;
+    }
+    o->pool_threads = with_pool ? cz_threadpool_size(pool) : 0;
+    for (int c = 0; c < 2 && rc == BENCH_OK; c++)
+        for (size_t s = 0; s < o->nsizes && rc == BENCH_OK; s++)
+            if (o->curves & (1u << c))
+                rc = run(o, (cz_curve_id)c, o->log_n[s], pool);
+    cz_threadpool_destroy(pool);
+    return rc;
 }
