@@ -78,6 +78,10 @@ typedef struct cz_workload_ops {
     /* The whole job's proof: nparts × proof_bytes bytes in partition order. */
     int (*verify)(void *ctx, const uint8_t *proof, size_t len, cz_errinfo *ei);
     void (*destroy)(void *ctx);
+    /* Optional: called once, on the deallocation thread, after the job has ended and every buffer
+     * of its partitions is freed: drop what only the running job needed (e.g. its proving key's
+     * reference, so the key can be evicted) while the finished job stays queryable. */
+    void (*release)(void *ctx);
 } cz_workload_ops;
 
 typedef struct cz_workload {

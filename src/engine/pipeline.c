@@ -50,11 +50,13 @@ typedef struct item {
     char worker[24];
 } item;
 
-/* A buffer for the deallocation thread (it holds a job reference: the workload lives on). */
+/* A buffer for the deallocation thread (it holds a job reference: the workload lives on), or,
+ * with release set, the job's end: ops->release after every earlier buffer (the queue is FIFO). */
 typedef struct dealloc {
     cz__wq_node node;
     cz_job *job;
     void *asg, *pending;
+    int release;
 } dealloc;
 
 typedef struct gpu_worker {
@@ -135,23 +137,31 @@ static void emit_stages(cz_engine *e, const item *it) {
 
 /* ---- the end of a partition and of a job ---- */
 
-static void free_later(cz_engine *e, cz_job *job, void *asg, void *pending) {
+/* Frees a partition's buffers, or (release) ends the job's use of its workload. */
+static void dealloc_now(cz_job *job, void *asg, void *pending, int release) {
+    pjob *pj = cz_job_payload(job);
+    if (pending != NULL)
+        pj->wl.ops->pending_free(pending, pj->wl.ctx);
+    if (asg != NULL)
+        pj->wl.ops->asg_free(asg, pj->wl.ctx);
+    if (release && pj->wl.ops->release != NULL)
+        pj->wl.ops->release(pj->wl.ctx);
+}
+
+static void free_later(cz_engine *e, cz_job *job, void *asg, void *pending, int release) {
     dealloc *d;
-    if (asg == NULL && pending == NULL)
+    if (asg == NULL && pending == NULL && !release)
         return;
     d = calloc(1, sizeof *d);
-    if (d == NULL) { /* no memory for the hand-off: free here, synchronously */
-        pjob *pj = cz_job_payload(job);
-        if (pending != NULL)
-            pj->wl.ops->pending_free(pending, pj->wl.ctx);
-        if (asg != NULL)
-            pj->wl.ops->asg_free(asg, pj->wl.ctx);
+    if (d == NULL) { /* no memory for the hand-off: do it here, synchronously */
+        dealloc_now(job, asg, pending, release);
         return;
     }
     cz_job_ref(job);
     d->job = job;
     d->asg = asg;
     d->pending = pending;
+    d->release = release;
     cz__workq_push(&e->dealloc_q, &d->node);
 }
 
@@ -190,7 +200,7 @@ static void end_part(item *it, int code, const char *msg) {
     cz_engine *e = it->e;
     int last_ok, last;
     cz_reservation_release_all(&it->res);
-    free_later(e, it->job, it->asg, it->pending);
+    free_later(e, it->job, it->asg, it->pending, 0);
     it->asg = it->pending = NULL;
     pthread_mutex_lock(&e->stats_lock);
     if (code == CZ_OK)
@@ -209,8 +219,10 @@ static void end_part(item *it, int code, const char *msg) {
     pthread_mutex_lock(&e->stats_lock);
     last = ++it->pj->nended == it->pj->wl.nparts;
     pthread_mutex_unlock(&e->stats_lock);
-    if (last)
+    if (last) {
         end_job_event(e, it);
+        free_later(e, it->job, NULL, NULL, 1);
+    }
     cz_job_unref(it->job);
     free(it);
 }
@@ -403,11 +415,7 @@ static void *dealloc_main(void *arg) {
     cz__wq_node *n;
     while ((n = cz__workq_pop(&e->dealloc_q)) != NULL) {
         dealloc *d = (dealloc *)n;
-        pjob *pj = cz_job_payload(d->job);
-        if (d->pending != NULL)
-            pj->wl.ops->pending_free(d->pending, pj->wl.ctx);
-        if (d->asg != NULL)
-            pj->wl.ops->asg_free(d->asg, pj->wl.ctx);
+        dealloc_now(d->job, d->asg, d->pending, d->release);
         cz_job_unref(d->job);
         free(d);
     }

@@ -241,9 +241,29 @@ static void g16_destroy(void *ctx) {
     free(j);
 }
 
+/* The job has ended: its key reference and witness go now (EvictSRS need not wait until the
+ * finished job is dropped); the verification data stays for destroy. */
+static void g16_release(void *ctx) {
+    g16_job *j = ctx;
+    cz_srs_release(j->key);
+    j->key = NULL;
+    cz_wtns_close(j->w);
+    j->w = NULL;
+    free(j->wtns_copy);
+    j->wtns_copy = NULL;
+}
+
 static const cz_workload_ops g16_ops = {
-    "groth16", g16_synthesize, g16_prepare, g16_compute, g16_finish,
-    asg_free,  pend_free,      g16_verify,  g16_destroy,
+    .name = "groth16",
+    .synthesize = g16_synthesize,
+    .prepare = g16_prepare,
+    .compute = g16_compute,
+    .finish = g16_finish,
+    .asg_free = asg_free,
+    .pending_free = pend_free,
+    .verify = g16_verify,
+    .destroy = g16_destroy,
+    .release = g16_release,
 };
 
 /* A job shell for zk: verification key, public-input table, blinding. */

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cuzk/encoding.h"
 #include "cuzk/fileio.h"
@@ -132,6 +133,19 @@ static void test_zkey(int gpu) {
         CHECK(strstr(ei.msg, "wtns") != NULL);
         free(other);
         cz_srs_release(key);
+        /* the finished jobs stay queryable but no longer hold the key: it can be evicted (the
+         * release runs on the deallocation thread, so allow it a moment) */
+        int evicted = CZ_EBUSY;
+        for (int tries = 0; tries < 200 && evicted == CZ_EBUSY; tries++) {
+            evicted = cz_srs_evict(srs, zkeys[i], &ei);
+            if (evicted == CZ_EBUSY)
+                usleep(10000);
+        }
+        CHECK(evicted == CZ_OK);
+        cz_job *done = NULL;
+        CHECK(cz_engine_await(&done, e, "zk0-0", 0, &ei) == CZ_OK &&
+              cz_job_state_get(done) == CZ_JOB_DONE);
+        cz_job_unref(done);
         free(wt);
     }
     cz_engine_destroy(e);
