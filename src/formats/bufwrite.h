@@ -1,7 +1,8 @@
 /*
  * A buffered little-endian file writer for the snarkjs binary writers (r1cs_write.c,
  * wtns_write.c): bytes collect in a 1 MiB buffer and go out in large fwrite calls. The first error
- * sticks (bw->err) and later calls do nothing, so a writer checks once, at cz__bw_close.
+ * sticks (bw->err) and later calls do nothing, so a writer checks once, at the end
+ * (cz__bw_finish). cz__bw_open writes the iden3 container's preamble.
  */
 #ifndef CUZK_FORMATS_BUFWRITE_H
 #define CUZK_FORMATS_BUFWRITE_H
@@ -10,6 +11,9 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
+
+#include "cuzk/err.h"
 
 #define CZ_BW_SIZE (1u << 20)
 
@@ -65,6 +69,28 @@ static inline int cz__bw_close(cz__bw *bw) {
     if (fclose(bw->f) != 0 && bw->err == 0)
         bw->err = errno ? errno : EIO;
     return bw->err;
+}
+
+/* Creates path and writes the container preamble: magic (4 bytes), version, section count. */
+static inline int cz__bw_open(cz__bw *bw, const char *path, const char magic[4], uint32_t version,
+                              uint32_t nsections, cz_errinfo *ei) {
+    if ((bw->f = fopen(path, "wb")) == NULL)
+        return cz_fail(ei, CZ_EIO, "%s: cannot create: %s", path, strerror(errno));
+    bw->len = 0;
+    bw->err = 0;
+    cz__bw_bytes(bw, magic, 4);
+    cz__bw_u32(bw, version);
+    cz__bw_u32(bw, nsections);
+    return CZ_OK;
+}
+
+/* Closes the file; after a failure anywhere in the writing, removes it and says why. */
+static inline int cz__bw_finish(cz__bw *bw, const char *path, cz_errinfo *ei) {
+    int err = cz__bw_close(bw);
+    if (err == 0)
+        return CZ_OK;
+    unlink(path);
+    return cz_fail(ei, CZ_EIO, "%s: write failed: %s", path, strerror(err));
 }
 
 #endif

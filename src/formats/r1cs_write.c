@@ -75,15 +75,8 @@ int cz_r1cs_write(const char *path, const cz_r1cs *cs, cz_errinfo *ei) {
             for (int b = 0; b < 8; b++)
                 coefs[k][8 * l + b] = (uint8_t)(std[l] >> (8 * b));
     }
-    if ((bw->f = fopen(path, "wb")) == NULL) {
-        rc = cz_fail(ei, CZ_EIO, "%s: cannot create: %s", path, strerror(errno));
+    if ((rc = cz__bw_open(bw, path, "r1cs", 1, 3, ei)) != CZ_OK)
         goto out;
-    }
-    bw->len = 0;
-    bw->err = 0;
-    cz__bw_bytes(bw, "r1cs", 4);
-    cz__bw_u32(bw, 1);
-    cz__bw_u32(bw, 3);
     cz__bw_section(bw, SECT_HEADER, 4 + R1CS_N8 + 4 * 4 + 8 + 4);
     cz__bw_u32(bw, R1CS_N8);
     for (int l = 0; l < 4; l++)
@@ -116,11 +109,7 @@ int cz_r1cs_write(const char *path, const cz_r1cs *cs, cz_errinfo *ei) {
     cz__bw_section(bw, SECT_LABELS, (uint64_t)cs->nvars * 8);
     for (uint32_t v = 0; v < cs->nvars; v++)
         cz__bw_u64(bw, v);
-    int err = cz__bw_close(bw);
-    if (err != 0) {
-        unlink(path);
-        rc = cz_fail(ei, CZ_EIO, "%s: write failed: %s", path, strerror(err));
-    }
+    rc = cz__bw_finish(bw, path, ei);
 out:
     free(bw);
     free(scratch);

@@ -46,15 +46,8 @@ int cz_r1cs_write_wtns(const char *path, const cz_r1cs *cs, cz_threadpool *pool,
         rc = cz_fail(ei, CZ_ENOMEM, "%s: out of memory", path);
         goto out;
     }
-    if ((bw->f = fopen(path, "wb")) == NULL) {
-        rc = cz_fail(ei, CZ_EIO, "%s: cannot create: %s", path, strerror(errno));
+    if ((rc = cz__bw_open(bw, path, "wtns", 2, 2, ei)) != CZ_OK)
         goto out;
-    }
-    bw->len = 0;
-    bw->err = 0;
-    cz__bw_bytes(bw, "wtns", 4);
-    cz__bw_u32(bw, 2);
-    cz__bw_u32(bw, 2);
     cz__bw_section(bw, SECT_HEADER, 4 + WTNS_N8 + 4);
     cz__bw_u32(bw, WTNS_N8);
     for (int l = 0; l < 4; l++)
@@ -67,11 +60,7 @@ int cz_r1cs_write_wtns(const char *path, const cz_r1cs *cs, cz_threadpool *pool,
         cz_threadpool_run(pool, conv_task, &x, (n + WTNS_TASK - 1) / WTNS_TASK);
         cz__bw_bytes(bw, stage, n * WTNS_N8);
     }
-    int err = cz__bw_close(bw);
-    if (err != 0) {
-        unlink(path);
-        rc = cz_fail(ei, CZ_EIO, "%s: write failed: %s", path, strerror(err));
-    }
+    rc = cz__bw_finish(bw, path, ei);
 out:
     free(bw);
     free(stage);
