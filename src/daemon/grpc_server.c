@@ -276,6 +276,17 @@ static int mkdir_parents(const char *path) {
     return mkdir(buf, 0755) != 0 && errno != EEXIST ? -1 : 0;
 }
 
+/* Destroys the server and drains and destroys its completion queue, then releases grpc. */
+static void release_grpc(cz_grpc_server *s) {
+    grpc_server_destroy(s->server);
+    grpc_completion_queue_shutdown(s->cq);
+    while (grpc_completion_queue_next(s->cq, gpr_inf_future(GPR_CLOCK_REALTIME), NULL).type !=
+           GRPC_QUEUE_SHUTDOWN)
+        ;
+    grpc_completion_queue_destroy(s->cq);
+    grpc_shutdown();
+}
+
 int cz_grpc_server_create(cz_grpc_server **out, const char *addr, cz_daemon_service *svc,
                           cz_errinfo *ei) {
     *out = NULL;
@@ -316,13 +327,7 @@ int cz_grpc_server_create(cz_grpc_server **out, const char *addr, cz_daemon_serv
     int port = grpc_server_add_http2_port(s->server, addr, cred);
     grpc_server_credentials_release(cred);
     if (port == 0) {
-        grpc_server_destroy(s->server);
-        grpc_completion_queue_shutdown(s->cq);
-        while (grpc_completion_queue_next(s->cq, gpr_inf_future(GPR_CLOCK_REALTIME), NULL).type !=
-               GRPC_QUEUE_SHUTDOWN)
-            ;
-        grpc_completion_queue_destroy(s->cq);
-        grpc_shutdown();
+        release_grpc(s);
         free(s);
         return cz_fail(ei, CZ_EIO, "cannot listen on %s", addr);
     }
@@ -398,13 +403,7 @@ int cz_grpc_server_run(cz_grpc_server *s, volatile sig_atomic_t *stop) {
 void cz_grpc_server_destroy(cz_grpc_server *s) {
     if (s == NULL)
         return;
-    grpc_server_destroy(s->server);
-    grpc_completion_queue_shutdown(s->cq);
-    while (grpc_completion_queue_next(s->cq, gpr_inf_future(GPR_CLOCK_REALTIME), NULL).type !=
-           GRPC_QUEUE_SHUTDOWN)
-        ;
-    grpc_completion_queue_destroy(s->cq);
-    grpc_shutdown();
+    release_grpc(s);
     if (s->unix_path[0])
         unlink(s->unix_path);
     free(s);
