@@ -231,12 +231,16 @@ try {
   // --- SIGTERM with jobs in flight: they finish, new submits are refused, exit 0
   const inflight = ["term-1", "term-2", "term-3"];
   for (const id of inflight)
-    await call("SubmitProof", { request_id: id, proof_kind: "POREP_SYNTH", synth_scale: 10, synth_partitions: 2, synth_seed: 3 });
+    await call("SubmitProof", { request_id: id, proof_kind: "POREP_SYNTH", synth_scale: 12, synth_partitions: 6, synth_seed: 3 });
   const waits = inflight.map((id) => call("AwaitProof", { job_id: id }, 120000));
   daemon.kill("SIGTERM");
-  await sleep(400);
+  // Submit once the daemon has taken the signal (it says so), while it still drains the jobs
+  // above (large enough to outlast this): a fixed sleep raced a fast drain, after which the
+  // server is gone and the connection is reset instead of answering UNAVAILABLE.
+  for (let i = 0; i < 200 && !daemon.stderrText.includes("stopping"); i++)
+    await sleep(25);
   r = await call("SubmitProof", { request_id: "late", proof_kind: "POREP_SYNTH", synth_scale: 10, synth_seed: 1 });
-  check("after SIGTERM: SubmitProof UNAVAILABLE", code(r) === grpc.status.UNAVAILABLE, codeName(code(r)));
+  check("after SIGTERM: SubmitProof UNAVAILABLE", code(r) === grpc.status.UNAVAILABLE, `${codeName(code(r))}: ${r.err?.details}`);
   const wr = await Promise.all(waits);
   check("after SIGTERM: jobs in flight complete", wr.every((x) => code(x) === 0 && x.resp.status === "COMPLETED"),
         JSON.stringify(wr.map((x) => x.err?.details ?? x.resp.status)));
