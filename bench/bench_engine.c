@@ -6,13 +6,23 @@
  *   cuzk-bench engine --workload zkey --zkey F --wtns F
  *       [-c COUNT] [-j CONCURRENCY] [--gpu [--device D,...]] [--gw N] [--partition-workers N]
  *       [--gpu-threads N] [--synthesis-threads N] [--budget-gib G] [--timeline FILE]
- *       [--cache DIR] [--seed S]
+ *       [--cache DIR] [--seed S] [--bench-key] [--warmup P] [--sweep GW:PW,...]
+ *
+ * --bench-key (porep-synth, --gpu): a benchmark key (cz_porep_synth_ctx_create_bench) instead of
+ * our setup's key: no .zkey, any scale up to 27; its proofs are timed, NOT verified, and the
+ * lines say so ("verified": false, "key": "benchmark"). --warmup P: partitions of the untimed
+ * warm-up job (default: --partitions; 0: none). --sweep: one engine per GW:PW pair (GPU workers
+ * per device : partition workers), one after the other on the same circuit and key (built once),
+ * a summary line each; the warm-up runs before the first only (the key stays resident); with
+ * --timeline FILE each config logs to FILE.gwG-pwP. The porep-synth context's host bytes
+ * (matrices, B2) are reserved in the memory budget before the engine starts.
  *
  * COUNT jobs are submitted with at most CONCURRENCY in flight (a new one when the oldest ends).
  * Each job's line (JSON) has its wall time from submit to done and its state; every returned
- * proof was verified by the engine (porep-synth keys come from our setup, so they verify). The
- * summary has avg/min/max wall, proofs/min, s/proof (batch wall / COUNT) and, per device, busy %
- * = time its lock was held / batch wall. Exit 0 when every job is done, 1 otherwise, 2 usage.
+ * proof was verified by the engine, except with --bench-key ("verified": false). The summary has
+ * avg/min/max wall, proofs/min, s/proof (batch wall / COUNT), the budget's peak and, per device,
+ * busy % = time its lock was held / batch wall and the lock time per partition. Exit 0 when every
+ * job is done, 1 otherwise, 2 usage.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -35,6 +45,7 @@ typedef struct {
     int gw, pw, gpu_threads, synth_threads;
     double budget_gib;
     uint64_t seed;
+    int bench_key, warmup, nsweep, sweep_gw[16], sweep_pw[16];
 } eopts;
 
 static int usage(const char *what, const char *arg) {
@@ -63,11 +74,16 @@ static int parse(eopts *o, int argc, char **argv) {
     o->conc = 1;
     o->cache = "./bench-cache";
     o->seed = 1;
+    o->warmup = -1;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         long n;
         if (strcmp(a, "--gpu") == 0) {
             o->gpu = 1;
+            continue;
+        }
+        if (strcmp(a, "--bench-key") == 0) {
+            o->bench_key = 1;
             continue;
         }
         if (v == NULL)
@@ -121,6 +137,22 @@ static int parse(eopts *o, int argc, char **argv) {
             o->cache = v;
         } else if (strcmp(a, "--seed") == 0 && num(&n, v, 0, 1L << 62) == 0) {
             o->seed = (uint64_t)n;
+        } else if (strcmp(a, "--warmup") == 0 && num(&n, v, 0, 1000) == 0) {
+            o->warmup = (int)n;
+        } else if (strcmp(a, "--sweep") == 0) {
+            char buf[256], *save = NULL;
+            long g, w;
+            snprintf(buf, sizeof buf, "%s", v);
+            for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+                char *c = strchr(t, ':');
+                if (c == NULL || o->nsweep == 16)
+                    return usage("--sweep takes GW:PW,... (at most 16)", v);
+                *c = 0;
+                if (num(&g, t, 1, 64) != 0 || num(&w, c + 1, 1, 256) != 0)
+                    return usage("--sweep takes GW:PW,... (at most 16)", v);
+                o->sweep_gw[o->nsweep] = (int)g;
+                o->sweep_pw[o->nsweep++] = (int)w;
+            }
         } else {
             return usage("unknown option or bad value", a);
         }
@@ -129,6 +161,10 @@ static int parse(eopts *o, int argc, char **argv) {
         return usage("--workload zkey needs --zkey FILE and --wtns FILE", NULL);
     if (o->ndev > 0 && !o->gpu)
         return usage("--device needs --gpu", NULL);
+    if (o->bench_key && (!o->gpu || strcmp(o->workload, "porep-synth") != 0))
+        return usage("--bench-key needs --workload porep-synth and --gpu", NULL);
+    if (o->warmup < 0)
+        o->warmup = (int)o->partitions;
     return BENCH_OK;
 }
 
@@ -142,7 +178,7 @@ typedef struct {
 /* Submits one job of the chosen workload under key. */
 static int submit_one(cz_engine *e, const eopts *o, cz_srs *srs, cz_porep_synth_ctx *ctx,
                       const void *wtns, size_t wtns_len, const char *key, uint64_t seed,
-                      cz_errinfo *ei) {
+                      uint32_t nparts, cz_errinfo *ei) {
     cz_workload wl;
     int rc;
     if (strcmp(o->workload, "zkey") == 0) {
@@ -150,7 +186,7 @@ static int submit_one(cz_engine *e, const eopts *o, cz_srs *srs, cz_porep_synth_
         if ((rc = cz_srs_acquire(&k, srs, o->zkey, NULL, ei)) != CZ_OK ||
             (rc = cz_workload_zkey(&wl, k, wtns, wtns_len, o->wtns, NULL, ei)) != CZ_OK)
             return rc;
-    } else if ((rc = cz_workload_porep_synth(&wl, ctx, o->partitions, seed, NULL, ei)) != CZ_OK) {
+    } else if ((rc = cz_workload_porep_synth(&wl, ctx, nparts, seed, NULL, ei)) != CZ_OK) {
         return rc;
     }
     if ((rc = cz_engine_submit(NULL, e, key, CZ_PRIO_NORMAL, &wl, ei)) != CZ_OK)
@@ -183,25 +219,149 @@ static int await_one(cz_engine *e, job_rec *r, int index) {
     return CZ_OK;
 }
 
+/* What one engine configuration shares with the others of a sweep. */
+typedef struct {
+    const eopts *o;
+    cz_budget *budget;
+    cz_srs *srs;
+    cz_porep_synth_ctx *ctx;
+    const void *wtns;
+    size_t wtns_len;
+    const char *key_kind; /* "zkey", "setup", "benchmark" */
+} erun;
+
+/* One engine with gw GPU workers per device and pw partition workers: warm-up (warm != 0),
+ * COUNT timed jobs, the summary line. */
+static int run_config(const erun *r, int gw, int pw, int warm, cz_errinfo *ei) {
+    const eopts *o = r->o;
+    cz_engine_config cfg;
+    cz_engine *e = NULL;
+    cz_timeline_emitter *tl = NULL;
+    FILE *tlf = NULL;
+    job_rec *jobs = NULL;
+    int rc, ndone = 0;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.ndevices = o->gpu ? o->ndev : 0;
+    memcpy(cfg.devices, o->devs, sizeof o->devs);
+    cfg.workers_per_device = gw;
+    cfg.partition_workers = pw;
+    cfg.gpu_threads = o->gpu_threads;
+    cfg.synthesis_threads = o->synth_threads;
+    cfg.shared_budget = r->budget;
+    if (o->timeline != NULL) {
+        char path[4200];
+        if (o->nsweep > 0)
+            snprintf(path, sizeof path, "%s.gw%d-pw%d", o->timeline, gw, pw);
+        else
+            snprintf(path, sizeof path, "%s", o->timeline);
+        if ((tlf = fopen(path, "w")) == NULL) {
+            rc = cz_fail(ei, CZ_EIO, "cannot write %s", path);
+            goto out;
+        }
+        if ((rc = cz_timeline_emitter_create(&tl, tlf, 0)) != CZ_OK)
+            goto out;
+        cfg.timeline = tl;
+    }
+    if ((rc = cz_engine_create(&e, &cfg, ei)) != CZ_OK)
+        goto out;
+    jobs = calloc((size_t)o->count, sizeof *jobs);
+    if (jobs == NULL) {
+        rc = cz_fail(ei, CZ_ENOMEM, "job table");
+        goto out;
+    }
+    /* One untimed warm-up job: keys resident, pools and caches warm. */
+    if (warm && o->warmup > 0) {
+        uint64_t t = cz_clock_now_ns();
+        if ((rc = submit_one(e, o, r->srs, r->ctx, r->wtns, r->wtns_len, "bench-warmup", o->seed,
+                             (uint32_t)o->warmup, ei)) != CZ_OK)
+            goto out;
+        job_rec w = {"bench-warmup", 0, 0, 0};
+        if (await_one(e, &w, -1) != CZ_OK || !w.done) {
+            rc = cz_fail(ei, CZ_EINTERNAL, "the warm-up job failed");
+            goto out;
+        }
+        fprintf(stderr, "cuzk-bench engine: warm-up (%d partitions) %.1f s\n", o->warmup,
+                cz_clock_elapsed_s(t));
+    }
+    cz_engine_stats s0, s1;
+    cz_engine_stats_get(&s0, e);
+    uint64_t t_batch = cz_clock_now_ns();
+    int next = 0;
+    for (int i = 0; i < o->count; i++) {
+        for (; i - next >= o->conc; next++)
+            ndone += await_one(e, &jobs[next], next) == CZ_OK && jobs[next].done;
+        snprintf(jobs[i].key, sizeof jobs[i].key, "bench-%d", i);
+        jobs[i].t0 = cz_clock_now_ns();
+        if ((rc = submit_one(e, o, r->srs, r->ctx, r->wtns, r->wtns_len, jobs[i].key,
+                             o->seed + 1 + (uint64_t)i, o->partitions, ei)) != CZ_OK)
+            goto out;
+    }
+    for (; next < o->count; next++)
+        ndone += await_one(e, &jobs[next], next) == CZ_OK && jobs[next].done;
+    {
+        double batch_ms = (double)cz_clock_elapsed_ns(t_batch) / 1e6, sum = 0, mn = 1e300, mx = 0;
+        int zkey = strcmp(o->workload, "zkey") == 0;
+        uint32_t np = zkey ? 1 : o->partitions;
+        cz_engine_stats_get(&s1, e);
+        for (int i = 0; i < o->count; i++) {
+            sum += jobs[i].wall_ms;
+            mn = jobs[i].wall_ms < mn ? jobs[i].wall_ms : mn;
+            mx = jobs[i].wall_ms > mx ? jobs[i].wall_ms : mx;
+        }
+        printf("{\"bench\":\"engine\",\"summary\":true,\"workload\":\"%s\",\"curve\":\"%s\","
+               "\"scale\":%u,\"partitions\":%u,\"count\":%d,\"concurrency\":%d,\"done\":%d,"
+               "\"backend\":\"%s\",\"devices\":%d,\"gpu_workers_per_device\":%d,"
+               "\"partition_workers\":%d,\"verified\":%s,\"key\":\"%s\",\"avg_wall_s\":%.3f,"
+               "\"min_wall_s\":%.3f,\"max_wall_s\":%.3f,\"batch_s\":%.3f,\"proofs_per_min\":%.3f,"
+               "\"s_per_proof\":%.3f,\"peak_budget_gib\":%.2f,\"budget_gib\":%.2f,"
+               "\"gpu_s_per_partition\":[",
+               o->workload, bench_curve_name(o->curve), o->scale, np, o->count, o->conc, ndone,
+               o->gpu ? "gpu" : "cpu", s1.ndevices, gw ? gw : 2, pw ? pw : 2,
+               strcmp(r->key_kind, "benchmark") == 0 ? "false" : "true", r->key_kind,
+               sum / o->count / 1e3, mn / 1e3, mx / 1e3, batch_ms / 1e3,
+               o->count / (batch_ms / 60e3), batch_ms / 1e3 / o->count,
+               (double)s1.budget.peak / 1073741824.0, (double)s1.budget.total / 1073741824.0);
+        for (int d = 0; d < s1.ndevices; d++)
+            printf("%s%.3f", d ? "," : "",
+                   (s1.busy_ms[d] - s0.busy_ms[d]) / 1e3 / ((double)o->count * np));
+        printf("],\"busy_pct\":[");
+        for (int d = 0; d < s1.ndevices; d++)
+            printf("%s%.1f", d ? "," : "", 100.0 * (s1.busy_ms[d] - s0.busy_ms[d]) / batch_ms);
+        printf("]}\n");
+        fflush(stdout);
+        fprintf(stderr,
+                "cuzk-bench engine: gw %d pw %d: %d/%d done; avg %.2f s (min %.2f, max %.2f); "
+                "%.3f proofs/min; %.3f s/proof; peak budget %.2f GiB\n",
+                gw, pw, ndone, o->count, sum / o->count / 1e3, mn / 1e3, mx / 1e3,
+                o->count / (batch_ms / 60e3), batch_ms / 1e3 / o->count,
+                (double)s1.budget.peak / 1073741824.0);
+    }
+    rc = ndone == o->count ? CZ_OK : CZ_EINTERNAL;
+    if (rc != CZ_OK)
+        cz_fail(ei, rc, "%d of %d jobs failed", o->count - ndone, o->count);
+out:
+    cz_engine_destroy(e);
+    cz_timeline_emitter_destroy(tl);
+    if (tlf != NULL)
+        fclose(tlf);
+    free(jobs);
+    return rc;
+}
+
 int bench_cmd_engine(int argc, char **argv) {
     eopts o;
-    cz_engine_config cfg;
     cz_budget *budget = NULL;
     cz_srs *srs = NULL;
     cz_srs_key *key = NULL;
-    cz_engine *e = NULL;
     cz_porep_synth_ctx *ctx = NULL;
-    cz_timeline_emitter *tl = NULL;
-    FILE *tlf = NULL;
+    cz_reservation ctx_res = {NULL, 0};
     void *wtns = NULL;
     size_t wtns_len = 0;
-    job_rec *jobs = NULL;
     cz_errinfo ei;
-    int rc = parse(&o, argc, argv), ndone = 0;
+    int rc = parse(&o, argc, argv), failed = 0;
     cz_errinfo_clear(&ei);
     if (rc != BENCH_OK)
         return rc;
-    memset(&cfg, 0, sizeof cfg);
     if (o.gpu) {
         int count = 0;
         if (cz_gpu_device_count(&count, &ei) != CZ_OK || count == 0) {
@@ -217,28 +377,13 @@ int bench_cmd_engine(int argc, char **argv) {
                         count);
                 return BENCH_USAGE;
             }
-        cfg.ndevices = o.ndev;
-        memcpy(cfg.devices, o.devs, sizeof o.devs);
     }
-    cfg.workers_per_device = o.gw;
-    cfg.partition_workers = o.pw;
-    cfg.gpu_threads = o.gpu_threads;
-    cfg.synthesis_threads = o.synth_threads;
     {
         cz_budget_config bc = {(uint64_t)(o.budget_gib * 1073741824.0), 4ull << 30};
         if ((rc = cz_budget_create(&budget, &bc, &ei)) != CZ_OK)
             goto fail;
     }
-    cfg.shared_budget = budget;
-    if (o.timeline != NULL) {
-        if ((tlf = fopen(o.timeline, "w")) == NULL) {
-            rc = cz_fail(&ei, CZ_EIO, "cannot write %s", o.timeline);
-            goto fail;
-        }
-        if ((rc = cz_timeline_emitter_create(&tl, tlf, 0)) != CZ_OK)
-            goto fail;
-        cfg.timeline = tl;
-    }
+    erun r = {&o, budget, NULL, NULL, NULL, 0, "zkey"};
     if (strcmp(o.workload, "zkey") == 0) {
         cz_srs_config sc = {budget, &cz_workload_zkey_gpu_hooks, NULL};
         if ((rc = cz_file_read(&wtns, &wtns_len, o.wtns, &ei)) != CZ_OK)
@@ -248,88 +393,55 @@ int bench_cmd_engine(int argc, char **argv) {
             goto fail;
     } else {
         uint64_t t = cz_clock_now_ns();
-        fprintf(stderr, "cuzk-bench engine: building porep-synth 2^%u (%s) and its key in %s\n",
-                o.scale, bench_curve_name(o.curve), o.cache);
-        if ((rc = cz_porep_synth_ctx_create(&ctx, o.curve, o.scale, o.cache, NULL, &ei)) != CZ_OK)
+        cz_threadpool *pool = NULL;
+        fprintf(stderr, "cuzk-bench engine: building porep-synth 2^%u (%s) and its %s\n", o.scale,
+                bench_curve_name(o.curve), o.bench_key ? "benchmark key" : "key");
+        if (o.bench_key) {
+            /* the build and the key's B2 are threaded: a pool of every core, for this step */
+            if ((rc = cz_threadpool_create(&pool, 0, &ei)) == CZ_OK)
+                rc = cz_porep_synth_ctx_create_bench(&ctx, o.curve, o.scale, pool, &ei);
+            cz_threadpool_destroy(pool);
+        } else {
+            rc = cz_porep_synth_ctx_create(&ctx, o.curve, o.scale, o.cache, NULL, &ei);
+        }
+        if (rc != CZ_OK)
             goto fail;
-        fprintf(stderr, "cuzk-bench engine: ready in %.1f s\n", cz_clock_elapsed_s(t));
-    }
-    if ((rc = cz_engine_create(&e, &cfg, &ei)) != CZ_OK)
-        goto fail;
-    jobs = calloc((size_t)o.count, sizeof *jobs);
-    if (jobs == NULL) {
-        rc = cz_fail(&ei, CZ_ENOMEM, "job table");
-        goto fail;
-    }
-    /* One untimed warm-up job: keys resident, pools and caches warm. */
-    if ((rc = submit_one(e, &o, srs, ctx, wtns, wtns_len, "bench-warmup", o.seed, &ei)) != CZ_OK)
-        goto fail;
-    {
-        job_rec w = {"bench-warmup", 0, 0, 0};
-        if (await_one(e, &w, -1) != CZ_OK || !w.done) {
-            rc = cz_fail(&ei, CZ_EINTERNAL, "the warm-up job failed");
+        uint64_t hb = cz_porep_synth_ctx_host_bytes(ctx);
+        fprintf(stderr, "cuzk-bench engine: ready in %.1f s (%.2f GiB of host memory held)\n",
+                cz_clock_elapsed_s(t), (double)hb / 1073741824.0);
+        if ((rc = cz_budget_reserve(&ctx_res, budget, hb, 0, NULL, NULL, &ei)) != CZ_OK)
             goto fail;
+        r.ctx = ctx;
+        r.key_kind = o.bench_key ? "benchmark" : "setup";
+    }
+    r.srs = srs;
+    r.wtns = wtns;
+    r.wtns_len = wtns_len;
+    if (o.nsweep == 0) {
+        o.sweep_gw[0] = o.gw;
+        o.sweep_pw[0] = o.pw;
+    }
+    for (int c = 0; c < (o.nsweep ? o.nsweep : 1); c++) {
+        cz_errinfo_clear(&ei);
+        if ((rc = run_config(&r, o.sweep_gw[c], o.sweep_pw[c], c == 0, &ei)) != CZ_OK) {
+            fprintf(stderr, "cuzk-bench engine: gw %d pw %d: %s\n", o.sweep_gw[c], o.sweep_pw[c],
+                    ei.msg[0] ? ei.msg : cz_strerror(rc));
+            failed = 1;
+            if (c == 0)
+                break; /* the first config carries the warm-up */
         }
     }
-    cz_engine_stats s0, s1;
-    cz_engine_stats_get(&s0, e);
-    uint64_t t_batch = cz_clock_now_ns();
-    int next = 0;
-    for (int i = 0; i < o.count; i++) {
-        for (; i - next >= o.conc; next++)
-            ndone += await_one(e, &jobs[next], next) == CZ_OK && jobs[next].done;
-        snprintf(jobs[i].key, sizeof jobs[i].key, "bench-%d", i);
-        jobs[i].t0 = cz_clock_now_ns();
-        if ((rc = submit_one(e, &o, srs, ctx, wtns, wtns_len, jobs[i].key, o.seed + 1 + (uint64_t)i,
-                             &ei)) != CZ_OK)
-            goto fail;
-    }
-    for (; next < o.count; next++)
-        ndone += await_one(e, &jobs[next], next) == CZ_OK && jobs[next].done;
-    {
-        double batch_ms = (double)cz_clock_elapsed_ns(t_batch) / 1e6, sum = 0, mn = 1e300, mx = 0;
-        cz_engine_stats_get(&s1, e);
-        for (int i = 0; i < o.count; i++) {
-            sum += jobs[i].wall_ms;
-            mn = jobs[i].wall_ms < mn ? jobs[i].wall_ms : mn;
-            mx = jobs[i].wall_ms > mx ? jobs[i].wall_ms : mx;
-        }
-        printf("{\"bench\":\"engine\",\"summary\":true,\"workload\":\"%s\",\"curve\":\"%s\","
-               "\"scale\":%u,\"partitions\":%u,\"count\":%d,\"concurrency\":%d,\"done\":%d,"
-               "\"backend\":\"%s\",\"devices\":%d,\"gpu_workers_per_device\":%d,"
-               "\"partition_workers\":%d,\"verified\":true,\"avg_wall_s\":%.3f,\"min_wall_s\":%.3f,"
-               "\"max_wall_s\":%.3f,\"batch_s\":%.3f,\"proofs_per_min\":%.3f,\"s_per_proof\":%.3f,"
-               "\"busy_pct\":[",
-               o.workload, bench_curve_name(o.curve), o.scale,
-               strcmp(o.workload, "zkey") == 0 ? 1 : o.partitions, o.count, o.conc, ndone,
-               o.gpu ? "gpu" : "cpu", s1.ndevices, o.gw ? o.gw : 2, o.pw ? o.pw : 2,
-               sum / o.count / 1e3, mn / 1e3, mx / 1e3, batch_ms / 1e3, o.count / (batch_ms / 60e3),
-               batch_ms / 1e3 / o.count);
-        for (int d = 0; d < s1.ndevices; d++)
-            printf("%s%.1f", d ? "," : "", 100.0 * (s1.busy_ms[d] - s0.busy_ms[d]) / batch_ms);
-        printf("]}\n");
-        fprintf(stderr,
-                "cuzk-bench engine: %d/%d done; avg %.2f s (min %.2f, max %.2f); %.3f proofs/min; "
-                "%.3f s/proof; peak budget %.2f GiB\n",
-                ndone, o.count, sum / o.count / 1e3, mn / 1e3, mx / 1e3,
-                o.count / (batch_ms / 60e3), batch_ms / 1e3 / o.count,
-                (double)s1.budget.peak / 1073741824.0);
-    }
-    rc = ndone == o.count ? BENCH_OK : BENCH_FAIL;
+    rc = failed ? BENCH_FAIL : BENCH_OK;
     goto out;
 fail:
     fprintf(stderr, "cuzk-bench engine: %s\n", ei.msg[0] ? ei.msg : cz_strerror(rc));
     rc = BENCH_FAIL;
 out:
-    cz_engine_destroy(e);
+    cz_reservation_release_all(&ctx_res);
     cz_srs_release(key);
     cz_srs_destroy(srs);
     cz_porep_synth_ctx_free(ctx);
     cz_budget_destroy(budget);
-    cz_timeline_emitter_destroy(tl);
-    if (tlf != NULL)
-        fclose(tlf);
     free(wtns);
-    free(jobs);
     return rc;
 }

@@ -110,6 +110,13 @@ typedef struct cz_groth16_gpu_key cz_groth16_gpu_key;
 int cz_groth16_gpu_key_create(cz_groth16_gpu_key **out, const cz_zkey *zk, int dev, cz_errinfo *ei);
 void cz_groth16_gpu_key_free(cz_groth16_gpu_key *k);          /* NULL is a no-op */
 size_t cz_groth16_gpu_key_bytes(const cz_groth16_gpu_key *k); /* device bytes held */
+/* A benchmark key's G1 bases, made on device dev as progressions (never in host memory):
+ * A, B1, C, H[i] = p0[v] + i·step[v] with p0, step arrays of 4 affine G1 points of zk's curve
+ * (v = A, B1, C, H; none infinity). zk supplies the counts and the header only (its a, b1, c, h
+ * may be NULL). Proofs with such a key are timed, not verifiable. Errors as above. */
+int cz_groth16_gpu_key_create_progression(cz_groth16_gpu_key **out, const cz_zkey *zk,
+                                          const void *p0, const void *step, int dev,
+                                          cz_errinfo *ei);
 
 typedef struct cz_groth16_prove_opts {
     /* Fixed blinding factors (32 bytes each, canonical little-endian, < r), or NULL for random.

@@ -63,6 +63,20 @@ typedef struct cz_porep_synth_ctx cz_porep_synth_ctx;
  */
 int cz_porep_synth_ctx_create(cz_porep_synth_ctx **out, cz_curve_id curve, unsigned k,
                               const char *cache_dir, cz_threadpool *pool, cz_errinfo *ei);
+/*
+ * The same circuit with a benchmark key instead (for large scales, up to the real 2^27: no CPU
+ * setup, no file): random header points, the G1 vectors A, B1, C, H as progressions made on the
+ * device when a GPU first uses the key (never in host memory), the G2 vector B2 in host memory
+ * (nvars × 192 bytes on BLS12-381; points only for the columns B touches). Its proofs are timed,
+ * NOT verified: the jobs' verify step is explicitly skipped (and says so once on stderr), and a
+ * job on the CPU backend fails with CZ_EUNSUPPORTED. src/engine/bench_key.h has the design.
+ */
+int cz_porep_synth_ctx_create_bench(cz_porep_synth_ctx **out, cz_curve_id curve, unsigned k,
+                                    cz_threadpool *pool, cz_errinfo *ei);
+/* Whether ctx has a benchmark key (proofs not verified). */
+int cz_porep_synth_ctx_is_bench(const cz_porep_synth_ctx *ctx);
+/* Host bytes the context holds (matrices, its witness, a benchmark key's B2), for the budget. */
+uint64_t cz_porep_synth_ctx_host_bytes(const cz_porep_synth_ctx *ctx);
 void cz_porep_synth_ctx_free(cz_porep_synth_ctx *ctx);
 /* The context's key (for its GPU residency: cz_groth16_gpu_key_create). */
 const cz_zkey *cz_porep_synth_ctx_zkey(const cz_porep_synth_ctx *ctx);

@@ -31,14 +31,16 @@
 #include "cuzk/threadpool.h"
 #include "cuzk/wtns.h"
 #include "cuzk/zkey.h"
+#include "engine/bench_key.h"
 
 #define FR_BYTES 32
 
 struct cz_porep_synth_ctx {
     cz_curve_id curve;
     unsigned k;
-    cz_r1cs cs; /* the structure; cs.w is never written after build */
-    cz_zkey *zk;
+    cz_r1cs cs;           /* the structure; cs.w is never written after build */
+    cz_zkey *zk;          /* the file's key, or &bk->zk */
+    cz__bench_key *bk;    /* a benchmark key (bench_key.h): proofs timed, not verified */
     pthread_mutex_t lock; /* guards gpu[] */
     cz_groth16_gpu_key *gpu[CZ_ENGINE_MAX_DEVICES];
 };
@@ -179,6 +181,9 @@ static int g16_compute(void *pend, void *ctx, const cz_engine_device *dev, cz_pa
     g16_pend *pd = pend;
     const cz_groth16_gpu_key *key = NULL;
     int rc;
+    if (dev->device < 0 && j->ctx != NULL && j->ctx->bk != NULL)
+        return cz_fail(ei, CZ_EUNSUPPORTED,
+                       "porep-synth: a benchmark key has its G1 bases on the GPU only (--gpu)");
     if (dev->device >= 0 && (rc = j->gpu_key(&key, j, dev->device, ei)) != CZ_OK)
         return rc;
     rc = cz_groth16_compute(pd->pp, key, dev->compute, ei);
@@ -227,6 +232,20 @@ static int g16_verify(void *ctx, const uint8_t *proofs, size_t len, cz_errinfo *
     return CZ_OK;
 }
 
+/* A benchmark key's proofs cannot verify (no trapdoor ties its points to the circuit): its jobs
+ * get this step instead, which says so once and accepts. Only porep-synth jobs on a context made
+ * by cz_porep_synth_ctx_create_bench have it. */
+static int g16_verify_skipped(void *ctx, const uint8_t *proofs, size_t len, cz_errinfo *ei) {
+    static int said;
+    (void)ctx;
+    (void)proofs;
+    (void)len;
+    (void)ei;
+    if (!__atomic_exchange_n(&said, 1, __ATOMIC_RELAXED))
+        fprintf(stderr, "porep-synth: benchmark key: proofs are timed, not verified\n");
+    return CZ_OK;
+}
+
 static void g16_destroy(void *ctx) {
     g16_job *j = ctx;
     if (j == NULL)
@@ -262,6 +281,18 @@ static const cz_workload_ops g16_ops = {
     .asg_free = asg_free,
     .pending_free = pend_free,
     .verify = g16_verify,
+    .destroy = g16_destroy,
+    .release = g16_release,
+};
+static const cz_workload_ops g16_bench_ops = {
+    .name = "groth16-benchkey",
+    .synthesize = g16_synthesize,
+    .prepare = g16_prepare,
+    .compute = g16_compute,
+    .finish = g16_finish,
+    .asg_free = asg_free,
+    .pending_free = pend_free,
+    .verify = g16_verify_skipped,
     .destroy = g16_destroy,
     .release = g16_release,
 };
@@ -408,7 +439,10 @@ static int porep_gpu_key(const cz_groth16_gpu_key **out, g16_job *j, int dev, cz
     if (dev < 0 || dev >= CZ_ENGINE_MAX_DEVICES)
         return cz_fail(ei, CZ_EINVAL, "porep-synth: device %d", dev);
     pthread_mutex_lock(&ctx->lock);
-    if (ctx->gpu[dev] == NULL)
+    if (ctx->gpu[dev] == NULL && ctx->bk != NULL)
+        rc = cz_groth16_gpu_key_create_progression(&ctx->gpu[dev], ctx->zk, ctx->bk->p0,
+                                                   ctx->bk->step, dev, ei);
+    else if (ctx->gpu[dev] == NULL)
         rc = cz_groth16_gpu_key_create(&ctx->gpu[dev], ctx->zk, dev, ei);
     *out = ctx->gpu[dev];
     pthread_mutex_unlock(&ctx->lock);
@@ -430,6 +464,8 @@ int cz_workload_porep_synth(cz_workload *out, cz_porep_synth_ctx *ctx, uint32_t 
     j->gpu_key = porep_gpu_key;
     uint64_t v = (uint64_t)ctx->zk->domain_size * FR_BYTES;
     fill_workload(out, j, cz_porep_synth_ctx_part_bytes(ctx), 2 * v);
+    if (ctx->bk != NULL)
+        out->ops = &g16_bench_ops;
     return CZ_OK;
 }
 
@@ -447,7 +483,10 @@ void cz_porep_synth_ctx_free(cz_porep_synth_ctx *ctx) {
         return;
     for (int d = 0; d < CZ_ENGINE_MAX_DEVICES; d++)
         cz_groth16_gpu_key_free(ctx->gpu[d]);
-    cz_zkey_close(ctx->zk);
+    if (ctx->bk != NULL)
+        cz__bench_key_free(ctx->bk);
+    else
+        cz_zkey_close(ctx->zk);
     cz_r1cs_free(&ctx->cs);
     pthread_mutex_destroy(&ctx->lock);
     free(ctx);
@@ -510,4 +549,40 @@ int cz_porep_synth_ctx_create(cz_porep_synth_ctx **out, cz_curve_id curve, unsig
 fail:
     cz_porep_synth_ctx_free(ctx);
     return rc;
+}
+
+int cz_porep_synth_ctx_create_bench(cz_porep_synth_ctx **out, cz_curve_id curve, unsigned k,
+                                    cz_threadpool *pool, cz_errinfo *ei) {
+    cz_porep_synth_ctx *ctx;
+    int rc;
+    *out = NULL;
+    ctx = calloc(1, sizeof *ctx);
+    if (ctx == NULL)
+        return cz_fail(ei, CZ_ENOMEM, "porep-synth context");
+    ctx->curve = curve;
+    ctx->k = k;
+    CZ_ASSERT(pthread_mutex_init(&ctx->lock, NULL) == 0);
+    if ((rc = cz_porep_synth_build(&ctx->cs, curve, k, pool, ei)) != CZ_OK ||
+        (rc = cz__bench_key_make(&ctx->bk, &ctx->cs, k, 0x70726570ull + k, pool, ei)) != CZ_OK) {
+        cz_porep_synth_ctx_free(ctx);
+        return rc;
+    }
+    ctx->zk = &ctx->bk->zk;
+    *out = ctx;
+    return CZ_OK;
+}
+
+int cz_porep_synth_ctx_is_bench(const cz_porep_synth_ctx *ctx) {
+    return ctx->bk != NULL;
+}
+
+uint64_t cz_porep_synth_ctx_host_bytes(const cz_porep_synth_ctx *ctx) {
+    const cz_r1cs *cs = &ctx->cs;
+    uint64_t b = (uint64_t)cs->nvars * 32 + (uint64_t)cs->ncoefs * 32;
+    const cz_r1cs_mat *m[3] = {&cs->a, &cs->b, &cs->c};
+    for (int i = 0; i < 3; i++)
+        b += ((uint64_t)cs->nrows + 1) * 8 + m[i]->nnz * 8;
+    if (ctx->bk != NULL)
+        b += ctx->bk->b2_bytes + ((uint64_t)cs->npublic + 1) * 96;
+    return b;
 }

@@ -118,3 +118,28 @@ int cz_groth16_gpu_key_create(cz_groth16_gpu_key **out, const cz_zkey *zk, int d
     *out = k;
     return CZ_OK;
 }
+
+int cz_groth16_gpu_key_create_progression(cz_groth16_gpu_key **out, const cz_zkey *zk,
+                                          const void *p0, const void *step, int dev,
+                                          cz_errinfo *ei) {
+    cz_groth16_gpu_key *k;
+    int rc;
+    *out = NULL;
+    if ((rc = gpu_check_device(dev, "gpu key", ei)) != CZ_OK)
+        return rc;
+    k = calloc(1, sizeof *k);
+    if (k == NULL)
+        return cz_fail(ei, CZ_ENOMEM, "gpu key: cannot allocate the key");
+    k->zk = zk;
+    k->dev = dev;
+    if (zk->curve == CZ_CURVE_BN254)
+        rc = bn254_gpu_key_progression(k, zk, p0, step, ei);
+    else
+        rc = bls12381_gpu_key_progression(k, zk, p0, step, ei);
+    if (rc != CZ_OK) {
+        cz_groth16_gpu_key_free(k);
+        return rc;
+    }
+    *out = k;
+    return CZ_OK;
+}

@@ -30,6 +30,27 @@ static int I(gpu_key_upload)(cz_groth16_gpu_key *k, const cz_zkey *zk, cz_errinf
     return CZ_OK;
 }
 
+/* The four G1 base arrays of a benchmark key made on k->dev as progressions P_i = p0 + i·step
+ * (p0[v], step[v] for v = A, B1, C, H): never in host memory. */
+static int I(gpu_key_progression)(cz_groth16_gpu_key *k, const cz_zkey *zk, const void *p0,
+                                  const void *step, cz_errinfo *ei) {
+    const P(g1_affine) *q = p0, *d = step;
+    size_t nvars = zk->nvars, nc = (size_t)zk->nvars - zk->npublic - 1, n = zk->domain_size;
+    size_t pt = sizeof(P(g1_affine));
+    int rc;
+    if ((rc = gpu_wrap(GPU(g1_bases_progression)(&k->a, &q[0], &d[0], nvars, k->dev, ei), ei,
+                       k->dev, "the A bases", nvars * pt)) != CZ_OK ||
+        (rc = gpu_wrap(GPU(g1_bases_progression)(&k->b1, &q[1], &d[1], nvars, k->dev, ei), ei,
+                       k->dev, "the B1 bases", nvars * pt)) != CZ_OK ||
+        (rc = gpu_wrap(GPU(g1_bases_progression)(&k->c, &q[2], &d[2], nc, k->dev, ei), ei, k->dev,
+                       "the C bases", nc * pt)) != CZ_OK ||
+        (rc = gpu_wrap(GPU(g1_bases_progression)(&k->h, &q[3], &d[3], n, k->dev, ei), ei, k->dev,
+                       "the H bases", n * pt)) != CZ_OK)
+        return rc;
+    k->bytes = (2 * nvars + nc + n) * pt;
+    return CZ_OK;
+}
+
 /* Steps 2-3 of prove_gpu.c: everything on the device. d_a, d_b hold a, b on entry (evaluations
  * on the domain), d_w the canonical witness; d_c is scratch. On return the four G1 MSM results. */
 static int I(gpu_region)(P(g1_jacobian) * msm_a, P(g1_jacobian) * msm_b1, P(g1_jacobian) * msm_c,

@@ -1,0 +1,113 @@
+/*
+ * The porep-synth benchmark key (src/engine/bench_key.h) at a small scale, on both curves:
+ *   - B2 has a point exactly for the columns B touches (oracle: a scan of B's terms here), all
+ *     other columns are infinity, and the points are on the curve;
+ *   - B2 is one progression over the touched columns: consecutive touched points differ by the
+ *     same step (checked with the curve's own Jacobian arithmetic);
+ *   - the header points are on their curves, the counts are the circuit's;
+ *   - a benchmark-key job on the CPU backend fails (its G1 bases live on a GPU only) instead of
+ *     computing with missing bases.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cuzk/curve.h"
+#include "cuzk/pipeline.h"
+#include "cuzk/porep_synth.h"
+#include "cuzk/workload.h"
+#include "engine/bench_key.h"
+#include "test.h"
+
+#define CHECK_CURVE(C)                                                                             \
+    static void check_##C(const cz__bench_key *bk, const cz_r1cs *cs, const uint8_t *touched) {    \
+        const cz_##C##_g2_affine *b2 = bk->zk.u.C.b2;                                              \
+        cz_##C##_g2_jacobian prev, cur, step, diff, neg;                                           \
+        uint64_t ntouched = 0, bad_inf = 0, bad_curve = 0, bad_step = 0;                           \
+        int have_prev = 0, have_step = 0;                                                          \
+        CHECK(cz_##C##_g1_on_curve(&bk->zk.u.C.alpha1) &&                                          \
+              cz_##C##_g1_on_curve(&bk->zk.u.C.delta1));                                           \
+        CHECK(cz_##C##_g2_on_curve(&bk->zk.u.C.beta2) &&                                           \
+              cz_##C##_g2_on_curve(&bk->zk.u.C.delta2));                                           \
+        CHECK(bk->zk.u.C.a == NULL && bk->zk.u.C.h == NULL && bk->zk.u.C.ic != NULL);              \
+        for (uint32_t s = 0; s < cs->nvars; s++) {                                                 \
+            int inf = cz_##C##_g2_is_infinity(&b2[s]);                                             \
+            if (!touched[s]) {                                                                     \
+                bad_inf += !inf;                                                                   \
+                continue;                                                                          \
+            }                                                                                      \
+            ntouched++;                                                                            \
+            bad_curve += inf || !cz_##C##_g2_on_curve(&b2[s]);                                     \
+            cz_##C##_g2_from_affine(&cur, &b2[s]);                                                 \
+            if (have_prev) {                                                                       \
+                cz_##C##_g2_neg(&neg, &prev);                                                      \
+                cz_##C##_g2_add(&diff, &cur, &neg);                                                \
+                if (have_step)                                                                     \
+                    bad_step += !cz_##C##_g2_eq(&diff, &step);                                     \
+                step = diff;                                                                       \
+                have_step = 1;                                                                     \
+            }                                                                                      \
+            prev = cur;                                                                            \
+            have_prev = 1;                                                                         \
+        }                                                                                          \
+        CHECK(ntouched == bk->b2_touched);                                                         \
+        CHECK(ntouched > 0 && ntouched < cs->nvars);                                               \
+        CHECK(bad_inf == 0);                                                                       \
+        CHECK(bad_curve == 0);                                                                     \
+        CHECK(bad_step == 0);                                                                      \
+    }
+CHECK_CURVE(bn254)
+CHECK_CURVE(bls12381)
+
+static void one_curve(cz_curve_id curve) {
+    cz_r1cs cs;
+    cz__bench_key *bk = NULL;
+    cz_errinfo ei;
+    CHECK(cz_porep_synth_build(&cs, curve, 12, NULL, &ei) == CZ_OK);
+    CHECK(cz__bench_key_make(&bk, &cs, 12, 5, NULL, &ei) == CZ_OK);
+    if (bk == NULL)
+        return;
+    uint8_t *touched = calloc(cs.nvars, 1);
+    for (uint64_t i = 0; i < cs.b.nnz; i++)
+        touched[cs.b.var[i]] = 1;
+    CHECK(bk->zk.nvars == cs.nvars && bk->zk.npublic == cs.npublic);
+    CHECK(bk->zk.domain_size == 4096 && bk->zk.curve == curve);
+    if (curve == CZ_CURVE_BN254)
+        check_bn254(bk, &cs, touched);
+    else
+        check_bls12381(bk, &cs, touched);
+    free(touched);
+    cz__bench_key_free(bk);
+    cz_r1cs_free(&cs);
+}
+
+/* A benchmark-key job on the CPU backend: failed, with a message; not a crash. */
+static void cpu_refused(void) {
+    cz_porep_synth_ctx *ctx = NULL;
+    cz_engine *e = NULL;
+    cz_engine_config cfg;
+    cz_workload wl;
+    cz_job *job = NULL;
+    const char *msg = NULL;
+    cz_errinfo ei;
+    CHECK(cz_porep_synth_ctx_create_bench(&ctx, CZ_CURVE_BN254, 11, NULL, &ei) == CZ_OK);
+    CHECK(ctx != NULL && cz_porep_synth_ctx_is_bench(ctx));
+    CHECK(cz_porep_synth_ctx_host_bytes(ctx) > (uint64_t)cz_porep_synth_ctx_zkey(ctx)->nvars * 128);
+    memset(&cfg, 0, sizeof cfg);
+    CHECK(cz_engine_create(&e, &cfg, &ei) == CZ_OK);
+    CHECK(cz_workload_porep_synth(&wl, ctx, 2, 1, NULL, &ei) == CZ_OK);
+    CHECK(cz_engine_submit(NULL, e, "bk", CZ_PRIO_NORMAL, &wl, &ei) == CZ_OK);
+    CHECK(cz_engine_await(&job, e, "bk", -1, &ei) == CZ_OK);
+    CHECK(cz_job_state_get(job) == CZ_JOB_FAILED);
+    cz_job_error(job, &msg);
+    CHECK(msg != NULL && strstr(msg, "benchmark key") != NULL);
+    cz_job_unref(job);
+    cz_engine_destroy(e);
+    cz_porep_synth_ctx_free(ctx);
+}
+
+int main(void) {
+    one_curve(CZ_CURVE_BN254);
+    one_curve(CZ_CURVE_BLS12381);
+    cpu_refused();
+    return test_finish();
+}
