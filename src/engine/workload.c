@@ -470,8 +470,11 @@ int cz_workload_porep_synth(cz_workload *out, cz_porep_synth_ctx *ctx, uint32_t 
 }
 
 uint64_t cz_porep_synth_ctx_part_bytes(const cz_porep_synth_ctx *ctx) {
-    /* a, b, c (CPU compute) + the partition's Montgomery and standard witnesses */
-    return 3 * (uint64_t)ctx->zk->domain_size * FR_BYTES + 2 * (uint64_t)ctx->cs.nvars * FR_BYTES;
+    /* a, b, c (a CPU compute allocates c; a benchmark key computes on the GPU only, where c lives
+     * on the device) + the partition's Montgomery and standard witnesses */
+    uint64_t nvec = ctx->bk != NULL ? 2 : 3;
+    return nvec * (uint64_t)ctx->zk->domain_size * FR_BYTES +
+           2 * (uint64_t)ctx->cs.nvars * FR_BYTES;
 }
 
 const cz_zkey *cz_porep_synth_ctx_zkey(const cz_porep_synth_ctx *ctx) {
