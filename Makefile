@@ -61,7 +61,8 @@ test-asan: build-asan vectors
 
 # The threaded code (engine, thread pool) under ThreadSanitizer; only those tests are built.
 TSAN_TESTS = engine_test_sched engine_test_budget engine_test_srs engine_test_pipeline \
-  engine_test_timeline engine_test_workload engine_test_sched_list core_test_threadpool
+  engine_test_timeline engine_test_workload engine_test_sched_list engine_test_fifo_lock \
+  core_test_threadpool
 test-tsan:
 	cmake -S . -B $(BUILD_TSAN) $(CMAKE_GEN) -DCZ_SANITIZE=thread -DCZ_WITH_CUDA=OFF \
 	  -DCZ_BUILD_BENCH=OFF -DCMAKE_BUILD_TYPE=Debug >/dev/null

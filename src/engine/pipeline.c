@@ -28,6 +28,7 @@
 #include "cuzk/pipeline.h"
 #include "cuzk/threadpool.h"
 #include "cuzk/timeline.h"
+#include "engine/fifo_lock.h"
 #include "engine/workq.h"
 
 /* One job's pipeline state: the cz_job's payload. */
@@ -68,8 +69,8 @@ typedef struct gpu_worker {
 
 typedef struct dev_slot {
     cz_engine_device d;
-    pthread_mutex_t lock; /* held around compute only */
-    double busy_ms;       /* lock held, summed (under e->stats_lock) */
+    cz__fifo_lock lock; /* held around compute only, granted first come first served */
+    double busy_ms;     /* lock held, summed (under e->stats_lock) */
 } dev_slot;
 
 struct cz_engine {
@@ -351,14 +352,14 @@ static void gpu_part(gpu_worker *w, item *it) {
     it->t.prep += ms_since(t0);
 
     t0 = cz_clock_now_ns();
-    pthread_mutex_lock(&ds->lock);
+    cz__fifo_lock_acquire(&ds->lock);
     t_locked = cz_clock_now_ns();
     wait_ms = (double)(t_locked - t0) / 1e6;
     emit(e, CZ_TL_GPU_START, it, NULL);
     rc = wl->ops->compute(it->pending, wl->ctx, &ds->d, &it->t, &ei);
     held_ms = ms_since(t_locked);
     emit(e, CZ_TL_GPU_END, it, "gpu_ms=%.3f", held_ms);
-    pthread_mutex_unlock(&ds->lock);
+    cz__fifo_lock_release(&ds->lock);
 
     pthread_mutex_lock(&e->stats_lock);
     ds->busy_ms += held_ms;
@@ -481,7 +482,7 @@ void cz_engine_destroy(cz_engine *e) {
     cz__workq_destroy(&e->fin_q);
     cz__workq_destroy(&e->dealloc_q);
     for (int i = 0; i < e->nslots; i++)
-        pthread_mutex_destroy(&e->dev[i].lock);
+        cz__fifo_lock_destroy(&e->dev[i].lock);
     pthread_mutex_destroy(&e->stats_lock);
     free(e->synth);
     free(e->gpu);
@@ -544,7 +545,7 @@ int cz_engine_create(cz_engine **out, const cz_engine_config *cfg, cz_errinfo *e
     cz__workq_init(&e->fin_q, 0);
     cz__workq_init(&e->dealloc_q, 0);
     for (int i = 0; i < e->nslots; i++) {
-        CZ_ASSERT(pthread_mutex_init(&e->dev[i].lock, NULL) == 0);
+        cz__fifo_lock_init(&e->dev[i].lock);
         e->dev[i].d.device = cfg->ndevices > 0 ? cfg->devices[i] : -1;
     }
     e->synth = calloc((size_t)e->nsynth, sizeof *e->synth);
