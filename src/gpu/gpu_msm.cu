@@ -8,34 +8,47 @@
  * additions into XYZZ, then a pairwise tree); the others go through Pippenger below, reading
  * scalars and bases through the index list. Auto mode splits when zeros + ones >= n/8.
  *
- * Pippenger with window width c (table in window_bits, CZ_GPU_MSM_C overrides) and W =
- * ceil((bits + 1)/c) windows: every scalar is cut into W signed digits d in (-2^(c-1), 2^(c-1)]
- * (a digit above 2^(c-1) becomes d - 2^c with a carry into the next window, so W·c >= bits + 1
- * leaves no carry out of the top). Each window has M = 2^(c-1) buckets; bucket |d| of window w
- * gets ±P_i. Windows are processed in groups of G with n·G <= 2^30 (so 2^27 points fit the
- * 32-bit sort and its memory stays bounded); per group:
+ * Pippenger with W windows of balanced widths (win_tab: the first nlow of c bits, the rest c + 1,
+ * summing to exactly T bits; W = ceil(T / c_max) for the width c_max of window_bits, or
+ * CZ_GPU_MSM_W): every scalar is cut into W signed digits d in (-2^(b-1), 2^(b-1)] for a window of
+ * b bits (a digit above 2^(b-1) becomes d - 2^b with a carry into the next window; a scalar below
+ * 2^(T-1) leaves no carry out of the top). With the r - s trick (CZ_GPU_MSM_NEG, default on) a
+ * scalar s > r/2 is replaced by r - s with every digit negated, so s < r/2 and T = bits of r
+ * (255 for BLS12-381, 254 for BN254) instead of bits + 1: at 2^26 this gives W = 12 (21/22-bit
+ * windows) where equal 20-bit windows needed 13 (8 % fewer bucket additions; the reduction's
+ * larger bucket count costs less than that, see docs/gpu.md). This uses that every base has
+ * order r (G1 points). A window of b bits has 2^(b-1) buckets; the buckets of all windows are
+ * packed (window w from win_base(w)). Windows are processed in groups of G with n·G <= 2^30 (so
+ * 2^27 points fit the 32-bit sort and its memory stays bounded); per group:
  *
- *   1. digits_kern: one thread per scalar writes G (key, value) pairs: key = (w - w0)·M + |d| - 1
- *      (or the sentinel G·M for d = 0), value = base index | sign << 31.
- *   2. CUB radix sort of the n·G pairs on the low ceil(log2(G·M + 1)) key bits; bounds_kern finds
- *      each bucket's run by binary search; the number of non-sentinel pairs V = start[G·M] is read
- *      back (4 bytes).
+ *   1. digits_kern: one thread per scalar writes G (key, value) pairs: key = bucket index in the
+ *      group (win_base(w) - win_base(w0) + |d| - 1, or the sentinel = the group's bucket count for
+ *      d = 0), value = base index | sign << 31.
+ *   2. CUB radix sort of the n·G pairs on the low ceil(log2(nb + 1)) key bits (nb = the group's
+ *      buckets); bounds_kern finds each bucket's run by binary search; the number of non-sentinel
+ *      pairs V = start[nb] is read back (4 bytes).
  *   3. acc_kern, load-balanced: thread t adds the pairs [t·L, t·L + L) of the sorted array (L =
- *      ceil(V / 2^19)) with madd-2008-s into an XYZZ accumulator, flushing at every bucket change.
- *      A bucket that lies inside the chunk is stored directly; one that crosses the chunk's start
- *      goes to part[2t], one that starts inside and crosses its end to part[2t + 1] (and the chunk
- *      "owns" it). combine_kern: one warp per owning chunk sums its part[2t + 1] and the head
- *      partials of the following chunks it covers, serially for up to 32 of them; longer runs
- *      are first folded by a warp tree (combine_tree_kern, 512 partials a warp and level). So a
- *      skewed scalar set (one bucket holding every point) costs the same as a uniform one.
- *   4. Bucket reduction Σ_k k·B_k per window, in S segments of M/S buckets per thread: the
- *      running-sum trick inside a segment (segment_kern), (j·M/S)·(segment sum) by double-and-
- *      add (weight_kern), a pairwise tree over segments (log2 S launches).
- *   5. The W window sums go to the host, which combines them by Horner with the CPU curve code.
+ *      ceil(V / K), K = as many whole waves of the resident threads as fit in 2^19, so the last
+ *      wave is not a partial one; CZ_GPU_MSM_ROUNDS) with madd-2008-s into an XYZZ accumulator,
+ *      flushing at every bucket change. A bucket that lies inside the chunk is stored directly;
+ *      one that crosses the chunk's start goes to part[2t], one that starts inside and crosses
+ *      its end to part[2t + 1] (and the chunk "owns" it). combine_kern: one warp per owning
+ *      chunk sums its part[2t + 1] and the head partials of the following chunks it covers,
+ *      serially for up to 32 of them; longer runs are first folded by a warp tree
+ *      (combine_tree_kern, 512 partials a warp and level). So a skewed scalar set (one bucket
+ *      holding every point) costs the same as a uniform one.
+ *   4. Bucket reduction Σ_k k·B_k per window, in segments of ls buckets (a power of two dividing
+ *      every window, about 2^16 segments in all, CZ_GPU_MSM_SEGS), one thread each over the
+ *      packed buckets: the running-sum trick inside a segment (segment_kern), (j·ls)·(segment
+ *      sum) for the segment's index j in its window by double-and-add (weight_kern), a pairwise
+ *      tree per window (wtree_kern, log2 of the largest window's segment count launches).
+ *   5. The W window sums go to the host, which combines them by Horner with the CPU curve code
+ *      (doubling by each window's width).
  *
  * CZ_GPU_MSM_PROFILE=1 prints per-phase times (CUDA events, with a synchronisation per phase) to
- * stderr. Memory per call (stream-ordered pool): 16·n·G bytes of pairs + CUB scratch + 4·(G·M+1)
- * bounds + W·M XYZZ buckets + 2·2^19 partials + 2·W·S segment points; the split adds 9·n bytes.
+ * stderr. Memory per call (stream-ordered pool): 16·n·G bytes of pairs + CUB scratch + 4·(B+1)
+ * bounds + B XYZZ buckets (B = Σ_w 2^(b_w - 1), 15·2^20 at 2^26 BLS12-381) + 2·2^19 partials +
+ * (2·S + W) segment points; the split adds 9·n bytes.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -211,13 +224,10 @@ __global__ void msm_bounds_kern(uint32_t *start, const uint32_t *keys, size_t to
 
 /* Chunk t of the sorted pairs (see the file comment, step 3). FS: fe_sqr_fast in the madds. */
 template <class FP, bool FS>
-__global__ void __launch_bounds__(128)
-    msm_acc_kern(g1_xyzz<FP> *buckets, g1_xyzz<FP> *part, uint32_t *owner, const uint32_t *start,
-                 const uint32_t *keys, const uint32_t *vals, const g1_aff<FP> *pts, uint32_t nb,
-                 uint32_t len, uint32_t nchunks) {
-    uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
-    if (t >= nchunks)
-        return;
+static __device__ __forceinline__ void
+acc_chunk(g1_xyzz<FP> *buckets, g1_xyzz<FP> *part, uint32_t *owner, const uint32_t *start,
+          const uint32_t *keys, const uint32_t *vals, const g1_aff<FP> *pts, uint32_t nb,
+          uint32_t len, uint32_t t) {
     owner[t] = NO_OWNER;
     uint32_t nvalid = start[nb], lo = t * len;
     if (lo >= nvalid)
@@ -250,6 +260,30 @@ __global__ void __launch_bounds__(128)
             continue;
         xyzz_add_affine<FP, FS>(acc, x, y, (v >> 31) != 0);
     }
+}
+
+template <class FP, bool FS>
+__global__ void __launch_bounds__(128)
+    msm_acc_kern(g1_xyzz<FP> *buckets, g1_xyzz<FP> *part, uint32_t *owner, const uint32_t *start,
+                 const uint32_t *keys, const uint32_t *vals, const g1_aff<FP> *pts, uint32_t nb,
+                 uint32_t len, uint32_t nchunks) {
+    uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
+    if (t < nchunks)
+        acc_chunk<FP, FS>(buckets, part, owner, start, keys, vals, pts, nb, len, t);
+}
+
+/* The same with at most ACC_NREG registers, launched in blocks of one warp (CZ_GPU_MSM_NREG=1):
+ * for BLS12-381 (158 registers above: 3 blocks of 128 = 12 warps per SM) ptxas fits it in 146
+ * registers without spills, so 13 warps are resident. */
+#define ACC_NREG 152
+template <class FP, bool FS>
+__global__ void __maxnreg__(ACC_NREG)
+    msm_acc_nr_kern(g1_xyzz<FP> *buckets, g1_xyzz<FP> *part, uint32_t *owner, const uint32_t *start,
+                    const uint32_t *keys, const uint32_t *vals, const g1_aff<FP> *pts, uint32_t nb,
+                    uint32_t len, uint32_t nchunks) {
+    uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
+    if (t < nchunks)
+        acc_chunk<FP, FS>(buckets, part, owner, start, keys, vals, pts, nb, len, t);
 }
 
 /* An out-of-line xyzz_add for kernels that call it from several places (inlining every copy of
@@ -499,9 +533,10 @@ static void prof_mark(prof *p, int phase) {
  * default: 476 vs 483 ms at 2^26 BLS12-381, 214.9 vs 215.5 ms BN254), CZ_GPU_MSM_AFF_LEN (smallest
  * chunk of the affine path, default AFF_MIN_LEN), CZ_GPU_MSM_ROUNDS (xyzz chunks: 0 = ACC_CHUNKS
  * of them as before, k > 0 = k waves of the resident threads, default as many whole waves as fit
- * in ACC_CHUNKS). */
+ * in ACC_CHUNKS), CZ_GPU_MSM_NREG=1 (xyzz: msm_acc_nr_kern, at most ACC_NREG registers in
+ * one-warp blocks; not measured yet). */
 typedef struct {
-    int affine, fs, rounds;
+    int affine, fs, rounds, nreg;
     uint32_t aff_len;
 } acc_opts;
 
@@ -512,6 +547,7 @@ static acc_opts acc_opts_get(void) {
     o.affine = e != NULL && strcmp(e, "affine") == 0;
     o.fs = env_int("CZ_GPU_MSM_SQR", 1) > 0;
     o.rounds = env_int("CZ_GPU_MSM_ROUNDS", -1);
+    o.nreg = env_int("CZ_GPU_MSM_NREG", 0) > 0;
     o.aff_len = l >= 4 && l <= (1 << 16) ? (uint32_t)l : AFF_MIN_LEN;
     return o;
 }
@@ -532,7 +568,9 @@ static int pippenger(typename H::jac *ret, const cz_gpu_bases *bh, const void *d
     acc_opts ao = acc_opts_get();
     int sms = 0;
     unsigned nwin, g;
-    uint32_t nbt, ls, nsegs, pchunks = 0, plen = 0;
+    uint32_t nbt, ls, nsegs, pchunks = 0, plen = 0, acc_bs = 128;
+    void (*akern)(X *, X *, uint32_t *, const uint32_t *, const uint32_t *, const uint32_t *,
+                  const g1_aff<FP> *, uint32_t, uint32_t, uint32_t) = NULL;
     win_tab wt;
     int neg_trick = env_int("CZ_GPU_MSM_NEG", 1) > 0;
     cudaStream_t st = 0;
@@ -614,6 +652,13 @@ static int pippenger(typename H::jac *ret, const cz_gpu_bases *bh, const void *d
         if (nvalid == 0)
             continue;
         len = (nvalid + ACC_CHUNKS - 1) / ACC_CHUNKS;
+        if (!ao.affine) {
+            /* the capped kernel exists with fe_sqr_fast only (compile time) */
+            akern = ao.nreg && ao.fs ? msm_acc_nr_kern<FP, true>
+                    : ao.fs          ? msm_acc_kern<FP, true>
+                                     : msm_acc_kern<FP, false>;
+            acc_bs = ao.nreg && ao.fs ? 32 : 128;
+        }
         if (!ao.affine && ao.rounds != 0) {
             /* a whole number of waves: chunk count = rounds x the resident threads (a partial last
              * wave of 2^19 chunks left most SMs idle for a chunk's time) */
@@ -621,9 +666,9 @@ static int pippenger(typename H::jac *ret, const cz_gpu_bases *bh, const void *d
             uint32_t resident, rounds = (uint32_t)ao.rounds;
             if (sms == 0)
                 CZ_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, bh->dev));
-            CZ_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                &bpsm, ao.fs ? msm_acc_kern<FP, true> : msm_acc_kern<FP, false>, 128, 0));
-            resident = (uint32_t)(bpsm > 0 ? bpsm : 1) * (uint32_t)(sms > 0 ? sms : 1) * 128u;
+            CZ_CUDA_TRY(
+                cudaOccupancyMaxActiveBlocksPerMultiprocessor(&bpsm, akern, (int)acc_bs, 0));
+            resident = (uint32_t)(bpsm > 0 ? bpsm : 1) * (uint32_t)(sms > 0 ? sms : 1) * acc_bs;
             if (ao.rounds < 0) /* default: as many whole waves as fit in ACC_CHUNKS */
                 rounds = ACC_CHUNKS / resident > 0 ? ACC_CHUNKS / resident : 1;
             if ((size_t)rounds * resident > ACC_CHUNKS)
@@ -661,11 +706,8 @@ static int pippenger(typename H::jac *ret, const cz_gpu_bases *bh, const void *d
             kern<<<blocks, 128, 0, st>>>(bk, part, owner, scratch, start, dk.Current(),
                                          dv.Current(), pts, nb, len, nchunks, nslots);
         } else {
-            void (*kern)(X *, X *, uint32_t *, const uint32_t *, const uint32_t *, const uint32_t *,
-                         const g1_aff<FP> *, uint32_t, uint32_t, uint32_t) =
-                ao.fs ? msm_acc_kern<FP, true> : msm_acc_kern<FP, false>;
-            kern<<<cz__gpu_blocks(nchunks, 128), 128, 0, st>>>(bk, part, owner, start, dk.Current(),
-                                                               dv.Current(), pts, nb, len, nchunks);
+            akern<<<cz__gpu_blocks(nchunks, acc_bs), acc_bs, 0, st>>>(
+                bk, part, owner, start, dk.Current(), dv.Current(), pts, nb, len, nchunks);
         }
         CZ_CUDA_LAUNCHED();
         prof_mark(pf, P_ACC);
@@ -708,9 +750,10 @@ static int pippenger(typename H::jac *ret, const cz_gpu_bases *bh, const void *d
     if (pf->on)
         fprintf(stderr,
                 "gpu msm: pippenger n = %zu, W = %u (%u of %u bits, %u of %u), neg %d, groups of "
-                "%u, %u segments of %u, %u chunks of %u, acc %s%s\n",
+                "%u, %u segments of %u, %u chunks of %u, acc %s%s%s\n",
                 n, nwin, wt.nlow, wt.c, nwin - wt.nlow, wt.c + 1, neg_trick, g, nsegs, ls, pchunks,
-                plen, ao.affine ? "affine" : "xyzz", ao.fs ? " + fe_sqr_fast" : "");
+                plen, ao.affine ? "affine" : "xyzz", ao.fs ? " + fe_sqr_fast" : "",
+                ao.nreg && ao.fs && !ao.affine ? " (nreg)" : "");
 out:
     cudaFreeAsync(scratch, st);
     cudaFreeAsync(temp, st);
