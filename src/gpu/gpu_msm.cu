@@ -8,34 +8,47 @@
  * additions into XYZZ, then a pairwise tree); the others go through Pippenger below, reading
  * scalars and bases through the index list. Auto mode splits when zeros + ones >= n/8.
  *
- * Pippenger with window width c (table in window_bits, CZ_GPU_MSM_C overrides) and W =
- * ceil((bits + 1)/c) windows: every scalar is cut into W signed digits d in (-2^(c-1), 2^(c-1)]
- * (a digit above 2^(c-1) becomes d - 2^c with a carry into the next window, so W·c >= bits + 1
- * leaves no carry out of the top). Each window has M = 2^(c-1) buckets; bucket |d| of window w
- * gets ±P_i. Windows are processed in groups of G with n·G <= 2^30 (so 2^27 points fit the
- * 32-bit sort and its memory stays bounded); per group:
+ * Pippenger with W windows of balanced widths (win_tab: the first nlow of c bits, the rest c + 1,
+ * summing to exactly T bits; W = ceil(T / c_max) for the width c_max of window_bits, or
+ * CZ_GPU_MSM_W): every scalar is cut into W signed digits d in (-2^(b-1), 2^(b-1)] for a window of
+ * b bits (a digit above 2^(b-1) becomes d - 2^b with a carry into the next window; a scalar below
+ * 2^(T-1) leaves no carry out of the top). With the r - s trick (CZ_GPU_MSM_NEG, default on) a
+ * scalar s > r/2 is replaced by r - s with every digit negated, so s < r/2 and T = bits of r
+ * (255 for BLS12-381, 254 for BN254) instead of bits + 1: at 2^26 this gives W = 12 (21/22-bit
+ * windows) where equal 20-bit windows needed 13 (8 % fewer bucket additions; the reduction's
+ * larger bucket count costs less than that, see docs/gpu.md). This uses that every base has
+ * order r (G1 points). A window of b bits has 2^(b-1) buckets; the buckets of all windows are
+ * packed (window w from win_base(w)). Windows are processed in groups of G with n·G <= 2^30 (so
+ * 2^27 points fit the 32-bit sort and its memory stays bounded); per group:
  *
- *   1. digits_kern: one thread per scalar writes G (key, value) pairs: key = (w - w0)·M + |d| - 1
- *      (or the sentinel G·M for d = 0), value = base index | sign << 31.
- *   2. CUB radix sort of the n·G pairs on the low ceil(log2(G·M + 1)) key bits; bounds_kern finds
- *      each bucket's run by binary search; the number of non-sentinel pairs V = start[G·M] is read
- *      back (4 bytes).
+ *   1. digits_kern: one thread per scalar writes G (key, value) pairs: key = bucket index in the
+ *      group (win_base(w) - win_base(w0) + |d| - 1, or the sentinel = the group's bucket count for
+ *      d = 0), value = base index | sign << 31.
+ *   2. CUB radix sort of the n·G pairs on the low ceil(log2(nb + 1)) key bits (nb = the group's
+ *      buckets); bounds_kern finds each bucket's run by binary search; the number of non-sentinel
+ *      pairs V = start[nb] is read back (4 bytes).
  *   3. acc_kern, load-balanced: thread t adds the pairs [t·L, t·L + L) of the sorted array (L =
- *      ceil(V / 2^19)) with madd-2008-s into an XYZZ accumulator, flushing at every bucket change.
- *      A bucket that lies inside the chunk is stored directly; one that crosses the chunk's start
- *      goes to part[2t], one that starts inside and crosses its end to part[2t + 1] (and the chunk
- *      "owns" it). combine_kern: one warp per owning chunk sums its part[2t + 1] and the head
- *      partials of the following chunks it covers, serially for up to 32 of them; longer runs
- *      are first folded by a warp tree (combine_tree_kern, 512 partials a warp and level). So a
- *      skewed scalar set (one bucket holding every point) costs the same as a uniform one.
- *   4. Bucket reduction Σ_k k·B_k per window, in S segments of M/S buckets per thread: the
- *      running-sum trick inside a segment (segment_kern), (j·M/S)·(segment sum) by double-and-
- *      add (weight_kern), a pairwise tree over segments (log2 S launches).
- *   5. The W window sums go to the host, which combines them by Horner with the CPU curve code.
+ *      ceil(V / K), K = as many whole waves of the resident threads as fit in 2^19, so the last
+ *      wave is not a partial one; CZ_GPU_MSM_ROUNDS) with madd-2008-s into an XYZZ accumulator,
+ *      flushing at every bucket change. A bucket that lies inside the chunk is stored directly;
+ *      one that crosses the chunk's start goes to part[2t], one that starts inside and crosses
+ *      its end to part[2t + 1] (and the chunk "owns" it). combine_kern: one warp per owning
+ *      chunk sums its part[2t + 1] and the head partials of the following chunks it covers,
+ *      serially for up to 32 of them; longer runs are first folded by a warp tree
+ *      (combine_tree_kern, 512 partials a warp and level). So a skewed scalar set (one bucket
+ *      holding every point) costs the same as a uniform one.
+ *   4. Bucket reduction Σ_k k·B_k per window, in segments of ls buckets (a power of two dividing
+ *      every window, about 2^16 segments in all, CZ_GPU_MSM_SEGS), one thread each over the
+ *      packed buckets: the running-sum trick inside a segment (segment_kern), (j·ls)·(segment
+ *      sum) for the segment's index j in its window by double-and-add (weight_kern), a pairwise
+ *      tree per window (wtree_kern, log2 of the largest window's segment count launches).
+ *   5. The W window sums go to the host, which combines them by Horner with the CPU curve code
+ *      (doubling by each window's width).
  *
  * CZ_GPU_MSM_PROFILE=1 prints per-phase times (CUDA events, with a synchronisation per phase) to
- * stderr. Memory per call (stream-ordered pool): 16·n·G bytes of pairs + CUB scratch + 4·(G·M+1)
- * bounds + W·M XYZZ buckets + 2·2^19 partials + 2·W·S segment points; the split adds 9·n bytes.
+ * stderr. Memory per call (stream-ordered pool): 16·n·G bytes of pairs + CUB scratch + 4·(B+1)
+ * bounds + B XYZZ buckets (B = Σ_w 2^(b_w - 1), 15·2^20 at 2^26 BLS12-381) + 2·2^19 partials +
+ * (2·S + W) segment points; the split adds 9·n bytes.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -116,21 +129,60 @@ __global__ void __launch_bounds__(128)
     xyzz_store(&part[t], acc);
 }
 
-/* Digits of windows w0 .. w0+g-1 of scalar j (scalars[idx[j]] when idx is given). */
+/* Window layout: W windows, the first nlow of c bits and the rest of c + 1 bits, from bit 0 up
+ * (balanced widths whose sum is the scalar bits the recoding needs). Buckets of all windows are
+ * packed: window w has 2^(bits(w) - 1) buckets from bucket base(w). */
+typedef struct {
+    unsigned c, nlow, nwin;
+} win_tab;
+
+static __host__ __device__ __forceinline__ unsigned win_bits(win_tab t, unsigned w) {
+    return t.c + (w >= t.nlow ? 1u : 0u);
+}
+static __host__ __device__ __forceinline__ unsigned win_off(win_tab t, unsigned w) {
+    return w * t.c + (w > t.nlow ? w - t.nlow : 0u);
+}
+static __host__ __device__ __forceinline__ uint32_t win_base(win_tab t, unsigned w) {
+    uint32_t h = 1u << (t.c - 1);
+    return w <= t.nlow ? w * h : t.nlow * h + (w - t.nlow) * 2 * h;
+}
+
+/* Digits of windows w0 .. w0+g-1 of scalar j (scalars[idx[j]] when idx is given). NEG: a scalar
+ * s > r/2 is replaced by r - s with every digit's sign flipped ((r - s)·(-P) = s·P in the group
+ * of order r), so the recoding needs one bit less. */
 template <class FR>
 __global__ void msm_digits_kern(uint32_t *keys, uint32_t *vals, const fe<FR> *scalars,
-                                const uint32_t *idx, size_t n, unsigned c, unsigned w0,
-                                unsigned g) {
+                                const uint32_t *idx, size_t n, win_tab wt, unsigned w0, unsigned g,
+                                int neg_trick) {
     size_t j = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (j >= n)
         return;
     uint32_t i = idx ? idx[j] : (uint32_t)j;
     fe<FR> s = fe_load(&scalars[i]);
     fe_from_mont(s, s);
-    const uint32_t half = 1u << (c - 1), mask = (1u << c) - 1, sentinel = g * half;
+    uint32_t flip = 0;
+    if (neg_trick) {
+        fe<FR> t;
+        uint32_t gt = 0, decided = 0;
+        asm volatile("sub.cc.u32 %0, %1, %2;" : "=r"(t.l[0]) : "r"(FR::p(0)), "r"(s.l[0]));
+#pragma unroll
+        for (int k = 1; k < FR::N; k++)
+            asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t.l[k]) : "r"(FR::p(k)), "r"(s.l[k]));
+#pragma unroll
+        for (int k = FR::N - 1; k >= 0; k--) {
+            gt = decided ? gt : (s.l[k] > t.l[k] ? 1u : 0u);
+            decided = decided | (s.l[k] != t.l[k] ? 1u : 0u);
+        }
+        if (gt) {
+            s = t;
+            flip = 1;
+        }
+    }
+    const uint32_t gbase = win_base(wt, w0), sentinel = win_base(wt, w0 + g) - gbase;
     uint32_t carry = 0;
     for (unsigned w = 0; w < w0 + g; w++) {
-        unsigned off = w * c, limb = off >> 5, sh = off & 31;
+        unsigned c = win_bits(wt, w), off = win_off(wt, w), limb = off >> 5, sh = off & 31;
+        const uint32_t half = 1u << (c - 1), mask = (1u << c) - 1;
         uint32_t lo = 0, hi = 0;
 #pragma unroll
         for (int k = 0; k < FR::N; k++) {
@@ -148,8 +200,8 @@ __global__ void msm_digits_kern(uint32_t *keys, uint32_t *vals, const fe<FR> *sc
         }
         if (w >= w0) {
             size_t o = (size_t)(w - w0) * n + j;
-            keys[o] = mag ? (w - w0) * half + mag - 1 : sentinel;
-            vals[o] = i | (neg << 31);
+            keys[o] = mag ? win_base(wt, w) - gbase + mag - 1 : sentinel;
+            vals[o] = i | ((neg ^ flip) << 31);
         }
     }
 }
@@ -172,13 +224,10 @@ __global__ void msm_bounds_kern(uint32_t *start, const uint32_t *keys, size_t to
 
 /* Chunk t of the sorted pairs (see the file comment, step 3). FS: fe_sqr_fast in the madds. */
 template <class FP, bool FS>
-__global__ void __launch_bounds__(128)
-    msm_acc_kern(g1_xyzz<FP> *buckets, g1_xyzz<FP> *part, uint32_t *owner, const uint32_t *start,
-                 const uint32_t *keys, const uint32_t *vals, const g1_aff<FP> *pts, uint32_t nb,
-                 uint32_t len, uint32_t nchunks) {
-    uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
-    if (t >= nchunks)
-        return;
+static __device__ __forceinline__ void
+acc_chunk(g1_xyzz<FP> *buckets, g1_xyzz<FP> *part, uint32_t *owner, const uint32_t *start,
+          const uint32_t *keys, const uint32_t *vals, const g1_aff<FP> *pts, uint32_t nb,
+          uint32_t len, uint32_t t) {
     owner[t] = NO_OWNER;
     uint32_t nvalid = start[nb], lo = t * len;
     if (lo >= nvalid)
@@ -211,6 +260,30 @@ __global__ void __launch_bounds__(128)
             continue;
         xyzz_add_affine<FP, FS>(acc, x, y, (v >> 31) != 0);
     }
+}
+
+template <class FP, bool FS>
+__global__ void __launch_bounds__(128)
+    msm_acc_kern(g1_xyzz<FP> *buckets, g1_xyzz<FP> *part, uint32_t *owner, const uint32_t *start,
+                 const uint32_t *keys, const uint32_t *vals, const g1_aff<FP> *pts, uint32_t nb,
+                 uint32_t len, uint32_t nchunks) {
+    uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
+    if (t < nchunks)
+        acc_chunk<FP, FS>(buckets, part, owner, start, keys, vals, pts, nb, len, t);
+}
+
+/* The same with at most ACC_NREG registers, launched in blocks of one warp (CZ_GPU_MSM_NREG=1):
+ * for BLS12-381 (158 registers above: 3 blocks of 128 = 12 warps per SM) ptxas fits it in 146
+ * registers without spills, so 13 warps are resident. */
+#define ACC_NREG 152
+template <class FP, bool FS>
+__global__ void __maxnreg__(ACC_NREG)
+    msm_acc_nr_kern(g1_xyzz<FP> *buckets, g1_xyzz<FP> *part, uint32_t *owner, const uint32_t *start,
+                    const uint32_t *keys, const uint32_t *vals, const g1_aff<FP> *pts, uint32_t nb,
+                    uint32_t len, uint32_t nchunks) {
+    uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
+    if (t < nchunks)
+        acc_chunk<FP, FS>(buckets, part, owner, start, keys, vals, pts, nb, len, t);
 }
 
 /* An out-of-line xyzz_add for kernels that call it from several places (inlining every copy of
@@ -283,21 +356,21 @@ __global__ void __launch_bounds__(128)
     xyzz_store(&buckets[key], acc);
 }
 
-/* Thread (w, j) of segment j of window w: acc[w·S + j] = Σ_{idx in segment} (idx - j·L + 1)·B_idx
- * and run[w·S + j] = Σ_{idx in segment} B_idx (the running-sum trick from the top bucket down). */
+/* Segments of ls buckets over the packed buckets of all windows (ls divides every window's
+ * bucket count, so a segment lies in one window). Thread j: acc[j] = Σ_{i < ls} (i + 1)·B_(j·ls+i)
+ * and run[j] = Σ_i B_(j·ls+i) (the running-sum trick from the top bucket down). */
 template <class FP>
 __global__ void __launch_bounds__(128)
     msm_segment_kern(g1_xyzz<FP> *acc_out, g1_xyzz<FP> *run_out, const g1_xyzz<FP> *buckets,
-                     uint32_t m, uint32_t nseg, uint32_t nwin) {
+                     uint32_t ls, uint32_t nsegs) {
     uint32_t id = blockIdx.x * blockDim.x + threadIdx.x;
-    if (id >= nwin * nseg)
+    if (id >= nsegs)
         return;
-    uint32_t w = id / nseg, j = id % nseg, len = m / nseg;
-    const g1_xyzz<FP> *bk = buckets + (size_t)w * m + (size_t)j * len;
+    const g1_xyzz<FP> *bk = buckets + (size_t)id * ls;
     g1_xyzz<FP> running, acc;
     xyzz_set_inf(running);
     xyzz_set_inf(acc);
-    for (int idx = (int)len - 1; idx >= 0; idx--) {
+    for (int idx = (int)ls - 1; idx >= 0; idx--) {
         {
             g1_xyzz<FP> t;
             xyzz_load(t, &bk[idx]);
@@ -309,14 +382,28 @@ __global__ void __launch_bounds__(128)
     xyzz_store(&run_out[id], running);
 }
 
-/* seg[id] += (j·L)·run[id]: the weight of the buckets below segment j (double-and-add). */
+/* The window of global segment j and j's index inside it. */
+static __device__ __forceinline__ unsigned seg_window(win_tab wt, uint32_t ls, uint32_t j,
+                                                      uint32_t *jl) {
+    uint32_t slo = (1u << (wt.c - 1)) / ls, first_hi = wt.nlow * slo;
+    if (j < first_hi) {
+        *jl = j % slo;
+        return j / slo;
+    }
+    *jl = (j - first_hi) % (2 * slo);
+    return wt.nlow + (j - first_hi) / (2 * slo);
+}
+
+/* seg[j] += (jl·ls)·run[j]: the weight of the buckets of its window below segment j
+ * (double-and-add). */
 template <class FP>
 __global__ void __launch_bounds__(128) msm_weight_kern(g1_xyzz<FP> *seg, const g1_xyzz<FP> *run,
-                                                       uint32_t m, uint32_t nseg, uint32_t nwin) {
-    uint32_t id = blockIdx.x * blockDim.x + threadIdx.x;
-    if (id >= nwin * nseg)
+                                                       win_tab wt, uint32_t ls, uint32_t nsegs) {
+    uint32_t id = blockIdx.x * blockDim.x + threadIdx.x, jl;
+    if (id >= nsegs)
         return;
-    uint32_t j = id % nseg, k = j * (m / nseg);
+    seg_window(wt, ls, id, &jl);
+    uint32_t k = jl * ls;
     if (k == 0)
         return;
     g1_xyzz<FP> p, r;
@@ -330,6 +417,37 @@ __global__ void __launch_bounds__(128) msm_weight_kern(g1_xyzz<FP> *seg, const g
     xyzz_load(p, &seg[id]);
     xyzz_add(r, p);
     xyzz_store(&seg[id], r);
+}
+
+/* Level lv of a pairwise tree inside each window: segment j of window w with index jl < h =
+ * (segments of w) >> (lv + 1) gets seg[j] += seg[j + h]. */
+template <class FP>
+__global__ void __launch_bounds__(128)
+    msm_wtree_kern(g1_xyzz<FP> *seg, win_tab wt, uint32_t ls, uint32_t nsegs, unsigned lv) {
+    uint32_t id = blockIdx.x * blockDim.x + threadIdx.x, jl;
+    if (id >= nsegs)
+        return;
+    unsigned w = seg_window(wt, ls, id, &jl);
+    uint32_t h = ((1u << (win_bits(wt, w) - 1)) / ls) >> (lv + 1);
+    if (jl >= h)
+        return;
+    g1_xyzz<FP> a, b;
+    xyzz_load(a, &seg[id]);
+    xyzz_load(b, &seg[id + h]);
+    xyzz_add(a, b);
+    xyzz_store(&seg[id], a);
+}
+
+/* out[w] = seg[first segment of window w]. */
+template <class FP>
+__global__ void msm_wgather_kern(g1_xyzz<FP> *out, const g1_xyzz<FP> *seg, win_tab wt,
+                                 uint32_t ls) {
+    uint32_t w = blockIdx.x * blockDim.x + threadIdx.x;
+    if (w >= wt.nwin)
+        return;
+    g1_xyzz<FP> a;
+    xyzz_load(a, &seg[win_base(wt, w) / ls]);
+    xyzz_store(&out[w], a);
 }
 
 /* seg[w·S + j] += seg[w·S + j + half] for j < half. */
@@ -371,7 +489,21 @@ static unsigned window_bits(size_t n) {
         return 4;
     if (lg <= 20)
         return lg - 4;
-    return lg >= 25 ? 20 : lg >= 23 ? 19 : 17;
+    return lg >= 26 ? 22 : lg >= 25 ? 20 : lg >= 23 ? 19 : 17;
+}
+
+/* The windows for n scalars whose signed recoding needs tbits bits: W = CZ_GPU_MSM_W when set
+ * (12..64), else ceil(tbits / c) for the width c above; then balanced widths c' = tbits / W and
+ * c' + 1 (the wider ones on top) that sum to tbits exactly, so no window is wider than c and the
+ * top one is not mostly empty. */
+static win_tab win_layout(size_t n, unsigned tbits) {
+    win_tab t;
+    int w = env_int("CZ_GPU_MSM_W", 0);
+    unsigned c = window_bits(n);
+    t.nwin = w >= 12 && w <= 64 ? (unsigned)w : (tbits + c - 1) / c;
+    t.c = tbits / t.nwin;
+    t.nlow = t.nwin - (tbits - t.nwin * t.c);
+    return t;
 }
 
 /* Per-phase timing (CZ_GPU_MSM_PROFILE=1): adds the time since the last mark to ms[phase]. */
@@ -399,9 +531,12 @@ static void prof_mark(prof *p, int phase) {
  * gpu_msm_affine.cuh; measured slower on the H200: 543 vs 476 ms at 2^26 BLS12-381) or xyzz
  * (default, any other value), CZ_GPU_MSM_SQR=0 turns off fe_sqr_fast in the accumulation (on by
  * default: 476 vs 483 ms at 2^26 BLS12-381, 214.9 vs 215.5 ms BN254), CZ_GPU_MSM_AFF_LEN (smallest
- * chunk of the affine path, default AFF_MIN_LEN). */
+ * chunk of the affine path, default AFF_MIN_LEN), CZ_GPU_MSM_ROUNDS (xyzz chunks: 0 = ACC_CHUNKS
+ * of them as before, k > 0 = k waves of the resident threads, default as many whole waves as fit
+ * in ACC_CHUNKS), CZ_GPU_MSM_NREG=1 (xyzz: msm_acc_nr_kern, at most ACC_NREG registers in
+ * one-warp blocks; not measured yet). */
 typedef struct {
-    int affine, fs;
+    int affine, fs, rounds, nreg;
     uint32_t aff_len;
 } acc_opts;
 
@@ -411,6 +546,8 @@ static acc_opts acc_opts_get(void) {
     int l = env_int("CZ_GPU_MSM_AFF_LEN", (int)AFF_MIN_LEN);
     o.affine = e != NULL && strcmp(e, "affine") == 0;
     o.fs = env_int("CZ_GPU_MSM_SQR", 1) > 0;
+    o.rounds = env_int("CZ_GPU_MSM_ROUNDS", -1);
+    o.nreg = env_int("CZ_GPU_MSM_NREG", 0) > 0;
     o.aff_len = l >= 4 && l <= (1 << 16) ? (uint32_t)l : AFF_MIN_LEN;
     return o;
 }
@@ -430,8 +567,12 @@ static int pippenger(typename H::jac *ret, const cz_gpu_bases *bh, const void *d
     size_t temp_bytes = 0, scratch_bytes = 0, gmax;
     acc_opts ao = acc_opts_get();
     int sms = 0;
-    unsigned c, nwin, nseg, g;
-    uint32_t m;
+    unsigned nwin, g;
+    uint32_t nbt, ls, nsegs, pchunks = 0, plen = 0, acc_bs = 128;
+    void (*akern)(X *, X *, uint32_t *, const uint32_t *, const uint32_t *, const uint32_t *,
+                  const g1_aff<FP> *, uint32_t, uint32_t, uint32_t) = NULL;
+    win_tab wt;
+    int neg_trick = env_int("CZ_GPU_MSM_NEG", 1) > 0;
     cudaStream_t st = 0;
     const g1_aff<FP> *pts = (const g1_aff<FP> *)bh->d_pts;
 
@@ -442,28 +583,35 @@ static int pippenger(typename H::jac *ret, const cz_gpu_bases *bh, const void *d
     }
     if (n == 0)
         return CZ_OK;
-    c = window_bits(n);
-    nwin = (H::bits + 1 + c - 1) / c;
-    m = 1u << (c - 1);
+    /* a scalar < 2^(T-1) has a T-bit signed recoding; with the r - s trick s < r/2 < 2^(bits-1) */
+    wt = win_layout(n, neg_trick ? H::bits : H::bits + 1);
+    nwin = wt.nwin;
+    nbt = win_base(wt, nwin);
     if (n >= ((size_t)1 << 30))
         return cz_fail(ei, CZ_ERANGE, "gpu msm: n = %zu too large (< 2^30)", n);
     gmax = ((size_t)1 << 30) / n;
     g = gmax >= nwin ? nwin : (unsigned)gmax;
     g = (nwin + ((nwin + g - 1) / g) - 1) / ((nwin + g - 1) / g); /* even groups */
-    nseg = 1;
-    while (nseg < m && nwin * nseg * 2 <= 65536)
-        nseg *= 2;
+    /* reduction segments: ls buckets each (a power of two dividing every window), about
+     * CZ_GPU_MSM_SEGS (default 2^16) threads in all */
+    {
+        int tgt = env_int("CZ_GPU_MSM_SEGS", 65536);
+        ls = 1u << (wt.c - 1);
+        while (ls > 1 && (size_t)(nbt / ls) * 2 <= (size_t)(tgt > 0 ? tgt : 65536))
+            ls /= 2;
+        nsegs = nbt / ls;
+    }
 
     for (int k = 0; k < 2; k++) {
         CZ_CUDA_TRY(cudaMallocAsync((void **)&keys[k], n * g * 4, st));
         CZ_CUDA_TRY(cudaMallocAsync((void **)&vals[k], n * g * 4, st));
     }
-    CZ_CUDA_TRY(cudaMallocAsync((void **)&start, ((size_t)g * m + 1) * 4, st));
+    CZ_CUDA_TRY(cudaMallocAsync((void **)&start, ((size_t)nbt + 1) * 4, st));
     CZ_CUDA_TRY(cudaMallocAsync((void **)&owner, (size_t)ACC_CHUNKS * 4, st));
     CZ_CUDA_TRY(cudaMallocAsync((void **)&part, 2 * (size_t)ACC_CHUNKS * sizeof(X), st));
-    CZ_CUDA_TRY(cudaMallocAsync((void **)&buckets, (size_t)nwin * m * sizeof(X), st));
-    CZ_CUDA_TRY(cudaMemsetAsync(buckets, 0, (size_t)nwin * m * sizeof(X), st));
-    CZ_CUDA_TRY(cudaMallocAsync((void **)&seg, 2 * (size_t)nwin * nseg * sizeof(X), st));
+    CZ_CUDA_TRY(cudaMallocAsync((void **)&buckets, (size_t)nbt * sizeof(X), st));
+    CZ_CUDA_TRY(cudaMemsetAsync(buckets, 0, (size_t)nbt * sizeof(X), st));
+    CZ_CUDA_TRY(cudaMallocAsync((void **)&seg, (2 * (size_t)nsegs + nwin) * sizeof(X), st));
     wins = (typename H::xyzz *)malloc(nwin * sizeof *wins);
     if (wins == NULL) {
         rc = cz_fail(ei, CZ_ENOMEM, "gpu msm: window sums");
@@ -472,12 +620,12 @@ static int pippenger(typename H::jac *ret, const cz_gpu_bases *bh, const void *d
 
     for (unsigned w0 = 0; w0 < nwin; w0 += g) {
         unsigned gw = nwin - w0 < g ? nwin - w0 : g;
-        uint32_t nb = gw * m, nvalid = 0, len, nchunks;
+        uint32_t nb = win_base(wt, w0 + gw) - win_base(wt, w0), nvalid = 0, len, nchunks;
         size_t total = n * gw;
         unsigned key_bits = ceil_log2((size_t)nb + 1);
-        X *bk = buckets + (size_t)w0 * m;
+        X *bk = buckets + win_base(wt, w0);
         msm_digits_kern<typename H::fr><<<cz__gpu_blocks(n, 256), 256, 0, st>>>(
-            keys[0], vals[0], (const fe<typename H::fr> *)d_s, idx, n, c, w0, gw);
+            keys[0], vals[0], (const fe<typename H::fr> *)d_s, idx, n, wt, w0, gw, neg_trick);
         CZ_CUDA_LAUNCHED();
         prof_mark(pf, P_DIGITS);
         cub::DoubleBuffer<uint32_t> dk(keys[0], keys[1]), dv(vals[0], vals[1]);
@@ -504,9 +652,35 @@ static int pippenger(typename H::jac *ret, const cz_gpu_bases *bh, const void *d
         if (nvalid == 0)
             continue;
         len = (nvalid + ACC_CHUNKS - 1) / ACC_CHUNKS;
+        if (!ao.affine) {
+            /* the capped kernel exists with fe_sqr_fast only (compile time) */
+            akern = ao.nreg && ao.fs ? msm_acc_nr_kern<FP, true>
+                    : ao.fs          ? msm_acc_kern<FP, true>
+                                     : msm_acc_kern<FP, false>;
+            acc_bs = ao.nreg && ao.fs ? 32 : 128;
+        }
+        if (!ao.affine && ao.rounds != 0) {
+            /* a whole number of waves: chunk count = rounds x the resident threads (a partial last
+             * wave of 2^19 chunks left most SMs idle for a chunk's time) */
+            int bpsm = 0;
+            uint32_t resident, rounds = (uint32_t)ao.rounds;
+            if (sms == 0)
+                CZ_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, bh->dev));
+            CZ_CUDA_TRY(
+                cudaOccupancyMaxActiveBlocksPerMultiprocessor(&bpsm, akern, (int)acc_bs, 0));
+            resident = (uint32_t)(bpsm > 0 ? bpsm : 1) * (uint32_t)(sms > 0 ? sms : 1) * acc_bs;
+            if (ao.rounds < 0) /* default: as many whole waves as fit in ACC_CHUNKS */
+                rounds = ACC_CHUNKS / resident > 0 ? ACC_CHUNKS / resident : 1;
+            if ((size_t)rounds * resident > ACC_CHUNKS)
+                rounds = 1;
+            len =
+                (uint32_t)((nvalid + (size_t)rounds * resident - 1) / ((size_t)rounds * resident));
+        }
         if (len < (ao.affine ? ao.aff_len : 4))
             len = ao.affine ? ao.aff_len : 4;
         nchunks = (nvalid + len - 1) / len;
+        pchunks = nchunks;
+        plen = len;
         if (ao.affine) {
             /* persistent threads: about what is resident, in equal rounds of chunks */
             void (*kern)(X *, X *, uint32_t *, fe<FP> *, const uint32_t *, const uint32_t *,
@@ -532,11 +706,8 @@ static int pippenger(typename H::jac *ret, const cz_gpu_bases *bh, const void *d
             kern<<<blocks, 128, 0, st>>>(bk, part, owner, scratch, start, dk.Current(),
                                          dv.Current(), pts, nb, len, nchunks, nslots);
         } else {
-            void (*kern)(X *, X *, uint32_t *, const uint32_t *, const uint32_t *, const uint32_t *,
-                         const g1_aff<FP> *, uint32_t, uint32_t, uint32_t) =
-                ao.fs ? msm_acc_kern<FP, true> : msm_acc_kern<FP, false>;
-            kern<<<cz__gpu_blocks(nchunks, 128), 128, 0, st>>>(bk, part, owner, start, dk.Current(),
-                                                               dv.Current(), pts, nb, len, nchunks);
+            akern<<<cz__gpu_blocks(nchunks, acc_bs), acc_bs, 0, st>>>(
+                bk, part, owner, start, dk.Current(), dv.Current(), pts, nb, len, nchunks);
         }
         CZ_CUDA_LAUNCHED();
         prof_mark(pf, P_ACC);
@@ -550,34 +721,39 @@ static int pippenger(typename H::jac *ret, const cz_gpu_bases *bh, const void *d
         CZ_CUDA_LAUNCHED();
         prof_mark(pf, P_COMBINE);
     }
-    /* seg[0 .. W·S) gets the segments' weighted sums, seg[W·S .. 2·W·S) their plain sums */
-    msm_segment_kern<FP><<<cz__gpu_blocks((size_t)nwin * nseg, 128), 128, 0, st>>>(
-        seg, seg + (size_t)nwin * nseg, buckets, m, nseg, nwin);
+    /* seg[0 .. S) gets the segments' weighted sums, seg[S .. 2S) their plain sums, seg[2S ..
+     * 2S + W) the window sums */
+    msm_segment_kern<FP>
+        <<<cz__gpu_blocks(nsegs, 128), 128, 0, st>>>(seg, seg + nsegs, buckets, ls, nsegs);
     CZ_CUDA_LAUNCHED();
-    msm_weight_kern<FP><<<cz__gpu_blocks((size_t)nwin * nseg, 128), 128, 0, st>>>(
-        seg, seg + (size_t)nwin * nseg, m, nseg, nwin);
+    msm_weight_kern<FP>
+        <<<cz__gpu_blocks(nsegs, 128), 128, 0, st>>>(seg, seg + nsegs, wt, ls, nsegs);
     CZ_CUDA_LAUNCHED();
-    for (uint32_t half = nseg / 2; half >= 1; half /= 2) {
-        msm_tree_kern<FP>
-            <<<cz__gpu_blocks((size_t)nwin * half, 128), 128, 0, st>>>(seg, nseg, half, nwin);
+    for (unsigned lv = 0; ((1u << (wt.c + (wt.nlow < nwin ? 1 : 0) - 1)) / ls) >> lv > 1; lv++) {
+        msm_wtree_kern<FP><<<cz__gpu_blocks(nsegs, 128), 128, 0, st>>>(seg, wt, ls, nsegs, lv);
         CZ_CUDA_LAUNCHED();
     }
-    CZ_CUDA_TRY(cudaMemcpy2DAsync(wins, sizeof(X), seg, nseg * sizeof(X), sizeof(X), nwin,
-                                  cudaMemcpyDeviceToHost, st));
+    msm_wgather_kern<FP><<<1, 64, 0, st>>>(seg + 2 * (size_t)nsegs, seg, wt, ls);
+    CZ_CUDA_LAUNCHED();
+    CZ_CUDA_TRY(cudaMemcpyAsync(wins, seg + 2 * (size_t)nsegs, nwin * sizeof(X),
+                                cudaMemcpyDeviceToHost, st));
     CZ_CUDA_TRY(cudaStreamSynchronize(st));
     prof_mark(pf, P_REDUCE);
 
     for (int w = (int)nwin - 1; w >= 0; w--) {
         typename H::jac t;
-        for (unsigned k = 0; k < c; k++)
+        for (unsigned k = 0; k < win_bits(wt, (unsigned)w); k++)
             H::dbl(ret, ret);
         H::to_jac(&t, &wins[w]);
         H::add(ret, ret, &t);
     }
     if (pf->on)
         fprintf(stderr,
-                "gpu msm: pippenger n = %zu, c = %u, W = %u, groups of %u, S = %u, acc %s%s\n", n,
-                c, nwin, g, nseg, ao.affine ? "affine" : "xyzz", ao.fs ? " + fe_sqr_fast" : "");
+                "gpu msm: pippenger n = %zu, W = %u (%u of %u bits, %u of %u), neg %d, groups of "
+                "%u, %u segments of %u, %u chunks of %u, acc %s%s%s\n",
+                n, nwin, wt.nlow, wt.c, nwin - wt.nlow, wt.c + 1, neg_trick, g, nsegs, ls, pchunks,
+                plen, ao.affine ? "affine" : "xyzz", ao.fs ? " + fe_sqr_fast" : "",
+                ao.nreg && ao.fs && !ao.affine ? " (nreg)" : "");
 out:
     cudaFreeAsync(scratch, st);
     cudaFreeAsync(temp, st);

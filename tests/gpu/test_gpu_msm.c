@@ -5,7 +5,9 @@
  * GPU-made bases [a + i·d]G at 2^16, 2^18 .. 2^24 (CZ_GPU_TEST_MAX_LOG overrides the top; 25, 26,
  * 27 are then run one by one); device-resident scalars; curve and size checks. All of it for
  * each bucket accumulation variant (CZ_GPU_MSM_ACC=xyzz|affine, CZ_GPU_MSM_SQR=0|1,
- * CZ_GPU_MSM_AFF_LEN), the extra ones up to 2^20 or 2^18.
+ * CZ_GPU_MSM_AFF_LEN; window count CZ_GPU_MSM_W = 12 / 14 with their uneven widths; the r - s
+ * digit trick off, CZ_GPU_MSM_NEG=0; the register-capped accumulation, CZ_GPU_MSM_NREG=1), the
+ * extra ones up to 2^20, 2^18 or 2^16.
  * Exits 77 without a GPU.
  */
 #define _POSIX_C_SOURCE 200809L /* setenv */
@@ -45,27 +47,35 @@ int main(void) {
      * edge inside a pair or a run) up to 2^20 / 2^18. */
     {
         static const struct {
-            const char *acc, *sqr, *aff_len;
+            const char *acc, *sqr, *aff_len, *win, *neg, *nreg;
             unsigned top;
-        } var[] = {{"xyzz", "0", "", 0},
-                   {"affine", "0", "", 0},
-                   {"affine", "1", "", 20},
-                   {"xyzz", "1", "", 20},
-                   {"affine", "0", "4", 18}};
+        } var[] = {{"xyzz", "0", "", "", "", "", 0},      {"affine", "0", "", "", "", "", 0},
+                   {"affine", "1", "", "", "", "", 20},   {"xyzz", "1", "", "", "", "", 20},
+                   {"affine", "0", "4", "", "", "", 18},  {"xyzz", "1", "", "12", "", "", 18},
+                   {"xyzz", "1", "", "14", "0", "", 18},  {"xyzz", "1", "", "", "0", "", 16},
+                   {"affine", "1", "", "12", "", "", 16}, {"xyzz", "1", "", "", "", "1", 18}};
         for (size_t v = 0; v < sizeof var / sizeof var[0]; v++) {
             unsigned ml = var[v].top != 0 && var[v].top < max_log ? var[v].top : max_log;
             unsigned long failed = test_failed_count;
             setenv("CZ_GPU_MSM_ACC", var[v].acc, 1);
             setenv("CZ_GPU_MSM_SQR", var[v].sqr, 1);
             setenv("CZ_GPU_MSM_AFF_LEN", var[v].aff_len, 1);
+            setenv("CZ_GPU_MSM_W", var[v].win, 1);
+            setenv("CZ_GPU_MSM_NEG", var[v].neg, 1);
+            setenv("CZ_GPU_MSM_NREG", var[v].nreg, 1);
             test_msm_bn254(pool, ml);
             test_msm_bls12381(pool, ml);
-            printf("variant acc=%s sqr=%s aff_len='%s' up to 2^%u: %lu failures\n", var[v].acc,
-                   var[v].sqr, var[v].aff_len, ml, test_failed_count - failed);
+            printf("variant acc=%s sqr=%s aff_len='%s' W='%s' neg='%s' nreg='%s' up to 2^%u: %lu "
+                   "failures\n",
+                   var[v].acc, var[v].sqr, var[v].aff_len, var[v].win, var[v].neg, var[v].nreg, ml,
+                   test_failed_count - failed);
         }
         unsetenv("CZ_GPU_MSM_ACC");
         unsetenv("CZ_GPU_MSM_SQR");
         unsetenv("CZ_GPU_MSM_AFF_LEN");
+        unsetenv("CZ_GPU_MSM_W");
+        unsetenv("CZ_GPU_MSM_NEG");
+        unsetenv("CZ_GPU_MSM_NREG");
     }
     /* a handle of one curve is refused by the other curve's MSM */
     {
