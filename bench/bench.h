@@ -122,6 +122,7 @@ int bench_cmd_msm(bench_opts *o);
 int bench_cmd_ntt(bench_opts *o);
 int bench_cmd_prove(bench_opts *o);
 int bench_cmd_fmul(bench_opts *o);
+int bench_cmd_upload(bench_opts *o); /* bench_upload.c */
 /* engine has its own options (bench_engine.c): argv[0] is "engine". */
 int bench_cmd_engine(int argc, char **argv);
 

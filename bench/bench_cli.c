@@ -24,6 +24,7 @@ void bench_usage(FILE *f) {
         "  msm     multi-scalar multiplication over random scalars (CPU G1/G2, GPU G1)\n"
         "  ntt     number-theoretic transform over Fr\n"
         "  prove   Groth16 proofs of a multiplication chain of domain 2^K\n"
+        "  upload  --gpu: host->device copy of 2^K Fr, pageable vs pinned host memory\n"
         "  list    this text (also --help)\n"
         "options (all subcommands):\n"
         "  --curve bn254|bls12381   repeatable or a list (default bn254)\n"

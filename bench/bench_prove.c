@@ -107,6 +107,8 @@ static int prepare(const char base[BASELEN], cz_curve_id curve, unsigned log_n, 
 
 #define TIMING_FIELDS(X)                                                                           \
     X(witness_ms)                                                                                  \
+    X(upload_ms)                                                                                   \
+    X(gpu_ms)                                                                                      \
     X(ntt_ms) X(msm_a_ms) X(msm_b1_ms) X(msm_b2_ms) X(msm_c_ms) X(msm_h_ms) X(total_ms)
 
 /* "timings": the prover's own step times of each timed run; "median_timings": their medians. */

@@ -97,6 +97,11 @@ void cz_reservation_release_all(cz_reservation *r);
 void cz_budget_wake(cz_budget *b);
 void cz_budget_stats_get(cz_budget_stats *out, cz_budget *b);
 uint64_t cz_budget_total(const cz_budget *b);
+/* Grants bytes only if they fit now and nobody waits; never waits, never calls the evictor (for
+ * memory that is nice to keep, e.g. idle pooled buffers). 1 granted (*out holds them), else 0. */
+int cz_budget_try_reserve(cz_reservation *out, cz_budget *b, uint64_t bytes);
+/* The evictor now set (to chain a new one in front of it). */
+void cz_budget_get_evictor(cz_budget *b, cz_budget_evict_fn *fn, void **arg);
 
 /* ============================================================================================
  * Scheduler and job tracker (src/engine/sched.c, src/engine/jobs.c)
@@ -272,8 +277,9 @@ const char *cz_priority_name(cz_priority p);
 typedef struct cz_srs cz_srs;
 typedef struct cz_srs_key cz_srs_key;
 
-/* Where a loader puts data it copies into host memory. Today malloc/free; the seam for pinned
- * memory (cudaHostAlloc) when a GPU is present. The zkey loader maps its file and uses none. */
+/* Where a loader puts data it copies into host memory: malloc/free, or pinned memory
+ * (cudaHostAlloc, cz_srs_host_mem_pinned) when a GPU is present (cz_srs_config.host_mem). The zkey
+ * loader maps its file and uses none (docs/engine.md, "Pinned memory"). */
 typedef struct cz_srs_host_mem {
     void *(*alloc)(void *arg, size_t bytes);
     void (*free)(void *arg, void *p, size_t bytes);
@@ -305,8 +311,12 @@ typedef struct cz_srs_device_hooks {
 typedef struct cz_srs_config {
     cz_budget *budget;                 /* may be NULL (nothing charged) */
     const cz_srs_device_hooks *device; /* may be NULL (cz_srs_key_device fails) */
-    const cz_srs_host_mem *host_mem;   /* NULL = malloc/free */
+    /* NULL = malloc/free; &cz_srs_host_mem_pinned when the engine has GPUs (the daemon does) */
+    const cz_srs_host_mem *host_mem;
 } cz_srs_config;
+
+/* cz_host_alloc(bytes, 1) / cz_host_free: pinned, pageable when pinning fails (one warning). */
+extern const cz_srs_host_mem cz_srs_host_mem_pinned;
 
 typedef struct cz_srs_stats {
     size_t nloaded, nreferenced;
@@ -347,6 +357,70 @@ uint64_t cz_srs_key_bytes(const cz_srs_key *k);
 /* The key's data on device (created by the hooks on first call, then cached). CZ_EINVAL for a
  * device outside 0..CZ_SRS_MAX_DEVICES-1, CZ_EUNSUPPORTED without hooks, or the hook's error. */
 int cz_srs_key_device(void **out, cz_srs_key *k, int device, cz_errinfo *ei);
+
+/* ============================================================================================
+ * Host memory and the buffer pool (src/engine/hostmem.c, src/engine/bufpool.c)
+ *
+ * Host buffers the GPU uploads from: pinned (page-locked, cz_gpu_host_alloc) when a GPU is
+ * present, so copies run at full PCIe speed; plain malloc otherwise or when pinning fails
+ * (RLIMIT_MEMLOCK, the driver out of pinned memory, no GPU): then one warning per process and
+ * pageable memory, never a failed job. CZ_PINNED=0 in the environment turns pinning off.
+ * The pool keeps freed buffers for the next partition (see bufpool.c for its budget rules).
+ * ============================================================================================ */
+
+/* bytes of host memory, pinned if want_pinned and possible; NULL when out of memory. Free with
+ * cz_host_free (NULL is a no-op). */
+void *cz_host_alloc(size_t bytes, int want_pinned);
+void cz_host_free(void *p);
+int cz_host_is_pinned(const void *p); /* of a cz_host_alloc block */
+size_t cz_host_size(const void *p);   /* the bytes it was asked for */
+
+/* The pinning functions (default cz_gpu_host_alloc / cz_gpu_host_free). Tests replace them to
+ * simulate pinning and its failure without a GPU; restore (NULL) only when no block pinned by the
+ * replacement is left. */
+typedef struct cz_host_pinner {
+    int (*alloc)(void **out, size_t bytes, cz_errinfo *ei);
+    void (*free)(void *p);
+} cz_host_pinner;
+void cz_host_set_pinner(const cz_host_pinner *p);
+
+typedef struct cz_host_stats {
+    uint64_t npinned, npageable; /* blocks allocated so far, by kind */
+    uint64_t npin_failed;        /* pinning attempts that fell back to pageable memory */
+    uint64_t nwarnings;          /* warnings logged about it (at most 1) */
+} cz_host_stats;
+void cz_host_stats_get(cz_host_stats *out);
+
+typedef struct cz_bufpool cz_bufpool;
+
+typedef struct cz_bufpool_config {
+    int pinned;              /* buffers from cz_host_alloc(bytes, 1) */
+    cz_budget *budget;       /* idle buffers are charged to it; NULL: not charged */
+    uint64_t max_idle_bytes; /* 0 = a quarter of the budget's total (4 GiB without a budget) */
+} cz_bufpool_config;
+
+typedef struct cz_bufpool_stats {
+    uint64_t nallocs, nreuses, nfreed; /* gets that allocated / reused; buffers freed */
+    uint64_t inuse_bytes;              /* handed out, not yet put back */
+    uint64_t idle_bytes, nidle;        /* kept for reuse */
+    uint64_t reserved_bytes;           /* the pool's budget reservation (= idle_bytes) */
+} cz_bufpool_stats;
+
+/* cfg may be NULL (pageable, no budget). CZ_ENOMEM. */
+int cz_bufpool_create(cz_bufpool **out, const cz_bufpool_config *cfg, cz_errinfo *ei);
+/* Frees the idle buffers; every buffer must have been put back. NULL is a no-op. */
+void cz_bufpool_destroy(cz_bufpool *p);
+/* A buffer of bytes (an idle one of exactly that size, else a new one); NULL when out of memory.
+ * Its bytes must be reserved by the caller (a partition's reservation). p NULL: cz_host_alloc. */
+void *cz_bufpool_get(cz_bufpool *p, size_t bytes);
+/* Gives a buffer of cz_bufpool_get back: kept idle when the budget grants its bytes at once and
+ * the idle total allows, else freed. NULL buf is a no-op; p NULL: cz_host_free. */
+void cz_bufpool_put(cz_bufpool *p, void *buf);
+/* A budget evictor (arg = the pool): frees idle buffers, oldest first, then asks the next
+ * evictor (cz_bufpool_set_next_evictor, e.g. cz_srs_evict_lru) for the rest. */
+uint64_t cz_bufpool_evict(void *p, uint64_t need);
+void cz_bufpool_set_next_evictor(cz_bufpool *p, cz_budget_evict_fn fn, void *arg);
+void cz_bufpool_stats_get(cz_bufpool_stats *out, cz_bufpool *p);
 
 #ifdef __cplusplus
 }

@@ -3,7 +3,8 @@
  * multi-scalar multiplication of BN254 and BLS12-381 on an NVIDIA GPU.
  *
  * A C API: no CUDA type crosses it. Devices are numbered 0 .. count-1 as CUDA numbers them;
- * device memory is handed around as `void *` device addresses. Every function is synchronous:
+ * device memory is handed around as `void *` device addresses. Every function is synchronous
+ * (except cz_gpu_upload_start, whose copy ends at cz_gpu_copy_wait):
  * when it returns, its work on the device is finished (all of it runs on the device's legacy
  * default stream, so CUDA events recorded on stream 0 around a call time exactly that call).
  *
@@ -69,6 +70,35 @@ int cz_gpu_alloc(void **d_ptr, size_t bytes, int dev, cz_errinfo *ei);
 void cz_gpu_free(void *d_ptr, int dev);
 int cz_gpu_upload(void *d_dst, const void *src, size_t bytes, int dev, cz_errinfo *ei);
 int cz_gpu_download(void *dst, const void *d_src, size_t bytes, int dev, cz_errinfo *ei);
+
+/* ---- pinned (page-locked) host memory ----
+ *
+ * Host buffers the GPU copies from at full PCIe speed by DMA, without the driver's staging copy
+ * through its own pinned bounce buffer (pageable memory). Pinned memory is locked in RAM: it
+ * counts against RLIMIT_MEMLOCK only for cudaHostRegister, and a machine has a finite amount of
+ * it, so callers fall back to malloc when these fail (src/engine/bufpool.c, the SRS manager).
+ *
+ * cz_gpu_host_alloc: cudaHostAlloc(cudaHostAllocPortable) (usable by every device). CZ_ENOGPU
+ * without CUDA or a device, CZ_ENOMEM when the driver cannot pin that much, CZ_EGPU otherwise.
+ * Free with cz_gpu_host_free (NULL is a no-op).
+ *
+ * cz_gpu_host_register: pins memory we did not allocate (cudaHostRegisterPortable; with
+ * read_only also cudaHostRegisterReadOnly, needed for a PROT_READ mapping). p and bytes should
+ * be page aligned. Undo with cz_gpu_host_unregister before the memory is freed or unmapped. */
+int cz_gpu_host_alloc(void **out, size_t bytes, cz_errinfo *ei);
+void cz_gpu_host_free(void *p);
+int cz_gpu_host_register(void *p, size_t bytes, int read_only, cz_errinfo *ei);
+int cz_gpu_host_unregister(void *p, cz_errinfo *ei);
+
+/* An upload in flight: cudaMemcpyAsync on a stream of its own (non-blocking with respect to the
+ * default stream, so kernels of the other calls run meanwhile). From pinned memory the call
+ * returns at once; from pageable memory the driver stages it and the call returns roughly when
+ * the copy is done. src must stay valid and unchanged until cz_gpu_copy_wait, which must be
+ * called exactly once on every path (it waits, reports the copy's error and frees the handle). */
+typedef struct cz_gpu_copy cz_gpu_copy;
+int cz_gpu_upload_start(cz_gpu_copy **out, void *d_dst, const void *src, size_t bytes, int dev,
+                        cz_errinfo *ei);
+int cz_gpu_copy_wait(cz_gpu_copy *c, cz_errinfo *ei); /* NULL: CZ_OK */
 
 /* ---- NTT over Fr ---- */
 

@@ -171,6 +171,12 @@ int cz_groth16_eval(void *a, void *b, const cz_zkey *zk, const cz_wtns *w, cz_th
  * canonical values (4 little-endian limbs each, < r). r, s: as in cz_groth16_prove_opts. */
 int cz_groth16_begin(cz_groth16_pending **out, const cz_zkey *zk, const uint64_t (*witness)[4],
                      void *a, void *b, const uint8_t *r, const uint8_t *s, cz_errinfo *ei);
+/* The same with a and b from elsewhere (a buffer pool, pinned memory): the pending proof gives
+ * them back with release(release_arg, p) instead of free(p), also on failure. */
+int cz_groth16_begin_pooled(cz_groth16_pending **out, const cz_zkey *zk,
+                            const uint64_t (*witness)[4], void *a, void *b,
+                            void (*release)(void *arg, void *p), void *release_arg,
+                            const uint8_t *r, const uint8_t *s, cz_errinfo *ei);
 int cz_groth16_g2_start(cz_groth16_pending *pp, cz_threadpool *pool, cz_errinfo *ei);
 /* key NULL: on the CPU with pool; else on key's device (key made for the same zkey). */
 int cz_groth16_compute(cz_groth16_pending *pp, const cz_groth16_gpu_key *key, cz_threadpool *pool,

@@ -82,6 +82,10 @@ typedef struct cz_workload_ops {
      * of its partitions is freed: drop what only the running job needed (e.g. its proving key's
      * reference, so the key can be evicted) while the finished job stays queryable. */
     void (*release)(void *ctx);
+    /* Optional: called once at submit with the engine's buffer pool (include/cuzk/engine.h),
+     * from which the workload takes its per-partition vectors (pinned when the engine has GPUs)
+     * and to which it gives them back; the pool outlives the job. */
+    void (*bind)(void *ctx, cz_bufpool *bufs);
 } cz_workload_ops;
 
 typedef struct cz_workload {
@@ -110,6 +114,12 @@ typedef struct cz_engine_config {
                                          * SRS manager whose keys outlive the engine's jobs) */
     cz_sched_config sched;              /* retention etc.; on_cancel is the engine's */
     cz_timeline_emitter *timeline;      /* NULL: no timeline; not owned */
+    /* The buffer pool of the partitions' vectors: pinned host memory when ndevices > 0 unless
+     * pageable_buffers; idle buffers charged to the budget, at most pool_idle_bytes of them
+     * (0 = a quarter of the budget). Its evictor is chained in front of the budget's evictor
+     * at create (set that one first) and removed at destroy. */
+    int pageable_buffers;
+    uint64_t pool_idle_bytes;
 } cz_engine_config;
 
 typedef struct cz_engine_stats {
@@ -144,6 +154,8 @@ int cz_engine_await(cz_job **out, cz_engine *e, const char *key, int64_t timeout
 cz_sched *cz_engine_sched(cz_engine *e);
 cz_budget *cz_engine_budget(cz_engine *e);
 void cz_engine_stats_get(cz_engine_stats *out, cz_engine *e);
+/* The engine's buffer pool (its stats; a budget evictor to chain, cz_bufpool_evict). */
+cz_bufpool *cz_engine_bufpool(cz_engine *e);
 
 #ifdef __cplusplus
 }

@@ -187,6 +187,28 @@ out:
     return rc;
 }
 
+int cz_budget_try_reserve(cz_reservation *out, cz_budget *b, uint64_t bytes) {
+    int ok = 1;
+    out->budget = b;
+    out->bytes = 0;
+    if (bytes == 0)
+        return 1;
+    pthread_mutex_lock(&b->lock);
+    if (b->head == NULL && bytes <= b->total - b->used)
+        grant(b, out, bytes);
+    else
+        ok = 0;
+    pthread_mutex_unlock(&b->lock);
+    return ok;
+}
+
+void cz_budget_get_evictor(cz_budget *b, cz_budget_evict_fn *fn, void **arg) {
+    pthread_mutex_lock(&b->lock);
+    *fn = b->evict;
+    *arg = b->evict_arg;
+    pthread_mutex_unlock(&b->lock);
+}
+
 void cz_reservation_release(cz_reservation *r, uint64_t bytes) {
     CZ_ASSERT(bytes <= r->bytes);
     if (bytes == 0)

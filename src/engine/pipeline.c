@@ -78,6 +78,9 @@ struct cz_engine {
     cz_sched *sched;
     cz_budget *budget;
     int own_budget;
+    cz_bufpool *bufs;              /* the partitions' vectors (pinned with GPUs) */
+    cz_budget_evict_fn prev_evict; /* the budget's evictor before ours (chained) */
+    void *prev_evict_arg;
     cz_threadpool *synth_pool, *gpu_pool;
     cz_timeline_emitter *tl;
     cz__workq synth_q, gpu_q, fin_q, dealloc_q;
@@ -473,6 +476,14 @@ void cz_engine_destroy(cz_engine *e) {
         return;
     stop_threads(e);
     cz_sched_destroy(e->sched);
+    if (e->bufs != NULL) {
+        cz_budget_evict_fn fn;
+        void *arg;
+        cz_budget_get_evictor(e->budget, &fn, &arg);
+        if (fn == cz_bufpool_evict && arg == e->bufs)
+            cz_budget_set_evictor(e->budget, e->prev_evict, e->prev_evict_arg);
+        cz_bufpool_destroy(e->bufs);
+    }
     if (e->own_budget)
         cz_budget_destroy(e->budget);
     cz_threadpool_destroy(e->synth_pool);
@@ -567,6 +578,15 @@ int cz_engine_create(cz_engine **out, const cz_engine_config *cfg, cz_errinfo *e
             goto fail;
         e->own_budget = 1;
     }
+    {
+        cz_bufpool_config pc = {cfg->ndevices > 0 && !cfg->pageable_buffers, e->budget,
+                                cfg->pool_idle_bytes};
+        if ((rc = cz_bufpool_create(&e->bufs, &pc, ei)) != CZ_OK)
+            goto fail;
+        cz_budget_get_evictor(e->budget, &e->prev_evict, &e->prev_evict_arg);
+        cz_bufpool_set_next_evictor(e->bufs, e->prev_evict, e->prev_evict_arg);
+        cz_budget_set_evictor(e->budget, cz_bufpool_evict, e->bufs);
+    }
     sc = cfg->sched;
     sc.on_cancel = on_cancel;
     sc.on_cancel_arg = e;
@@ -618,6 +638,8 @@ int cz_engine_submit(cz_job **out, cz_engine *e, const char *key, cz_priority pr
         return cz_fail(ei, CZ_ENOMEM, "engine: job %s", key ? key : "?");
     }
     pj->wl = *wl;
+    if (wl->ops->bind != NULL)
+        wl->ops->bind(wl->ctx, e->bufs);
     rc = cz_sched_submit(out, e->sched, key, prio, wl->nparts, pj, pjob_free, ei);
     if (rc != CZ_OK) { /* the workload stays the caller's */
         free(pj->proofs);
@@ -641,6 +663,10 @@ cz_sched *cz_engine_sched(cz_engine *e) {
 
 cz_budget *cz_engine_budget(cz_engine *e) {
     return e->budget;
+}
+
+cz_bufpool *cz_engine_bufpool(cz_engine *e) {
+    return e->bufs;
 }
 
 void cz_engine_stats_get(cz_engine_stats *out, cz_engine *e) {

@@ -21,9 +21,12 @@
  * Device data: created on first cz_srs_key_device for a device under the entry's `dev_lock`
  * (an upload may take long and must not block other keys), freed with the entry.
  *
- * Host memory: the zkey loader maps its file read-only (page cache; nothing to pin yet). A loader
- * that copies bases into host memory gets them from cfg->host_mem: malloc/free today, the seam
- * for cudaHostAlloc'ed (pinned) memory when a GPU is present.
+ * Host memory: a loader that copies bases into host memory gets them from cfg->host_mem:
+ * cz_srs_host_mem_pinned when the engine has GPUs (cudaHostAlloc, pageable with one warning when
+ * pinning fails, hostmem.c), else malloc/free. The zkey loader maps its file
+ * read-only and copies nothing: its bases are read once per device, when the key is made GPU
+ * resident (cz_groth16_gpu_key_create), so pinning gigabytes of page cache for that one upload
+ * would cost more RAM than it saves time (docs/engine.md, "Pinned memory").
  *
  * Lock order: load_lock -> lock -> budget lock; dev_lock is taken alone.
  */

@@ -12,6 +12,10 @@
  *
  * GPU keys (the resident G1 bases): a zkey job asks the SRS manager (cz_srs_key_device, hooks
  * below), a porep-synth job its context, which makes one per device on first use.
+ *
+ * Buffers: a, b and a porep-synth partition's standard-form witness (what the GPU uploads) come
+ * from the engine's buffer pool (bind; pinned when the engine has GPUs) and go back to it: a, b
+ * through the pending proof's release hook (cz_groth16_begin_pooled), the witness in pend_free.
  */
 #include "cuzk/workload.h"
 
@@ -74,6 +78,7 @@ struct g16_job {
     /* porep-synth */
     cz_porep_synth_ctx *ctx;
     uint64_t seed;
+    cz_bufpool *bufs; /* the engine's (bind); NULL: plain host memory */
 };
 
 size_t cz_workload_proof_bytes(cz_curve_id curve) {
@@ -110,15 +115,27 @@ static int decode_proof(cz_groth16_proof *p, cz_curve_id curve, const uint8_t *i
 
 /* ---- the stage callbacks, shared ---- */
 
+static cz_bufpool *j_bufs(void *ctx) {
+    return ((g16_job *)ctx)->bufs;
+}
+
+static void g16_bind(void *ctx, cz_bufpool *bufs) {
+    ((g16_job *)ctx)->bufs = bufs;
+}
+
+/* The pending proof's release hook for a and b. */
+static void buf_back(void *bufs, void *p) {
+    cz_bufpool_put(bufs, p);
+}
+
 static void asg_free(void *v, void *ctx) {
     g16_asg *a = v;
-    (void)ctx;
     if (a == NULL)
         return;
-    free(a->a);
-    free(a->b);
+    cz_bufpool_put(j_bufs(ctx), a->a);
+    cz_bufpool_put(j_bufs(ctx), a->b);
     if (a->wit_owned)
-        free(a->wit);
+        cz_bufpool_put(j_bufs(ctx), a->wit);
     free(a);
 }
 
@@ -131,8 +148,8 @@ static int g16_synthesize(void **out, void *ctx, uint32_t p, cz_threadpool *pool
     (void)t;
     if (a == NULL)
         return cz_fail(ei, CZ_ENOMEM, "synthesis: partition state");
-    a->a = malloc(vbytes);
-    a->b = malloc(vbytes);
+    a->a = cz_bufpool_get(j->bufs, vbytes);
+    a->b = cz_bufpool_get(j->bufs, vbytes);
     if (a->a == NULL || a->b == NULL) {
         asg_free(a, ctx);
         return cz_fail(ei, CZ_ENOMEM, "synthesis: 2 x %zu bytes of evaluations", vbytes);
@@ -158,8 +175,9 @@ static int g16_prepare(void **out, void *ctx, void *asg_v, uint32_t p, const cz_
         return cz_fail(ei, CZ_ENOMEM, "prepare: pending state");
     /* a and b go to the pending proof (begin frees them if it fails); on failure the engine
      * frees what is left of asg (the witness). */
-    rc = cz_groth16_begin(&pd->pp, j->zk, (const uint64_t(*)[4])asg->wit, asg->a, asg->b,
-                          j->fixed ? j->r : NULL, j->fixed ? j->s : NULL, ei);
+    rc = cz_groth16_begin_pooled(&pd->pp, j->zk, (const uint64_t(*)[4])asg->wit, asg->a, asg->b,
+                                 buf_back, j->bufs, j->fixed ? j->r : NULL, j->fixed ? j->s : NULL,
+                                 ei);
     asg->a = asg->b = NULL;
     if (rc == CZ_OK)
         rc = cz_groth16_g2_start(pd->pp, dev->cpu, ei);
@@ -207,12 +225,11 @@ static int g16_finish(uint8_t *out, void *pend, void *ctx, cz_part_times *t, cz_
 
 static void pend_free(void *v, void *ctx) {
     g16_pend *pd = v;
-    (void)ctx;
     if (pd == NULL)
         return;
     cz_groth16_pending_free(pd->pp); /* joins a G2 MSM still running */
     if (pd->wit_owned)
-        free(pd->wit);
+        cz_bufpool_put(j_bufs(ctx), pd->wit);
     free(pd);
 }
 
@@ -283,6 +300,7 @@ static const cz_workload_ops g16_ops = {
     .verify = g16_verify,
     .destroy = g16_destroy,
     .release = g16_release,
+    .bind = g16_bind,
 };
 static const cz_workload_ops g16_bench_ops = {
     .name = "groth16-benchkey",
@@ -415,7 +433,7 @@ static int porep_synth(g16_asg *a, g16_job *j, uint32_t p, cz_threadpool *pool, 
     size_t nvars = cs.nvars;
     int rc;
     cs.w = malloc(nvars * sizeof *cs.w);
-    a->wit = malloc(nvars * sizeof *a->wit);
+    a->wit = cz_bufpool_get(j->bufs, nvars * sizeof *a->wit);
     a->wit_owned = 1;
     if (cs.w == NULL || a->wit == NULL) {
         free(cs.w);

@@ -1,9 +1,13 @@
 /*
- * Device queries, device selection, error mapping and plain device memory for the CUDA backend
- * (see cuzk/gpu.h). Nothing here keeps state except what the CUDA runtime keeps per device;
- * the NTT twiddle cache lives in gpu_ntt.cu and is dropped by cz_gpu_release.
+ * Device queries, device selection, error mapping, plain device memory, pinned host memory and
+ * asynchronous uploads for the CUDA backend (see cuzk/gpu.h). An upload in flight owns a
+ * non-blocking stream of its own (created per upload: a few microseconds, nothing next to the
+ * hundreds of megabytes it carries), so the default-stream kernels of the other calls overlap it.
+ * Nothing here keeps state except what the CUDA runtime keeps per device; the NTT twiddle cache
+ * lives in gpu_ntt.cu and is dropped by cz_gpu_release.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "gpu_common.cuh"
@@ -103,5 +107,88 @@ extern "C" int cz_gpu_download(void *dst, const void *d_src, size_t bytes, int d
         return rc;
     CZ_CUDA_TRY(cudaMemcpy(dst, d_src, bytes, cudaMemcpyDeviceToHost));
 out:
+    return rc;
+}
+
+/* ---- pinned host memory ---- */
+
+extern "C" int cz_gpu_host_alloc(void **out, size_t bytes, cz_errinfo *ei) {
+    int n = 0, rc = cz_gpu_device_count(&n, ei);
+    *out = NULL;
+    if (rc != CZ_OK)
+        return rc;
+    CZ_CUDA_TRY(cudaHostAlloc(out, bytes ? bytes : 1, cudaHostAllocPortable));
+out:
+    if (rc != CZ_OK)
+        *out = NULL;
+    return rc;
+}
+
+extern "C" void cz_gpu_host_free(void *p) {
+    if (p != NULL)
+        (void)cudaFreeHost(p);
+}
+
+extern "C" int cz_gpu_host_register(void *p, size_t bytes, int read_only, cz_errinfo *ei) {
+    int n = 0, rc = cz_gpu_device_count(&n, ei);
+    unsigned flags = cudaHostRegisterPortable | (read_only ? cudaHostRegisterReadOnly : 0u);
+    if (rc != CZ_OK)
+        return rc;
+    CZ_CUDA_TRY(cudaHostRegister(p, bytes, flags));
+out:
+    return rc;
+}
+
+extern "C" int cz_gpu_host_unregister(void *p, cz_errinfo *ei) {
+    int rc = CZ_OK;
+    CZ_CUDA_TRY(cudaHostUnregister(p));
+out:
+    return rc;
+}
+
+/* ---- asynchronous uploads ---- */
+
+struct cz_gpu_copy {
+    int dev;
+    cudaStream_t stream;
+};
+
+extern "C" int cz_gpu_upload_start(cz_gpu_copy **out, void *d_dst, const void *src, size_t bytes,
+                                   int dev, cz_errinfo *ei) {
+    cz_gpu_copy *c = NULL;
+    int rc = cz__gpu_select(dev, ei);
+    *out = NULL;
+    if (rc != CZ_OK)
+        return rc;
+    c = (cz_gpu_copy *)calloc(1, sizeof *c);
+    if (c == NULL)
+        return cz_fail(ei, CZ_ENOMEM, "gpu upload: copy handle");
+    c->dev = dev;
+    CZ_CUDA_TRY(cudaStreamCreateWithFlags(&c->stream, cudaStreamNonBlocking));
+    CZ_CUDA_TRY(cudaMemcpyAsync(d_dst, src, bytes, cudaMemcpyHostToDevice, c->stream));
+    *out = c;
+    c = NULL;
+out:
+    if (c != NULL) {
+        if (c->stream != NULL) {
+            (void)cudaStreamSynchronize(c->stream);
+            (void)cudaStreamDestroy(c->stream);
+        }
+        free(c);
+    }
+    return rc;
+}
+
+extern "C" int cz_gpu_copy_wait(cz_gpu_copy *c, cz_errinfo *ei) {
+    int rc = CZ_OK;
+    if (c == NULL)
+        return CZ_OK;
+    if ((rc = cz__gpu_select(c->dev, ei)) != CZ_OK)
+        goto done;
+    CZ_CUDA_TRY(cudaStreamSynchronize(c->stream));
+out:
+done:
+    (void)cudaStreamDestroy(c->stream);
+    free(c);
     return rc;
 }

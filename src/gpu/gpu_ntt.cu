@@ -398,7 +398,7 @@ static int ntt_dev(void *d_a, unsigned log_n, cz_gpu_ntt_kind kind, int dev, cz_
         rc = ntt_core<C>((F *)d_a, d, log_n, kind, ei);
     if (rc != CZ_OK)
         goto out;
-    CZ_CUDA_TRY(cudaDeviceSynchronize());
+    CZ_CUDA_TRY(cudaStreamSynchronize(0)); /* not the whole device: uploads in flight go on */
 out:
     return rc;
 }

@@ -41,6 +41,32 @@ int cz_gpu_download(void *dst, const void *d_src, size_t bytes, int dev, cz_erri
     (void)dst, (void)d_src, (void)bytes, (void)dev;
     return no_gpu(ei);
 }
+int cz_gpu_host_alloc(void **out, size_t bytes, cz_errinfo *ei) {
+    (void)bytes;
+    *out = NULL;
+    return no_gpu(ei);
+}
+void cz_gpu_host_free(void *p) {
+    (void)p;
+}
+int cz_gpu_host_register(void *p, size_t bytes, int read_only, cz_errinfo *ei) {
+    (void)p, (void)bytes, (void)read_only;
+    return no_gpu(ei);
+}
+int cz_gpu_host_unregister(void *p, cz_errinfo *ei) {
+    (void)p;
+    return no_gpu(ei);
+}
+int cz_gpu_upload_start(cz_gpu_copy **out, void *d_dst, const void *src, size_t bytes, int dev,
+                        cz_errinfo *ei) {
+    (void)d_dst, (void)src, (void)bytes, (void)dev;
+    *out = NULL;
+    return no_gpu(ei);
+}
+int cz_gpu_copy_wait(cz_gpu_copy *c, cz_errinfo *ei) {
+    (void)c, (void)ei;
+    return CZ_OK;
+}
 
 #define STUB_NTT(curve)                                                                            \
     int cz_##curve##_gpu_ntt(cz_##curve##_fr *a, unsigned log_n, cz_gpu_ntt_kind kind, int dev,    \

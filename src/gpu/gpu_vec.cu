@@ -6,7 +6,9 @@
  *
  * Each kernel is one pass over the data: a grid-stride loop, one element per thread per step,
  * 32-byte loads and stores (one DRAM sector), so they run at memory bandwidth. Like the rest of
- * the backend every call runs on the legacy default stream and synchronizes before it returns.
+ * the backend every call runs on the legacy default stream and synchronizes with that stream (not
+ * the whole device: an upload in flight on its own stream, cz_gpu_upload_start, goes on) before it
+ * returns.
  * Montgomery conversion is one product with R² mod r (R = 2^256), which the host computes once
  * per call from the host field code, so the device needs no constant beyond the modulus.
  */
@@ -78,7 +80,7 @@ static int vec_mul(void *d_r, const void *d_a, const void *d_b, const void *d_c,
         vec_mul_sub_kern<C><<<vec_blocks(n), VEC_THREADS>>>((F *)d_r, (const F *)d_a,
                                                             (const F *)d_b, (const F *)d_c, n);
     CZ_CUDA_LAUNCHED();
-    CZ_CUDA_TRY(cudaDeviceSynchronize());
+    CZ_CUDA_TRY(cudaStreamSynchronize(0)); /* the default stream only: uploads go on */
 out:
     return rc;
 }
@@ -94,7 +96,7 @@ static int vec_scale(void *d_a, const void *k, size_t n, int dev, cz_errinfo *ei
     memcpy(&kk, k, sizeof kk);
     vec_scale_kern<C><<<vec_blocks(n), VEC_THREADS>>>((fe<C> *)d_a, kk, n);
     CZ_CUDA_LAUNCHED();
-    CZ_CUDA_TRY(cudaDeviceSynchronize());
+    CZ_CUDA_TRY(cudaStreamSynchronize(0)); /* the default stream only: uploads go on */
 out:
     return rc;
 }

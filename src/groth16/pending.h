@@ -7,6 +7,7 @@
 #define CUZK_GROTH16_PENDING_H
 
 #include <pthread.h>
+#include <stdlib.h>
 
 #include "cuzk/groth16.h"
 
@@ -26,8 +27,10 @@ CZ__PENDING_CURVE(bls12381);
 struct cz_groth16_pending {
     cz_curve_id curve;
     const cz_zkey *zk;
-    const uint64_t (*wit)[4]; /* nvars canonical witness values (the caller's) */
-    int computed;             /* the G1 stage succeeded */
+    const uint64_t (*wit)[4];            /* nvars canonical witness values (the caller's) */
+    void (*release)(void *arg, void *p); /* gives a and b back; NULL = free */
+    void *release_arg;
+    int computed; /* the G1 stage succeeded */
     /* The G2 MSM B2' on a thread of its own (g2_state: 0 not started, 1 running, 2 done). */
     pthread_t g2_thread;
     cz_threadpool *g2_pool;
@@ -38,6 +41,16 @@ struct cz_groth16_pending {
         cz__bls12381_pending bls12381;
     } u;
 };
+
+/* Gives a buffer of a or b back (to whoever lent it, cz_groth16_begin_pooled). NULL: no-op. */
+static inline void cz__groth16_drop(cz_groth16_pending *pp, void *p) {
+    if (p == NULL)
+        return;
+    if (pp->release != NULL)
+        pp->release(pp->release_arg, p);
+    else
+        free(p);
+}
 
 /* The zkey a resident GPU key was made for (prove_gpu.c). */
 const cz_zkey *cz__groth16_gpu_key_zkey(const cz_groth16_gpu_key *k);

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cuzk/clock.h"
+#include "cuzk/gpu.h"
 #include "cuzk/msm.h"
 #include "cuzk/ntt.h"
 #include "cuzk/rand.h"
@@ -61,6 +62,13 @@ int cz_groth16_eval(void *a, void *b, const cz_zkey *zk, const cz_wtns *w, cz_th
 
 int cz_groth16_begin(cz_groth16_pending **out, const cz_zkey *zk, const uint64_t (*witness)[4],
                      void *a, void *b, const uint8_t *r, const uint8_t *s, cz_errinfo *ei) {
+    return cz_groth16_begin_pooled(out, zk, witness, a, b, NULL, NULL, r, s, ei);
+}
+
+int cz_groth16_begin_pooled(cz_groth16_pending **out, const cz_zkey *zk,
+                            const uint64_t (*witness)[4], void *a, void *b,
+                            void (*release)(void *arg, void *p), void *release_arg,
+                            const uint8_t *r, const uint8_t *s, cz_errinfo *ei) {
     cz_groth16_pending *pp;
     int rc;
     *out = NULL;
@@ -76,6 +84,8 @@ int cz_groth16_begin(cz_groth16_pending **out, const cz_zkey *zk, const uint64_t
     pp->curve = zk->curve;
     pp->zk = zk;
     pp->wit = witness;
+    pp->release = release;
+    pp->release_arg = release_arg;
     if (zk->curve == CZ_CURVE_BN254) {
         pp->u.bn254.a = a;
         pp->u.bn254.b = b;
@@ -94,8 +104,15 @@ int cz_groth16_begin(cz_groth16_pending **out, const cz_zkey *zk, const uint64_t
     *out = pp;
     return CZ_OK;
 fail:
-    free(a);
-    free(b);
+    if (release != NULL) {
+        if (a != NULL)
+            release(release_arg, a);
+        if (b != NULL)
+            release(release_arg, b);
+    } else {
+        free(a);
+        free(b);
+    }
     return rc;
 }
 
@@ -174,17 +191,37 @@ void cz_groth16_pending_free(cz_groth16_pending *pp) {
     if (pp->g2_state == 1)
         pthread_join(pp->g2_thread, NULL);
     if (pp->curve == CZ_CURVE_BN254) {
-        free(pp->u.bn254.a);
-        free(pp->u.bn254.b);
+        cz__groth16_drop(pp, pp->u.bn254.a);
+        cz__groth16_drop(pp, pp->u.bn254.b);
     } else {
-        free(pp->u.bls12381.a);
-        free(pp->u.bls12381.b);
+        cz__groth16_drop(pp, pp->u.bls12381.a);
+        cz__groth16_drop(pp, pp->u.bls12381.b);
     }
     wipe(pp, sizeof *pp);
     free(pp);
 }
 
 /* ---- the whole prover ---- */
+
+/* With the GPU prover a and b are uploaded: from pinned (page-locked) memory the copy is a
+ * direct DMA at full PCIe speed. Both pinned, or neither (then plain malloc, silently: the engine
+ * path warns, a one-shot prove need not). CZ_PINNED=0 turns it off (before/after benchmarks). */
+static int host_alloc_pinned(void **a, void **b, size_t bytes) {
+    const char *env = getenv("CZ_PINNED");
+    *a = *b = NULL;
+    if (env != NULL && strcmp(env, "0") == 0)
+        return 0;
+    if (cz_gpu_host_alloc(a, bytes, NULL) == CZ_OK && cz_gpu_host_alloc(b, bytes, NULL) == CZ_OK)
+        return 1;
+    cz_gpu_host_free(*a);
+    *a = *b = NULL;
+    return 0;
+}
+
+static void pinned_release(void *arg, void *p) {
+    (void)arg;
+    cz_gpu_host_free(p);
+}
 
 int cz_groth16_prove(cz_groth16_proof *proof, cz_groth16_public *pub, const cz_zkey *zk,
                      const cz_wtns *w, const cz_groth16_prove_opts *opts, cz_errinfo *ei) {
@@ -196,7 +233,7 @@ int cz_groth16_prove(cz_groth16_proof *proof, cz_groth16_public *pub, const cz_z
     void *a = NULL, *b = NULL;
     size_t vbytes = (size_t)zk->domain_size * 32;
     uint64_t t0 = cz_clock_now_ns(), t;
-    int rc;
+    int rc, pinned = 0;
     if (opts == NULL)
         opts = &none;
     if ((opts->r == NULL) != (opts->s == NULL))
@@ -229,8 +266,11 @@ int cz_groth16_prove(cz_groth16_proof *proof, cz_groth16_public *pub, const cz_z
         goto out;
     memcpy(pub->values, w->values + CZ_WTNS_LIMBS, (size_t)zk->npublic * sizeof *pub->values);
 
-    a = malloc(vbytes);
-    b = malloc(vbytes);
+    pinned = opts->use_gpu && host_alloc_pinned(&a, &b, vbytes);
+    if (!pinned) {
+        a = malloc(vbytes);
+        b = malloc(vbytes);
+    }
     if (a == NULL || b == NULL) {
         rc = cz_fail(ei, CZ_ENOMEM, "prove: cannot allocate 2 x %u scalars", zk->domain_size);
         goto out;
@@ -239,7 +279,8 @@ int cz_groth16_prove(cz_groth16_proof *proof, cz_groth16_public *pub, const cz_z
     if ((rc = cz_groth16_eval(a, b, zk, w, opts->pool, ei)) != CZ_OK)
         goto out;
     tm->witness_ms = (double)(cz_clock_now_ns() - t) / 1e6;
-    rc = cz_groth16_begin(&pp, zk, (const uint64_t(*)[4])w->values, a, b, opts->r, opts->s, ei);
+    rc = cz_groth16_begin_pooled(&pp, zk, (const uint64_t(*)[4])w->values, a, b,
+                                 pinned ? pinned_release : NULL, NULL, opts->r, opts->s, ei);
     a = b = NULL; /* the pending proof's now, or freed */
     if (rc != CZ_OK || (rc = cz_groth16_g2_start(pp, opts->pool, ei)) != CZ_OK ||
         (rc = cz_groth16_compute(pp, key, opts->pool, ei)) != CZ_OK ||
@@ -255,8 +296,13 @@ int cz_groth16_prove(cz_groth16_proof *proof, cz_groth16_public *pub, const cz_z
 out:
     cz_groth16_pending_free(pp);
     cz_groth16_gpu_key_free(own);
-    free(a);
-    free(b);
+    if (pinned) {
+        cz_gpu_host_free(a);
+        cz_gpu_host_free(b);
+    } else {
+        free(a);
+        free(b);
+    }
     if (rc != CZ_OK)
         cz_groth16_public_free(pub);
     return rc;

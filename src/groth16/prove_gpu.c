@@ -11,7 +11,9 @@
  *
  * Device memory per proof: 3 domain-sized Fr vectors (96 bytes per row) + the witness (32 bytes
  * per signal) + the MSM's own temporaries; the key holds the G1 bases. Host memory: 2 domain-sized
- * vectors for the evaluation (freed before the MSMs). Everything is freed on every path.
+ * vectors for the evaluation, given back as soon as they are on the device (pinned when they come
+ * from cz_groth16_prove or the engine's buffer pool, so the async uploads are direct DMA).
+ * Everything is freed on every path.
  *
  * Errors never abort: no CUDA build or no device -> CZ_ENOGPU ("prove: --gpu asked but ..."),
  * a device index out of range -> CZ_EINVAL naming the index and the count, device memory

@@ -52,11 +52,13 @@ static int I(gpu_key_progression)(cz_groth16_gpu_key *k, const cz_zkey *zk, cons
 }
 
 /* Steps 2-3 of prove_gpu.c: everything on the device. d_a, d_b hold a, b on entry (evaluations
- * on the domain), d_w the canonical witness; d_c is scratch. On return the four G1 MSM results. */
+ * on the domain), d_w receives the canonical witness through the upload *wcopy in flight (waited
+ * for, and set to NULL, before its first use); d_c is scratch. On return the four G1 MSM
+ * results. */
 static int I(gpu_region)(P(g1_jacobian) * msm_a, P(g1_jacobian) * msm_b1, P(g1_jacobian) * msm_c,
                          P(g1_jacobian) * msm_h, void *d_a, void *d_b, void *d_c, void *d_w,
-                         const cz_groth16_gpu_key *key, const cz_zkey *zk, cz_groth16_timings *tm,
-                         cz_errinfo *ei) {
+                         cz_gpu_copy **wcopy, const cz_groth16_gpu_key *key, const cz_zkey *zk,
+                         cz_groth16_timings *tm, cz_errinfo *ei) {
     size_t n = zk->domain_size, nvars = zk->nvars, npub = zk->npublic;
     unsigned log_n = zk->log_domain_size;
     int dev = key->dev, rc;
@@ -75,6 +77,10 @@ static int I(gpu_region)(P(g1_jacobian) * msm_a, P(g1_jacobian) * msm_b1, P(g1_j
     }
     if ((rc = gpu_wrap(GPU(fr_mul_sub_dev)(d_a, d_a, d_b, d_c, n, dev, ei), ei, dev, "h = a·b - c",
                        0)) != CZ_OK)
+        return rc;
+    rc = cz_gpu_copy_wait(*wcopy, ei);
+    *wcopy = NULL;
+    if ((rc = gpu_wrap(rc, ei, dev, "upload witness", 0)) != CZ_OK)
         return rc;
     if ((rc = gpu_wrap(GPU(fr_to_mont_dev)(d_w, nvars, dev, ei), ei, dev, "witness to Montgomery",
                        0)) != CZ_OK)
@@ -100,8 +106,11 @@ static int I(gpu_region)(P(g1_jacobian) * msm_a, P(g1_jacobian) * msm_b1, P(g1_j
 }
 
 /* The GPU compute stage (pending.h): uploads a, b and the witness, runs the device region, and
- * frees a and b (also on failure). Device buffers are allocated first, so a full device fails
- * before any copy. */
+ * gives a and b back (also on failure). Device buffers are allocated first, so a full device
+ * fails before any copy. The three uploads are cudaMemcpyAsync on streams of their own (direct
+ * DMA from pinned buffers): a and b are waited for before the first kernel and go back to their
+ * owner at once; the witness keeps copying under the NTTs and is waited for before its first use
+ * (every path waits for every copy before a host or device buffer is freed). */
 int CZ_CAT3(cz__, CURVE, _groth16_compute_gpu)(cz_groth16_pending *pp,
                                                const cz_groth16_gpu_key *key, cz_errinfo *ei) {
     CZ_CAT3(cz__, CURVE, _pending) *cp = &pp->u.CURVE;
@@ -111,6 +120,7 @@ int CZ_CAT3(cz__, CURVE, _groth16_compute_gpu)(cz_groth16_pending *pp,
     size_t wbytes = (size_t)zk->nvars * sizeof(I(fr_t));
     int dev = key->dev, rc;
     void *d_a = NULL, *d_b = NULL, *d_c = NULL, *d_w = NULL;
+    cz_gpu_copy *ca = NULL, *cb = NULL, *cw = NULL;
     uint64_t tg = cz_clock_now_ns();
 
     if ((rc = gpu_alloc(&d_a, vbytes, dev, "vector a", ei)) != CZ_OK ||
@@ -118,23 +128,35 @@ int CZ_CAT3(cz__, CURVE, _groth16_compute_gpu)(cz_groth16_pending *pp,
         (rc = gpu_alloc(&d_c, vbytes, dev, "vector c", ei)) != CZ_OK ||
         (rc = gpu_alloc(&d_w, wbytes, dev, "the witness", ei)) != CZ_OK)
         goto out;
-    if ((rc = gpu_wrap(cz_gpu_upload(d_a, cp->a, vbytes, dev, ei), ei, dev, "upload a", 0)) !=
-            CZ_OK ||
-        (rc = gpu_wrap(cz_gpu_upload(d_b, cp->b, vbytes, dev, ei), ei, dev, "upload b", 0)) !=
-            CZ_OK ||
-        (rc = gpu_wrap(cz_gpu_upload(d_w, pp->wit, wbytes, dev, ei), ei, dev, "upload witness",
-                       0)) != CZ_OK)
+    if ((rc = gpu_wrap(cz_gpu_upload_start(&ca, d_a, cp->a, vbytes, dev, ei), ei, dev, "upload a",
+                       0)) != CZ_OK ||
+        (rc = gpu_wrap(cz_gpu_upload_start(&cb, d_b, cp->b, vbytes, dev, ei), ei, dev, "upload b",
+                       0)) != CZ_OK ||
+        (rc = gpu_wrap(cz_gpu_upload_start(&cw, d_w, pp->wit, wbytes, dev, ei), ei, dev,
+                       "upload witness", 0)) != CZ_OK)
+        goto out;
+    rc = cz_gpu_copy_wait(ca, ei);
+    ca = NULL;
+    if ((rc = gpu_wrap(rc, ei, dev, "upload a", 0)) != CZ_OK)
+        goto out;
+    rc = cz_gpu_copy_wait(cb, ei);
+    cb = NULL;
+    if ((rc = gpu_wrap(rc, ei, dev, "upload b", 0)) != CZ_OK)
         goto out;
     tm->upload_ms += (double)(cz_clock_now_ns() - tg) / 1e6;
-    free(cp->a);
-    free(cp->b);
+    cz__groth16_drop(pp, cp->a);
+    cz__groth16_drop(pp, cp->b);
     cp->a = cp->b = NULL;
-    rc = I(gpu_region)(&cp->msm_a, &cp->msm_b1, &cp->msm_c, &cp->msm_h, d_a, d_b, d_c, d_w, key, zk,
-                       tm, ei);
+    rc = I(gpu_region)(&cp->msm_a, &cp->msm_b1, &cp->msm_c, &cp->msm_h, d_a, d_b, d_c, d_w, &cw,
+                       key, zk, tm, ei);
 out:
+    /* Copies still in flight (a failure on the way) end before their buffers do. */
+    (void)cz_gpu_copy_wait(ca, NULL);
+    (void)cz_gpu_copy_wait(cb, NULL);
+    (void)cz_gpu_copy_wait(cw, NULL);
     tm->gpu_ms = (double)(cz_clock_now_ns() - tg) / 1e6;
-    free(cp->a);
-    free(cp->b);
+    cz__groth16_drop(pp, cp->a);
+    cz__groth16_drop(pp, cp->b);
     cp->a = cp->b = NULL;
     cz_gpu_free(d_a, dev);
     cz_gpu_free(d_b, dev);

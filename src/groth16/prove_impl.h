@@ -75,7 +75,7 @@ static int I(groth16_compute_cpu)(cz_groth16_pending *pp, cz_threadpool *pool, c
     I(groth16_to_coset)(c, dom, &g, pool);
     P(ntt_mul_sub)(cp->a, cp->a, cp->b, c, n, pool); /* a now holds the H MSM's scalars */
     tm->ntt_ms = (double)(cz_clock_now_ns() - t) / 1e6;
-    free(cp->b);
+    cz__groth16_drop(pp, cp->b);
     free(c);
     cp->b = c = NULL;
 
@@ -97,8 +97,8 @@ static int I(groth16_compute_cpu)(cz_groth16_pending *pp, cz_threadpool *pool, c
 #undef CZ_TIMED_MSM
 out:
     P(ntt_domain_destroy)(dom);
-    free(cp->a);
-    free(cp->b);
+    cz__groth16_drop(pp, cp->a);
+    cz__groth16_drop(pp, cp->b);
     free(c);
     cp->a = cp->b = NULL;
     return rc;

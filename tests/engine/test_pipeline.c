@@ -180,8 +180,8 @@ static void fake_destroy(void *ctx) {
 }
 
 static const cz_workload_ops fake_ops = {
-    "fake",    fake_synth, fake_prepare, fake_compute, fake_finish,
-    fake_free, fake_free,  fake_verify,  fake_destroy, NULL,
+    "fake",    fake_synth,  fake_prepare, fake_compute, fake_finish, fake_free,
+    fake_free, fake_verify, fake_destroy, NULL,         NULL,
 };
 
 static cz_workload make_wl(int id, uint32_t nparts, int fail_at, uint32_t fail_p) {

@@ -1,0 +1,243 @@
+/*
+ * Host memory (cz_host_alloc) and the buffer pool, without a GPU: a fake pinner stands in for
+ * cudaHostAlloc so that both outcomes of pinning are exercised in CI.
+ *   - pinned blocks go to the pinner and back to its free; a failing pinner falls back to
+ *     pageable memory, counts the failure, warns once; CZ_PINNED=0 and want_pinned 0 never pin;
+ *   - the pool hands an idle buffer of the same size back (same pointer) and allocates for other
+ *     sizes; idle buffers are charged to the budget (reserved = idle bytes), a reused one is not;
+ *     a put that the budget cannot grant at once, or over max_idle_bytes, frees the buffer;
+ *   - the pool's evictor frees idle buffers before it asks the next evictor, for what is missing;
+ *   - through the engine: three zkey jobs one after another reuse the first job's a and b
+ *     (2 allocations, 4 reuses), and after the engine is gone the budget holds only the key.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cuzk/engine.h"
+#include "cuzk/fileio.h"
+#include "cuzk/pipeline.h"
+#include "cuzk/workload.h"
+#include "test.h"
+
+static int fake_allocs, fake_frees, fake_fail;
+
+static int fake_alloc(void **out, size_t bytes, cz_errinfo *ei) {
+    if (fake_fail) {
+        *out = NULL;
+        return cz_fail(ei, CZ_ENOMEM, "fake pinner: out of pinned memory");
+    }
+    *out = malloc(bytes);
+    fake_allocs += *out != NULL;
+    return *out != NULL ? CZ_OK : CZ_ENOMEM;
+}
+
+static void fake_free(void *p) {
+    fake_frees++;
+    free(p);
+}
+
+static const cz_host_pinner fake = {fake_alloc, fake_free};
+
+static void test_host_alloc(void) {
+    cz_host_stats st0, st;
+    cz_host_set_pinner(&fake);
+    cz_host_stats_get(&st0);
+    void *p = cz_host_alloc(1000, 1);
+    CHECK(p != NULL && cz_host_is_pinned(p) && cz_host_size(p) == 1000);
+    CHECK(((uintptr_t)p & 31) == 0);
+    memset(p, 0xab, 1000);
+    CHECK(fake_allocs == 1);
+    cz_host_free(p);
+    CHECK(fake_frees == 1);
+
+    void *q = cz_host_alloc(77, 0); /* not asked: never pinned */
+    CHECK(q != NULL && !cz_host_is_pinned(q) && fake_allocs == 1);
+    cz_host_free(q);
+    CHECK(fake_frees == 1);
+
+    setenv("CZ_PINNED", "0", 1);
+    q = cz_host_alloc(77, 1);
+    CHECK(q != NULL && !cz_host_is_pinned(q) && fake_allocs == 1);
+    cz_host_free(q);
+    unsetenv("CZ_PINNED");
+
+    fake_fail = 1; /* RLIMIT_MEMLOCK, the driver out of pinned memory: pageable, no failure */
+    void *f1 = cz_host_alloc(4096, 1), *f2 = cz_host_alloc(4096, 1);
+    CHECK(f1 != NULL && f2 != NULL && !cz_host_is_pinned(f1) && !cz_host_is_pinned(f2));
+    memset(f1, 1, 4096);
+    cz_host_stats_get(&st);
+    CHECK(st.npin_failed == st0.npin_failed + 2);
+    CHECK(st.nwarnings == 1); /* one warning, however many failures */
+    CHECK(st.npageable == st0.npageable + 4 && st.npinned == st0.npinned + 1);
+    cz_host_free(f1);
+    cz_host_free(f2);
+    CHECK(fake_frees == 1); /* pageable blocks never reach the pinner's free */
+    fake_fail = 0;
+    cz_host_set_pinner(NULL);
+}
+
+static uint64_t used(cz_budget *b) {
+    cz_budget_stats s;
+    cz_budget_stats_get(&s, b);
+    return s.used;
+}
+
+static uint64_t next_need, next_calls;
+static uint64_t next_evict(void *arg, uint64_t need) {
+    (void)arg;
+    next_calls++;
+    next_need = need;
+    return 0;
+}
+
+static void test_pool(void) {
+    cz_budget_config bc = {1000, 0};
+    cz_budget *b = NULL;
+    cz_bufpool *p = NULL;
+    cz_bufpool_stats st;
+    cz_reservation part, big;
+    CHECK_ERR(cz_budget_create(&b, &bc, NULL), CZ_OK);
+    cz_bufpool_config pc = {1, b, 450};
+    cz_host_set_pinner(&fake);
+    fake_allocs = fake_frees = 0;
+    CHECK_ERR(cz_bufpool_create(&p, &pc, NULL), CZ_OK);
+
+    /* a partition reserves its bytes, takes two buffers, gives them back, releases */
+    CHECK_ERR(cz_budget_reserve(&part, b, 400, 0, NULL, NULL, NULL), CZ_OK);
+    void *x = cz_bufpool_get(p, 200), *y = cz_bufpool_get(p, 200);
+    CHECK(x != NULL && y != NULL && x != y && cz_host_is_pinned(x) && fake_allocs == 2);
+    cz_bufpool_put(p, x);
+    cz_bufpool_put(p, y);
+    CHECK(used(b) == 800); /* 400 of the partition + 400 idle, charged to the pool */
+    cz_reservation_release_all(&part);
+    CHECK(used(b) == 400);
+    cz_bufpool_stats_get(&st, p);
+    CHECK(st.nidle == 2 && st.idle_bytes == 400 && st.reserved_bytes == 400 && st.inuse_bytes == 0);
+
+    /* the next partition reuses them (newest first); its reservation pays, the pool's shrinks */
+    CHECK_ERR(cz_budget_reserve(&part, b, 400, 0, NULL, NULL, NULL), CZ_OK);
+    void *x2 = cz_bufpool_get(p, 200), *y2 = cz_bufpool_get(p, 200), *z = cz_bufpool_get(p, 100);
+    CHECK(x2 == y && y2 == x && z != NULL && fake_allocs == 3); /* 100 bytes: a new buffer */
+    CHECK(used(b) == 400);
+    cz_bufpool_stats_get(&st, p);
+    CHECK(st.nreuses == 2 && st.nallocs == 3 && st.nidle == 0 && st.reserved_bytes == 0);
+    CHECK(st.inuse_bytes == 500);
+    memset(x2, 7, 200);
+    memset(z, 9, 100);
+    cz_reservation_release_all(&part);
+
+    /* puts over max_idle_bytes (450) are freed */
+    cz_bufpool_put(p, x2);
+    cz_bufpool_put(p, y2);
+    cz_bufpool_put(p, z);
+    cz_bufpool_stats_get(&st, p);
+    CHECK(st.nidle == 2 && st.idle_bytes == 400 && st.nfreed == 1 && fake_frees == 1);
+    CHECK(used(b) == 400);
+
+    /* a request that does not fit: the pool's evictor frees idle buffers, oldest first, then
+     * asks the next evictor for the rest */
+    cz_bufpool_set_next_evictor(p, next_evict, NULL);
+    cz_budget_set_evictor(b, cz_bufpool_evict, p);
+    CHECK_ERR(cz_budget_reserve(&big, b, 700, 0, NULL, NULL, NULL), CZ_OK);
+    cz_bufpool_stats_get(&st, p);
+    CHECK(st.nidle == 1 && st.idle_bytes == 200 && next_calls == 0); /* one 200 was enough */
+    CHECK(used(b) == 900);
+    /* 350 more: the pool frees its last 200 and asks the next evictor for the other 50 */
+    cz_reservation r2;
+    CHECK_ERR(cz_budget_reserve(&r2, b, 350, 0, NULL, NULL, NULL), CZ_ETIMEDOUT);
+    cz_bufpool_stats_get(&st, p);
+    CHECK(st.nidle == 0 && next_calls >= 1 && next_need == 50);
+    CHECK(used(b) == 700);
+
+    /* a put the budget cannot grant at once is freed, never waits */
+    void *w = cz_bufpool_get(p, 350);
+    CHECK(w != NULL);
+    cz_bufpool_put(p, w); /* 700 used + 350 > 1000 */
+    cz_bufpool_stats_get(&st, p);
+    CHECK(st.nidle == 0 && st.inuse_bytes == 0);
+    cz_reservation_release_all(&big);
+
+    /* pinning fails: the pool still serves, from pageable memory */
+    fake_fail = 1;
+    void *v = cz_bufpool_get(p, 64);
+    CHECK(v != NULL && !cz_host_is_pinned(v));
+    cz_bufpool_put(p, v);
+    fake_fail = 0;
+
+    cz_budget_set_evictor(b, NULL, NULL);
+    cz_bufpool_destroy(p);
+    CHECK(used(b) == 0);
+    CHECK(fake_allocs == fake_frees); /* every pinned block went back to the pinner */
+    cz_host_set_pinner(NULL);
+    cz_budget_destroy(b);
+
+    /* NULL pool: plain host memory */
+    void *n = cz_bufpool_get(NULL, 10);
+    CHECK(n != NULL && !cz_host_is_pinned(n));
+    cz_bufpool_put(NULL, n);
+}
+
+static void test_engine(void) {
+    cz_budget_config bc = {256u << 20, 0};
+    cz_budget *b = NULL;
+    cz_engine *e = NULL;
+    cz_srs *srs = NULL;
+    cz_srs_key *key = NULL;
+    cz_engine_config cfg;
+    cz_errinfo ei;
+    void *wt = NULL;
+    size_t len = 0;
+    static const uint8_t R[32] = {1}, S[32] = {2};
+    CHECK_ERR(cz_budget_create(&b, &bc, NULL), CZ_OK);
+    cz_srs_config sc = {b, NULL, NULL};
+    CHECK_ERR(cz_srs_create(&srs, &sc, NULL), CZ_OK);
+    cz_budget_set_evictor(b, cz_srs_evict_lru, srs);
+    memset(&cfg, 0, sizeof cfg);
+    cfg.partition_workers = 1;
+    cfg.synthesis_threads = 1;
+    cfg.gpu_threads = 1;
+    cfg.shared_budget = b;
+    CHECK_ERR(cz_engine_create(&e, &cfg, &ei), CZ_OK);
+    CHECK(cz_file_read(&wt, &len, "examples/mulchain/mulchain.wtns", &ei) == CZ_OK);
+    CHECK_ERR(cz_srs_acquire(&key, srs, "examples/mulchain/mulchain.zkey", NULL, &ei), CZ_OK);
+    const cz_zkey *zk = cz_srs_key_data(key);
+    uint64_t vbytes = (uint64_t)zk->domain_size * 32;
+    cz_srs_release(key);
+    for (int n = 0; n < 3; n++) {
+        cz_workload wl;
+        cz_workload_blinding bl = {R, S};
+        cz_job *job = NULL;
+        char jk[16];
+        snprintf(jk, sizeof jk, "job%d", n);
+        CHECK_ERR(cz_srs_acquire(&key, srs, "examples/mulchain/mulchain.zkey", NULL, &ei), CZ_OK);
+        CHECK_ERR(cz_workload_zkey(&wl, key, wt, len, "mulchain.wtns", &bl, &ei), CZ_OK);
+        CHECK_ERR(cz_engine_submit(NULL, e, jk, CZ_PRIO_NORMAL, &wl, &ei), CZ_OK);
+        CHECK_ERR(cz_engine_await(&job, e, jk, 60000, &ei), CZ_OK);
+        CHECK(cz_job_state_get(job) == CZ_JOB_DONE);
+        cz_job_unref(job);
+    }
+    cz_bufpool_stats st;
+    cz_bufpool_stats_get(&st, cz_engine_bufpool(e));
+    CHECK(st.nallocs == 2 && st.nreuses == 4); /* a and b of the first job, reused twice */
+    CHECK(st.idle_bytes == 2 * vbytes && st.reserved_bytes == 2 * vbytes);
+    cz_engine_destroy(e);
+    cz_srs_stats ss;
+    cz_srs_stats_get(&ss, srs);
+    CHECK(used(b) == ss.bytes); /* the pool gave its idle bytes back; only the key is left */
+    {
+        cz_budget_evict_fn fn;
+        void *arg;
+        cz_budget_get_evictor(b, &fn, &arg);
+        CHECK(fn == cz_srs_evict_lru && arg == srs); /* the engine took its evictor out */
+    }
+    cz_srs_destroy(srs);
+    cz_budget_destroy(b);
+    free(wt);
+}
+
+int main(void) {
+    test_host_alloc();
+    test_pool();
+    test_engine();
+    return test_finish();
+}
