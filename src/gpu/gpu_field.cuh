@@ -150,12 +150,13 @@ static __device__ __forceinline__ void mac3(uint32_t &c0, uint32_t &c1, uint32_t
         : "r"(a), "r"(b));
 }
 
-/* r = a·b·R⁻¹ mod p, fully reduced (product scanning, see the file comment). r may alias a or b. */
+/* s = (a·b + m·p)/R ≡ a·b·R⁻¹ mod p without the final subtraction (product scanning, see the file
+ * comment). s < a·b/R + p, which must stay below 2^(32N): s < 2p for a, b < p; the lazy NTT
+ * butterflies (gpu_ntt.cu) multiply a < 4p or a < 2p by b < p. s may alias a or b. */
 template <class C>
-static __device__ __forceinline__ void fe_mul(fe<C> &r, const fe<C> &a, const fe<C> &b) {
+static __device__ __forceinline__ void fe_mul_nr(fe<C> &s, const fe<C> &a, const fe<C> &b) {
     constexpr int N = C::N;
     uint32_t m[N];
-    fe<C> s;
     uint32_t c0 = 0, c1 = 0, c2 = 0;
 #pragma unroll
     for (int k = 0; k < N; k++) {
@@ -184,6 +185,13 @@ static __device__ __forceinline__ void fe_mul(fe<C> &r, const fe<C> &a, const fe
         c2 = 0;
     }
     s.l[N - 1] = c0;
+}
+
+/* r = a·b·R⁻¹ mod p, fully reduced (product scanning, see the file comment). r may alias a or b. */
+template <class C>
+static __device__ __forceinline__ void fe_mul(fe<C> &r, const fe<C> &a, const fe<C> &b) {
+    fe<C> s;
+    fe_mul_nr(s, a, b);
     fe_reduce_once(r, s);
 }
 
