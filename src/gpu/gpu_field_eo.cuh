@@ -53,7 +53,7 @@ static __device__ __forceinline__ void eo_row_p(uint32_t *acc, int s, uint32_t m
  * below 2^(32N+32)), the even-word ones into x, whose carry out lands in y[N-1]. */
 template <class C> static __device__ __forceinline__ void eo_redc_step(uint32_t *x, uint32_t *y) {
     constexpr int N = C::N;
-    const uint32_t m = x[0] * C::n0;
+    const uint32_t m = mont_m<C>(x[0]);
     eo_row_p<C>(y, 1, m);
     eo_row_p<C>(x, 0, m);
     CZ_ADDC(y[N - 1], y[N - 1], 0);
