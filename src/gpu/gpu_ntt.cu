@@ -25,9 +25,13 @@
  * Coset factors use the same two-level tables (a[k] ·= hi[k >> 10]·lo[k & 1023]), with n⁻¹
  * folded into the lo table of g⁻¹.
  *
- * This file's kernels are variant 1; CZ_GPU_NTT_VARIANT=2 (read per call) runs the schedule of
- * gpu_ntt2.cu instead (8 elements per thread, 3 stages per shared-memory exchange) on the same
- * cached domain, with the same results byte for byte.
+ * This file's kernels are variants 1, 6 and 7 (CZ_GPU_NTT_VARIANT, read per call; see ntt_v):
+ * the same schedule, with 6 and 7 keeping values lazily reduced between stages and loading each
+ * block's twiddles once into shared memory (7: with the even/odd multiplication). Forward and
+ * inverse passes are separate instantiations (the inverse's output swap costs the forward
+ * nothing). CZ_GPU_NTT_VARIANT=2 runs the schedule of gpu_ntt2.cu instead (8 elements per thread,
+ * 3 stages per shared-memory exchange) on the same cached domain. All give the same results byte
+ * for byte.
  */
 #include <pthread.h>
 #include <stdlib.h>
@@ -45,8 +49,10 @@
 /* ---- kernels ---- */
 
 /* Butterfly arithmetic of the variants (template argument V):
- *   1: fully reduced values (< r) everywhere: t = y·w (fe_mul), (x + t, x - t) mod r.
- *   3: lazy reduction. BN254 (4r < 2^256): values in [0, 4r) (Harvey's butterfly): x is brought
+ *   1: fully reduced values (< r) everywhere: t = y·w (fe_mul), (x + t, x - t) mod r; each
+ *      stage loads its twiddle from the global table.
+ *   6: lazy reduction and per-block twiddles in shared memory.
+ *      Lazy reduction: BN254 (4r < 2^256): values in [0, 4r) (Harvey's butterfly): x is brought
  *      below 2r, t = y·w without the final subtraction is below 4r·r/R + r < 2r, x + t < 4r,
  *      x - t + 2r in (0, 4r): no conditional subtraction of the outputs. BLS12-381 (2r < 2^256 <
  *      4r): values in [0, 2r): t < 2r·r/R + r < 2r, outputs x + t and x - t reduced modulo 2r
@@ -54,14 +60,15 @@
  *      subtraction goes. Values are brought below r where a pass stores into the caller's array
  *      (fe_mul's output is below r for any input below 4r: 4r·c/R + r < 2r), so results are
  *      byte for byte those of variant 1.
- *   4: as 3 with the even/odd multiplication (gpu_field_eo.cuh; the twiddle is its first operand:
+ *      Shared twiddles: the block's 2^s - 1 twiddles are loaded once into shared memory next to
+ *      its tile as the pass starts (2 loads per thread instead of one per stage; the last pass's
+ *      twiddles are distinct per block, so those loads go to DRAM, and no stage waits on them).
+ *   7: as 6 with the even/odd multiplication (gpu_field_eo.cuh; the twiddle is its first operand:
  *      its intermediate value stays below 2^32·(w + r) < 2^288).
- *   6, 7: as 3, 4 with the block's 2^s - 1 twiddles loaded once into shared memory next to its
- *      tile as the pass starts (2 loads per thread instead of one per stage; the last pass's
- *      twiddles are distinct per block, so those loads go to DRAM and no stage waits on them). */
+ * (3 and 4 were 6 and 7 without the shared twiddles; measured and removed, see docs/gpu.md.) */
 template <int V> struct ntt_v {
-    static constexpr bool lazy = V == 3 || V == 4 || V == 6 || V == 7;
-    static constexpr bool eo = V == 4 || V == 7;
+    static constexpr bool lazy = V == 6 || V == 7;
+    static constexpr bool eo = V == 7;
     static constexpr bool shtw = V == 6 || V == 7;
 };
 
@@ -561,12 +568,6 @@ static int ntt_core(fe<C> *a, const ntt_dom *d, unsigned log_n, cz_gpu_ntt_kind 
     rc = inv ? ntt_launch<C, true, V>(grid, block, shm, P, ei)                                     \
              : ntt_launch<C, false, V>(grid, block, shm, P, ei)
             switch (variant) {
-            case 3:
-                NTT_LAUNCH(3);
-                break;
-            case 4:
-                NTT_LAUNCH(4);
-                break;
             case 6:
                 NTT_LAUNCH(6);
                 break;
@@ -587,12 +588,12 @@ out:
     return rc;
 }
 
-/* The schedule of this call: CZ_GPU_NTT_VARIANT=2 selects gpu_ntt2.cu, 3, 4, 6, 7 this file's
+/* The schedule of this call: CZ_GPU_NTT_VARIANT=2 selects gpu_ntt2.cu, 6 and 7 this file's
  * kernels with the butterfly arithmetic of ntt_v (read per call, so tests and benchmarks can switch
  * with setenv); unset or anything else is the default. */
 static int ntt_variant(void) {
     const char *e = getenv("CZ_GPU_NTT_VARIANT");
-    if (e != NULL && strlen(e) == 1 && e[0] >= '1' && e[0] <= '7' && e[0] != '5')
+    if (e != NULL && strlen(e) == 1 && strchr("1267", e[0]) != NULL)
         return e[0] - '0';
     return NTT_DEFAULT_VARIANT;
 }
