@@ -25,25 +25,195 @@
  * Coset factors use the same two-level tables (a[k] ·= hi[k >> 10]·lo[k & 1023]), with n⁻¹
  * folded into the lo table of g⁻¹.
  *
- * This file's kernels are variant 1; CZ_GPU_NTT_VARIANT=2 (read per call) runs the schedule of
- * gpu_ntt2.cu instead (8 elements per thread, 3 stages per shared-memory exchange) on the same
- * cached domain, with the same results byte for byte.
+ * This file's kernels are variants 1, 6 and 7 (CZ_GPU_NTT_VARIANT, read per call; see ntt_v):
+ * the same schedule, with 6 and 7 keeping values lazily reduced between stages and loading each
+ * block's twiddles once into shared memory (7: with the even/odd multiplication). Forward and
+ * inverse passes are separate instantiations (the inverse's output swap costs the forward
+ * nothing). CZ_GPU_NTT_VARIANT=2 runs the schedule of gpu_ntt2.cu instead (8 elements per thread,
+ * 3 stages per shared-memory exchange) on the same cached domain. All give the same results byte
+ * for byte.
  */
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cuzk/ntt.h"
+#include "gpu_field_eo.cuh"
 #include "gpu_ntt.cuh"
 #include "gpu_ntt2_map.h"
 
-#define NTT_MAX_DEV  16
-#define NTT_MAX_TILE 10 /* at most 2^10 elements (32 KiB) per block of 512 threads */
+#define NTT_MAX_DEV         16
+#define NTT_MAX_TILE        10 /* at most 2^10 elements (32 KiB) per block of 512 threads */
+#define NTT_DEFAULT_VARIANT 1  /* CZ_GPU_NTT_VARIANT unset */
 
 /* ---- kernels ---- */
 
+/* Butterfly arithmetic of the variants (template argument V):
+ *   1: fully reduced values (< r) everywhere: t = y·w (fe_mul), (x + t, x - t) mod r; each
+ *      stage loads its twiddle from the global table.
+ *   6: lazy reduction and per-block twiddles in shared memory.
+ *      Lazy reduction: BN254 (4r < 2^256): values in [0, 4r) (Harvey's butterfly): x is brought
+ *      below 2r, t = y·w without the final subtraction is below 4r·r/R + r < 2r, x + t < 4r,
+ *      x - t + 2r in (0, 4r): no conditional subtraction of the outputs. BLS12-381 (2r < 2^256 <
+ *      4r): values in [0, 2r): t < 2r·r/R + r < 2r, outputs x + t and x - t reduced modulo 2r
+ *      (one conditional subtraction or addition of 2r each), so only the multiplication's final
+ *      subtraction goes. Values are brought below r where a pass stores into the caller's array
+ *      (fe_mul's output is below r for any input below 4r: 4r·c/R + r < 2r), so results are
+ *      byte for byte those of variant 1.
+ *      Shared twiddles: the block's 2^s - 1 twiddles are loaded once into shared memory next to
+ *      its tile as the pass starts (2 loads per thread instead of one per stage; the last pass's
+ *      twiddles are distinct per block, so those loads go to DRAM, and no stage waits on them).
+ *   7: as 6 with the even/odd multiplication (gpu_field_eo.cuh; the twiddle is its first operand:
+ *      its intermediate value stays below 2^32·(w + r) < 2^288).
+ * (3 and 4 were 6 and 7 without the shared twiddles; measured and removed, see docs/gpu.md.) */
+template <int V> struct ntt_v {
+    static constexpr bool lazy = V == 6 || V == 7;
+    static constexpr bool eo = V == 7;
+    static constexpr bool shtw = V == 6 || V == 7;
+};
+
+/* 2r, limb i (r's limbs as compile-time constants). */
+#define NTT_TWO_P(P, i) ((P[i] << 1) | ((i) ? P[(i)-1] >> 31 : 0u))
+#define NTT_TWO_P_ALL(P)                                                                           \
+    {                                                                                              \
+        NTT_TWO_P(P, 0), NTT_TWO_P(P, 1), NTT_TWO_P(P, 2), NTT_TWO_P(P, 3), NTT_TWO_P(P, 4),       \
+            NTT_TWO_P(P, 5), NTT_TWO_P(P, 6), NTT_TWO_P(P, 7)                                      \
+    }
+static constexpr uint32_t ntt_bn254_r[8] = CZ_GPU_BN254_FR_P;
+static constexpr uint32_t ntt_bls12381_r[8] = CZ_GPU_BLS12381_FR_P;
+static __constant__ uint32_t ntt_bn254_2r[8] = NTT_TWO_P_ALL(ntt_bn254_r);
+static __constant__ uint32_t ntt_bls12381_2r[8] = NTT_TWO_P_ALL(ntt_bls12381_r);
+static_assert(ntt_bn254_r[7] < 0x40000000u, "BN254 Fr: 4r < 2^256");
+static_assert(ntt_bls12381_r[7] < 0x80000000u && ntt_bls12381_r[7] >= 0x40000000u,
+              "BLS12-381 Fr: 2r < 2^256 <= 4r");
+
+/* Lazy-reduction traits: harvey = values below 4r (else below 2r); r2(i) = limb i of 2r. */
+template <class C> struct ntt_lz;
+template <> struct ntt_lz<gbn254_fr_cfg> {
+    static constexpr bool harvey = true;
+    static __device__ __forceinline__ uint32_t r2(int i) {
+        return ntt_bn254_2r[i];
+    }
+};
+template <> struct ntt_lz<gbls12381_fr_cfg> {
+    static constexpr bool harvey = false;
+    static __device__ __forceinline__ uint32_t r2(int i) {
+        return ntt_bls12381_2r[i];
+    }
+};
+
+/* r = s - 2r if s >= 2r, else s. */
+template <class C> static __device__ __forceinline__ void lz_reduce2(fe<C> &r, const fe<C> &s) {
+    uint32_t t[C::N], borrow;
+    asm volatile("sub.cc.u32 %0, %1, %2;" : "=r"(t[0]) : "r"(s.l[0]), "r"(ntt_lz<C>::r2(0)));
+#pragma unroll
+    for (int i = 1; i < C::N; i++)
+        asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[i]) : "r"(s.l[i]), "r"(ntt_lz<C>::r2(i)));
+    asm volatile("subc.u32 %0, 0, 0;" : "=r"(borrow));
+#pragma unroll
+    for (int i = 0; i < C::N; i++)
+        r.l[i] = borrow ? s.l[i] : t[i];
+}
+
+/* r = a + b (no reduction; the caller knows it fits). */
+template <class C>
+static __device__ __forceinline__ void lz_add(fe<C> &r, const fe<C> &a, const fe<C> &b) {
+    asm volatile("add.cc.u32 %0, %1, %2;" : "=r"(r.l[0]) : "r"(a.l[0]), "r"(b.l[0]));
+#pragma unroll
+    for (int i = 1; i < C::N; i++)
+        asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(r.l[i]) : "r"(a.l[i]), "r"(b.l[i]));
+}
+
+/* r = (a + b) mod 2r for a, b < 2r (the sum may carry out of 2^256). */
+template <class C>
+static __device__ __forceinline__ void lz_add2(fe<C> &r, const fe<C> &a, const fe<C> &b) {
+    uint32_t s[C::N], t[C::N], c, borrow;
+    asm volatile("add.cc.u32 %0, %1, %2;" : "=r"(s[0]) : "r"(a.l[0]), "r"(b.l[0]));
+#pragma unroll
+    for (int i = 1; i < C::N; i++)
+        asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(s[i]) : "r"(a.l[i]), "r"(b.l[i]));
+    asm volatile("addc.u32 %0, 0, 0;" : "=r"(c));
+    asm volatile("sub.cc.u32 %0, %1, %2;" : "=r"(t[0]) : "r"(s[0]), "r"(ntt_lz<C>::r2(0)));
+#pragma unroll
+    for (int i = 1; i < C::N; i++)
+        asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[i]) : "r"(s[i]), "r"(ntt_lz<C>::r2(i)));
+    asm volatile("subc.u32 %0, %1, 0;" : "=r"(borrow) : "r"(c));
+#pragma unroll
+    for (int i = 0; i < C::N; i++)
+        r.l[i] = borrow ? s[i] : t[i];
+}
+
+/* r = (a - b) mod 2r for a, b < 2r. */
+template <class C>
+static __device__ __forceinline__ void lz_sub2(fe<C> &r, const fe<C> &a, const fe<C> &b) {
+    uint32_t t[C::N], pm[C::N], borrow;
+    asm volatile("sub.cc.u32 %0, %1, %2;" : "=r"(t[0]) : "r"(a.l[0]), "r"(b.l[0]));
+#pragma unroll
+    for (int i = 1; i < C::N; i++)
+        asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[i]) : "r"(a.l[i]), "r"(b.l[i]));
+    asm volatile("subc.u32 %0, 0, 0;" : "=r"(borrow));
+#pragma unroll
+    for (int i = 0; i < C::N; i++)
+        pm[i] = ntt_lz<C>::r2(i) & borrow;
+    asm volatile("add.cc.u32 %0, %1, %2;" : "=r"(r.l[0]) : "r"(t[0]), "r"(pm[0]));
+#pragma unroll
+    for (int i = 1; i < C::N; i++)
+        asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(r.l[i]) : "r"(t[i]), "r"(pm[i]));
+}
+
+/* r = a + 2r - b (a < 2r, b < 2r: the result is in (0, 4r), below 2^256 when 4r is). */
+template <class C>
+static __device__ __forceinline__ void lz_sub_h(fe<C> &r, const fe<C> &a, const fe<C> &b) {
+    uint32_t s[C::N];
+    asm volatile("add.cc.u32 %0, %1, %2;" : "=r"(s[0]) : "r"(a.l[0]), "r"(ntt_lz<C>::r2(0)));
+#pragma unroll
+    for (int i = 1; i < C::N; i++)
+        asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(s[i]) : "r"(a.l[i]), "r"(ntt_lz<C>::r2(i)));
+    asm volatile("sub.cc.u32 %0, %1, %2;" : "=r"(r.l[0]) : "r"(s[0]), "r"(b.l[0]));
+#pragma unroll
+    for (int i = 1; i < C::N; i++)
+        asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(r.l[i]) : "r"(s[i]), "r"(b.l[i]));
+}
+
+/* t = y·w (w a twiddle below r): reduced below r (V 1) or below 2r (lazy variants). */
+template <class C, int V>
+static __device__ __forceinline__ void ntt_twmul(fe<C> &t, const fe<C> &y, const fe<C> &w) {
+    if (!ntt_v<V>::lazy)
+        fe_mul(t, y, w);
+    else if (ntt_v<V>::eo)
+        eo_mul_nr(t, w, y);
+    else
+        fe_mul_nr(t, w, y);
+}
+
+/* (p, m) = (x + t, x - t) in the variant's representation; x may be changed (Harvey: below 2r). */
+template <class C, int V>
+static __device__ __forceinline__ void ntt_bfly(fe<C> &p, fe<C> &m, fe<C> &x, const fe<C> &t) {
+    if (!ntt_v<V>::lazy) {
+        fe_add(p, x, t);
+        fe_sub(m, x, t);
+    } else if (ntt_lz<C>::harvey) {
+        lz_reduce2(x, x);
+        lz_add(p, x, t);
+        lz_sub_h(m, x, t);
+    } else {
+        lz_add2(p, x, t);
+        lz_sub2(m, x, t);
+    }
+}
+
+/* x below r from the variant's representation (below 4r or 2r). */
+template <class C, int V> static __device__ __forceinline__ void ntt_normalise(fe<C> &x) {
+    if (ntt_v<V>::lazy) {
+        if (ntt_lz<C>::harvey)
+            lz_reduce2(x, x);
+        fe_reduce_once(x, x);
+    }
+}
+
 /* One pass (see the file comment). pre: multiply loaded elements by g^k (k = input index);
- * post: 1 multiply stored elements by post_c, 2 by post_hi[k >> 10]·post_lo[k & 1023]. */
+ * post: 1 multiply stored elements by post_c, 2 by post_hi[k >> 10]·post_lo[k & 1023].
+ * last: the pass stores into the caller's array (lazy variants bring values below r there). */
 template <class C> struct ntt_pass {
     const fe<C> *src;
     fe<C> *dst;
@@ -51,16 +221,18 @@ template <class C> struct ntt_pass {
     const fe<C> *pre_lo, *pre_hi, *post_lo, *post_hi;
     fe<C> post_c;
     unsigned log_n, t, s;
-    int inv, gather, pre, post;
+    int gather, pre, post, last;
 };
 
-template <class C> __global__ void __launch_bounds__(512) ntt_pass_kern(const ntt_pass<C> P) {
+template <class C, bool INV, int V>
+__global__ void __launch_bounds__(512) ntt_pass_kern(const ntt_pass<C> P) {
     extern __shared__ uint4 ntt_smem[];
     fe<C> *sh = reinterpret_cast<fe<C> *>(ntt_smem);
     const size_t b = blockIdx.x;
     const unsigned L = P.log_n, t = P.t, s = P.s, u = threadIdx.x, half = 1u << (s - 1);
-    const size_t halfn = (size_t)1 << (L - 1);
-    size_t lo, base;
+    const uint32_t halfn = 1u << (L - 1);
+    size_t base;
+    uint32_t lo;
 
     if (P.gather) { /* t = 0 */
         const unsigned r = L - s;
@@ -76,26 +248,40 @@ template <class C> __global__ void __launch_bounds__(512) ntt_pass_kern(const nt
             sh[__brev(v) >> (32 - s)] = x;
         }
     } else {
-        lo = b & (((size_t)1 << t) - 1);
+        lo = (uint32_t)(b & (((size_t)1 << t) - 1));
         base = ((b >> t) << (t + s)) | lo;
         sh[u] = fe_load(&P.src[base + ((size_t)u << t)]);
         sh[u + half] = fe_load(&P.src[base + ((size_t)(u + half) << t)]);
+    }
+    if (ntt_v<V>::shtw) {
+        /* the twiddle of stage k, butterfly j at shw[2^k - 1 + j] */
+        fe<C> *shw = sh + (2 * half);
+#pragma unroll
+        for (int hh = 0; hh < 2; hh++) {
+            const unsigned i = u + hh * half;
+            if (i < 2 * half - 1) {
+                const unsigned k = 31 - __clz(i + 1), j = i + 1 - (1u << k);
+                const uint32_t e = ((j << t) + lo) << (L - (t + k) - 1);
+                shw[i] = fe_load(&P.tw[INV && e != 0 ? halfn - e : e]);
+            }
+        }
     }
     __syncthreads();
     for (unsigned k = 0; k < s; k++) {
         const unsigned h = 1u << k, j = u & (h - 1);
         const unsigned i0 = ((u >> k) << (k + 1)) + j, i1 = i0 + h;
         fe<C> x = sh[i0], y = sh[i1], p, m;
-        if (t + k == 0) { /* twiddle 1 */
-            fe_add(p, x, y);
-            fe_sub(m, x, y);
+        if (t + k == 0) { /* twiddle 1; pass-0 inputs are below r */
+            ntt_bfly<C, V>(p, m, x, y);
         } else {
-            const size_t e = (((size_t)j << t) + lo) << (L - (t + k) - 1);
-            const bool neg = P.inv && e != 0;
-            fe<C> w = fe_load(&P.tw[neg ? halfn - e : e]);
-            fe_mul(y, y, w);
-            fe_add(p, x, y);
-            fe_sub(m, x, y);
+            /* e < n/2 <= 2^27: 32-bit index arithmetic */
+            const uint32_t e = ((j << t) + lo) << (L - (t + k) - 1);
+            const bool neg = INV && e != 0;
+            fe<C> w = ntt_v<V>::shtw ? sh[2 * half + h - 1 + j]
+                                     : fe_load(&P.tw[neg ? halfn - e : e]),
+                  yw;
+            ntt_twmul<C, V>(yw, y, w);
+            ntt_bfly<C, V>(p, m, x, yw);
             if (neg) {
                 fe<C> tmp = p;
                 p = m;
@@ -115,6 +301,8 @@ template <class C> __global__ void __launch_bounds__(512) ntt_pass_kern(const nt
             fe_mul(x, x, P.post_c);
         else if (P.post == 2)
             ntt_mul_pow(x, x, P.post_lo, P.post_hi, k);
+        else if (P.last)
+            ntt_normalise<C, V>(x);
         fe_store(&P.dst[k], x);
     }
 }
@@ -325,9 +513,25 @@ extern "C" int cz_gpu_release(int dev, cz_errinfo *ei) {
     return CZ_OK;
 }
 
+/* Launches one pass of variant V with shm bytes for the tile (twice that with shared twiddles,
+ * opting in above the default 48 KiB of dynamic shared memory). */
+template <class C, bool INV, int V>
+static int ntt_launch(dim3 grid, dim3 block, size_t shm, const ntt_pass<C> &P, cz_errinfo *ei) {
+    int rc = CZ_OK;
+    if (ntt_v<V>::shtw) {
+        shm *= 2;
+        if (shm > 48 * 1024)
+            CZ_CUDA_TRY(cudaFuncSetAttribute(
+                ntt_pass_kern<C, INV, V>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)shm));
+    }
+    ntt_pass_kern<C, INV, V><<<grid, block, shm>>>(P);
+out:
+    return rc;
+}
+
 /* Runs the passes of one transform on a (natural order in and out); see the file comment. */
 template <class C>
-static int ntt_core(fe<C> *a, const ntt_dom *d, unsigned log_n, cz_gpu_ntt_kind kind,
+static int ntt_core(fe<C> *a, const ntt_dom *d, unsigned log_n, cz_gpu_ntt_kind kind, int variant,
                     cz_errinfo *ei) {
     typedef fe<C> F;
     int rc = CZ_OK;
@@ -337,7 +541,6 @@ static int ntt_core(fe<C> *a, const ntt_dom *d, unsigned log_n, cz_gpu_ntt_kind 
     memset(&P, 0, sizeof P);
     P.tw = (const F *)d->tw;
     P.log_n = log_n;
-    P.inv = kind == CZ_GPU_NTT_INVERSE || kind == CZ_GPU_NTT_COSET_INVERSE;
     P.pre_lo = (const F *)d->g_lo;
     P.pre_hi = (const F *)d->g_hi;
     P.post_lo = (const F *)d->gi_lo;
@@ -356,7 +559,28 @@ static int ntt_core(fe<C> *a, const ntt_dom *d, unsigned log_n, cz_gpu_ntt_kind 
                  : kind == CZ_GPU_NTT_INVERSE       ? 1
                  : kind == CZ_GPU_NTT_COSET_INVERSE ? 2
                                                     : 0;
-        ntt_pass_kern<C><<<(unsigned)(n >> s), 1u << (s - 1), sizeof(F) << s>>>(P);
+        P.last = last;
+        {
+            const dim3 grid((unsigned)(n >> s)), block(1u << (s - 1));
+            const size_t shm = sizeof(F) << s;
+            const bool inv = kind == CZ_GPU_NTT_INVERSE || kind == CZ_GPU_NTT_COSET_INVERSE;
+#define NTT_LAUNCH(V)                                                                              \
+    rc = inv ? ntt_launch<C, true, V>(grid, block, shm, P, ei)                                     \
+             : ntt_launch<C, false, V>(grid, block, shm, P, ei)
+            switch (variant) {
+            case 6:
+                NTT_LAUNCH(6);
+                break;
+            case 7:
+                NTT_LAUNCH(7);
+                break;
+            default:
+                NTT_LAUNCH(1);
+            }
+#undef NTT_LAUNCH
+            if (rc != CZ_OK)
+                goto out;
+        }
         CZ_CUDA_LAUNCHED();
         t += s;
     }
@@ -364,11 +588,14 @@ out:
     return rc;
 }
 
-/* The schedule of this call: CZ_GPU_NTT_VARIANT=2 selects gpu_ntt2.cu (read per call, so tests
- * and benchmarks can switch with setenv); unset or anything else is this file's kernels. */
+/* The schedule of this call: CZ_GPU_NTT_VARIANT=2 selects gpu_ntt2.cu, 6 and 7 this file's
+ * kernels with the butterfly arithmetic of ntt_v (read per call, so tests and benchmarks can switch
+ * with setenv); unset or anything else is the default. */
 static int ntt_variant(void) {
     const char *e = getenv("CZ_GPU_NTT_VARIANT");
-    return e != NULL && strcmp(e, "2") == 0 ? 2 : 1;
+    if (e != NULL && strlen(e) == 1 && strchr("1267", e[0]) != NULL)
+        return e[0] - '0';
+    return NTT_DEFAULT_VARIANT;
 }
 
 /* Variant 2's largest pass, 2^smax elements per block: CZ_GPU_NTT2_MAX_S (6..11) or the default. */
@@ -383,7 +610,7 @@ static int ntt_dev(void *d_a, unsigned log_n, cz_gpu_ntt_kind kind, int dev, cz_
     typedef typename H::cfg C;
     typedef fe<C> F;
     ntt_dom *d = NULL;
-    int rc;
+    int rc, variant;
     if (log_n < 1 || log_n > CZ_GPU_NTT_MAX_LOG || log_n > (unsigned)H::two_adicity)
         return cz_fail(ei, CZ_ERANGE, "gpu ntt: log_n %u outside 1..%d", log_n, CZ_GPU_NTT_MAX_LOG);
     if ((unsigned)kind > CZ_GPU_NTT_COSET_INVERSE)
@@ -392,10 +619,11 @@ static int ntt_dev(void *d_a, unsigned log_n, cz_gpu_ntt_kind kind, int dev, cz_
         return rc;
     if ((rc = dom_get<H>(&d, dev, log_n, ei)) != CZ_OK)
         return rc;
-    if (ntt_variant() == 2 && ntt2_supported(log_n, ntt2_smax()))
+    variant = ntt_variant();
+    if (variant == 2 && ntt2_supported(log_n, ntt2_smax()))
         rc = cz__gpu_ntt2_run(H::id, d_a, d, log_n, kind, ntt2_smax(), ei);
     else
-        rc = ntt_core<C>((F *)d_a, d, log_n, kind, ei);
+        rc = ntt_core<C>((F *)d_a, d, log_n, kind, variant, ei);
     if (rc != CZ_OK)
         goto out;
     CZ_CUDA_TRY(cudaStreamSynchronize(0)); /* not the whole device: uploads in flight go on */
