@@ -42,6 +42,13 @@ void bench_usage(FILE *f) {
         "prove: --cache DIR         circuits and keys are kept there (default ./bench-cache)\n"
         "       --check             verify every proof (not timed)\n"
         "output: one JSON line per (op, curve, size, mode) on stdout; see docs/bench.md\n"
+        "a client of cuzk-daemon: cuzk-bench [-a unix:///PATH|HOST:PORT] SUBCOMMAND\n"
+        "  single   one proof          batch -c COUNT -j CONCURRENCY [--warmup N]\n"
+        "  status | metrics | preload ID | evict ID | cancel JOB\n"
+        "  proofs:  --workload porep-synth [--scale K] [--partitions N] [--curve C] [--seed S]\n"
+        "           | --workload zkey --zkey F --wtns F;  --priority P, --id ID (single)\n"
+        "  sweep --key TABLE.KEY --values V1,V2,.. [--config BASE] [--daemon PATH]\n"
+        "        [--daemon-arg ARG].. plus the batch options: one daemon per value, one table\n"
         "exit: 0 ok, 1 failure, 2 usage (or --gpu where no GPU is)\n");
 }
 

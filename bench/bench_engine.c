@@ -277,7 +277,7 @@ int bench_cmd_engine(int argc, char **argv) {
     int next = 0;
     for (int i = 0; i < o.count; i++) {
         for (; i - next >= o.conc; next++)
-            ndone += await_one(e, &jobs[next], next) == CZ_OK && jobs[next].done;
+            await_one(e, &jobs[next], next); /* a failure leaves jobs[next].done 0 */
         snprintf(jobs[i].key, sizeof jobs[i].key, "bench-%d", i);
         jobs[i].t0 = cz_clock_now_ns();
         if ((rc = submit_one(e, &o, srs, ctx, wtns, wtns_len, jobs[i].key, o.seed + 1 + (uint64_t)i,
@@ -285,35 +285,31 @@ int bench_cmd_engine(int argc, char **argv) {
             goto fail;
     }
     for (; next < o.count; next++)
-        ndone += await_one(e, &jobs[next], next) == CZ_OK && jobs[next].done;
+        await_one(e, &jobs[next], next);
     {
-        double batch_ms = (double)cz_clock_elapsed_ns(t_batch) / 1e6, sum = 0, mn = 1e300, mx = 0;
+        bench_batch b;
+        char extra[64];
+        bench_batch_init(&b, o.count);
+        b.batch_ms = (double)cz_clock_elapsed_ns(t_batch) / 1e6;
         cz_engine_stats_get(&s1, e);
-        for (int i = 0; i < o.count; i++) {
-            sum += jobs[i].wall_ms;
-            mn = jobs[i].wall_ms < mn ? jobs[i].wall_ms : mn;
-            mx = jobs[i].wall_ms > mx ? jobs[i].wall_ms : mx;
-        }
+        for (int i = 0; i < o.count; i++)
+            bench_batch_add(&b, jobs[i].wall_ms, -1, jobs[i].done);
         printf("{\"bench\":\"engine\",\"summary\":true,\"workload\":\"%s\",\"curve\":\"%s\","
                "\"scale\":%u,\"partitions\":%u,\"count\":%d,\"concurrency\":%d,\"done\":%d,"
                "\"backend\":\"%s\",\"devices\":%d,\"gpu_workers_per_device\":%d,"
-               "\"partition_workers\":%d,\"verified\":true,\"avg_wall_s\":%.3f,\"min_wall_s\":%.3f,"
-               "\"max_wall_s\":%.3f,\"batch_s\":%.3f,\"proofs_per_min\":%.3f,\"s_per_proof\":%.3f,"
-               "\"busy_pct\":[",
+               "\"partition_workers\":%d,\"verified\":true,",
                o.workload, bench_curve_name(o.curve), o.scale,
-               strcmp(o.workload, "zkey") == 0 ? 1 : o.partitions, o.count, o.conc, ndone,
-               o.gpu ? "gpu" : "cpu", s1.ndevices, o.gw ? o.gw : 2, o.pw ? o.pw : 2,
-               sum / o.count / 1e3, mn / 1e3, mx / 1e3, batch_ms / 1e3, o.count / (batch_ms / 60e3),
-               batch_ms / 1e3 / o.count);
+               strcmp(o.workload, "zkey") == 0 ? 1 : o.partitions, o.count, o.conc, b.done,
+               o.gpu ? "gpu" : "cpu", s1.ndevices, o.gw ? o.gw : 2, o.pw ? o.pw : 2);
+        bench_batch_json(stdout, &b);
+        printf(",\"busy_pct\":[");
         for (int d = 0; d < s1.ndevices; d++)
-            printf("%s%.1f", d ? "," : "", 100.0 * (s1.busy_ms[d] - s0.busy_ms[d]) / batch_ms);
+            printf("%s%.1f", d ? "," : "", 100.0 * (s1.busy_ms[d] - s0.busy_ms[d]) / b.batch_ms);
         printf("]}\n");
-        fprintf(stderr,
-                "cuzk-bench engine: %d/%d done; avg %.2f s (min %.2f, max %.2f); %.3f proofs/min; "
-                "%.3f s/proof; peak budget %.2f GiB\n",
-                ndone, o.count, sum / o.count / 1e3, mn / 1e3, mx / 1e3,
-                o.count / (batch_ms / 60e3), batch_ms / 1e3 / o.count,
-                (double)s1.budget.peak / 1073741824.0);
+        snprintf(extra, sizeof extra, "; peak budget %.2f GiB",
+                 (double)s1.budget.peak / 1073741824.0);
+        bench_batch_text(&b, "cuzk-bench engine", extra);
+        ndone = b.done;
     }
     rc = ndone == o.count ? BENCH_OK : BENCH_FAIL;
     goto out;
