@@ -55,6 +55,10 @@ const char *bench_curve_name(cz_curve_id c);
  * printed). */
 int bench_cli_parse(bench_opts *o, int argc, char **argv);
 void bench_usage(FILE *f);
+/* Prints "cuzk-bench CMD: WHAT: ARG (cuzk-bench --help)" on stderr; returns BENCH_USAGE. */
+int bench_usage_error(const char *cmd, const char *what, const char *arg);
+/* A whole decimal number in [lo, hi] (s may be NULL); 0, or -1 without touching *out. */
+int bench_parse_long(long *out, const char *s, long lo, long hi);
 
 /* bench_time.c */
 typedef int (*bench_fn)(void *ctx, cz_errinfo *ei);

@@ -47,7 +47,6 @@ int bench_cmd_client(int argc, char **argv, const char *addr) {
 
 #else
 
-#include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <pthread.h>
@@ -62,22 +61,6 @@ int bench_cmd_client(int argc, char **argv, const char *addr) {
 #define METHOD(name) "/cuzk.v1.ProvingEngine/" name
 
 static const char *const prio_names[] = {"", "low", "normal", "high", "critical"};
-
-static int usage(const char *cmd, const char *what, const char *arg) {
-    fprintf(stderr, "cuzk-bench %s: %s%s%s (cuzk-bench --help)\n", cmd, what, arg ? ": " : "",
-            arg ? arg : "");
-    return BENCH_USAGE;
-}
-
-static int num(long *out, const char *s, long lo, long hi) {
-    char *end;
-    errno = 0;
-    long v = s ? strtol(s, &end, 10) : 0;
-    if (s == NULL || errno || end == s || *end || v < lo || v > hi)
-        return -1;
-    *out = v;
-    return 0;
-}
 
 static char default_addr[512];
 
@@ -129,38 +112,38 @@ static int parse(client_opts *o, int argc, char **argv, const char *addr) {
         unsigned need = 0;
         if (a[0] != '-' || a[1] == 0) {
             if (!(allowed & OPT_A) || o->arg != NULL)
-                return usage(cmd, "unexpected argument", a);
+                return bench_usage_error(cmd, "unexpected argument", a);
             o->arg = a;
             continue;
         }
         if (v == NULL)
-            return usage(cmd, "missing value after", a);
+            return bench_usage_error(cmd, "missing value after", a);
         i++;
         if (strcmp(a, "-a") == 0 || strcmp(a, "--addr") == 0) {
             o->addr = v;
         } else if (strcmp(a, "--timeout") == 0) {
-            if (num(&n, v, 0, 1000000) != 0)
-                return usage(cmd, "--timeout takes seconds (0: none)", v);
+            if (bench_parse_long(&n, v, 0, 1000000) != 0)
+                return bench_usage_error(cmd, "--timeout takes seconds (0: none)", v);
             o->timeout_ms = (uint64_t)n * 1000;
         } else if ((need = OPT_W, strcmp(a, "--workload") == 0)) {
             if (strcmp(v, "porep-synth") != 0 && strcmp(v, "zkey") != 0)
-                return usage(cmd, "--workload takes porep-synth or zkey", v);
+                return bench_usage_error(cmd, "--workload takes porep-synth or zkey", v);
             o->workload = v;
         } else if ((need = OPT_W, strcmp(a, "--scale") == 0)) {
-            if (num(&n, v, 1, 40) != 0)
-                return usage(cmd, "--scale takes K (2^K constraints)", v);
+            if (bench_parse_long(&n, v, 1, 40) != 0)
+                return bench_usage_error(cmd, "--scale takes K (2^K constraints)", v);
             o->scale = (unsigned)n;
         } else if ((need = OPT_W, strcmp(a, "--partitions") == 0)) {
-            if (num(&n, v, 1, 1000) != 0)
-                return usage(cmd, "--partitions takes 1..1000", v);
+            if (bench_parse_long(&n, v, 1, 1000) != 0)
+                return bench_usage_error(cmd, "--partitions takes 1..1000", v);
             o->partitions = (uint32_t)n;
         } else if ((need = OPT_W, strcmp(a, "--curve") == 0)) {
             if (strcmp(v, "bn254") != 0 && strcmp(v, "bls12381") != 0)
-                return usage(cmd, "--curve takes bn254 or bls12381", v);
+                return bench_usage_error(cmd, "--curve takes bn254 or bls12381", v);
             o->curve = v;
         } else if ((need = OPT_W, strcmp(a, "--seed") == 0)) {
-            if (num(&n, v, 0, LONG_MAX) != 0)
-                return usage(cmd, "--seed takes a number", v);
+            if (bench_parse_long(&n, v, 0, LONG_MAX) != 0)
+                return bench_usage_error(cmd, "--seed takes a number", v);
             o->seed = (uint64_t)n;
         } else if ((need = OPT_W, strcmp(a, "--zkey") == 0)) {
             o->zkey = v;
@@ -171,21 +154,21 @@ static int parse(client_opts *o, int argc, char **argv, const char *addr) {
             while (p < 5 && strcmp(v, prio_names[p]) != 0)
                 p++;
             if (p == 5)
-                return usage(cmd, "--priority takes low, normal, high or critical", v);
+                return bench_usage_error(cmd, "--priority takes low, normal, high or critical", v);
             o->priority = p;
         } else if ((need = OPT_ID, strcmp(a, "--id") == 0)) {
             o->id = v;
         } else if ((need = OPT_B, strcmp(a, "-c") == 0 || strcmp(a, "--count") == 0)) {
-            if (num(&n, v, 1, 1000000) != 0)
-                return usage(cmd, "-c/--count takes 1..1000000", v);
+            if (bench_parse_long(&n, v, 1, 1000000) != 0)
+                return bench_usage_error(cmd, "-c/--count takes 1..1000000", v);
             o->count = (int)n;
         } else if ((need = OPT_B, strcmp(a, "-j") == 0 || strcmp(a, "--concurrency") == 0)) {
-            if (num(&n, v, 1, 1024) != 0)
-                return usage(cmd, "-j/--concurrency takes 1..1024", v);
+            if (bench_parse_long(&n, v, 1, 1024) != 0)
+                return bench_usage_error(cmd, "-j/--concurrency takes 1..1024", v);
             o->conc = (int)n;
         } else if ((need = OPT_B, strcmp(a, "--warmup") == 0)) {
-            if (num(&n, v, 0, 1000) != 0)
-                return usage(cmd, "--warmup takes 0..1000", v);
+            if (bench_parse_long(&n, v, 0, 1000) != 0)
+                return bench_usage_error(cmd, "--warmup takes 0..1000", v);
             o->warmup = (int)n;
         } else if ((need = OPT_S, strcmp(a, "--key") == 0)) {
             o->key = v;
@@ -195,48 +178,48 @@ static int parse(client_opts *o, int argc, char **argv, const char *addr) {
             o->values_buf = buf;
             o->nvalues = 0;
             if (buf == NULL)
-                return usage(cmd, "out of memory", NULL);
+                return bench_usage_error(cmd, "out of memory", NULL);
             for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
                 if (o->nvalues == CLIENT_MAX_VALUES)
-                    return usage(cmd, "--values: at most 64 values", v);
+                    return bench_usage_error(cmd, "--values: at most 64 values", v);
                 o->values[o->nvalues++] = t;
             }
             if (o->nvalues == 0)
-                return usage(cmd, "--values takes a comma-separated list", v);
+                return bench_usage_error(cmd, "--values takes a comma-separated list", v);
         } else if ((need = OPT_S, strcmp(a, "--config") == 0)) {
             o->config = v;
         } else if ((need = OPT_S, strcmp(a, "--daemon") == 0)) {
             o->daemon = v;
         } else if ((need = OPT_S, strcmp(a, "--daemon-arg") == 0)) {
             if (o->ndaemon_args == CLIENT_MAX_DAEMON_ARGS)
-                return usage(cmd, "--daemon-arg: at most 32", v);
+                return bench_usage_error(cmd, "--daemon-arg: at most 32", v);
             o->daemon_args[o->ndaemon_args++] = v;
         } else if ((need = OPT_S, strcmp(a, "--start-timeout") == 0)) {
-            if (num(&n, v, 1, 100000) != 0)
-                return usage(cmd, "--start-timeout takes seconds", v);
+            if (bench_parse_long(&n, v, 1, 100000) != 0)
+                return bench_usage_error(cmd, "--start-timeout takes seconds", v);
             o->start_timeout_s = (int)n;
         } else if ((need = OPT_S, strcmp(a, "--stop-timeout") == 0)) {
-            if (num(&n, v, 1, 100000) != 0)
-                return usage(cmd, "--stop-timeout takes seconds", v);
+            if (bench_parse_long(&n, v, 1, 100000) != 0)
+                return bench_usage_error(cmd, "--stop-timeout takes seconds", v);
             o->stop_timeout_s = (int)n;
         } else {
-            return usage(cmd, "unknown option", a);
+            return bench_usage_error(cmd, "unknown option", a);
         }
         if (need != 0 && !(allowed & need))
-            return usage(cmd, "option does not apply to this subcommand", a);
+            return bench_usage_error(cmd, "option does not apply to this subcommand", a);
     }
     if (o->addr == NULL)
         o->addr = daemon_default_addr();
     if ((allowed & OPT_A) && o->arg == NULL)
-        return usage(
+        return bench_usage_error(
             cmd, strcmp(cmd, "cancel") == 0 ? "needs a job id" : "needs an SRS id (a .zkey path)",
             NULL);
     if (strcmp(o->workload, "zkey") == 0 && (o->zkey == NULL || o->wtns == NULL))
-        return usage(cmd, "--workload zkey needs --zkey FILE and --wtns FILE", NULL);
+        return bench_usage_error(cmd, "--workload zkey needs --zkey FILE and --wtns FILE", NULL);
     if (strcmp(o->workload, "zkey") != 0 && (o->zkey != NULL || o->wtns != NULL))
-        return usage(cmd, "--zkey/--wtns need --workload zkey", NULL);
+        return bench_usage_error(cmd, "--zkey/--wtns need --workload zkey", NULL);
     if ((allowed & OPT_S) && (o->key == NULL || o->nvalues == 0))
-        return usage(cmd, "needs --key TABLE.KEY and --values V1,V2,..", NULL);
+        return bench_usage_error(cmd, "needs --key TABLE.KEY and --values V1,V2,..", NULL);
     return BENCH_OK;
 }
 
@@ -263,13 +246,20 @@ static int rpc_error(const client_opts *o, const char *what, const cz_daemon_rep
     return BENCH_FAIL;
 }
 
-/* One call with a packed request; BENCH_OK with rep->body, or BENCH_FAIL (printed). */
-static int call(cz_daemon_reply *rep, cz_grpc_client *cl, const client_opts *o, const char *method,
-                const ProtobufCMessage *req, uint64_t timeout_ms, int quiet) {
+/*
+ * One call: packs req, sends it, unpacks the answer as a resp_desc message into *resp (free with
+ * protobuf_c_message_free_unpacked). BENCH_OK, or BENCH_FAIL with the reason printed unless
+ * quiet; rep holds the call's status and details either way.
+ */
+static int call(ProtobufCMessage **resp, cz_daemon_reply *rep, cz_grpc_client *cl,
+                const client_opts *o, const char *method, const ProtobufCMessage *req,
+                const ProtobufCMessageDescriptor *resp_desc, uint64_t timeout_ms, int quiet) {
     size_t n = protobuf_c_message_get_packed_size(req);
     uint8_t *buf = malloc(n ? n : 1);
     cz_errinfo ei;
     cz_errinfo_clear(&ei);
+    *resp = NULL;
+    memset(rep, 0, sizeof *rep);
     if (buf == NULL) {
         fprintf(stderr, "cuzk-bench %s: out of memory\n", o->cmd);
         return BENCH_FAIL;
@@ -278,6 +268,8 @@ static int call(cz_daemon_reply *rep, cz_grpc_client *cl, const client_opts *o, 
     int rc = cz_grpc_client_call(rep, cl, method, buf, n, timeout_ms, &ei);
     free(buf);
     if (rc != CZ_OK) {
+        rep->status = CZ_RPC_INTERNAL;
+        snprintf(rep->msg, sizeof rep->msg, "%s", ei.msg);
         if (!quiet)
             fprintf(stderr, "cuzk-bench %s: %s\n", o->cmd, ei.msg);
         return BENCH_FAIL;
@@ -285,6 +277,16 @@ static int call(cz_daemon_reply *rep, cz_grpc_client *cl, const client_opts *o, 
     if (rep->status != CZ_RPC_OK) {
         if (!quiet)
             rpc_error(o, method + strlen(METHOD("")), rep);
+        return BENCH_FAIL;
+    }
+    *resp = protobuf_c_message_unpack(resp_desc, NULL, rep->len, rep->body);
+    free(rep->body);
+    rep->body = NULL;
+    if (*resp == NULL) {
+        rep->status = CZ_RPC_INTERNAL;
+        snprintf(rep->msg, sizeof rep->msg, "the %s does not parse", resp_desc->short_name);
+        if (!quiet)
+            fprintf(stderr, "cuzk-bench %s: %s\n", o->cmd, rep->msg);
         return BENCH_FAIL;
     }
     return BENCH_OK;
@@ -299,8 +301,11 @@ int bench_client_connect(cz_grpc_client **out, const client_opts *o, int quiet) 
     }
     Cuzk__V1__GetStatusRequest req = CUZK__V1__GET_STATUS_REQUEST__INIT;
     cz_daemon_reply rep;
-    int rc = call(&rep, *out, o, METHOD("GetStatus"), &req.base, 10000, 1);
-    free(rep.body);
+    ProtobufCMessage *m;
+    int rc = call(&m, &rep, *out, o, METHOD("GetStatus"), &req.base,
+                  &cuzk__v1__get_status_response__descriptor, 10000, 1);
+    if (m != NULL)
+        protobuf_c_message_free_unpacked(m, NULL);
     if (rc != BENCH_OK) {
         if (!quiet)
             fprintf(stderr, "cuzk-bench %s: cannot reach the daemon at %s: %s: %s\n", o->cmd,
@@ -347,18 +352,14 @@ static void prove_one(proof_res *r, cz_grpc_client *cl, const client_opts *o, ui
     }
     req.submit = &sub;
     uint64_t t0 = cz_clock_now_ns();
-    int rc = call(&rep, cl, o, METHOD("Prove"), &req.base, o->timeout_ms, 1);
+    ProtobufCMessage *m;
+    int rc = call(&m, &rep, cl, o, METHOD("Prove"), &req.base,
+                  &cuzk__v1__prove_response__descriptor, o->timeout_ms, 1);
     r->wall_ms = (double)cz_clock_elapsed_ns(t0) / 1e6;
-    if (rc != BENCH_OK) {
-        r->state = cz_grpc_status_name(rep.status);
-        snprintf(r->error, sizeof r->error, "%s", rep.msg);
-        return;
-    }
-    Cuzk__V1__ProveResponse *resp = cuzk__v1__prove_response__unpack(NULL, rep.len, rep.body);
-    free(rep.body);
-    if (resp == NULL || resp->result == NULL) {
-        r->state = "INTERNAL";
-        snprintf(r->error, sizeof r->error, "the ProveResponse does not parse");
+    Cuzk__V1__ProveResponse *resp = (Cuzk__V1__ProveResponse *)m;
+    if (rc != BENCH_OK || resp->result == NULL) {
+        r->state = rc != BENCH_OK ? cz_grpc_status_name(rep.status) : "INTERNAL";
+        snprintf(r->error, sizeof r->error, "%s", rc != BENCH_OK ? rep.msg : "no result");
     } else {
         Cuzk__V1__AwaitProofResponse *a = resp->result;
         r->state = (unsigned)a->status < 5 ? states[a->status] : "UNKNOWN";
@@ -371,8 +372,8 @@ static void prove_one(proof_res *r, cz_grpc_client *cl, const client_opts *o, ui
             r->proof_bytes = a->proof.len;
         }
     }
-    if (resp != NULL)
-        cuzk__v1__prove_response__free_unpacked(resp, NULL);
+    if (m != NULL)
+        protobuf_c_message_free_unpacked(m, NULL);
 }
 
 /* The proof's JSON line (index < 0: single). */
@@ -413,18 +414,16 @@ static int cmd_single(cz_grpc_client *cl, const client_opts *o) {
 static double busy_seconds(cz_grpc_client *cl, const client_opts *o, int *ndev) {
     Cuzk__V1__GetMetricsRequest req = CUZK__V1__GET_METRICS_REQUEST__INIT;
     cz_daemon_reply rep;
+    ProtobufCMessage *pm;
     double sum = -1;
     *ndev = 0;
-    if (call(&rep, cl, o, METHOD("GetMetrics"), &req.base, 10000, 1) != BENCH_OK)
+    if (call(&pm, &rep, cl, o, METHOD("GetMetrics"), &req.base,
+             &cuzk__v1__get_metrics_response__descriptor, 10000, 1) != BENCH_OK)
         return -1;
-    Cuzk__V1__GetMetricsResponse *m =
-        cuzk__v1__get_metrics_response__unpack(NULL, rep.len, rep.body);
-    free(rep.body);
-    if (m == NULL || m->prometheus_text == NULL)
-        goto out;
+    const char *text = ((Cuzk__V1__GetMetricsResponse *)pm)->prometheus_text;
     static const char name[] = "cuzk_gpu_busy_seconds_total{";
-    for (const char *p = strstr(m->prometheus_text, name); p != NULL; p = strstr(p + 1, name)) {
-        if (p != m->prometheus_text && p[-1] != '\n')
+    for (const char *p = text ? strstr(text, name) : NULL; p != NULL; p = strstr(p + 1, name)) {
+        if (p != text && p[-1] != '\n')
             continue;
         const char *sp = strchr(p, ' ');
         if (sp == NULL)
@@ -432,9 +431,7 @@ static double busy_seconds(cz_grpc_client *cl, const client_opts *o, int *ndev) 
         sum = (sum < 0 ? 0 : sum) + strtod(sp + 1, NULL);
         (*ndev)++;
     }
-out:
-    if (m != NULL)
-        cuzk__v1__get_metrics_response__free_unpacked(m, NULL);
+    protobuf_c_message_free_unpacked(pm, NULL);
     return sum;
 }
 
@@ -524,14 +521,11 @@ int bench_client_batch(client_batch *out, cz_grpc_client *cl, const client_opts 
 static int cmd_status(cz_grpc_client *cl, const client_opts *o) {
     Cuzk__V1__GetStatusRequest req = CUZK__V1__GET_STATUS_REQUEST__INIT;
     cz_daemon_reply rep;
-    if (call(&rep, cl, o, METHOD("GetStatus"), &req.base, 30000, 0) != BENCH_OK)
+    ProtobufCMessage *pm;
+    if (call(&pm, &rep, cl, o, METHOD("GetStatus"), &req.base,
+             &cuzk__v1__get_status_response__descriptor, 30000, 0) != BENCH_OK)
         return BENCH_FAIL;
-    Cuzk__V1__GetStatusResponse *s = cuzk__v1__get_status_response__unpack(NULL, rep.len, rep.body);
-    free(rep.body);
-    if (s == NULL) {
-        fprintf(stderr, "cuzk-bench status: the GetStatusResponse does not parse\n");
-        return BENCH_FAIL;
-    }
+    Cuzk__V1__GetStatusResponse *s = (Cuzk__V1__GetStatusResponse *)pm;
     printf("daemon     %s\nuptime     %" PRIu64 " s\nproofs     %" PRIu64 " completed, %" PRIu64
            " failed\npinned     %" PRIu64 " of %" PRIu64 " bytes\n",
            o->addr, s->uptime_seconds, s->total_proofs_completed, s->total_proofs_failed,
@@ -555,24 +549,20 @@ static int cmd_status(cz_grpc_client *cl, const client_opts *o) {
         printf("srs        %s (%s, %" PRIu64 " bytes, %u refs)\n", k->circuit_id,
                (unsigned)k->tier < 3 ? tiers[k->tier] : "?", k->size_bytes, k->ref_count);
     }
-    cuzk__v1__get_status_response__free_unpacked(s, NULL);
+    protobuf_c_message_free_unpacked(pm, NULL);
     return BENCH_OK;
 }
 
 static int cmd_metrics(cz_grpc_client *cl, const client_opts *o) {
     Cuzk__V1__GetMetricsRequest req = CUZK__V1__GET_METRICS_REQUEST__INIT;
     cz_daemon_reply rep;
-    if (call(&rep, cl, o, METHOD("GetMetrics"), &req.base, 30000, 0) != BENCH_OK)
+    ProtobufCMessage *pm;
+    if (call(&pm, &rep, cl, o, METHOD("GetMetrics"), &req.base,
+             &cuzk__v1__get_metrics_response__descriptor, 30000, 0) != BENCH_OK)
         return BENCH_FAIL;
-    Cuzk__V1__GetMetricsResponse *m =
-        cuzk__v1__get_metrics_response__unpack(NULL, rep.len, rep.body);
-    free(rep.body);
-    if (m == NULL) {
-        fprintf(stderr, "cuzk-bench metrics: the GetMetricsResponse does not parse\n");
-        return BENCH_FAIL;
-    }
+    Cuzk__V1__GetMetricsResponse *m = (Cuzk__V1__GetMetricsResponse *)pm;
     fputs(m->prometheus_text ? m->prometheus_text : "", stdout);
-    cuzk__v1__get_metrics_response__free_unpacked(m, NULL);
+    protobuf_c_message_free_unpacked(pm, NULL);
     return BENCH_OK;
 }
 
@@ -581,20 +571,16 @@ static int cmd_preload(cz_grpc_client *cl, const client_opts *o) {
     cz_daemon_reply rep;
     char abs[4096];
     req.circuit_id = realpath(o->arg, abs) != NULL ? abs : (char *)o->arg;
-    if (call(&rep, cl, o, METHOD("PreloadSRS"), &req.base, o->timeout_ms, 0) != BENCH_OK)
+    ProtobufCMessage *pm;
+    if (call(&pm, &rep, cl, o, METHOD("PreloadSRS"), &req.base,
+             &cuzk__v1__preload_srs_response__descriptor, o->timeout_ms, 0) != BENCH_OK)
         return BENCH_FAIL;
-    Cuzk__V1__PreloadSrsResponse *r =
-        cuzk__v1__preload_srs_response__unpack(NULL, rep.len, rep.body);
-    free(rep.body);
-    if (r == NULL) {
-        fprintf(stderr, "cuzk-bench preload: the PreloadSrsResponse does not parse\n");
-        return BENCH_FAIL;
-    }
+    Cuzk__V1__PreloadSrsResponse *r = (Cuzk__V1__PreloadSrsResponse *)pm;
     if (r->already_loaded)
         printf("preload %s: already loaded\n", req.circuit_id);
     else
         printf("preload %s: loaded in %" PRIu64 " ms\n", req.circuit_id, r->load_time_ms);
-    cuzk__v1__preload_srs_response__free_unpacked(r, NULL);
+    protobuf_c_message_free_unpacked(pm, NULL);
     return BENCH_OK;
 }
 
@@ -603,19 +589,16 @@ static int cmd_evict(cz_grpc_client *cl, const client_opts *o) {
     cz_daemon_reply rep;
     char abs[4096];
     req.circuit_id = realpath(o->arg, abs) != NULL ? abs : (char *)o->arg;
-    if (call(&rep, cl, o, METHOD("EvictSRS"), &req.base, 30000, 0) != BENCH_OK)
+    ProtobufCMessage *pm;
+    if (call(&pm, &rep, cl, o, METHOD("EvictSRS"), &req.base,
+             &cuzk__v1__evict_srs_response__descriptor, 30000, 0) != BENCH_OK)
         return BENCH_FAIL;
-    Cuzk__V1__EvictSrsResponse *r = cuzk__v1__evict_srs_response__unpack(NULL, rep.len, rep.body);
-    free(rep.body);
-    if (r == NULL) {
-        fprintf(stderr, "cuzk-bench evict: the EvictSrsResponse does not parse\n");
-        return BENCH_FAIL;
-    }
+    Cuzk__V1__EvictSrsResponse *r = (Cuzk__V1__EvictSrsResponse *)pm;
     if (r->was_loaded)
         printf("evict %s: freed %" PRIu64 " bytes\n", req.circuit_id, r->freed_bytes);
     else
         printf("evict %s: was not loaded\n", req.circuit_id);
-    cuzk__v1__evict_srs_response__free_unpacked(r, NULL);
+    protobuf_c_message_free_unpacked(pm, NULL);
     return BENCH_OK;
 }
 
@@ -623,17 +606,13 @@ static int cmd_cancel(cz_grpc_client *cl, const client_opts *o) {
     Cuzk__V1__CancelProofRequest req = CUZK__V1__CANCEL_PROOF_REQUEST__INIT;
     cz_daemon_reply rep;
     req.job_id = (char *)o->arg;
-    if (call(&rep, cl, o, METHOD("CancelProof"), &req.base, 30000, 0) != BENCH_OK)
+    ProtobufCMessage *pm;
+    if (call(&pm, &rep, cl, o, METHOD("CancelProof"), &req.base,
+             &cuzk__v1__cancel_proof_response__descriptor, 30000, 0) != BENCH_OK)
         return BENCH_FAIL;
-    Cuzk__V1__CancelProofResponse *r =
-        cuzk__v1__cancel_proof_response__unpack(NULL, rep.len, rep.body);
-    free(rep.body);
-    if (r == NULL) {
-        fprintf(stderr, "cuzk-bench cancel: the CancelProofResponse does not parse\n");
-        return BENCH_FAIL;
-    }
+    Cuzk__V1__CancelProofResponse *r = (Cuzk__V1__CancelProofResponse *)pm;
     printf("cancel %s: %s\n", o->arg, r->was_running ? "was running" : "was queued");
-    cuzk__v1__cancel_proof_response__free_unpacked(r, NULL);
+    protobuf_c_message_free_unpacked(pm, NULL);
     return BENCH_OK;
 }
 

@@ -14,7 +14,6 @@
  * summary has avg/min/max wall, proofs/min, s/proof (batch wall / COUNT) and, per device, busy %
  * = time its lock was held / batch wall. Exit 0 when every job is done, 1 otherwise, 2 usage.
  */
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -38,19 +37,7 @@ typedef struct {
 } eopts;
 
 static int usage(const char *what, const char *arg) {
-    fprintf(stderr, "cuzk-bench engine: %s%s%s (cuzk-bench --help)\n", what, arg ? ": " : "",
-            arg ? arg : "");
-    return BENCH_USAGE;
-}
-
-static int num(long *out, const char *s, long lo, long hi) {
-    char *end;
-    errno = 0;
-    long v = s ? strtol(s, &end, 10) : 0;
-    if (s == NULL || errno || end == s || *end || v < lo || v > hi)
-        return -1;
-    *out = v;
-    return 0;
+    return bench_usage_error("engine", what, arg);
 }
 
 static int parse(eopts *o, int argc, char **argv) {
@@ -77,9 +64,9 @@ static int parse(eopts *o, int argc, char **argv) {
             if (strcmp(v, "porep-synth") != 0 && strcmp(v, "zkey") != 0)
                 return usage("--workload takes porep-synth or zkey", v);
             o->workload = v;
-        } else if (strcmp(a, "--scale") == 0 && num(&n, v, 10, 27) == 0) {
+        } else if (strcmp(a, "--scale") == 0 && bench_parse_long(&n, v, 10, 27) == 0) {
             o->scale = (unsigned)n;
-        } else if (strcmp(a, "--partitions") == 0 && num(&n, v, 1, 1000) == 0) {
+        } else if (strcmp(a, "--partitions") == 0 && bench_parse_long(&n, v, 1, 1000) == 0) {
             o->partitions = (uint32_t)n;
         } else if (strcmp(a, "--curve") == 0) {
             if (strcmp(v, "bn254") && strcmp(v, "bls12381"))
@@ -90,26 +77,26 @@ static int parse(eopts *o, int argc, char **argv) {
         } else if (strcmp(a, "--wtns") == 0) {
             o->wtns = v;
         } else if ((strcmp(a, "-c") == 0 || strcmp(a, "--count") == 0) &&
-                   num(&n, v, 1, 100000) == 0) {
+                   bench_parse_long(&n, v, 1, 100000) == 0) {
             o->count = (int)n;
         } else if ((strcmp(a, "-j") == 0 || strcmp(a, "--concurrency") == 0) &&
-                   num(&n, v, 1, 10000) == 0) {
+                   bench_parse_long(&n, v, 1, 10000) == 0) {
             o->conc = (int)n;
         } else if (strcmp(a, "--device") == 0) {
             char buf[256], *save = NULL;
             snprintf(buf, sizeof buf, "%s", v);
             for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-                if (o->ndev == CZ_ENGINE_MAX_DEVICES || num(&n, t, 0, 1023) != 0)
+                if (o->ndev == CZ_ENGINE_MAX_DEVICES || bench_parse_long(&n, t, 0, 1023) != 0)
                     return usage("--device takes a list of device numbers", v);
                 o->devs[o->ndev++] = (int)n;
             }
-        } else if (strcmp(a, "--gw") == 0 && num(&n, v, 1, 64) == 0) {
+        } else if (strcmp(a, "--gw") == 0 && bench_parse_long(&n, v, 1, 64) == 0) {
             o->gw = (int)n;
-        } else if (strcmp(a, "--partition-workers") == 0 && num(&n, v, 1, 256) == 0) {
+        } else if (strcmp(a, "--partition-workers") == 0 && bench_parse_long(&n, v, 1, 256) == 0) {
             o->pw = (int)n;
-        } else if (strcmp(a, "--gpu-threads") == 0 && num(&n, v, 0, 4096) == 0) {
+        } else if (strcmp(a, "--gpu-threads") == 0 && bench_parse_long(&n, v, 0, 4096) == 0) {
             o->gpu_threads = (int)n;
-        } else if (strcmp(a, "--synthesis-threads") == 0 && num(&n, v, 0, 4096) == 0) {
+        } else if (strcmp(a, "--synthesis-threads") == 0 && bench_parse_long(&n, v, 0, 4096) == 0) {
             o->synth_threads = (int)n;
         } else if (strcmp(a, "--budget-gib") == 0) {
             o->budget_gib = atof(v);
@@ -119,7 +106,7 @@ static int parse(eopts *o, int argc, char **argv) {
             o->timeline = v;
         } else if (strcmp(a, "--cache") == 0) {
             o->cache = v;
-        } else if (strcmp(a, "--seed") == 0 && num(&n, v, 0, 1L << 62) == 0) {
+        } else if (strcmp(a, "--seed") == 0 && bench_parse_long(&n, v, 0, 1L << 62) == 0) {
             o->seed = (uint64_t)n;
         } else {
             return usage("unknown option or bad value", a);

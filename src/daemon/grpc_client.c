@@ -19,7 +19,7 @@
 #include <grpc/grpc_security.h>
 #include <grpc/slice.h>
 
-#include "daemon/grpc_server.h" /* CZ_GRPC_MAX_MESSAGE */
+#include "daemon/grpc_server.h" /* cz__grpc_message_args */
 
 struct cz_grpc_client {
     grpc_channel *ch;
@@ -34,13 +34,7 @@ int cz_grpc_client_create(cz_grpc_client **out, const char *addr, cz_errinfo *ei
         return cz_fail(ei, CZ_ENOMEM, "grpc client");
     grpc_init();
     grpc_arg args[2];
-    args[0].type = GRPC_ARG_INTEGER;
-    args[0].key = GRPC_ARG_MAX_RECEIVE_MESSAGE_LENGTH;
-    args[0].value.integer = (int)CZ_GRPC_MAX_MESSAGE;
-    args[1].type = GRPC_ARG_INTEGER;
-    args[1].key = GRPC_ARG_MAX_SEND_MESSAGE_LENGTH;
-    args[1].value.integer = (int)CZ_GRPC_MAX_MESSAGE;
-    grpc_channel_args cargs = {2, args};
+    grpc_channel_args cargs = cz__grpc_message_args(args);
     grpc_channel_credentials *cr = grpc_insecure_credentials_create();
     c->ch = grpc_channel_create(addr, cr, &cargs);
     grpc_channel_credentials_release(cr);
