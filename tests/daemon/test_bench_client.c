@@ -249,8 +249,8 @@ static void test_cancel_and_errors(void) {
     snprintf(vout, sizeof vout, "%s/victim.out", dir);
     snprintf(verr, sizeof verr, "%s/victim.err", dir);
     char *argv[] = {(char *)bench,  "-a", sock_addr, "single", "--scale", "12",
-                    "--partitions", "24", "--id",    "victim", NULL};
-    pid_t v = spawn(argv, vout, verr);
+                    "--partitions", "64", "--id",    "victim", NULL};
+    pid_t v = spawn(argv, vout, verr); /* 64 partitions: long enough to be cancelled */
     int cancelled = 0;
     for (int t = 0; t < 600 && !cancelled; t++) { /* NOT_FOUND until the job is submitted */
         cancelled = run("-a", sock_addr, "cancel", "victim") == 0;
