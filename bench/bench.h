@@ -55,6 +55,10 @@ const char *bench_curve_name(cz_curve_id c);
  * printed). */
 int bench_cli_parse(bench_opts *o, int argc, char **argv);
 void bench_usage(FILE *f);
+/* Prints "cuzk-bench CMD: WHAT: ARG (cuzk-bench --help)" on stderr; returns BENCH_USAGE. */
+int bench_usage_error(const char *cmd, const char *what, const char *arg);
+/* A whole decimal number in [lo, hi] (s may be NULL); 0, or -1 without touching *out. */
+int bench_parse_long(long *out, const char *s, long lo, long hi);
 
 /* bench_time.c */
 typedef int (*bench_fn)(void *ctx, cz_errinfo *ei);
@@ -117,6 +121,27 @@ void bench_shape_scalars(void *s, cz_curve_id curve, size_t n, int kind, uint64_
 void *bench_make_bases(cz_curve_id curve, int g2, size_t n, uint64_t seed);
 size_t bench_affine_size(cz_curve_id curve, int g2);
 
+/* bench_summary.c: the summary of a batch of proofs (engine, and the daemon client's batch). */
+typedef struct bench_agg {
+    double sum, min, max;
+    int n;
+} bench_agg;
+typedef struct bench_batch {
+    int count, done;       /* proofs asked for, proofs done */
+    double batch_ms;       /* wall time of the whole batch, set by the caller */
+    bench_agg wall, prove; /* per proof, ms; prove.n == 0 when not known (engine) */
+} bench_batch;
+void bench_batch_init(bench_batch *b, int count);
+/* One proof: its wall time, its prove time (< 0: not known), whether it is done. */
+void bench_batch_add(bench_batch *b, double wall_ms, double prove_ms, int done);
+double bench_batch_proofs_per_min(const bench_batch *b); /* count / batch minutes */
+double bench_batch_s_per_proof(const bench_batch *b);    /* batch seconds / count */
+/* The timing members of a summary line, without braces: avg_wall_s, min_wall_s, max_wall_s,
+ * batch_s, proofs_per_min, s_per_proof, and avg/min/max_prove_s when prove times are known. */
+void bench_batch_json(FILE *f, const bench_batch *b);
+/* The same as one text line on stderr: "TAG: D/N done; avg ... s/proof EXTRA". */
+void bench_batch_text(const bench_batch *b, const char *tag, const char *extra);
+
 /* The subcommands. */
 int bench_cmd_msm(bench_opts *o);
 int bench_cmd_ntt(bench_opts *o);
@@ -125,5 +150,10 @@ int bench_cmd_fmul(bench_opts *o);
 int bench_cmd_upload(bench_opts *o); /* bench_upload.c */
 /* engine has its own options (bench_engine.c): argv[0] is "engine". */
 int bench_cmd_engine(int argc, char **argv);
+/* The daemon's client (bench_client.c, bench_client_sweep.c): argv[0] is the subcommand (single,
+ * batch, status, preload, evict, cancel, metrics, sweep); addr is the global -a/--addr or NULL.
+ * Without the daemon in the build it prints "built without the daemon client" (exit 2). */
+int bench_is_client_cmd(const char *name);
+int bench_cmd_client(int argc, char **argv, const char *addr);
 
 #endif

@@ -43,21 +43,27 @@ void bench_usage(FILE *f) {
         "prove: --cache DIR         circuits and keys are kept there (default ./bench-cache)\n"
         "       --check             verify every proof (not timed)\n"
         "output: one JSON line per (op, curve, size, mode) on stdout; see docs/bench.md\n"
+        "a client of cuzk-daemon: cuzk-bench [-a unix:///PATH|HOST:PORT] SUBCOMMAND\n"
+        "  single   one proof          batch -c COUNT -j CONCURRENCY [--warmup N]\n"
+        "  status | metrics | preload ID | evict ID | cancel JOB\n"
+        "  proofs:  --workload porep-synth [--scale K] [--partitions N] [--curve C] [--seed S]\n"
+        "           | --workload zkey --zkey F --wtns F;  --priority P, --id ID (single)\n"
+        "  sweep --key TABLE.KEY --values V1,V2,.. [--config BASE] [--daemon PATH]\n"
+        "        [--daemon-arg ARG].. plus the batch options: one daemon per value, one table\n"
         "exit: 0 ok, 1 failure, 2 usage (or --gpu where no GPU is)\n");
 }
 
-static int bad(const char *cmd, const char *what, const char *arg) {
+int bench_usage_error(const char *cmd, const char *what, const char *arg) {
     fprintf(stderr, "cuzk-bench %s: %s%s%s (cuzk-bench --help)\n", cmd, what, arg ? ": " : "",
             arg ? arg : "");
     return BENCH_USAGE;
 }
 
-/* A whole decimal number in [lo, hi]. */
-static int parse_long(long *out, const char *s, long lo, long hi) {
+int bench_parse_long(long *out, const char *s, long lo, long hi) {
     char *end;
     errno = 0;
-    long v = strtol(s, &end, 10);
-    if (errno != 0 || end == s || *end != '\0' || v < lo || v > hi)
+    long v = s != NULL ? strtol(s, &end, 10) : 0;
+    if (s == NULL || errno != 0 || end == s || *end != '\0' || v < lo || v > hi)
         return -1;
     *out = v;
     return 0;
@@ -88,7 +94,7 @@ static int add_curve(bench_opts *o, const char *s) {
 
 static int add_size(bench_opts *o, const char *s) {
     long v;
-    if (o->nsizes == BENCH_MAX_SIZES || parse_long(&v, s, 1, 30) != 0)
+    if (o->nsizes == BENCH_MAX_SIZES || bench_parse_long(&v, s, 1, 30) != 0)
         return -1;
     o->log_n[o->nsizes++] = (unsigned)v;
     return 0;
@@ -123,31 +129,31 @@ int bench_cli_parse(bench_opts *o, int argc, char **argv) {
             strcmp(a, "--threads") == 0 || strcmp(a, "--group") == 0 || strcmp(a, "--kind") == 0 ||
             strcmp(a, "--cache") == 0 || strcmp(a, "--scalars") == 0 || strcmp(a, "--split") == 0;
         if (takes && v == NULL)
-            return bad(cmd, "missing value after", a);
+            return bench_usage_error(cmd, "missing value after", a);
         if (takes)
             i++;
         if (strcmp(a, "--curve") == 0) {
             if (each_item(o, v, add_curve) != 0)
-                return bad(cmd, "--curve takes bn254 or bls12381", v);
+                return bench_usage_error(cmd, "--curve takes bn254 or bls12381", v);
         } else if (strcmp(a, "--log-n") == 0) {
             if (each_item(o, v, add_size) != 0)
-                return bad(cmd, "--log-n takes sizes 1..30 (at most 32 of them)", v);
+                return bench_usage_error(cmd, "--log-n takes sizes 1..30 (at most 32 of them)", v);
         } else if (strcmp(a, "--runs") == 0) {
-            if (parse_long(&n, v, 1, BENCH_MAX_RUNS) != 0)
-                return bad(cmd, "--runs takes 1..1000", v);
+            if (bench_parse_long(&n, v, 1, BENCH_MAX_RUNS) != 0)
+                return bench_usage_error(cmd, "--runs takes 1..1000", v);
             o->runs = (int)n;
         } else if (strcmp(a, "--warmup") == 0) {
-            if (parse_long(&n, v, 0, BENCH_MAX_RUNS) != 0)
-                return bad(cmd, "--warmup takes 0..1000", v);
+            if (bench_parse_long(&n, v, 0, BENCH_MAX_RUNS) != 0)
+                return bench_usage_error(cmd, "--warmup takes 0..1000", v);
             o->warmup = (int)n;
         } else if (strcmp(a, "--device") == 0) {
-            if (parse_long(&n, v, 0, 1023) != 0)
-                return bad(cmd, "--device takes a device number", v);
+            if (bench_parse_long(&n, v, 0, 1023) != 0)
+                return bench_usage_error(cmd, "--device takes a device number", v);
             o->device = (int)n;
             device_set = 1;
         } else if (strcmp(a, "--threads") == 0) {
-            if (parse_long(&n, v, 0, 4096) != 0)
-                return bad(cmd, "--threads takes 0..4096", v);
+            if (bench_parse_long(&n, v, 0, 4096) != 0)
+                return bench_usage_error(cmd, "--threads takes 0..4096", v);
             o->threads = (size_t)n;
         } else if (strcmp(a, "--gpu") == 0) {
             o->gpu = 1;
@@ -155,36 +161,37 @@ int bench_cli_parse(bench_opts *o, int argc, char **argv) {
             o->copies = strcmp(a, "--copies") == 0;
         } else if (strcmp(a, "--group") == 0 && is_msm) {
             if (strcmp(v, "g1") != 0 && strcmp(v, "g2") != 0)
-                return bad(cmd, "--group takes g1 or g2", v);
+                return bench_usage_error(cmd, "--group takes g1 or g2", v);
             o->g2 = strcmp(v, "g2") == 0;
         } else if (strcmp(a, "--scalars") == 0 && is_msm) {
             int k = 0;
             while (k < 3 && strcmp(v, bench_scalars_names[k]) != 0)
                 k++;
             if (k == 3)
-                return bad(cmd, "--scalars takes uniform, bits or equal", v);
+                return bench_usage_error(cmd, "--scalars takes uniform, bits or equal", v);
             o->scalars = k;
         } else if (strcmp(a, "--split") == 0 && is_msm) {
             if (strcmp(v, "auto") != 0 && strcmp(v, "on") != 0 && strcmp(v, "off") != 0)
-                return bad(cmd, "--split takes auto, on or off", v);
+                return bench_usage_error(cmd, "--split takes auto, on or off", v);
             o->split = strcmp(v, "auto") == 0 ? -1 : strcmp(v, "on") == 0;
         } else if (strcmp(a, "--kind") == 0 && is_ntt) {
             if (each_item(o, v, add_kind) != 0)
-                return bad(cmd, "--kind takes forward, inverse, coset-forward, coset-inverse", v);
+                return bench_usage_error(
+                    cmd, "--kind takes forward, inverse, coset-forward, coset-inverse", v);
         } else if (strcmp(a, "--cache") == 0 && is_prove) {
             o->cache = v;
         } else if (strcmp(a, "--check") == 0 && is_prove) {
             o->check = 1;
         } else {
-            return bad(cmd, "unknown option", a);
+            return bench_usage_error(cmd, "unknown option", a);
         }
     }
     if (device_set && !o->gpu)
-        return bad(cmd, "--device needs --gpu", NULL);
+        return bench_usage_error(cmd, "--device needs --gpu", NULL);
     if (o->copies >= 0 && !o->gpu)
-        return bad(cmd, "--copies / --no-copies need --gpu", NULL);
+        return bench_usage_error(cmd, "--copies / --no-copies need --gpu", NULL);
     if (o->gpu && o->g2)
-        return bad(cmd, "the GPU MSM has G1 only (--group g2 runs on the CPU)", NULL);
+        return bench_usage_error(cmd, "the GPU MSM has G1 only (--group g2 runs on the CPU)", NULL);
     if (o->curves == 0)
         o->curves = 1u << CZ_CURVE_BN254;
     if (o->ntt_kinds == 0)

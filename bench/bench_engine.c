@@ -24,7 +24,6 @@
  * busy % = time its lock was held / batch wall and the lock time per partition. Exit 0 when every
  * job is done, 1 otherwise, 2 usage.
  */
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -49,19 +48,7 @@ typedef struct {
 } eopts;
 
 static int usage(const char *what, const char *arg) {
-    fprintf(stderr, "cuzk-bench engine: %s%s%s (cuzk-bench --help)\n", what, arg ? ": " : "",
-            arg ? arg : "");
-    return BENCH_USAGE;
-}
-
-static int num(long *out, const char *s, long lo, long hi) {
-    char *end;
-    errno = 0;
-    long v = s ? strtol(s, &end, 10) : 0;
-    if (s == NULL || errno || end == s || *end || v < lo || v > hi)
-        return -1;
-    *out = v;
-    return 0;
+    return bench_usage_error("engine", what, arg);
 }
 
 static int parse(eopts *o, int argc, char **argv) {
@@ -93,9 +80,9 @@ static int parse(eopts *o, int argc, char **argv) {
             if (strcmp(v, "porep-synth") != 0 && strcmp(v, "zkey") != 0)
                 return usage("--workload takes porep-synth or zkey", v);
             o->workload = v;
-        } else if (strcmp(a, "--scale") == 0 && num(&n, v, 10, 27) == 0) {
+        } else if (strcmp(a, "--scale") == 0 && bench_parse_long(&n, v, 10, 27) == 0) {
             o->scale = (unsigned)n;
-        } else if (strcmp(a, "--partitions") == 0 && num(&n, v, 1, 1000) == 0) {
+        } else if (strcmp(a, "--partitions") == 0 && bench_parse_long(&n, v, 1, 1000) == 0) {
             o->partitions = (uint32_t)n;
         } else if (strcmp(a, "--curve") == 0) {
             if (strcmp(v, "bn254") && strcmp(v, "bls12381"))
@@ -106,26 +93,26 @@ static int parse(eopts *o, int argc, char **argv) {
         } else if (strcmp(a, "--wtns") == 0) {
             o->wtns = v;
         } else if ((strcmp(a, "-c") == 0 || strcmp(a, "--count") == 0) &&
-                   num(&n, v, 1, 100000) == 0) {
+                   bench_parse_long(&n, v, 1, 100000) == 0) {
             o->count = (int)n;
         } else if ((strcmp(a, "-j") == 0 || strcmp(a, "--concurrency") == 0) &&
-                   num(&n, v, 1, 10000) == 0) {
+                   bench_parse_long(&n, v, 1, 10000) == 0) {
             o->conc = (int)n;
         } else if (strcmp(a, "--device") == 0) {
             char buf[256], *save = NULL;
             snprintf(buf, sizeof buf, "%s", v);
             for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-                if (o->ndev == CZ_ENGINE_MAX_DEVICES || num(&n, t, 0, 1023) != 0)
+                if (o->ndev == CZ_ENGINE_MAX_DEVICES || bench_parse_long(&n, t, 0, 1023) != 0)
                     return usage("--device takes a list of device numbers", v);
                 o->devs[o->ndev++] = (int)n;
             }
-        } else if (strcmp(a, "--gw") == 0 && num(&n, v, 1, 64) == 0) {
+        } else if (strcmp(a, "--gw") == 0 && bench_parse_long(&n, v, 1, 64) == 0) {
             o->gw = (int)n;
-        } else if (strcmp(a, "--partition-workers") == 0 && num(&n, v, 1, 256) == 0) {
+        } else if (strcmp(a, "--partition-workers") == 0 && bench_parse_long(&n, v, 1, 256) == 0) {
             o->pw = (int)n;
-        } else if (strcmp(a, "--gpu-threads") == 0 && num(&n, v, 0, 4096) == 0) {
+        } else if (strcmp(a, "--gpu-threads") == 0 && bench_parse_long(&n, v, 0, 4096) == 0) {
             o->gpu_threads = (int)n;
-        } else if (strcmp(a, "--synthesis-threads") == 0 && num(&n, v, 0, 4096) == 0) {
+        } else if (strcmp(a, "--synthesis-threads") == 0 && bench_parse_long(&n, v, 0, 4096) == 0) {
             o->synth_threads = (int)n;
         } else if (strcmp(a, "--budget-gib") == 0) {
             o->budget_gib = atof(v);
@@ -135,9 +122,9 @@ static int parse(eopts *o, int argc, char **argv) {
             o->timeline = v;
         } else if (strcmp(a, "--cache") == 0) {
             o->cache = v;
-        } else if (strcmp(a, "--seed") == 0 && num(&n, v, 0, 1L << 62) == 0) {
+        } else if (strcmp(a, "--seed") == 0 && bench_parse_long(&n, v, 0, 1L << 62) == 0) {
             o->seed = (uint64_t)n;
-        } else if (strcmp(a, "--warmup") == 0 && num(&n, v, 0, 1000) == 0) {
+        } else if (strcmp(a, "--warmup") == 0 && bench_parse_long(&n, v, 0, 1000) == 0) {
             o->warmup = (int)n;
         } else if (strcmp(a, "--sweep") == 0) {
             char buf[256], *save = NULL;
@@ -148,7 +135,7 @@ static int parse(eopts *o, int argc, char **argv) {
                 if (c == NULL || o->nsweep == 16)
                     return usage("--sweep takes GW:PW,... (at most 16)", v);
                 *c = 0;
-                if (num(&g, t, 1, 64) != 0 || num(&w, c + 1, 1, 256) != 0)
+                if (bench_parse_long(&g, t, 1, 64) != 0 || bench_parse_long(&w, c + 1, 1, 256) != 0)
                     return usage("--sweep takes GW:PW,... (at most 16)", v);
                 o->sweep_gw[o->nsweep] = (int)g;
                 o->sweep_pw[o->nsweep++] = (int)w;
@@ -299,42 +286,37 @@ static int run_config(const erun *r, int gw, int pw, int warm, cz_errinfo *ei) {
     for (; next < o->count; next++)
         ndone += await_one(e, &jobs[next], next) == CZ_OK && jobs[next].done;
     {
-        double batch_ms = (double)cz_clock_elapsed_ns(t_batch) / 1e6, sum = 0, mn = 1e300, mx = 0;
+        bench_batch b;
+        char tag[64], extra[64];
         int zkey = strcmp(o->workload, "zkey") == 0;
         uint32_t np = zkey ? 1 : o->partitions;
+        bench_batch_init(&b, o->count);
+        b.batch_ms = (double)cz_clock_elapsed_ns(t_batch) / 1e6;
         cz_engine_stats_get(&s1, e);
-        for (int i = 0; i < o->count; i++) {
-            sum += jobs[i].wall_ms;
-            mn = jobs[i].wall_ms < mn ? jobs[i].wall_ms : mn;
-            mx = jobs[i].wall_ms > mx ? jobs[i].wall_ms : mx;
-        }
+        for (int i = 0; i < o->count; i++)
+            bench_batch_add(&b, jobs[i].wall_ms, -1, jobs[i].done);
         printf("{\"bench\":\"engine\",\"summary\":true,\"workload\":\"%s\",\"curve\":\"%s\","
                "\"scale\":%u,\"partitions\":%u,\"count\":%d,\"concurrency\":%d,\"done\":%d,"
                "\"backend\":\"%s\",\"devices\":%d,\"gpu_workers_per_device\":%d,"
-               "\"partition_workers\":%d,\"verified\":%s,\"key\":\"%s\",\"avg_wall_s\":%.3f,"
-               "\"min_wall_s\":%.3f,\"max_wall_s\":%.3f,\"batch_s\":%.3f,\"proofs_per_min\":%.3f,"
-               "\"s_per_proof\":%.3f,\"peak_budget_gib\":%.2f,\"budget_gib\":%.2f,"
-               "\"gpu_s_per_partition\":[",
+               "\"partition_workers\":%d,\"verified\":%s,\"key\":\"%s\",",
                o->workload, bench_curve_name(o->curve), o->scale, np, o->count, o->conc, ndone,
                o->gpu ? "gpu" : "cpu", s1.ndevices, gw ? gw : 2, pw ? pw : 2,
-               strcmp(r->key_kind, "benchmark") == 0 ? "false" : "true", r->key_kind,
-               sum / o->count / 1e3, mn / 1e3, mx / 1e3, batch_ms / 1e3,
-               o->count / (batch_ms / 60e3), batch_ms / 1e3 / o->count,
+               strcmp(r->key_kind, "benchmark") == 0 ? "false" : "true", r->key_kind);
+        bench_batch_json(stdout, &b);
+        printf(",\"peak_budget_gib\":%.2f,\"budget_gib\":%.2f,\"gpu_s_per_partition\":[",
                (double)s1.budget.peak / 1073741824.0, (double)s1.budget.total / 1073741824.0);
         for (int d = 0; d < s1.ndevices; d++)
             printf("%s%.3f", d ? "," : "",
                    (s1.busy_ms[d] - s0.busy_ms[d]) / 1e3 / ((double)o->count * np));
         printf("],\"busy_pct\":[");
         for (int d = 0; d < s1.ndevices; d++)
-            printf("%s%.1f", d ? "," : "", 100.0 * (s1.busy_ms[d] - s0.busy_ms[d]) / batch_ms);
+            printf("%s%.1f", d ? "," : "", 100.0 * (s1.busy_ms[d] - s0.busy_ms[d]) / b.batch_ms);
         printf("]}\n");
         fflush(stdout);
-        fprintf(stderr,
-                "cuzk-bench engine: gw %d pw %d: %d/%d done; avg %.2f s (min %.2f, max %.2f); "
-                "%.3f proofs/min; %.3f s/proof; peak budget %.2f GiB\n",
-                gw, pw, ndone, o->count, sum / o->count / 1e3, mn / 1e3, mx / 1e3,
-                o->count / (batch_ms / 60e3), batch_ms / 1e3 / o->count,
-                (double)s1.budget.peak / 1073741824.0);
+        snprintf(tag, sizeof tag, "cuzk-bench engine: gw %d pw %d", gw, pw);
+        snprintf(extra, sizeof extra, "; peak budget %.2f GiB",
+                 (double)s1.budget.peak / 1073741824.0);
+        bench_batch_text(&b, tag, extra);
     }
     rc = ndone == o->count ? CZ_OK : CZ_EINTERNAL;
     if (rc != CZ_OK)

@@ -8,6 +8,8 @@
  *   cuzk-bench upload --gpu --log-n 27          (host->device copies: pageable vs pinned memory)
  *   cuzk-bench engine --workload porep-synth --scale K -c COUNT -j CONC [--gpu] ...
  *   cuzk-bench timeline LOG [-o OUT.svg]   (a waterfall of an engine log: docs/timeline.md)
+ *   cuzk-bench [-a ADDR] single|batch|status|metrics|preload|evict|cancel|sweep ...
+ *                                          (a client of cuzk-daemon: bench_client.c)
  *   cuzk-bench list | --help
  *
  * One JSON line per (op, curve, size, mode) on stdout, messages on stderr. Exit status: 0 ok,
@@ -30,6 +32,19 @@ static const struct {
 
 int main(int argc, char **argv) {
     bench_opts o;
+    const char *addr = NULL;
+    /* The global -a/--addr ADDR (the daemon's address) before the subcommand. */
+    if (argc >= 3 && (strcmp(argv[1], "-a") == 0 || strcmp(argv[1], "--addr") == 0)) {
+        addr = argv[2];
+        argv[2] = argv[0];
+        argc -= 2;
+        argv += 2;
+        if (argc < 2 || !bench_is_client_cmd(argv[1])) {
+            fprintf(stderr, "cuzk-bench: -a/--addr goes with single, batch, status, metrics, "
+                            "preload, evict, cancel or sweep\n");
+            return BENCH_USAGE;
+        }
+    }
     if (argc < 2) {
         bench_usage(stderr);
         return BENCH_USAGE;
@@ -43,6 +58,8 @@ int main(int argc, char **argv) {
         return cz_timeline_cmd(argc - 1, argv + 1);
     if (strcmp(argv[1], "engine") == 0) /* its own options: bench_engine.c */
         return bench_cmd_engine(argc - 1, argv + 1);
+    if (bench_is_client_cmd(argv[1])) /* a client of cuzk-daemon: bench_client.c */
+        return bench_cmd_client(argc - 1, argv + 1, addr);
     for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
         if (strcmp(argv[1], cmds[i].name) != 0)
             continue;

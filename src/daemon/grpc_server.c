@@ -287,6 +287,16 @@ static void release_grpc(cz_grpc_server *s) {
     grpc_shutdown();
 }
 
+grpc_channel_args cz__grpc_message_args(grpc_arg args[2]) {
+    args[0].type = GRPC_ARG_INTEGER;
+    args[0].key = GRPC_ARG_MAX_RECEIVE_MESSAGE_LENGTH;
+    args[0].value.integer = (int)CZ_GRPC_MAX_MESSAGE;
+    args[1].type = GRPC_ARG_INTEGER;
+    args[1].key = GRPC_ARG_MAX_SEND_MESSAGE_LENGTH;
+    args[1].value.integer = (int)CZ_GRPC_MAX_MESSAGE;
+    return (grpc_channel_args){2, args};
+}
+
 int cz_grpc_server_create(cz_grpc_server **out, const char *addr, cz_daemon_service *svc,
                           cz_errinfo *ei) {
     *out = NULL;
@@ -313,13 +323,7 @@ int cz_grpc_server_create(cz_grpc_server **out, const char *addr, cz_daemon_serv
     }
     grpc_init();
     grpc_arg args[2];
-    args[0].type = GRPC_ARG_INTEGER;
-    args[0].key = GRPC_ARG_MAX_RECEIVE_MESSAGE_LENGTH;
-    args[0].value.integer = (int)CZ_GRPC_MAX_MESSAGE;
-    args[1].type = GRPC_ARG_INTEGER;
-    args[1].key = GRPC_ARG_MAX_SEND_MESSAGE_LENGTH;
-    args[1].value.integer = (int)CZ_GRPC_MAX_MESSAGE;
-    grpc_channel_args cargs = {2, args};
+    grpc_channel_args cargs = cz__grpc_message_args(args);
     s->server = grpc_server_create(&cargs, NULL);
     s->cq = grpc_completion_queue_create_for_next(NULL);
     grpc_server_register_completion_queue(s->server, s->cq, NULL);

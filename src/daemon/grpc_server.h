@@ -5,6 +5,7 @@
 #ifndef CZ_DAEMON_GRPC_SERVER_H
 #define CZ_DAEMON_GRPC_SERVER_H
 
+#include <grpc/grpc.h>
 #include <signal.h>
 
 #include "cuzk/err.h"
@@ -12,6 +13,10 @@
 
 /* Largest request or response message (larger requests fail with RESOURCE_EXHAUSTED). */
 #define CZ_GRPC_MAX_MESSAGE (128u << 20)
+
+/* The channel arguments of both ends (server here, client in grpc_client.c): messages up to
+ * CZ_GRPC_MAX_MESSAGE each way. Fills args (room for 2) and returns the set over them. */
+grpc_channel_args cz__grpc_message_args(grpc_arg args[2]);
 
 typedef struct cz_grpc_server cz_grpc_server;
 

@@ -658,6 +658,11 @@ static void h_metrics(cz_daemon_reply *rep, cz_daemon_service *s, const uint8_t 
             "\n# TYPE cuzk_budget_total_bytes gauge\ncuzk_budget_total_bytes %" PRIu64 "\n",
             es.sched.completed, es.sched.failed, es.sched.cancelled, es.uptime_ms / 1e3, queued,
             es.sched.running, s->ndevices, es.budget.used, es.budget.total);
+    /* Time each device's compute lock was held (the CPU backend's one slot included), the
+     * counter of the HTTP /metrics page: cuzk-bench batch and sweep read its rate as busy %. */
+    fprintf(f, "# TYPE cuzk_gpu_busy_seconds_total counter\n");
+    for (int d = 0; d < es.ndevices; d++)
+        fprintf(f, "cuzk_gpu_busy_seconds_total{device=\"%d\"} %.3f\n", d, es.busy_ms[d] / 1e3);
     pthread_mutex_lock(&s->lock);
     sweep_locked(s, NULL, NULL);
     fprintf(f, "# TYPE cuzk_proofs_completed counter\n");

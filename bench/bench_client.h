@@ -1,0 +1,61 @@
+/*
+ * cuzk-bench as a client of cuzk-daemon (docs/bench.md, "The daemon's client"): the parts shared
+ * by bench_client.c (options, single, batch, status, preload, evict, cancel, metrics) and
+ * bench_client_sweep.c (one daemon per value of a configuration key). Built only with the
+ * daemon (CMake defines CZ_BENCH_DAEMON when CZ_WITH_DAEMON is on).
+ */
+#ifndef CUZK_BENCH_CLIENT_H
+#define CUZK_BENCH_CLIENT_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "bench.h"
+#include "daemon/grpc_client.h"
+
+#define CLIENT_MAX_VALUES      64
+#define CLIENT_MAX_DAEMON_ARGS 32
+
+typedef struct client_opts {
+    const char *cmd;  /* the subcommand */
+    const char *addr; /* -a/--addr */
+    /* The proof: --workload porep-synth (--scale, --partitions, --curve, --seed) or zkey
+     * (--zkey, --wtns); --priority, --id (request id, single only). */
+    const char *workload, *curve, *zkey, *wtns, *id;
+    unsigned scale;
+    uint32_t partitions;
+    uint64_t seed;
+    int priority;            /* Cuzk__V1__Priority */
+    int count, conc, warmup; /* -c, -j, --warmup */
+    uint64_t timeout_ms;     /* --timeout S per call (0: none) */
+    const char *arg;         /* cancel JOB; preload/evict ID */
+    /* sweep */
+    const char *key, *config, *daemon;
+    char *values[CLIENT_MAX_VALUES]; /* point into values_buf (owned) */
+    char *values_buf;
+    int nvalues;
+    const char *daemon_args[CLIENT_MAX_DAEMON_ARGS];
+    int ndaemon_args;
+    int start_timeout_s, stop_timeout_s;
+    /* loaded by bench_client_prepare */
+    void *wtns_data;
+    size_t wtns_len;
+    char zkey_abs[4096];
+} client_opts;
+
+/* One batch's result: the summary and the devices' busy share over the batch (-1: unknown). */
+typedef struct client_batch {
+    bench_batch b;
+    double busy_pct;
+} client_batch;
+
+/* Connects and checks with GetStatus that the daemon answers; BENCH_OK or BENCH_FAIL (message
+ * printed). quiet: no message (the caller polls). */
+int bench_client_connect(cz_grpc_client **out, const client_opts *o, int quiet);
+/* Runs the warm-up proofs and the batch of o (per-proof lines and the summary line to lines, the
+ * text summary to stderr). BENCH_OK when every proof is done, BENCH_FAIL otherwise. */
+int bench_client_batch(client_batch *out, cz_grpc_client *cl, const client_opts *o, FILE *lines);
+/* bench_client_sweep.c */
+int bench_client_sweep(client_opts *o);
+
+#endif
