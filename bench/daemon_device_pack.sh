@@ -9,7 +9,8 @@
 # PACK_DIR (default build-dev-daemon): made afresh; gets bin/cuzk-daemon, bin/cuzk-bench,
 # bin/daemon_test_gpus (when built), lib/*.so.* (every library ldd lists except the C runtime,
 # libstdc++/libgcc, libcuda and the loader, which the target has: its glibc must be at least this
-# machine's), daemon_device_run.sh, daemon_client.py, proving.proto and MANIFEST.txt.
+# machine's), daemon_device_run.sh, daemon_client.py, proving.proto and MANIFEST.txt; with
+# COMPRESS=1 (the default) bin/ and lib/ are replaced by pack.tar.xz.
 # Environment: SRC (source root, default: this script's repository), B (build dir, default
 # build-cuda-daemon, incremental), JOBS (default 2), CUDA_ARCH (default: the CMakeLists default, 90).
 set -euo pipefail
@@ -29,7 +30,10 @@ cmake --build "$B" -j"$JOBS" --target "${targets[@]}"
 
 rm -rf "$PACK"
 mkdir -p "$PACK/bin" "$PACK/lib"
-for t in "${targets[@]}"; do cp "$B/$t" "$PACK/bin/"; done
+for t in "${targets[@]}"; do
+  cp "$B/$t" "$PACK/bin/"
+  strip --strip-unneeded "$PACK/bin/$t" # symbols only; the carried folder has a size limit
+done
 # The libraries to carry: everything but the C runtime, the compiler runtime, the CUDA driver and
 # the loader (the target's own copies must be used; its glibc is newer or equal).
 skip='^(linux-vdso|ld-linux|libc|libm|libpthread|libdl|librt|libresolv|libutil|libstdc\+\+|libgcc_s|libcuda|libnvidia-.*)\.so'
@@ -47,5 +51,11 @@ cp "$SRC/bench/daemon_device_run.sh" "$SRC/bench/daemon_client.py" "$SRC/proto/c
     grep -o 'GLIBC_[0-9.]*' | sort -uV | tail -1)"
   (cd "$PACK" && du -sh bin lib && ls lib)
 } >"$PACK/MANIFEST.txt"
-cat "$PACK/MANIFEST.txt" | head -4
+if [ "${COMPRESS:-1}" = 1 ]; then
+  # bin/ and lib/ as one xz archive (about 60 -> 35 MiB; the device tool carries at most 64 MiB
+  # with the checkout); daemon_device_run.sh unpacks it into a temporary folder
+  tar -C "$PACK" -cf - bin lib | xz -T"$JOBS" -6 >"$PACK/pack.tar.xz"
+  rm -rf "$PACK/bin" "$PACK/lib"
+fi
+head -4 "$PACK/MANIFEST.txt"
 du -sh "$PACK"

@@ -22,6 +22,14 @@ OUT=${OUT:-daemon-out}
 mkdir -p "$OUT"
 OUT=$(cd "$OUT" && pwd)
 GPU=${GPU:-0} DEVICES=${DEVICES:-[${GPU:-0}]} K=${K:-18} PARTS=${PARTS:-2} COUNT=${COUNT:-2} WORKERS=${WORKERS:-2} PY=${PY:-python3}
+if [ ! -d "$PACK/bin" ] && [ -f "$PACK/pack.tar.xz" ]; then # a compressed pack: unpack aside
+  U=$(mktemp -d /tmp/cuzk-pack.XXXXXX)
+  tar -C "$U" -xJf "$PACK/pack.tar.xz" 2>/dev/null ||
+    python3 -c 'import sys, tarfile; tarfile.open(sys.argv[1]).extractall(sys.argv[2])' \
+      "$PACK/pack.tar.xz" "$U"
+  cp "$PACK"/*.py "$PACK"/*.sh "$U/"
+  PACK=$U
+fi
 export LD_LIBRARY_PATH="$PACK/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 fail=0
 bad() { echo "FAIL: $*"; fail=1; }
