@@ -61,6 +61,9 @@ int cz_gpu_built(void);
 /* *count = number of CUDA devices; CZ_ENOGPU (and *count = 0) when none or no CUDA build. */
 int cz_gpu_device_count(int *count, cz_errinfo *ei);
 int cz_gpu_device_info(cz_gpu_info *info, int dev, cz_errinfo *ei);
+/* Free and total memory of dev in bytes, now (cudaMemGetInfo; the first call on a thread may
+ * create the device's context). */
+int cz_gpu_mem_info(size_t *free_bytes, size_t *total_bytes, int dev, cz_errinfo *ei);
 /* Frees the cached twiddle tables of dev (every later NTT rebuilds what it needs). */
 int cz_gpu_release(int dev, cz_errinfo *ei);
 

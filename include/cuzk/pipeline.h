@@ -127,6 +127,9 @@ typedef struct cz_engine_stats {
     cz_budget_stats budget;
     uint64_t parts_done, parts_failed, parts_skipped;
     double busy_ms[CZ_ENGINE_MAX_DEVICES]; /* time each device's lock was held */
+    int busy_now[CZ_ENGINE_MAX_DEVICES];   /* 1 while a worker holds the device's lock */
+    int device[CZ_ENGINE_MAX_DEVICES];     /* each slot's CUDA index; -1 for the CPU backend */
+    int workers_per_device;                /* GPU workers on each slot */
     double uptime_ms;
     int ndevices; /* lock slots in busy_ms (1 for the CPU backend) */
     size_t synth_queue, gpu_queue, finalize_queue; /* partitions waiting in each */

@@ -73,7 +73,9 @@ static const keydef keys[] = {
     {"memory", "pinned_budget", K_DEPR, 0, 0, 0, "the budget is memory.total_budget"},
     {"memory", "working_memory_budget", K_DEPR, 0, 0, 0, "the budget is memory.total_budget"},
     {"gpus", "devices", K_DEVICES, OFF(gpus.devices), 0, 1023,
-     "CUDA device indices, e.g. [0, 1]; [] = every visible GPU."},
+     "CUDA device indices, e.g. [0, 1] (each must exist); [] or \"auto\" = every visible GPU, "
+     "the CPU backend when there is none; \"all\" = every visible GPU, at least one; \"none\" = "
+     "the CPU backend."},
     {"gpus", "gpu_threads", K_INT, OFF(gpus.gpu_threads), 0, 4096,
      "CPU threads for the work beside the kernels (G2 MSM, preparation); 0 = all CPUs."},
     {"gpus", "gpu_workers_per_device", K_INT, OFF(gpus.gpu_workers_per_device), 1, 16,
@@ -285,6 +287,25 @@ static int apply(cz_daemon_config *c, const keydef *k, const cz__toml_value *v, 
         return CZ_OK;
     }
     case K_DEVICES: {
+        if (v->kind == CZ_TOML_STRING) {
+            static const struct {
+                const char *name;
+                cz_daemon_gpu_mode mode;
+            } words[] = {{"auto", CZ_DAEMON_GPUS_AUTO},
+                         {"all", CZ_DAEMON_GPUS_ALL},
+                         {"none", CZ_DAEMON_GPUS_NONE}};
+            for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+                if (strcasecmp(v->u.s, words[i].name) == 0) {
+                    c->gpus.mode = words[i].mode;
+                    c->gpus.ndevices = 0;
+                    snprintf(c->gpus.devices_where, sizeof c->gpus.devices_where, "%s", where);
+                    return CZ_OK;
+                }
+            return cz_fail(ei, CZ_EFORMAT,
+                           "%s: %s.%s = \"%.40s\" is not \"auto\", \"all\", \"none\" or a "
+                           "list of device indices",
+                           where, k->table, k->name, v->u.s);
+        }
         if (v->kind != CZ_TOML_ARRAY)
             return type_error(ei, where, k, "an array of device indices", v);
         if (v->u.a.n > CZ_ENGINE_MAX_DEVICES)
@@ -307,6 +328,8 @@ static int apply(cz_daemon_config *c, const keydef *k, const cz__toml_value *v, 
         for (size_t i = 0; i < v->u.a.n; i++)
             c->gpus.devices[i] = (int)v->u.a.items[i].u.i;
         c->gpus.ndevices = (int)v->u.a.n;
+        c->gpus.mode = v->u.a.n ? CZ_DAEMON_GPUS_LIST : CZ_DAEMON_GPUS_AUTO;
+        snprintf(c->gpus.devices_where, sizeof c->gpus.devices_where, "%s", where);
         return CZ_OK;
     }
     case K_STRLIST: {
@@ -464,6 +487,16 @@ int cz_daemon_config_set(cz_daemon_config *c, const char *dotted_key, const char
     }
     case K_DEVICES:
     case K_STRLIST:
+        if (k->kind == K_DEVICES && ((value[strspn(value, " \t")] | 0x20) >= 'a' &&
+                                     (value[strspn(value, " \t")] | 0x20) <= 'z')) {
+            /* "auto", "all", "none" */
+            cz__toml_value s = {.kind = CZ_TOML_STRING};
+            s.u.s = (char *)(uintptr_t)(value + strspn(value, " \t"));
+            rc = apply(c, k, &s, dotted_key, ei);
+            if (rc == CZ_OK)
+                snprintf(c->gpus.devices_where, sizeof c->gpus.devices_where, "command line");
+            return rc;
+        }
         if (value[strspn(value, " \t")] != '[') {
             /* "0,1" or "a.zkey,b.zkey": a comma-separated list. */
             size_t n = strlen(value);
@@ -514,6 +547,8 @@ int cz_daemon_config_set(cz_daemon_config *c, const char *dotted_key, const char
     }
     if (rc == CZ_OK)
         rc = apply(c, k, &v, dotted_key, ei);
+    if (rc == CZ_OK && k->kind == K_DEVICES)
+        snprintf(c->gpus.devices_where, sizeof c->gpus.devices_where, "command line");
     cz__toml_value_free(&v);
     return rc;
 }
@@ -576,6 +611,10 @@ static void put_value(FILE *out, const cz_daemon_config *c, const keydef *k) {
         put_with_unit(out, *(const uint64_t *)cfield(c, k), 0);
         break;
     case K_DEVICES:
+        if (c->gpus.mode == CZ_DAEMON_GPUS_ALL || c->gpus.mode == CZ_DAEMON_GPUS_NONE) {
+            fputs(c->gpus.mode == CZ_DAEMON_GPUS_ALL ? "\"all\"" : "\"none\"", out);
+            break;
+        }
         fputc('[', out);
         for (int i = 0; i < c->gpus.ndevices; i++)
             fprintf(out, "%s%d", i ? ", " : "", c->gpus.devices[i]);

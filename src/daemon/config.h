@@ -25,6 +25,16 @@
 /* Where the daemon looks when no --config is given (the original's default path). */
 #define CZ_DAEMON_CONFIG_DEFAULT_PATH "/data/zk/cuzk.toml"
 
+/* gpus.devices: [] or "auto" (the default) = every visible GPU, the CPU backend when there is
+ * none (logged); "all" = every visible GPU, an error when there is none; [0, 2] = exactly those,
+ * an error when one is not visible; "none" = the CPU backend. */
+typedef enum cz_daemon_gpu_mode {
+    CZ_DAEMON_GPUS_AUTO = 0,
+    CZ_DAEMON_GPUS_ALL,
+    CZ_DAEMON_GPUS_LIST,
+    CZ_DAEMON_GPUS_NONE
+} cz_daemon_gpu_mode;
+
 typedef struct cz_daemon_config {
     struct {
         char *listen;        /* gRPC address: "unix:///path" or "host:port" */
@@ -36,8 +46,11 @@ typedef struct cz_daemon_config {
         uint64_t eviction_min_idle; /* seconds an unused SRS must be idle before eviction */
     } memory;
     struct {
-        int devices[CZ_ENGINE_MAX_DEVICES]; /* CUDA indices; ndevices 0 = every visible GPU */
+        cz_daemon_gpu_mode mode;            /* how devices are chosen (below) */
+        int devices[CZ_ENGINE_MAX_DEVICES]; /* CZ_DAEMON_GPUS_LIST: CUDA indices */
         int ndevices;
+        char devices_where[320];    /* where gpus.devices was set: "FILE:LINE", "command line",
+                                     * or "" (the default), for start-up errors */
         int gpu_threads;            /* CPU threads beside the kernels; 0 = all CPUs */
         int gpu_workers_per_device; /* >= 1; 2 overlaps one worker's CPU part with the kernel */
     } gpus;

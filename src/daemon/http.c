@@ -19,6 +19,8 @@
  */
 #include "daemon/http.h"
 
+#include "daemon/gpus.h"
+
 #include <jansson.h>
 #include <microhttpd.h>
 #include <netdb.h>
@@ -121,14 +123,22 @@ static json_t *devices_json(const cz_engine_stats *st, int *bad) {
         *bad = 1;
         return NULL;
     }
-    for (int i = 0; i < st->ndevices && i < CZ_ENGINE_MAX_DEVICES; i++) {
+    cz_daemon_gpu_status gs[CZ_ENGINE_MAX_DEVICES];
+    int n = cz_daemon_gpus_status(gs, st);
+    for (int i = 0; i < n; i++) {
         json_t *d = json_object();
         if (d == NULL || json_array_append_new(a, d) != 0) {
             *bad = 1;
             break;
         }
         put(d, "slot", jint((uint64_t)i), bad);
-        put(d, "busy_ms", json_real(st->busy_ms[i]), bad);
+        put(d, "index", json_integer(gs[i].index), bad);
+        put(d, "name", json_string(gs[i].name), bad);
+        put(d, "memory_total_bytes", jint(gs[i].mem_total_bytes), bad);
+        put(d, "memory_free_bytes", jint(gs[i].mem_free_bytes), bad);
+        put(d, "workers", jint((uint64_t)gs[i].workers), bad);
+        put(d, "busy", json_boolean(gs[i].busy), bad);
+        put(d, "busy_ms", json_real(gs[i].busy_ms), bad);
     }
     return a;
 }
@@ -278,12 +288,9 @@ char *cz_http_metrics_text(cz_engine *e, cz_srs *srs) {
     metric_u64(f, "cuzk_budget_refused_total", "counter",
                "Reservations refused (too large, timed out or aborted).", st.budget.nrefused);
 
-    metric_u64(f, "cuzk_gpu_devices", "gauge", "Device slots (GPUs, or 1 for the CPU backend).",
-               (uint64_t)st.ndevices);
-    family(f, "cuzk_gpu_busy_seconds_total", "counter",
-           "Seconds each device's compute lock was held.");
-    for (int i = 0; i < st.ndevices && i < CZ_ENGINE_MAX_DEVICES; i++)
-        fprintf(f, "cuzk_gpu_busy_seconds_total{device=\"%d\"} %.6f\n", i, st.busy_ms[i] / 1000.0);
+    metric_u64(f, "cuzk_gpu_workers", "gauge", "GPU workers (all devices).",
+               (uint64_t)(st.ndevices * st.workers_per_device));
+    cz_daemon_gpus_metrics(f, &st, 1);
 
     if (srs != NULL) {
         cz_srs_stats s;

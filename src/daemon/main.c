@@ -2,15 +2,18 @@
  * cuzk-daemon: the proving engine behind the gRPC service cuzk.v1.ProvingEngine
  * (proto/cuzk/v1/proving.proto, docs/daemon.md).
  *
- *   cuzk-daemon [--listen ADDR] [--config FILE] [--log-level LEVEL] [--budget-gib N]
- *               [--synth-cache DIR] [--synth-max-scale K] [--threads N]
+ *   cuzk-daemon [--listen ADDR] [--config FILE] [--log-level LEVEL] [--gpus LIST]
+ *               [--budget-gib N] [--synth-cache DIR] [--synth-max-scale K] [--threads N]
  *
  * The configuration (docs/daemon.md, "Configuration") is the defaults, then --config FILE, then
  * the flags (--listen = daemon.listen, --log-level = logging.level). ADDR: unix:///path (default
  * unix:///tmp/cuzk/cuzk.sock) or host:port. daemon.status_listen starts GET /status and /metrics.
- * The engine takes memory, synthesis, gpus (workers, threads; the devices themselves are not
- * used yet: the CPU backend) and scheduler keys from it. SIGTERM/SIGINT: stop taking jobs, finish
- * the accepted ones, exit 0; a second signal exits at once (status 1).
+ * The engine takes memory, synthesis, gpus and scheduler keys from it. gpus.devices (or --gpus
+ * LIST|auto|all|none) picks the devices (daemon/gpus.h): the engine runs gpu_workers_per_device
+ * workers pinned to each; a listed device that is not there stops start-up with the key's
+ * FILE:LINE; without any GPU the default falls back to the CPU backend (logged).
+ * SIGTERM/SIGINT: stop taking jobs, finish the accepted ones, exit 0; a second signal exits at
+ * once (status 1).
  */
 #include <signal.h>
 #include <stdio.h>
@@ -18,8 +21,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cuzk/gpu.h"
 #include "cuzk/log.h"
 #include "daemon/config.h"
+#include "daemon/gpus.h"
 #include "daemon/grpc_server.h"
 #include "daemon/http.h"
 #include "daemon/service.h"
@@ -36,13 +41,15 @@ static void on_signal(int sig) {
 static void usage(FILE *f) {
     fprintf(f, "usage: cuzk-daemon [--listen ADDR] [--config FILE] [--log-level "
                "error|warn|info|debug]\n"
-               "                   [--budget-gib N] [--synth-cache DIR] [--synth-max-scale K] "
-               "[--threads N]\n"
-               "  ADDR: unix:///path (default unix:///tmp/cuzk/cuzk.sock) or host:port\n");
+               "                   [--gpus 0,1|auto|all|none] [--budget-gib N] [--synth-cache "
+               "DIR]\n"
+               "                   [--synth-max-scale K] [--threads N]\n"
+               "  ADDR: unix:///path (default unix:///tmp/cuzk/cuzk.sock) or host:port\n"
+               "  --gpus: gpus.devices (default: every visible GPU, else the CPU backend)\n");
 }
 
 int main(int argc, char **argv) {
-    const char *listen = NULL, *log_level = NULL, *config = NULL;
+    const char *listen = NULL, *log_level = NULL, *config = NULL, *gpus = NULL;
     double budget_gib = 0;
     int threads = -1;
     cz_daemon_service_config cfg;
@@ -66,6 +73,8 @@ int main(int argc, char **argv) {
             config = v;
         } else if (strcmp(a, "--log-level") == 0) {
             log_level = v;
+        } else if (strcmp(a, "--gpus") == 0) {
+            gpus = v;
         } else if (strcmp(a, "--budget-gib") == 0) {
             budget_gib = atof(v);
         } else if (strcmp(a, "--synth-cache") == 0) {
@@ -85,7 +94,8 @@ int main(int argc, char **argv) {
     if (cz_daemon_config_load(&dc, config, &ei) != CZ_OK ||
         (listen != NULL && cz_daemon_config_set(&dc, "daemon.listen", listen, &ei) != CZ_OK) ||
         (log_level != NULL &&
-         cz_daemon_config_set(&dc, "logging.level", log_level, &ei) != CZ_OK)) {
+         cz_daemon_config_set(&dc, "logging.level", log_level, &ei) != CZ_OK) ||
+        (gpus != NULL && cz_daemon_config_set(&dc, "gpus.devices", gpus, &ei) != CZ_OK)) {
         fprintf(stderr, "cuzk-daemon: %s\n", ei.msg);
         cz_daemon_config_free(&dc);
         return 2;
@@ -95,6 +105,32 @@ int main(int argc, char **argv) {
     cfg.engine.budget.total_bytes =
         budget_gib > 0 ? (uint64_t)(budget_gib * 1073741824.0) : dc.memory.total_budget;
     cfg.engine.budget.margin_bytes = dc.memory.safety_margin;
+    {
+        int visible = 0;
+        char note[512];
+        cz_errinfo gi;
+        cz_errinfo_clear(&gi);
+        if (dc.gpus.mode != CZ_DAEMON_GPUS_NONE && cz_gpu_device_count(&visible, &gi) != CZ_OK)
+            visible = 0;
+        if (cz_daemon_gpus_select(cfg.engine.devices, &cfg.engine.ndevices, note, sizeof note, &dc,
+                                  visible, gi.msg, &ei) != CZ_OK) {
+            fprintf(stderr, "cuzk-daemon: %s\n", ei.msg);
+            cz_daemon_config_free(&dc);
+            return 2;
+        }
+        if (verbose)
+            fprintf(stderr, "cuzk-daemon: %s\n", note);
+        for (int i = 0; verbose && i < cfg.engine.ndevices; i++) {
+            cz_gpu_info info;
+            if (cz_gpu_device_info(&info, cfg.engine.devices[i], &gi) == CZ_OK)
+                fprintf(stderr,
+                        "cuzk-daemon: GPU %d: %s, %.1f GiB, compute capability %d.%d, %d SMs, "
+                        "%d workers\n",
+                        cfg.engine.devices[i], info.name, (double)info.global_mem / 1073741824.0,
+                        info.cc_major, info.cc_minor, info.multiprocessors,
+                        dc.gpus.gpu_workers_per_device);
+        }
+    }
     cfg.engine.workers_per_device = dc.gpus.gpu_workers_per_device;
     cfg.engine.gpu_threads = threads >= 0 ? threads : dc.gpus.gpu_threads;
     cfg.engine.synthesis_threads = threads >= 0 ? threads : dc.synthesis.threads;
@@ -130,8 +166,9 @@ int main(int argc, char **argv) {
         goto out;
     }
     if (verbose)
-        fprintf(stderr, "cuzk-daemon: listening on %s (CPU backend)%s%s\n", dc.daemon.listen,
-                http ? "; status on " : "", http ? dc.daemon.status_listen : "");
+        fprintf(stderr, "cuzk-daemon: listening on %s (%s)%s%s\n", dc.daemon.listen,
+                cfg.engine.ndevices > 0 ? "GPU backend" : "CPU backend", http ? "; status on " : "",
+                http ? dc.daemon.status_listen : "");
     cz_grpc_server_run(srv, &stop_requested);
     rc = 0;
     if (verbose)

@@ -35,6 +35,7 @@
 #include "cuzk/engine.h"
 #include "cuzk/workload.h"
 #include "cuzk/v1/proving.pb-c.h"
+#include "daemon/gpus.h"
 
 #define POLL_MS         200
 #define MAX_SYNTH_CTX   8
@@ -576,14 +577,22 @@ static void h_status(cz_daemon_reply *rep, cz_daemon_service *s, const uint8_t *
     cuzk__v1__get_status_request__free_unpacked(r, NULL);
     uint32_t pending[K_COUNT] = {0}, running[K_COUNT] = {0};
     Cuzk__V1__QueueStatus q[K_COUNT], *qp[K_COUNT];
-    Cuzk__V1__GPUStatus g[CZ_ENGINE_MAX_DEVICES + 1], *gp[CZ_ENGINE_MAX_DEVICES + 1];
+    Cuzk__V1__GPUStatus g[CZ_ENGINE_MAX_DEVICES], *gp[CZ_ENGINE_MAX_DEVICES];
+    cz_daemon_gpu_status gs[CZ_ENGINE_MAX_DEVICES];
     Cuzk__V1__GetStatusResponse resp = CUZK__V1__GET_STATUS_RESPONSE__INIT;
     Cuzk__V1__SRSStatus *srs = NULL, **srsp = NULL;
-    size_t ngpu = s->ndevices > 0 ? (size_t)s->ndevices : 1;
+    cz_engine_stats es;
+    cz_engine_stats_get(&es, s->engine);
+    size_t ngpu = (size_t)cz_daemon_gpus_status(gs, &es);
     for (size_t i = 0; i < ngpu; i++) {
         cuzk__v1__gpustatus__init(&g[i]);
-        g[i].ordinal = (uint32_t)i;
-        g[i].name = s->ndevices > 0 ? "cuda" : "cpu";
+        g[i].ordinal = gs[i].index >= 0 ? (uint32_t)gs[i].index : 0;
+        g[i].name = gs[i].name;
+        g[i].vram_total_bytes = gs[i].mem_total_bytes;
+        g[i].vram_free_bytes = gs[i].mem_free_bytes;
+        g[i].workers = (uint32_t)gs[i].workers;
+        g[i].busy = gs[i].busy;
+        g[i].busy_seconds = gs[i].busy_ms / 1e3;
         gp[i] = &g[i];
     }
     pthread_mutex_lock(&s->lock);
@@ -657,12 +666,8 @@ static void h_metrics(cz_daemon_reply *rep, cz_daemon_service *s, const uint8_t 
             "# TYPE cuzk_budget_used_bytes gauge\ncuzk_budget_used_bytes %" PRIu64
             "\n# TYPE cuzk_budget_total_bytes gauge\ncuzk_budget_total_bytes %" PRIu64 "\n",
             es.sched.completed, es.sched.failed, es.sched.cancelled, es.uptime_ms / 1e3, queued,
-            es.sched.running, s->ndevices, es.budget.used, es.budget.total);
-    /* Time each device's compute lock was held (the CPU backend's one slot included), the
-     * counter of the HTTP /metrics page: cuzk-bench batch and sweep read its rate as busy %. */
-    fprintf(f, "# TYPE cuzk_gpu_busy_seconds_total counter\n");
-    for (int d = 0; d < es.ndevices; d++)
-        fprintf(f, "cuzk_gpu_busy_seconds_total{device=\"%d\"} %.3f\n", d, es.busy_ms[d] / 1e3);
+            es.sched.running, es.ndevices * es.workers_per_device, es.budget.used, es.budget.total);
+    cz_daemon_gpus_metrics(f, &es, 0);
     pthread_mutex_lock(&s->lock);
     sweep_locked(s, NULL, NULL);
     fprintf(f, "# TYPE cuzk_proofs_completed counter\n");

@@ -71,6 +71,7 @@ typedef struct dev_slot {
     cz_engine_device d;
     cz__fifo_lock lock; /* held around compute only, granted first come first served */
     double busy_ms;     /* lock held, summed (under e->stats_lock) */
+    int busy_now;       /* the lock is held (under e->stats_lock) */
 } dev_slot;
 
 struct cz_engine {
@@ -358,15 +359,19 @@ static void gpu_part(gpu_worker *w, item *it) {
     cz__fifo_lock_acquire(&ds->lock);
     t_locked = cz_clock_now_ns();
     wait_ms = (double)(t_locked - t0) / 1e6;
+    pthread_mutex_lock(&e->stats_lock);
+    ds->busy_now = 1;
+    pthread_mutex_unlock(&e->stats_lock);
     emit(e, CZ_TL_GPU_START, it, NULL);
     rc = wl->ops->compute(it->pending, wl->ctx, &ds->d, &it->t, &ei);
     held_ms = ms_since(t_locked);
     emit(e, CZ_TL_GPU_END, it, "gpu_ms=%.3f", held_ms);
+    pthread_mutex_lock(&e->stats_lock); /* before the device lock goes: the next holder sets 1 */
+    ds->busy_ms += held_ms;
+    ds->busy_now = 0;
+    pthread_mutex_unlock(&e->stats_lock);
     cz__fifo_lock_release(&ds->lock);
 
-    pthread_mutex_lock(&e->stats_lock);
-    ds->busy_ms += held_ms;
-    pthread_mutex_unlock(&e->stats_lock);
     if (cz_timeline_emitter_enabled(e->tl)) {
         cz_timeline_emit_stage(e->tl, cz_job_key(it->job), (int)it->p, it->worker,
                                CZ_TL_STAGE_LOCK_WAIT, wait_ms);
@@ -677,9 +682,13 @@ void cz_engine_stats_get(cz_engine_stats *out, cz_engine *e) {
     out->parts_done = e->parts_done;
     out->parts_failed = e->parts_failed;
     out->parts_skipped = e->parts_skipped;
-    for (int i = 0; i < e->nslots; i++)
+    for (int i = 0; i < e->nslots; i++) {
         out->busy_ms[i] = e->dev[i].busy_ms;
+        out->busy_now[i] = e->dev[i].busy_now;
+        out->device[i] = e->dev[i].d.device;
+    }
     pthread_mutex_unlock(&e->stats_lock);
+    out->workers_per_device = e->ngpu / e->nslots;
     out->ndevices = e->nslots;
     out->uptime_ms = ms_since(e->start_ns);
     out->synth_queue = cz__workq_count(&e->synth_q);

@@ -75,6 +75,16 @@ out:
     return rc;
 }
 
+extern "C" int cz_gpu_mem_info(size_t *free_bytes, size_t *total_bytes, int dev, cz_errinfo *ei) {
+    int rc = cz__gpu_select(dev, ei);
+    *free_bytes = *total_bytes = 0;
+    if (rc != CZ_OK)
+        return rc;
+    CZ_CUDA_TRY(cudaMemGetInfo(free_bytes, total_bytes));
+out:
+    return rc;
+}
+
 extern "C" int cz_gpu_alloc(void **d_ptr, size_t bytes, int dev, cz_errinfo *ei) {
     int rc = cz__gpu_select(dev, ei);
     *d_ptr = NULL;

@@ -21,6 +21,11 @@ int cz_gpu_device_info(cz_gpu_info *info, int dev, cz_errinfo *ei) {
     (void)info, (void)dev;
     return no_gpu(ei);
 }
+int cz_gpu_mem_info(size_t *free_bytes, size_t *total_bytes, int dev, cz_errinfo *ei) {
+    (void)dev;
+    *free_bytes = *total_bytes = 0;
+    return no_gpu(ei);
+}
 int cz_gpu_release(int dev, cz_errinfo *ei) {
     (void)dev;
     return no_gpu(ei);

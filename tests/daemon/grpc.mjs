@@ -101,7 +101,18 @@ try {
   let r = await call("GetStatus", {});
   check("GetStatus", code(r) === 0 && r.resp.gpus.length === 1 && r.resp.queues.length === 6 &&
         r.resp.queues.some((x) => x.proof_kind === "porep-c2"), JSON.stringify(r.err ?? r.resp));
+  const g0 = r.resp.gpus[0];
+  const onCpu = g0.name === "cpu";
+  check("GetStatus: each device with its name, workers (2) and busy state",
+        r.resp.gpus.every((g) => g.name.length > 0 && g.workers === 2 && g.busy === false &&
+                                 (onCpu || Number(g.vram_total_bytes) > 0)), JSON.stringify(r.resp.gpus));
+  if (onCpu)
+    check("no GPU: the default starts the CPU backend and says so",
+          daemon.stderrText.includes("CPU backend (no GPU visible") && g0.ordinal === 0, daemon.stderrText);
   r = await call("GetMetrics", {});
+  check("GetMetrics: per-device busy counters",
+        code(r) === 0 && /cuzk_gpu_busy_seconds_total\{device="0"\} /.test(r.resp.prometheus_text) &&
+        /cuzk_gpu_busy\{device="0"\} 0\n/.test(r.resp.prometheus_text), r.resp?.prometheus_text);
   check("GetMetrics text", code(r) === 0 && /cuzk_proofs_completed_total 0\n/.test(r.resp.prometheus_text) &&
         /cuzk_queue_depth 0/.test(r.resp.prometheus_text), r.err?.message);
 
@@ -269,6 +280,23 @@ try {
   d3.stderr.on("data", (b) => { err3 += b; });
   const c3 = await new Promise((res) => d3.on("exit", (c) => res(c)));
   check("a bad config stops start-up with FILE:LINE", c3 === 2 && err3.includes(`${cfgPath}:3:`), err3);
+  // a configured GPU that does not exist (1023; on a machine without GPUs, any) stops start-up
+  const runBad = async (args) => {
+    const d = spawn(daemonBin, args, { stdio: ["ignore", "ignore", "pipe"] });
+    let err = "";
+    d.stderr.on("data", (b) => { err += b; });
+    return { code: await new Promise((res) => d.on("exit", (c) => res(c))), err };
+  };
+  fs.writeFileSync(cfgPath, `[daemon]\nlisten = "unix://${sock}"\n[gpus]\ndevices = [1023]\n`);
+  let b = await runBad(["--config", cfgPath]);
+  check("gpus.devices naming a missing GPU stops start-up with FILE:LINE",
+        b.code === 2 && b.err.includes(`${cfgPath}:4: gpus.devices = [1023]: `) &&
+        (onCpu ? b.err.includes("no GPU is visible") : b.err.includes("there is no GPU 1023")), b.err);
+  if (onCpu) {
+    b = await runBad(["--config", cfgPath, "--gpus", "all"]);
+    check("--gpus all without a GPU stops start-up", b.code === 2 &&
+          b.err.includes("command line: gpus.devices = \"all\": no GPU is visible"), b.err);
+  }
 } catch (e) {
   check("no exception", false, e.stack);
 } finally {

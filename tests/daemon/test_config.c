@@ -10,6 +10,7 @@
 
 #include "cuzk/log.h"
 #include "daemon/config.h"
+#include "daemon/gpus.h"
 #include "daemon/toml.h"
 #include "test.h"
 
@@ -401,6 +402,135 @@ static void test_example(void) {
     free(want);
 }
 
+/* Loads text (which must load) into c. */
+static void load_ok(cz_daemon_config *c, const char *text) {
+    cz_errinfo ei;
+    cz_errinfo_clear(&ei);
+    const char *path = write_tmp(text);
+    if (!CHECK(cz_daemon_config_load(c, path, &ei) == CZ_OK))
+        fprintf(stderr, "  %s\n", ei.msg);
+}
+
+/* Selects against `visible` devices; checks the code, the message's start and a part of it. */
+static void check_select(const cz_daemon_config *c, int visible, int code, const char *prefix,
+                         const char *what, int want_n, const int *want) {
+    int dev[CZ_ENGINE_MAX_DEVICES], n = -1;
+    char note[512] = "";
+    cz_errinfo ei;
+    cz_errinfo_clear(&ei);
+    int rc = cz_daemon_gpus_select(dev, &n, note, sizeof note, c, visible,
+                                   visible ? NULL : "no CUDA device: test", &ei);
+    const char *text = rc == CZ_OK ? note : ei.msg;
+    int ok = rc == code && strncmp(text, prefix, strlen(prefix)) == 0 && strstr(text, what);
+    if (rc == CZ_OK) {
+        ok = ok && n == want_n;
+        for (int i = 0; ok && i < n; i++)
+            ok = dev[i] == want[i];
+    } else {
+        ok = ok && n == 0;
+    }
+    if (!CHECK(ok))
+        fprintf(stderr, "  visible %d: rc %d (want %d) n %d (want %d) '%s' (want '%s...%s')\n",
+                visible, rc, code, n, want_n, text, prefix, what);
+}
+
+static void test_gpus(void) {
+    static const int seq[CZ_ENGINE_MAX_DEVICES] = {0, 1, 2,  3,  4,  5,  6,  7,
+                                                   8, 9, 10, 11, 12, 13, 14, 15};
+    static const int two[] = {0, 2};
+    cz_daemon_config c;
+    char prefix[128];
+    cz_errinfo ei;
+
+    /* the default: every visible GPU, at most 16; none visible: the CPU backend with a note */
+    cz_daemon_config_defaults(&c);
+    CHECK(c.gpus.mode == CZ_DAEMON_GPUS_AUTO && c.gpus.devices_where[0] == 0);
+    check_select(&c, 0, CZ_OK, "CPU backend (no GPU visible: no CUDA device: test)", "", 0, NULL);
+    check_select(&c, 2, CZ_OK, "2 of 2 visible GPUs", "[]", 2, seq);
+    check_select(&c, 20, CZ_OK, "16 of 20 visible GPUs", "", 16, seq);
+    cz_daemon_config_free(&c);
+
+    /* an explicit list: a device that is not there names the key, file and line */
+    load_ok(&c, "# gpus\n[gpus]\n\ndevices = [0, 2]\n");
+    snprintf(prefix, sizeof prefix, "%s:4: gpus.devices = [0, 2]: ", tmp_path);
+    CHECK(c.gpus.mode == CZ_DAEMON_GPUS_LIST && c.gpus.ndevices == 2);
+    check_select(&c, 3, CZ_OK, "GPUs [0, 2] of 3 visible", tmp_path, 2, two);
+    check_select(&c, 2, CZ_ERANGE, prefix, "there is no GPU 2 (2 visible: 0..1)", 0, NULL);
+    check_select(&c, 1, CZ_ERANGE, prefix, "there is no GPU 2 (1 visible: 0..0)", 0, NULL);
+    check_select(&c, 0, CZ_ENOGPU, prefix, "no GPU is visible (no CUDA device: test)", 0, NULL);
+    unlink(tmp_path);
+    cz_daemon_config_free(&c);
+
+    /* "all": at least one GPU */
+    load_ok(&c, "[gpus]\ndevices = \"all\"\ngpu_workers_per_device = 1\n");
+    snprintf(prefix, sizeof prefix, "%s:2: gpus.devices = \"all\": ", tmp_path);
+    CHECK(c.gpus.mode == CZ_DAEMON_GPUS_ALL);
+    check_select(&c, 0, CZ_ENOGPU, prefix, "no GPU is visible", 0, NULL);
+    check_select(&c, 3, CZ_OK, "3 of 3 visible GPUs", "\"all\"", 3, seq);
+    {
+        char *t = dump(&c);
+        CHECK(strstr(t, "\ndevices = \"all\"\n") != NULL);
+        free(t);
+    }
+    unlink(tmp_path);
+    cz_daemon_config_free(&c);
+
+    /* "none" (any case): the CPU backend even with GPUs; [] and "auto" = the default */
+    load_ok(&c, "[gpus]\ndevices = \"None\"\n");
+    CHECK(c.gpus.mode == CZ_DAEMON_GPUS_NONE);
+    snprintf(prefix, sizeof prefix, "CPU backend (%s:2: gpus.devices = \"none\")", tmp_path);
+    check_select(&c, 4, CZ_OK, prefix, "", 0, NULL);
+    check_select(&c, 0, CZ_OK, prefix, "", 0, NULL);
+    unlink(tmp_path);
+    {
+        cz_daemon_config d;
+        char *t = dump(&c);
+        CHECK(strstr(t, "\ndevices = \"none\"\n") != NULL);
+        const char *path = write_tmp(t); /* write -> load keeps the mode */
+        cz_errinfo_clear(&ei);
+        CHECK(cz_daemon_config_load(&d, path, &ei) == CZ_OK && d.gpus.mode == CZ_DAEMON_GPUS_NONE);
+        cz_daemon_config_free(&d);
+        unlink(path);
+        free(t);
+    }
+    cz_daemon_config_free(&c);
+    load_ok(&c, "[gpus]\ndevices = []\n");
+    CHECK(c.gpus.mode == CZ_DAEMON_GPUS_AUTO && c.gpus.ndevices == 0);
+    check_select(&c, 1, CZ_OK, "1 of 1 visible GPUs", "", 1, seq);
+    unlink(tmp_path);
+    cz_daemon_config_free(&c);
+    load_ok(&c, "[gpus]\ndevices = \"auto\"\n");
+    CHECK(c.gpus.mode == CZ_DAEMON_GPUS_AUTO);
+    check_select(&c, 0, CZ_OK, "CPU backend (no GPU visible", "", 0, NULL);
+    unlink(tmp_path);
+    cz_daemon_config_free(&c);
+
+    /* errors of the key itself, with their lines */
+    check_error("[gpus]\n\ndevices = \"gpu0\"\n", CZ_EFORMAT, 3,
+                "gpus.devices = \"gpu0\" is not \"auto\", \"all\", \"none\" or a list");
+    check_error("[gpus]\ndevices = [-1]\n", CZ_ERANGE, 2, "out of range");
+    check_error("[gpus]\ndevices = true\n", CZ_EFORMAT, 2, "must be an array");
+
+    /* command-line overrides: the words, and "command line" as the place in messages */
+    cz_daemon_config_defaults(&c);
+    cz_errinfo_clear(&ei);
+    CHECK(cz_daemon_config_set(&c, "gpus.devices", "none", &ei) == CZ_OK &&
+          c.gpus.mode == CZ_DAEMON_GPUS_NONE);
+    CHECK(cz_daemon_config_set(&c, "gpus.devices", " ALL", &ei) == CZ_OK &&
+          c.gpus.mode == CZ_DAEMON_GPUS_ALL);
+    CHECK(cz_daemon_config_set(&c, "gpus.devices", "auto", &ei) == CZ_OK &&
+          c.gpus.mode == CZ_DAEMON_GPUS_AUTO);
+    CHECK(cz_daemon_config_set(&c, "gpus.devices", "0,3", &ei) == CZ_OK &&
+          c.gpus.mode == CZ_DAEMON_GPUS_LIST);
+    CHECK(strcmp(c.gpus.devices_where, "command line") == 0);
+    check_select(&c, 2, CZ_ERANGE, "command line: gpus.devices = [0, 3]: ", "no GPU 3", 0, NULL);
+    cz_errinfo_clear(&ei);
+    CHECK(cz_daemon_config_set(&c, "gpus.devices", "cpu", &ei) == CZ_EFORMAT &&
+          strstr(ei.msg, "gpus.devices = \"cpu\" is not") != NULL);
+    CHECK(c.gpus.mode == CZ_DAEMON_GPUS_LIST && c.gpus.ndevices == 2); /* unchanged */
+    cz_daemon_config_free(&c);
+}
+
 int main(int argc, char **argv) {
     /* `test_config --write-example` prints the example file (how cuzk.example.toml is made) */
     if (argc == 2 && strcmp(argv[1], "--write-example") == 0) {
@@ -417,5 +547,6 @@ int main(int argc, char **argv) {
     test_values();
     test_deprecated();
     test_example();
+    test_gpus();
     return test_finish();
 }

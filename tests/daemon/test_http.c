@@ -196,6 +196,13 @@ static void check_status(const char *text, cz_engine *e, cz_srs *srs, int njobs_
     for (size_t i = 0; i < json_array_size(devs) && (int)i < st.ndevices; i++) {
         json_t *d = json_array_get(devs, i);
         CHECK(ju(d, "slot") == i);
+        /* the CPU backend: index -1, "cpu", no device memory; the engine's worker count */
+        CHECK(json_integer_value(json_object_get(d, "index")) == st.device[i] &&
+              st.device[i] == -1);
+        CHECK(json_is_string(json_object_get(d, "name")) &&
+              strcmp(json_string_value(json_object_get(d, "name")), "cpu") == 0);
+        CHECK(ju(d, "workers") == (uint64_t)st.workers_per_device && st.workers_per_device > 0);
+        CHECK(ju(d, "memory_total_bytes") == 0 && json_is_boolean(json_object_get(d, "busy")));
         CHECK(fabs(json_real_value(json_object_get(d, "busy_ms")) - st.busy_ms[i]) <=
               1e-9 * st.busy_ms[i]);
     }
@@ -379,7 +386,7 @@ static void check_metrics(const char *text, cz_engine *e, cz_srs *srs) {
     cz_engine_stats st;
     CHECK(n > 0);
     cz_srs_stats ss;
-    char lab[32];
+    char lab[80];
     if (n < 0)
         return;
     cz_engine_stats_get(&st, e);
@@ -420,6 +427,10 @@ static void check_metrics(const char *text, cz_engine *e, cz_srs *srs) {
     for (int i = 0; i < st.ndevices; i++) {
         snprintf(lab, sizeof lab, "device=\"%d\"", i);
         CHECK(fabs(get(s, n, "cuzk_gpu_busy_seconds_total", lab) - st.busy_ms[i] / 1000.0) < 1e-6);
+        double busy = get(s, n, "cuzk_gpu_busy", lab);
+        CHECK(busy == 0 || busy == 1);
+        snprintf(lab, sizeof lab, "device=\"%d\",index=\"-1\",name=\"cpu\"", i);
+        CHECK(get(s, n, "cuzk_gpu_info", lab) == 1);
     }
     double up = get(s, n, "cuzk_uptime_seconds", "");
     CHECK(up > 0 && up <= st.uptime_ms / 1000.0 + 0.001);
