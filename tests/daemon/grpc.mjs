@@ -169,7 +169,7 @@ try {
                                   witness: Buffer.from("not a witness") });
   check("bad witness: INVALID_ARGUMENT at submit", code(r) === grpc.status.INVALID_ARGUMENT, codeName(code(r)));
   r = await call("SubmitProof", { request_id: "big", proof_kind: "SNARKJS_ZKEY", zkey_path: zkey,
-                                  witness: Buffer.alloc((128 << 20) + 1024) });
+                                  witness: Buffer.alloc((128 << 20) + 1024) }, 180000); // slow on a loaded 2-core box
   check("a 128 MiB + 1 KiB request: RESOURCE_EXHAUSTED", code(r) === grpc.status.RESOURCE_EXHAUSTED, codeName(code(r)));
   r = await call("SubmitProof", { proof_kind: "POREP_SYNTH", synth_scale: 5 });
   check("porep-synth scale 5: INVALID_ARGUMENT", code(r) === grpc.status.INVALID_ARGUMENT, codeName(code(r)));
