@@ -69,7 +69,7 @@ static const keydef keys[] = {
     {"memory", "safety_margin", K_SIZE, OFF(memory.safety_margin), 0, INT64_MAX,
      "Kept free for everything else when total_budget is \"auto\"."},
     {"memory", "eviction_min_idle", K_DUR, OFF(memory.eviction_min_idle), 0, INT64_MAX,
-     "How long an unused proving key stays loaded before it may be evicted (\"30s\", \"5m\")."},
+     "Reserved (a warning when set): how long an unused key stays loaded (\"30s\", \"5m\")."},
     {"memory", "pinned_budget", K_DEPR, 0, 0, 0, "the budget is memory.total_budget"},
     {"memory", "working_memory_budget", K_DEPR, 0, 0, 0, "the budget is memory.total_budget"},
     {"gpus", "devices", K_DEVICES, OFF(gpus.devices), 0, 1023,
@@ -105,7 +105,8 @@ static const keydef keys[] = {
     {"logging", "level", K_LEVEL, OFF(logging.level), 0, 0,
      "error, warn, info, debug or trace (CLI: --log-level)."},
     {"logging", "timeline", K_STR_EMPTY, OFF(logging.timeline), 0, 0,
-     "File the engine's timeline is appended to (docs/timeline.md); \"\" = off."},
+     "TIMELINE lines (docs/timeline.md): \"log\" = into the log, a path = appended there, "
+     "\"\" = off."},
     {"logging", "format", K_DEPR, 0, 0, 0, "one log format"},
 };
 

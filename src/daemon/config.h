@@ -72,7 +72,7 @@ typedef struct cz_daemon_config {
     } srs;
     struct {
         cz_log_level level; /* error, warn, info, debug, trace */
-        char *timeline;     /* timeline file (docs/timeline.md); "" = off */
+        char *timeline;     /* TIMELINE lines: "log" = the log, else a file path; "" = off */
     } logging;
 } cz_daemon_config;
 

@@ -33,6 +33,7 @@
 #include <unistd.h>
 
 #include "cuzk/clock.h"
+#include "cuzk/log.h"
 
 #include <grpc/byte_buffer.h>
 #include <grpc/byte_buffer_reader.h>
@@ -105,7 +106,7 @@ static void call_unref(call_ctx *c) {
 static void request_next(cz_grpc_server *s) {
     call_ctx *c = calloc(1, sizeof *c);
     if (c == NULL) {
-        fprintf(stderr, "cuzk-daemon: out of memory: no longer accepting calls\n");
+        CZ_LOG_ERROR("cuzk-daemon: out of memory: no longer accepting calls");
         return;
     }
     c->srv = s;
@@ -120,7 +121,7 @@ static void request_next(cz_grpc_server *s) {
     atomic_fetch_add(&s->live_calls, 1);
     if (grpc_server_request_call(s->server, &c->call, &c->details, &c->md, s->cq, s->cq,
                                  &c->t_new) != GRPC_CALL_OK) {
-        fprintf(stderr, "cuzk-daemon: grpc_server_request_call failed\n");
+        CZ_LOG_ERROR("cuzk-daemon: grpc_server_request_call failed");
         call_unref(c);
     }
 }
@@ -151,7 +152,7 @@ static void send_reply(call_ctx *c, const cz_daemon_reply *rep) {
     atomic_fetch_add(&c->refs, 1);
     grpc_call_error e = grpc_call_start_batch(c->call, ops, n, &c->t_send, NULL);
     if (e != GRPC_CALL_OK) {
-        fprintf(stderr, "cuzk-daemon: %s: reply not sent (grpc_call_error %d)\n", c->method, e);
+        CZ_LOG_WARN("cuzk-daemon: %s: reply not sent (grpc_call_error %d)", c->method, e);
         call_unref(c);
     }
 }
@@ -355,7 +356,7 @@ int cz_grpc_server_run(cz_grpc_server *s, volatile sig_atomic_t *stop) {
     for (;;) {
         if (*stop && !draining) {
             draining = 1;
-            fprintf(stderr, "cuzk-daemon: stopping: no new jobs; draining accepted jobs\n");
+            CZ_LOG_INFO("cuzk-daemon: stopping: no new jobs; draining accepted jobs");
             cz_daemon_service_stop_intake(s->svc);
             if (pthread_create(&drainer, NULL, drain_thread, s) != 0)
                 atomic_store(&s->drained, 1), draining = 2;

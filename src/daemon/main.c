@@ -4,16 +4,28 @@
  *
  *   cuzk-daemon [--listen ADDR] [--config FILE] [--log-level LEVEL] [--gpus LIST]
  *               [--budget-gib N] [--synth-cache DIR] [--synth-max-scale K] [--threads N]
+ *               [--print-config]
  *
- * The configuration (docs/daemon.md, "Configuration") is the defaults, then --config FILE, then
- * the flags (--listen = daemon.listen, --log-level = logging.level). ADDR: unix:///path (default
- * unix:///tmp/cuzk/cuzk.sock) or host:port. daemon.status_listen starts GET /status and /metrics.
- * The engine takes memory, synthesis, gpus and scheduler keys from it. gpus.devices (or --gpus
- * LIST|auto|all|none) picks the devices (daemon/gpus.h): the engine runs gpu_workers_per_device
- * workers pinned to each; a listed device that is not there stops start-up with the key's
- * FILE:LINE; without any GPU the default falls back to the CPU backend (logged).
+ * The configuration (docs/daemon.md, "Configuration") is the defaults, then the file (--config
+ * FILE, else /data/zk/cuzk.toml when it exists), then the flags (--listen = daemon.listen,
+ * --log-level = logging.level, --gpus = gpus.devices). ADDR: unix:///path or host:port.
+ * daemon.status_listen starts GET /status and /metrics. The engine takes memory, synthesis, gpus
+ * and scheduler keys from it. gpus.devices (or --gpus LIST|auto|all|none) picks the devices
+ * (daemon/gpus.h): the engine runs gpu_workers_per_device workers pinned to each; a listed device
+ * that is not there stops start-up with the key's FILE:LINE; without any GPU the default falls
+ * back to the CPU backend (logged). logging.timeline sends the engine's TIMELINE lines to the log
+ * ("log") or appends them to a file; srs.preload keys are loaded (through the PreloadSRS handler,
+ * so GetStatus lists them) before the socket is created, so a daemon that answers is a daemon
+ * whose keys are loaded. Keys that are parsed but not acted on yet (memory.eviction_min_idle) are
+ * logged as warnings at start-up when set.
+ *
+ * --print-config writes the resulting configuration as TOML on stdout and exits (0, or 2 for a
+ * bad one): a check of a configuration file before a restart.
+ *
+ * Every line is written through cz_log (ISO-8601 UTC timestamp, level, message) on stderr; the
+ * last line before the socket accepts calls is "cuzk-daemon: ready: listening on ADDR ...".
  * SIGTERM/SIGINT: stop taking jobs, finish the accepted ones, exit 0; a second signal exits at
- * once (status 1).
+ * once (status 1). Exit status 2: bad flags or configuration; 1: start-up failed.
  */
 #include <signal.h>
 #include <stdio.h>
@@ -23,6 +35,8 @@
 
 #include "cuzk/gpu.h"
 #include "cuzk/log.h"
+#include "cuzk/timeline.h"
+#include "cuzk/v1/proving.pb-c.h"
 #include "daemon/config.h"
 #include "daemon/gpus.h"
 #include "daemon/grpc_server.h"
@@ -40,20 +54,92 @@ static void on_signal(int sig) {
 
 static void usage(FILE *f) {
     fprintf(f, "usage: cuzk-daemon [--listen ADDR] [--config FILE] [--log-level "
-               "error|warn|info|debug]\n"
-               "                   [--gpus 0,1|auto|all|none] [--budget-gib N] [--synth-cache "
-               "DIR]\n"
-               "                   [--synth-max-scale K] [--threads N]\n"
-               "  ADDR: unix:///path (default unix:///tmp/cuzk/cuzk.sock) or host:port\n"
+               "error|warn|info|debug|trace]\n"
+               "                   [--gpus 0,1|auto|all|none]\n"
+               "                   [--budget-gib N] [--synth-cache DIR] [--synth-max-scale K] "
+               "[--threads N]\n"
+               "                   [--print-config]\n"
+               "  ADDR: unix:///path or host:port (default: daemon.listen of the configuration)\n"
+               "  FILE: default " CZ_DAEMON_CONFIG_DEFAULT_PATH " when it exists\n"
                "  --gpus: gpus.devices (default: every visible GPU, else the CPU backend)\n");
+}
+
+/* Loads the keys of srs.preload through the PreloadSRS handler. A name without '/' is a file in
+ * srs.param_cache. CZ_OK, or the first failure (start-up stops: a configured key that cannot be
+ * loaded is an operator error, like a bad configuration). */
+static int preload_keys(cz_daemon_service *svc, const cz_daemon_config *dc) {
+    for (int i = 0; i < dc->srs.npreload; i++) {
+        const char *name = dc->srs.preload[i];
+        char path[4096];
+        if (strchr(name, '/') != NULL)
+            snprintf(path, sizeof path, "%s", name);
+        else
+            snprintf(path, sizeof path, "%s/%s", dc->srs.param_cache, name);
+        Cuzk__V1__PreloadSrsRequest req = CUZK__V1__PRELOAD_SRS_REQUEST__INIT;
+        req.circuit_id = path;
+        uint8_t buf[4200];
+        size_t len = cuzk__v1__preload_srs_request__pack(&req, buf);
+        cz_daemon_reply rep;
+        memset(&rep, 0, sizeof rep);
+        cz_daemon_service_call(&rep, svc, "/cuzk.v1.ProvingEngine/PreloadSRS", buf, len, NULL,
+                               NULL);
+        if (rep.status != CZ_RPC_OK) {
+            CZ_LOG_ERROR("cuzk-daemon: srs.preload: %s", rep.msg);
+            free(rep.body);
+            return CZ_EIO;
+        }
+        Cuzk__V1__PreloadSrsResponse *r =
+            cuzk__v1__preload_srs_response__unpack(NULL, rep.len, rep.body);
+        CZ_LOG_INFO("cuzk-daemon: srs.preload: %s loaded in %llu ms", path,
+                    r != NULL ? (unsigned long long)r->load_time_ms : 0ull);
+        if (r != NULL)
+            cuzk__v1__preload_srs_response__free_unpacked(r, NULL);
+        free(rep.body);
+    }
+    return CZ_OK;
+}
+
+/* Warnings for keys that are parsed and validated but not acted on yet (docs/daemon.md). */
+static void warn_reserved(const cz_daemon_config *dc) {
+    cz_daemon_config def;
+    cz_daemon_config_defaults(&def);
+    if (dc->memory.eviction_min_idle != def.memory.eviction_min_idle)
+        CZ_LOG_WARN("cuzk-daemon: memory.eviction_min_idle is reserved: keys are evicted least "
+                    "recently used first when the budget needs room, whatever their idle time");
+    cz_daemon_config_free(&def);
+}
+
+/* logging.timeline: "" off, "log" through the log, else a file the lines are appended to. */
+static int timeline_open(cz_timeline_emitter **tl, FILE **file, const char *what) {
+    *tl = NULL;
+    *file = NULL;
+    if (what[0] == '\0')
+        return CZ_OK;
+    if (strcmp(what, "log") != 0) {
+        if ((*file = fopen(what, "a")) == NULL) {
+            CZ_LOG_ERROR("cuzk-daemon: logging.timeline: %s: cannot open for appending", what);
+            return CZ_EIO;
+        }
+        setvbuf(*file, NULL, _IOLBF, 0);
+    }
+    if (cz_timeline_emitter_create(tl, *file, 0) != CZ_OK) {
+        if (*file != NULL)
+            fclose(*file);
+        *file = NULL;
+        CZ_LOG_ERROR("cuzk-daemon: logging.timeline: out of memory");
+        return CZ_ENOMEM;
+    }
+    CZ_LOG_INFO("cuzk-daemon: timeline: %s", *file != NULL ? what : "TIMELINE lines in this log");
+    return CZ_OK;
 }
 
 int main(int argc, char **argv) {
     const char *listen = NULL, *log_level = NULL, *config = NULL, *gpus = NULL;
     double budget_gib = 0;
-    int threads = -1;
+    int threads = -1, print_config = 0;
     cz_daemon_service_config cfg;
     cz_daemon_config dc;
+    int rc;
     memset(&cfg, 0, sizeof cfg);
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -61,15 +147,19 @@ int main(int argc, char **argv) {
             usage(stdout);
             return 0;
         }
+        if (strcmp(a, "--print-config") == 0) {
+            print_config = 1;
+            continue;
+        }
         if (v == NULL) {
             fprintf(stderr, "cuzk-daemon: %s: missing value\n", a);
             usage(stderr);
             return 2;
         }
         i++;
-        if (strcmp(a, "--listen") == 0) {
+        if (strcmp(a, "--listen") == 0 || strcmp(a, "-l") == 0) {
             listen = v;
-        } else if (strcmp(a, "--config") == 0) {
+        } else if (strcmp(a, "--config") == 0 || strcmp(a, "-c") == 0) {
             config = v;
         } else if (strcmp(a, "--log-level") == 0) {
             log_level = v;
@@ -89,6 +179,8 @@ int main(int argc, char **argv) {
             return 2;
         }
     }
+    if (config == NULL && access(CZ_DAEMON_CONFIG_DEFAULT_PATH, F_OK) == 0)
+        config = CZ_DAEMON_CONFIG_DEFAULT_PATH;
     cz_errinfo ei;
     cz_errinfo_clear(&ei);
     if (cz_daemon_config_load(&dc, config, &ei) != CZ_OK ||
@@ -96,12 +188,18 @@ int main(int argc, char **argv) {
         (log_level != NULL &&
          cz_daemon_config_set(&dc, "logging.level", log_level, &ei) != CZ_OK) ||
         (gpus != NULL && cz_daemon_config_set(&dc, "gpus.devices", gpus, &ei) != CZ_OK)) {
-        fprintf(stderr, "cuzk-daemon: %s\n", ei.msg);
+        CZ_LOG_ERROR("cuzk-daemon: %s", ei.msg);
         cz_daemon_config_free(&dc);
         return 2;
     }
+    if (print_config) {
+        rc = cz_daemon_config_write(stdout, &dc) == CZ_OK && fflush(stdout) == 0 ? 0 : 1;
+        cz_daemon_config_free(&dc);
+        return rc;
+    }
     cz_log_set_level(dc.logging.level);
-    int verbose = dc.logging.level >= CZ_LOG_LEVEL_INFO;
+    CZ_LOG_INFO("cuzk-daemon: configuration: %s", config != NULL ? config : "defaults");
+    warn_reserved(&dc);
     cfg.engine.budget.total_bytes =
         budget_gib > 0 ? (uint64_t)(budget_gib * 1073741824.0) : dc.memory.total_budget;
     cfg.engine.budget.margin_bytes = dc.memory.safety_margin;
@@ -114,21 +212,19 @@ int main(int argc, char **argv) {
             visible = 0;
         if (cz_daemon_gpus_select(cfg.engine.devices, &cfg.engine.ndevices, note, sizeof note, &dc,
                                   visible, gi.msg, &ei) != CZ_OK) {
-            fprintf(stderr, "cuzk-daemon: %s\n", ei.msg);
+            CZ_LOG_ERROR("cuzk-daemon: %s", ei.msg);
             cz_daemon_config_free(&dc);
             return 2;
         }
-        if (verbose)
-            fprintf(stderr, "cuzk-daemon: %s\n", note);
-        for (int i = 0; verbose && i < cfg.engine.ndevices; i++) {
+        CZ_LOG_INFO("cuzk-daemon: %s", note);
+        for (int i = 0; i < cfg.engine.ndevices; i++) {
             cz_gpu_info info;
             if (cz_gpu_device_info(&info, cfg.engine.devices[i], &gi) == CZ_OK)
-                fprintf(stderr,
-                        "cuzk-daemon: GPU %d: %s, %.1f GiB, compute capability %d.%d, %d SMs, "
-                        "%d workers\n",
-                        cfg.engine.devices[i], info.name, (double)info.global_mem / 1073741824.0,
-                        info.cc_major, info.cc_minor, info.multiprocessors,
-                        dc.gpus.gpu_workers_per_device);
+                CZ_LOG_INFO("cuzk-daemon: GPU %d: %s, %.1f GiB, compute capability %d.%d, %d SMs, "
+                            "%d workers",
+                            cfg.engine.devices[i], info.name,
+                            (double)info.global_mem / 1073741824.0, info.cc_major, info.cc_minor,
+                            info.multiprocessors, dc.gpus.gpu_workers_per_device);
         }
     }
     cfg.engine.workers_per_device = dc.gpus.gpu_workers_per_device;
@@ -150,33 +246,41 @@ int main(int argc, char **argv) {
     cz_daemon_service *svc = NULL;
     cz_grpc_server *srv = NULL;
     cz_http *http = NULL;
-    int rc = 1;
+    cz_timeline_emitter *tl = NULL;
+    FILE *tl_file = NULL;
+    rc = 1;
+    if (timeline_open(&tl, &tl_file, dc.logging.timeline) != CZ_OK)
+        goto out;
+    cfg.engine.timeline = tl;
     if (cz_daemon_service_create(&svc, &cfg, &ei) != CZ_OK) {
-        fprintf(stderr, "cuzk-daemon: engine: %s\n", ei.msg);
+        CZ_LOG_ERROR("cuzk-daemon: engine: %s", ei.msg);
         goto out;
     }
+    if (preload_keys(svc, &dc) != CZ_OK)
+        goto out;
     if (cz_grpc_server_create(&srv, dc.daemon.listen, svc, &ei) != CZ_OK) {
-        fprintf(stderr, "cuzk-daemon: %s\n", ei.msg);
+        CZ_LOG_ERROR("cuzk-daemon: %s", ei.msg);
         goto out;
     }
     if (dc.daemon.status_listen[0] != '\0' &&
         cz_http_start(&http, dc.daemon.status_listen, cz_daemon_service_engine(svc),
                       cz_daemon_service_srs(svc), &ei) != CZ_OK) {
-        fprintf(stderr, "cuzk-daemon: daemon.status_listen: %s\n", ei.msg);
+        CZ_LOG_ERROR("cuzk-daemon: daemon.status_listen: %s", ei.msg);
         goto out;
     }
-    if (verbose)
-        fprintf(stderr, "cuzk-daemon: listening on %s (%s)%s%s\n", dc.daemon.listen,
+    CZ_LOG_INFO("cuzk-daemon: ready: listening on %s (%s)%s%s", dc.daemon.listen,
                 cfg.engine.ndevices > 0 ? "GPU backend" : "CPU backend", http ? "; status on " : "",
                 http ? dc.daemon.status_listen : "");
     cz_grpc_server_run(srv, &stop_requested);
     rc = 0;
-    if (verbose)
-        fprintf(stderr, "cuzk-daemon: stopped\n");
+    CZ_LOG_INFO("cuzk-daemon: stopped");
 out:
     cz_http_stop(http); /* before the engine it reads */
     cz_grpc_server_destroy(srv);
     cz_daemon_service_destroy(svc);
+    cz_timeline_emitter_destroy(tl); /* after the engine that writes to it */
+    if (tl_file != NULL)
+        fclose(tl_file);
     cz_daemon_config_free(&dc);
     return rc;
 }

@@ -5,6 +5,8 @@
 //
 //   node tests/daemon/grpc.mjs <cuzk-daemon> <scratch dir>
 // Exit 0 all passed, 1 a check failed, 77 skipped (the npm modules are missing: npm install).
+// CZ_DAEMON_TEST_LIGHT=1 (the ThreadSanitizer run, `make test-tsan`): a burst of 20 jobs instead
+// of 60 and drain jobs of 3 partitions instead of 6, the same checks.
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
@@ -55,7 +57,8 @@ function startDaemon() {
 }
 
 const opts = { "grpc.max_send_message_length": 256 << 20, "grpc.max_receive_message_length": 256 << 20 };
-const client = new Engine(`unix://${sock}`, grpc.credentials.createInsecure(), opts);
+const newClient = () => new Engine(`unix://${sock}`, grpc.credentials.createInsecure(), opts);
+let client = newClient();
 const call = (m, req, deadlineMs = 60000) => new Promise((res) => {
   client[m](req, { deadline: Date.now() + deadlineMs }, (err, resp) => res({ err, resp }));
 });
@@ -66,6 +69,9 @@ const rawCall = (m, bytes) => new Promise((res) => {
 const code = (r) => (r.err ? r.err.code : grpc.status.OK);
 const codeName = (c) => Object.keys(grpc.status).find((k) => grpc.status[k] === c) ?? String(c);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const light = process.env.CZ_DAEMON_TEST_LIGHT === "1";
+// A daemon log line: ISO-8601 UTC time with milliseconds, the level in five columns, the text.
+const LOG_LINE = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z (ERROR|WARN |INFO |DEBUG|TRACE) \S/;
 
 // BN254 proof (snarkjs layout: affine little-endian Montgomery; A 64, B 128, C 64 bytes) to JSON.
 function modpow(b, e, m) { let r = 1n; b %= m; for (; e > 0n; e >>= 1n, b = b * b % m) if (e & 1n) r = r * b % m; return r; }
@@ -174,7 +180,7 @@ try {
                                   witness: Buffer.from("not a witness") });
   check("bad witness: INVALID_ARGUMENT at submit", code(r) === grpc.status.INVALID_ARGUMENT, codeName(code(r)));
   r = await call("SubmitProof", { request_id: "big", proof_kind: "SNARKJS_ZKEY", zkey_path: zkey,
-                                  witness: Buffer.alloc((128 << 20) + 1024) });
+                                  witness: Buffer.alloc((128 << 20) + 1024) }, 180000); // slow on a loaded 2-core box
   check("a 128 MiB + 1 KiB request: RESOURCE_EXHAUSTED", code(r) === grpc.status.RESOURCE_EXHAUSTED, codeName(code(r)));
   r = await call("SubmitProof", { proof_kind: "POREP_SYNTH", synth_scale: 5 });
   check("porep-synth scale 5: INVALID_ARGUMENT", code(r) === grpc.status.INVALID_ARGUMENT, codeName(code(r)));
@@ -222,7 +228,7 @@ try {
 
   // --- a burst of small mixed-priority jobs: none lost
   const prios = ["LOW", "NORMAL", "HIGH", "CRITICAL", "PRIORITY_UNSPECIFIED"];
-  const N = 60;
+  const N = light ? 20 : 60;
   const subs = await Promise.all(Array.from({ length: N }, (_, i) => (i % 3 === 0
     ? call("SubmitProof", { request_id: `burst-${i}`, proof_kind: "SNARKJS_ZKEY", priority: prios[i % 5],
                             zkey_path: zkey, witness: wtns })
@@ -242,7 +248,7 @@ try {
   // --- SIGTERM with jobs in flight: they finish, new submits are refused, exit 0
   const inflight = ["term-1", "term-2", "term-3"];
   for (const id of inflight)
-    await call("SubmitProof", { request_id: id, proof_kind: "POREP_SYNTH", synth_scale: 12, synth_partitions: 6, synth_seed: 3 });
+    await call("SubmitProof", { request_id: id, proof_kind: "POREP_SYNTH", synth_scale: 12, synth_partitions: light ? 3 : 6, synth_seed: 3 });
   const waits = inflight.map((id) => call("AwaitProof", { job_id: id }, 120000));
   daemon.kill("SIGTERM");
   // Submit once the daemon has taken the signal (it says so), while it still drains the jobs
@@ -258,22 +264,78 @@ try {
   const ex = await daemon.exited;
   check("daemon exits 0 after draining", ex.code === 0, JSON.stringify(ex));
   check("socket file removed", !fs.existsSync(sock));
+  check("every log line has a timestamp and a level",
+        daemon.stderrText.trim().split("\n").every((l) => LOG_LINE.test(l)), daemon.stderrText);
   daemon = null;
 
-  // --- the configuration file: its status_listen starts GET /metrics; a bad file stops start-up
+  // --- the configuration file: status_listen starts GET /metrics; srs.preload loads a key (a
+  // name in param_cache) before the socket exists; logging.timeline appends the engine's
+  // TIMELINE lines to a file; reserved keys warn. Then timeline = "log" puts them into the log.
   const port = 20000 + (process.pid % 20000);
   const cfgPath = path.join(scratch, "cuzk.toml");
-  fs.writeFileSync(cfgPath, `[daemon]\nlisten = "unix://${sock}"\nstatus_listen = "127.0.0.1:${port}"\n`);
-  const d2 = spawn(daemonBin, ["--config", cfgPath, "--log-level", "warn"], { stdio: "ignore" });
-  const d2exit = new Promise((res) => d2.on("exit", (c) => res(c)));
+  const tlPath = path.join(scratch, "timeline.log");
+  const zkeyDir = path.dirname(zkey), zkeyName = path.basename(zkey);
+  const startCfg = (text, level) => {
+    fs.writeFileSync(cfgPath, text);
+    const d = spawn(daemonBin, ["--config", cfgPath, "--log-level", level], { stdio: ["ignore", "ignore", "pipe"] });
+    d.stderrText = "";
+    d.stderr.on("data", (b) => { d.stderrText += b; });
+    d.exited = new Promise((res) => d.on("exit", (c) => res(c)));
+    return d;
+  };
+  // Connects as soon as the socket exists: the daemon creates it only after the preload.
+  const firstStatus = async () => {
+    for (let i = 0; i < 300 && !fs.existsSync(sock); i++) await sleep(50);
+    client.close();
+    client = newClient(); // a fresh channel: the old one backs off after its daemon went away
+    await new Promise((res, rej) => client.waitForReady(Date.now() + 20000, (e) => (e ? rej(e) : res())));
+    return call("GetStatus", {});
+  };
+  const d2 = startCfg(`[daemon]\nlisten = "unix://${sock}"\nstatus_listen = "127.0.0.1:${port}"\n` +
+                      `[memory]\neviction_min_idle = "1m"\n[gpus]\ndevices = [0]\n` +
+                      `[srs]\nparam_cache = "${zkeyDir}"\npreload = ["${zkeyName}"]\n` +
+                      `[logging]\ntimeline = "${tlPath}"\n`, "warn");
+  r = await firstStatus();
+  check("srs.preload: the key is loaded when the daemon first answers",
+        code(r) === 0 && r.resp.loaded_srs.some((x) => x.circuit_id === zkey), JSON.stringify(r.err ?? r.resp.loaded_srs));
   let metrics = "";
   for (let i = 0; i < 50 && !metrics.includes("cuzk_uptime_seconds"); i++) {
-    await sleep(100);
     metrics = await fetch(`http://127.0.0.1:${port}/metrics`).then((x) => x.text()).catch(() => "");
+    if (!metrics) await sleep(100);
   }
   check("--config: status_listen serves /metrics", metrics.includes("cuzk_proofs_submitted_total"));
+  r = await call("Prove", { submit: { request_id: "tl-1", proof_kind: "POREP_SYNTH", synth_scale: 10,
+                                      synth_partitions: 2, synth_seed: 5 } }, 120000);
+  check("Prove with a timeline file", code(r) === 0 && r.resp.result.status === "COMPLETED", r.err?.details);
   d2.kill("SIGTERM");
-  check("--config daemon exits 0", (await d2exit) === 0);
+  check("--config daemon exits 0", (await d2.exited) === 0, d2.stderrText);
+  const tl = fs.existsSync(tlPath) ? fs.readFileSync(tlPath, "utf8") : "";
+  const tlJob = tl.split("\n").filter((l) => /^TIMELINE,[0-9.]+,[A-Z_]+,tl-1,/.test(l)).map((l) => l.split(",")[2]);
+  check("logging.timeline file: the job's lines, 2 partitions synthesized, then DONE",
+        tlJob.filter((e) => e === "SYNTH_START").length === 2 && tlJob.filter((e) => e === "GPU_END").length === 2 &&
+        tlJob[tlJob.length - 1] === "DONE", tl.slice(0, 400));
+  check("reserved keys warn at start-up",
+        /WARN .*gpus\.devices is reserved/.test(d2.stderrText) &&
+        /WARN .*memory\.eviction_min_idle is reserved/.test(d2.stderrText), d2.stderrText);
+  check("--log-level warn: no INFO lines", !/ INFO /.test(d2.stderrText), d2.stderrText);
+
+  const d4 = startCfg(`[daemon]\nlisten = "unix://${sock}"\n[logging]\ntimeline = "log"\n`, "info");
+  r = await firstStatus();
+  r = await call("Prove", { submit: { request_id: "tl-2", proof_kind: "POREP_SYNTH", synth_scale: 10,
+                                      synth_partitions: 1, synth_seed: 6 } }, 120000);
+  check("Prove with the timeline in the log", code(r) === 0 && r.resp.result.status === "COMPLETED", r.err?.details);
+  d4.kill("SIGTERM");
+  const c4 = await d4.exited;
+  const lines4 = d4.stderrText.trim().split("\n");
+  check("timeline = \"log\": TIMELINE lines in the log, with timestamp and level",
+        c4 === 0 && lines4.some((l) => / INFO  TIMELINE,[0-9.]+,DONE,tl-2,/.test(l)) &&
+        lines4.every((l) => LOG_LINE.test(l)), d4.stderrText.slice(0, 2000));
+
+  const d5 = startCfg(`[daemon]\nlisten = "unix://${sock}"\n[srs]\nparam_cache = "${scratch}"\npreload = ["missing.zkey"]\n`, "info");
+  const c5 = await d5.exited;
+  check("srs.preload of a missing key stops start-up (exit 1, no socket)",
+        c5 === 1 && /ERROR .*srs\.preload: .*missing\.zkey/.test(d5.stderrText) && !fs.existsSync(sock), `${c5} ${d5.stderrText}`);
+
   fs.writeFileSync(cfgPath, "[daemon]\n\nlisten = 5\n");
   const d3 = spawn(daemonBin, ["--config", cfgPath], { stdio: ["ignore", "ignore", "pipe"] });
   let err3 = "";
