@@ -110,16 +110,20 @@ void bench_json_print(bench_json *j);
 /* n Montgomery-form Fr elements of curve (32 bytes each), uniform below 2^252. */
 void bench_random_fr(void *out, cz_curve_id curve, size_t n, uint64_t seed);
 /* Scalar sets of msm --scalars. */
-enum { BENCH_SCALARS_UNIFORM, BENCH_SCALARS_BITS, BENCH_SCALARS_EQUAL };
-extern const char *const bench_scalars_names[3];
+enum { BENCH_SCALARS_UNIFORM, BENCH_SCALARS_BITS, BENCH_SCALARS_EQUAL, BENCH_SCALARS_POREP };
+extern const char *const bench_scalars_names[4];
 /* Reshapes n uniform scalars (bench_random_fr) in place: BITS keeps 1.3 % of them and makes the
  * rest 0 or 1 (half each; a Filecoin PoRep aux vector is 98.7 % bits), EQUAL copies the first
- * one everywhere (every digit of a window in one bucket: the most skewed load). */
+ * one everywhere (every digit of a window in one bucket: the most skewed load), POREP is BITS
+ * (and bench_shape_bases makes 3/4 of the bases infinity, like the B2 bases of a PoRep key). */
 void bench_shape_scalars(void *s, cz_curve_id curve, size_t n, int kind, uint64_t seed);
 /* n affine points of G1 (g2 = 0) or G2: 2^16 distinct points [a + i·d]G, repeated to fill n.
  * NULL when out of memory; free with free(). */
 void *bench_make_bases(cz_curve_id curve, int g2, size_t n, uint64_t seed);
 size_t bench_affine_size(cz_curve_id curve, int g2);
+/* For the POREP scalar set: sets a seeded 3/4 of the n bases (elem bytes each) to infinity
+ * (all-zero coordinates); other sets leave them alone. */
+void bench_shape_bases(void *bases, size_t elem, size_t n, int kind, uint64_t seed);
 
 /* bench_summary.c: the summary of a batch of proofs (engine, and the daemon client's batch). */
 typedef struct bench_agg {

@@ -37,7 +37,9 @@ void bench_usage(FILE *f) {
         "  --copies | --no-copies   GPU msm/ntt: time only with (or only without) the host\n"
         "                           copies in and out (default: both, one line each)\n"
         "msm:   --group g1|g2       (default g1; the GPU has g1 only)\n"
-        "       --scalars uniform|bits|equal   scalar set (default uniform; bits: 98.7 %% 0/1)\n"
+        "       --scalars uniform|bits|equal|porep   scalar set (default uniform; bits: 98.7 %% "
+        "0/1;\n"
+        "                porep: bits, and 3/4 of the bases infinity like B2)\n"
         "       --split auto|on|off the 0/1 split, GPU or CPU (default auto: the library decides)\n"
         "ntt:   --kind forward|inverse|coset-forward|coset-inverse   repeatable or a list\n"
         "prove: --cache DIR         circuits and keys are kept there (default ./bench-cache)\n"
@@ -165,10 +167,10 @@ int bench_cli_parse(bench_opts *o, int argc, char **argv) {
             o->g2 = strcmp(v, "g2") == 0;
         } else if (strcmp(a, "--scalars") == 0 && is_msm) {
             int k = 0;
-            while (k < 3 && strcmp(v, bench_scalars_names[k]) != 0)
+            while (k < 4 && strcmp(v, bench_scalars_names[k]) != 0)
                 k++;
-            if (k == 3)
-                return bench_usage_error(cmd, "--scalars takes uniform, bits or equal", v);
+            if (k == 4)
+                return bench_usage_error(cmd, "--scalars takes uniform, bits, equal or porep", v);
             o->scalars = k;
         } else if (strcmp(a, "--split") == 0 && is_msm) {
             if (strcmp(v, "auto") != 0 && strcmp(v, "on") != 0 && strcmp(v, "off") != 0)

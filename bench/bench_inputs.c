@@ -44,7 +44,7 @@ void bench_random_fr(void *out, cz_curve_id curve, size_t n, uint64_t seed) {
     }
 }
 
-const char *const bench_scalars_names[3] = {"uniform", "bits", "equal"};
+const char *const bench_scalars_names[4] = {"uniform", "bits", "equal", "porep"};
 
 void bench_shape_scalars(void *s, cz_curve_id curve, size_t n, int kind, uint64_t seed) {
     uint64_t(*v)[4] = s, one[4];
@@ -60,7 +60,7 @@ void bench_shape_scalars(void *s, cz_curve_id curve, size_t n, int kind, uint64_
     for (size_t i = 0; i < n; i++) {
         if (kind == BENCH_SCALARS_EQUAL && i > 0) {
             memcpy(v[i], v[0], sizeof v[i]);
-        } else if (kind == BENCH_SCALARS_BITS) {
+        } else if (kind == BENCH_SCALARS_BITS || kind == BENCH_SCALARS_POREP) {
             uint64_t r = splitmix(&seed) % 1000;
             if (r < 987) {
                 if (r & 1)
@@ -117,4 +117,12 @@ size_t bench_affine_size(cz_curve_id curve, int g2) {
     if (curve == CZ_CURVE_BN254)
         return g2 ? sizeof(cz_bn254_g2_affine) : sizeof(cz_bn254_g1_affine);
     return g2 ? sizeof(cz_bls12381_g2_affine) : sizeof(cz_bls12381_g1_affine);
+}
+
+void bench_shape_bases(void *bases, size_t elem, size_t n, int kind, uint64_t seed) {
+    if (kind != BENCH_SCALARS_POREP)
+        return;
+    for (size_t i = 0; i < n; i++)
+        if (splitmix(&seed) % 4 != 0)
+            memset((uint8_t *)bases + i * elem, 0, elem);
 }

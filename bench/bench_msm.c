@@ -96,6 +96,7 @@ static int run_size(const bench_opts *o, cz_curve_id curve, unsigned log_n, cz_t
     }
     bench_random_fr(scalars, curve, n, 0x7363616c ^ log_n);
     bench_shape_scalars(scalars, curve, n, o->scalars, 0x73686170 ^ log_n);
+    bench_shape_bases(bases, bench_affine_size(curve, o->g2), n, o->scalars, 0x696e6679 ^ log_n);
     c.bases = bases;
     c.scalars = scalars;
     if (!o->gpu) {

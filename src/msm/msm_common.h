@@ -7,7 +7,11 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
+
+#include "cuzk/clock.h"
 
 /* Every scalar field here (BN254 and BLS12-381 Fr) fits in four 64-bit limbs. */
 #define MSM_NLIMBS 4
@@ -60,6 +64,41 @@ static inline int msm_split_env(void) {
     if (e != NULL && e[0] == '1' && e[1] == 0)
         return 1;
     return -1;
+}
+
+/*
+ * CZ_MSM_PROFILE=1 prints one line per phase of every CPU MSM to stderr (for benchmarks):
+ * msm_prof_start returns a start time (0 when profiling is off), msm_prof_end prints the phase's
+ * wall time and the process CPU time (all threads; on a loaded machine the better measure of
+ * work) since then, and restarts both clocks (the CPU clock in a thread-local).
+ */
+#define MSM_STR_(x) #x
+#define MSM_STR(x)  MSM_STR_(x)
+
+static _Thread_local uint64_t msm_prof_cpu0;
+
+static inline uint64_t msm_cpu_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static inline uint64_t msm_prof_start(void) {
+    const char *e = getenv("CZ_MSM_PROFILE");
+    if (e == NULL || e[0] != '1')
+        return 0;
+    msm_prof_cpu0 = msm_cpu_ns();
+    return cz_clock_now_ns();
+}
+
+static inline void msm_prof_end(uint64_t *t0, const char *group, const char *phase, size_t n) {
+    if (*t0 == 0)
+        return;
+    uint64_t t = cz_clock_now_ns(), c = msm_cpu_ns();
+    fprintf(stderr, "msm %s: %-9s wall %9.2f ms  cpu %9.2f ms  (n %zu)\n", group, phase,
+            (double)(t - *t0) / 1e6, (double)(c - msm_prof_cpu0) / 1e6, n);
+    *t0 = t;
+    msm_prof_cpu0 = c;
 }
 
 /* Bit length of the largest of n canonical scalars (0 when all are zero). */

@@ -47,6 +47,7 @@
 #define G(name)  CZ_CAT3(M_G, _, name)
 #define F(name)  CZ_CAT3(M_F, _, name)
 #define EX(name) CZ_CAT3(M_EXPORT, _, name)
+#define M_NAME   MSM_STR(M_G)
 
 _Static_assert(sizeof(M_FR_T) == 8 * MSM_NLIMBS, "scalars have four limbs");
 
@@ -291,6 +292,7 @@ static void M(task)(void *arg, size_t t) {
 
 int CZ_CAT3(cz__, M_G, _msm_limbs)(M_JAC *ret, const M_AFF *bases, const uint64_t *k, size_t n,
                                    cz_threadpool *pool, unsigned c, unsigned nsplit) {
+    uint64_t t0 = msm_prof_start();
     unsigned bits = msm_max_bits(k, n);
     M(ctx) cx;
     M_XYZZ acc;
@@ -320,7 +322,9 @@ int CZ_CAT3(cz__, M_G, _msm_limbs)(M_JAC *ret, const M_AFF *bases, const uint64_
     cx.part = malloc((size_t)cx.nwin * nsplit * sizeof *cx.part);
     if (cx.part == NULL)
         return CZ_ENOMEM;
+    msm_prof_end(&t0, M_NAME, "max_bits", n);
     cz_threadpool_run(pool, M(task), &cx, (size_t)cx.nwin * nsplit);
+    msm_prof_end(&t0, M_NAME, "buckets", n);
     if (cx.nomem) {
         free(cx.part);
         return CZ_ENOMEM;
@@ -334,6 +338,7 @@ int CZ_CAT3(cz__, M_G, _msm_limbs)(M_JAC *ret, const M_AFF *bases, const uint64_
     }
     G(xyzz_to_jacobian)(ret, &acc);
     free(cx.part);
+    msm_prof_end(&t0, M_NAME, "windows", n);
     return CZ_OK;
 }
 
@@ -396,6 +401,7 @@ static int M(convert_and_run)(M_JAC *ret, const M_AFF *bases, const M_FR_T *fr,
                               const uint8_t *bytes, const size_t *idx, size_t n,
                               cz_threadpool *pool) {
     M(conv) cv;
+    uint64_t t0 = msm_prof_start();
     int rc;
     if (n == 0) {
         G(jac_set_infinity)(ret);
@@ -416,6 +422,7 @@ static int M(convert_and_run)(M_JAC *ret, const M_AFF *bases, const M_FR_T *fr,
     cv.idx = idx;
     cv.n = n;
     cz_threadpool_run(pool, M(conv_task), &cv, (n + MSM_CONV_CHUNK - 1) / MSM_CONV_CHUNK);
+    msm_prof_end(&t0, M_NAME, "glv", n);
     rc = CZ_CAT3(cz__, M_G, _msm_limbs)(ret, cv.b, cv.k, 2 * n, pool, 0, 0);
     free(cv.k);
     free(cv.b);
@@ -426,6 +433,7 @@ static int M(convert_and_run)(M_JAC *ret, const M_AFF *bases, const M_FR_T *fr,
  * 0/1 split in front of convert_and_run. */
 
 #undef MSM_AHEAD
+#undef M_NAME
 #undef M
 #undef G
 #undef F
