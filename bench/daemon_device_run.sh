@@ -139,6 +139,35 @@ echo "SIGTERM with $COUNT proofs in flight: daemon exit $drc ($(el))"
 cat "$OUT/drain.jsonl"
 [ $drc = 0 ] || bad "daemon exit $drc after SIGTERM"
 tail -3 "$OUT/daemon.log"
+
+# BENCH=1: the synthetic PoRep through the daemon against the same batch in process (same
+# binaries, same key cache, same engine settings), then a sweep of partition_workers, each value
+# a daemon of its own (cuzk-bench sweep), on GPU $GPU. BK = scale, BC = proofs, BJ = in flight.
+if [ "${BENCH:-0}" = 1 ] && "$PACK/bin/cuzk-bench" --help 2>&1 | grep -q "sweep"; then
+  BK=${BK:-20} BC=${BC:-4} BJ=${BJ:-2}
+  sed -i "s/^gpu_workers_per_device = .*/gpu_workers_per_device = $WORKERS/" "$T/cuzk.toml"
+  start_daemon || bad "bench daemon did not start"
+  "$PACK/bin/cuzk-bench" batch -a "$SOCK" --workload porep-synth --scale "$BK" --partitions 10     -c "$BC" -j "$BJ" >"$OUT/bench_daemon.jsonl" 2>"$OUT/bench_daemon.err" || bad "daemon batch"
+  kill -TERM $DPID
+  wait $DPID
+  echo "daemon batch ($(el)): $(grep -h 's/proof' "$OUT/bench_daemon.err" | tail -1)"
+  "$PACK/bin/cuzk-bench" engine --workload porep-synth --scale "$BK" --partitions 10 -c "$BC"     -j "$BJ" --gpu --device "$GPU" --gw "$WORKERS" --cache "$T/synth"     >"$OUT/bench_engine.jsonl" 2>"$OUT/bench_engine.err" || bad "in-process batch"
+  echo "in-process batch ($(el)): $(grep -h 's/proof' "$OUT/bench_engine.err" | tail -1)"
+  $PY - "$OUT/bench_daemon.jsonl" "$OUT/bench_engine.jsonl" <<'PY' | tee "$OUT/bench_ratio.txt"
+import json, sys
+def summ(p):
+    for line in open(p):
+        r = json.loads(line)
+        if r.get("summary"):
+            return r
+d, e = summ(sys.argv[1]), summ(sys.argv[2])
+print(f"s/proof daemon {d['s_per_proof']:.3f} in-process {e['s_per_proof']:.3f} "
+      f"ratio {d['s_per_proof'] / e['s_per_proof']:.4f}")
+PY
+  cp "$T/cuzk.toml" "$T/base.toml"
+  "$PACK/bin/cuzk-bench" sweep --key synthesis.partition_workers --values "${SWEEP:-2,4,8,12}"     --config "$T/base.toml" --daemon "$PACK/bin/cuzk-daemon" --daemon-arg --synth-cache     --daemon-arg "$T/synth" --daemon-arg --synth-max-scale --daemon-arg 22     --workload porep-synth --scale "$BK" --partitions 10 -c "$BC" -j "$BJ"     >"$OUT/sweep.txt" 2>"$OUT/sweep.err" || bad "sweep"
+  cat "$OUT/sweep.txt"
+fi
 rm -rf "$T"
 echo "total $(el)"
 [ $fail = 0 ] && echo PASS || echo FAIL
