@@ -21,7 +21,8 @@
  * inverse transform uses the same table: ω^-e = -ω^(n/2-e) for 0 < e < n/2, and the minus sign
  * swaps the butterfly's sum and difference. The table is generated on the device from two small
  * host tables (x^k for k < 1024 and x^(1024m)), one multiplication per entry, and cached with the
- * scratch buffer per (device, curve, log_n) until cz_gpu_release: 16·n + 32·n bytes.
+ * scratch buffer per (device, curve, log_n) until cz_gpu_release: 16·n + 32·n bytes (+ 32·n for
+ * variant 8's two tables, built on its first call).
  * Coset factors use the same two-level tables (a[k] ·= hi[k >> 10]·lo[k & 1023]), with n⁻¹
  * folded into the lo table of g⁻¹.
  *
@@ -279,9 +280,10 @@ static __device__ __forceinline__ void sh_mul(fe<C> &t, const fe<C> &y, const fe
         for (int i = 0; i <= k; i++)
             mac3(c0, c1, c2, q[i], ntt_lz<C>::nr(k - i));
         t.l[k] = c0;
-        c0 = c1 + t.l[k + 1];
-        c1 = c2 + (c0 < c1);
+        c0 = c1;
+        c1 = c2;
         c2 = 0;
+        asm("add.cc.u32 %0, %0, %2;\n\taddc.u32 %1, %1, 0;" : "+r"(c0), "+r"(c1) : "r"(t.l[k + 1]));
     }
 #pragma unroll
     for (int i = 0; i < N; i++)
