@@ -16,7 +16,7 @@ export PATH=/usr/local/cuda/bin:$PATH
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv >"$OUT/device.txt" 2>&1
 t0=$(date +%s)
 { cmake -S "$SRC" -B "$B" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_COMPILER=nvcc \
-    -DCZ_WITH_JSON=OFF && cmake --build "$B" -j16 --target cuzk-bench gpu_test_gpu_ntt; } \
+    -DCZ_WITH_JSON=OFF && cmake --build "$B" -j16 --target cuzk-bench gpu_test_gpu_ntt gpu_test_gpu_ntt_lazy gpu_test_gpu_ntt2_map; } \
   >"$OUT/build.log" 2>&1 || { tail -50 "$OUT/build.log"; exit 1; }
 echo "build: $(($(date +%s) - t0)) s"
 cuobjdump --dump-resource-usage "$B/libcuzk.a" 2>&1 | grep -A1 "ntt_pass_kern" |
