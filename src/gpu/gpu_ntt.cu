@@ -21,17 +21,19 @@
  * inverse transform uses the same table: ω^-e = -ω^(n/2-e) for 0 < e < n/2, and the minus sign
  * swaps the butterfly's sum and difference. The table is generated on the device from two small
  * host tables (x^k for k < 1024 and x^(1024m)), one multiplication per entry, and cached with the
- * scratch buffer per (device, curve, log_n) until cz_gpu_release: 16·n + 32·n bytes.
+ * scratch buffer per (device, curve, log_n) until cz_gpu_release: 16·n + 32·n bytes (+ 32·n for
+ * variant 8's two tables, built on its first call).
  * Coset factors use the same two-level tables (a[k] ·= hi[k >> 10]·lo[k & 1023]), with n⁻¹
  * folded into the lo table of g⁻¹.
  *
- * This file's kernels are variants 1, 6 and 7 (CZ_GPU_NTT_VARIANT, read per call; see ntt_v):
- * the same schedule, with 6 and 7 keeping values lazily reduced between stages and loading each
- * block's twiddles once into shared memory (7: with the even/odd multiplication). Forward and
- * inverse passes are separate instantiations (the inverse's output swap costs the forward
- * nothing). CZ_GPU_NTT_VARIANT=2 runs the schedule of gpu_ntt2.cu instead (8 elements per thread,
- * 3 stages per shared-memory exchange) on the same cached domain. All give the same results byte
- * for byte.
+ * This file's kernels are variants 1, 6, 7 and 8 (CZ_GPU_NTT_VARIANT, read per call; see ntt_v):
+ * the same schedule, with 6, 7 and 8 keeping values lazily reduced between stages and loading each
+ * block's twiddles once into shared memory (7: with the even/odd multiplication, 8: with Shoup's
+ * multiplication by a precomputed twiddle quotient, from two more tables built on first use).
+ * Forward and inverse passes are separate instantiations (the inverse's output swap costs the
+ * forward nothing). CZ_GPU_NTT_VARIANT=2 runs the schedule of gpu_ntt2.cu instead (8 elements per
+ * thread, 3 stages per shared-memory exchange) on the same cached domain. All give the same results
+ * byte for byte.
  */
 #include <pthread.h>
 #include <stdlib.h>
@@ -65,11 +67,18 @@
  *      twiddles are distinct per block, so those loads go to DRAM, and no stage waits on them).
  *   7: as 6 with the even/odd multiplication (gpu_field_eo.cuh; the twiddle is its first operand:
  *      its intermediate value stays below 2^32·(w + r) < 2^288).
+ *   8: as 6 with Shoup's multiplication (sh_mul below): the twiddle w is the canonical integer
+ *      ω^k (not ω^k·R) with its quotient w' = floor(w·2^256 / r) from a second table; for data
+ *      y = a·R, y·w ≡ (a·w)·R, so the data stay in Montgomery form. t = y·w - q·r with q the
+ *      (truncated) high half of y·w': t ≡ y·w (mod r) and t < 2r (proof at sh_mul), the bound
+ *      the lazy butterflies of 6 assume, so they are reused unchanged. Each block loads 2·(2^s - 1)
+ *      twiddles (shared memory: 3 times the tile).
  * (3 and 4 were 6 and 7 without the shared twiddles; measured and removed, see docs/gpu.md.) */
 template <int V> struct ntt_v {
-    static constexpr bool lazy = V == 6 || V == 7;
+    static constexpr bool lazy = V == 6 || V == 7 || V == 8;
     static constexpr bool eo = V == 7;
-    static constexpr bool shtw = V == 6 || V == 7;
+    static constexpr bool shoup = V == 8;
+    static constexpr bool shtw = V == 6 || V == 7 || V == 8;
 };
 
 /* 2r, limb i (r's limbs as compile-time constants). */
@@ -83,6 +92,16 @@ static constexpr uint32_t ntt_bn254_r[8] = CZ_GPU_BN254_FR_P;
 static constexpr uint32_t ntt_bls12381_r[8] = CZ_GPU_BLS12381_FR_P;
 static __constant__ uint32_t ntt_bn254_2r[8] = NTT_TWO_P_ALL(ntt_bn254_r);
 static __constant__ uint32_t ntt_bls12381_2r[8] = NTT_TWO_P_ALL(ntt_bls12381_r);
+/* 2^256 - r, limb i (= ~r_i above limb 0 since r_0 != 0). */
+#define NTT_NEG_P(P, i) ((i) ? ~P[i] : 0u - P[0])
+#define NTT_NEG_P_ALL(P)                                                                           \
+    {                                                                                              \
+        NTT_NEG_P(P, 0), NTT_NEG_P(P, 1), NTT_NEG_P(P, 2), NTT_NEG_P(P, 3), NTT_NEG_P(P, 4),       \
+            NTT_NEG_P(P, 5), NTT_NEG_P(P, 6), NTT_NEG_P(P, 7)                                      \
+    }
+static __constant__ uint32_t ntt_bn254_nr[8] = NTT_NEG_P_ALL(ntt_bn254_r);
+static __constant__ uint32_t ntt_bls12381_nr[8] = NTT_NEG_P_ALL(ntt_bls12381_r);
+static_assert(ntt_bn254_r[0] != 0 && ntt_bls12381_r[0] != 0, "2^256 - r limb by limb");
 static_assert(ntt_bn254_r[7] < 0x40000000u, "BN254 Fr: 4r < 2^256");
 static_assert(ntt_bls12381_r[7] < 0x80000000u && ntt_bls12381_r[7] >= 0x40000000u,
               "BLS12-381 Fr: 2r < 2^256 <= 4r");
@@ -94,11 +113,17 @@ template <> struct ntt_lz<gbn254_fr_cfg> {
     static __device__ __forceinline__ uint32_t r2(int i) {
         return ntt_bn254_2r[i];
     }
+    static __device__ __forceinline__ uint32_t nr(int i) {
+        return ntt_bn254_nr[i];
+    }
 };
 template <> struct ntt_lz<gbls12381_fr_cfg> {
     static constexpr bool harvey = false;
     static __device__ __forceinline__ uint32_t r2(int i) {
         return ntt_bls12381_2r[i];
+    }
+    static __device__ __forceinline__ uint32_t nr(int i) {
+        return ntt_bls12381_nr[i];
     }
 };
 
@@ -175,13 +200,108 @@ static __device__ __forceinline__ void lz_sub_h(fe<C> &r, const fe<C> &a, const 
         asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(r.l[i]) : "r"(s[i]), "r"(b.l[i]));
 }
 
-/* t = y·w (w a twiddle below r): reduced below r (V 1) or below 2r (lazy variants). */
+/* (c2:c1:c0) += high word of a·b */
+static __device__ __forceinline__ void hac3(uint32_t &c0, uint32_t &c1, uint32_t &c2, uint32_t a,
+                                            uint32_t b) {
+    asm("mad.hi.cc.u32 %0, %3, %4, %0;\n\t"
+        "addc.cc.u32 %1, %1, 0;\n\t"
+        "addc.u32 %2, %2, 0;"
+        : "+r"(c0), "+r"(c1), "+r"(c2)
+        : "r"(a), "r"(b));
+}
+
+/* Shoup's multiplication (variant 8): t ≡ y·w (mod r), t < 2r, for any y < 2^256 - 2^228 (the
+ * lazy values: y < 4r < 0.76·2^256 for BN254 Fr, y < 2r < 0.91·2^256 for BLS12-381 Fr), w < r
+ * canonical and ws = w' = floor(w·2^256 / r). N = 8 limbs, words of 32 bits.
+ *   q = floor(V / 2^256), V = the columns N-1 .. 2N-1 of the product y·w' (every y_i·w'_j with
+ *       i + j >= N-1, both words) plus the high words of the products with i + j = N-2. The part
+ *       of y·w' left out, D, is the products with i + j <= N-3 and the low words with
+ *       i + j = N-2: D < sum_{k<=N-3} (k+1)·2^(64+32k) + (N-1)·2^(32+32(N-2)) < 2N·2^(32(N-1))
+ *       = 2^228.
+ *   Bound: write y·w = Q·r + ρ (0 <= ρ < r) and w' = w·2^256/r - ε (0 <= ε < 1). Then
+ *       y·w/r - q = y·ε/2^256 + D/2^256 + (V/2^256 - q) < y/2^256 + 2^-28 + 1 < 2,
+ *       and q <= y·w'/2^256 <= y·w/r, so 0 <= Q - q <= 1 (an integer below 2) and
+ *       t = y·w - q·r = ρ + (Q - q)·r lies in [0, 2r).
+ *   t = low256(y·w) + low256(q·(2^256 - r)) = y·w - q·r mod 2^256, exact since t < 2r < 2^256:
+ *       two product-scanning chains over columns 0 .. N-1 (column N-1: low words only; what
+ *       carries out of 2^256 is dropped on purpose), the first before q so that w and w' are not
+ *       live together (a spill in the BLS12-381 inverse kernel otherwise).
+ * Products: N(N+1)/2 + N-1 for q (43: 36 wide, 7 high words), N² for t (64: 56 wide, 8 low
+ * words), against 2N² + N for the Montgomery multiplication; no dependent m_i·n0 chain. Each
+ * accumulator stays below 2^96 (at most 2N + 1 terms below 2^64 per column). The CPU model of
+ * these exact operations is tests/gpu/test_gpu_ntt_lazy.c. */
+template <class C>
+static __device__ __forceinline__ void sh_mul(fe<C> &t, const fe<C> &y, const fe<C> &w,
+                                              const fe<C> &ws) {
+    constexpr int N = C::N;
+    uint32_t q[N], c0 = 0, c1 = 0, c2 = 0;
+    /* t = low256(y·w) first, so that w is dead while q is computed (register pressure) */
+#pragma unroll
+    for (int k = 0; k < N - 1; k++) {
+#pragma unroll
+        for (int i = 0; i <= k; i++)
+            mac3(c0, c1, c2, y.l[i], w.l[k - i]);
+        t.l[k] = c0;
+        c0 = c1;
+        c1 = c2;
+        c2 = 0;
+    }
+#pragma unroll
+    for (int i = 0; i < N; i++)
+        c0 += y.l[i] * w.l[N - 1 - i];
+    t.l[N - 1] = c0;
+    c0 = c1 = c2 = 0;
+#pragma unroll
+    for (int i = 0; i <= N - 2; i++) /* column N-2: high words, landing in column N-1 */
+        hac3(c0, c1, c2, y.l[i], ws.l[N - 2 - i]);
+#pragma unroll
+    for (int i = 0; i < N; i++) /* column N-1; its low word is dropped */
+        mac3(c0, c1, c2, y.l[i], ws.l[N - 1 - i]);
+    c0 = c1;
+    c1 = c2;
+    c2 = 0;
+#pragma unroll
+    for (int k = N; k < 2 * N - 1; k++) {
+#pragma unroll
+        for (int i = k - N + 1; i < N; i++)
+            mac3(c0, c1, c2, y.l[i], ws.l[k - i]);
+        q[k - N] = c0;
+        c0 = c1;
+        c1 = c2;
+        c2 = 0;
+    }
+    q[N - 1] = c0;
+    /* t += low256(q·(2^256 - r)) */
+    c0 = t.l[0];
+    c1 = c2 = 0;
+#pragma unroll
+    for (int k = 0; k < N - 1; k++) {
+#pragma unroll
+        for (int i = 0; i <= k; i++)
+            mac3(c0, c1, c2, q[i], ntt_lz<C>::nr(k - i));
+        t.l[k] = c0;
+        c0 = c1;
+        c1 = c2;
+        c2 = 0;
+        asm("add.cc.u32 %0, %0, %2;\n\taddc.u32 %1, %1, 0;" : "+r"(c0), "+r"(c1) : "r"(t.l[k + 1]));
+    }
+#pragma unroll
+    for (int i = 0; i < N; i++)
+        c0 += q[i] * ntt_lz<C>::nr(N - 1 - i);
+    t.l[N - 1] = c0;
+}
+
+/* t = y·w (w a twiddle below r; ws its Shoup quotient, variant 8): reduced below r (V 1) or below
+ * 2r (lazy variants). */
 template <class C, int V>
-static __device__ __forceinline__ void ntt_twmul(fe<C> &t, const fe<C> &y, const fe<C> &w) {
+static __device__ __forceinline__ void ntt_twmul(fe<C> &t, const fe<C> &y, const fe<C> &w,
+                                                 const fe<C> &ws) {
     if (!ntt_v<V>::lazy)
         fe_mul(t, y, w);
     else if (ntt_v<V>::eo)
         eo_mul_nr(t, w, y);
+    else if (ntt_v<V>::shoup)
+        sh_mul(t, y, w, ws);
     else
         fe_mul_nr(t, w, y);
 }
@@ -217,7 +337,7 @@ template <class C, int V> static __device__ __forceinline__ void ntt_normalise(f
 template <class C> struct ntt_pass {
     const fe<C> *src;
     fe<C> *dst;
-    const fe<C> *tw;
+    const fe<C> *tw, *tws; /* tws: variant 8's quotients (tw: its canonical twiddles) */
     const fe<C> *pre_lo, *pre_hi, *post_lo, *post_hi;
     fe<C> post_c;
     unsigned log_n, t, s;
@@ -263,6 +383,8 @@ __global__ void __launch_bounds__(512) ntt_pass_kern(const ntt_pass<C> P) {
                 const unsigned k = 31 - __clz(i + 1), j = i + 1 - (1u << k);
                 const uint32_t e = ((j << t) + lo) << (L - (t + k) - 1);
                 shw[i] = fe_load(&P.tw[INV && e != 0 ? halfn - e : e]);
+                if (ntt_v<V>::shoup) /* the quotients after the twiddles */
+                    shw[2 * half + i] = fe_load(&P.tws[INV && e != 0 ? halfn - e : e]);
             }
         }
     }
@@ -279,8 +401,8 @@ __global__ void __launch_bounds__(512) ntt_pass_kern(const ntt_pass<C> P) {
             const bool neg = INV && e != 0;
             fe<C> w = ntt_v<V>::shtw ? sh[2 * half + h - 1 + j]
                                      : fe_load(&P.tw[neg ? halfn - e : e]),
-                  yw;
-            ntt_twmul<C, V>(yw, y, w);
+                  ws = ntt_v<V>::shoup ? sh[4 * half + h - 1 + j] : w, yw;
+            ntt_twmul<C, V>(yw, y, w, ws);
             ntt_bfly<C, V>(p, m, x, yw);
             if (neg) {
                 fe<C> tmp = p;
@@ -316,6 +438,33 @@ __global__ void ntt_table_kern(fe<C> *tw, const fe<C> *lo, const fe<C> *hi, size
     fe<C> r, x = fe_load(&hi[k >> NTT_LO_BITS]), y = fe_load(&lo[k & (NTT_LO_SIZE - 1)]);
     fe_mul(r, x, y);
     fe_store(&tw[k], r);
+}
+
+/* Variant 8's tables from tw[k] = m = w·R mod r (w = ω^k): tc[k] = w (canonical) and
+ * ts[k] = w' = floor(w·2^256 / r). Since w·2^256 = w'·r + m (m < r is that remainder),
+ * w'·r ≡ -m (mod 2^256) and w' = m·(-r⁻¹) mod 2^256 (ninv = -r⁻¹ mod 2^256): a low-half product,
+ * no division. */
+template <class C>
+__global__ void ntt_shoup_table_kern(fe<C> *tc, fe<C> *ts, const fe<C> *tw, const fe<C> ninv,
+                                     size_t count) {
+    size_t k = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (k >= count)
+        return;
+    fe<C> m = fe_load(&tw[k]), w, q;
+    fe_from_mont(w, m);
+    fe_zero(q);
+#pragma unroll
+    for (int i = 0; i < C::N; i++) {
+        uint64_t c = 0;
+#pragma unroll
+        for (int j = 0; i + j < C::N; j++) {
+            const uint64_t acc = (uint64_t)q.l[i + j] + (uint64_t)m.l[i] * ninv.l[j] + c;
+            q.l[i + j] = (uint32_t)acc;
+            c = acc >> 32;
+        }
+    }
+    fe_store(&tc[k], w);
+    fe_store(&ts[k], q);
 }
 
 /* ---- host side: per-curve host arithmetic ---- */
@@ -374,6 +523,8 @@ static void dom_free(ntt_dom *d) {
     if (d == NULL)
         return;
     cudaFree(d->tw);
+    cudaFree(d->tw_c);
+    cudaFree(d->tw_s);
     cudaFree(d->scratch);
     cudaFree(d->g_lo);
     cudaFree(d->g_hi);
@@ -481,8 +632,73 @@ out:
     return rc;
 }
 
+/* -r⁻¹ mod 2^256 (8 limbs) for the odd r: Hensel lifting x ← x·(2 - r·x), from x = 1 (right
+ * mod 2), doubles the correct low bits each step: 8 steps. */
+/* r = a·b mod 2^256 (8 limbs; r must not alias a or b). */
+static void ntt_mul_lo(uint32_t r[8], const uint32_t a[8], const uint32_t b[8]) {
+    memset(r, 0, 8 * sizeof(uint32_t));
+    for (int i = 0; i < 8; i++) {
+        uint64_t c = 0;
+        for (int j = 0; i + j < 8; j++) {
+            const uint64_t acc = (uint64_t)r[i + j] + (uint64_t)a[i] * b[j] + c;
+            r[i + j] = (uint32_t)acc;
+            c = acc >> 32;
+        }
+    }
+}
+
+/* out = c - x mod 2^256 for the small constant c. */
+static void ntt_sub_from(uint32_t out[8], uint32_t c, const uint32_t x[8]) {
+    uint64_t bw = 0;
+    for (int i = 0; i < 8; i++) {
+        const uint64_t d = (uint64_t)(i ? 0u : c) - x[i] - bw;
+        out[i] = (uint32_t)d;
+        bw = (d >> 63) & 1;
+    }
+}
+
+/* out = -r⁻¹ mod 2^256 for the odd r: Hensel lifting x ← x·(2 - r·x) from x = 1 (right mod 2)
+ * doubles the correct low bits each step, so 8 steps. */
+static void ntt_neg_rinv(uint32_t out[8], const uint32_t r[8]) {
+    uint32_t x[8] = {1}, t[8], u[8];
+    for (int it = 0; it < 8; it++) {
+        ntt_mul_lo(t, r, x);
+        ntt_sub_from(u, 2, t);
+        ntt_mul_lo(t, x, u);
+        memcpy(x, t, sizeof x);
+    }
+    ntt_sub_from(out, 0, x);
+}
+
+/* Variant 8's tables of d (see ntt_shoup_table_kern), built on first use: 2·16·n bytes more.
+ * Called with ntt_cache_lock held; dev is selected. */
+template <class H> static int dom_shoup(ntt_dom *d, unsigned log_n, cz_errinfo *ei) {
+    typedef typename H::cfg C;
+    typedef fe<C> F;
+    const size_t count = ((size_t)1 << log_n) / 2;
+    F ninv;
+    int rc = CZ_OK;
+    if (d->tw_c != NULL)
+        return CZ_OK;
+    ntt_neg_rinv(ninv.l, H::id == 0 ? ntt_bn254_r : ntt_bls12381_r);
+    CZ_CUDA_TRY(cudaMalloc(&d->tw_c, count * sizeof(F)));
+    CZ_CUDA_TRY(cudaMalloc(&d->tw_s, count * sizeof(F)));
+    ntt_shoup_table_kern<C><<<cz__gpu_blocks(count, 256), 256>>>((F *)d->tw_c, (F *)d->tw_s,
+                                                                 (const F *)d->tw, ninv, count);
+    CZ_CUDA_LAUNCHED();
+    CZ_CUDA_TRY(cudaDeviceSynchronize());
+out:
+    if (rc != CZ_OK) {
+        cudaFree(d->tw_c);
+        cudaFree(d->tw_s);
+        d->tw_c = d->tw_s = NULL;
+    }
+    return rc;
+}
+
 /* The cached domain of (dev, curve H, log_n), built on first use. dev is already selected. */
-template <class H> static int dom_get(ntt_dom **d, int dev, unsigned log_n, cz_errinfo *ei) {
+template <class H>
+static int dom_get(ntt_dom **d, int dev, unsigned log_n, bool shoup, cz_errinfo *ei) {
     int rc = CZ_OK;
     if (dev >= NTT_MAX_DEV)
         return cz_fail(ei, CZ_EUNSUPPORTED, "gpu ntt: device %d beyond the cache", dev);
@@ -493,6 +709,8 @@ template <class H> static int dom_get(ntt_dom **d, int dev, unsigned log_n, cz_e
         if (rc == CZ_OK)
             ntt_cache[dev][H::id][log_n] = *d;
     }
+    if (rc == CZ_OK && shoup)
+        rc = dom_shoup<H>(*d, log_n, ei);
     pthread_mutex_unlock(&ntt_cache_lock);
     return rc;
 }
@@ -519,7 +737,7 @@ template <class C, bool INV, int V>
 static int ntt_launch(dim3 grid, dim3 block, size_t shm, const ntt_pass<C> &P, cz_errinfo *ei) {
     int rc = CZ_OK;
     if (ntt_v<V>::shtw) {
-        shm *= 2;
+        shm *= ntt_v<V>::shoup ? 3 : 2;
         if (shm > 48 * 1024)
             CZ_CUDA_TRY(cudaFuncSetAttribute(
                 ntt_pass_kern<C, INV, V>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)shm));
@@ -539,7 +757,8 @@ static int ntt_core(fe<C> *a, const ntt_dom *d, unsigned log_n, cz_gpu_ntt_kind 
     const size_t n = (size_t)1 << log_n;
     ntt_pass<C> P;
     memset(&P, 0, sizeof P);
-    P.tw = (const F *)d->tw;
+    P.tw = (const F *)(variant == 8 ? d->tw_c : d->tw);
+    P.tws = (const F *)d->tw_s;
     P.log_n = log_n;
     P.pre_lo = (const F *)d->g_lo;
     P.pre_hi = (const F *)d->g_hi;
@@ -574,6 +793,9 @@ static int ntt_core(fe<C> *a, const ntt_dom *d, unsigned log_n, cz_gpu_ntt_kind 
             case 7:
                 NTT_LAUNCH(7);
                 break;
+            case 8:
+                NTT_LAUNCH(8);
+                break;
             default:
                 NTT_LAUNCH(1);
             }
@@ -588,12 +810,12 @@ out:
     return rc;
 }
 
-/* The schedule of this call: CZ_GPU_NTT_VARIANT=2 selects gpu_ntt2.cu, 6 and 7 this file's
+/* The schedule of this call: CZ_GPU_NTT_VARIANT=2 selects gpu_ntt2.cu, 6, 7 and 8 this file's
  * kernels with the butterfly arithmetic of ntt_v (read per call, so tests and benchmarks can switch
  * with setenv); unset or anything else is the default. */
 static int ntt_variant(void) {
     const char *e = getenv("CZ_GPU_NTT_VARIANT");
-    if (e != NULL && strlen(e) == 1 && strchr("1267", e[0]) != NULL)
+    if (e != NULL && strlen(e) == 1 && strchr("12678", e[0]) != NULL)
         return e[0] - '0';
     return NTT_DEFAULT_VARIANT;
 }
@@ -617,9 +839,9 @@ static int ntt_dev(void *d_a, unsigned log_n, cz_gpu_ntt_kind kind, int dev, cz_
         return cz_fail(ei, CZ_EINVAL, "gpu ntt: unknown kind %d", (int)kind);
     if ((rc = cz__gpu_select(dev, ei)) != CZ_OK)
         return rc;
-    if ((rc = dom_get<H>(&d, dev, log_n, ei)) != CZ_OK)
-        return rc;
     variant = ntt_variant();
+    if ((rc = dom_get<H>(&d, dev, log_n, variant == 8, ei)) != CZ_OK)
+        return rc;
     if (variant == 2 && ntt2_supported(log_n, ntt2_smax()))
         rc = cz__gpu_ntt2_run(H::id, d_a, d, log_n, kind, ntt2_smax(), ei);
     else
