@@ -3,7 +3,7 @@
 #   1. build everything with CUDA (bench/gpu_device_run.sh), run the GPU tests and the engine
 #      tests that use the GPU (NTT variants $NTT_VARIANTS, MSM up to 2^24), then the NTT
 #      benchmarks (every variant, one process per curve) and the G1 MSM benchmarks 2^20..2^26;
-#   2. the MSM at 2^26 against the progression oracle (CZ_GPU_TEST_MAX_LOG=26) and the
+#   2. (run after 3) the MSM at 2^26 against the progression oracle (CZ_GPU_TEST_MAX_LOG=26) and the
 #      CZ_GPU_MSM_NREG=1 accumulation timed at 2^26;
 #   3. bench/gpu_engine_run.sh: GPU Groth16 proofs (checked) of mulchain keys, the same on every
 #      other GPU, the engine on the synthetic PoRep with gw 1 and 2 and on all GPUs;
@@ -27,6 +27,10 @@ if ! skip 1; then
     msm:bn254:20,22,24,26:--no-copies msm:bls12381:20,22,24,26:--no-copies
 fi
 echo "step 1 done at $(($(date +%s) - t0)) s"
+if ! skip 3; then
+  OUT=$OUT/3 B=$B CPU_PROVE="${CPU_PROVE:- }" bash bench/gpu_engine_run.sh
+fi
+echo "step 3 done at $(($(date +%s) - t0)) s"
 if ! skip 2; then
   mkdir -p "$OUT/2"
   (CZ_GPU_TEST_MAX_LOG=26 timeout 120 "$B/gpu_test_gpu_msm" 2>&1 | tail -5) >"$OUT/2/msm26.log"
@@ -38,10 +42,6 @@ if ! skip 2; then
   cut -c1-200 "$OUT/2/msm-nreg.jsonl"
 fi
 echo "step 2 done at $(($(date +%s) - t0)) s"
-if ! skip 3; then
-  OUT=$OUT/3 B=$B CPU_PROVE="${CPU_PROVE:- }" bash bench/gpu_engine_run.sh
-fi
-echo "step 3 done at $(($(date +%s) - t0)) s"
 if ! skip 4; then
   mkdir -p "$OUT/4"
   timeout 60 "$B/cuzk-bench" upload --gpu --log-n 24,27 --runs 5 >"$OUT/4/upload.jsonl" \
