@@ -44,6 +44,7 @@ typedef struct cz_timeline_emitter cz_timeline_emitter;
 /* Per-partition stage times (ms) a workload fills in; written as STAGE timeline records. */
 typedef struct cz_part_times {
     double synth, prep, ntt_h, batch_add, tail_msm, g2_msm, finish;
+    double upload, device; /* GPU only: host -> device copies; the whole device region */
 } cz_part_times;
 
 /* What a workload's GPU-side steps get from the engine. */

@@ -61,6 +61,8 @@ typedef enum {
     CZ_TL_STAGE_G2_MSM,    /* the G2 MSM for B (CPU, outside the lock) */
     CZ_TL_STAGE_LOCK_WAIT, /* waiting for the GPU lock */
     CZ_TL_STAGE_LOCK_HELD, /* holding the GPU lock */
+    CZ_TL_STAGE_UPLOAD,    /* host -> device copies of the partition's vectors (inside the lock) */
+    CZ_TL_STAGE_DEVICE,    /* the whole device region: uploads, allocations, kernels, frees */
     CZ_TL_NSTAGES
 } cz_timeline_stage;
 

@@ -129,6 +129,8 @@ static void emit_stages(cz_engine *e, const item *it) {
         {CZ_TL_STAGE_BATCH_ADD, offsetof(cz_part_times, batch_add)},
         {CZ_TL_STAGE_TAIL_MSM, offsetof(cz_part_times, tail_msm)},
         {CZ_TL_STAGE_G2_MSM, offsetof(cz_part_times, g2_msm)},
+        {CZ_TL_STAGE_UPLOAD, offsetof(cz_part_times, upload)},
+        {CZ_TL_STAGE_DEVICE, offsetof(cz_part_times, device)},
     };
     if (!cz_timeline_emitter_enabled(e->tl))
         return;

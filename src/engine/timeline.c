@@ -38,7 +38,8 @@ static const char *const event_names[CZ_TL_NEVENTS] = {
 };
 
 static const char *const stage_names[CZ_TL_NSTAGES] = {
-    "prep", "ntt_h", "batch_add", "tail_msm", "g2_msm", "lock_wait", "lock_held",
+    "prep",      "ntt_h",     "batch_add", "tail_msm", "g2_msm",
+    "lock_wait", "lock_held", "upload",    "device",
 };
 
 const char *cz_timeline_event_name(cz_timeline_event ev) {

@@ -208,6 +208,8 @@ static int g16_compute(void *pend, void *ctx, const cz_engine_device *dev, cz_pa
     const cz_groth16_timings *tm = cz_groth16_pending_timings(pd->pp);
     t->ntt_h = tm->ntt_ms + tm->msm_h_ms;
     t->tail_msm = tm->msm_a_ms + tm->msm_b1_ms + tm->msm_c_ms;
+    t->upload = tm->upload_ms;
+    t->device = tm->gpu_ms;
     return rc;
 }
 

@@ -44,9 +44,11 @@
 #include "gpu_ntt.cuh"
 #include "gpu_ntt2_map.h"
 
-#define NTT_MAX_DEV         16
-#define NTT_MAX_TILE        10 /* at most 2^10 elements (32 KiB) per block of 512 threads */
-#define NTT_DEFAULT_VARIANT 1  /* CZ_GPU_NTT_VARIANT unset */
+#define NTT_MAX_DEV  16
+#define NTT_MAX_TILE 10 /* at most 2^10 elements (32 KiB) per block of 512 threads */
+/* CZ_GPU_NTT_VARIANT unset: 7 (lazy reduction, shared-memory twiddles, even/odd multiply), the
+ * fastest on the H200 for both curves and every kind (docs/gpu.md, "NTT variants"). */
+#define NTT_DEFAULT_VARIANT 7
 
 /* ---- kernels ---- */
 
