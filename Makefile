@@ -80,8 +80,8 @@ test-asan: build-asan vectors
 # mutexes), so accesses made inside those libraries are ignored (ignore_noninstrumented_modules);
 # every access from our code, including in callbacks the libraries' threads run, is checked.
 # tests/daemon/tsan.supp names the remaining known library-internal reports.
-TSAN_TESTS = engine_test_sched engine_test_budget engine_test_srs engine_test_pipeline \
-  engine_test_timeline engine_test_workload engine_test_sched_list engine_test_fifo_lock \
+# Every engine test (tests/engine/test_*.c -> engine_test_*), so a new one cannot be left out.
+TSAN_TESTS = $(patsubst tests/engine/test_%.c,engine_test_%,$(wildcard tests/engine/test_*.c)) \
   core_test_threadpool
 TSAN_DAEMON_TESTS = daemon_test_config|daemon_test_http|daemon_grpc
 TSAN_DAEMON_OPTIONS = halt_on_error=1 exitcode=66 ignore_noninstrumented_modules=1 \
