@@ -540,6 +540,19 @@ static int make_key(const char *path, const cz_r1cs *cs, cz_threadpool *pool, cz
     return rc;
 }
 
+/* A context with its circuit built (*out set even on failure, for the caller to free). */
+static int ctx_new(cz_porep_synth_ctx **out, cz_curve_id curve, unsigned k, cz_threadpool *pool,
+                   cz_errinfo *ei) {
+    cz_porep_synth_ctx *ctx = calloc(1, sizeof *ctx);
+    *out = ctx;
+    if (ctx == NULL)
+        return cz_fail(ei, CZ_ENOMEM, "porep-synth context");
+    ctx->curve = curve;
+    ctx->k = k;
+    CZ_ASSERT(pthread_mutex_init(&ctx->lock, NULL) == 0);
+    return cz_porep_synth_build(&ctx->cs, curve, k, pool, ei);
+}
+
 int cz_porep_synth_ctx_create(cz_porep_synth_ctx **out, cz_curve_id curve, unsigned k,
                               const char *cache_dir, cz_threadpool *pool, cz_errinfo *ei) {
     cz_porep_synth_ctx *ctx;
@@ -547,13 +560,7 @@ int cz_porep_synth_ctx_create(cz_porep_synth_ctx **out, cz_curve_id curve, unsig
     struct stat st;
     int rc;
     *out = NULL;
-    ctx = calloc(1, sizeof *ctx);
-    if (ctx == NULL)
-        return cz_fail(ei, CZ_ENOMEM, "porep-synth context");
-    ctx->curve = curve;
-    ctx->k = k;
-    CZ_ASSERT(pthread_mutex_init(&ctx->lock, NULL) == 0);
-    if ((rc = cz_porep_synth_build(&ctx->cs, curve, k, pool, ei)) != CZ_OK)
+    if ((rc = ctx_new(&ctx, curve, k, pool, ei)) != CZ_OK)
         goto fail;
     mkdir(cache_dir, 0755);
     snprintf(path, sizeof path, "%s/porep-synth-%s-%u.zkey", cache_dir,
@@ -579,13 +586,7 @@ int cz_porep_synth_ctx_create_bench(cz_porep_synth_ctx **out, cz_curve_id curve,
     cz_porep_synth_ctx *ctx;
     int rc;
     *out = NULL;
-    ctx = calloc(1, sizeof *ctx);
-    if (ctx == NULL)
-        return cz_fail(ei, CZ_ENOMEM, "porep-synth context");
-    ctx->curve = curve;
-    ctx->k = k;
-    CZ_ASSERT(pthread_mutex_init(&ctx->lock, NULL) == 0);
-    if ((rc = cz_porep_synth_build(&ctx->cs, curve, k, pool, ei)) != CZ_OK ||
+    if ((rc = ctx_new(&ctx, curve, k, pool, ei)) != CZ_OK ||
         (rc = cz__bench_key_make(&ctx->bk, &ctx->cs, k, 0x70726570ull + k, pool, ei)) != CZ_OK) {
         cz_porep_synth_ctx_free(ctx);
         return rc;

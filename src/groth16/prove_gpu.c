@@ -97,22 +97,21 @@ size_t cz_groth16_gpu_key_bytes(const cz_groth16_gpu_key *k) {
     return k != NULL ? k->bytes : 0;
 }
 
-int cz_groth16_gpu_key_create(cz_groth16_gpu_key **out, const cz_zkey *zk, int dev,
-                              cz_errinfo *ei) {
-    cz_groth16_gpu_key *k;
+/* A key with its device checked and nothing on it yet; the callers fill in the bases. */
+static int gpu_key_new(cz_groth16_gpu_key **out, const cz_zkey *zk, int dev, cz_errinfo *ei) {
     int rc;
     *out = NULL;
     if ((rc = gpu_check_device(dev, "gpu key", ei)) != CZ_OK)
         return rc;
-    k = calloc(1, sizeof *k);
-    if (k == NULL)
+    if ((*out = calloc(1, sizeof **out)) == NULL)
         return cz_fail(ei, CZ_ENOMEM, "gpu key: cannot allocate the key");
-    k->zk = zk;
-    k->dev = dev;
-    if (zk->curve == CZ_CURVE_BN254)
-        rc = bn254_gpu_key_upload(k, zk, ei);
-    else
-        rc = bls12381_gpu_key_upload(k, zk, ei);
+    (*out)->zk = zk;
+    (*out)->dev = dev;
+    return CZ_OK;
+}
+
+/* Hands k out on success, frees it on failure. */
+static int gpu_key_done(cz_groth16_gpu_key **out, cz_groth16_gpu_key *k, int rc) {
     if (rc != CZ_OK) {
         cz_groth16_gpu_key_free(k);
         return rc;
@@ -121,27 +120,31 @@ int cz_groth16_gpu_key_create(cz_groth16_gpu_key **out, const cz_zkey *zk, int d
     return CZ_OK;
 }
 
+int cz_groth16_gpu_key_create(cz_groth16_gpu_key **out, const cz_zkey *zk, int dev,
+                              cz_errinfo *ei) {
+    cz_groth16_gpu_key *k;
+    int rc;
+    *out = NULL;
+    if ((rc = gpu_key_new(&k, zk, dev, ei)) != CZ_OK)
+        return rc;
+    if (zk->curve == CZ_CURVE_BN254)
+        rc = bn254_gpu_key_upload(k, zk, ei);
+    else
+        rc = bls12381_gpu_key_upload(k, zk, ei);
+    return gpu_key_done(out, k, rc);
+}
+
 int cz_groth16_gpu_key_create_progression(cz_groth16_gpu_key **out, const cz_zkey *zk,
                                           const void *p0, const void *step, int dev,
                                           cz_errinfo *ei) {
     cz_groth16_gpu_key *k;
     int rc;
     *out = NULL;
-    if ((rc = gpu_check_device(dev, "gpu key", ei)) != CZ_OK)
+    if ((rc = gpu_key_new(&k, zk, dev, ei)) != CZ_OK)
         return rc;
-    k = calloc(1, sizeof *k);
-    if (k == NULL)
-        return cz_fail(ei, CZ_ENOMEM, "gpu key: cannot allocate the key");
-    k->zk = zk;
-    k->dev = dev;
     if (zk->curve == CZ_CURVE_BN254)
         rc = bn254_gpu_key_progression(k, zk, p0, step, ei);
     else
         rc = bls12381_gpu_key_progression(k, zk, p0, step, ei);
-    if (rc != CZ_OK) {
-        cz_groth16_gpu_key_free(k);
-        return rc;
-    }
-    *out = k;
-    return CZ_OK;
+    return gpu_key_done(out, k, rc);
 }
