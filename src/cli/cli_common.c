@@ -2,6 +2,7 @@
  * Helpers shared by the `cuzk` subcommands (cli.h).
  */
 #include "cli/cli.h"
+#include "core/hex.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -45,16 +46,6 @@ int cz__cli_parse_threads(size_t *out, const char *s) {
     return CZ_OK;
 }
 
-static int hex_digit(char c) {
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
-
 int cz__cli_parse_hex32(uint8_t out[32], const char *s) {
     if (strncmp(s, "0x", 2) == 0)
         s += 2;
@@ -63,7 +54,7 @@ int cz__cli_parse_hex32(uint8_t out[32], const char *s) {
         return CZ_EINVAL;
     memset(out, 0, 32);
     for (size_t i = 0; i < len; i++) {
-        int d = hex_digit(s[len - 1 - i]);
+        int d = cz__hex_digit((unsigned char)s[len - 1 - i]);
         if (d < 0)
             return CZ_EINVAL;
         out[i / 2] |= (uint8_t)(d << (4 * (i % 2)));

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "core/hex.h"
 #include "cuzk/clock.h"
 #include "cuzk/groth16.h"
 #include "cuzk/groth16_json.h"
@@ -48,16 +49,12 @@ static uint8_t *parse_hex(const char *s, size_t *len) {
     for (size_t i = 0; i < n / 2; i++) {
         unsigned v = 0;
         for (int h = 0; h < 2; h++) {
-            char c = s[2 * i + h];
-            unsigned d = c >= '0' && c <= '9'   ? (unsigned)(c - '0')
-                         : c >= 'a' && c <= 'f' ? (unsigned)(c - 'a' + 10)
-                         : c >= 'A' && c <= 'F' ? (unsigned)(c - 'A' + 10)
-                                                : 16u;
-            if (d == 16) {
+            int d = cz__hex_digit((unsigned char)s[2 * i + h]);
+            if (d < 0) {
                 free(out);
                 return NULL;
             }
-            v = v * 16 + d;
+            v = v * 16 + (unsigned)d;
         }
         out[i] = (uint8_t)v;
     }

@@ -11,6 +11,7 @@
  *
  * Costs: linear in the text; a config file is a few KiB.
  */
+#include "core/hex.h"
 #include "daemon/toml.h"
 
 #include <errno.h>
@@ -179,16 +180,6 @@ static int skip_array_space(parser *ps) {
     }
 }
 
-static int hexval(int c) {
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
-
 static size_t put_utf8(char *o, uint32_t cp) {
     if (cp < 0x80) {
         o[0] = (char)cp;
@@ -278,7 +269,7 @@ static int parse_string(parser *ps, cz__toml_value *v) {
             int nd = e == 'u' ? 4 : 8;
             uint32_t cp = 0;
             for (int i = 0; i < nd; i++) {
-                int h = ps->p < ps->end ? hexval((unsigned char)*ps->p) : -1;
+                int h = ps->p < ps->end ? cz__hex_digit((unsigned char)*ps->p) : -1;
                 if (h < 0) {
                     rc = perr(ps, "invalid \\%c escape in string: %d hex digits expected", e, nd);
                     goto out;
