@@ -535,6 +535,15 @@ static void test_http(void) {
     CHECK(await_state(e, "zkey0") == CZ_JOB_DONE);
     CHECK(await_state(e, "zkey1") == CZ_JOB_DONE);
     CHECK(await_state(e, "fail3") == CZ_JOB_FAILED);
+    /* A finished job drops its key reference on the engine's deallocation thread, just after it
+     * is DONE: wait for that, so the documents below and the stats read after them agree. */
+    for (int i = 0; i < 10000; i++) {
+        cz_srs_stats ss;
+        cz_srs_stats_get(&ss, srs);
+        if (ss.nreferenced == 0)
+            break;
+        usleep(1000);
+    }
 
     /* a job held in synthesis is listed running, its partition pending */
     pthread_mutex_lock(&g_m);
