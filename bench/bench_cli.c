@@ -36,7 +36,7 @@ void bench_usage(FILE *f) {
         "  --gpu [--device D]       run on CUDA device D (default 0) instead of the CPU\n"
         "  --copies | --no-copies   GPU msm/ntt: time only with (or only without) the host\n"
         "                           copies in and out (default: both, one line each)\n"
-        "msm:   --group g1|g2       (default g1; the GPU has g1 only)\n"
+        "msm:   --group g1|g2       (default g1)\n"
         "       --scalars uniform|bits|equal|porep   scalar set (default uniform; bits: 98.7 %% "
         "0/1;\n"
         "                porep: bits, and 3/4 of the bases infinity like B2)\n"
@@ -192,8 +192,6 @@ int bench_cli_parse(bench_opts *o, int argc, char **argv) {
         return bench_usage_error(cmd, "--device needs --gpu", NULL);
     if (o->copies >= 0 && !o->gpu)
         return bench_usage_error(cmd, "--copies / --no-copies need --gpu", NULL);
-    if (o->gpu && o->g2)
-        return bench_usage_error(cmd, "the GPU MSM has G1 only (--group g2 runs on the CPU)", NULL);
     if (o->curves == 0)
         o->curves = 1u << CZ_CURVE_BN254;
     if (o->ntt_kinds == 0)

@@ -2,10 +2,10 @@
  * cuzk-bench msm: Σ [s_i] P_i over n = 2^K random scalars and bases (bench_inputs.c).
  *
  * CPU: cz_<curve>_<group>_msm on the thread pool (--threads), G1 or G2 (--group).
- * GPU: G1 only. The bases are uploaded once per size, untimed (they are a proving key's, resident
- * on the device). copies = true times cz_<curve>_gpu_g1_msm with the scalars in host memory (their
- * upload included); copies = false times cz_<curve>_gpu_g1_msm_dev on scalars already on the
- * device. The result point is 100 bytes at most, so "out" costs nothing either way.
+ * GPU: G1 or G2 (--group). The bases are uploaded once per size, untimed (they are a proving key's,
+ * resident on the device). copies = true times cz_<curve>_gpu_<group>_msm with the scalars in host
+ * memory (their upload included); copies = false times cz_<curve>_gpu_<group>_msm_dev on scalars
+ * already on the device. The result point is 100 bytes at most, so "out" costs nothing either way.
  * --scalars picks the scalar set (bench_shape_scalars); --split sets CZ_GPU_MSM_SPLIT, the GPU
  * library's switch for its 0/1 split (docs/gpu.md), and CZ_MSM_SPLIT, the CPU MSM's
  * (docs/msm.md); CZ_GPU_MSM_C and CZ_GPU_MSM_PROFILE pass through from the environment.
@@ -51,17 +51,30 @@ static int cpu_fn(void *p, cz_errinfo *ei) {
 static int gpu_host_fn(void *p, cz_errinfo *ei) {
     const msm_ctx *c = p;
     any_jacobian r;
-    return c->curve == CZ_CURVE_BN254
-               ? cz_bn254_gpu_g1_msm(&r.bn1, c->gb, c->scalars, c->n, ei)
-               : cz_bls12381_gpu_g1_msm(&r.bls1, c->gb, c->scalars, c->n, ei);
+    if (c->curve == CZ_CURVE_BN254)
+        return c->g2 ? cz_bn254_gpu_g2_msm(&r.bn2, c->gb, c->scalars, c->n, ei)
+                     : cz_bn254_gpu_g1_msm(&r.bn1, c->gb, c->scalars, c->n, ei);
+    return c->g2 ? cz_bls12381_gpu_g2_msm(&r.bls2, c->gb, c->scalars, c->n, ei)
+                 : cz_bls12381_gpu_g1_msm(&r.bls1, c->gb, c->scalars, c->n, ei);
 }
 
 static int gpu_dev_fn(void *p, cz_errinfo *ei) {
     const msm_ctx *c = p;
     any_jacobian r;
-    return c->curve == CZ_CURVE_BN254
-               ? cz_bn254_gpu_g1_msm_dev(&r.bn1, c->gb, c->d_scalars, c->n, ei)
-               : cz_bls12381_gpu_g1_msm_dev(&r.bls1, c->gb, c->d_scalars, c->n, ei);
+    if (c->curve == CZ_CURVE_BN254)
+        return c->g2 ? cz_bn254_gpu_g2_msm_dev(&r.bn2, c->gb, c->d_scalars, c->n, ei)
+                     : cz_bn254_gpu_g1_msm_dev(&r.bn1, c->gb, c->d_scalars, c->n, ei);
+    return c->g2 ? cz_bls12381_gpu_g2_msm_dev(&r.bls2, c->gb, c->d_scalars, c->n, ei)
+                 : cz_bls12381_gpu_g1_msm_dev(&r.bls1, c->gb, c->d_scalars, c->n, ei);
+}
+
+static int gpu_upload(cz_gpu_bases **gb, cz_curve_id curve, int g2, const void *bases, size_t n,
+                      int dev, cz_errinfo *ei) {
+    if (curve == CZ_CURVE_BN254)
+        return g2 ? cz_bn254_gpu_g2_bases_upload(gb, bases, n, dev, ei)
+                  : cz_bn254_gpu_g1_bases_upload(gb, bases, n, dev, ei);
+    return g2 ? cz_bls12381_gpu_g2_bases_upload(gb, bases, n, dev, ei)
+              : cz_bls12381_gpu_g1_bases_upload(gb, bases, n, dev, ei);
 }
 
 /* Times one mode and prints its line. */
@@ -103,9 +116,7 @@ static int run_size(const bench_opts *o, cz_curve_id curve, unsigned log_n, cz_t
         rc = run_mode(o, &c, log_n, -1, cpu_fn);
         goto out;
     }
-    int up = curve == CZ_CURVE_BN254
-                 ? cz_bn254_gpu_g1_bases_upload(&c.gb, bases, n, o->device, &ei)
-                 : cz_bls12381_gpu_g1_bases_upload(&c.gb, bases, n, o->device, &ei);
+    int up = gpu_upload(&c.gb, curve, o->g2, bases, n, o->device, &ei);
     if (up != CZ_OK || cz_gpu_alloc(&d_scalars, 32 * n, o->device, &ei) != CZ_OK ||
         cz_gpu_upload(d_scalars, scalars, 32 * n, o->device, &ei) != CZ_OK) {
         fprintf(stderr, "cuzk-bench msm: GPU set-up for 2^%u points: %s\n", log_n, ei.msg);

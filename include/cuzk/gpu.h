@@ -1,6 +1,6 @@
 /*
- * The GPU backend (CUDA): device queries, device memory, the scalar-field NTT and the G1
- * multi-scalar multiplication of BN254 and BLS12-381 on an NVIDIA GPU.
+ * The GPU backend (CUDA): device queries, device memory, the scalar-field NTT and the G1 and G2
+ * multi-scalar multiplications of BN254 and BLS12-381 on an NVIDIA GPU.
  *
  * A C API: no CUDA type crosses it. Devices are numbered 0 .. count-1 as CUDA numbers them;
  * device memory is handed around as `void *` device addresses. Every function is synchronous
@@ -154,6 +154,36 @@ int cz_bls12381_gpu_g1_msm(cz_bls12381_g1_jacobian *ret, const cz_gpu_bases *b,
 int cz_bn254_gpu_g1_msm_dev(cz_bn254_g1_jacobian *ret, const cz_gpu_bases *b, const void *d_scalars,
                             size_t n, cz_errinfo *ei);
 int cz_bls12381_gpu_g1_msm_dev(cz_bls12381_g1_jacobian *ret, const cz_gpu_bases *b,
+                               const void *d_scalars, size_t n, cz_errinfo *ei);
+
+/* ---- MSM over G2 ----
+ *
+ * The G1 calls above for G2 affine bases (coordinates in Fp2, cz_<curve>_g2_affine; the same
+ * cz_gpu_bases handle type, which remembers its group: a G1 handle given to a G2 MSM, or the
+ * other way round, is CZ_ECURVE). Same kernels (templates over the coordinate field), same 0/1
+ * split and environment switches; the bases must have order r (the r - s digit trick), as G2
+ * bases of a Groth16 key do. Memory per point: 128 bytes (BN254) or 192 bytes (BLS12-381) of
+ * bases; the working memory of a call is the G1 one with buckets twice the size. */
+int cz_bn254_gpu_g2_bases_upload(cz_gpu_bases **b, const cz_bn254_g2_affine *bases, size_t n,
+                                 int dev, cz_errinfo *ei);
+int cz_bls12381_gpu_g2_bases_upload(cz_gpu_bases **b, const cz_bls12381_g2_affine *bases, size_t n,
+                                    int dev, cz_errinfo *ei);
+/* P_i = p0 + i·step (i < n) made on the device, as for G1 (p0, step not infinity). */
+int cz_bn254_gpu_g2_bases_progression(cz_gpu_bases **b, const cz_bn254_g2_affine *p0,
+                                      const cz_bn254_g2_affine *step, size_t n, int dev,
+                                      cz_errinfo *ei);
+int cz_bls12381_gpu_g2_bases_progression(cz_gpu_bases **b, const cz_bls12381_g2_affine *p0,
+                                         const cz_bls12381_g2_affine *step, size_t n, int dev,
+                                         cz_errinfo *ei);
+/* *ret = Σ_{i<n} [scalars[i]] bases[i] (host scalars, Montgomery form, as cz_<curve>_g2_msm). */
+int cz_bn254_gpu_g2_msm(cz_bn254_g2_jacobian *ret, const cz_gpu_bases *b,
+                        const cz_bn254_fr *scalars, size_t n, cz_errinfo *ei);
+int cz_bls12381_gpu_g2_msm(cz_bls12381_g2_jacobian *ret, const cz_gpu_bases *b,
+                           const cz_bls12381_fr *scalars, size_t n, cz_errinfo *ei);
+/* The same with the scalars already in device memory on the handle's device. */
+int cz_bn254_gpu_g2_msm_dev(cz_bn254_g2_jacobian *ret, const cz_gpu_bases *b, const void *d_scalars,
+                            size_t n, cz_errinfo *ei);
+int cz_bls12381_gpu_g2_msm_dev(cz_bls12381_g2_jacobian *ret, const cz_gpu_bases *b,
                                const void *d_scalars, size_t n, cz_errinfo *ei);
 
 /* ---- vector kernels over Fr (device memory, n elements, Montgomery form) ---- */

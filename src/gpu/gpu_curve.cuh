@@ -1,33 +1,36 @@
 /*
- * Device G1 arithmetic (y² = x³ + b, a = 0) over a gpu_field.cuh field, in XYZZ coordinates
- * (x = X/ZZ, y = Y/ZZZ, ZZ³ = ZZZ², infinity: ZZ = ZZZ = 0), the bucket representation of the MSM.
- * Affine points use the host layout {x, y}, infinity x = y = 0. Formulas from the Explicit-Formulas
- * Database (g1p/shortw/xyzz): madd-2008-s (8M + 2S), add-2008-s (12M + 2S), dbl-2008-s-1
- * (6M + 4S), mdbl-2008-s-1; the exceptional cases (equal points, opposite points, infinity) are
- * branched on explicitly, so every function is complete.
+ * Device elliptic-curve arithmetic (y² = x³ + b, a = 0) over a gpu_field.cuh field or a
+ * gpu_fp2.cuh extension field, in XYZZ coordinates (x = X/ZZ, y = Y/ZZZ, ZZ³ = ZZZ², infinity:
+ * ZZ = ZZZ = 0), the bucket representation of the MSM. The same templates serve G1 (C = an Fp
+ * config) and G2 (C = fp2_cfg<Fp config>): the formulas never use b, so the twist (G2's
+ * b' = 3/(9 + u) for BN254, 4(1 + u) for BLS12-381) does not appear. Affine points use the host
+ * layout {x, y}, infinity x = y = 0. Formulas from the Explicit-Formulas Database
+ * (g1p/shortw/xyzz): madd-2008-s (8M + 2S), add-2008-s (12M + 2S), dbl-2008-s-1 (6M + 4S),
+ * mdbl-2008-s-1; the exceptional cases (equal points, opposite points, infinity) are branched on
+ * explicitly, so every function is complete.
  */
 #ifndef CUZK_GPU_CURVE_CUH
 #define CUZK_GPU_CURVE_CUH
 
-#include "gpu_field.cuh"
+#include "gpu_fp2.cuh"
 
-template <class C> struct g1_aff { fe<C> x, y; };
-template <class C> struct g1_xyzz { fe<C> x, y, zz, zzz; };
+template <class C> struct ec_aff { fe<C> x, y; };
+template <class C> struct ec_xyzz { fe<C> x, y, zz, zzz; };
 
-template <class C> static __device__ __forceinline__ void xyzz_set_inf(g1_xyzz<C> &r) {
+template <class C> static __device__ __forceinline__ void xyzz_set_inf(ec_xyzz<C> &r) {
     fe_zero(r.x);
     fe_zero(r.y);
     fe_zero(r.zz);
     fe_zero(r.zzz);
 }
 
-template <class C> static __device__ __forceinline__ bool xyzz_is_inf(const g1_xyzz<C> &p) {
+template <class C> static __device__ __forceinline__ bool xyzz_is_inf(const ec_xyzz<C> &p) {
     return fe_is_zero(p.zz);
 }
 
 /* r = 2·(x, y) for an affine point (mdbl-2008-s-1). FS: squarings by fe_sqr_fast. */
 template <class C, bool FS = false>
-static __device__ __forceinline__ void xyzz_dbl_affine(g1_xyzz<C> &r, const fe<C> &x,
+static __device__ __forceinline__ void xyzz_dbl_affine(ec_xyzz<C> &r, const fe<C> &x,
                                                        const fe<C> &y) {
     fe<C> u, v, w, s, m, t;
     fe_dbl(u, y);         /* U = 2Y */
@@ -50,7 +53,7 @@ static __device__ __forceinline__ void xyzz_dbl_affine(g1_xyzz<C> &r, const fe<C
 
 /* r = 2p (dbl-2008-s-1); infinity doubles to infinity. r may alias p. */
 template <class C>
-static __device__ __forceinline__ void xyzz_dbl(g1_xyzz<C> &r, const g1_xyzz<C> &p) {
+static __device__ __forceinline__ void xyzz_dbl_inl(ec_xyzz<C> &r, const ec_xyzz<C> &p) {
     if (xyzz_is_inf(p)) {
         xyzz_set_inf(r);
         return;
@@ -76,9 +79,9 @@ static __device__ __forceinline__ void xyzz_dbl(g1_xyzz<C> &r, const g1_xyzz<C> 
 
 /* acc += (x, neg ? -y : y) for an affine point that is not infinity (madd-2008-s). FS: squarings
  * by fe_sqr_fast. */
-template <class C, bool FS = false>
-static __device__ __forceinline__ void xyzz_add_affine(g1_xyzz<C> &acc, const fe<C> &x,
-                                                       const fe<C> &y0, bool neg) {
+template <class C, bool FS>
+static __device__ __forceinline__ void xyzz_add_affine_inl(ec_xyzz<C> &acc, const fe<C> &x,
+                                                           const fe<C> &y0, bool neg) {
     fe<C> y;
     if (neg)
         fe_neg(y, y0);
@@ -121,7 +124,7 @@ static __device__ __forceinline__ void xyzz_add_affine(g1_xyzz<C> &acc, const fe
 
 /* acc += b (add-2008-s); either may be infinity. */
 template <class C>
-static __device__ __forceinline__ void xyzz_add(g1_xyzz<C> &acc, const g1_xyzz<C> &b) {
+static __device__ __forceinline__ void xyzz_add_inl(ec_xyzz<C> &acc, const ec_xyzz<C> &b) {
     if (xyzz_is_inf(b))
         return;
     if (xyzz_is_inf(acc)) {
@@ -137,7 +140,7 @@ static __device__ __forceinline__ void xyzz_add(g1_xyzz<C> &acc, const g1_xyzz<C
     fe_sub(r, r, s1); /* R = S2 - S1 */
     if (fe_is_zero(p)) {
         if (fe_is_zero(r))
-            xyzz_dbl(acc, b);
+            xyzz_dbl_inl(acc, b);
         else
             xyzz_set_inf(acc);
         return;
@@ -159,8 +162,55 @@ static __device__ __forceinline__ void xyzz_add(g1_xyzz<C> &acc, const g1_xyzz<C
     fe_sub(acc.y, q, s1);
 }
 
+/* The entry points: the formulas above inlined (G1), or for an outlined field (fe_outline: G2)
+ * one out-of-line copy per formula that every kernel calls. A G2 point does not fit the
+ * registers anyway (the caller's accumulator goes through local memory either way), and
+ * inlining every copy of the Fp2 formulas made a G2 MSM translation unit take ptxas many minutes.
+ */
+template <class C, bool FS>
+static __device__ __noinline__ void xyzz_add_affine_out(ec_xyzz<C> &acc, const fe<C> &x,
+                                                        const fe<C> &y, bool neg) {
+    xyzz_add_affine_inl<C, FS>(acc, x, y, neg);
+}
 template <class C>
-static __device__ __forceinline__ void xyzz_load(g1_xyzz<C> &r, const g1_xyzz<C> *p) {
+static __device__ __noinline__ void xyzz_add_out(ec_xyzz<C> &acc, const ec_xyzz<C> &b) {
+    xyzz_add_inl(acc, b);
+}
+template <class C>
+static __device__ __noinline__ void xyzz_dbl_out(ec_xyzz<C> &r, const ec_xyzz<C> &p) {
+    xyzz_dbl_inl(r, p);
+}
+
+/* acc += (x, neg ? -y : y) for an affine point that is not infinity (madd-2008-s). */
+template <class C, bool FS = false>
+static __device__ __forceinline__ void xyzz_add_affine(ec_xyzz<C> &acc, const fe<C> &x,
+                                                       const fe<C> &y, bool neg) {
+    if constexpr (fe_outline<C>::value)
+        xyzz_add_affine_out<C, FS>(acc, x, y, neg);
+    else
+        xyzz_add_affine_inl<C, FS>(acc, x, y, neg);
+}
+
+/* acc += b (add-2008-s); either may be infinity. */
+template <class C>
+static __device__ __forceinline__ void xyzz_add(ec_xyzz<C> &acc, const ec_xyzz<C> &b) {
+    if constexpr (fe_outline<C>::value)
+        xyzz_add_out(acc, b);
+    else
+        xyzz_add_inl(acc, b);
+}
+
+/* r = 2p (dbl-2008-s-1); r may alias p. */
+template <class C>
+static __device__ __forceinline__ void xyzz_dbl(ec_xyzz<C> &r, const ec_xyzz<C> &p) {
+    if constexpr (fe_outline<C>::value)
+        xyzz_dbl_out(r, p);
+    else
+        xyzz_dbl_inl(r, p);
+}
+
+template <class C>
+static __device__ __forceinline__ void xyzz_load(ec_xyzz<C> &r, const ec_xyzz<C> *p) {
     r.x = fe_load(&p->x);
     r.y = fe_load(&p->y);
     r.zz = fe_load(&p->zz);
@@ -168,42 +218,21 @@ static __device__ __forceinline__ void xyzz_load(g1_xyzz<C> &r, const g1_xyzz<C>
 }
 
 template <class C>
-static __device__ __forceinline__ void xyzz_store(g1_xyzz<C> *p, const g1_xyzz<C> &a) {
+static __device__ __forceinline__ void xyzz_store(ec_xyzz<C> *p, const ec_xyzz<C> &a) {
     fe_store(&p->x, a.x);
     fe_store(&p->y, a.y);
     fe_store(&p->zz, a.zz);
     fe_store(&p->zzz, a.zzz);
 }
 
-/* r = a^(p-2) = a⁻¹ (Fermat; 0 maps to 0): about 32N squarings and 16N multiplications, for the
- * occasional inversion (one per thread of a batch inversion), not for inner loops. */
-template <class C> static __device__ void fe_inv_pow(fe<C> &r, const fe<C> &a) {
-    fe<C> acc;
-    fe_one(acc);
-#pragma unroll 1
-    for (int i = C::N - 1; i >= 0; i--) {
-        uint32_t e = C::p(i) - (i == 0 ? 2u : 0u); /* p is odd and > 2: no borrow */
-#pragma unroll 1
-        for (int b = 31; b >= 0; b--) {
-            fe_sqr(acc, acc);
-            if ((e >> b) & 1)
-                fe_mul(acc, acc, a);
-        }
-    }
-    r = acc;
-}
-
 /* Lane-to-lane move of a whole point (the warp reductions of gpu_msm.cu). */
 template <class C>
-static __device__ __forceinline__ void xyzz_shfl_down(g1_xyzz<C> &r, const g1_xyzz<C> &a,
+static __device__ __forceinline__ void xyzz_shfl_down(ec_xyzz<C> &r, const ec_xyzz<C> &a,
                                                       unsigned off) {
-#pragma unroll
-    for (int i = 0; i < C::N; i++) {
-        r.x.l[i] = __shfl_down_sync(0xffffffffu, a.x.l[i], off);
-        r.y.l[i] = __shfl_down_sync(0xffffffffu, a.y.l[i], off);
-        r.zz.l[i] = __shfl_down_sync(0xffffffffu, a.zz.l[i], off);
-        r.zzz.l[i] = __shfl_down_sync(0xffffffffu, a.zzz.l[i], off);
-    }
+    fe_shfl_down(r.x, a.x, off);
+    fe_shfl_down(r.y, a.y, off);
+    fe_shfl_down(r.zz, a.zz, off);
+    fe_shfl_down(r.zzz, a.zzz, off);
 }
 
 #endif

@@ -60,6 +60,10 @@ CZ_GPU_FIELD_CFG(gbls12381_fr_cfg, 8, cz_gpu_bls12381_fr_p, cz_gpu_bls12381_fr_o
 
 template <class C> struct fe { uint32_t l[C::N]; };
 
+/* Whether the curve code calls its formulas out of line for this field (gpu_curve.cuh): false
+ * for the base fields, true for Fp2 (gpu_fp2.cuh). */
+template <class C> struct fe_outline { static constexpr bool value = false; };
+
 template <class C> static __device__ __forceinline__ void fe_zero(fe<C> &r) {
 #pragma unroll
     for (int i = 0; i < C::N; i++)
@@ -307,6 +311,32 @@ template <class C> static __device__ __forceinline__ void fe_store(fe<C> *p, con
 #pragma unroll
     for (int i = 0; i < C::N / 4; i++)
         q[i] = make_uint4(a.l[4 * i], a.l[4 * i + 1], a.l[4 * i + 2], a.l[4 * i + 3]);
+}
+
+/* r = a^(p-2) = a⁻¹ (Fermat; 0 maps to 0): about 32N squarings and 16N multiplications, for the
+ * occasional inversion (one per thread of a batch inversion), not for inner loops. */
+template <class C> static __device__ void fe_inv_pow(fe<C> &r, const fe<C> &a) {
+    fe<C> acc;
+    fe_one(acc);
+#pragma unroll 1
+    for (int i = C::N - 1; i >= 0; i--) {
+        uint32_t e = C::p(i) - (i == 0 ? 2u : 0u); /* p is odd and > 2: no borrow */
+#pragma unroll 1
+        for (int b = 31; b >= 0; b--) {
+            fe_sqr(acc, acc);
+            if ((e >> b) & 1)
+                fe_mul(acc, acc, a);
+        }
+    }
+    r = acc;
+}
+
+/* Lane-to-lane move of an element (__shfl_down_sync over the full warp). */
+template <class C>
+static __device__ __forceinline__ void fe_shfl_down(fe<C> &r, const fe<C> &a, unsigned off) {
+#pragma unroll
+    for (int i = 0; i < C::N; i++)
+        r.l[i] = __shfl_down_sync(0xffffffffu, a.l[i], off);
 }
 
 #endif

@@ -41,9 +41,9 @@
 /* Point of sorted pair k: x, y (negated for a negative digit when sign); false for infinity. */
 template <class FP>
 static __device__ __forceinline__ bool aff_load(fe<FP> &x, fe<FP> &y, const uint32_t *vals,
-                                                const g1_aff<FP> *pts, uint32_t k, bool sign) {
+                                                const ec_aff<FP> *pts, uint32_t k, bool sign) {
     uint32_t v = vals[k];
-    const g1_aff<FP> *p = &pts[v & 0x7fffffffu];
+    const ec_aff<FP> *p = &pts[v & 0x7fffffffu];
     x = fe_load(&p->x);
     y = fe_load(&p->y);
     if (fe_is_zero(x) && fe_is_zero(y))
@@ -56,8 +56,8 @@ static __device__ __forceinline__ bool aff_load(fe<FP> &x, fe<FP> &y, const uint
 /* Stores a finished run of key to buckets / part[2t] / part[2t + 1] (as msm_acc_kern does). */
 template <class FP>
 static __device__ __forceinline__ void
-aff_flush(g1_xyzz<FP> *buckets, g1_xyzz<FP> *part, uint32_t *owner, const uint32_t *start,
-          uint32_t t, uint32_t key, uint32_t lo, uint32_t hi, const g1_xyzz<FP> &acc) {
+aff_flush(ec_xyzz<FP> *buckets, ec_xyzz<FP> *part, uint32_t *owner, const uint32_t *start,
+          uint32_t t, uint32_t key, uint32_t lo, uint32_t hi, const ec_xyzz<FP> &acc) {
     uint32_t sb = start[key], eb = start[key + 1];
     if (sb < lo) {
         xyzz_store(&part[2 * (size_t)t], acc);
@@ -73,9 +73,9 @@ aff_flush(g1_xyzz<FP> *buckets, g1_xyzz<FP> *part, uint32_t *owner, const uint32
  * per thread. */
 template <class FP, bool FS>
 __global__ void __launch_bounds__(128)
-    msm_acc_aff_kern(g1_xyzz<FP> *buckets, g1_xyzz<FP> *part, uint32_t *owner, fe<FP> *scratch,
+    msm_acc_aff_kern(ec_xyzz<FP> *buckets, ec_xyzz<FP> *part, uint32_t *owner, fe<FP> *scratch,
                      const uint32_t *start, const uint32_t *keys, const uint32_t *vals,
-                     const g1_aff<FP> *pts, uint32_t nb, uint32_t len, uint32_t nchunks,
+                     const ec_aff<FP> *pts, uint32_t nb, uint32_t len, uint32_t nchunks,
                      uint32_t nslots) {
     uint32_t tid = blockIdx.x * blockDim.x + threadIdx.x, nthr = gridDim.x * blockDim.x;
     fe<FP> *pre = scratch + (size_t)tid * nslots;
@@ -115,7 +115,7 @@ __global__ void __launch_bounds__(128)
             fe_inv_pow(inv, prod);
         else
             fe_zero(inv);
-        g1_xyzz<FP> acc;
+        ec_xyzz<FP> acc;
         xyzz_set_inf(acc);
         uint32_t key = keys[hi - 1];
         for (uint32_t k = hi; k > lo;) {

@@ -84,29 +84,6 @@ int cz_gpu_copy_wait(cz_gpu_copy *c, cz_errinfo *ei) {
         (void)d_a, (void)log_n, (void)kind, (void)dev;                                             \
         return no_gpu(ei);                                                                         \
     }                                                                                              \
-    int cz_##curve##_gpu_g1_bases_upload(cz_gpu_bases **b, const cz_##curve##_g1_affine *bases,    \
-                                         size_t n, int dev, cz_errinfo *ei) {                      \
-        (void)bases, (void)n, (void)dev;                                                           \
-        *b = NULL;                                                                                 \
-        return no_gpu(ei);                                                                         \
-    }                                                                                              \
-    int cz_##curve##_gpu_g1_bases_progression(cz_gpu_bases **b, const cz_##curve##_g1_affine *p0,  \
-                                              const cz_##curve##_g1_affine *step, size_t n,        \
-                                              int dev, cz_errinfo *ei) {                           \
-        (void)p0, (void)step, (void)n, (void)dev;                                                  \
-        *b = NULL;                                                                                 \
-        return no_gpu(ei);                                                                         \
-    }                                                                                              \
-    int cz_##curve##_gpu_g1_msm(cz_##curve##_g1_jacobian *ret, const cz_gpu_bases *b,              \
-                                const cz_##curve##_fr *scalars, size_t n, cz_errinfo *ei) {        \
-        (void)ret, (void)b, (void)scalars, (void)n;                                                \
-        return no_gpu(ei);                                                                         \
-    }                                                                                              \
-    int cz_##curve##_gpu_g1_msm_dev(cz_##curve##_g1_jacobian *ret, const cz_gpu_bases *b,          \
-                                    const void *d_scalars, size_t n, cz_errinfo *ei) {             \
-        (void)ret, (void)b, (void)d_scalars, (void)n;                                              \
-        return no_gpu(ei);                                                                         \
-    }                                                                                              \
     int cz_##curve##_gpu_fr_mul_dev(void *d_r, const void *d_a, const void *d_b, size_t n,         \
                                     int dev, cz_errinfo *ei) {                                     \
         (void)d_r, (void)d_a, (void)d_b, (void)n, (void)dev;                                       \
@@ -129,6 +106,38 @@ int cz_gpu_copy_wait(cz_gpu_copy *c, cz_errinfo *ei) {
 
 STUB_NTT(bn254)
 STUB_NTT(bls12381)
+
+/* The MSM of group g (g1 or g2) of one curve. */
+#define STUB_MSM(curve, g)                                                                         \
+    int cz_##curve##_gpu_##g##_bases_upload(cz_gpu_bases **b,                                      \
+                                            const cz_##curve##_##g##_affine *bases, size_t n,      \
+                                            int dev, cz_errinfo *ei) {                             \
+        (void)bases, (void)n, (void)dev;                                                           \
+        *b = NULL;                                                                                 \
+        return no_gpu(ei);                                                                         \
+    }                                                                                              \
+    int cz_##curve##_gpu_##g##_bases_progression(                                                  \
+        cz_gpu_bases **b, const cz_##curve##_##g##_affine *p0,                                     \
+        const cz_##curve##_##g##_affine *step, size_t n, int dev, cz_errinfo *ei) {                \
+        (void)p0, (void)step, (void)n, (void)dev;                                                  \
+        *b = NULL;                                                                                 \
+        return no_gpu(ei);                                                                         \
+    }                                                                                              \
+    int cz_##curve##_gpu_##g##_msm(cz_##curve##_##g##_jacobian *ret, const cz_gpu_bases *b,        \
+                                   const cz_##curve##_fr *scalars, size_t n, cz_errinfo *ei) {     \
+        (void)ret, (void)b, (void)scalars, (void)n;                                                \
+        return no_gpu(ei);                                                                         \
+    }                                                                                              \
+    int cz_##curve##_gpu_##g##_msm_dev(cz_##curve##_##g##_jacobian *ret, const cz_gpu_bases *b,    \
+                                       const void *d_scalars, size_t n, cz_errinfo *ei) {          \
+        (void)ret, (void)b, (void)d_scalars, (void)n;                                              \
+        return no_gpu(ei);                                                                         \
+    }
+
+STUB_MSM(bn254, g1)
+STUB_MSM(bls12381, g1)
+STUB_MSM(bn254, g2)
+STUB_MSM(bls12381, g2)
 
 void cz_gpu_bases_free(cz_gpu_bases *b) {
     (void)b;

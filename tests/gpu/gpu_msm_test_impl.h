@@ -1,8 +1,10 @@
 /*
- * One curve's GPU MSM checks (included by test_gpu_msm.c with TC = bn254 or bls12381).
- * Oracles: the CPU MSM (cz_<curve>_g1_msm) on the same inputs for n up to 2^14; for larger n,
- * bases in arithmetic progression P_i = [a + i·d]G (made on the GPU by
- * cz_<curve>_gpu_g1_bases_progression, whose first 2^14 points are checked against the CPU),
+ * One curve's GPU MSM checks for one group (included by test_gpu_msm.c with TG = g1 and by
+ * test_gpu_g2_msm.c with TG = g2, TC = bn254 or bls12381).
+ * Oracles: the CPU MSM (cz_<curve>_<group>_msm) on the same inputs for n up to 2^cpu_log; for
+ * larger n, bases in arithmetic progression P_i = [a + i·d]G (made on the GPU by
+ * cz_<curve>_gpu_<group>_bases_progression, whose first 2^cpu_log points are checked against the
+ * CPU),
  * whose MSM is [a·Σ s_i + d·Σ i·s_i]G: Σ i·s_i is the sum of the suffix sums, so the oracle is
  * two Fr additions a point and one CPU scalar multiplication. The split path (scalars 0/1 taken
  * out) is forced on and off through CZ_GPU_MSM_SPLIT and both are compared with the oracle.
@@ -11,8 +13,10 @@
 #define TCAT(a, b)  TCAT_(a, b)
 #define TFN(name)   TCAT(TCAT(cz_, TC), _##name)
 #define TFR         TCAT(TCAT(cz_, TC), _fr)
-#define TAFF        TCAT(TCAT(cz_, TC), _g1_affine)
-#define TJAC        TCAT(TCAT(cz_, TC), _g1_jacobian)
+#define TGN(name)   TCAT(TCAT(TCAT(TCAT(cz_, TC), _), TG), _##name)
+#define TGPU(name)  TCAT(TCAT(TCAT(TCAT(cz_, TC), _gpu_), TG), _##name)
+#define TAFF        TGN(affine)
+#define TJAC        TGN(jacobian)
 
 /* out[i] = [a + i·d]G for i < n. */
 static void TCAT(progression_, TC)(TAFF *out, size_t n, const TFR *a, const TFR *d) {
@@ -20,15 +24,15 @@ static void TCAT(progression_, TC)(TAFF *out, size_t n, const TFR *a, const TFR 
     TJAC ga, p, step;
     TJAC *jac = malloc(n * sizeof *jac);
     CZ_ASSERT(jac != NULL);
-    TFN(g1_generator)(&g);
-    TFN(g1_from_affine)(&ga, &g);
-    TFN(g1_mul)(&p, &ga, a);
-    TFN(g1_mul)(&step, &ga, d);
+    TGN(generator)(&g);
+    TGN(from_affine)(&ga, &g);
+    TGN(mul)(&p, &ga, a);
+    TGN(mul)(&step, &ga, d);
     for (size_t i = 0; i < n; i++) {
         jac[i] = p;
-        TFN(g1_add)(&p, &p, &step);
+        TGN(add)(&p, &p, &step);
     }
-    TFN(g1_batch_to_affine)(out, jac, n);
+    TGN(batch_to_affine)(out, jac, n);
     free(jac);
 }
 
@@ -39,12 +43,12 @@ static int TCAT(msm_matches_cpu_, TC)(const cz_gpu_bases *gb, const TAFF *bases,
     cz_errinfo ei;
     int rc;
     cz_errinfo_clear(&ei);
-    CHECK(TFN(g1_msm)(&want, bases, s, n, pool) == CZ_OK);
-    rc = TFN(gpu_g1_msm)(&got, gb, s, n, &ei);
+    CHECK(TGN(msm)(&want, bases, s, n, pool) == CZ_OK);
+    rc = TGPU(msm)(&got, gb, s, n, &ei);
     if (!CHECK(rc == CZ_OK))
         fprintf(stderr, "%s\n", ei.msg);
-    if (!CHECK(TFN(g1_eq)(&want, &got))) {
-        fprintf(stderr, "  " TSTR(TC) " msm n = %zu differs from the CPU\n", n);
+    if (!CHECK(TGN(eq)(&want, &got))) {
+        fprintf(stderr, "  " TSTR(TC) " " TSTR(TG) " msm n = %zu differs from the CPU\n", n);
         return 0;
     }
     return 1;
@@ -99,20 +103,22 @@ static void TCAT(check_progression_, TC)(const cz_gpu_bases *gb, const TFR *s, s
     TFN(fr_mul)(&e, a, &suf);
     TFN(fr_mul)(&t, d, &s1);
     TFN(fr_add)(&e, &e, &t);
-    TFN(g1_generator)(&g);
-    TFN(g1_from_affine)(&ga, &g);
-    TFN(g1_mul)(&want, &ga, &e);
+    TGN(generator)(&g);
+    TGN(from_affine)(&ga, &g);
+    TGN(mul)(&want, &ga, &e);
     cz_errinfo_clear(&ei);
-    rc = TFN(gpu_g1_msm)(&got, gb, s, n, &ei);
+    rc = TGPU(msm)(&got, gb, s, n, &ei);
     if (!CHECK(rc == CZ_OK))
         fprintf(stderr, "%s\n", ei.msg);
-    if (!CHECK(TFN(g1_eq)(&want, &got)))
-        fprintf(stderr, "  " TSTR(TC) " msm n = %zu (%s) differs from the progression sum\n", n,
-                what);
+    if (!CHECK(TGN(eq)(&want, &got)))
+        fprintf(stderr,
+                "  " TSTR(TC) " " TSTR(TG) " msm n = %zu (%s) differs from the progression sum\n",
+                n, what);
 }
 
-static void TCAT(test_msm_, TC)(cz_threadpool *pool, unsigned max_log) {
-    const size_t ncpu = (size_t)1 << 14, nmax = (size_t)1 << max_log;
+/* CPU comparisons up to 2^cpu_log (>= 12), progression checks from 2^16 to 2^max_log. */
+static void TCAT(test_msm_, TC)(cz_threadpool *pool, unsigned cpu_log, unsigned max_log) {
+    const size_t ncpu = (size_t)1 << cpu_log, nmax = (size_t)1 << max_log;
     size_t nb = nmax > ncpu ? nmax : ncpu;
     TAFF *bases = malloc(ncpu * sizeof *bases), *rb = malloc(256 * sizeof *rb);
     TFR *s = malloc(nb * sizeof *s), a, d, one, rm1, zero;
@@ -129,13 +135,13 @@ static void TCAT(test_msm_, TC)(cz_threadpool *pool, unsigned max_log) {
          * the CPU's bases) check that its first 2^14 points are the CPU's. */
         TAFF g, p0, step;
         TJAC ga, t;
-        TFN(g1_generator)(&g);
-        TFN(g1_from_affine)(&ga, &g);
-        TFN(g1_mul)(&t, &ga, &a);
-        TFN(g1_to_affine)(&p0, &t);
-        TFN(g1_mul)(&t, &ga, &d);
-        TFN(g1_to_affine)(&step, &t);
-        CHECK(TFN(gpu_g1_bases_progression)(&gb, &p0, &step, nb, 0, NULL) == CZ_OK);
+        TGN(generator)(&g);
+        TGN(from_affine)(&ga, &g);
+        TGN(mul)(&t, &ga, &a);
+        TGN(to_affine)(&p0, &t);
+        TGN(mul)(&t, &ga, &d);
+        TGN(to_affine)(&step, &t);
+        CHECK(TGPU(bases_progression)(&gb, &p0, &step, nb, 0, NULL) == CZ_OK);
         CHECK(cz_gpu_bases_count(gb) == nb);
     }
 
@@ -144,16 +150,16 @@ static void TCAT(test_msm_, TC)(cz_threadpool *pool, unsigned max_log) {
         TAFF g;
         TJAC ga, p;
         TFR k;
-        TFN(g1_generator)(&g);
-        TFN(g1_from_affine)(&ga, &g);
+        TGN(generator)(&g);
+        TGN(from_affine)(&ga, &g);
         for (size_t i = 0; i < 256; i++) {
             gpu_random_fr_limbs(k.l);
-            TFN(g1_mul)(&p, &ga, &k);
-            TFN(g1_to_affine)(&rb[i], &p);
+            TGN(mul)(&p, &ga, &k);
+            TGN(to_affine)(&rb[i], &p);
         }
         memset(&rb[7], 0, sizeof rb[7]);
         memset(&rb[100], 0, sizeof rb[100]);
-        CHECK(TFN(gpu_g1_bases_upload)(&grb, rb, 256, 0, NULL) == CZ_OK);
+        CHECK(TGPU(bases_upload)(&grb, rb, 256, 0, NULL) == CZ_OK);
         static const size_t sizes[] = {1, 2, 3, 5, 8, 17, 100, 255, 256};
         for (size_t t = 0; t < sizeof sizes / sizeof sizes[0]; t++) {
             for (size_t i = 0; i < sizes[t]; i++)
@@ -169,10 +175,10 @@ static void TCAT(test_msm_, TC)(cz_threadpool *pool, unsigned max_log) {
             s[i] = zero;
         {
             TJAC got;
-            CHECK(TFN(gpu_g1_msm)(&got, grb, s, 256, NULL) == CZ_OK);
-            CHECK(TFN(g1_jacobian_is_infinity)(&got));
-            CHECK(TFN(gpu_g1_msm)(&got, grb, s, 0, NULL) == CZ_OK);
-            CHECK(TFN(g1_jacobian_is_infinity)(&got));
+            CHECK(TGPU(msm)(&got, grb, s, 256, NULL) == CZ_OK);
+            CHECK(TGN(jacobian_is_infinity)(&got));
+            CHECK(TGPU(msm)(&got, grb, s, 0, NULL) == CZ_OK);
+            CHECK(TGN(jacobian_is_infinity)(&got));
         }
         /* the same base twice with the same scalar (doubling inside a bucket), and P, -P */
         {
@@ -181,19 +187,19 @@ static void TCAT(test_msm_, TC)(cz_threadpool *pool, unsigned max_log) {
             two[0] = rb[0];
             two[1] = rb[0];
             two[2] = rb[1];
-            TFN(g1_affine_neg)(&two[3], &rb[1]);
+            TGN(affine_neg)(&two[3], &rb[1]);
             for (size_t i = 0; i < 4; i++)
                 gpu_random_fr_limbs(s[i].l);
             s[1] = s[0];
             s[3] = s[2];
-            CHECK(TFN(gpu_g1_bases_upload)(&g2, two, 4, 0, NULL) == CZ_OK);
+            CHECK(TGPU(bases_upload)(&g2, two, 4, 0, NULL) == CZ_OK);
             TCAT(msm_matches_cpu_, TC)(g2, two, s, 4, pool);
             cz_gpu_bases_free(g2);
         }
     }
 
-    /* Powers of two up to 2^14 against the CPU, random scalars and one skewed set. */
-    for (unsigned k = 1; k <= 14; k++) {
+    /* Powers of two up to 2^cpu_log against the CPU, random scalars and one skewed set. */
+    for (unsigned k = 1; k <= cpu_log; k++) {
         size_t n = (size_t)1 << k;
         for (size_t i = 0; i < n; i++)
             gpu_random_fr_limbs(s[i].l);
@@ -260,15 +266,15 @@ static void TCAT(test_msm_, TC)(cz_threadpool *pool, unsigned max_log) {
             gpu_random_fr_limbs(s[i].l);
         CHECK(cz_gpu_alloc(&d_s, n * sizeof *s, 0, NULL) == CZ_OK);
         CHECK(cz_gpu_upload(d_s, s, n * sizeof *s, 0, NULL) == CZ_OK);
-        CHECK(TFN(gpu_g1_msm)(&h, gb, s, n, NULL) == CZ_OK);
-        CHECK(TFN(gpu_g1_msm_dev)(&dv, gb, d_s, n, NULL) == CZ_OK);
-        CHECK(TFN(g1_eq)(&h, &dv));
+        CHECK(TGPU(msm)(&h, gb, s, n, NULL) == CZ_OK);
+        CHECK(TGPU(msm_dev)(&dv, gb, d_s, n, NULL) == CZ_OK);
+        CHECK(TGN(eq)(&h, &dv));
         cz_gpu_free(d_s, 0);
     }
     /* More scalars than bases is refused. */
     {
         TJAC r;
-        CHECK(TFN(gpu_g1_msm)(&r, grb, s, 257, NULL) == CZ_ERANGE);
+        CHECK(TGPU(msm)(&r, grb, s, 257, NULL) == CZ_ERANGE);
     }
     cz_gpu_bases_free(grb);
     cz_gpu_bases_free(gb);
@@ -281,5 +287,7 @@ static void TCAT(test_msm_, TC)(cz_threadpool *pool, unsigned max_log) {
 #undef TCAT
 #undef TFN
 #undef TFR
+#undef TGN
+#undef TGPU
 #undef TAFF
 #undef TJAC

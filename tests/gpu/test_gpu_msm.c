@@ -27,12 +27,14 @@
 #define TSTR_(x) #x
 #define TSTR(x)  TSTR_(x)
 
+#define TG g1
 #define TC bn254
 #include "gpu_msm_test_impl.h"
 #undef TC
 #define TC bls12381
 #include "gpu_msm_test_impl.h"
 #undef TC
+#undef TG
 
 int main(void) {
     cz_threadpool *pool = NULL;
@@ -63,8 +65,8 @@ int main(void) {
             setenv("CZ_GPU_MSM_W", var[v].win, 1);
             setenv("CZ_GPU_MSM_NEG", var[v].neg, 1);
             setenv("CZ_GPU_MSM_NREG", var[v].nreg, 1);
-            test_msm_bn254(pool, ml);
-            test_msm_bls12381(pool, ml);
+            test_msm_bn254(pool, 14, ml);
+            test_msm_bls12381(pool, 14, ml);
             printf("variant acc=%s sqr=%s aff_len='%s' W='%s' neg='%s' nreg='%s' up to 2^%u: %lu "
                    "failures\n",
                    var[v].acc, var[v].sqr, var[v].aff_len, var[v].win, var[v].neg, var[v].nreg, ml,

@@ -1,0 +1,968 @@
+/*
+ * Multi-scalar multiplication on the GPU (Pippenger), G1 and G2 of BN254 and BLS12-381 (API:
+ * cuzk/gpu.h), as templates over a group's traits H (gpu_msm.cuh): the coordinate field is Fp for
+ * G1 and Fp2 for G2 (gpu_fp2.cuh), every kernel below is the same code for both. Instantiated by
+ * gpu_msm.cu (G1 of both curves) and gpu_msm_g2_bn254.cu / gpu_msm_g2_bls12381.cu (one
+ * translation unit each, so the three compile in parallel). G2 uses the XYZZ accumulation only
+ * (pick_acc_kern) and its kernels are compiled without -Xptxas -warn-spills: a BLS12-381 G2 XYZZ
+ * point is 96 registers, and the addition formulas' temporaries do not fit in the 255 registers
+ * a thread can have (see docs/gpu.md, G2 MSM).
+ *
+ * Split (bit-heavy witnesses, on by a cheap count or CZ_GPU_MSM_SPLIT): classify_kern reads every
+ * scalar once (Montgomery zero and one are compared limb by limb) and compacts the indices of the
+ * ones and of the "others" (block-aggregated atomics, so the order is not deterministic; the sum
+ * is). Zeros are dropped; the ones are summed by ones_kern (each thread a chunk of mixed
+ * additions into XYZZ, then a pairwise tree); the others go through Pippenger below, reading
+ * scalars and bases through the index list. Auto mode splits when zeros + ones >= n/8.
+ *
+ * Pippenger with W windows of balanced widths (win_tab: the first nlow of c bits, the rest c + 1,
+ * summing to exactly T bits; W = ceil(T / c_max) for the width c_max of window_bits, or
+ * CZ_GPU_MSM_W): every scalar is cut into W signed digits d in (-2^(b-1), 2^(b-1)] for a window of
+ * b bits (a digit above 2^(b-1) becomes d - 2^b with a carry into the next window; a scalar below
+ * 2^(T-1) leaves no carry out of the top). With the r - s trick (CZ_GPU_MSM_NEG, default on) a
+ * scalar s > r/2 is replaced by r - s with every digit negated, so s < r/2 and T = bits of r
+ * (255 for BLS12-381, 254 for BN254) instead of bits + 1: at 2^26 this gives W = 12 (21/22-bit
+ * windows) where equal 20-bit windows needed 13 (8 % fewer bucket additions; the reduction's
+ * larger bucket count costs less than that, see docs/gpu.md). This uses that every base has
+ * order r (G1 points). A window of b bits has 2^(b-1) buckets; the buckets of all windows are
+ * packed (window w from win_base(w)). Windows are processed in groups of G with n·G <= 2^30 (so
+ * 2^27 points fit the 32-bit sort and its memory stays bounded); per group:
+ *
+ *   1. digits_kern: one thread per scalar writes G (key, value) pairs: key = bucket index in the
+ *      group (win_base(w) - win_base(w0) + |d| - 1, or the sentinel = the group's bucket count for
+ *      d = 0), value = base index | sign << 31.
+ *   2. CUB radix sort of the n·G pairs on the low ceil(log2(nb + 1)) key bits (nb = the group's
+ *      buckets); bounds_kern finds each bucket's run by binary search; the number of non-sentinel
+ *      pairs V = start[nb] is read back (4 bytes).
+ *   3. acc_kern, load-balanced: thread t adds the pairs [t·L, t·L + L) of the sorted array (L =
+ *      ceil(V / K), K = as many whole waves of the resident threads as fit in 2^19, so the last
+ *      wave is not a partial one; CZ_GPU_MSM_ROUNDS) with madd-2008-s into an XYZZ accumulator,
+ *      flushing at every bucket change. A bucket that lies inside the chunk is stored directly;
+ *      one that crosses the chunk's start goes to part[2t], one that starts inside and crosses
+ *      its end to part[2t + 1] (and the chunk "owns" it). combine_kern: one warp per owning
+ *      chunk sums its part[2t + 1] and the head partials of the following chunks it covers,
+ *      serially for up to 32 of them; longer runs are first folded by a warp tree
+ *      (combine_tree_kern, 512 partials a warp and level). So a skewed scalar set (one bucket
+ *      holding every point) costs the same as a uniform one.
+ *   4. Bucket reduction Σ_k k·B_k per window, in segments of ls buckets (a power of two dividing
+ *      every window, about 2^16 segments in all, CZ_GPU_MSM_SEGS), one thread each over the
+ *      packed buckets: the running-sum trick inside a segment (segment_kern), (j·ls)·(segment
+ *      sum) for the segment's index j in its window by double-and-add (weight_kern), a pairwise
+ *      tree per window (wtree_kern, log2 of the largest window's segment count launches).
+ *   5. The W window sums go to the host, which combines them by Horner with the CPU curve code
+ *      (doubling by each window's width).
+ *
+ * CZ_GPU_MSM_PROFILE=1 prints per-phase times (CUDA events, with a synchronisation per phase) to
+ * stderr. Memory per call (stream-ordered pool): 16·n·G bytes of pairs + CUB scratch + 4·(B+1)
+ * bounds + B XYZZ buckets (B = Σ_w 2^(b_w - 1), 15·2^20 at 2^26 BLS12-381) + 2·2^19 partials +
+ * (2·S + W) segment points; the split adds 9·n bytes.
+ */
+#ifndef CUZK_GPU_MSM_IMPL_CUH
+#define CUZK_GPU_MSM_IMPL_CUH
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cub/device/device_radix_sort.cuh>
+
+#include "gpu_msm.cuh"
+
+#define ACC_CHUNKS  (1u << 19) /* target number of accumulation threads */
+#define NO_OWNER    0xffffffffu
+#define AFF_MIN_LEN 512u /* default smallest chunk of the batch-affine accumulation */
+
+#include "gpu_msm_affine.cuh"
+
+/* ---- kernels ---- */
+
+/* Classifies s[i] as 0, 1 or other; appends i to ones or others (counts in cnt[0] = others,
+ * cnt[1] = ones). */
+template <class FR>
+__global__ void __launch_bounds__(256)
+    msm_classify_kern(uint32_t *others, uint32_t *ones, uint32_t *cnt, const fe<FR> *s, size_t n) {
+    __shared__ uint32_t scount[2], sbase[2];
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    bool is_one = false, is_other = false;
+    if (threadIdx.x < 2)
+        scount[threadIdx.x] = 0;
+    __syncthreads();
+    if (i < n) {
+        fe<FR> a = fe_load(&s[i]);
+        bool z = true, o = true;
+#pragma unroll
+        for (int k = 0; k < FR::N; k++) {
+            z = z && a.l[k] == 0;
+            o = o && a.l[k] == FR::one(k);
+        }
+        is_one = o;
+        is_other = !o && !z;
+    }
+    unsigned lane = threadIdx.x & 31;
+    uint32_t bo = __ballot_sync(0xffffffffu, is_other), b1 = __ballot_sync(0xffffffffu, is_one);
+    uint32_t wo = 0, w1 = 0;
+    if (lane == 0) {
+        wo = atomicAdd(&scount[0], __popc(bo));
+        w1 = atomicAdd(&scount[1], __popc(b1));
+    }
+    wo = __shfl_sync(0xffffffffu, wo, 0);
+    w1 = __shfl_sync(0xffffffffu, w1, 0);
+    __syncthreads();
+    if (threadIdx.x < 2)
+        sbase[threadIdx.x] = atomicAdd(&cnt[threadIdx.x], scount[threadIdx.x]);
+    __syncthreads();
+    uint32_t below = (1u << lane) - 1;
+    if (is_other)
+        others[sbase[0] + wo + __popc(bo & below)] = (uint32_t)i;
+    if (is_one)
+        ones[sbase[1] + w1 + __popc(b1 & below)] = (uint32_t)i;
+}
+
+/* part[t] = Σ bases[idx[k]] for k in [t·len, t·len + len) ∩ [0, *cnt). */
+template <class FP>
+__global__ void __launch_bounds__(128)
+    msm_ones_kern(ec_xyzz<FP> *part, const uint32_t *idx, const uint32_t *cnt,
+                  const ec_aff<FP> *pts, uint32_t len, uint32_t nthreads) {
+    uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
+    if (t >= nthreads)
+        return;
+    uint32_t e = *cnt, lo = t * len, hi = lo + len < e ? lo + len : e;
+    ec_xyzz<FP> acc;
+    xyzz_set_inf(acc);
+    for (uint32_t k = lo; k < hi; k++) {
+        const ec_aff<FP> *p = &pts[idx[k]];
+        fe<FP> x = fe_load(&p->x), y = fe_load(&p->y);
+        if (fe_is_zero(x) && fe_is_zero(y))
+            continue;
+        xyzz_add_affine(acc, x, y, false);
+    }
+    xyzz_store(&part[t], acc);
+}
+
+/* Window layout: W windows, the first nlow of c bits and the rest of c + 1 bits, from bit 0 up
+ * (balanced widths whose sum is the scalar bits the recoding needs). Buckets of all windows are
+ * packed: window w has 2^(bits(w) - 1) buckets from bucket base(w). */
+typedef struct {
+    unsigned c, nlow, nwin;
+} win_tab;
+
+static __host__ __device__ __forceinline__ unsigned win_bits(win_tab t, unsigned w) {
+    return t.c + (w >= t.nlow ? 1u : 0u);
+}
+static __host__ __device__ __forceinline__ unsigned win_off(win_tab t, unsigned w) {
+    return w * t.c + (w > t.nlow ? w - t.nlow : 0u);
+}
+static __host__ __device__ __forceinline__ uint32_t win_base(win_tab t, unsigned w) {
+    uint32_t h = 1u << (t.c - 1);
+    return w <= t.nlow ? w * h : t.nlow * h + (w - t.nlow) * 2 * h;
+}
+
+/* Digits of windows w0 .. w0+g-1 of scalar j (scalars[idx[j]] when idx is given). NEG: a scalar
+ * s > r/2 is replaced by r - s with every digit's sign flipped ((r - s)·(-P) = s·P in the group
+ * of order r), so the recoding needs one bit less. */
+template <class FR>
+__global__ void msm_digits_kern(uint32_t *keys, uint32_t *vals, const fe<FR> *scalars,
+                                const uint32_t *idx, size_t n, win_tab wt, unsigned w0, unsigned g,
+                                int neg_trick) {
+    size_t j = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (j >= n)
+        return;
+    uint32_t i = idx ? idx[j] : (uint32_t)j;
+    fe<FR> s = fe_load(&scalars[i]);
+    fe_from_mont(s, s);
+    uint32_t flip = 0;
+    if (neg_trick) {
+        fe<FR> t;
+        uint32_t gt = 0, decided = 0;
+        asm volatile("sub.cc.u32 %0, %1, %2;" : "=r"(t.l[0]) : "r"(FR::p(0)), "r"(s.l[0]));
+#pragma unroll
+        for (int k = 1; k < FR::N; k++)
+            asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t.l[k]) : "r"(FR::p(k)), "r"(s.l[k]));
+#pragma unroll
+        for (int k = FR::N - 1; k >= 0; k--) {
+            gt = decided ? gt : (s.l[k] > t.l[k] ? 1u : 0u);
+            decided = decided | (s.l[k] != t.l[k] ? 1u : 0u);
+        }
+        if (gt) {
+            s = t;
+            flip = 1;
+        }
+    }
+    const uint32_t gbase = win_base(wt, w0), sentinel = win_base(wt, w0 + g) - gbase;
+    uint32_t carry = 0;
+    for (unsigned w = 0; w < w0 + g; w++) {
+        unsigned c = win_bits(wt, w), off = win_off(wt, w), limb = off >> 5, sh = off & 31;
+        const uint32_t half = 1u << (c - 1), mask = (1u << c) - 1;
+        uint32_t lo = 0, hi = 0;
+#pragma unroll
+        for (int k = 0; k < FR::N; k++) {
+            lo = (k == (int)limb) ? s.l[k] : lo;
+            hi = (k == (int)limb + 1) ? s.l[k] : hi;
+        }
+        uint32_t raw = (lo >> sh) | (sh ? (hi << (32 - sh)) : 0);
+        uint32_t d = (raw & mask) + carry;
+        uint32_t neg = 0, mag = d;
+        carry = 0;
+        if (d > half) {
+            mag = (1u << c) - d;
+            neg = 1;
+            carry = 1;
+        }
+        if (w >= w0) {
+            size_t o = (size_t)(w - w0) * n + j;
+            keys[o] = mag ? win_base(wt, w) - gbase + mag - 1 : sentinel;
+            vals[o] = i | ((neg ^ flip) << 31);
+        }
+    }
+}
+
+/* start[b] = first position of key >= b in the sorted keys, for b = 0 .. nb. */
+__global__ void msm_bounds_kern(uint32_t *start, const uint32_t *keys, size_t total, uint32_t nb) {
+    uint32_t b = blockIdx.x * blockDim.x + threadIdx.x;
+    if (b > nb)
+        return;
+    size_t lo = 0, hi = total;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (keys[mid] < b)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    start[b] = (uint32_t)lo;
+}
+
+/* Chunk t of the sorted pairs (see the file comment, step 3). FS: fe_sqr_fast in the madds. */
+template <class FP, bool FS>
+static __device__ __forceinline__ void
+acc_chunk(ec_xyzz<FP> *buckets, ec_xyzz<FP> *part, uint32_t *owner, const uint32_t *start,
+          const uint32_t *keys, const uint32_t *vals, const ec_aff<FP> *pts, uint32_t nb,
+          uint32_t len, uint32_t t) {
+    owner[t] = NO_OWNER;
+    uint32_t nvalid = start[nb], lo = t * len;
+    if (lo >= nvalid)
+        return;
+    uint32_t hi = nvalid - lo > len ? lo + len : nvalid;
+    uint32_t key = keys[lo];
+    ec_xyzz<FP> acc;
+    xyzz_set_inf(acc);
+    for (uint32_t k = lo;; k++) {
+        uint32_t kk = k < hi ? keys[k] : NO_OWNER;
+        if (kk != key) {
+            uint32_t sb = start[key], eb = start[key + 1];
+            if (sb < lo) {
+                xyzz_store(&part[2 * (size_t)t], acc);
+            } else if (eb > hi) {
+                xyzz_store(&part[2 * (size_t)t + 1], acc);
+                owner[t] = key;
+            } else {
+                xyzz_store(&buckets[key], acc);
+            }
+            if (k >= hi)
+                break;
+            key = kk;
+            xyzz_set_inf(acc);
+        }
+        uint32_t v = vals[k];
+        const ec_aff<FP> *p = &pts[v & 0x7fffffffu];
+        fe<FP> x = fe_load(&p->x), y = fe_load(&p->y);
+        if (fe_is_zero(x) && fe_is_zero(y))
+            continue;
+        xyzz_add_affine<FP, FS>(acc, x, y, (v >> 31) != 0);
+    }
+}
+
+template <class FP, bool FS>
+__global__ void __launch_bounds__(128)
+    msm_acc_kern(ec_xyzz<FP> *buckets, ec_xyzz<FP> *part, uint32_t *owner, const uint32_t *start,
+                 const uint32_t *keys, const uint32_t *vals, const ec_aff<FP> *pts, uint32_t nb,
+                 uint32_t len, uint32_t nchunks) {
+    uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
+    if (t < nchunks)
+        acc_chunk<FP, FS>(buckets, part, owner, start, keys, vals, pts, nb, len, t);
+}
+
+/* The same with at most ACC_NREG registers, launched in blocks of one warp (CZ_GPU_MSM_NREG=1):
+ * for BLS12-381 (158 registers above: 3 blocks of 128 = 12 warps per SM) ptxas fits it in 146
+ * registers without spills, so 13 warps are resident. */
+#define ACC_NREG 152
+template <class FP, bool FS>
+__global__ void __maxnreg__(ACC_NREG)
+    msm_acc_nr_kern(ec_xyzz<FP> *buckets, ec_xyzz<FP> *part, uint32_t *owner, const uint32_t *start,
+                    const uint32_t *keys, const uint32_t *vals, const ec_aff<FP> *pts, uint32_t nb,
+                    uint32_t len, uint32_t nchunks) {
+    uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
+    if (t < nchunks)
+        acc_chunk<FP, FS>(buckets, part, owner, start, keys, vals, pts, nb, len, t);
+}
+
+/* An out-of-line xyzz_add for kernels that call it from several places (inlining every copy of
+ * the 12-limb formula would spill). */
+template <class FP>
+static __device__ __noinline__ void xyzz_add_call(ec_xyzz<FP> &acc, const ec_xyzz<FP> &b) {
+    xyzz_add(acc, b);
+}
+
+#define COMBINE_SERIAL 32u  /* runs of at most this many head partials are summed by one thread */
+#define COMBINE_GROUP  512u /* head partials a warp sums at one level of the long-run tree */
+
+/* Long runs (a bucket reaching more than COMBINE_SERIAL chunks), level l of a tree in place: one
+ * warp per chunk c that is a head of such a run, at offset i = c - (owner + 1) with i a multiple
+ * of G^(l+1) (G = COMBINE_GROUP), sums the G heads c + j·G^l (lane-strided, then shuffles) into
+ * part[2c]. After levels 0, 1, 2 (G^3 > 2^19 chunks) the run's sum is in its first head. */
+template <class FP>
+__global__ void __launch_bounds__(128)
+    msm_combine_tree_kern(ec_xyzz<FP> *part, const uint32_t *start, const uint32_t *keys,
+                          uint32_t len, uint32_t nchunks, uint32_t stride) {
+    uint32_t c = (blockIdx.x * blockDim.x + threadIdx.x) >> 5, lane = threadIdx.x & 31;
+    if (c >= nchunks || c == 0)
+        return;
+    uint32_t key = keys[(size_t)c * len], sb = start[key];
+    if (sb >= c * len)
+        return; /* not a head: the bucket starts in this chunk */
+    uint32_t owner = sb / len, last = (start[key + 1] - 1) / len, i = c - owner - 1;
+    if (last - owner <= COMBINE_SERIAL || i % (stride * COMBINE_GROUP) != 0)
+        return;
+    ec_xyzz<FP> acc, o;
+    xyzz_set_inf(acc);
+    for (uint32_t j = lane; j < COMBINE_GROUP; j += 32) {
+        uint32_t cc = c + j * stride;
+        if (cc > last)
+            break;
+        xyzz_load(o, &part[2 * (size_t)cc]);
+        xyzz_add_call(acc, o);
+    }
+    for (unsigned off = 16; off >= 1; off /= 2) {
+        xyzz_shfl_down(o, acc, off);
+        if (lane < off)
+            xyzz_add_call(acc, o);
+    }
+    if (lane == 0)
+        xyzz_store(&part[2 * (size_t)c], acc);
+}
+
+/* One thread per chunk t that owns a bucket crossing its end: bucket = part[2t+1] + the heads of
+ * the following chunks it reaches (serially for short runs; long runs were folded into their
+ * first head by msm_combine_tree_kern). */
+template <class FP>
+__global__ void __launch_bounds__(128)
+    msm_combine_kern(ec_xyzz<FP> *buckets, const ec_xyzz<FP> *part, const uint32_t *owner,
+                     const uint32_t *start, uint32_t len, uint32_t nchunks) {
+    uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
+    if (t >= nchunks)
+        return;
+    uint32_t key = owner[t];
+    if (key == NO_OWNER)
+        return;
+    uint32_t last = (start[key + 1] - 1) / len;
+    if (last - t > COMBINE_SERIAL)
+        last = t + 1;
+    ec_xyzz<FP> acc, o;
+    xyzz_load(acc, &part[2 * (size_t)t + 1]);
+    for (uint32_t c = t + 1; c <= last; c++) {
+        xyzz_load(o, &part[2 * (size_t)c]);
+        xyzz_add_call(acc, o);
+    }
+    xyzz_store(&buckets[key], acc);
+}
+
+/* Segments of ls buckets over the packed buckets of all windows (ls divides every window's
+ * bucket count, so a segment lies in one window). Thread j: acc[j] = Σ_{i < ls} (i + 1)·B_(j·ls+i)
+ * and run[j] = Σ_i B_(j·ls+i) (the running-sum trick from the top bucket down). */
+template <class FP>
+__global__ void __launch_bounds__(128)
+    msm_segment_kern(ec_xyzz<FP> *acc_out, ec_xyzz<FP> *run_out, const ec_xyzz<FP> *buckets,
+                     uint32_t ls, uint32_t nsegs) {
+    uint32_t id = blockIdx.x * blockDim.x + threadIdx.x;
+    if (id >= nsegs)
+        return;
+    const ec_xyzz<FP> *bk = buckets + (size_t)id * ls;
+    ec_xyzz<FP> running, acc;
+    xyzz_set_inf(running);
+    xyzz_set_inf(acc);
+    for (int idx = (int)ls - 1; idx >= 0; idx--) {
+        {
+            ec_xyzz<FP> t;
+            xyzz_load(t, &bk[idx]);
+            xyzz_add_call(running, t);
+        }
+        xyzz_add_call(acc, running);
+    }
+    xyzz_store(&acc_out[id], acc);
+    xyzz_store(&run_out[id], running);
+}
+
+/* The window of global segment j and j's index inside it. */
+static __device__ __forceinline__ unsigned seg_window(win_tab wt, uint32_t ls, uint32_t j,
+                                                      uint32_t *jl) {
+    uint32_t slo = (1u << (wt.c - 1)) / ls, first_hi = wt.nlow * slo;
+    if (j < first_hi) {
+        *jl = j % slo;
+        return j / slo;
+    }
+    *jl = (j - first_hi) % (2 * slo);
+    return wt.nlow + (j - first_hi) / (2 * slo);
+}
+
+/* seg[j] += (jl·ls)·run[j]: the weight of the buckets of its window below segment j
+ * (double-and-add). */
+template <class FP>
+__global__ void __launch_bounds__(128) msm_weight_kern(ec_xyzz<FP> *seg, const ec_xyzz<FP> *run,
+                                                       win_tab wt, uint32_t ls, uint32_t nsegs) {
+    uint32_t id = blockIdx.x * blockDim.x + threadIdx.x, jl;
+    if (id >= nsegs)
+        return;
+    seg_window(wt, ls, id, &jl);
+    uint32_t k = jl * ls;
+    if (k == 0)
+        return;
+    ec_xyzz<FP> p, r;
+    xyzz_load(p, &run[id]);
+    xyzz_set_inf(r);
+    for (int bit = 31 - __clz(k); bit >= 0; bit--) {
+        xyzz_dbl(r, r);
+        if ((k >> bit) & 1)
+            xyzz_add(r, p);
+    }
+    xyzz_load(p, &seg[id]);
+    xyzz_add(r, p);
+    xyzz_store(&seg[id], r);
+}
+
+/* Level lv of a pairwise tree inside each window: segment j of window w with index jl < h =
+ * (segments of w) >> (lv + 1) gets seg[j] += seg[j + h]. */
+template <class FP>
+__global__ void __launch_bounds__(128)
+    msm_wtree_kern(ec_xyzz<FP> *seg, win_tab wt, uint32_t ls, uint32_t nsegs, unsigned lv) {
+    uint32_t id = blockIdx.x * blockDim.x + threadIdx.x, jl;
+    if (id >= nsegs)
+        return;
+    unsigned w = seg_window(wt, ls, id, &jl);
+    uint32_t h = ((1u << (win_bits(wt, w) - 1)) / ls) >> (lv + 1);
+    if (jl >= h)
+        return;
+    ec_xyzz<FP> a, b;
+    xyzz_load(a, &seg[id]);
+    xyzz_load(b, &seg[id + h]);
+    xyzz_add(a, b);
+    xyzz_store(&seg[id], a);
+}
+
+/* out[w] = seg[first segment of window w]. */
+template <class FP>
+__global__ void msm_wgather_kern(ec_xyzz<FP> *out, const ec_xyzz<FP> *seg, win_tab wt,
+                                 uint32_t ls) {
+    uint32_t w = blockIdx.x * blockDim.x + threadIdx.x;
+    if (w >= wt.nwin)
+        return;
+    ec_xyzz<FP> a;
+    xyzz_load(a, &seg[win_base(wt, w) / ls]);
+    xyzz_store(&out[w], a);
+}
+
+/* seg[w·S + j] += seg[w·S + j + half] for j < half. */
+template <class FP>
+__global__ void __launch_bounds__(128)
+    msm_tree_kern(ec_xyzz<FP> *seg, uint32_t nseg, uint32_t half, uint32_t nwin) {
+    uint32_t id = blockIdx.x * blockDim.x + threadIdx.x;
+    if (id >= nwin * half)
+        return;
+    uint32_t w = id / half, j = id % half;
+    ec_xyzz<FP> a, b;
+    xyzz_load(a, &seg[(size_t)w * nseg + j]);
+    xyzz_load(b, &seg[(size_t)w * nseg + j + half]);
+    xyzz_add(a, b);
+    xyzz_store(&seg[(size_t)w * nseg + j], a);
+}
+
+/* ---- host side ---- */
+
+static unsigned ceil_log2(size_t n) {
+    unsigned k = 0;
+    while (((size_t)1 << k) < n)
+        k++;
+    return k;
+}
+
+static int env_int(const char *name, int dflt) {
+    const char *e = getenv(name);
+    return (e != NULL && *e != '\0') ? atoi(e) : dflt;
+}
+
+/* Window width for n scalars (measured on the H200, see docs/gpu.md). */
+static unsigned window_bits(size_t n) {
+    unsigned lg = ceil_log2(n);
+    int c = env_int("CZ_GPU_MSM_C", 0);
+    if (c >= 4 && c <= 22)
+        return (unsigned)c;
+    if (lg < 8)
+        return 4;
+    if (lg <= 20)
+        return lg - 4;
+    return lg >= 26 ? 22 : lg >= 25 ? 20 : lg >= 23 ? 19 : 17;
+}
+
+/* The windows for n scalars whose signed recoding needs tbits bits: W = CZ_GPU_MSM_W when set
+ * (12..64), else ceil(tbits / c) for the width c above; then balanced widths c' = tbits / W and
+ * c' + 1 (the wider ones on top) that sum to tbits exactly, so no window is wider than c and the
+ * top one is not mostly empty. */
+static win_tab win_layout(size_t n, unsigned tbits) {
+    win_tab t;
+    int w = env_int("CZ_GPU_MSM_W", 0);
+    unsigned c = window_bits(n);
+    t.nwin = w >= 12 && w <= 64 ? (unsigned)w : (tbits + c - 1) / c;
+    t.c = tbits / t.nwin;
+    t.nlow = t.nwin - (tbits - t.nwin * t.c);
+    return t;
+}
+
+/* Per-phase timing (CZ_GPU_MSM_PROFILE=1): adds the time since the last mark to ms[phase]. */
+typedef struct {
+    int on;
+    cudaEvent_t ev[2];
+    float ms[8];
+} prof;
+enum { P_SPLIT, P_DIGITS, P_SORT, P_BOUNDS, P_ACC, P_COMBINE, P_REDUCE, P_NPH };
+static const char *const phase_names[P_NPH] = {"split", "digits",  "sort",  "bounds",
+                                               "acc",   "combine", "reduce"};
+
+static void prof_mark(prof *p, int phase) {
+    float t = 0;
+    if (!p->on)
+        return;
+    cudaEventRecord(p->ev[1], 0);
+    cudaEventSynchronize(p->ev[1]);
+    cudaEventElapsedTime(&t, p->ev[0], p->ev[1]);
+    p->ms[phase] += t;
+    cudaEventRecord(p->ev[0], 0);
+}
+
+/* Bucket accumulation variant, read at every call: CZ_GPU_MSM_ACC=affine (batch-affine pairs,
+ * gpu_msm_affine.cuh; measured slower on the H200: 543 vs 476 ms at 2^26 BLS12-381) or xyzz
+ * (default, any other value), CZ_GPU_MSM_SQR=0 turns off fe_sqr_fast in the accumulation (on by
+ * default: 476 vs 483 ms at 2^26 BLS12-381, 214.9 vs 215.5 ms BN254), CZ_GPU_MSM_AFF_LEN (smallest
+ * chunk of the affine path, default AFF_MIN_LEN), CZ_GPU_MSM_ROUNDS (xyzz chunks: 0 = ACC_CHUNKS
+ * of them as before, k > 0 = k waves of the resident threads, default as many whole waves as fit
+ * in ACC_CHUNKS), CZ_GPU_MSM_NREG=1 (xyzz: msm_acc_nr_kern, at most ACC_NREG registers in
+ * one-warp blocks; not measured yet). */
+typedef struct {
+    int affine, fs, rounds, nreg;
+    uint32_t aff_len;
+} acc_opts;
+
+template <class H> static acc_opts acc_opts_get(void) {
+    acc_opts o;
+    const char *e = getenv("CZ_GPU_MSM_ACC");
+    int l = env_int("CZ_GPU_MSM_AFF_LEN", (int)AFF_MIN_LEN);
+    o.affine = e != NULL && strcmp(e, "affine") == 0;
+    o.fs = env_int("CZ_GPU_MSM_SQR", 1) > 0;
+    o.rounds = env_int("CZ_GPU_MSM_ROUNDS", -1);
+    o.nreg = env_int("CZ_GPU_MSM_NREG", 0) > 0;
+    o.aff_len = l >= 4 && l <= (1 << 16) ? (uint32_t)l : AFF_MIN_LEN;
+    if (H::group == 2) /* G2: the XYZZ kernel only (see pick_acc_kern) */
+        o.affine = o.fs = o.nreg = 0;
+    return o;
+}
+
+template <class FP>
+using acc_kern_t = void (*)(ec_xyzz<FP> *, ec_xyzz<FP> *, uint32_t *, const uint32_t *,
+                            const uint32_t *, const uint32_t *, const ec_aff<FP> *, uint32_t,
+                            uint32_t, uint32_t);
+template <class FP>
+using aff_kern_t = void (*)(ec_xyzz<FP> *, ec_xyzz<FP> *, uint32_t *, fe<FP> *, const uint32_t *,
+                            const uint32_t *, const uint32_t *, const ec_aff<FP> *, uint32_t,
+                            uint32_t, uint32_t, uint32_t);
+
+/* The XYZZ accumulation kernel for the options. G2 has one: fe_sqr_fast is Fp2's fe_sqr (the FS
+ * variants would be the same code), and the register-capped and batch-affine kernels are not
+ * instantiated for it (they only make sense where a point nearly fits the registers; a G2 point
+ * of BLS12-381 is 96 registers). The capped kernel exists with fe_sqr_fast only. */
+template <class H> static acc_kern_t<typename H::fp> pick_acc_kern(const acc_opts &ao) {
+    typedef typename H::fp FP;
+    if constexpr (H::group == 1)
+        return ao.nreg && ao.fs ? msm_acc_nr_kern<FP, true>
+               : ao.fs          ? msm_acc_kern<FP, true>
+                                : msm_acc_kern<FP, false>;
+    else
+        return msm_acc_kern<FP, false>;
+}
+
+/* The batch-affine kernel (G1 only; never asked for by G2, whose options turn it off). */
+template <class H> static aff_kern_t<typename H::fp> pick_aff_kern(const acc_opts &ao) {
+    typedef typename H::fp FP;
+    if constexpr (H::group == 1)
+        return ao.fs ? msm_acc_aff_kern<FP, true> : msm_acc_aff_kern<FP, false>;
+    else
+        return NULL;
+}
+
+/* ret = Σ [s_idx[j]] P_idx[j] over j < n (idx NULL: the identity) by Pippenger. */
+template <class H>
+static int pippenger(typename H::jac *ret, const cz_gpu_bases *bh, const void *d_s,
+                     const uint32_t *idx, size_t n, prof *pf, cz_errinfo *ei) {
+    typedef typename H::fp FP;
+    typedef ec_xyzz<FP> X;
+    int rc = CZ_OK;
+    uint32_t *keys[2] = {NULL, NULL}, *vals[2] = {NULL, NULL}, *start = NULL, *owner = NULL;
+    void *temp = NULL;
+    X *buckets = NULL, *seg = NULL, *part = NULL;
+    fe<FP> *scratch = NULL;
+    typename H::xyzz *wins = NULL;
+    size_t temp_bytes = 0, scratch_bytes = 0, gmax;
+    acc_opts ao = acc_opts_get<H>();
+    int sms = 0;
+    unsigned nwin, g;
+    uint32_t nbt, ls, nsegs, pchunks = 0, plen = 0, acc_bs = 128;
+    acc_kern_t<FP> akern = NULL;
+    win_tab wt;
+    int neg_trick = env_int("CZ_GPU_MSM_NEG", 1) > 0;
+    cudaStream_t st = 0;
+    const ec_aff<FP> *pts = (const ec_aff<FP> *)bh->d_pts;
+
+    {
+        typename H::xyzz z;
+        memset(&z, 0, sizeof z);
+        H::to_jac(ret, &z); /* infinity */
+    }
+    if (n == 0)
+        return CZ_OK;
+    /* a scalar < 2^(T-1) has a T-bit signed recoding; with the r - s trick s < r/2 < 2^(bits-1) */
+    wt = win_layout(n, neg_trick ? H::bits : H::bits + 1);
+    nwin = wt.nwin;
+    nbt = win_base(wt, nwin);
+    if (n >= ((size_t)1 << 30))
+        return cz_fail(ei, CZ_ERANGE, "gpu msm: n = %zu too large (< 2^30)", n);
+    gmax = ((size_t)1 << 30) / n;
+    g = gmax >= nwin ? nwin : (unsigned)gmax;
+    g = (nwin + ((nwin + g - 1) / g) - 1) / ((nwin + g - 1) / g); /* even groups */
+    /* reduction segments: ls buckets each (a power of two dividing every window), about
+     * CZ_GPU_MSM_SEGS (default 2^16) threads in all */
+    {
+        int tgt = env_int("CZ_GPU_MSM_SEGS", 65536);
+        ls = 1u << (wt.c - 1);
+        while (ls > 1 && (size_t)(nbt / ls) * 2 <= (size_t)(tgt > 0 ? tgt : 65536))
+            ls /= 2;
+        nsegs = nbt / ls;
+    }
+
+    for (int k = 0; k < 2; k++) {
+        CZ_CUDA_TRY(cudaMallocAsync((void **)&keys[k], n * g * 4, st));
+        CZ_CUDA_TRY(cudaMallocAsync((void **)&vals[k], n * g * 4, st));
+    }
+    CZ_CUDA_TRY(cudaMallocAsync((void **)&start, ((size_t)nbt + 1) * 4, st));
+    CZ_CUDA_TRY(cudaMallocAsync((void **)&owner, (size_t)ACC_CHUNKS * 4, st));
+    CZ_CUDA_TRY(cudaMallocAsync((void **)&part, 2 * (size_t)ACC_CHUNKS * sizeof(X), st));
+    CZ_CUDA_TRY(cudaMallocAsync((void **)&buckets, (size_t)nbt * sizeof(X), st));
+    CZ_CUDA_TRY(cudaMemsetAsync(buckets, 0, (size_t)nbt * sizeof(X), st));
+    CZ_CUDA_TRY(cudaMallocAsync((void **)&seg, (2 * (size_t)nsegs + nwin) * sizeof(X), st));
+    wins = (typename H::xyzz *)malloc(nwin * sizeof *wins);
+    if (wins == NULL) {
+        rc = cz_fail(ei, CZ_ENOMEM, "gpu msm: window sums");
+        goto out;
+    }
+
+    for (unsigned w0 = 0; w0 < nwin; w0 += g) {
+        unsigned gw = nwin - w0 < g ? nwin - w0 : g;
+        uint32_t nb = win_base(wt, w0 + gw) - win_base(wt, w0), nvalid = 0, len, nchunks;
+        size_t total = n * gw;
+        unsigned key_bits = ceil_log2((size_t)nb + 1);
+        X *bk = buckets + win_base(wt, w0);
+        msm_digits_kern<typename H::fr><<<cz__gpu_blocks(n, 256), 256, 0, st>>>(
+            keys[0], vals[0], (const fe<typename H::fr> *)d_s, idx, n, wt, w0, gw, neg_trick);
+        CZ_CUDA_LAUNCHED();
+        prof_mark(pf, P_DIGITS);
+        cub::DoubleBuffer<uint32_t> dk(keys[0], keys[1]), dv(vals[0], vals[1]);
+        {
+            size_t need = 0;
+            CZ_CUDA_TRY(cub::DeviceRadixSort::SortPairs(NULL, need, dk, dv, (int)total, 0,
+                                                        (int)key_bits, st));
+            if (need > temp_bytes) {
+                cudaFreeAsync(temp, st);
+                temp = NULL;
+                CZ_CUDA_TRY(cudaMallocAsync(&temp, need, st));
+                temp_bytes = need;
+            }
+        }
+        CZ_CUDA_TRY(cub::DeviceRadixSort::SortPairs(temp, temp_bytes, dk, dv, (int)total, 0,
+                                                    (int)key_bits, st));
+        prof_mark(pf, P_SORT);
+        msm_bounds_kern<<<cz__gpu_blocks((size_t)nb + 1, 256), 256, 0, st>>>(start, dk.Current(),
+                                                                             total, nb);
+        CZ_CUDA_LAUNCHED();
+        CZ_CUDA_TRY(cudaMemcpyAsync(&nvalid, start + nb, 4, cudaMemcpyDeviceToHost, st));
+        CZ_CUDA_TRY(cudaStreamSynchronize(st));
+        prof_mark(pf, P_BOUNDS);
+        if (nvalid == 0)
+            continue;
+        len = (nvalid + ACC_CHUNKS - 1) / ACC_CHUNKS;
+        if (!ao.affine) {
+            /* the capped kernel exists with fe_sqr_fast only (compile time) */
+            akern = pick_acc_kern<H>(ao);
+            acc_bs = ao.nreg && ao.fs ? 32 : 128;
+        }
+        if (!ao.affine && ao.rounds != 0) {
+            /* a whole number of waves: chunk count = rounds x the resident threads (a partial last
+             * wave of 2^19 chunks left most SMs idle for a chunk's time) */
+            int bpsm = 0;
+            uint32_t resident, rounds = (uint32_t)ao.rounds;
+            if (sms == 0)
+                CZ_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, bh->dev));
+            CZ_CUDA_TRY(
+                cudaOccupancyMaxActiveBlocksPerMultiprocessor(&bpsm, akern, (int)acc_bs, 0));
+            resident = (uint32_t)(bpsm > 0 ? bpsm : 1) * (uint32_t)(sms > 0 ? sms : 1) * acc_bs;
+            if (ao.rounds < 0) /* default: as many whole waves as fit in ACC_CHUNKS */
+                rounds = ACC_CHUNKS / resident > 0 ? ACC_CHUNKS / resident : 1;
+            if ((size_t)rounds * resident > ACC_CHUNKS)
+                rounds = 1;
+            len =
+                (uint32_t)((nvalid + (size_t)rounds * resident - 1) / ((size_t)rounds * resident));
+        }
+        if (len < (ao.affine ? ao.aff_len : 4))
+            len = ao.affine ? ao.aff_len : 4;
+        nchunks = (nvalid + len - 1) / len;
+        pchunks = nchunks;
+        plen = len;
+        if (ao.affine) {
+            /* persistent threads: about what is resident, in equal rounds of chunks */
+            aff_kern_t<FP> kern = pick_aff_kern<H>(ao);
+            int bpsm = 0;
+            uint32_t nslots = len / 2 + 1, resident, rounds, blocks;
+            size_t need;
+            if (sms == 0)
+                CZ_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, bh->dev));
+            CZ_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&bpsm, kern, 128, 0));
+            resident = (uint32_t)(bpsm > 0 ? bpsm : 1) * (uint32_t)(sms > 0 ? sms : 1) * 128u;
+            rounds = (nchunks + resident - 1) / resident;
+            blocks = cz__gpu_blocks((nchunks + rounds - 1) / rounds, 128);
+            need = (size_t)blocks * 128 * nslots * sizeof(fe<FP>);
+            if (need > scratch_bytes) {
+                cudaFreeAsync(scratch, st);
+                scratch = NULL;
+                CZ_CUDA_TRY(cudaMallocAsync((void **)&scratch, need, st));
+                scratch_bytes = need;
+            }
+            kern<<<blocks, 128, 0, st>>>(bk, part, owner, scratch, start, dk.Current(),
+                                         dv.Current(), pts, nb, len, nchunks, nslots);
+        } else {
+            akern<<<cz__gpu_blocks(nchunks, acc_bs), acc_bs, 0, st>>>(
+                bk, part, owner, start, dk.Current(), dv.Current(), pts, nb, len, nchunks);
+        }
+        CZ_CUDA_LAUNCHED();
+        prof_mark(pf, P_ACC);
+        for (uint32_t stride = 1; stride < ACC_CHUNKS; stride *= COMBINE_GROUP) {
+            msm_combine_tree_kern<FP><<<cz__gpu_blocks((size_t)nchunks * 32, 128), 128, 0, st>>>(
+                part, start, dk.Current(), len, nchunks, stride);
+            CZ_CUDA_LAUNCHED();
+        }
+        msm_combine_kern<FP>
+            <<<cz__gpu_blocks(nchunks, 128), 128, 0, st>>>(bk, part, owner, start, len, nchunks);
+        CZ_CUDA_LAUNCHED();
+        prof_mark(pf, P_COMBINE);
+    }
+    /* seg[0 .. S) gets the segments' weighted sums, seg[S .. 2S) their plain sums, seg[2S ..
+     * 2S + W) the window sums */
+    msm_segment_kern<FP>
+        <<<cz__gpu_blocks(nsegs, 128), 128, 0, st>>>(seg, seg + nsegs, buckets, ls, nsegs);
+    CZ_CUDA_LAUNCHED();
+    msm_weight_kern<FP>
+        <<<cz__gpu_blocks(nsegs, 128), 128, 0, st>>>(seg, seg + nsegs, wt, ls, nsegs);
+    CZ_CUDA_LAUNCHED();
+    for (unsigned lv = 0; ((1u << (wt.c + (wt.nlow < nwin ? 1 : 0) - 1)) / ls) >> lv > 1; lv++) {
+        msm_wtree_kern<FP><<<cz__gpu_blocks(nsegs, 128), 128, 0, st>>>(seg, wt, ls, nsegs, lv);
+        CZ_CUDA_LAUNCHED();
+    }
+    msm_wgather_kern<FP><<<1, 64, 0, st>>>(seg + 2 * (size_t)nsegs, seg, wt, ls);
+    CZ_CUDA_LAUNCHED();
+    CZ_CUDA_TRY(cudaMemcpyAsync(wins, seg + 2 * (size_t)nsegs, nwin * sizeof(X),
+                                cudaMemcpyDeviceToHost, st));
+    CZ_CUDA_TRY(cudaStreamSynchronize(st));
+    prof_mark(pf, P_REDUCE);
+
+    for (int w = (int)nwin - 1; w >= 0; w--) {
+        typename H::jac t;
+        for (unsigned k = 0; k < win_bits(wt, (unsigned)w); k++)
+            H::dbl(ret, ret);
+        H::to_jac(&t, &wins[w]);
+        H::add(ret, ret, &t);
+    }
+    if (pf->on)
+        fprintf(stderr,
+                "gpu msm: pippenger n = %zu, W = %u (%u of %u bits, %u of %u), neg %d, groups of "
+                "%u, %u segments of %u, %u chunks of %u, acc %s%s%s\n",
+                n, nwin, wt.nlow, wt.c, nwin - wt.nlow, wt.c + 1, neg_trick, g, nsegs, ls, pchunks,
+                plen, ao.affine ? "affine" : "xyzz", ao.fs ? " + fe_sqr_fast" : "",
+                ao.nreg && ao.fs && !ao.affine ? " (nreg)" : "");
+out:
+    cudaFreeAsync(scratch, st);
+    cudaFreeAsync(temp, st);
+    cudaFreeAsync(seg, st);
+    cudaFreeAsync(buckets, st);
+    cudaFreeAsync(part, st);
+    cudaFreeAsync(owner, st);
+    cudaFreeAsync(start, st);
+    for (int k = 0; k < 2; k++) {
+        cudaFreeAsync(keys[k], st);
+        cudaFreeAsync(vals[k], st);
+    }
+    if (rc == CZ_OK && cudaStreamSynchronize(st) != cudaSuccess)
+        rc = cz__gpu_fail(ei, cudaGetLastError(), "msm: free", __FILE__, __LINE__);
+    free(wins);
+    return rc;
+}
+
+/* ret += Σ bases[ones[k]] over k < n1 (device list). */
+template <class H>
+static int sum_ones(typename H::jac *ret, const cz_gpu_bases *bh, const uint32_t *ones,
+                    const uint32_t *d_cnt, size_t n1, cz_errinfo *ei) {
+    typedef typename H::fp FP;
+    typedef ec_xyzz<FP> X;
+    int rc = CZ_OK;
+    X *part = NULL;
+    uint32_t nt = 1, len;
+    typename H::xyzz h;
+    typename H::jac t;
+    cudaStream_t st = 0;
+    while (nt < 65536 && (size_t)nt * 64 < n1)
+        nt *= 2;
+    len = (uint32_t)((n1 + nt - 1) / nt);
+    CZ_CUDA_TRY(cudaMallocAsync((void **)&part, (size_t)nt * sizeof(X), st));
+    msm_ones_kern<FP><<<cz__gpu_blocks(nt, 128), 128, 0, st>>>(
+        part, ones, d_cnt, (const ec_aff<FP> *)bh->d_pts, len, nt);
+    CZ_CUDA_LAUNCHED();
+    for (uint32_t half = nt / 2; half >= 1; half /= 2) {
+        msm_tree_kern<FP><<<cz__gpu_blocks(half, 128), 128, 0, st>>>(part, nt, half, 1);
+        CZ_CUDA_LAUNCHED();
+    }
+    CZ_CUDA_TRY(cudaMemcpyAsync(&h, part, sizeof h, cudaMemcpyDeviceToHost, st));
+    CZ_CUDA_TRY(cudaStreamSynchronize(st));
+    H::to_jac(&t, &h);
+    H::add(ret, ret, &t);
+out:
+    cudaFreeAsync(part, st);
+    return rc;
+}
+
+/* The MSM over device scalars d_s (Montgomery Fr) and the handle's first n bases. */
+template <class H>
+static int msm_run(typename H::jac *ret, const cz_gpu_bases *bh, const void *d_s, size_t n,
+                   cz_errinfo *ei) {
+    int rc = CZ_OK;
+    int mode = env_int("CZ_GPU_MSM_SPLIT", -1); /* -1 auto, 0 never, 1 always */
+    uint32_t *lists = NULL, *d_cnt = NULL, cnt[2] = {0, 0};
+    cudaStream_t st = 0;
+    prof pf;
+    memset(&pf, 0, sizeof pf);
+    pf.on = env_int("CZ_GPU_MSM_PROFILE", 0) > 0;
+    if (n >= ((size_t)1 << 31))
+        return cz_fail(ei, CZ_ERANGE, "gpu msm: n = %zu too large (< 2^31)", n);
+    if ((rc = cz__gpu_select(bh->dev, ei)) != CZ_OK)
+        return rc;
+    {
+        /* Keep the stream-ordered pool's memory across calls: with the default threshold (0) every
+         * synchronisation hands the pairs back to the driver and the next call maps them again
+         * (about 25 ms at 2^26). */
+        cudaMemPool_t pool;
+        uint64_t keep = UINT64_MAX;
+        CZ_CUDA_TRY(cudaDeviceGetDefaultMemPool(&pool, bh->dev));
+        CZ_CUDA_TRY(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep));
+    }
+    if (pf.on) {
+        cudaEventCreate(&pf.ev[0]);
+        cudaEventCreate(&pf.ev[1]);
+        cudaEventRecord(pf.ev[0], 0);
+    }
+    if (mode != 0 && n > 0) {
+        CZ_CUDA_TRY(cudaMallocAsync((void **)&lists, 2 * n * 4, st));
+        CZ_CUDA_TRY(cudaMallocAsync((void **)&d_cnt, 8, st));
+        CZ_CUDA_TRY(cudaMemsetAsync(d_cnt, 0, 8, st));
+        msm_classify_kern<typename H::fr><<<cz__gpu_blocks(n, 256), 256, 0, st>>>(
+            lists, lists + n, d_cnt, (const fe<typename H::fr> *)d_s, n);
+        CZ_CUDA_LAUNCHED();
+        CZ_CUDA_TRY(cudaMemcpyAsync(cnt, d_cnt, 8, cudaMemcpyDeviceToHost, st));
+        CZ_CUDA_TRY(cudaStreamSynchronize(st));
+        if (mode < 0 && (n - cnt[0]) < n / 8)
+            mode = 0; /* too few zeros and ones to pay for the split */
+        prof_mark(&pf, P_SPLIT);
+    }
+    if (mode == 0 || n == 0) {
+        rc = pippenger<H>(ret, bh, d_s, NULL, n, &pf, ei);
+    } else {
+        rc = pippenger<H>(ret, bh, d_s, lists, cnt[0], &pf, ei);
+        if (rc == CZ_OK && cnt[1] > 0)
+            rc = sum_ones<H>(ret, bh, lists + n, d_cnt + 1, cnt[1], ei);
+        prof_mark(&pf, P_SPLIT);
+    }
+    if (pf.on) {
+        fprintf(stderr, "gpu msm profile: n = %zu, split %s (others %u, ones %u):", n,
+                lists != NULL && mode != 0 ? "on" : "off", cnt[0], cnt[1]);
+        for (int k = 0; k < P_NPH; k++)
+            fprintf(stderr, " %s %.3f ms", phase_names[k], pf.ms[k]);
+        fprintf(stderr, "\n");
+    }
+out:
+    cudaFreeAsync(lists, st);
+    cudaFreeAsync(d_cnt, st);
+    if (rc == CZ_OK && cudaStreamSynchronize(st) != cudaSuccess)
+        rc = cz__gpu_fail(ei, cudaGetLastError(), "msm: split free", __FILE__, __LINE__);
+    if (pf.on) {
+        cudaEventDestroy(pf.ev[0]);
+        cudaEventDestroy(pf.ev[1]);
+    }
+    return rc;
+}
+
+template <class H> static int msm_check(const cz_gpu_bases *b, size_t n, cz_errinfo *ei) {
+    if (b == NULL)
+        return cz_fail(ei, CZ_EINVAL, "gpu msm: no bases");
+    if (b->curve != H::id)
+        return cz_fail(ei, CZ_ECURVE, "gpu msm: bases of the other curve");
+    if (b->group != H::group)
+        return cz_fail(ei, CZ_ECURVE, "gpu msm: G%d bases given to a G%d MSM", b->group,
+                       (int)H::group);
+    if (n > b->n)
+        return cz_fail(ei, CZ_ERANGE, "gpu msm: n = %zu > %zu bases", n, b->n);
+    return CZ_OK;
+}
+
+template <class H>
+static int msm_dev(typename H::jac *ret, const cz_gpu_bases *b, const void *d_s, size_t n,
+                   cz_errinfo *ei) {
+    int rc = msm_check<H>(b, n, ei);
+    if (rc != CZ_OK)
+        return rc;
+    return msm_run<H>(ret, b, d_s, n, ei);
+}
+
+template <class H>
+static int msm_host(typename H::jac *ret, const cz_gpu_bases *b, const typename H::scalar *s,
+                    size_t n, cz_errinfo *ei) {
+    void *d_s = NULL;
+    int rc = msm_check<H>(b, n, ei);
+    if (rc != CZ_OK)
+        return rc;
+    if ((rc = cz__gpu_select(b->dev, ei)) != CZ_OK)
+        return rc;
+    CZ_CUDA_TRY(cudaMalloc(&d_s, n ? n * sizeof *s : 1));
+    if (n)
+        CZ_CUDA_TRY(cudaMemcpy(d_s, s, n * sizeof *s, cudaMemcpyHostToDevice));
+    rc = msm_run<H>(ret, b, d_s, n, ei);
+out:
+    cudaFree(d_s);
+    return rc;
+}
+
+/* The extern "C" entry points of one group of one curve (cuzk/gpu.h), instantiated by
+ * gpu_msm.cu (G1) and gpu_msm_g2_<curve>.cu. */
+#define MSM_API(CURVE, G, H)                                                                       \
+    extern "C" int cz_##CURVE##_gpu_##G##_msm(                                                     \
+        cz_##CURVE##_##G##_jacobian *ret, const cz_gpu_bases *b, const cz_##CURVE##_fr *scalars,   \
+        size_t n, cz_errinfo *ei) {                                                                \
+        return msm_host<H>(ret, b, scalars, n, ei);                                                \
+    }                                                                                              \
+    extern "C" int cz_##CURVE##_gpu_##G##_msm_dev(cz_##CURVE##_##G##_jacobian *ret,                \
+                                                  const cz_gpu_bases *b, const void *d_scalars,    \
+                                                  size_t n, cz_errinfo *ei) {                      \
+        return msm_dev<H>(ret, b, d_scalars, n, ei);                                               \
+    }
+
+#endif

@@ -1,0 +1,107 @@
+/*
+ * The GPU G2 MSM (cuzk/gpu.h) for both curves, with the checks of the G1 test
+ * (gpu_msm_test_impl.h with TG = g2): against the CPU cz_<curve>_g2_msm for n = 1 .. 2^16
+ * (random bases with infinities, edge scalars 0, 1, r-1, all-zero scalars, repeated and opposite
+ * bases, a skewed scalar set, bit-heavy sets of 98.7 % zeros and ones with the 0/1 split forced on
+ * and off), and against [Σ s_i·(a + i·d)]G2 for GPU-made bases [a + i·d]G2 (the progression API)
+ * at 2^16, 2^18 and 2^20 (CZ_GPU_TEST_MAX_LOG overrides the top), the bit-heavy sets with the
+ * split on, off and automatic at 2^20; device-resident scalars. Then the recoding and chunking
+ * variants (CZ_GPU_MSM_W=12 with CZ_GPU_MSM_NEG=0, CZ_GPU_MSM_W=14, CZ_GPU_MSM_ROUNDS=0) against
+ * the CPU up to 2^12, and group/curve checks: a G1 handle is refused by the G2 MSM and the other
+ * way round. Exits 77 without a GPU.
+ */
+#define _POSIX_C_SOURCE 200809L /* setenv */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cuzk/curve.h"
+#include "cuzk/field.h"
+#include "cuzk/gpu.h"
+#include "cuzk/msm.h"
+#include "cuzk/threadpool.h"
+#include "gpu_test_util.h"
+#include "test.h"
+
+#define TSTR_(x) #x
+#define TSTR(x)  TSTR_(x)
+
+#define TG g2
+#define TC bn254
+#include "gpu_msm_test_impl.h"
+#undef TC
+#define TC bls12381
+#include "gpu_msm_test_impl.h"
+#undef TC
+#undef TG
+
+/* A G1 handle is refused by the G2 MSM, a G2 handle by the G1 MSM and by the other curve. */
+static void test_group_checks(void) {
+    cz_bn254_g1_affine p1;
+    cz_bn254_g2_affine p2;
+    cz_bn254_g1_jacobian r1;
+    cz_bn254_g2_jacobian r2;
+    cz_bls12381_g2_jacobian rb;
+    cz_bn254_fr s;
+    cz_bls12381_fr sb;
+    cz_gpu_bases *b1 = NULL, *b2 = NULL;
+    cz_errinfo ei;
+    cz_errinfo_clear(&ei);
+    cz_bn254_g1_generator(&p1);
+    cz_bn254_g2_generator(&p2);
+    cz_bn254_fr_one(&s);
+    cz_bls12381_fr_one(&sb);
+    CHECK(cz_bn254_gpu_g1_bases_upload(&b1, &p1, 1, 0, NULL) == CZ_OK);
+    CHECK(cz_bn254_gpu_g2_bases_upload(&b2, &p2, 1, 0, NULL) == CZ_OK);
+    CHECK(cz_bn254_gpu_g2_msm(&r2, b1, &s, 1, &ei) == CZ_ECURVE);
+    printf("G1 handle to the G2 MSM: %s\n", ei.msg);
+    CHECK(cz_bn254_gpu_g1_msm(&r1, b2, &s, 1, NULL) == CZ_ECURVE);
+    CHECK(cz_bls12381_gpu_g2_msm(&rb, b2, &sb, 1, NULL) == CZ_ECURVE);
+    /* and the right group gives the generator back */
+    CHECK(cz_bn254_gpu_g2_msm(&r2, b2, &s, 1, NULL) == CZ_OK);
+    {
+        cz_bn254_g2_jacobian g;
+        cz_bn254_g2_from_affine(&g, &p2);
+        CHECK(cz_bn254_g2_eq(&g, &r2));
+    }
+    cz_gpu_bases_free(b1);
+    cz_gpu_bases_free(b2);
+}
+
+int main(void) {
+    cz_threadpool *pool = NULL;
+    unsigned max_log = 20;
+    const char *env = getenv("CZ_GPU_TEST_MAX_LOG");
+    gpu_require_device();
+    if (env != NULL && atoi(env) > 0)
+        max_log = (unsigned)atoi(env);
+    CZ_ASSERT(cz_threadpool_create(&pool, 0, NULL) == CZ_OK);
+    test_msm_bn254(pool, 16, max_log);
+    test_msm_bls12381(pool, 16, max_log);
+    printf("default variant, CPU up to 2^16, progression up to 2^%u: %lu failures\n", max_log,
+           test_failed_count);
+    {
+        /* G2 has the XYZZ accumulation only (CZ_GPU_MSM_ACC and CZ_GPU_MSM_SQR do not apply):
+         * the recoding and chunking switches instead */
+        static const struct {
+            const char *win, *neg, *rounds;
+        } var[] = {{"12", "0", ""}, {"14", "", ""}, {"", "", "0"}};
+        for (size_t v = 0; v < sizeof var / sizeof var[0]; v++) {
+            unsigned long failed = test_failed_count;
+            setenv("CZ_GPU_MSM_W", var[v].win, 1);
+            setenv("CZ_GPU_MSM_NEG", var[v].neg, 1);
+            setenv("CZ_GPU_MSM_ROUNDS", var[v].rounds, 1);
+            test_msm_bn254(pool, 12, 12);
+            test_msm_bls12381(pool, 12, 12);
+            printf("variant W='%s' neg='%s' rounds='%s' up to 2^12: %lu failures\n", var[v].win,
+                   var[v].neg, var[v].rounds, test_failed_count - failed);
+        }
+        unsetenv("CZ_GPU_MSM_W");
+        unsetenv("CZ_GPU_MSM_NEG");
+        unsetenv("CZ_GPU_MSM_ROUNDS");
+    }
+    test_group_checks();
+    cz_threadpool_destroy(pool);
+    return test_finish();
+}
