@@ -216,8 +216,10 @@ __global__ void msm_digits_kern(uint32_t *keys, uint32_t *vals, const fe<FR> *sc
     }
 }
 
-/* start[b] = first position of key >= b in the sorted keys, for b = 0 .. nb. */
-__global__ void msm_bounds_kern(uint32_t *start, const uint32_t *keys, size_t total, uint32_t nb) {
+/* start[b] = first position of key >= b in the sorted keys, for b = 0 .. nb. Static: this file is
+ * compiled into three units (the templates need not be, their instantiations are merged). */
+static __global__ void msm_bounds_kern(uint32_t *start, const uint32_t *keys, size_t total,
+                                       uint32_t nb) {
     uint32_t b = blockIdx.x * blockDim.x + threadIdx.x;
     if (b > nb)
         return;
