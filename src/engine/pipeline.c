@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "cuzk/clock.h"
+#include "cuzk/groth16.h"
 #include "cuzk/log.h"
 #include "cuzk/pipeline.h"
 #include "cuzk/threadpool.h"
@@ -64,6 +65,7 @@ typedef struct gpu_worker {
     cz_engine *e;
     int slot; /* index into e->dev */
     int index;
+    cz_engine_device d; /* the slot's, with this worker's device buffers (d.ws) */
     pthread_t thread;
 } gpu_worker;
 
@@ -349,13 +351,18 @@ static void gpu_part(gpu_worker *w, item *it) {
     }
     cz_errinfo_clear(&ei);
     t0 = cz_clock_now_ns();
-    rc = wl->ops->prepare(&it->pending, wl->ctx, it->asg, it->p, &ds->d, &it->t, &ei);
+    rc = wl->ops->prepare(&it->pending, wl->ctx, it->asg, it->p, &w->d, &it->t, &ei);
     if (rc != CZ_OK) {
         fail_part(it, rc, &ei, "prepare");
         return;
     }
     it->asg = NULL; /* the pending proof owns it now */
     it->t.prep += ms_since(t0);
+    if (wl->ops->upload != NULL &&
+        (rc = wl->ops->upload(it->pending, wl->ctx, &w->d, &it->t, &ei)) != CZ_OK) {
+        fail_part(it, rc, &ei, "upload");
+        return;
+    }
 
     t0 = cz_clock_now_ns();
     cz__fifo_lock_acquire(&ds->lock);
@@ -365,7 +372,7 @@ static void gpu_part(gpu_worker *w, item *it) {
     ds->busy_now = 1;
     pthread_mutex_unlock(&e->stats_lock);
     emit(e, CZ_TL_GPU_START, it, NULL);
-    rc = wl->ops->compute(it->pending, wl->ctx, &ds->d, &it->t, &ei);
+    rc = wl->ops->compute(it->pending, wl->ctx, &w->d, &it->t, &ei);
     held_ms = ms_since(t_locked);
     emit(e, CZ_TL_GPU_END, it, "gpu_ms=%.3f", held_ms);
     pthread_mutex_lock(&e->stats_lock); /* before the device lock goes: the next holder sets 1 */
@@ -389,11 +396,24 @@ static void gpu_part(gpu_worker *w, item *it) {
     cz__workq_push(&e->fin_q, &it->node);
 }
 
+/* A GPU worker. On a GPU it keeps device buffers of its own for one partition's inputs, so the
+ * uploads run before it takes the device lock and nothing is allocated per partition; without
+ * them (the device refused) compute uploads under the lock, as slower but correct. */
 static void *gpu_main(void *arg) {
     gpu_worker *w = arg;
     cz__wq_node *n;
+    w->d = w->e->dev[w->slot].d;
+    w->d.ws = NULL;
+    if (w->d.device >= 0) {
+        cz_errinfo ei;
+        cz_errinfo_clear(&ei);
+        if (cz_groth16_gpu_ws_create(&w->d.ws, w->d.device, &ei) != CZ_OK)
+            CZ_LOG_WARN("engine: GPU worker %d.%d uploads under the lock: %s", w->slot, w->index,
+                        ei.msg);
+    }
     while ((n = cz__workq_pop(&w->e->gpu_q)) != NULL)
         gpu_part(w, (item *)n);
+    cz_groth16_gpu_ws_free(w->d.ws);
     return NULL;
 }
 
