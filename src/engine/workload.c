@@ -339,6 +339,7 @@ static const cz_workload_ops g16_bench_ops = {
     .verify = g16_verify_skipped,
     .destroy = g16_destroy,
     .release = g16_release,
+    .bind = g16_bind,
 };
 
 /* A job shell for zk: verification key, public-input table, blinding. */

@@ -158,12 +158,14 @@ out:
 
 /* ---- asynchronous uploads ---- */
 
-/* The pieces an upload is cut into: CZ_GPU_COPY_CHUNK_MB MiB (0 or unset: one piece). A copy
- * engine takes the copies of all streams in turn at piece boundaries, so smaller pieces let
- * another thread's small copies (an MSM's read-backs) pass a large upload in flight. */
+/* The pieces an upload is cut into: CZ_GPU_COPY_CHUNK_MB MiB (default 64; 0: one piece). The
+ * copies of all streams take turns at piece boundaries, so another thread's small copies (an
+ * MSM's read-backs) never wait behind a whole multi-GB upload: on the H200 an engine whose
+ * uploads went in one piece (from pageable memory) saw its kernel regions stretch from 1.26 to
+ * 2.1 s per 2^27 partition (docs/engine.md). A piece costs a few microseconds to enqueue. */
 static size_t copy_chunk_bytes(size_t bytes) {
     const char *e = getenv("CZ_GPU_COPY_CHUNK_MB");
-    long mb = e != NULL ? strtol(e, NULL, 10) : 0;
+    long mb = e != NULL ? strtol(e, NULL, 10) : 64;
     return mb > 0 && (size_t)mb << 20 < bytes ? (size_t)mb << 20 : (bytes > 0 ? bytes : 1);
 }
 
