@@ -124,11 +124,14 @@ typedef struct cz_engine_config {
                                          * SRS manager whose keys outlive the engine's jobs) */
     cz_sched_config sched;              /* retention etc.; on_cancel is the engine's */
     cz_timeline_emitter *timeline;      /* NULL: no timeline; not owned */
-    /* The buffer pool of the partitions' vectors: pinned host memory when ndevices > 0 unless
-     * pageable_buffers; idle buffers charged to the budget, at most pool_idle_bytes of them
-     * (0 = a quarter of the budget). Its evictor is chained in front of the budget's evictor
-     * at create (set that one first) and removed at destroy. */
-    int pageable_buffers;
+    /* The buffer pool of the partitions' vectors: pageable by default; pinned host memory when
+     * pinned_buffers and ndevices > 0 (uploads at 55 instead of 8 GB/s on the H200, but under
+     * a saturated budget the pool frees and pins 4 GiB buffers per 2^27 partition, and each
+     * cudaHostAlloc / cudaFreeHost stalls the other workers' device calls: docs/engine.md);
+     * idle buffers charged to the budget, at most pool_idle_bytes of them (0 = a quarter of the
+     * budget). Its evictor is chained in front of the budget's evictor at create (set that one
+     * first) and removed at destroy. */
+    int pinned_buffers;
     uint64_t pool_idle_bytes;
 } cz_engine_config;
 
