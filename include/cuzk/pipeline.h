@@ -89,7 +89,7 @@ typedef struct cz_workload_ops {
      * reference, so the key can be evicted) while the finished job stays queryable. */
     void (*release)(void *ctx);
     /* Optional: called once at submit with the engine's buffer pool (include/cuzk/engine.h),
-     * from which the workload takes its per-partition vectors (pinned when the engine has GPUs)
+     * from which the workload takes its per-partition vectors (pinned with GPUs and pinned_buffers)
      * and to which it gives them back; the pool outlives the job. */
     void (*bind)(void *ctx, cz_bufpool *bufs);
     /* Optional: GPU worker, after prepare, outside the lock: moves the partition's inputs to the

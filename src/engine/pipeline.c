@@ -81,7 +81,7 @@ struct cz_engine {
     cz_sched *sched;
     cz_budget *budget;
     int own_budget;
-    cz_bufpool *bufs;              /* the partitions' vectors (pinned with GPUs) */
+    cz_bufpool *bufs;              /* the partitions' vectors (pinned with GPUs if asked) */
     cz_budget_evict_fn prev_evict; /* the budget's evictor before ours (chained) */
     void *prev_evict_arg;
     cz_threadpool *synth_pool, *gpu_pool;

@@ -14,8 +14,8 @@
  * below), a porep-synth job its context, which makes one per device on first use.
  *
  * Buffers: a, b and a porep-synth partition's standard-form witness (what the GPU uploads) come
- * from the engine's buffer pool (bind; pinned when the engine has GPUs) and go back to it: a, b
- * through the pending proof's release hook (cz_groth16_begin_pooled), the witness in pend_free.
+ * from the engine's buffer pool (bind; pinned with GPUs when the engine asks) and go back to it: a,
+ * b through the pending proof's release hook (cz_groth16_begin_pooled), the witness in pend_free.
  */
 #include "cuzk/workload.h"
 
