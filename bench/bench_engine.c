@@ -5,7 +5,7 @@
  *   cuzk-bench engine --workload porep-synth --scale K [--partitions 10] [--curve bls12381]
  *   cuzk-bench engine --workload zkey --zkey F --wtns F
  *       [-c COUNT] [-j CONCURRENCY] [--gpu [--device D,...]] [--gw N] [--partition-workers N]
- *       [--gpu-threads N] [--synthesis-threads N] [--budget-gib G] [--timeline FILE]
+ *       [--gpu-threads N] [--synthesis-threads N] [--budget-gib G] [--timeline FILE] [--pinned]
  *       [--cache DIR] [--seed S] [--bench-key] [--warmup P] [--sweep GW:PW,...]
  *
  * --bench-key (porep-synth, --gpu): a benchmark key (cz_porep_synth_ctx_create_bench) instead of
@@ -42,6 +42,7 @@ typedef struct {
     uint32_t partitions;
     int count, conc, gpu, ndev, devs[CZ_ENGINE_MAX_DEVICES];
     int gw, pw, gpu_threads, synth_threads;
+    int pinned; /* --pinned: the engine's buffer pool pins its buffers */
     double budget_gib;
     uint64_t seed;
     int bench_key, warmup, nsweep, sweep_gw[16], sweep_pw[16];
@@ -71,6 +72,10 @@ static int parse(eopts *o, int argc, char **argv) {
         }
         if (strcmp(a, "--bench-key") == 0) {
             o->bench_key = 1;
+            continue;
+        }
+        if (strcmp(a, "--pinned") == 0) {
+            o->pinned = 1;
             continue;
         }
         if (v == NULL)
@@ -233,6 +238,7 @@ static int run_config(const erun *r, int gw, int pw, int warm, cz_errinfo *ei) {
     cfg.workers_per_device = gw;
     cfg.partition_workers = pw;
     cfg.gpu_threads = o->gpu_threads;
+    cfg.pinned_buffers = o->pinned;
     cfg.synthesis_threads = o->synth_threads;
     cfg.shared_budget = r->budget;
     if (o->timeline != NULL) {

@@ -96,8 +96,10 @@ int cz_gpu_host_unregister(void *p, cz_errinfo *ei);
 /* An upload in flight: cudaMemcpyAsync on a stream of its own (non-blocking with respect to the
  * default stream, so kernels of the other calls run meanwhile). From pinned memory the call
  * returns at once; from pageable memory the driver stages it and the call returns roughly when
- * the copy is done. src must stay valid and unchanged until cz_gpu_copy_wait, which must be
- * called exactly once on every path (it waits, reports the copy's error and frees the handle). */
+ * the copy is done. The copy goes in pieces of CZ_GPU_COPY_CHUNK_MB MiB (default 64, 0 = one
+ * piece), so other threads' copies are not held up behind it. src must stay valid and unchanged
+ * until cz_gpu_copy_wait, which must be called exactly once on every path (it waits, reports the
+ * copy's error and frees the handle). */
 typedef struct cz_gpu_copy cz_gpu_copy;
 int cz_gpu_upload_start(cz_gpu_copy **out, void *d_dst, const void *src, size_t bytes, int dev,
                         cz_errinfo *ei);

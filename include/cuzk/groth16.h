@@ -93,7 +93,8 @@ typedef struct cz_groth16_timings {
     double total_ms;
     double upload_ms; /* GPU only: host -> device copies (vectors, witness, and the bases when no
                        * resident gpu_key was given) */
-    double gpu_ms;    /* GPU only: the whole device region, uploads to the last MSM */
+    double gpu_ms;    /* GPU only: the compute stage on the device, from its first copy or kernel
+                       * to the last MSM (the uploads are outside it after cz_groth16_upload) */
 } cz_groth16_timings;
 
 /*
@@ -152,6 +153,9 @@ int cz_groth16_prove(cz_groth16_proof *proof, cz_groth16_public *pub, const cz_z
  *                        (the "synthesis" of a circom job), threaded on pool;
  *   cz_groth16_begin     takes a and b over, with the witness and the blinding factors;
  *   cz_groth16_g2_start  starts the G2 MSM (B2) on a thread of its own, computing on pool;
+ *   cz_groth16_upload    optional, GPU only: copies a, b and the witness into a device workspace
+ *                        and gives a and b back, so that compute runs kernels only (an engine
+ *                        calls it before taking its device lock);
  *   cz_groth16_compute   the NTTs and the four G1 MSMs, on the CPU (key NULL, on pool) or on the
  *                        GPU of a resident key; frees a and b;
  *   cz_groth16_finish    joins the G2 MSM (running it inline if it was not started) and writes
@@ -178,7 +182,24 @@ int cz_groth16_begin_pooled(cz_groth16_pending **out, const cz_zkey *zk,
                             void (*release)(void *arg, void *p), void *release_arg,
                             const uint8_t *r, const uint8_t *s, cz_errinfo *ei);
 int cz_groth16_g2_start(cz_groth16_pending *pp, cz_threadpool *pool, cz_errinfo *ei);
-/* key NULL: on the CPU with pool; else on key's device (key made for the same zkey). */
+/*
+ * A GPU worker's device buffers for the vectors a, b, c and the witness of one proof at a time
+ * (3·domain_size + nvars Fr elements), grown on first use to the largest proof seen and kept
+ * until freed: with one per worker, no device allocation happens per proof. Created empty on
+ * device dev (CZ_ENOGPU / CZ_EINVAL as for a key). Used by one thread at a time.
+ */
+typedef struct cz_groth16_gpu_ws cz_groth16_gpu_ws;
+int cz_groth16_gpu_ws_create(cz_groth16_gpu_ws **out, int dev, cz_errinfo *ei);
+void cz_groth16_gpu_ws_free(cz_groth16_gpu_ws *ws);          /* NULL is a no-op */
+size_t cz_groth16_gpu_ws_bytes(const cz_groth16_gpu_ws *ws); /* device bytes held now */
+/* Copies a, b and the witness of pp into ws (growing it) and gives a and b back; waits for the
+ * copies. When ws cannot grow (CZ_ENOMEM, naming the buffer, and ws then holds 0 bytes) nothing
+ * else changes: pp can still be computed, uploading then into a workspace of its own. The compute
+ * stage must then run with a key on ws's device and before ws serves another proof. CZ_EINVAL:
+ * already uploaded or computed. */
+int cz_groth16_upload(cz_groth16_pending *pp, cz_groth16_gpu_ws *ws, cz_errinfo *ei);
+/* key NULL: on the CPU with pool; else on key's device (key made for the same zkey; after
+ * cz_groth16_upload, on the workspace's device: CZ_EINVAL otherwise). */
 int cz_groth16_compute(cz_groth16_pending *pp, const cz_groth16_gpu_key *key, cz_threadpool *pool,
                        cz_errinfo *ei);
 int cz_groth16_finish(cz_groth16_proof *proof, cz_groth16_pending *pp, cz_errinfo *ei);

@@ -11,7 +11,8 @@
  * (job, partition) order, then hands the partition to the synthesis workers through a queue
  * bounded by their number. Each GPU worker takes the oldest synthesized partition, runs the
  * workload's `prepare` (CPU; may start background CPU work such as the G2 MSM on the engine's
- * gpu_threads pool), takes its device's lock only for `compute` (the kernel region), releases
+ * gpu_threads pool) and `upload` (its inputs into the worker's own device buffers, kept across
+ * partitions), takes its device's lock only for `compute` (the kernel region), releases
  * the partition's a/b/c bytes, and hands it to a finalizer so that it can take the next
  * partition at once; two workers per device overlap one's CPU work with the other's kernels.
  * A finalizer runs `finish` (joins the background work, writes the partition proof), releases
@@ -44,7 +45,8 @@ typedef struct cz_timeline_emitter cz_timeline_emitter;
 /* Per-partition stage times (ms) a workload fills in; written as STAGE timeline records. */
 typedef struct cz_part_times {
     double synth, prep, ntt_h, batch_add, tail_msm, g2_msm, finish;
-    double upload, device; /* GPU only: host -> device copies; the whole device region */
+    double upload, device; /* GPU only: host -> device copies (outside the lock with `upload`);
+                            * the compute stage on the device (under the lock) */
 } cz_part_times;
 
 /* What a workload's GPU-side steps get from the engine. */
@@ -52,6 +54,9 @@ typedef struct cz_engine_device {
     int device;             /* CUDA device index, or -1 for the CPU backend */
     cz_threadpool *cpu;     /* gpu_threads pool: CPU work beside the kernels (G2 MSM, prep) */
     cz_threadpool *compute; /* the pool a CPU backend computes on (NULL with a GPU) */
+    /* This GPU worker's device buffers for one partition's inputs (NULL on the CPU backend, or
+     * when they could not be made: then compute uploads under the lock). */
+    struct cz_groth16_gpu_ws *ws;
 } cz_engine_device;
 
 /*
@@ -84,9 +89,13 @@ typedef struct cz_workload_ops {
      * reference, so the key can be evicted) while the finished job stays queryable. */
     void (*release)(void *ctx);
     /* Optional: called once at submit with the engine's buffer pool (include/cuzk/engine.h),
-     * from which the workload takes its per-partition vectors (pinned when the engine has GPUs)
+     * from which the workload takes its per-partition vectors (pinned with GPUs and pinned_buffers)
      * and to which it gives them back; the pool outlives the job. */
     void (*bind)(void *ctx, cz_bufpool *bufs);
+    /* Optional: GPU worker, after prepare, outside the lock: moves the partition's inputs to the
+     * device (into dev->ws), so that compute holds the lock for the kernels only. */
+    int (*upload)(void *pending, void *ctx, const cz_engine_device *dev, cz_part_times *t,
+                  cz_errinfo *ei);
 } cz_workload_ops;
 
 typedef struct cz_workload {
@@ -115,11 +124,14 @@ typedef struct cz_engine_config {
                                          * SRS manager whose keys outlive the engine's jobs) */
     cz_sched_config sched;              /* retention etc.; on_cancel is the engine's */
     cz_timeline_emitter *timeline;      /* NULL: no timeline; not owned */
-    /* The buffer pool of the partitions' vectors: pinned host memory when ndevices > 0 unless
-     * pageable_buffers; idle buffers charged to the budget, at most pool_idle_bytes of them
-     * (0 = a quarter of the budget). Its evictor is chained in front of the budget's evictor
-     * at create (set that one first) and removed at destroy. */
-    int pageable_buffers;
+    /* The buffer pool of the partitions' vectors: pageable by default; pinned host memory when
+     * pinned_buffers and ndevices > 0 (uploads at 55 instead of 8 GB/s on the H200, but under
+     * a saturated budget the pool frees and pins 4 GiB buffers per 2^27 partition, and each
+     * cudaHostAlloc / cudaFreeHost stalls the other workers' device calls: docs/engine.md);
+     * idle buffers charged to the budget, at most pool_idle_bytes of them (0 = a quarter of the
+     * budget). Its evictor is chained in front of the budget's evictor at create (set that one
+     * first) and removed at destroy. */
+    int pinned_buffers;
     uint64_t pool_idle_bytes;
 } cz_engine_config;
 

@@ -1,8 +1,9 @@
 /*
  * The buffer pool (include/cuzk/engine.h, "Buffer pool"): reusable host buffers for the
  * pipeline's per-partition vectors (the evaluations a, b and a partition's witness, which the GPU
- * uploads), pinned when the engine has GPUs, so that a partition neither mallocs and frees
- * gigabytes nor pins them again (cudaHostAlloc costs about as much as touching the memory).
+ * uploads), pinned when the engine has GPUs and asks for it (pinned_buffers), so that a partition
+ * neither mallocs and frees gigabytes nor pins them again (cudaHostAlloc costs about as much as
+ * touching the memory).
  *
  * Buffers come from cz_host_alloc (hostmem.c): the size is in the block's header, pinning falls
  * back to pageable memory there. Idle buffers wait in one list; get takes an idle buffer of

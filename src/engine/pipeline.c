@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "cuzk/clock.h"
+#include "cuzk/groth16.h"
 #include "cuzk/log.h"
 #include "cuzk/pipeline.h"
 #include "cuzk/threadpool.h"
@@ -64,6 +65,7 @@ typedef struct gpu_worker {
     cz_engine *e;
     int slot; /* index into e->dev */
     int index;
+    cz_engine_device d; /* the slot's, with this worker's device buffers (d.ws) */
     pthread_t thread;
 } gpu_worker;
 
@@ -79,7 +81,7 @@ struct cz_engine {
     cz_sched *sched;
     cz_budget *budget;
     int own_budget;
-    cz_bufpool *bufs;              /* the partitions' vectors (pinned with GPUs) */
+    cz_bufpool *bufs;              /* the partitions' vectors (pinned with GPUs if asked) */
     cz_budget_evict_fn prev_evict; /* the budget's evictor before ours (chained) */
     void *prev_evict_arg;
     cz_threadpool *synth_pool, *gpu_pool;
@@ -95,6 +97,7 @@ struct cz_engine {
     pthread_mutex_t stats_lock;
     uint64_t parts_done, parts_failed, parts_skipped, order;
     uint64_t start_ns;
+    int upload_in_lock; /* CZ_ENGINE_UPLOAD_IN_LOCK=1: uploads under the device lock (to compare) */
 };
 
 static double ms_since(uint64_t t0) {
@@ -349,13 +352,18 @@ static void gpu_part(gpu_worker *w, item *it) {
     }
     cz_errinfo_clear(&ei);
     t0 = cz_clock_now_ns();
-    rc = wl->ops->prepare(&it->pending, wl->ctx, it->asg, it->p, &ds->d, &it->t, &ei);
+    rc = wl->ops->prepare(&it->pending, wl->ctx, it->asg, it->p, &w->d, &it->t, &ei);
     if (rc != CZ_OK) {
         fail_part(it, rc, &ei, "prepare");
         return;
     }
     it->asg = NULL; /* the pending proof owns it now */
     it->t.prep += ms_since(t0);
+    if (!e->upload_in_lock && wl->ops->upload != NULL &&
+        (rc = wl->ops->upload(it->pending, wl->ctx, &w->d, &it->t, &ei)) != CZ_OK) {
+        fail_part(it, rc, &ei, "upload");
+        return;
+    }
 
     t0 = cz_clock_now_ns();
     cz__fifo_lock_acquire(&ds->lock);
@@ -365,7 +373,11 @@ static void gpu_part(gpu_worker *w, item *it) {
     ds->busy_now = 1;
     pthread_mutex_unlock(&e->stats_lock);
     emit(e, CZ_TL_GPU_START, it, NULL);
-    rc = wl->ops->compute(it->pending, wl->ctx, &ds->d, &it->t, &ei);
+    rc = CZ_OK;
+    if (e->upload_in_lock && wl->ops->upload != NULL)
+        rc = wl->ops->upload(it->pending, wl->ctx, &w->d, &it->t, &ei);
+    if (rc == CZ_OK)
+        rc = wl->ops->compute(it->pending, wl->ctx, &w->d, &it->t, &ei);
     held_ms = ms_since(t_locked);
     emit(e, CZ_TL_GPU_END, it, "gpu_ms=%.3f", held_ms);
     pthread_mutex_lock(&e->stats_lock); /* before the device lock goes: the next holder sets 1 */
@@ -389,11 +401,24 @@ static void gpu_part(gpu_worker *w, item *it) {
     cz__workq_push(&e->fin_q, &it->node);
 }
 
+/* A GPU worker. On a GPU it keeps device buffers of its own for one partition's inputs, so the
+ * uploads run before it takes the device lock and nothing is allocated per partition; without
+ * them (the device refused) compute uploads under the lock, as slower but correct. */
 static void *gpu_main(void *arg) {
     gpu_worker *w = arg;
     cz__wq_node *n;
+    w->d = w->e->dev[w->slot].d;
+    w->d.ws = NULL;
+    if (w->d.device >= 0) {
+        cz_errinfo ei;
+        cz_errinfo_clear(&ei);
+        if (cz_groth16_gpu_ws_create(&w->d.ws, w->d.device, &ei) != CZ_OK)
+            CZ_LOG_WARN("engine: GPU worker %d.%d uploads under the lock: %s", w->slot, w->index,
+                        ei.msg);
+    }
     while ((n = cz__workq_pop(&w->e->gpu_q)) != NULL)
         gpu_part(w, (item *)n);
+    cz_groth16_gpu_ws_free(w->d.ws);
     return NULL;
 }
 
@@ -552,6 +577,10 @@ int cz_engine_create(cz_engine **out, const cz_engine_config *cfg, cz_errinfo *e
     e->cfg = *cfg;
     e->tl = cfg->timeline;
     e->start_ns = cz_clock_now_ns();
+    {
+        const char *v = getenv("CZ_ENGINE_UPLOAD_IN_LOCK");
+        e->upload_in_lock = v != NULL && strcmp(v, "1") == 0;
+    }
     per = pos_or(cfg->workers_per_device, 2);
     e->nslots = cfg->ndevices > 0 ? cfg->ndevices : 1;
     e->nsynth = pos_or(cfg->partition_workers, 2);
@@ -586,7 +615,7 @@ int cz_engine_create(cz_engine **out, const cz_engine_config *cfg, cz_errinfo *e
         e->own_budget = 1;
     }
     {
-        cz_bufpool_config pc = {cfg->ndevices > 0 && !cfg->pageable_buffers, e->budget,
+        cz_bufpool_config pc = {cfg->ndevices > 0 && cfg->pinned_buffers, e->budget,
                                 cfg->pool_idle_bytes};
         if ((rc = cz_bufpool_create(&e->bufs, &pc, ei)) != CZ_OK)
             goto fail;

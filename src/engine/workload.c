@@ -14,8 +14,8 @@
  * below), a porep-synth job its context, which makes one per device on first use.
  *
  * Buffers: a, b and a porep-synth partition's standard-form witness (what the GPU uploads) come
- * from the engine's buffer pool (bind; pinned when the engine has GPUs) and go back to it: a, b
- * through the pending proof's release hook (cz_groth16_begin_pooled), the witness in pend_free.
+ * from the engine's buffer pool (bind; pinned with GPUs when the engine asks) and go back to it: a,
+ * b through the pending proof's release hook (cz_groth16_begin_pooled), the witness in pend_free.
  */
 #include "cuzk/workload.h"
 
@@ -28,6 +28,7 @@
 #include "cuzk/encoding.h"
 #include "cuzk/groth16.h"
 #include "cuzk/groth16_setup.h"
+#include "cuzk/log.h"
 #include "cuzk/porep_synth.h"
 #include "cuzk/r1cs.h"
 #include "cuzk/r1cs_file.h"
@@ -193,6 +194,27 @@ static int g16_prepare(void **out, void *ctx, void *asg_v, uint32_t p, const cz_
     return CZ_OK;
 }
 
+/* Outside the device lock: a, b and the witness into the GPU worker's buffers (a and b go back
+ * to the pool). Nothing to do on the CPU backend or without worker buffers. */
+static int g16_upload(void *pend, void *ctx, const cz_engine_device *dev, cz_part_times *t,
+                      cz_errinfo *ei) {
+    g16_pend *pd = pend;
+    int rc;
+    (void)ctx;
+    if (dev->device < 0 || dev->ws == NULL)
+        return CZ_OK;
+    rc = cz_groth16_upload(pd->pp, dev->ws, ei);
+    t->upload = cz_groth16_pending_timings(pd->pp)->upload_ms;
+    if (rc == CZ_ENOMEM && cz_groth16_gpu_ws_bytes(dev->ws) == 0) {
+        /* The workspace could not grow (the device is full) and nothing was copied or given
+         * back: compute uploads under the lock instead, into buffers of its own. */
+        CZ_LOG_WARN("GPU %d: partition inputs uploaded under the lock: %s", dev->device, ei->msg);
+        cz_errinfo_clear(ei);
+        return CZ_OK;
+    }
+    return rc;
+}
+
 static int g16_compute(void *pend, void *ctx, const cz_engine_device *dev, cz_part_times *t,
                        cz_errinfo *ei) {
     g16_job *j = ctx;
@@ -295,6 +317,7 @@ static const cz_workload_ops g16_ops = {
     .name = "groth16",
     .synthesize = g16_synthesize,
     .prepare = g16_prepare,
+    .upload = g16_upload,
     .compute = g16_compute,
     .finish = g16_finish,
     .asg_free = asg_free,
@@ -308,6 +331,7 @@ static const cz_workload_ops g16_bench_ops = {
     .name = "groth16-benchkey",
     .synthesize = g16_synthesize,
     .prepare = g16_prepare,
+    .upload = g16_upload,
     .compute = g16_compute,
     .finish = g16_finish,
     .asg_free = asg_free,
@@ -315,6 +339,7 @@ static const cz_workload_ops g16_bench_ops = {
     .verify = g16_verify_skipped,
     .destroy = g16_destroy,
     .release = g16_release,
+    .bind = g16_bind,
 };
 
 /* A job shell for zk: verification key, public-input table, blinding. */

@@ -36,6 +36,8 @@ struct cz_groth16_pending {
     cz_threadpool *g2_pool;
     int g2_state, g2_rc;
     cz_groth16_timings tm;
+    /* Set by cz_groth16_upload: a, b and the witness are in ws's buffers (a and b given back). */
+    cz_groth16_gpu_ws *ws;
     union {
         cz__bn254_pending bn254;
         cz__bls12381_pending bls12381;
@@ -55,7 +57,14 @@ static inline void cz__groth16_drop(cz_groth16_pending *pp, void *p) {
 /* The zkey a resident GPU key was made for (prove_gpu.c). */
 const cz_zkey *cz__groth16_gpu_key_zkey(const cz_groth16_gpu_key *k);
 
-/* The GPU compute stage (prove_gpu.c): a, b -> the four G1 MSM results on key's device. */
+/* The GPU upload stage (prove_gpu.c): a, b and the witness into ws; a and b given back. */
+int cz__bn254_groth16_upload_gpu(cz_groth16_pending *pp, cz_groth16_gpu_ws *ws, cz_errinfo *ei);
+int cz__bls12381_groth16_upload_gpu(cz_groth16_pending *pp, cz_groth16_gpu_ws *ws, cz_errinfo *ei);
+/* The device of a workspace (prove_gpu.c). */
+int cz__groth16_gpu_ws_device(const cz_groth16_gpu_ws *ws);
+
+/* The GPU compute stage (prove_gpu.c): a, b -> the four G1 MSM results on key's device (from
+ * pp->ws when cz_groth16_upload ran, else uploading into a workspace of this call's own). */
 int cz__bn254_groth16_compute_gpu(cz_groth16_pending *pp, const cz_groth16_gpu_key *key,
                                   cz_errinfo *ei);
 int cz__bls12381_groth16_compute_gpu(cz_groth16_pending *pp, const cz_groth16_gpu_key *key,

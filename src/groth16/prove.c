@@ -149,6 +149,14 @@ static void g2_join(cz_groth16_pending *pp) {
     pp->g2_state = 2;
 }
 
+int cz_groth16_upload(cz_groth16_pending *pp, cz_groth16_gpu_ws *ws, cz_errinfo *ei) {
+    if (pp->computed || pp->ws != NULL)
+        return cz_fail(ei, CZ_EINVAL, "prove: upload after %s",
+                       pp->computed ? "the compute stage" : "an upload");
+    return pp->curve == CZ_CURVE_BN254 ? cz__bn254_groth16_upload_gpu(pp, ws, ei)
+                                       : cz__bls12381_groth16_upload_gpu(pp, ws, ei);
+}
+
 int cz_groth16_compute(cz_groth16_pending *pp, const cz_groth16_gpu_key *key, cz_threadpool *pool,
                        cz_errinfo *ei) {
     int rc;
@@ -157,6 +165,11 @@ int cz_groth16_compute(cz_groth16_pending *pp, const cz_groth16_gpu_key *key, cz
     if (key != NULL && cz__groth16_gpu_key_zkey(key) != pp->zk)
         return cz_fail(ei, CZ_EINVAL, "prove: the GPU key was made for another zkey ('%s')",
                        cz_zkey_name(cz__groth16_gpu_key_zkey(key)));
+    if (pp->ws != NULL &&
+        (key == NULL || cz_groth16_gpu_key_device(key) != cz__groth16_gpu_ws_device(pp->ws)))
+        return cz_fail(ei, CZ_EINVAL,
+                       "prove: the inputs were uploaded to GPU %d; compute needs a key there",
+                       cz__groth16_gpu_ws_device(pp->ws));
     if (key == NULL)
         rc = pp->curve == CZ_CURVE_BN254 ? bn254_groth16_compute_cpu(pp, pool, ei)
                                          : bls12381_groth16_compute_cpu(pp, pool, ei);

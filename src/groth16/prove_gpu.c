@@ -32,6 +32,13 @@
 #include "field/field.h"
 #include "groth16/pending.h"
 
+/* One allocation holding a | b | c | witness of the proof being computed (prove_gpu_impl.h). */
+struct cz_groth16_gpu_ws {
+    int dev;
+    void *buf;
+    size_t cap;
+};
+
 struct cz_groth16_gpu_key {
     const cz_zkey *zk;
     int dev;
@@ -66,6 +73,47 @@ static int gpu_wrap(int rc, cz_errinfo *ei, int dev, const char *what, size_t by
 /* A device buffer named what for the error message. */
 static int gpu_alloc(void **d, size_t bytes, int dev, const char *what, cz_errinfo *ei) {
     return gpu_wrap(cz_gpu_alloc(d, bytes, dev, ei), ei, dev, what, bytes);
+}
+
+int cz_groth16_gpu_ws_create(cz_groth16_gpu_ws **out, int dev, cz_errinfo *ei) {
+    int rc;
+    *out = NULL;
+    if ((rc = gpu_check_device(dev, "gpu workspace", ei)) != CZ_OK)
+        return rc;
+    if ((*out = calloc(1, sizeof **out)) == NULL)
+        return cz_fail(ei, CZ_ENOMEM, "gpu workspace: cannot allocate it");
+    (*out)->dev = dev;
+    return CZ_OK;
+}
+
+void cz_groth16_gpu_ws_free(cz_groth16_gpu_ws *ws) {
+    if (ws == NULL)
+        return;
+    cz_gpu_free(ws->buf, ws->dev);
+    free(ws);
+}
+
+size_t cz_groth16_gpu_ws_bytes(const cz_groth16_gpu_ws *ws) {
+    return ws != NULL ? ws->cap : 0;
+}
+
+int cz__groth16_gpu_ws_device(const cz_groth16_gpu_ws *ws) {
+    return ws->dev;
+}
+
+/* Makes ws hold at least bytes (what it held is lost): one free and one allocation when it
+ * grows, nothing otherwise. */
+static int gpu_ws_reserve(cz_groth16_gpu_ws *ws, size_t bytes, cz_errinfo *ei) {
+    int rc;
+    if (ws->cap >= bytes)
+        return CZ_OK;
+    cz_gpu_free(ws->buf, ws->dev);
+    ws->buf = NULL;
+    ws->cap = 0;
+    if ((rc = gpu_alloc(&ws->buf, bytes, ws->dev, "the vectors a, b, c and the witness", ei)) ==
+        CZ_OK)
+        ws->cap = bytes;
+    return rc;
 }
 
 #define CURVE bn254

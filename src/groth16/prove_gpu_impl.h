@@ -52,9 +52,9 @@ static int I(gpu_key_progression)(cz_groth16_gpu_key *k, const cz_zkey *zk, cons
 }
 
 /* Steps 2-3 of prove_gpu.c: everything on the device. d_a, d_b hold a, b on entry (evaluations
- * on the domain), d_w receives the canonical witness through the upload *wcopy in flight (waited
- * for, and set to NULL, before its first use); d_c is scratch. On return the four G1 MSM
- * results. */
+ * on the domain), d_w holds the canonical witness or receives it through the upload *wcopy in
+ * flight (waited for, and set to NULL, before its first use); d_c is scratch. On return the four G1
+ * MSM results. */
 static int I(gpu_region)(P(g1_jacobian) * msm_a, P(g1_jacobian) * msm_b1, P(g1_jacobian) * msm_c,
                          P(g1_jacobian) * msm_h, void *d_a, void *d_b, void *d_c, void *d_w,
                          cz_gpu_copy **wcopy, const cz_groth16_gpu_key *key, const cz_zkey *zk,
@@ -105,35 +105,31 @@ static int I(gpu_region)(P(g1_jacobian) * msm_a, P(g1_jacobian) * msm_b1, P(g1_j
     return CZ_OK;
 }
 
-/* The GPU compute stage (pending.h): uploads a, b and the witness, runs the device region, and
- * gives a and b back (also on failure). Device buffers are allocated first, so a full device
- * fails before any copy. The three uploads are cudaMemcpyAsync on streams of their own (direct
- * DMA from pinned buffers): a and b are waited for before the first kernel and go back to their
- * owner at once; the witness keeps copying under the NTTs and is waited for before its first use
- * (every path waits for every copy before a host or device buffer is freed). */
-int CZ_CAT3(cz__, CURVE, _groth16_compute_gpu)(cz_groth16_pending *pp,
-                                               const cz_groth16_gpu_key *key, cz_errinfo *ei) {
+/* Copies a, b and the witness of pp into ws (grown to fit) and gives a and b back, also when a
+ * copy fails; when ws cannot grow (CZ_ENOMEM) nothing is copied and a and b stay. The three copies
+ * are cudaMemcpyAsync on streams of their own (direct DMA from pinned buffers); a and b are
+ * waited for here; the witness copy is too, unless wcopy is given: then it is left in flight in
+ * *wcopy (the region waits for it before its first use, so it overlaps the NTTs). */
+static int I(gpu_upload)(cz_groth16_pending *pp, cz_groth16_gpu_ws *ws, cz_gpu_copy **wcopy,
+                         cz_errinfo *ei) {
     CZ_CAT3(cz__, CURVE, _pending) *cp = &pp->u.CURVE;
     const cz_zkey *zk = pp->zk;
-    cz_groth16_timings *tm = &pp->tm;
     size_t n = zk->domain_size, vbytes = n * sizeof(I(fr_t));
     size_t wbytes = (size_t)zk->nvars * sizeof(I(fr_t));
-    int dev = key->dev, rc;
-    void *d_a = NULL, *d_b = NULL, *d_c = NULL, *d_w = NULL;
+    int dev = ws->dev, rc;
+    uint8_t *base;
     cz_gpu_copy *ca = NULL, *cb = NULL, *cw = NULL;
-    uint64_t tg = cz_clock_now_ns();
+    uint64_t t = cz_clock_now_ns();
 
-    if ((rc = gpu_alloc(&d_a, vbytes, dev, "vector a", ei)) != CZ_OK ||
-        (rc = gpu_alloc(&d_b, vbytes, dev, "vector b", ei)) != CZ_OK ||
-        (rc = gpu_alloc(&d_c, vbytes, dev, "vector c", ei)) != CZ_OK ||
-        (rc = gpu_alloc(&d_w, wbytes, dev, "the witness", ei)) != CZ_OK)
-        goto out;
-    if ((rc = gpu_wrap(cz_gpu_upload_start(&ca, d_a, cp->a, vbytes, dev, ei), ei, dev, "upload a",
+    if ((rc = gpu_ws_reserve(ws, 3 * vbytes + wbytes, ei)) != CZ_OK)
+        return rc; /* a and b stay: the caller may still compute with a workspace of its own */
+    base = ws->buf;
+    if ((rc = gpu_wrap(cz_gpu_upload_start(&ca, base, cp->a, vbytes, dev, ei), ei, dev, "upload a",
                        0)) != CZ_OK ||
-        (rc = gpu_wrap(cz_gpu_upload_start(&cb, d_b, cp->b, vbytes, dev, ei), ei, dev, "upload b",
-                       0)) != CZ_OK ||
-        (rc = gpu_wrap(cz_gpu_upload_start(&cw, d_w, pp->wit, wbytes, dev, ei), ei, dev,
-                       "upload witness", 0)) != CZ_OK)
+        (rc = gpu_wrap(cz_gpu_upload_start(&cb, base + vbytes, cp->b, vbytes, dev, ei), ei, dev,
+                       "upload b", 0)) != CZ_OK ||
+        (rc = gpu_wrap(cz_gpu_upload_start(&cw, base + 3 * vbytes, pp->wit, wbytes, dev, ei), ei,
+                       dev, "upload witness", 0)) != CZ_OK)
         goto out;
     rc = cz_gpu_copy_wait(ca, ei);
     ca = NULL;
@@ -143,25 +139,70 @@ int CZ_CAT3(cz__, CURVE, _groth16_compute_gpu)(cz_groth16_pending *pp,
     cb = NULL;
     if ((rc = gpu_wrap(rc, ei, dev, "upload b", 0)) != CZ_OK)
         goto out;
-    tm->upload_ms += (double)(cz_clock_now_ns() - tg) / 1e6;
-    cz__groth16_drop(pp, cp->a);
-    cz__groth16_drop(pp, cp->b);
-    cp->a = cp->b = NULL;
-    rc = I(gpu_region)(&cp->msm_a, &cp->msm_b1, &cp->msm_c, &cp->msm_h, d_a, d_b, d_c, d_w, &cw,
-                       key, zk, tm, ei);
+    if (wcopy != NULL) {
+        *wcopy = cw;
+        cw = NULL;
+    } else {
+        rc = cz_gpu_copy_wait(cw, ei);
+        cw = NULL;
+        rc = gpu_wrap(rc, ei, dev, "upload witness", 0);
+    }
 out:
-    /* Copies still in flight (a failure on the way) end before their buffers do. */
+    /* Copies still in flight (a failure on the way) end before their buffers are given back. */
     (void)cz_gpu_copy_wait(ca, NULL);
     (void)cz_gpu_copy_wait(cb, NULL);
     (void)cz_gpu_copy_wait(cw, NULL);
-    tm->gpu_ms = (double)(cz_clock_now_ns() - tg) / 1e6;
     cz__groth16_drop(pp, cp->a);
     cz__groth16_drop(pp, cp->b);
     cp->a = cp->b = NULL;
-    cz_gpu_free(d_a, dev);
-    cz_gpu_free(d_b, dev);
-    cz_gpu_free(d_c, dev);
-    cz_gpu_free(d_w, dev);
+    pp->tm.upload_ms += (double)(cz_clock_now_ns() - t) / 1e6;
+    return rc;
+}
+
+int CZ_CAT3(cz__, CURVE, _groth16_upload_gpu)(cz_groth16_pending *pp, cz_groth16_gpu_ws *ws,
+                                              cz_errinfo *ei) {
+    int rc = I(gpu_upload)(pp, ws, NULL, ei);
+    if (rc == CZ_OK)
+        pp->ws = ws;
+    return rc;
+}
+
+/* The GPU compute stage (pending.h): the device region on pp->ws's buffers when
+ * cz_groth16_upload filled them (kernels only), else on a workspace of this call's own, filled
+ * here with the witness copy overlapping the NTTs, and freed after. */
+int CZ_CAT3(cz__, CURVE, _groth16_compute_gpu)(cz_groth16_pending *pp,
+                                               const cz_groth16_gpu_key *key, cz_errinfo *ei) {
+    CZ_CAT3(cz__, CURVE, _pending) *cp = &pp->u.CURVE;
+    const cz_zkey *zk = pp->zk;
+    size_t vbytes = (size_t)zk->domain_size * sizeof(I(fr_t));
+    cz_groth16_gpu_ws *ws = pp->ws, *own = NULL;
+    cz_gpu_copy *cw = NULL;
+    uint8_t *base;
+    int rc;
+    uint64_t tg = cz_clock_now_ns();
+
+    if (ws == NULL) {
+        if ((rc = cz_groth16_gpu_ws_create(&own, key->dev, ei)) != CZ_OK) {
+            cz__groth16_drop(pp, cp->a);
+            cz__groth16_drop(pp, cp->b);
+            cp->a = cp->b = NULL;
+            return rc;
+        }
+        ws = own;
+        if ((rc = I(gpu_upload)(pp, ws, &cw, ei)) != CZ_OK) {
+            cz__groth16_drop(pp, cp->a);
+            cz__groth16_drop(pp, cp->b);
+            cp->a = cp->b = NULL;
+            goto out;
+        }
+    }
+    base = ws->buf;
+    rc = I(gpu_region)(&cp->msm_a, &cp->msm_b1, &cp->msm_c, &cp->msm_h, base, base + vbytes,
+                       base + 2 * vbytes, base + 3 * vbytes, &cw, key, zk, &pp->tm, ei);
+out:
+    (void)cz_gpu_copy_wait(cw, NULL); /* a failure before the region waited for it */
+    pp->tm.gpu_ms = (double)(cz_clock_now_ns() - tg) / 1e6;
+    cz_groth16_gpu_ws_free(own);
     return rc;
 }
 

@@ -88,9 +88,15 @@ static int fk_verify(void *ctx, const uint8_t *proof, size_t len, cz_errinfo *ei
             return cz_fail(ei, CZ_EVERIFY, "fake: byte %zu", i);
     return CZ_OK;
 }
-static const cz_workload_ops fk_ops = {"fake",    fk_synth, fk_prepare, fk_compute,
-                                       fk_finish, fk_free,  fk_free,    fk_verify,
-                                       free,      NULL,     NULL};
+static const cz_workload_ops fk_ops = {.name = "fake",
+                                       .synthesize = fk_synth,
+                                       .prepare = fk_prepare,
+                                       .compute = fk_compute,
+                                       .finish = fk_finish,
+                                       .asg_free = fk_free,
+                                       .pending_free = fk_free,
+                                       .verify = fk_verify,
+                                       .destroy = free};
 
 static void submit_fake(cz_engine *e, const char *key, uint32_t nparts, uint32_t fail_p,
                         int gated) {

@@ -100,6 +100,13 @@ static void cpu_refused(void) {
     CHECK(cz_job_state_get(job) == CZ_JOB_FAILED);
     cz_job_error(job, &msg);
     CHECK(msg != NULL && strstr(msg, "benchmark key") != NULL);
+    {
+        /* Its partitions' vectors came from the engine's buffer pool (pinned with GPUs): the
+         * job was bound to the pool like any porep-synth job. */
+        cz_bufpool_stats bs;
+        cz_bufpool_stats_get(&bs, cz_engine_bufpool(e));
+        CHECK(bs.nallocs >= 3);
+    }
     cz_job_unref(job);
     cz_engine_destroy(e);
     cz_porep_synth_ctx_free(ctx);

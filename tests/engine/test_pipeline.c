@@ -53,7 +53,7 @@ static int gate_waiting(void) {
     return w;
 }
 
-enum { FAIL_NONE, FAIL_SYNTH, FAIL_PREP, FAIL_COMPUTE, FAIL_FINISH, FAIL_VERIFY };
+enum { FAIL_NONE, FAIL_SYNTH, FAIL_PREP, FAIL_COMPUTE, FAIL_FINISH, FAIL_VERIFY, FAIL_UPLOAD };
 
 /* Shared bookkeeping of all fake jobs of a test. */
 static atomic_int g_inflight, g_inflight_max, g_live_bufs, g_destroyed;
@@ -72,6 +72,7 @@ typedef struct fake {
 typedef struct buf {
     int id;
     uint32_t p;
+    int uploaded; /* the upload step ran (before compute, as the engine promises) */
     uint8_t proof[PROOF_BYTES];
 } buf;
 
@@ -129,6 +130,21 @@ static int fake_prepare(void **pending, void *ctx, void *asg, uint32_t p,
     return CZ_OK;
 }
 
+static int fake_upload(void *pending, void *ctx, const cz_engine_device *dev, cz_part_times *t,
+                       cz_errinfo *ei) {
+    fake *f = ctx;
+    buf *b = pending;
+    (void)t;
+    if (dev->device != -1 || dev->ws != NULL)
+        return cz_fail(ei, CZ_EINTERNAL, "fake: expected the CPU backend (no device buffers)");
+    if (f->fail_at == FAIL_UPLOAD && b->p == f->fail_p) {
+        atomic_fetch_sub(&g_inflight, 1);
+        return cz_fail(ei, CZ_EGPU, "fake upload error in job %d", f->id);
+    }
+    b->uploaded = 1;
+    return CZ_OK;
+}
+
 static int fake_compute(void *pending, void *ctx, const cz_engine_device *dev, cz_part_times *t,
                         cz_errinfo *ei) {
     fake *f = ctx;
@@ -136,6 +152,8 @@ static int fake_compute(void *pending, void *ctx, const cz_engine_device *dev, c
     (void)t;
     if (dev->device != -1 || dev->compute == NULL)
         return cz_fail(ei, CZ_EINTERNAL, "fake: expected the CPU backend");
+    if (!b->uploaded)
+        return cz_fail(ei, CZ_EINTERNAL, "fake: compute before upload");
     if (f->fail_at == FAIL_COMPUTE && b->p == f->fail_p) {
         atomic_fetch_sub(&g_inflight, 1);
         return cz_fail(ei, CZ_EGPU, "fake kernel fault in job %d", f->id);
@@ -179,10 +197,16 @@ static void fake_destroy(void *ctx) {
     free(ctx);
 }
 
-static const cz_workload_ops fake_ops = {
-    "fake",    fake_synth,  fake_prepare, fake_compute, fake_finish, fake_free,
-    fake_free, fake_verify, fake_destroy, NULL,         NULL,
-};
+static const cz_workload_ops fake_ops = {.name = "fake",
+                                         .synthesize = fake_synth,
+                                         .prepare = fake_prepare,
+                                         .compute = fake_compute,
+                                         .finish = fake_finish,
+                                         .asg_free = fake_free,
+                                         .pending_free = fake_free,
+                                         .verify = fake_verify,
+                                         .destroy = fake_destroy,
+                                         .upload = fake_upload};
 
 static cz_workload make_wl(int id, uint32_t nparts, int fail_at, uint32_t fail_p) {
     fake *f = calloc(1, sizeof *f);
@@ -259,16 +283,16 @@ static void test_results_and_failures(void) {
     CHECK(logf != NULL && cz_timeline_emitter_create(&g_tl, logf, 0) == CZ_OK);
     cz_engine *e = make_engine(3, 2, 1u << 20);
     static const char *step_names[] = {"",       "synthesis", "prepare", "GPU compute",
-                                       "finish", "verify"};
+                                       "finish", "verify",    "upload"};
     char key[32], msg[CZ_ERRINFO_MSG_MAX];
     atomic_store(&g_destroyed, 0);
-    for (int i = 0; i < 12; i++) {
-        int fail = i % 6; /* jobs 0, 6: fine; the others fail at one step */
+    for (int i = 0; i < 14; i++) {
+        int fail = i % 7; /* jobs 0, 7: fine; the others fail at one step */
         snprintf(key, sizeof key, "job-%d", i);
         submit(e, key, CZ_PRIO_NORMAL, make_wl(i, 10, fail, (uint32_t)(i % 10)));
     }
-    for (int i = 0; i < 12; i++) {
-        int fail = i % 6;
+    for (int i = 0; i < 14; i++) {
+        int fail = i % 7;
         snprintf(key, sizeof key, "job-%d", i);
         cz_job_state st = await_state(e, key, msg, sizeof msg, i, 10);
         if (fail == FAIL_NONE) {
@@ -288,9 +312,9 @@ static void test_results_and_failures(void) {
     cz_engine_stats es;
     cz_engine_stats_get(&es, e);
     CHECK(es.budget.used == 0 && es.budget.peak <= es.budget.total);
-    CHECK(es.parts_done + es.parts_failed + es.parts_skipped == 120);
+    CHECK(es.parts_done + es.parts_failed + es.parts_skipped == 140);
     cz_engine_destroy(e);
-    /* The timeline tells the same story: 12 jobs, 2 done, 10 failed, and on the CPU "device"
+    /* The timeline tells the same story: 14 jobs, 2 done, 12 failed, and on the CPU "device"
      * one lane per GPU worker. */
     cz_timeline_emitter_destroy(g_tl);
     g_tl = NULL;
@@ -299,7 +323,7 @@ static void test_results_and_failures(void) {
     cz_errinfo tei;
     CHECK(cz_timeline_parse(&tl, log, log_len, "pipeline", &tei) == CZ_OK);
     if (tl != NULL) {
-        CHECK(tl->njobs == 12 && tl->njobs_done == 2 && tl->njobs_failed == 10);
+        CHECK(tl->njobs == 14 && tl->njobs_done == 2 && tl->njobs_failed == 12);
         CHECK(tl->ngpus == 1);
         size_t ngpu_workers = 0;
         for (size_t w = 0; w < tl->nworkers; w++)
@@ -309,7 +333,7 @@ static void test_results_and_failures(void) {
     }
     free(log);
     CHECK(atomic_load(&g_live_bufs) == 0);
-    CHECK(atomic_load(&g_destroyed) == 12);
+    CHECK(atomic_load(&g_destroyed) == 14);
 }
 
 static void test_duplicate_and_cancel(void) {

@@ -173,10 +173,15 @@ static void host_back(void *arg, void *p) {
     cz_host_free(p);
 }
 
-/* The engine's way: a, b in pinned buffers from cz_host_alloc, lent to the pending proof; the
- * GPU proof is the CPU proof. */
+/* One device workspace for every staged proof of the run (both curves, every size): it grows
+ * to the largest and serves the smaller ones after, as a GPU worker's does. */
+static cz_groth16_gpu_ws *g_ws;
+
+/* The engine's way: a, b in pinned buffers from cz_host_alloc, lent to the pending proof; with
+ * ws, uploaded by cz_groth16_upload before the compute stage (which then refuses a second upload
+ * and the CPU); the GPU proof is the CPU proof. */
 static void check_pooled(const cz_zkey *zk, const cz_wtns *w, const cz_groth16_gpu_key *key,
-                         const char *label) {
+                         cz_groth16_gpu_ws *ws, const char *label) {
     static const uint8_t r[32] = {5, 4, 3}, s[32] = {2, 1};
     size_t vbytes = (size_t)zk->domain_size * 32;
     cz_groth16_prove_opts oc = {0};
@@ -200,8 +205,22 @@ static void check_pooled(const cz_zkey *zk, const cz_wtns *w, const cz_groth16_g
     }
     if (!CHECK(cz_groth16_begin_pooled(&pp, zk, (const uint64_t(*)[4])w->values, a, b, host_back,
                                        NULL, r, s, &ei) == CZ_OK) ||
-        !CHECK(cz_groth16_g2_start(pp, pool, &ei) == CZ_OK) ||
-        !CHECK(cz_groth16_compute(pp, key, pool, &ei) == CZ_OK) ||
+        !CHECK(cz_groth16_g2_start(pp, pool, &ei) == CZ_OK)) {
+        fprintf(stderr, "%s pooled: %s\n", label, ei.msg);
+        goto out;
+    }
+    if (ws != NULL) {
+        size_t need = (3 * (size_t)zk->domain_size + zk->nvars) * 32;
+        if (!CHECK(cz_groth16_upload(pp, ws, &ei) == CZ_OK)) {
+            fprintf(stderr, "%s upload: %s\n", label, ei.msg);
+            goto out;
+        }
+        CHECK(cz_groth16_gpu_ws_bytes(ws) >= need);
+        CHECK(cz_groth16_upload(pp, ws, &ei) == CZ_EINVAL && strstr(ei.msg, "upload") != NULL);
+        CHECK(cz_groth16_compute(pp, NULL, pool, &ei) == CZ_EINVAL &&
+              strstr(ei.msg, "uploaded to GPU 0") != NULL);
+    }
+    if (!CHECK(cz_groth16_compute(pp, key, pool, &ei) == CZ_OK) ||
         !CHECK(cz_groth16_finish(&pg, pp, &ei) == CZ_OK)) {
         fprintf(stderr, "%s pooled: %s\n", label, ei.msg);
         goto out;
@@ -240,7 +259,8 @@ static void check_files(const char *zpath, const char *wpath, const char *label)
     }
     for (int i = 0; i < 3; i++) /* the resident key, reused */
         check_one(zk, w, &vk, key, label);
-    check_pooled(zk, w, key, label);
+    check_pooled(zk, w, key, NULL, label);
+    check_pooled(zk, w, key, g_ws, label);
     setenv("CZ_PINNED", "0", 1); /* cz_groth16_prove from pageable a, b: the same proof */
     check_one(zk, w, &vk, key, label);
     unsetenv("CZ_PINNED");
@@ -373,6 +393,9 @@ int main(void) {
     test_vec_bls12381(1);
     test_vec_bls12381(100003);
     check_pinned();
+    CZ_ASSERT(cz_groth16_gpu_ws_create(&g_ws, 0, &ei) == CZ_OK);
+    CHECK(cz_groth16_gpu_ws_bytes(g_ws) == 0);
+    CHECK(cz_groth16_gpu_ws_create(&(cz_groth16_gpu_ws *){NULL}, 1 << 20, &ei) == CZ_EINVAL);
 
     check_files("examples/mulchain/mulchain.zkey", "examples/mulchain/mulchain.wtns", "mulchain");
     check_files("examples/poseidon/poseidon_chain.zkey", "examples/poseidon/poseidon_chain.wtns",
@@ -396,6 +419,7 @@ int main(void) {
     remove(zp);
     remove(wp);
     check_refusals();
+    cz_groth16_gpu_ws_free(g_ws);
     cz_threadpool_destroy(pool);
     return test_finish();
 }
