@@ -83,9 +83,9 @@ typedef struct cz_groth16_public {
 
 /* Where the prover's time went, in milliseconds (filled when opts->timings is set). With the GPU
  * prover: witness_ms is the CPU evaluation of A·w, B·w (C = A∘B is formed on the device and
- * counted in ntt_ms); the msm_* of A, B1, C, H are GPU times; msm_b2_ms is the CPU G2 MSM, which
- * runs on its own thread at the same time as the GPU work (so the parts add up to more than
- * total_ms). */
+ * counted in ntt_ms); the msm_* of A, B1, C, H are GPU times; msm_b2_ms is the GPU G2 MSM when the
+ * key holds the B2 bases (cz_groth16_gpu_key_has_g2), else the CPU G2 MSM, which runs on its own
+ * thread at the same time as the GPU work (so the parts add up to more than total_ms). */
 typedef struct cz_groth16_timings {
     double witness_ms; /* A·w, B·w, C = A∘B */
     double ntt_ms;     /* 3 iNTT + coset shift + 3 NTT + H = A·B - C */
@@ -98,11 +98,14 @@ typedef struct cz_groth16_timings {
 } cz_groth16_timings;
 
 /*
- * A proving key's G1 bases (A, B1, C, H) resident on one GPU, for the GPU prover: uploaded once
- * by cz_groth16_gpu_key_create, reused by every proof with that zkey on that device. The key keeps
- * a pointer to zk (which must outlive it) and holds about (2·nVars + nVars - nPublic - 1 +
- * domainSize) G1 points of device memory (64 bytes each on BN254, 96 on BLS12-381). One key may
- * be used by one prove call at a time per thread; calls only read it.
+ * A proving key's G1 bases (A, B1, C, H) and, optionally, its G2 bases B2 resident on one GPU, for
+ * the GPU prover: uploaded once by cz_groth16_gpu_key_create, reused by every proof with that zkey
+ * on that device. The key keeps a pointer to zk (which must outlive it) and holds (2·nVars +
+ * nVars - nPublic - 1 + domainSize) G1 points of device memory (64 bytes each on BN254, 96 on
+ * BLS12-381), plus nVars G2 points (128 / 192 bytes each) with B2. B2 is on by default; with
+ * CZ_GPU_G2=0 in the environment at creation, or when the device has no room for it (CZ_ENOMEM:
+ * one warning is logged and the key is made without it), the key has no B2 and the G2 MSM runs on
+ * the CPU. One key may be used by one prove call at a time per thread; calls only read it.
  */
 typedef struct cz_groth16_gpu_key cz_groth16_gpu_key;
 
@@ -111,13 +114,17 @@ typedef struct cz_groth16_gpu_key cz_groth16_gpu_key;
 int cz_groth16_gpu_key_create(cz_groth16_gpu_key **out, const cz_zkey *zk, int dev, cz_errinfo *ei);
 void cz_groth16_gpu_key_free(cz_groth16_gpu_key *k);          /* NULL is a no-op */
 size_t cz_groth16_gpu_key_bytes(const cz_groth16_gpu_key *k); /* device bytes held */
-/* A benchmark key's G1 bases, made on device dev as progressions (never in host memory):
+/* 1 when k holds the B2 bases (the GPU compute stage then runs the G2 MSM), else 0. */
+int cz_groth16_gpu_key_has_g2(const cz_groth16_gpu_key *k);
+/* A benchmark key's bases, made on device dev as progressions (never in host memory):
  * A, B1, C, H[i] = p0[v] + i·step[v] with p0, step arrays of 4 affine G1 points of zk's curve
- * (v = A, B1, C, H; none infinity). zk supplies the counts and the header only (its a, b1, c, h
- * may be NULL). Proofs with such a key are timed, not verifiable. Errors as above. */
+ * (v = A, B1, C, H; none infinity), and B2[i] = b2_p0 + i·b2_step (affine G2 points, not
+ * infinity; both NULL: no B2 on the device, as CZ_GPU_G2=0). zk supplies the counts and the header
+ * only (its a, b1, c, h may be NULL). Proofs with such a key are timed, not verifiable. Errors as
+ * above. */
 int cz_groth16_gpu_key_create_progression(cz_groth16_gpu_key **out, const cz_zkey *zk,
-                                          const void *p0, const void *step, int dev,
-                                          cz_errinfo *ei);
+                                          const void *p0, const void *step, const void *b2_p0,
+                                          const void *b2_step, int dev, cz_errinfo *ei);
 
 typedef struct cz_groth16_prove_opts {
     /* Fixed blinding factors (32 bytes each, canonical little-endian, < r), or NULL for random.
@@ -147,7 +154,8 @@ int cz_groth16_prove(cz_groth16_proof *proof, cz_groth16_public *pub, const cz_z
 
 /*
  * The prover in stages, for a proving engine that overlaps proofs (docs/groth16.md, "Stages");
- * cz_groth16_prove is exactly eval → begin → g2_start → compute → finish:
+ * cz_groth16_prove is exactly eval → begin → g2_start → compute → finish (without g2_start when
+ * its GPU key has B2):
  *
  *   cz_groth16_eval      a = A·w, b = B·w over the domain from the zkey's coefficient section
  *                        (the "synthesis" of a circom job), threaded on pool;
@@ -157,9 +165,14 @@ int cz_groth16_prove(cz_groth16_proof *proof, cz_groth16_public *pub, const cz_z
  *                        and gives a and b back, so that compute runs kernels only (an engine
  *                        calls it before taking its device lock);
  *   cz_groth16_compute   the NTTs and the four G1 MSMs, on the CPU (key NULL, on pool) or on the
- *                        GPU of a resident key; frees a and b;
- *   cz_groth16_finish    joins the G2 MSM (running it inline if it was not started) and writes
- *                        the proof.
+ *                        GPU of a resident key; frees a and b; with a key that has B2
+ *                        (cz_groth16_gpu_key_has_g2) and the G2 MSM not started, the G2 MSM too,
+ *                        on the GPU after the G1 ones;
+ *   cz_groth16_finish    joins the G2 MSM (running it inline if it was neither started nor done
+ *                        by compute) and writes the proof.
+ * The G2 rule: g2_start puts the G2 MSM on the CPU whatever the key. A caller that wants it on the
+ * GPU (a key with B2) must not call g2_start; without B2 on the key it should (else finish runs
+ * it on the CPU after compute, serially).
  * A pending proof is used by one thread at a time (the G2 thread aside) and freed with
  * cz_groth16_pending_free on every path (it joins a running G2 thread first). The zkey and the
  * witness values must outlive it.

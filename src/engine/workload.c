@@ -169,18 +169,25 @@ static int g16_prepare(void **out, void *ctx, void *asg_v, uint32_t p, const cz_
     g16_job *j = ctx;
     g16_asg *asg = asg_v;
     g16_pend *pd = calloc(1, sizeof *pd);
+    const cz_groth16_gpu_key *key = NULL;
     int rc;
     (void)p;
     (void)t;
     if (pd == NULL)
         return cz_fail(ei, CZ_ENOMEM, "prepare: pending state");
+    /* The device's key (made here on first use, outside the device lock): one with B2 runs the
+     * G2 MSM in compute on the GPU, so no G2 thread is started for it. */
+    if (dev->device >= 0 && (rc = j->gpu_key(&key, j, dev->device, ei)) != CZ_OK) {
+        free(pd);
+        return rc;
+    }
     /* a and b go to the pending proof (begin frees them if it fails); on failure the engine
      * frees what is left of asg (the witness). */
     rc = cz_groth16_begin_pooled(&pd->pp, j->zk, (const uint64_t(*)[4])asg->wit, asg->a, asg->b,
                                  buf_back, j->bufs, j->fixed ? j->r : NULL, j->fixed ? j->s : NULL,
                                  ei);
     asg->a = asg->b = NULL;
-    if (rc == CZ_OK)
+    if (rc == CZ_OK && !cz_groth16_gpu_key_has_g2(key))
         rc = cz_groth16_g2_start(pd->pp, dev->cpu, ei);
     if (rc != CZ_OK) {
         cz_groth16_pending_free(pd->pp);
@@ -486,7 +493,8 @@ static int porep_gpu_key(const cz_groth16_gpu_key **out, g16_job *j, int dev, cz
     pthread_mutex_lock(&ctx->lock);
     if (ctx->gpu[dev] == NULL && ctx->bk != NULL)
         rc = cz_groth16_gpu_key_create_progression(&ctx->gpu[dev], ctx->zk, ctx->bk->p0,
-                                                   ctx->bk->step, dev, ei);
+                                                   ctx->bk->step, ctx->bk->b2_p0, ctx->bk->b2_step,
+                                                   dev, ei);
     else if (ctx->gpu[dev] == NULL)
         rc = cz_groth16_gpu_key_create(&ctx->gpu[dev], ctx->zk, dev, ei);
     *out = ctx->gpu[dev];

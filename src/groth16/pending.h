@@ -31,7 +31,8 @@ struct cz_groth16_pending {
     void (*release)(void *arg, void *p); /* gives a and b back; NULL = free */
     void *release_arg;
     int computed; /* the G1 stage succeeded */
-    /* The G2 MSM B2' on a thread of its own (g2_state: 0 not started, 1 running, 2 done). */
+    /* The G2 MSM B2' on a thread of its own, or done by the GPU compute stage when the key has
+     * B2 and it was not started (g2_state: 0 not started, 1 running, 2 done). */
     pthread_t g2_thread;
     cz_threadpool *g2_pool;
     int g2_state, g2_rc;
@@ -64,7 +65,8 @@ int cz__bls12381_groth16_upload_gpu(cz_groth16_pending *pp, cz_groth16_gpu_ws *w
 int cz__groth16_gpu_ws_device(const cz_groth16_gpu_ws *ws);
 
 /* The GPU compute stage (prove_gpu.c): a, b -> the four G1 MSM results on key's device (from
- * pp->ws when cz_groth16_upload ran, else uploading into a workspace of this call's own). */
+ * pp->ws when cz_groth16_upload ran, else uploading into a workspace of this call's own), and
+ * the G2 one (g2_state 2) when key has B2 and g2_state is 0. */
 int cz__bn254_groth16_compute_gpu(cz_groth16_pending *pp, const cz_groth16_gpu_key *key,
                                   cz_errinfo *ei);
 int cz__bls12381_groth16_compute_gpu(cz_groth16_pending *pp, const cz_groth16_gpu_key *key,

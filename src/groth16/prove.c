@@ -295,7 +295,10 @@ int cz_groth16_prove(cz_groth16_proof *proof, cz_groth16_public *pub, const cz_z
     rc = cz_groth16_begin_pooled(&pp, zk, (const uint64_t(*)[4])w->values, a, b,
                                  pinned ? pinned_release : NULL, NULL, opts->r, opts->s, ei);
     a = b = NULL; /* the pending proof's now, or freed */
-    if (rc != CZ_OK || (rc = cz_groth16_g2_start(pp, opts->pool, ei)) != CZ_OK ||
+    /* A key with B2 runs the G2 MSM in compute, on the GPU: no CPU thread for it then. */
+    if (rc != CZ_OK ||
+        (!cz_groth16_gpu_key_has_g2(key) &&
+         (rc = cz_groth16_g2_start(pp, opts->pool, ei)) != CZ_OK) ||
         (rc = cz_groth16_compute(pp, key, opts->pool, ei)) != CZ_OK ||
         (rc = cz_groth16_finish(proof, pp, ei)) != CZ_OK)
         goto out;

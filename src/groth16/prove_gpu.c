@@ -6,11 +6,17 @@
  *
  * The GPU compute stage (cz_groth16_compute with a key; the other stages are prove.c's): upload
  * a, b and the witness; c = a∘b; for X in a, b, c an inverse NTT and a coset NTT; h = a·b - c;
- * witness -> Montgomery; the G1 MSMs H', A', B1', C' against the resident bases. The G2 MSM runs
- * on the CPU meanwhile (cz_groth16_g2_start), the blinding combination after (cz_groth16_finish).
+ * witness -> Montgomery; the G1 MSMs H', A', B1', C' against the resident bases; then, when the key
+ * holds the B2 bases and the G2 MSM was not started on the CPU (cz_groth16_g2_start), the G2 MSM
+ * B2' on the same device witness. Otherwise the G2 MSM runs on the CPU meanwhile. The blinding
+ * combination comes after (cz_groth16_finish).
+ *
+ * The key's B2 bases (nvars G2 points, 128 / 192 bytes each) are optional: CZ_GPU_G2=0 leaves
+ * them off, and a device too full for them (CZ_ENOMEM) gives a key without them and one warning,
+ * so the G2 MSM stays on the CPU. Any other failure fails the key as for the G1 bases.
  *
  * Device memory per proof: 3 domain-sized Fr vectors (96 bytes per row) + the witness (32 bytes
- * per signal) + the MSM's own temporaries; the key holds the G1 bases. Host memory: 2 domain-sized
+ * per signal) + the MSM's own temporaries; the key holds the bases. Host memory: 2 domain-sized
  * vectors for the evaluation, given back as soon as they are on the device (pinned when they come
  * from cz_groth16_prove or the engine's buffer pool, so the async uploads are direct DMA).
  * Everything is freed on every path.
@@ -27,6 +33,7 @@
 #include "cuzk/clock.h"
 #include "cuzk/gpu.h"
 #include "cuzk/groth16.h"
+#include "cuzk/log.h"
 #include "cuzk/msm.h"
 #include "curve/ec.h"
 #include "field/field.h"
@@ -43,7 +50,8 @@ struct cz_groth16_gpu_key {
     const cz_zkey *zk;
     int dev;
     cz_gpu_bases *a, *b1, *c, *h;
-    size_t bytes; /* device bytes of the four handles */
+    cz_gpu_bases *b2; /* NULL: the G2 MSM runs on the CPU */
+    size_t bytes;     /* device bytes of the handles */
 };
 
 /* Checks that dev names a CUDA device. what prefixes the message ("prove", "gpu key"). */
@@ -68,6 +76,27 @@ static int gpu_wrap(int rc, cz_errinfo *ei, int dev, const char *what, size_t by
     if (rc == CZ_ENOMEM)
         return cz_fail(ei, rc, "GPU %d out of memory for %s (%zu MiB)", dev, what, bytes >> 20);
     return cz_fail(ei, rc, "GPU %d: %s", dev, what);
+}
+
+/* Whether a key gets its B2 bases on the device (CZ_GPU_G2=0: no). */
+static int gpu_g2_wanted(void) {
+    const char *env = getenv("CZ_GPU_G2");
+    return env == NULL || strcmp(env, "0") != 0;
+}
+
+/* The outcome of making the B2 bases (bytes of them): CZ_ENOMEM leaves the key without them (the
+ * G2 MSM stays on the CPU) with a warning; other errors fail the key. */
+static int gpu_key_g2_done(cz_groth16_gpu_key *k, int rc, size_t bytes, cz_errinfo *ei) {
+    if (rc == CZ_ENOMEM) {
+        CZ_LOG_WARN("gpu key: the G2 MSM stays on the CPU: %s", ei != NULL ? ei->msg : "");
+        cz_errinfo_clear(ei);
+        cz_gpu_bases_free(k->b2);
+        k->b2 = NULL;
+        return CZ_OK;
+    }
+    if (rc == CZ_OK)
+        k->bytes += bytes;
+    return rc;
 }
 
 /* A device buffer named what for the error message. */
@@ -130,6 +159,7 @@ void cz_groth16_gpu_key_free(cz_groth16_gpu_key *k) {
     cz_gpu_bases_free(k->b1);
     cz_gpu_bases_free(k->c);
     cz_gpu_bases_free(k->h);
+    cz_gpu_bases_free(k->b2);
     free(k);
 }
 
@@ -143,6 +173,10 @@ const cz_zkey *cz__groth16_gpu_key_zkey(const cz_groth16_gpu_key *k) {
 
 size_t cz_groth16_gpu_key_bytes(const cz_groth16_gpu_key *k) {
     return k != NULL ? k->bytes : 0;
+}
+
+int cz_groth16_gpu_key_has_g2(const cz_groth16_gpu_key *k) {
+    return k != NULL && k->b2 != NULL;
 }
 
 /* A key with its device checked and nothing on it yet; the callers fill in the bases. */
@@ -183,16 +217,16 @@ int cz_groth16_gpu_key_create(cz_groth16_gpu_key **out, const cz_zkey *zk, int d
 }
 
 int cz_groth16_gpu_key_create_progression(cz_groth16_gpu_key **out, const cz_zkey *zk,
-                                          const void *p0, const void *step, int dev,
-                                          cz_errinfo *ei) {
+                                          const void *p0, const void *step, const void *b2_p0,
+                                          const void *b2_step, int dev, cz_errinfo *ei) {
     cz_groth16_gpu_key *k;
     int rc;
     *out = NULL;
     if ((rc = gpu_key_new(&k, zk, dev, ei)) != CZ_OK)
         return rc;
     if (zk->curve == CZ_CURVE_BN254)
-        rc = bn254_gpu_key_progression(k, zk, p0, step, ei);
+        rc = bn254_gpu_key_progression(k, zk, p0, step, b2_p0, b2_step, ei);
     else
-        rc = bls12381_gpu_key_progression(k, zk, p0, step, ei);
+        rc = bls12381_gpu_key_progression(k, zk, p0, step, b2_p0, b2_step, ei);
     return gpu_key_done(out, k, rc);
 }

@@ -11,7 +11,7 @@ typedef P(fr) I(fr_t);
 
 #define GPU(name) CZ_CAT3(CZ_CAT(cz_, CURVE), _gpu_, name)
 
-/* Uploads the four G1 base arrays of zk to k->dev. */
+/* Uploads the four G1 base arrays of zk to k->dev, and B2 unless CZ_GPU_G2=0 (gpu_key_g2_done). */
 static int I(gpu_key_upload)(cz_groth16_gpu_key *k, const cz_zkey *zk, cz_errinfo *ei) {
     const CZ_CAT(cz_zkey_, CURVE) *z = &zk->u.CURVE;
     size_t nvars = zk->nvars, nc = (size_t)zk->nvars - zk->npublic - 1, n = zk->domain_size;
@@ -27,13 +27,19 @@ static int I(gpu_key_upload)(cz_groth16_gpu_key *k, const cz_zkey *zk, cz_errinf
                        n * pt)) != CZ_OK)
         return rc;
     k->bytes = (2 * nvars + nc + n) * pt;
-    return CZ_OK;
+    if (!gpu_g2_wanted())
+        return CZ_OK;
+    pt = sizeof(P(g2_affine));
+    rc = GPU(g2_bases_upload)(&k->b2, z->b2, nvars, k->dev, ei);
+    return gpu_key_g2_done(k, gpu_wrap(rc, ei, k->dev, "the B2 bases", nvars * pt), nvars * pt, ei);
 }
 
 /* The four G1 base arrays of a benchmark key made on k->dev as progressions P_i = p0 + i·step
- * (p0[v], step[v] for v = A, B1, C, H): never in host memory. */
+ * (p0[v], step[v] for v = A, B1, C, H): never in host memory. B2 likewise from b2_p0, b2_step
+ * when given (and CZ_GPU_G2 is not 0). */
 static int I(gpu_key_progression)(cz_groth16_gpu_key *k, const cz_zkey *zk, const void *p0,
-                                  const void *step, cz_errinfo *ei) {
+                                  const void *step, const void *b2_p0, const void *b2_step,
+                                  cz_errinfo *ei) {
     const P(g1_affine) *q = p0, *d = step;
     size_t nvars = zk->nvars, nc = (size_t)zk->nvars - zk->npublic - 1, n = zk->domain_size;
     size_t pt = sizeof(P(g1_affine));
@@ -48,17 +54,21 @@ static int I(gpu_key_progression)(cz_groth16_gpu_key *k, const cz_zkey *zk, cons
                        "the H bases", n * pt)) != CZ_OK)
         return rc;
     k->bytes = (2 * nvars + nc + n) * pt;
-    return CZ_OK;
+    if (b2_p0 == NULL || b2_step == NULL || !gpu_g2_wanted())
+        return CZ_OK;
+    pt = sizeof(P(g2_affine));
+    rc = GPU(g2_bases_progression)(&k->b2, b2_p0, b2_step, nvars, k->dev, ei);
+    return gpu_key_g2_done(k, gpu_wrap(rc, ei, k->dev, "the B2 bases", nvars * pt), nvars * pt, ei);
 }
 
 /* Steps 2-3 of prove_gpu.c: everything on the device. d_a, d_b hold a, b on entry (evaluations
  * on the domain), d_w holds the canonical witness or receives it through the upload *wcopy in
  * flight (waited for, and set to NULL, before its first use); d_c is scratch. On return the four G1
- * MSM results. */
+ * MSM results, and the G2 one in *msm_b2 unless msm_b2 is NULL (the key's B2 bases). */
 static int I(gpu_region)(P(g1_jacobian) * msm_a, P(g1_jacobian) * msm_b1, P(g1_jacobian) * msm_c,
-                         P(g1_jacobian) * msm_h, void *d_a, void *d_b, void *d_c, void *d_w,
-                         cz_gpu_copy **wcopy, const cz_groth16_gpu_key *key, const cz_zkey *zk,
-                         cz_groth16_timings *tm, cz_errinfo *ei) {
+                         P(g1_jacobian) * msm_h, P(g2_jacobian) * msm_b2, void *d_a, void *d_b,
+                         void *d_c, void *d_w, cz_gpu_copy **wcopy, const cz_groth16_gpu_key *key,
+                         const cz_zkey *zk, cz_groth16_timings *tm, cz_errinfo *ei) {
     size_t n = zk->domain_size, nvars = zk->nvars, npub = zk->npublic;
     unsigned log_n = zk->log_domain_size;
     int dev = key->dev, rc;
@@ -101,6 +111,8 @@ static int I(gpu_region)(P(g1_jacobian) * msm_a, P(g1_jacobian) * msm_b1, P(g1_j
     GPU_MSM(msm_c_ms, "the C MSM",
             GPU(g1_msm_dev)(msm_c, key->c, (const uint8_t *)d_w + sizeof(I(fr_t)) * (npub + 1),
                             nvars - npub - 1, ei));
+    if (msm_b2 != NULL)
+        GPU_MSM(msm_b2_ms, "the B2 MSM", GPU(g2_msm_dev)(msm_b2, key->b2, d_w, nvars, ei));
 #undef GPU_MSM
     return CZ_OK;
 }
@@ -169,7 +181,8 @@ int CZ_CAT3(cz__, CURVE, _groth16_upload_gpu)(cz_groth16_pending *pp, cz_groth16
 
 /* The GPU compute stage (pending.h): the device region on pp->ws's buffers when
  * cz_groth16_upload filled them (kernels only), else on a workspace of this call's own, filled
- * here with the witness copy overlapping the NTTs, and freed after. */
+ * here with the witness copy overlapping the NTTs, and freed after. With the key's B2 bases and
+ * the G2 MSM not started, the region runs it too and the G2 part is done (finish only combines). */
 int CZ_CAT3(cz__, CURVE, _groth16_compute_gpu)(cz_groth16_pending *pp,
                                                const cz_groth16_gpu_key *key, cz_errinfo *ei) {
     CZ_CAT3(cz__, CURVE, _pending) *cp = &pp->u.CURVE;
@@ -178,7 +191,7 @@ int CZ_CAT3(cz__, CURVE, _groth16_compute_gpu)(cz_groth16_pending *pp,
     cz_groth16_gpu_ws *ws = pp->ws, *own = NULL;
     cz_gpu_copy *cw = NULL;
     uint8_t *base;
-    int rc;
+    int rc, g2 = key->b2 != NULL && pp->g2_state == 0;
     uint64_t tg = cz_clock_now_ns();
 
     if (ws == NULL) {
@@ -197,8 +210,13 @@ int CZ_CAT3(cz__, CURVE, _groth16_compute_gpu)(cz_groth16_pending *pp,
         }
     }
     base = ws->buf;
-    rc = I(gpu_region)(&cp->msm_a, &cp->msm_b1, &cp->msm_c, &cp->msm_h, base, base + vbytes,
-                       base + 2 * vbytes, base + 3 * vbytes, &cw, key, zk, &pp->tm, ei);
+    rc = I(gpu_region)(&cp->msm_a, &cp->msm_b1, &cp->msm_c, &cp->msm_h, g2 ? &cp->msm_b2 : NULL,
+                       base, base + vbytes, base + 2 * vbytes, base + 3 * vbytes, &cw, key, zk,
+                       &pp->tm, ei);
+    if (rc == CZ_OK && g2) {
+        pp->g2_rc = CZ_OK;
+        pp->g2_state = 2;
+    }
 out:
     (void)cz_gpu_copy_wait(cw, NULL); /* a failure before the region waited for it */
     pp->tm.gpu_ms = (double)(cz_clock_now_ns() - tg) / 1e6;

@@ -26,7 +26,9 @@ static int fake_alloc(void **out, size_t bytes, cz_errinfo *ei) {
         *out = NULL;
         return cz_fail(ei, CZ_ENOMEM, "fake pinner: out of pinned memory");
     }
-    *out = malloc(bytes);
+    /* aligned as cudaHostAlloc's pages are (plain malloc is 16-byte aligned only) */
+    if (posix_memalign(out, 4096, bytes) != 0)
+        *out = NULL;
     fake_allocs += *out != NULL;
     return *out != NULL ? CZ_OK : CZ_ENOMEM;
 }

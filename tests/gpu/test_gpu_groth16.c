@@ -10,7 +10,10 @@
  * code. Pinned memory: cz_gpu_host_alloc and cz_gpu_host_register buffers round-trip through the
  * device with asynchronous uploads (a file-backed read-only mmap is tried and its outcome
  * reported), and a proof whose a, b live in the engine's pinned host buffers (cz_host_alloc,
- * cz_groth16_begin_pooled, the stages) equals the CPU proof. Exits 77 without a GPU.
+ * cz_groth16_begin_pooled, the stages) equals the CPU proof. The G2 MSM runs on the GPU by
+ * default (keys hold B2: cz_groth16_gpu_key_has_g2, nVars·(128|192) more key bytes); the two
+ * examples are also proved with CZ_GPU_G2=0 (keys without B2, the G2 MSM on the CPU), and a staged
+ * proof that calls cz_groth16_g2_start with a B2 key keeps the CPU G2 MSM. Exits 77 without a GPU.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -203,9 +206,12 @@ static void check_pooled(const cz_zkey *zk, const cz_wtns *w, const cz_groth16_g
         cz_host_free(b);
         goto out;
     }
+    /* Without ws the G2 MSM is started on the CPU even with a B2 key (the stages allow it: compute
+     * then leaves G2 alone); with ws it follows the rule (no g2_start for a B2 key: on the GPU). */
     if (!CHECK(cz_groth16_begin_pooled(&pp, zk, (const uint64_t(*)[4])w->values, a, b, host_back,
                                        NULL, r, s, &ei) == CZ_OK) ||
-        !CHECK(cz_groth16_g2_start(pp, pool, &ei) == CZ_OK)) {
+        ((ws == NULL || !cz_groth16_gpu_key_has_g2(key)) &&
+         !CHECK(cz_groth16_g2_start(pp, pool, &ei) == CZ_OK))) {
         fprintf(stderr, "%s pooled: %s\n", label, ei.msg);
         goto out;
     }
@@ -220,8 +226,14 @@ static void check_pooled(const cz_zkey *zk, const cz_wtns *w, const cz_groth16_g
         CHECK(cz_groth16_compute(pp, NULL, pool, &ei) == CZ_EINVAL &&
               strstr(ei.msg, "uploaded to GPU 0") != NULL);
     }
-    if (!CHECK(cz_groth16_compute(pp, key, pool, &ei) == CZ_OK) ||
-        !CHECK(cz_groth16_finish(&pg, pp, &ei) == CZ_OK)) {
+    if (!CHECK(cz_groth16_compute(pp, key, pool, &ei) == CZ_OK)) {
+        fprintf(stderr, "%s pooled: %s\n", label, ei.msg);
+        goto out;
+    }
+    /* The G2 MSM ran in compute (else finish would run it on the CPU and hide a GPU skip). */
+    if (ws != NULL && cz_groth16_gpu_key_has_g2(key))
+        CHECK(cz_groth16_pending_timings(pp)->msm_b2_ms > 0);
+    if (!CHECK(cz_groth16_finish(&pg, pp, &ei) == CZ_OK)) {
         fprintf(stderr, "%s pooled: %s\n", label, ei.msg);
         goto out;
     }
@@ -233,7 +245,9 @@ out:
     cz_groth16_public_free(&pubc);
 }
 
-static void check_files(const char *zpath, const char *wpath, const char *label) {
+/* The comparisons for one zkey, its witness; g2_off: with CZ_GPU_G2=0 while its keys are made
+ * (the one made per call by cz_groth16_prove included), so the G2 MSM stays on the CPU. */
+static void check_files(const char *zpath, const char *wpath, const char *label, int g2_off) {
     cz_zkey *zk = NULL;
     cz_wtns *w = NULL;
     cz_groth16_vk vk = {0};
@@ -245,17 +259,20 @@ static void check_files(const char *zpath, const char *wpath, const char *label)
         fprintf(stderr, "%s: %s\n", label, ei.msg);
         goto out;
     }
-    printf("%s: %s, 2^%u, %u signals\n", label, cz_curve_name(zk->curve), zk->log_domain_size,
-           zk->nvars);
+    printf("%s: %s, 2^%u, %u signals, G2 MSM on the %s\n", label, cz_curve_name(zk->curve),
+           zk->log_domain_size, zk->nvars, g2_off ? "CPU" : "GPU");
+    if (g2_off)
+        setenv("CZ_GPU_G2", "0", 1);
     check_one(zk, w, &vk, NULL, label); /* bases uploaded for the call */
     if (!CHECK(cz_groth16_gpu_key_create(&key, zk, 0, &ei) == CZ_OK)) {
         fprintf(stderr, "%s: %s\n", label, ei.msg);
         goto out;
     }
     {
-        size_t pt = zk->curve == CZ_CURVE_BN254 ? 64 : 96;
+        size_t pt = zk->curve == CZ_CURVE_BN254 ? 64 : 96, pt2 = 2 * pt;
         size_t want = (2 * (size_t)zk->nvars + zk->nvars - zk->npublic - 1 + zk->domain_size) * pt;
-        CHECK(cz_groth16_gpu_key_bytes(key) == want);
+        CHECK(cz_groth16_gpu_key_has_g2(key) == !g2_off);
+        CHECK(cz_groth16_gpu_key_bytes(key) == want + (g2_off ? 0 : (size_t)zk->nvars * pt2));
     }
     for (int i = 0; i < 3; i++) /* the resident key, reused */
         check_one(zk, w, &vk, key, label);
@@ -267,6 +284,7 @@ static void check_files(const char *zpath, const char *wpath, const char *label)
     check_random(zk, w, &vk, key);
     check_random(zk, w, &vk, NULL);
 out:
+    unsetenv("CZ_GPU_G2");
     cz_groth16_gpu_key_free(key);
     cz_groth16_vk_free(&vk);
     cz_wtns_close(w);
@@ -397,9 +415,12 @@ int main(void) {
     CHECK(cz_groth16_gpu_ws_bytes(g_ws) == 0);
     CHECK(cz_groth16_gpu_ws_create(&(cz_groth16_gpu_ws *){NULL}, 1 << 20, &ei) == CZ_EINVAL);
 
-    check_files("examples/mulchain/mulchain.zkey", "examples/mulchain/mulchain.wtns", "mulchain");
-    check_files("examples/poseidon/poseidon_chain.zkey", "examples/poseidon/poseidon_chain.wtns",
-                "poseidon");
+    for (int g2_off = 0; g2_off < 2; g2_off++) {
+        check_files("examples/mulchain/mulchain.zkey", "examples/mulchain/mulchain.wtns",
+                    "mulchain", g2_off);
+        check_files("examples/poseidon/poseidon_chain.zkey",
+                    "examples/poseidon/poseidon_chain.wtns", "poseidon", g2_off);
+    }
     snprintf(zp, sizeof zp, "/tmp/cuzk_test_gpu_groth16_%ld.zkey", (long)getpid());
     snprintf(wp, sizeof wp, "/tmp/cuzk_test_gpu_groth16_%ld.wtns", (long)getpid());
     for (int c = 0; c < 2; c++) {
@@ -413,7 +434,7 @@ int main(void) {
                 fprintf(stderr, "%s: %s\n", label, ei.msg);
                 continue;
             }
-            check_files(zp, wp, label);
+            check_files(zp, wp, label, 0);
         }
     }
     remove(zp);

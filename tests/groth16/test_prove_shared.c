@@ -140,6 +140,7 @@ static void check_gpu_errors(void) {
         CHECK_ERR(cz_groth16_gpu_key_create(&key, zk, -1, &ei), CZ_EINVAL);
     }
     CHECK(cz_groth16_gpu_key_bytes(NULL) == 0);
+    CHECK(cz_groth16_gpu_key_has_g2(NULL) == 0);
     cz_groth16_gpu_key_free(NULL);
 out:
     cz_wtns_close(w);
