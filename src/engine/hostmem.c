@@ -4,7 +4,8 @@
  *
  * Every block starts with a 64-byte header {magic, pinned, bytes}, so cz_host_free needs only the
  * pointer (the SRS seam's free and the buffer pool's put get no flag) and the pool can read a
- * buffer's size. 64 bytes keep the payload aligned for 32-byte limb loads and DMA.
+ * buffer's size. Blocks are 64-byte aligned (pinned: page aligned; pageable: posix_memalign), so
+ * the payload after the 64-byte header is too, for 32-byte limb loads and DMA.
  *
  * Pinning may fail: no GPU or no CUDA build (CZ_ENOGPU), the driver out of pinned memory or
  * RLIMIT_MEMLOCK (CZ_ENOMEM / CZ_EGPU). Then the block comes from malloc and the first failure
@@ -63,7 +64,9 @@ void *cz_host_alloc(size_t bytes, int want_pinned) {
                             bytes, ei.msg);
         }
     }
-    if (raw == NULL && (raw = malloc(bytes + HDR_BYTES)) == NULL)
+    /* Pageable blocks are 64-byte aligned like pinned ones (page aligned), so the payload after
+     * the 64-byte header is too; plain malloc would give 16. */
+    if (raw == NULL && posix_memalign(&raw, HDR_BYTES, bytes + HDR_BYTES) != 0)
         return NULL;
     hdr *h = raw;
     h->magic = HDR_MAGIC;

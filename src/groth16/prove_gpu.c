@@ -104,15 +104,25 @@ static int gpu_alloc(void **d, size_t bytes, int dev, const char *what, cz_errin
     return gpu_wrap(cz_gpu_alloc(d, bytes, dev, ei), ei, dev, what, bytes);
 }
 
-int cz_groth16_gpu_ws_create(cz_groth16_gpu_ws **out, int dev, cz_errinfo *ei) {
+/* *out = a zeroed host object of size bytes for device dev, once dev is checked; what names it
+ * in messages ("gpu key", "gpu workspace"). */
+static int gpu_object_new(void **out, size_t size, int dev, const char *what, cz_errinfo *ei) {
     int rc;
     *out = NULL;
-    if ((rc = gpu_check_device(dev, "gpu workspace", ei)) != CZ_OK)
+    if ((rc = gpu_check_device(dev, what, ei)) != CZ_OK)
         return rc;
-    if ((*out = calloc(1, sizeof **out)) == NULL)
-        return cz_fail(ei, CZ_ENOMEM, "gpu workspace: cannot allocate it");
-    (*out)->dev = dev;
+    if ((*out = calloc(1, size)) == NULL)
+        return cz_fail(ei, CZ_ENOMEM, "%s: cannot allocate it", what);
     return CZ_OK;
+}
+
+int cz_groth16_gpu_ws_create(cz_groth16_gpu_ws **out, int dev, cz_errinfo *ei) {
+    void *p;
+    int rc = gpu_object_new(&p, sizeof **out, dev, "gpu workspace", ei);
+    *out = p;
+    if (rc == CZ_OK)
+        (*out)->dev = dev;
+    return rc;
 }
 
 void cz_groth16_gpu_ws_free(cz_groth16_gpu_ws *ws) {
@@ -181,15 +191,14 @@ int cz_groth16_gpu_key_has_g2(const cz_groth16_gpu_key *k) {
 
 /* A key with its device checked and nothing on it yet; the callers fill in the bases. */
 static int gpu_key_new(cz_groth16_gpu_key **out, const cz_zkey *zk, int dev, cz_errinfo *ei) {
-    int rc;
-    *out = NULL;
-    if ((rc = gpu_check_device(dev, "gpu key", ei)) != CZ_OK)
-        return rc;
-    if ((*out = calloc(1, sizeof **out)) == NULL)
-        return cz_fail(ei, CZ_ENOMEM, "gpu key: cannot allocate the key");
-    (*out)->zk = zk;
-    (*out)->dev = dev;
-    return CZ_OK;
+    void *p;
+    int rc = gpu_object_new(&p, sizeof **out, dev, "gpu key", ei);
+    *out = p;
+    if (rc == CZ_OK) {
+        (*out)->zk = zk;
+        (*out)->dev = dev;
+    }
+    return rc;
 }
 
 /* Hands k out on success, frees it on failure. */

@@ -26,8 +26,7 @@ static int fake_alloc(void **out, size_t bytes, cz_errinfo *ei) {
         *out = NULL;
         return cz_fail(ei, CZ_ENOMEM, "fake pinner: out of pinned memory");
     }
-    /* aligned as cudaHostAlloc's pages are (plain malloc is 16-byte aligned only) */
-    if (posix_memalign(out, 4096, bytes) != 0)
+    if (posix_memalign(out, 4096, bytes) != 0) /* page aligned, as cudaHostAlloc's blocks */
         *out = NULL;
     fake_allocs += *out != NULL;
     return *out != NULL ? CZ_OK : CZ_ENOMEM;
@@ -54,6 +53,11 @@ static void test_host_alloc(void) {
 
     void *q = cz_host_alloc(77, 0); /* not asked: never pinned */
     CHECK(q != NULL && !cz_host_is_pinned(q) && fake_allocs == 1);
+    for (int i = 0; i < 8; i++) { /* pageable payloads are 64-byte aligned too, every size */
+        void *r = cz_host_alloc(17 + (size_t)i * 4099, 0);
+        CHECK(r != NULL && ((uintptr_t)r & 63) == 0);
+        cz_host_free(r);
+    }
     cz_host_free(q);
     CHECK(fake_frees == 1);
 
@@ -70,7 +74,7 @@ static void test_host_alloc(void) {
     cz_host_stats_get(&st);
     CHECK(st.npin_failed == st0.npin_failed + 2);
     CHECK(st.nwarnings == 1); /* one warning, however many failures */
-    CHECK(st.npageable == st0.npageable + 4 && st.npinned == st0.npinned + 1);
+    CHECK(st.npageable == st0.npageable + 12 && st.npinned == st0.npinned + 1);
     cz_host_free(f1);
     cz_host_free(f2);
     CHECK(fake_frees == 1); /* pageable blocks never reach the pinner's free */
