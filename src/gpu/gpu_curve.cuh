@@ -166,19 +166,31 @@ static __device__ __forceinline__ void xyzz_add_inl(ec_xyzz<C> &acc, const ec_xy
  * one out-of-line copy per formula that every kernel calls. A G2 point does not fit the
  * registers anyway (the caller's accumulator goes through local memory either way), and
  * inlining every copy of the Fp2 formulas made a G2 MSM translation unit take ptxas many minutes.
- */
+ * The out-of-line copies take pointers and compute on copies of their inputs in their own frame,
+ * writing the result once at the end: with reference parameters into the caller's frame, the
+ * BN254 G2 reduction (a doubling inside xyzz_add, reached through a second out-of-line wrapper)
+ * read its input through a pointer that held field data (compute-sanitizer: invalid __local__
+ * read at 0x30644e72, the top word of p; the MSM of 2^18 bit-heavy scalars without the split). */
 template <class C, bool FS>
-static __device__ __noinline__ void xyzz_add_affine_out(ec_xyzz<C> &acc, const fe<C> &x,
-                                                        const fe<C> &y, bool neg) {
-    xyzz_add_affine_inl<C, FS>(acc, x, y, neg);
+static __device__ __noinline__ void xyzz_add_affine_out(ec_xyzz<C> *acc, const fe<C> *x,
+                                                        const fe<C> *y, bool neg) {
+    ec_xyzz<C> a = *acc;
+    const fe<C> xx = *x, yy = *y;
+    xyzz_add_affine_inl<C, FS>(a, xx, yy, neg);
+    *acc = a;
 }
 template <class C>
-static __device__ __noinline__ void xyzz_add_out(ec_xyzz<C> &acc, const ec_xyzz<C> &b) {
-    xyzz_add_inl(acc, b);
+static __device__ __noinline__ void xyzz_add_out(ec_xyzz<C> *acc, const ec_xyzz<C> *b) {
+    ec_xyzz<C> a = *acc;
+    const ec_xyzz<C> bb = *b;
+    xyzz_add_inl(a, bb);
+    *acc = a;
 }
 template <class C>
-static __device__ __noinline__ void xyzz_dbl_out(ec_xyzz<C> &r, const ec_xyzz<C> &p) {
-    xyzz_dbl_inl(r, p);
+static __device__ __noinline__ void xyzz_dbl_out(ec_xyzz<C> *r, const ec_xyzz<C> *p) {
+    ec_xyzz<C> a = *p;
+    xyzz_dbl_inl(a, a);
+    *r = a;
 }
 
 /* acc += (x, neg ? -y : y) for an affine point that is not infinity (madd-2008-s). */
@@ -186,7 +198,7 @@ template <class C, bool FS = false>
 static __device__ __forceinline__ void xyzz_add_affine(ec_xyzz<C> &acc, const fe<C> &x,
                                                        const fe<C> &y, bool neg) {
     if constexpr (fe_outline<C>::value)
-        xyzz_add_affine_out<C, FS>(acc, x, y, neg);
+        xyzz_add_affine_out<C, FS>(&acc, &x, &y, neg);
     else
         xyzz_add_affine_inl<C, FS>(acc, x, y, neg);
 }
@@ -195,7 +207,7 @@ static __device__ __forceinline__ void xyzz_add_affine(ec_xyzz<C> &acc, const fe
 template <class C>
 static __device__ __forceinline__ void xyzz_add(ec_xyzz<C> &acc, const ec_xyzz<C> &b) {
     if constexpr (fe_outline<C>::value)
-        xyzz_add_out(acc, b);
+        xyzz_add_out(&acc, &b);
     else
         xyzz_add_inl(acc, b);
 }
@@ -204,7 +216,7 @@ static __device__ __forceinline__ void xyzz_add(ec_xyzz<C> &acc, const ec_xyzz<C
 template <class C>
 static __device__ __forceinline__ void xyzz_dbl(ec_xyzz<C> &r, const ec_xyzz<C> &p) {
     if constexpr (fe_outline<C>::value)
-        xyzz_dbl_out(r, p);
+        xyzz_dbl_out(&r, &p);
     else
         xyzz_dbl_inl(r, p);
 }

@@ -299,10 +299,18 @@ __global__ void __maxnreg__(ACC_NREG)
 }
 
 /* An out-of-line xyzz_add for kernels that call it from several places (inlining every copy of
- * the 12-limb formula would spill). */
+ * the 12-limb formula would spill); G2's xyzz_add is out of line already (gpu_curve.cuh), so it
+ * is called directly rather than through a second out-of-line wrapper. */
 template <class FP>
-static __device__ __noinline__ void xyzz_add_call(ec_xyzz<FP> &acc, const ec_xyzz<FP> &b) {
+static __device__ __noinline__ void xyzz_add_noinl(ec_xyzz<FP> &acc, const ec_xyzz<FP> &b) {
     xyzz_add(acc, b);
+}
+template <class FP>
+static __device__ __forceinline__ void xyzz_add_call(ec_xyzz<FP> &acc, const ec_xyzz<FP> &b) {
+    if constexpr (fe_outline<FP>::value)
+        xyzz_add(acc, b);
+    else
+        xyzz_add_noinl(acc, b);
 }
 
 #define COMBINE_SERIAL 32u  /* runs of at most this many head partials are summed by one thread */
