@@ -209,7 +209,9 @@ static void end_job_event(cz_engine *e, item *it) {
 static void end_part(item *it, int code, const char *msg) {
     cz_engine *e = it->e;
     int last_ok, last;
-    cz_reservation_release_all(&it->res);
+    /* Buffers the partition still has come back later (deallocation thread): the pool pays for
+     * them from here on, so they are not charged again then. */
+    cz_bufpool_release_all(e->bufs, &it->res);
     free_later(e, it->job, it->asg, it->pending, 0);
     it->asg = it->pending = NULL;
     pthread_mutex_lock(&e->stats_lock);
@@ -280,8 +282,13 @@ static void dispatch_job(cz_engine *e, cz_job *job) {
             end_part(it, CZ_ECANCELED, NULL);
             continue;
         }
-        int rc = cz_budget_reserve(&it->res, e->budget, pj->wl.part_bytes, -1, job_should_stop, job,
-                                   &ei);
+        /* Idle pooled buffers of the sizes this partition will get are adopted into its
+         * reservation while it waits, not freed (cz_bufpool_adopt); on failure end_part gives
+         * them back. */
+        cz_bufpool_want want = {e->bufs, &it->res, {0}, 0};
+        memcpy(want.bytes, pj->wl.buf_bytes, sizeof want.bytes);
+        int rc = cz_budget_reserve_adopt(&it->res, e->budget, pj->wl.part_bytes, -1,
+                                         job_should_stop, job, cz_bufpool_adopt, &want, &ei);
         if (rc != CZ_OK) {
             fail_part(it, rc, &ei, "memory reservation");
             continue;
@@ -321,7 +328,7 @@ static void *synth_main(void *arg) {
         cz_errinfo_clear(&ei);
         emit(e, CZ_TL_SYNTH_START, it, NULL);
         t0 = cz_clock_now_ns();
-        rc = wl->ops->synthesize(&it->asg, wl->ctx, it->p, e->synth_pool, &it->t, &ei);
+        rc = wl->ops->synthesize(&it->asg, wl->ctx, it->p, &it->res, e->synth_pool, &it->t, &ei);
         it->t.synth = ms_since(t0);
         emit(e, CZ_TL_SYNTH_END, it, "synth_ms=%.3f", it->t.synth);
         if (rc != CZ_OK) {
@@ -396,8 +403,9 @@ static void gpu_part(gpu_worker *w, item *it) {
         fail_part(it, rc, &ei, "GPU compute");
         return;
     }
-    cz_reservation_release(&it->res,
-                           wl->part_abc_bytes < it->res.bytes ? wl->part_abc_bytes : it->res.bytes);
+    /* Release step 1: a and b, given back to the pool by now, stay there (paid by the pool). */
+    cz_bufpool_release(e->bufs, &it->res,
+                       wl->part_abc_bytes < it->res.bytes ? wl->part_abc_bytes : it->res.bytes);
     cz__workq_push(&e->fin_q, &it->node);
 }
 
@@ -654,12 +662,20 @@ int cz_engine_submit(cz_job **out, cz_engine *e, const char *key, cz_priority pr
         wl->ops->compute == NULL || wl->ops->finish == NULL || wl->ops->asg_free == NULL ||
         wl->ops->pending_free == NULL || wl->ops->verify == NULL)
         return cz_fail(ei, CZ_EINVAL, "engine: job %s: incomplete workload", key ? key : "?");
-    if (wl->nparts == 0 || wl->proof_bytes == 0 || wl->part_abc_bytes > wl->part_bytes)
+    uint64_t pooled = 0;
+    int pooled_ok = 1;
+    for (int i = 0; i < CZ_BUFPOOL_WANT_MAX; i++) {
+        pooled_ok &= wl->buf_bytes[i] <= wl->part_bytes - pooled;
+        pooled += pooled_ok ? wl->buf_bytes[i] : 0;
+    }
+    if (wl->nparts == 0 || wl->proof_bytes == 0 || wl->part_abc_bytes > wl->part_bytes ||
+        !pooled_ok)
         return cz_fail(ei, CZ_EINVAL,
                        "engine: job %s: workload with %u partitions, %zu-byte proofs, %llu of "
-                       "%llu bytes released early",
+                       "%llu bytes released early, %llu in pooled buffers",
                        key ? key : "?", wl->nparts, wl->proof_bytes,
-                       (unsigned long long)wl->part_abc_bytes, (unsigned long long)wl->part_bytes);
+                       (unsigned long long)wl->part_abc_bytes, (unsigned long long)wl->part_bytes,
+                       (unsigned long long)pooled);
     if (wl->part_bytes > cz_budget_total(e->budget))
         return cz_fail(ei, CZ_ERANGE,
                        "engine: job %s: a partition needs %llu bytes, the memory budget is %llu",
