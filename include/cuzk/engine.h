@@ -461,14 +461,17 @@ typedef struct cz_bufpool_want {
     cz_reservation *res;                 /* cz_budget_reserve_adopt's out */
     uint64_t bytes[CZ_BUFPOOL_WANT_MAX]; /* 0 = unused slot */
     unsigned adopted;                    /* slots already adopted (bit i), set by the pool */
+    int others_pending; /* set by the caller before each call: other reservations (e.g. partitions
+                         * in flight) will give memory back, so waiting beats freeing */
 } cz_bufpool_want;
 /*
  * cz_budget_reserve_adopt's reclaim hook (arg = a cz_bufpool_want): moves idle buffers of the
  * wanted sizes, with their bytes, from the pool's reservation into want->res (they stay idle, for
  * its gets); when there is nothing to adopt, frees idle buffers of other sizes, and of the wanted
- * sizes too when no buffer is in use or paid by another reservation (nothing else will come
- * back), then asks the next evictor for the rest. So a partition waiting for memory takes over the
- * buffers it will use instead of having them freed and allocated again.
+ * sizes too only when nothing else will give memory back (want->others_pending 0, no buffer in
+ * use or paid by another reservation), then asks the next evictor for the rest. So a partition
+ * waiting for memory takes over the buffers it will use instead of having them freed and
+ * allocated again.
  */
 uint64_t cz_bufpool_adopt(void *want, uint64_t short_by);
 /* A budget evictor (arg = the pool), for every other request (a key load): frees the idle

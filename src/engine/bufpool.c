@@ -384,7 +384,7 @@ uint64_t cz_bufpool_adopt(void *arg, uint64_t short_by) {
         got += e->bytes;
         p->st.nadopted++;
     }
-    busy = p->inuse != NULL;
+    busy = w->others_pending || p->inuse != NULL;
     for (entry *e = p->idle; e != NULL; e = e->next)
         busy |= e->paid == PAY_RES && e->res != w->res;
     cz_budget_evict_fn next = p->next;
@@ -393,7 +393,8 @@ uint64_t cz_bufpool_adopt(void *arg, uint64_t short_by) {
     if (got > 0)
         return got;
     /* Nothing to adopt: free what this partition cannot use; the buffers it could use only when
-     * no other partition will give memory back (else waiting is cheaper than pinning again). */
+     * nothing else will give memory back (else waiting is cheaper than pinning them again, and
+     * the partitions in flight will take them). */
     freed = trim(p, short_by, w);
     if (freed < short_by && !busy)
         freed += trim(p, short_by - freed, NULL);

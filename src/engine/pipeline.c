@@ -96,6 +96,7 @@ struct cz_engine {
     int started_dispatcher, started_deallocator, nsynth_started, ngpu_started, nfin_started;
     pthread_mutex_t stats_lock;
     uint64_t parts_done, parts_failed, parts_skipped, order;
+    uint64_t nitems; /* partitions dispatched and not yet ended (under stats_lock) */
     uint64_t start_ns;
     int upload_in_lock; /* CZ_ENGINE_UPLOAD_IN_LOCK=1: uploads under the device lock (to compare) */
 };
@@ -215,6 +216,7 @@ static void end_part(item *it, int code, const char *msg) {
     free_later(e, it->job, it->asg, it->pending, 0);
     it->asg = it->pending = NULL;
     pthread_mutex_lock(&e->stats_lock);
+    e->nitems--;
     if (code == CZ_OK)
         e->parts_done++;
     else if (code == CZ_ECANCELED)
@@ -256,6 +258,22 @@ static int job_should_stop(void *arg) {
     return cz_job_should_stop((cz_job *)arg);
 }
 
+/* The dispatcher's reclaim hook (cz_budget_reserve_adopt): the pool's idle buffers of the sizes
+ * the partition will get are adopted into its reservation; buffers of those sizes are freed only
+ * when no other partition is in flight (those would give memory back, and take them). */
+typedef struct part_want {
+    cz_bufpool_want want;
+    cz_engine *e;
+} part_want;
+
+static uint64_t reclaim_for_partition(void *arg, uint64_t short_by) {
+    part_want *w = arg;
+    pthread_mutex_lock(&w->e->stats_lock);
+    w->want.others_pending = w->e->nitems > 1; /* the partition being reserved is one */
+    pthread_mutex_unlock(&w->e->stats_lock);
+    return cz_bufpool_adopt(&w->want, short_by);
+}
+
 static void dispatch_job(cz_engine *e, cz_job *job) {
     pjob *pj = cz_job_payload(job);
     pthread_mutex_lock(&e->stats_lock);
@@ -272,6 +290,9 @@ static void dispatch_job(cz_engine *e, cz_job *job) {
             continue;
         }
         cz_job_ref(job);
+        pthread_mutex_lock(&e->stats_lock);
+        e->nitems++; /* until end_part */
+        pthread_mutex_unlock(&e->stats_lock);
         it->e = e;
         it->job = job;
         it->pj = pj;
@@ -285,10 +306,10 @@ static void dispatch_job(cz_engine *e, cz_job *job) {
         /* Idle pooled buffers of the sizes this partition will get are adopted into its
          * reservation while it waits, not freed (cz_bufpool_adopt); on failure end_part gives
          * them back. */
-        cz_bufpool_want want = {e->bufs, &it->res, {0}, 0};
-        memcpy(want.bytes, pj->wl.buf_bytes, sizeof want.bytes);
+        part_want want = {{e->bufs, &it->res, {0}, 0, 0}, e};
+        memcpy(want.want.bytes, pj->wl.buf_bytes, sizeof want.want.bytes);
         int rc = cz_budget_reserve_adopt(&it->res, e->budget, pj->wl.part_bytes, -1,
-                                         job_should_stop, job, cz_bufpool_adopt, &want, &ei);
+                                         job_should_stop, job, reclaim_for_partition, &want, &ei);
         if (rc != CZ_OK) {
             fail_part(it, rc, &ei, "memory reservation");
             continue;
