@@ -100,25 +100,22 @@ static int fits_idle(const cz_bufpool *p, uint64_t bytes) {
     return bytes <= p->cfg.max_idle_bytes - p->idle_pool;
 }
 
-/* Lock held. Counts e (now linked into idle) as idle. */
-static void count_idle(cz_bufpool *p, entry *e, int sign) {
-    uint64_t b = e->bytes;
-    p->st.idle_bytes = sign > 0 ? p->st.idle_bytes + b : p->st.idle_bytes - b;
-    p->st.nidle = sign > 0 ? p->st.nidle + 1 : p->st.nidle - 1;
-    if (e->paid == PAY_POOL)
-        p->idle_pool = sign > 0 ? p->idle_pool + b : p->idle_pool - b;
-    else
-        p->st.owed_bytes = sign > 0 ? p->st.owed_bytes + b : p->st.owed_bytes - b;
+/* Lock held. Counts e in (add 1) or out of (add 0) the idle totals, by its payer. */
+static void count_idle(cz_bufpool *p, const entry *e, int add) {
+    uint64_t b = add ? e->bytes : (uint64_t)0 - e->bytes; /* unsigned: adding it subtracts */
+    p->st.idle_bytes += b;
+    p->st.nidle += add ? 1 : (uint64_t)0 - 1;
+    *(e->paid == PAY_POOL ? &p->idle_pool : &p->st.owed_bytes) += b;
 }
 
 /* Lock held. e's payer becomes the pool (the bytes already moved into p->res). */
 static void pool_pays(cz_bufpool *p, entry *e, int idle) {
     if (idle)
-        count_idle(p, e, -1);
+        count_idle(p, e, 0);
     e->paid = PAY_POOL;
     e->res = NULL;
     if (idle) {
-        count_idle(p, e, +1);
+        count_idle(p, e, 1);
         cz_budget_wake(p->res.budget); /* a waiting partition may adopt it now */
     }
 }
@@ -129,6 +126,18 @@ static void free_entries(entry *dead) {
         dead = e->next;
         cz_host_free(e->buf);
         free(e);
+    }
+}
+
+/* Frees a buffer the pool paid for (unlinked), then gives its bytes back to the budget. */
+static void free_pool_paid(cz_bufpool *p, entry *e) {
+    uint64_t bytes = e->bytes;
+    e->next = NULL;
+    free_entries(e);
+    if (charged(p)) {
+        pthread_mutex_lock(&p->lock);
+        cz_reservation_release(&p->res, bytes);
+        pthread_mutex_unlock(&p->lock);
     }
 }
 
@@ -152,18 +161,11 @@ static uint64_t trim(cz_bufpool *p, uint64_t need, const cz_bufpool_want *keep) 
         }
         victim = *link;
         *link = victim->next;
-        count_idle(p, victim, -1);
+        count_idle(p, victim, 0);
         p->st.nfreed++;
         pthread_mutex_unlock(&p->lock);
-        victim->next = NULL;
         freed += victim->bytes;
-        uint64_t bytes = victim->bytes;
-        free_entries(victim); /* before the bytes go back to the budget */
-        if (charged(p)) {
-            pthread_mutex_lock(&p->lock);
-            cz_reservation_release(&p->res, bytes);
-            pthread_mutex_unlock(&p->lock);
-        }
+        free_pool_paid(p, victim);
     }
     return freed;
 }
@@ -204,7 +206,7 @@ void *cz_bufpool_get(cz_bufpool *p, size_t bytes, cz_reservation *res) {
     if (link != NULL) {
         e = *link;
         *link = e->next;
-        count_idle(p, e, -1);
+        count_idle(p, e, 0);
         if (e->paid == PAY_POOL && charged(p))
             cz_reservation_release(&p->res, bytes); /* the getter reserved them */
         p->st.nreuses++;
@@ -260,51 +262,46 @@ void cz_bufpool_put(cz_bufpool *p, void *buf) {
     if (keep) {
         e->next = p->idle;
         p->idle = e;
-        count_idle(p, e, +1);
+        count_idle(p, e, 1);
         if (e->paid == PAY_POOL && charged(p))
             cz_budget_wake(p->res.budget); /* a waiting partition may adopt it */
     } else {
         p->st.nfreed++;
     }
     pthread_mutex_unlock(&p->lock);
-    if (!keep) {
-        int pool_paid = e->paid == PAY_POOL && charged(p);
-        uint64_t bytes = e->bytes;
+    if (!keep && e->paid == PAY_POOL) {
+        free_pool_paid(p, e);
+    } else if (!keep) {
         e->next = NULL;
         free_entries(e);
-        if (pool_paid) {
-            pthread_mutex_lock(&p->lock);
-            cz_reservation_release(&p->res, bytes);
-            pthread_mutex_unlock(&p->lock);
-        }
     }
 }
 
-/* Lock held. Hands the idle buffers res pays for (whole buffers, up to limit bytes; all with
- * limit UINT64_MAX) to the pool: their bytes move into p->res, or, beyond max_idle_bytes, they go
- * to *dead (to be freed; their bytes stay in res, released by the caller). Returns the bytes
- * moved. */
+/* Lock held. Hands the idle buffers res pays for (whole buffers, up to limit bytes) to the pool:
+ * their bytes move into p->res, or, beyond max_idle_bytes, they go to *dead (to be freed; their
+ * bytes stay in res, released by the caller). With limit UINT64_MAX (all), those whose bytes res
+ * does not hold (a caller's broken accounting) go to *dead too. Returns the bytes moved. */
 static uint64_t settle_idle(cz_bufpool *p, cz_reservation *res, uint64_t limit, entry **dead) {
     uint64_t moved = 0, handled = 0, dead_bytes = 0;
     for (entry **l = &p->idle; *l != NULL;) {
         entry *e = *l;
-        /* res->bytes: what res holds now, less the buffers moved already */
+        int held = e->bytes <= res->bytes - dead_bytes; /* res->bytes: less what moved */
         if (e->paid != PAY_RES || e->res != res || e->bytes > limit - handled ||
-            e->bytes > res->bytes - dead_bytes) {
+            (!held && limit != UINT64_MAX)) {
             l = &e->next;
             continue;
         }
         handled += e->bytes;
-        if (fits_idle(p, e->bytes)) {
+        if (held && fits_idle(p, e->bytes)) {
             cz_reservation_move(&p->res, res, e->bytes);
             moved += e->bytes;
             pool_pays(p, e, 1);
             l = &e->next;
         } else {
             *l = e->next;
-            count_idle(p, e, -1);
+            count_idle(p, e, 0);
             p->st.nfreed++;
-            dead_bytes += e->bytes;
+            dead_bytes += held ? e->bytes : 0;
             e->next = *dead;
             *dead = e;
         }
@@ -342,18 +339,6 @@ void cz_bufpool_release_all(cz_bufpool *p, cz_reservation *res) {
                 e->res = NULL;
             }
         }
-        for (entry **l = &p->idle; *l != NULL;) { /* res did not hold their bytes: not counted */
-            entry *e = *l;
-            if (e->paid != PAY_RES || e->res != res) {
-                l = &e->next;
-                continue;
-            }
-            *l = e->next;
-            count_idle(p, e, -1);
-            p->st.nfreed++;
-            e->next = dead;
-            dead = e;
-        }
         pthread_mutex_unlock(&p->lock);
         free_entries(dead);
     }
@@ -375,10 +360,10 @@ uint64_t cz_bufpool_adopt(void *arg, uint64_t short_by) {
                 e = c; /* the newest */
         if (e == NULL)
             continue;
-        count_idle(p, e, -1);
+        count_idle(p, e, 0);
         e->paid = PAY_RES;
         e->res = w->res;
-        count_idle(p, e, +1);
+        count_idle(p, e, 1);
         cz_reservation_move(w->res, &p->res, e->bytes);
         w->adopted |= 1u << i;
         got += e->bytes;
