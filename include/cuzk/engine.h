@@ -17,8 +17,9 @@
  * Common rules. Functions that can fail take a cz_errinfo (may be NULL) and return a cz_err.
  * Timeouts are milliseconds of real monotonic time; a negative timeout waits forever, 0 polls.
  * Every object is thread-safe unless a function says otherwise. Lock order across modules:
- * SRS load lock -> SRS lock -> budget lock. The budget never holds its lock while it calls its
- * evictor, and the scheduler never calls into the other two (its on_cancel hook runs unlocked).
+ * SRS load lock -> SRS lock -> budget lock; buffer pool lock -> budget lock. The budget never holds
+ * its lock while it calls its evictor, and the scheduler never calls into the other two (its
+ * on_cancel hook runs unlocked).
  */
 #ifndef CUZK_ENGINE_H
 #define CUZK_ENGINE_H
