@@ -293,7 +293,7 @@ static int run_config(const erun *r, int gw, int pw, int warm, cz_errinfo *ei) {
         ndone += await_one(e, &jobs[next], next) == CZ_OK && jobs[next].done;
     {
         bench_batch b;
-        char tag[64], extra[64];
+        char tag[64], extra[128];
         int zkey = strcmp(o->workload, "zkey") == 0;
         uint32_t np = zkey ? 1 : o->partitions;
         bench_batch_init(&b, o->count);
@@ -317,11 +317,19 @@ static int run_config(const erun *r, int gw, int pw, int warm, cz_errinfo *ei) {
         printf("],\"busy_pct\":[");
         for (int d = 0; d < s1.ndevices; d++)
             printf("%s%.1f", d ? "," : "", 100.0 * (s1.busy_ms[d] - s0.busy_ms[d]) / b.batch_ms);
-        printf("]}\n");
+        /* The buffer pool since the engine started (warm-up included): churn shows as frees. */
+        cz_bufpool_stats ps;
+        cz_bufpool_stats_get(&ps, cz_engine_bufpool(e));
+        printf("],\"buffers\":\"%s\",\"pool_allocs\":%llu,\"pool_reuses\":%llu,"
+               "\"pool_adopted\":%llu,\"pool_frees\":%llu}\n",
+               cfg.ndevices > 0 && cfg.pinned_buffers ? "pinned" : "pageable",
+               (unsigned long long)ps.nallocs, (unsigned long long)ps.nreuses,
+               (unsigned long long)ps.nadopted, (unsigned long long)ps.nfreed);
         fflush(stdout);
         snprintf(tag, sizeof tag, "cuzk-bench engine: gw %d pw %d", gw, pw);
-        snprintf(extra, sizeof extra, "; peak budget %.2f GiB",
-                 (double)s1.budget.peak / 1073741824.0);
+        snprintf(extra, sizeof extra, "; peak budget %.2f GiB; pool %llu allocs, %llu frees",
+                 (double)s1.budget.peak / 1073741824.0, (unsigned long long)ps.nallocs,
+                 (unsigned long long)ps.nfreed);
         bench_batch_text(&b, tag, extra);
     }
     rc = ndone == o->count ? CZ_OK : CZ_EINTERNAL;
