@@ -91,7 +91,8 @@ typedef struct cz_workload_ops {
      * reference, so the key can be evicted) while the finished job stays queryable. */
     void (*release)(void *ctx);
     /* Optional: called once at submit with the engine's buffer pool (include/cuzk/engine.h),
-     * from which the workload takes its per-partition vectors (pinned with GPUs and pinned_buffers)
+     * from which the workload takes its per-partition vectors (pinned with GPUs unless
+     * pageable_buffers)
      * and to which it gives them back; the pool outlives the job. */
     void (*bind)(void *ctx, cz_bufpool *bufs);
     /* Optional: GPU worker, after prepare, outside the lock: moves the partition's inputs to the
@@ -130,15 +131,15 @@ typedef struct cz_engine_config {
                                          * SRS manager whose keys outlive the engine's jobs) */
     cz_sched_config sched;              /* retention etc.; on_cancel is the engine's */
     cz_timeline_emitter *timeline;      /* NULL: no timeline; not owned */
-    /* The buffer pool of the partitions' vectors: pageable by default; pinned host memory when
-     * pinned_buffers and ndevices > 0 (uploads at 55 instead of 8 GB/s on the H200). Buffers
+    /* The buffer pool of the partitions' vectors: pinned host memory when ndevices > 0 unless
+     * pageable_buffers (uploads at 55 instead of 8 GB/s on the H200). Buffers
      * pass from partition to partition with their budget bytes (cz_bufpool_adopt), so a full
      * budget does not make the pool free and pin them again (each cudaHostAlloc / cudaFreeHost
      * of 4 GiB stalls the other workers' device calls: docs/engine.md). Idle buffers are charged
      * to the budget, at most pool_idle_bytes of them (0 = the whole budget; the pool's evictor
      * frees them for anyone else who needs the memory). Its evictor is chained in front of the
      * budget's evictor at create (set that one first) and removed at destroy. */
-    int pinned_buffers;
+    int pageable_buffers;
     uint64_t pool_idle_bytes;
 } cz_engine_config;
 

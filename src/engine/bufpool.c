@@ -1,7 +1,7 @@
 /*
  * The buffer pool (include/cuzk/engine.h, "Buffer pool"): reusable host buffers for the
  * pipeline's per-partition vectors (the evaluations a, b and a partition's witness, which the GPU
- * uploads), pinned when the engine has GPUs and asks for it (pinned_buffers), so that a partition
+ * uploads), pinned when the engine has GPUs (unless pageable_buffers), so that a partition
  * neither mallocs and frees gigabytes nor pins them again (cudaHostAlloc / cudaFreeHost of 4 GiB
  * take seconds and hold up the other threads' device calls).
  *

@@ -644,7 +644,7 @@ int cz_engine_create(cz_engine **out, const cz_engine_config *cfg, cz_errinfo *e
         e->own_budget = 1;
     }
     {
-        cz_bufpool_config pc = {cfg->ndevices > 0 && cfg->pinned_buffers, e->budget,
+        cz_bufpool_config pc = {cfg->ndevices > 0 && !cfg->pageable_buffers, e->budget,
                                 cfg->pool_idle_bytes};
         if ((rc = cz_bufpool_create(&e->bufs, &pc, ei)) != CZ_OK)
             goto fail;
