@@ -5,7 +5,8 @@
  *   cuzk-bench engine --workload porep-synth --scale K [--partitions 10] [--curve bls12381]
  *   cuzk-bench engine --workload zkey --zkey F --wtns F
  *       [-c COUNT] [-j CONCURRENCY] [--gpu [--device D,...]] [--gw N] [--partition-workers N]
- *       [--gpu-threads N] [--synthesis-threads N] [--budget-gib G] [--timeline FILE] [--pinned]
+ *       [--gpu-threads N] [--synthesis-threads N] [--budget-gib G] [--timeline FILE]
+ *       [--pinned | --pageable]
  *       [--cache DIR] [--seed S] [--bench-key] [--warmup P] [--sweep GW:PW,...]
  *
  * --bench-key (porep-synth, --gpu): a benchmark key (cz_porep_synth_ctx_create_bench) instead of
@@ -42,7 +43,7 @@ typedef struct {
     uint32_t partitions;
     int count, conc, gpu, ndev, devs[CZ_ENGINE_MAX_DEVICES];
     int gw, pw, gpu_threads, synth_threads;
-    int pinned; /* --pinned: the engine's buffer pool pins its buffers */
+    int pageable; /* --pageable: the engine's buffer pool does not pin (--pinned: the default) */
     double budget_gib;
     uint64_t seed;
     int bench_key, warmup, nsweep, sweep_gw[16], sweep_pw[16];
@@ -74,8 +75,8 @@ static int parse(eopts *o, int argc, char **argv) {
             o->bench_key = 1;
             continue;
         }
-        if (strcmp(a, "--pinned") == 0) {
-            o->pinned = 1;
+        if (strcmp(a, "--pinned") == 0 || strcmp(a, "--pageable") == 0) {
+            o->pageable = strcmp(a, "--pageable") == 0;
             continue;
         }
         if (v == NULL)
@@ -238,7 +239,7 @@ static int run_config(const erun *r, int gw, int pw, int warm, cz_errinfo *ei) {
     cfg.workers_per_device = gw;
     cfg.partition_workers = pw;
     cfg.gpu_threads = o->gpu_threads;
-    cfg.pinned_buffers = o->pinned;
+    cfg.pageable_buffers = o->pageable;
     cfg.synthesis_threads = o->synth_threads;
     cfg.shared_budget = r->budget;
     if (o->timeline != NULL) {
@@ -293,7 +294,7 @@ static int run_config(const erun *r, int gw, int pw, int warm, cz_errinfo *ei) {
         ndone += await_one(e, &jobs[next], next) == CZ_OK && jobs[next].done;
     {
         bench_batch b;
-        char tag[64], extra[64];
+        char tag[64], extra[128];
         int zkey = strcmp(o->workload, "zkey") == 0;
         uint32_t np = zkey ? 1 : o->partitions;
         bench_batch_init(&b, o->count);
@@ -317,11 +318,19 @@ static int run_config(const erun *r, int gw, int pw, int warm, cz_errinfo *ei) {
         printf("],\"busy_pct\":[");
         for (int d = 0; d < s1.ndevices; d++)
             printf("%s%.1f", d ? "," : "", 100.0 * (s1.busy_ms[d] - s0.busy_ms[d]) / b.batch_ms);
-        printf("]}\n");
+        /* The buffer pool since the engine started (warm-up included): churn shows as frees. */
+        cz_bufpool_stats ps;
+        cz_bufpool_stats_get(&ps, cz_engine_bufpool(e));
+        printf("],\"buffers\":\"%s\",\"pool_allocs\":%llu,\"pool_reuses\":%llu,"
+               "\"pool_adopted\":%llu,\"pool_frees\":%llu}\n",
+               cfg.ndevices > 0 && !cfg.pageable_buffers ? "pinned" : "pageable",
+               (unsigned long long)ps.nallocs, (unsigned long long)ps.nreuses,
+               (unsigned long long)ps.nadopted, (unsigned long long)ps.nfreed);
         fflush(stdout);
         snprintf(tag, sizeof tag, "cuzk-bench engine: gw %d pw %d", gw, pw);
-        snprintf(extra, sizeof extra, "; peak budget %.2f GiB",
-                 (double)s1.budget.peak / 1073741824.0);
+        snprintf(extra, sizeof extra, "; peak budget %.2f GiB; pool %llu allocs, %llu frees",
+                 (double)s1.budget.peak / 1073741824.0, (unsigned long long)ps.nallocs,
+                 (unsigned long long)ps.nfreed);
         bench_batch_text(&b, tag, extra);
     }
     rc = ndone == o->count ? CZ_OK : CZ_EINTERNAL;

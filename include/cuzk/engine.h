@@ -17,8 +17,9 @@
  * Common rules. Functions that can fail take a cz_errinfo (may be NULL) and return a cz_err.
  * Timeouts are milliseconds of real monotonic time; a negative timeout waits forever, 0 polls.
  * Every object is thread-safe unless a function says otherwise. Lock order across modules:
- * SRS load lock -> SRS lock -> budget lock. The budget never holds its lock while it calls its
- * evictor, and the scheduler never calls into the other two (its on_cancel hook runs unlocked).
+ * SRS load lock -> SRS lock -> budget lock; buffer pool lock -> budget lock. The budget never holds
+ * its lock while it calls its evictor, and the scheduler never calls into the other two (its
+ * on_cancel hook runs unlocked).
  */
 #ifndef CUZK_ENGINE_H
 #define CUZK_ENGINE_H
@@ -93,6 +94,22 @@ int cz_budget_reserve(cz_reservation *out, cz_budget *b, uint64_t bytes, int64_t
 void cz_reservation_release(cz_reservation *r, uint64_t bytes);
 /* Releases what r still holds; r then holds 0 bytes (idempotent). */
 void cz_reservation_release_all(cz_reservation *r);
+/* Moves bytes (<= from->bytes) from one reservation to another of the same budget (to may be
+ * empty, budget NULL). The budget's used bytes do not change, so no other request can take them
+ * in between. Both reservations must be the caller's (no lock is taken). */
+void cz_reservation_move(cz_reservation *to, cz_reservation *from, uint64_t bytes);
+/*
+ * cz_budget_reserve with a reclaim hook of the request's own: while the request is at the head of
+ * the queue and does not fit, the budget calls reclaim(reclaim_arg, short_by) (without its lock)
+ * in place of its evictor. The hook may free memory as an evictor does, and may move bytes
+ * already reserved into *out (cz_reservation_move): the request then waits for that much less
+ * (never more than bytes in all). It returns the bytes freed or moved; 0 = nothing now (it is
+ * called again after the next change). On failure *out keeps the bytes moved into it, for the
+ * caller to give back. reclaim NULL: cz_budget_reserve.
+ */
+int cz_budget_reserve_adopt(cz_reservation *out, cz_budget *b, uint64_t bytes, int64_t timeout_ms,
+                            cz_budget_abort_fn abort, void *abort_arg, cz_budget_evict_fn reclaim,
+                            void *reclaim_arg, cz_errinfo *ei);
 /* Wakes every waiter to re-evaluate its abort predicate (e.g. after a job was cancelled). */
 void cz_budget_wake(cz_budget *b);
 void cz_budget_stats_get(cz_budget_stats *out, cz_budget *b);
@@ -366,6 +383,7 @@ int cz_srs_key_device(void **out, cz_srs_key *k, int device, cz_errinfo *ei);
  * (RLIMIT_MEMLOCK, the driver out of pinned memory, no GPU): then one warning per process and
  * pageable memory, never a failed job. CZ_PINNED=0 in the environment turns pinning off.
  * The pool keeps freed buffers for the next partition (see bufpool.c for its budget rules).
+ * Lock order: pool lock -> budget lock.
  * ============================================================================================ */
 
 /* bytes of host memory, pinned if want_pinned and possible; NULL when out of memory. Free with
@@ -395,29 +413,71 @@ typedef struct cz_bufpool cz_bufpool;
 
 typedef struct cz_bufpool_config {
     int pinned;              /* buffers from cz_host_alloc(bytes, 1) */
-    cz_budget *budget;       /* idle buffers are charged to it; NULL: not charged */
-    uint64_t max_idle_bytes; /* 0 = a quarter of the budget's total (4 GiB without a budget) */
+    cz_budget *budget;       /* buffers are charged to it; NULL: not charged */
+    uint64_t max_idle_bytes; /* idle bytes the pool itself pays for; 0 = the budget's total */
 } cz_bufpool_config;
 
 typedef struct cz_bufpool_stats {
     uint64_t nallocs, nreuses, nfreed; /* gets that allocated / reused; buffers freed */
+    uint64_t nadopted;                 /* idle buffers handed to a waiting reservation */
     uint64_t inuse_bytes;              /* handed out, not yet put back */
     uint64_t idle_bytes, nidle;        /* kept for reuse */
-    uint64_t reserved_bytes;           /* the pool's budget reservation (= idle_bytes) */
+    uint64_t owed_bytes;     /* of idle_bytes, paid by a partition's reservation (given back
+                              * before its release, or adopted by it) */
+    uint64_t reserved_bytes; /* the pool's own reservation: the other idle bytes, plus buffers
+                              * still in use whose partition was released before they came back */
 } cz_bufpool_stats;
 
 /* cfg may be NULL (pageable, no budget). CZ_ENOMEM. */
 int cz_bufpool_create(cz_bufpool **out, const cz_bufpool_config *cfg, cz_errinfo *ei);
-/* Frees the idle buffers; every buffer must have been put back. NULL is a no-op. */
+/* Frees the idle buffers; every buffer must have been put back and every reservation that paid
+ * for one released through the pool (CZ_ASSERT). NULL is a no-op. */
 void cz_bufpool_destroy(cz_bufpool *p);
-/* A buffer of bytes (an idle one of exactly that size, else a new one); NULL when out of memory.
- * Its bytes must be reserved by the caller (a partition's reservation). p NULL: cz_host_alloc. */
-void *cz_bufpool_get(cz_bufpool *p, size_t bytes);
-/* Gives a buffer of cz_bufpool_get back: kept idle when the budget grants its bytes at once and
- * the idle total allows, else freed. NULL buf is a no-op; p NULL: cz_host_free. */
+/*
+ * A buffer of bytes (an idle one of exactly that size, else a new one); NULL when out of memory.
+ * res is the reservation that pays for it (a partition's, which counts its bytes) until it is
+ * released with cz_bufpool_release_all; NULL: the caller reserved its bytes some other way (the
+ * buffer is charged again when it comes back). p NULL: cz_host_alloc.
+ */
+void *cz_bufpool_get(cz_bufpool *p, size_t bytes, cz_reservation *res);
+/* Gives a buffer of cz_bufpool_get back. While its reservation is not released it stays idle,
+ * paid by it ("owed"): no budget call, nothing freed. Otherwise it is kept as before: if the pool
+ * pays for it or the budget grants its bytes at once, within max_idle_bytes; else freed. NULL buf
+ * is a no-op; p NULL: cz_host_free. */
 void cz_bufpool_put(cz_bufpool *p, void *buf);
-/* A budget evictor (arg = the pool): frees idle buffers, oldest first, then asks the next
- * evictor (cz_bufpool_set_next_evictor, e.g. cz_srs_evict_lru) for the rest. */
+/* cz_reservation_release(res, bytes) for a reservation that got buffers from p: the bytes of the
+ * idle buffers res pays for (whole buffers, up to bytes) move into the pool's reservation instead
+ * (cz_reservation_move; beyond max_idle_bytes those buffers are freed), the rest is released.
+ * p NULL: cz_reservation_release. */
+void cz_bufpool_release(cz_bufpool *p, cz_reservation *res, uint64_t bytes);
+/* Likewise for all of res; buffers res pays for that are still in use become the pool's (as far
+ * as res holds their bytes), so they are not charged again when they come back. Afterwards the
+ * pool holds no reference to res. */
+void cz_bufpool_release_all(cz_bufpool *p, cz_reservation *res);
+
+/* The sizes of the buffers a reservation being made will get from the pool (cz_bufpool_adopt). */
+#define CZ_BUFPOOL_WANT_MAX 4
+typedef struct cz_bufpool_want {
+    cz_bufpool *pool;
+    cz_reservation *res;                 /* cz_budget_reserve_adopt's out */
+    uint64_t bytes[CZ_BUFPOOL_WANT_MAX]; /* 0 = unused slot */
+    unsigned adopted;                    /* slots already adopted (bit i), set by the pool */
+    int others_pending; /* set by the caller before each call: other reservations (e.g. partitions
+                         * in flight) will give memory back, so waiting beats freeing */
+} cz_bufpool_want;
+/*
+ * cz_budget_reserve_adopt's reclaim hook (arg = a cz_bufpool_want): moves idle buffers of the
+ * wanted sizes, with their bytes, from the pool's reservation into want->res (they stay idle, for
+ * its gets); when there is nothing to adopt, frees idle buffers of other sizes, and of the wanted
+ * sizes too only when nothing else will give memory back (want->others_pending 0, no buffer in
+ * use or paid by another reservation), then asks the next evictor for the rest. So a partition
+ * waiting for memory takes over the buffers it will use instead of having them freed and
+ * allocated again.
+ */
+uint64_t cz_bufpool_adopt(void *want, uint64_t short_by);
+/* A budget evictor (arg = the pool), for every other request (a key load): frees the idle
+ * buffers the pool pays for, oldest first, then asks the next evictor (cz_bufpool_set_next_evictor,
+ * e.g. cz_srs_evict_lru) for the rest. */
 uint64_t cz_bufpool_evict(void *p, uint64_t need);
 void cz_bufpool_set_next_evictor(cz_bufpool *p, cz_budget_evict_fn fn, void *arg);
 void cz_bufpool_stats_get(cz_bufpool_stats *out, cz_bufpool *p);

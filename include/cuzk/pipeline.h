@@ -68,9 +68,11 @@ typedef struct cz_engine_device {
  */
 typedef struct cz_workload_ops {
     const char *name;
-    /* Synthesis worker: the proving assignment of partition p. pool: the synthesis pool. */
-    int (*synthesize)(void **asg, void *ctx, uint32_t p, cz_threadpool *pool, cz_part_times *t,
-                      cz_errinfo *ei);
+    /* Synthesis worker: the proving assignment of partition p. res: the partition's reservation,
+     * which pays for the buffers it takes from the engine's buffer pool (pass it to
+     * cz_bufpool_get). pool: the synthesis pool. */
+    int (*synthesize)(void **asg, void *ctx, uint32_t p, cz_reservation *res, cz_threadpool *pool,
+                      cz_part_times *t, cz_errinfo *ei);
     /* GPU worker, outside the lock. */
     int (*prepare)(void **pending, void *ctx, void *asg, uint32_t p, const cz_engine_device *dev,
                    cz_part_times *t, cz_errinfo *ei);
@@ -89,7 +91,8 @@ typedef struct cz_workload_ops {
      * reference, so the key can be evicted) while the finished job stays queryable. */
     void (*release)(void *ctx);
     /* Optional: called once at submit with the engine's buffer pool (include/cuzk/engine.h),
-     * from which the workload takes its per-partition vectors (pinned with GPUs and pinned_buffers)
+     * from which the workload takes its per-partition vectors (pinned with GPUs unless
+     * pageable_buffers)
      * and to which it gives them back; the pool outlives the job. */
     void (*bind)(void *ctx, cz_bufpool *bufs);
     /* Optional: GPU worker, after prepare, outside the lock: moves the partition's inputs to the
@@ -105,6 +108,10 @@ typedef struct cz_workload {
     size_t proof_bytes;      /* one partition's proof */
     uint64_t part_bytes;     /* host memory of a partition from dispatch to finish */
     uint64_t part_abc_bytes; /* the part of it released right after the kernel region */
+    /* Optional: the sizes of the buffers each partition takes from the engine's buffer pool
+     * (counted in part_bytes; 0 = unused slot). A partition waiting for memory adopts idle
+     * buffers of these sizes instead of having them freed (cz_bufpool_adopt). */
+    uint64_t buf_bytes[CZ_BUFPOOL_WANT_MAX];
 } cz_workload;
 
 typedef struct cz_engine cz_engine;
@@ -124,14 +131,15 @@ typedef struct cz_engine_config {
                                          * SRS manager whose keys outlive the engine's jobs) */
     cz_sched_config sched;              /* retention etc.; on_cancel is the engine's */
     cz_timeline_emitter *timeline;      /* NULL: no timeline; not owned */
-    /* The buffer pool of the partitions' vectors: pageable by default; pinned host memory when
-     * pinned_buffers and ndevices > 0 (uploads at 55 instead of 8 GB/s on the H200, but under
-     * a saturated budget the pool frees and pins 4 GiB buffers per 2^27 partition, and each
-     * cudaHostAlloc / cudaFreeHost stalls the other workers' device calls: docs/engine.md);
-     * idle buffers charged to the budget, at most pool_idle_bytes of them (0 = a quarter of the
-     * budget). Its evictor is chained in front of the budget's evictor at create (set that one
-     * first) and removed at destroy. */
-    int pinned_buffers;
+    /* The buffer pool of the partitions' vectors: pinned host memory when ndevices > 0 unless
+     * pageable_buffers (uploads at 55 instead of 8 GB/s on the H200). Buffers
+     * pass from partition to partition with their budget bytes (cz_bufpool_adopt), so a full
+     * budget does not make the pool free and pin them again (each cudaHostAlloc / cudaFreeHost
+     * of 4 GiB stalls the other workers' device calls: docs/engine.md). Idle buffers are charged
+     * to the budget, at most pool_idle_bytes of them (0 = the whole budget; the pool's evictor
+     * frees them for anyone else who needs the memory). Its evictor is chained in front of the
+     * budget's evictor at create (set that one first) and removed at destroy. */
+    int pageable_buffers;
     uint64_t pool_idle_bytes;
 } cz_engine_config;
 

@@ -81,8 +81,8 @@ static const keydef keys[] = {
     {"gpus", "gpu_workers_per_device", K_INT, OFF(gpus.gpu_workers_per_device), 1, 16,
      "GPU workers per device; 2 overlaps one worker's CPU part with the other's kernels."},
     {"gpus", "pinned_buffers", K_INT, OFF(gpus.pinned_buffers), 0, 1,
-     "1 = the partitions' vectors in pinned host memory (uploads ~7x faster alone, but pinning "
-     "and freeing them under a full memory budget stalls the GPUs: docs/engine.md); 0 = pageable."},
+     "1 = the partitions' vectors in pinned host memory (uploads ~7x faster; the buffers pass "
+     "from partition to partition, never pinned again: docs/engine.md); 0 = pageable."},
     {"scheduler", "job_retention", K_DUR, OFF(scheduler.job_retention), 1, INT64_MAX,
      "How long a finished job's status and proof can still be queried."},
     {"scheduler", "max_retained_jobs", K_INT, OFF(scheduler.max_retained_jobs), 1, 10000000,
@@ -138,7 +138,7 @@ void cz_daemon_config_defaults(cz_daemon_config *c) {
     c->memory.eviction_min_idle = 5 * 60;
     c->gpus.ndevices = 0;
     c->gpus.gpu_threads = 0;
-    c->gpus.pinned_buffers = 0;
+    c->gpus.pinned_buffers = 1;
     c->gpus.gpu_workers_per_device = 2;
     c->scheduler.job_retention = 10 * 60;
     c->scheduler.max_retained_jobs = 10000;

@@ -53,7 +53,7 @@ typedef struct cz_daemon_config {
                                      * or "" (the default), for start-up errors */
         int gpu_threads;            /* CPU threads beside the kernels; 0 = all CPUs */
         int gpu_workers_per_device; /* >= 1; 2 overlaps one worker's CPU part with the kernel */
-        int pinned_buffers;         /* 1: partition vectors in pinned host memory (engine.h) */
+        int pinned_buffers;         /* 1 (default): partition vectors in pinned host memory */
     } gpus;
     struct {
         uint64_t job_retention; /* seconds finished jobs stay queryable */

@@ -228,7 +228,7 @@ int main(int argc, char **argv) {
         }
     }
     cfg.engine.workers_per_device = dc.gpus.gpu_workers_per_device;
-    cfg.engine.pinned_buffers = dc.gpus.pinned_buffers;
+    cfg.engine.pageable_buffers = !dc.gpus.pinned_buffers;
     cfg.engine.gpu_threads = threads >= 0 ? threads : dc.gpus.gpu_threads;
     cfg.engine.synthesis_threads = threads >= 0 ? threads : dc.synthesis.threads;
     cfg.engine.partition_workers = dc.synthesis.partition_workers;

@@ -15,6 +15,13 @@
  * leaving) broadcasts `changed`; waiters are few (the dispatcher, key loads), so a broadcast
  * costs nothing worth a per-waiter condition variable.
  *
+ * A request may bring a reclaim hook of its own (cz_budget_reserve_adopt), called in place of the
+ * evictor. Besides freeing memory it may move bytes that are already reserved into the request
+ * (cz_reservation_move from a reservation its caller owns, e.g. the buffer pool's idle buffers
+ * into the partition that will use them): `used` does not change, the request simply needs less,
+ * and no other waiter can take those bytes in between, as it could if they were released and
+ * reserved again.
+ *
  * Invariant, checked on every grant: used <= total. Locking: `lock` protects everything here;
  * it is never held while calling the evictor or anything outside this file except the abort
  * predicate, which must be a cheap flag test that takes no lock of the budget.
@@ -87,7 +94,7 @@ uint64_t cz_budget_total(const cz_budget *b) {
     return b->total; /* immutable after create */
 }
 
-/* Grants bytes. Called with the lock held. */
+/* Grants bytes on top of what out holds (bytes adopted into it). Called with the lock held. */
 static void grant(cz_budget *b, cz_reservation *out, uint64_t bytes) {
     CZ_ASSERT(bytes <= b->total - b->used);
     b->used += bytes;
@@ -96,7 +103,7 @@ static void grant(cz_budget *b, cz_reservation *out, uint64_t bytes) {
         b->peak = b->used;
     b->ngranted++;
     out->budget = b;
-    out->bytes = bytes;
+    out->bytes += bytes;
 }
 
 /* Takes w off the queue and tells the others (a new head may now proceed). Lock held. */
@@ -116,6 +123,12 @@ static void leave(cz_budget *b, waiter *w) {
 
 int cz_budget_reserve(cz_reservation *out, cz_budget *b, uint64_t bytes, int64_t timeout_ms,
                       cz_budget_abort_fn abort, void *abort_arg, cz_errinfo *ei) {
+    return cz_budget_reserve_adopt(out, b, bytes, timeout_ms, abort, abort_arg, NULL, NULL, ei);
+}
+
+int cz_budget_reserve_adopt(cz_reservation *out, cz_budget *b, uint64_t bytes, int64_t timeout_ms,
+                            cz_budget_abort_fn abort, void *abort_arg, cz_budget_evict_fn reclaim,
+                            void *reclaim_arg, cz_errinfo *ei) {
     out->budget = b;
     out->bytes = 0;
     if (bytes == 0)
@@ -145,8 +158,12 @@ int cz_budget_reserve(cz_reservation *out, cz_budget *b, uint64_t bytes, int64_t
     b->waiting_bytes += bytes;
     int evict_tried = 0;
     for (;;) {
-        if (b->head == &w && bytes <= b->total - b->used) {
-            grant(b, out, bytes);
+        /* What is still missing: the hook may have moved reserved bytes into out. */
+        uint64_t need = bytes - out->bytes;
+        b->waiting_bytes -= w.bytes - need;
+        w.bytes = need;
+        if (b->head == &w && need <= b->total - b->used) {
+            grant(b, out, need);
             leave(b, &w);
             break;
         }
@@ -157,20 +174,21 @@ int cz_budget_reserve(cz_reservation *out, cz_budget *b, uint64_t bytes, int64_t
                          (unsigned long long)bytes);
             break;
         }
-        if (b->head == &w && b->evict != NULL && !evict_tried) {
-            cz_budget_evict_fn fn = b->evict;
-            void *arg = b->evict_arg;
-            uint64_t need = bytes - (b->total - b->used);
+        cz_budget_evict_fn fn = reclaim != NULL ? reclaim : b->evict;
+        void *arg = reclaim != NULL ? reclaim_arg : b->evict_arg;
+        if (b->head == &w && fn != NULL && !evict_tried) {
+            uint64_t short_by = need - (b->total - b->used);
             b->nevict_calls++;
             pthread_mutex_unlock(&b->lock);
-            uint64_t freed = fn(arg, need);
+            uint64_t freed = fn(arg, short_by);
             pthread_mutex_lock(&b->lock);
-            evict_tried = freed == 0; /* something was freed: look again before sleeping */
+            CZ_ASSERT(out->bytes <= bytes); /* the hook moved no more than was asked */
+            evict_tried = freed == 0;       /* something was freed: look again before sleeping */
             continue;
         }
         if (timeout_ms == 0 ||
             cz__cond_wait_until(&b->changed, &b->lock, timeout_ms < 0 ? NULL : &deadline)) {
-            if (b->head == &w && bytes <= b->total - b->used)
+            if (b->head == &w && need <= b->total - b->used)
                 continue; /* fits after all: grant it above */
             leave(b, &w);
             b->nrefused++;
@@ -220,6 +238,15 @@ void cz_reservation_release(cz_reservation *r, uint64_t bytes) {
     r->bytes -= bytes;
     pthread_cond_broadcast(&b->changed);
     pthread_mutex_unlock(&b->lock);
+}
+
+void cz_reservation_move(cz_reservation *to, cz_reservation *from, uint64_t bytes) {
+    CZ_ASSERT(bytes <= from->bytes);
+    if (to->budget == NULL)
+        to->budget = from->budget;
+    CZ_ASSERT(to->budget == from->budget);
+    from->bytes -= bytes;
+    to->bytes += bytes;
 }
 
 void cz_reservation_release_all(cz_reservation *r) {

@@ -96,6 +96,7 @@ struct cz_engine {
     int started_dispatcher, started_deallocator, nsynth_started, ngpu_started, nfin_started;
     pthread_mutex_t stats_lock;
     uint64_t parts_done, parts_failed, parts_skipped, order;
+    uint64_t nitems; /* partitions dispatched and not yet ended (under stats_lock) */
     uint64_t start_ns;
     int upload_in_lock; /* CZ_ENGINE_UPLOAD_IN_LOCK=1: uploads under the device lock (to compare) */
 };
@@ -209,10 +210,13 @@ static void end_job_event(cz_engine *e, item *it) {
 static void end_part(item *it, int code, const char *msg) {
     cz_engine *e = it->e;
     int last_ok, last;
-    cz_reservation_release_all(&it->res);
+    /* Buffers the partition still has come back later (deallocation thread): the pool pays for
+     * them from here on, so they are not charged again then. */
+    cz_bufpool_release_all(e->bufs, &it->res);
     free_later(e, it->job, it->asg, it->pending, 0);
     it->asg = it->pending = NULL;
     pthread_mutex_lock(&e->stats_lock);
+    e->nitems--;
     if (code == CZ_OK)
         e->parts_done++;
     else if (code == CZ_ECANCELED)
@@ -254,6 +258,22 @@ static int job_should_stop(void *arg) {
     return cz_job_should_stop((cz_job *)arg);
 }
 
+/* The dispatcher's reclaim hook (cz_budget_reserve_adopt): the pool's idle buffers of the sizes
+ * the partition will get are adopted into its reservation; buffers of those sizes are freed only
+ * when no other partition is in flight (those would give memory back, and take them). */
+typedef struct part_want {
+    cz_bufpool_want want;
+    cz_engine *e;
+} part_want;
+
+static uint64_t reclaim_for_partition(void *arg, uint64_t short_by) {
+    part_want *w = arg;
+    pthread_mutex_lock(&w->e->stats_lock);
+    w->want.others_pending = w->e->nitems > 1; /* the partition being reserved is one */
+    pthread_mutex_unlock(&w->e->stats_lock);
+    return cz_bufpool_adopt(&w->want, short_by);
+}
+
 static void dispatch_job(cz_engine *e, cz_job *job) {
     pjob *pj = cz_job_payload(job);
     pthread_mutex_lock(&e->stats_lock);
@@ -270,6 +290,9 @@ static void dispatch_job(cz_engine *e, cz_job *job) {
             continue;
         }
         cz_job_ref(job);
+        pthread_mutex_lock(&e->stats_lock);
+        e->nitems++; /* until end_part */
+        pthread_mutex_unlock(&e->stats_lock);
         it->e = e;
         it->job = job;
         it->pj = pj;
@@ -280,8 +303,13 @@ static void dispatch_job(cz_engine *e, cz_job *job) {
             end_part(it, CZ_ECANCELED, NULL);
             continue;
         }
-        int rc = cz_budget_reserve(&it->res, e->budget, pj->wl.part_bytes, -1, job_should_stop, job,
-                                   &ei);
+        /* Idle pooled buffers of the sizes this partition will get are adopted into its
+         * reservation while it waits, not freed (cz_bufpool_adopt); on failure end_part gives
+         * them back. */
+        part_want want = {{e->bufs, &it->res, {0}, 0, 0}, e};
+        memcpy(want.want.bytes, pj->wl.buf_bytes, sizeof want.want.bytes);
+        int rc = cz_budget_reserve_adopt(&it->res, e->budget, pj->wl.part_bytes, -1,
+                                         job_should_stop, job, reclaim_for_partition, &want, &ei);
         if (rc != CZ_OK) {
             fail_part(it, rc, &ei, "memory reservation");
             continue;
@@ -321,7 +349,7 @@ static void *synth_main(void *arg) {
         cz_errinfo_clear(&ei);
         emit(e, CZ_TL_SYNTH_START, it, NULL);
         t0 = cz_clock_now_ns();
-        rc = wl->ops->synthesize(&it->asg, wl->ctx, it->p, e->synth_pool, &it->t, &ei);
+        rc = wl->ops->synthesize(&it->asg, wl->ctx, it->p, &it->res, e->synth_pool, &it->t, &ei);
         it->t.synth = ms_since(t0);
         emit(e, CZ_TL_SYNTH_END, it, "synth_ms=%.3f", it->t.synth);
         if (rc != CZ_OK) {
@@ -396,8 +424,9 @@ static void gpu_part(gpu_worker *w, item *it) {
         fail_part(it, rc, &ei, "GPU compute");
         return;
     }
-    cz_reservation_release(&it->res,
-                           wl->part_abc_bytes < it->res.bytes ? wl->part_abc_bytes : it->res.bytes);
+    /* Release step 1: a and b, given back to the pool by now, stay there (paid by the pool). */
+    cz_bufpool_release(e->bufs, &it->res,
+                       wl->part_abc_bytes < it->res.bytes ? wl->part_abc_bytes : it->res.bytes);
     cz__workq_push(&e->fin_q, &it->node);
 }
 
@@ -615,7 +644,7 @@ int cz_engine_create(cz_engine **out, const cz_engine_config *cfg, cz_errinfo *e
         e->own_budget = 1;
     }
     {
-        cz_bufpool_config pc = {cfg->ndevices > 0 && cfg->pinned_buffers, e->budget,
+        cz_bufpool_config pc = {cfg->ndevices > 0 && !cfg->pageable_buffers, e->budget,
                                 cfg->pool_idle_bytes};
         if ((rc = cz_bufpool_create(&e->bufs, &pc, ei)) != CZ_OK)
             goto fail;
@@ -654,12 +683,20 @@ int cz_engine_submit(cz_job **out, cz_engine *e, const char *key, cz_priority pr
         wl->ops->compute == NULL || wl->ops->finish == NULL || wl->ops->asg_free == NULL ||
         wl->ops->pending_free == NULL || wl->ops->verify == NULL)
         return cz_fail(ei, CZ_EINVAL, "engine: job %s: incomplete workload", key ? key : "?");
-    if (wl->nparts == 0 || wl->proof_bytes == 0 || wl->part_abc_bytes > wl->part_bytes)
+    uint64_t pooled = 0;
+    int pooled_ok = 1;
+    for (int i = 0; i < CZ_BUFPOOL_WANT_MAX; i++) {
+        pooled_ok &= wl->buf_bytes[i] <= wl->part_bytes - pooled;
+        pooled += pooled_ok ? wl->buf_bytes[i] : 0;
+    }
+    if (wl->nparts == 0 || wl->proof_bytes == 0 || wl->part_abc_bytes > wl->part_bytes ||
+        !pooled_ok)
         return cz_fail(ei, CZ_EINVAL,
                        "engine: job %s: workload with %u partitions, %zu-byte proofs, %llu of "
-                       "%llu bytes released early",
+                       "%llu bytes released early, %llu in pooled buffers",
                        key ? key : "?", wl->nparts, wl->proof_bytes,
-                       (unsigned long long)wl->part_abc_bytes, (unsigned long long)wl->part_bytes);
+                       (unsigned long long)wl->part_abc_bytes, (unsigned long long)wl->part_bytes,
+                       (unsigned long long)pooled);
     if (wl->part_bytes > cz_budget_total(e->budget))
         return cz_fail(ei, CZ_ERANGE,
                        "engine: job %s: a partition needs %llu bytes, the memory budget is %llu",

@@ -15,7 +15,9 @@
  *
  * Buffers: a, b and a porep-synth partition's standard-form witness (what the GPU uploads) come
  * from the engine's buffer pool (bind; pinned with GPUs when the engine asks) and go back to it: a,
- * b through the pending proof's release hook (cz_groth16_begin_pooled), the witness in pend_free.
+ * b through the pending proof's release hook (cz_groth16_begin_pooled), the witness at finish (or
+ * in pend_free when the partition ends early). Gets name the partition's reservation, which pays
+ * for them until the pipeline's release hands them to the pool.
  */
 #include "cuzk/workload.h"
 
@@ -70,7 +72,8 @@ struct g16_job {
     uint64_t (*pub)[4]; /* nparts × npub public inputs, written by synthesis */
     int fixed;
     uint8_t r[32], s[32];
-    int (*synth)(g16_asg *asg, g16_job *j, uint32_t p, cz_threadpool *pool, cz_errinfo *ei);
+    int (*synth)(g16_asg *asg, g16_job *j, uint32_t p, cz_reservation *res, cz_threadpool *pool,
+                 cz_errinfo *ei);
     int (*gpu_key)(const cz_groth16_gpu_key **out, g16_job *j, int dev, cz_errinfo *ei);
     /* zkey */
     cz_srs_key *key;
@@ -140,8 +143,8 @@ static void asg_free(void *v, void *ctx) {
     free(a);
 }
 
-static int g16_synthesize(void **out, void *ctx, uint32_t p, cz_threadpool *pool, cz_part_times *t,
-                          cz_errinfo *ei) {
+static int g16_synthesize(void **out, void *ctx, uint32_t p, cz_reservation *res,
+                          cz_threadpool *pool, cz_part_times *t, cz_errinfo *ei) {
     g16_job *j = ctx;
     g16_asg *a = calloc(1, sizeof *a);
     size_t vbytes = (size_t)j->zk->domain_size * FR_BYTES;
@@ -149,13 +152,13 @@ static int g16_synthesize(void **out, void *ctx, uint32_t p, cz_threadpool *pool
     (void)t;
     if (a == NULL)
         return cz_fail(ei, CZ_ENOMEM, "synthesis: partition state");
-    a->a = cz_bufpool_get(j->bufs, vbytes);
-    a->b = cz_bufpool_get(j->bufs, vbytes);
+    a->a = cz_bufpool_get(j->bufs, vbytes, res);
+    a->b = cz_bufpool_get(j->bufs, vbytes, res);
     if (a->a == NULL || a->b == NULL) {
         asg_free(a, ctx);
         return cz_fail(ei, CZ_ENOMEM, "synthesis: 2 x %zu bytes of evaluations", vbytes);
     }
-    if ((rc = j->synth(a, j, p, pool, ei)) != CZ_OK) {
+    if ((rc = j->synth(a, j, p, res, pool, ei)) != CZ_OK) {
         asg_free(a, ctx);
         return rc;
     }
@@ -246,9 +249,16 @@ static int g16_finish(uint8_t *out, void *pend, void *ctx, cz_part_times *t, cz_
     g16_pend *pd = pend;
     cz_groth16_proof proof;
     int rc;
-    (void)ctx;
     rc = cz_groth16_finish(&proof, pd->pp, ei);
     t->g2_msm = cz_groth16_pending_timings(pd->pp)->msm_b2_ms;
+    /* The G2 MSM (joined by a successful finish) was the witness's last reader: it goes back
+     * now, while the partition's reservation still pays for it, and the pipeline's release
+     * hands it to the pool. After a failure pend_free gives it back (joining the G2 MSM first). */
+    if (rc == CZ_OK && pd->wit_owned) {
+        cz_bufpool_put(j_bufs(ctx), pd->wit);
+        pd->wit = NULL;
+        pd->wit_owned = 0;
+    }
     if (rc == CZ_OK)
         encode_proof(out, &proof);
     return rc;
@@ -380,19 +390,28 @@ static int job_new(g16_job **out, const cz_zkey *zk, uint32_t nparts,
     return CZ_OK;
 }
 
-static void fill_workload(cz_workload *out, g16_job *j, uint64_t part_bytes, uint64_t abc_bytes) {
+/* wit_bytes: the pooled witness of a porep-synth partition (0 for zkey jobs: theirs is the job's).
+ */
+static void fill_workload(cz_workload *out, g16_job *j, uint64_t part_bytes, uint64_t abc_bytes,
+                          uint64_t wit_bytes) {
+    uint64_t v = (uint64_t)j->zk->domain_size * FR_BYTES;
     out->ops = &g16_ops;
     out->ctx = j;
     out->nparts = j->nparts;
     out->proof_bytes = cz_workload_proof_bytes(j->curve);
     out->part_bytes = part_bytes;
     out->part_abc_bytes = abc_bytes;
+    out->buf_bytes[0] = v; /* a and b */
+    out->buf_bytes[1] = v;
+    out->buf_bytes[2] = wit_bytes;
 }
 
 /* ---- zkey jobs ---- */
 
-static int zkey_synth(g16_asg *a, g16_job *j, uint32_t p, cz_threadpool *pool, cz_errinfo *ei) {
+static int zkey_synth(g16_asg *a, g16_job *j, uint32_t p, cz_reservation *res, cz_threadpool *pool,
+                      cz_errinfo *ei) {
     (void)p;
+    (void)res;
     a->wit = (uint64_t(*)[4])j->w->values; /* borrowed from the job */
     a->wit_owned = 0;
     return cz_groth16_eval(a->a, a->b, j->zk, j->w, pool, ei);
@@ -441,7 +460,7 @@ int cz_workload_zkey(cz_workload *out, cz_srs_key *key, const void *wtns, size_t
     }
     /* a, b (and c on a CPU compute) plus the evaluation's index; a, b leave after compute */
     uint64_t v = (uint64_t)zk->domain_size * FR_BYTES;
-    fill_workload(out, j, 3 * v + 4 * (uint64_t)zk->ncoefs, 2 * v);
+    fill_workload(out, j, 3 * v + 4 * (uint64_t)zk->ncoefs, 2 * v, 0);
     return CZ_OK;
 }
 
@@ -461,13 +480,14 @@ static void to_std_chunk(void *arg, size_t t) {
         cz_r1cs_fr_to_std(c->std[i], c->curve, c->mont[i]);
 }
 
-static int porep_synth(g16_asg *a, g16_job *j, uint32_t p, cz_threadpool *pool, cz_errinfo *ei) {
+static int porep_synth(g16_asg *a, g16_job *j, uint32_t p, cz_reservation *res, cz_threadpool *pool,
+                       cz_errinfo *ei) {
     cz_porep_synth_ctx *ctx = j->ctx;
     cz_r1cs cs = ctx->cs; /* shallow: shared matrices, a witness of our own */
     size_t nvars = cs.nvars;
     int rc;
     cs.w = malloc(nvars * sizeof *cs.w);
-    a->wit = cz_bufpool_get(j->bufs, nvars * sizeof *a->wit);
+    a->wit = cz_bufpool_get(j->bufs, nvars * sizeof *a->wit, res);
     a->wit_owned = 1;
     if (cs.w == NULL || a->wit == NULL) {
         free(cs.w);
@@ -516,7 +536,8 @@ int cz_workload_porep_synth(cz_workload *out, cz_porep_synth_ctx *ctx, uint32_t 
     j->synth = porep_synth;
     j->gpu_key = porep_gpu_key;
     uint64_t v = (uint64_t)ctx->zk->domain_size * FR_BYTES;
-    fill_workload(out, j, cz_porep_synth_ctx_part_bytes(ctx), 2 * v);
+    fill_workload(out, j, cz_porep_synth_ctx_part_bytes(ctx), 2 * v,
+                  (uint64_t)ctx->cs.nvars * FR_BYTES);
     if (ctx->bk != NULL)
         out->ops = &g16_bench_ops;
     return CZ_OK;

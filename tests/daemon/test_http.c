@@ -38,10 +38,11 @@ typedef struct fake {
     int gated;       /* synthesis waits at the gate */
 } fake;
 
-static int fk_synth(void **asg, void *ctx, uint32_t p, cz_threadpool *pool, cz_part_times *t,
-                    cz_errinfo *ei) {
+static int fk_synth(void **asg, void *ctx, uint32_t p, cz_reservation *res, cz_threadpool *pool,
+                    cz_part_times *t, cz_errinfo *ei) {
     fake *f = ctx;
     uint32_t *b = malloc(sizeof *b);
+    (void)res;
     (void)pool;
     (void)t;
     if (b == NULL)
@@ -105,7 +106,7 @@ static void submit_fake(cz_engine *e, const char *key, uint32_t nparts, uint32_t
     CZ_ASSERT(f != NULL);
     f->fail_p = fail_p;
     f->gated = gated;
-    cz_workload wl = {&fk_ops, f, nparts, 8, 4096, 1024};
+    cz_workload wl = {&fk_ops, f, nparts, 8, 4096, 1024, {0}};
     CHECK(cz_engine_submit(NULL, e, key, CZ_PRIO_HIGH, &wl, &ei) == CZ_OK);
 }
 

@@ -3,15 +3,23 @@
  * cudaHostAlloc so that both outcomes of pinning are exercised in CI.
  *   - pinned blocks go to the pinner and back to its free; a failing pinner falls back to
  *     pageable memory, counts the failure, warns once; CZ_PINNED=0 and want_pinned 0 never pin;
- *   - the pool hands an idle buffer of the same size back (same pointer) and allocates for other
- *     sizes; idle buffers are charged to the budget (reserved = idle bytes), a reused one is not;
- *     a put that the budget cannot grant at once, or over max_idle_bytes, frees the buffer;
- *   - the pool's evictor frees idle buffers before it asks the next evictor, for what is missing;
+ *   - accounting, the budget's used bytes checked after every step: a buffer given back while its
+ *     partition's reservation holds its bytes stays idle, owed (no budget call, nothing freed);
+ *     the release moves its bytes into the pool's reservation (step 1: whole buffers up to the
+ *     bytes released); a reservation waiting for memory adopts idle buffers of its sizes (their
+ *     bytes move into it) and its gets take them; a buffer still in use at its partition's
+ *     release becomes the pool's and comes back without a budget call; a buffer got without a
+ *     reservation is charged when it comes back, or freed when the budget cannot grant it;
+ *   - the budget's evictor (a key load) frees idle buffers, oldest first, then asks the next
+ *     evictor for what is missing; a waiting partition frees idle buffers of other sizes first,
+ *     those of its sizes only when nothing else is in flight; a wait given up keeps what it
+ *     adopted until its release gives it back; max_idle_bytes bounds the pool's idle bytes;
  *   - through the engine: three zkey jobs one after another reuse the first job's a and b
  *     (2 allocations, 4 reuses), and after the engine is gone the budget holds only the key.
  */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cuzk/engine.h"
 #include "cuzk/fileio.h"
@@ -88,6 +96,12 @@ static uint64_t used(cz_budget *b) {
     return s.used;
 }
 
+static cz_bufpool_stats pstats(cz_bufpool *p) {
+    cz_bufpool_stats st;
+    cz_bufpool_stats_get(&st, p);
+    return st;
+}
+
 static uint64_t next_need, next_calls;
 static uint64_t next_evict(void *arg, uint64_t need) {
     (void)arg;
@@ -96,79 +110,105 @@ static uint64_t next_evict(void *arg, uint64_t need) {
     return 0;
 }
 
-static void test_pool(void) {
+/* A partition's life against the pool, step by step, with the budget exact after every step:
+ * used = the partitions' reservations + the pool's, and every buffer counted once. */
+static void test_pool_accounting(void) {
     cz_budget_config bc = {1000, 0};
     cz_budget *b = NULL;
     cz_bufpool *p = NULL;
     cz_bufpool_stats st;
-    cz_reservation part, big;
+    cz_reservation A, B, key;
     CHECK_ERR(cz_budget_create(&b, &bc, NULL), CZ_OK);
-    cz_bufpool_config pc = {1, b, 450};
+    cz_bufpool_config pc = {1, b, 0};
     cz_host_set_pinner(&fake);
     fake_allocs = fake_frees = 0;
     CHECK_ERR(cz_bufpool_create(&p, &pc, NULL), CZ_OK);
-
-    /* a partition reserves its bytes, takes two buffers, gives them back, releases */
-    CHECK_ERR(cz_budget_reserve(&part, b, 400, 0, NULL, NULL, NULL), CZ_OK);
-    void *x = cz_bufpool_get(p, 200), *y = cz_bufpool_get(p, 200);
-    CHECK(x != NULL && y != NULL && x != y && cz_host_is_pinned(x) && fake_allocs == 2);
-    cz_bufpool_put(p, x);
-    cz_bufpool_put(p, y);
-    CHECK(used(b) == 800); /* 400 of the partition + 400 idle, charged to the pool */
-    cz_reservation_release_all(&part);
-    CHECK(used(b) == 400);
-    cz_bufpool_stats_get(&st, p);
-    CHECK(st.nidle == 2 && st.idle_bytes == 400 && st.reserved_bytes == 400 && st.inuse_bytes == 0);
-
-    /* the next partition reuses them (newest first); its reservation pays, the pool's shrinks */
-    CHECK_ERR(cz_budget_reserve(&part, b, 400, 0, NULL, NULL, NULL), CZ_OK);
-    void *x2 = cz_bufpool_get(p, 200), *y2 = cz_bufpool_get(p, 200), *z = cz_bufpool_get(p, 100);
-    CHECK(x2 == y && y2 == x && z != NULL && fake_allocs == 3); /* 100 bytes: a new buffer */
-    CHECK(used(b) == 400);
-    cz_bufpool_stats_get(&st, p);
-    CHECK(st.nreuses == 2 && st.nallocs == 3 && st.nidle == 0 && st.reserved_bytes == 0);
-    CHECK(st.inuse_bytes == 500);
-    memset(x2, 7, 200);
-    memset(z, 9, 100);
-    cz_reservation_release_all(&part);
-
-    /* puts over max_idle_bytes (450) are freed */
-    cz_bufpool_put(p, x2);
-    cz_bufpool_put(p, y2);
-    cz_bufpool_put(p, z);
-    cz_bufpool_stats_get(&st, p);
-    CHECK(st.nidle == 2 && st.idle_bytes == 400 && st.nfreed == 1 && fake_frees == 1);
-    CHECK(used(b) == 400);
-
-    /* a request that does not fit: the pool's evictor frees idle buffers, oldest first, then
-     * asks the next evictor for the rest */
     cz_bufpool_set_next_evictor(p, next_evict, NULL);
     cz_budget_set_evictor(b, cz_bufpool_evict, p);
-    CHECK_ERR(cz_budget_reserve(&big, b, 700, 0, NULL, NULL, NULL), CZ_OK);
-    cz_bufpool_stats_get(&st, p);
-    CHECK(st.nidle == 1 && st.idle_bytes == 200 && next_calls == 0); /* one 200 was enough */
+
+    /* partition A: reserves, gets two buffers, gives them back before its release: they stay
+     * idle, owed by A (no budget call, nothing freed, nothing counted twice) */
+    CHECK_ERR(cz_budget_reserve(&A, b, 400, 0, NULL, NULL, NULL), CZ_OK);
+    void *x = cz_bufpool_get(p, 200, &A), *y = cz_bufpool_get(p, 200, &A);
+    CHECK(x != NULL && y != NULL && x != y && cz_host_is_pinned(x) && fake_allocs == 2);
+    memset(x, 1, 200);
+    cz_bufpool_put(p, x);
+    cz_bufpool_put(p, y);
+    st = pstats(p);
+    CHECK(used(b) == 400 && st.owed_bytes == 400 && st.reserved_bytes == 0 && st.nidle == 2);
+    /* release step 1 (200): one buffer's bytes move to the pool, none is released */
+    cz_bufpool_release(p, &A, 200);
+    st = pstats(p);
+    CHECK(used(b) == 400 && A.bytes == 200 && st.owed_bytes == 200 && st.reserved_bytes == 200);
+    cz_bufpool_release_all(p, &A);
+    st = pstats(p);
+    CHECK(used(b) == 400 && A.bytes == 0 && st.owed_bytes == 0 && st.reserved_bytes == 400);
+    CHECK(st.idle_bytes == 400 && fake_frees == 0);
+
+    /* partition B (700: the two buffers and 300 more) does not fit beside the idle 400: waiting,
+     * it adopts the two buffers (their bytes move into B) instead of having them freed */
+    cz_bufpool_want want = {p, &B, {200, 200}, 0, 0};
+    CHECK_ERR(cz_budget_reserve_adopt(&B, b, 700, 0, NULL, NULL, cz_bufpool_adopt, &want, NULL),
+              CZ_OK);
+    st = pstats(p);
+    CHECK(B.bytes == 700 && used(b) == 700 && st.nadopted == 2 && st.reserved_bytes == 0);
+    CHECK(st.owed_bytes == 400 && fake_frees == 0 && next_calls == 0);
+    /* another partition (A again, fresh bytes) may take one of them: B's bytes then pay for
+     * whatever B gets instead, and A's give-back is settled at A's release */
+    CHECK_ERR(cz_budget_reserve(&A, b, 200, 0, NULL, NULL, NULL), CZ_OK);
+    void *z = cz_bufpool_get(p, 200, &A);
+    CHECK((z == x || z == y) && fake_allocs == 2 && used(b) == 900);
+    cz_bufpool_put(p, z);
+    cz_bufpool_release_all(p, &A);
+    st = pstats(p);
+    CHECK(used(b) == 900 && st.reserved_bytes == 200 && st.owed_bytes == 200); /* B + the pool */
+    /* B's gets take its adopted buffer, then the pool's (whose bytes the pool releases) */
+    void *x2 = cz_bufpool_get(p, 200, &B), *y2 = cz_bufpool_get(p, 200, &B);
+    CHECK(((x2 == x && y2 == y) || (x2 == y && y2 == x)) && fake_allocs == 2);
+    st = pstats(p);
+    CHECK(used(b) == 700 && st.nidle == 0 && st.inuse_bytes == 400 && st.owed_bytes == 0);
+
+    /* B ends with its buffers still in use (freed later, as the pipeline's deallocation thread
+     * does): the pool pays for them from the release on, and takes them back without asking
+     * the budget */
+    cz_bufpool_release_all(p, &B);
+    st = pstats(p);
+    CHECK(used(b) == 400 && st.reserved_bytes == 400 && st.inuse_bytes == 400);
+    cz_bufpool_put(p, x2);
+    cz_bufpool_put(p, y2);
+    st = pstats(p);
+    CHECK(used(b) == 400 && st.idle_bytes == 400 && st.reserved_bytes == 400 && fake_frees == 0);
+
+    /* a key load needs memory: the budget's evictor (the pool's) frees idle buffers, oldest
+     * first, before asking the next evictor for the rest */
+    CHECK_ERR(cz_budget_reserve(&key, b, 700, 0, NULL, NULL, NULL), CZ_OK);
+    st = pstats(p);
+    CHECK(st.nidle == 1 && st.idle_bytes == 200 && fake_frees == 1 && next_calls == 0);
     CHECK(used(b) == 900);
-    /* 350 more: the pool frees its last 200 and asks the next evictor for the other 50 */
     cz_reservation r2;
     CHECK_ERR(cz_budget_reserve(&r2, b, 350, 0, NULL, NULL, NULL), CZ_ETIMEDOUT);
-    cz_bufpool_stats_get(&st, p);
-    CHECK(st.nidle == 0 && next_calls >= 1 && next_need == 50);
+    st = pstats(p);
+    CHECK(st.nidle == 0 && fake_frees == 2 && next_calls >= 1 && next_need == 50);
     CHECK(used(b) == 700);
+    cz_reservation_release_all(&key);
+    CHECK(used(b) == 0);
 
-    /* a put the budget cannot grant at once is freed, never waits */
-    void *w = cz_bufpool_get(p, 350);
-    CHECK(w != NULL);
-    cz_bufpool_put(p, w); /* 700 used + 350 > 1000 */
-    cz_bufpool_stats_get(&st, p);
-    CHECK(st.nidle == 0 && st.inuse_bytes == 0);
-    cz_reservation_release_all(&big);
+    /* a get without a reservation, put back: charged to the pool if the budget grants it at
+     * once, else freed (never waits) */
+    void *w = cz_bufpool_get(p, 300, NULL);
+    CHECK_ERR(cz_budget_reserve(&key, b, 800, 0, NULL, NULL, NULL), CZ_OK);
+    cz_bufpool_put(p, w); /* 800 + 300 > 1000 */
+    st = pstats(p);
+    CHECK(st.nidle == 0 && st.inuse_bytes == 0 && fake_frees == 3);
+    cz_reservation_release_all(&key);
 
     /* pinning fails: the pool still serves, from pageable memory */
     fake_fail = 1;
-    void *v = cz_bufpool_get(p, 64);
+    void *v = cz_bufpool_get(p, 64, NULL);
     CHECK(v != NULL && !cz_host_is_pinned(v));
     cz_bufpool_put(p, v);
     fake_fail = 0;
+    CHECK(used(b) == 64); /* kept, charged to the pool */
 
     cz_budget_set_evictor(b, NULL, NULL);
     cz_bufpool_destroy(p);
@@ -178,9 +218,94 @@ static void test_pool(void) {
     cz_budget_destroy(b);
 
     /* NULL pool: plain host memory */
-    void *n = cz_bufpool_get(NULL, 10);
+    void *n = cz_bufpool_get(NULL, 10, NULL);
     CHECK(n != NULL && !cz_host_is_pinned(n));
     cz_bufpool_put(NULL, n);
+}
+
+/* Aborts a wait the second time it is asked (after the reclaim hook ran once). */
+static int abort_second(void *arg) {
+    return ++*(int *)arg >= 2;
+}
+
+/* What a waiting partition frees: idle buffers of sizes it will not use first; those of its
+ * sizes only when nothing else will come back (no buffer in use or owed elsewhere). A wait that
+ * is given up keeps what it adopted in its reservation until the release gives it back. The
+ * pool's own idle bytes stay within max_idle_bytes. */
+static void test_pool_waiting(void) {
+    cz_budget_config bc = {1000, 0};
+    cz_budget *b = NULL;
+    cz_bufpool *p = NULL;
+    cz_bufpool_stats st;
+    cz_reservation A, B, C;
+    CHECK_ERR(cz_budget_create(&b, &bc, NULL), CZ_OK);
+    cz_bufpool_config pc = {1, b, 500};
+    cz_host_set_pinner(&fake);
+    fake_allocs = fake_frees = 0;
+    CHECK_ERR(cz_bufpool_create(&p, &pc, NULL), CZ_OK);
+
+    /* 600 bytes come back, 500 may stay idle (max_idle_bytes): the last one settled is freed */
+    CHECK_ERR(cz_budget_reserve(&A, b, 700, 0, NULL, NULL, NULL), CZ_OK);
+    void *x = cz_bufpool_get(p, 200, &A), *y = cz_bufpool_get(p, 200, &A);
+    void *s = cz_bufpool_get(p, 100, &A), *t = cz_bufpool_get(p, 100, &A);
+    cz_bufpool_put(p, s);
+    cz_bufpool_put(p, t);
+    cz_bufpool_put(p, x);
+    cz_bufpool_put(p, y);
+    cz_bufpool_release_all(p, &A);
+    st = pstats(p);
+    CHECK(st.idle_bytes == 500 && st.reserved_bytes == 500 && st.nfreed == 1 && used(b) == 500);
+    CHECK(fake_frees == 1);
+
+    /* C is in flight with a buffer in use */
+    CHECK_ERR(cz_budget_reserve(&C, b, 100, 0, NULL, NULL, NULL), CZ_OK);
+    void *c = cz_bufpool_get(p, 100, &C); /* the idle 100: the pool releases its bytes */
+    CHECK(c == t && used(b) == 500 && fake_allocs == 4);
+    /* B wants one 200 and needs 800: adopts one 200 and is still 100 short; the only idle
+     * buffer left is of its size, kept while C may give memory back: B times out, holding the
+     * adopted 200 */
+    cz_bufpool_want want = {p, &B, {200}, 0, 0};
+    CHECK_ERR(cz_budget_reserve_adopt(&B, b, 800, 0, NULL, NULL, cz_bufpool_adopt, &want, NULL),
+              CZ_ETIMEDOUT);
+    st = pstats(p);
+    CHECK(B.bytes == 200 && st.nadopted == 1 && st.owed_bytes == 200 && st.nidle == 2);
+    CHECK(fake_frees == 1 && used(b) == 500);
+    cz_bufpool_release_all(p, &B); /* the adopted buffer goes back to the pool */
+    st = pstats(p);
+    CHECK(B.bytes == 0 && st.owed_bytes == 0 && st.reserved_bytes == 400 && used(b) == 500);
+
+    /* C ends; nothing is in flight: a wait for 900 adopts a 200, frees the 100 (not its size),
+     * then the other 200 (its size, but nothing else will come back) */
+    cz_bufpool_put(p, c);
+    cz_bufpool_release_all(p, &C);
+    CHECK(used(b) == 500);
+    want.adopted = 0;
+    CHECK_ERR(cz_budget_reserve_adopt(&B, b, 900, 0, NULL, NULL, cz_bufpool_adopt, &want, NULL),
+              CZ_OK);
+    st = pstats(p);
+    CHECK(B.bytes == 900 && used(b) == 900 && st.nidle == 1 && st.owed_bytes == 200);
+    CHECK(fake_frees == 3);
+    cz_bufpool_release_all(p, &B);
+    CHECK(used(b) == 200);
+
+    /* a wait given up (the job was cancelled) after adopting: its reservation holds the
+     * adopted bytes, and its release returns them to the pool */
+    int asked = 0;
+    want.adopted = 0;
+    CHECK_ERR(cz_budget_reserve(&A, b, 800, 0, NULL, NULL, NULL), CZ_OK); /* 1000 used */
+    CHECK_ERR(cz_budget_reserve_adopt(&B, b, 400, -1, abort_second, &asked, cz_bufpool_adopt, &want,
+                                      NULL),
+              CZ_ECANCELED);
+    st = pstats(p);
+    CHECK(B.bytes == 200 && st.owed_bytes == 200 && st.reserved_bytes == 0 && used(b) == 1000);
+    cz_bufpool_release_all(p, &B);
+    st = pstats(p);
+    CHECK(B.bytes == 0 && st.reserved_bytes == 200 && used(b) == 1000);
+    cz_reservation_release_all(&A);
+    cz_bufpool_destroy(p);
+    CHECK(used(b) == 0 && fake_allocs == fake_frees);
+    cz_host_set_pinner(NULL);
+    cz_budget_destroy(b);
 }
 
 static void test_engine(void) {
@@ -223,7 +348,12 @@ static void test_engine(void) {
         cz_job_unref(job);
     }
     cz_bufpool_stats st;
-    cz_bufpool_stats_get(&st, cz_engine_bufpool(e));
+    for (int i = 0; i < 10000; i++) { /* the deallocation thread gives the last job's back */
+        cz_bufpool_stats_get(&st, cz_engine_bufpool(e));
+        if (st.inuse_bytes == 0)
+            break;
+        usleep(1000);
+    }
     CHECK(st.nallocs == 2 && st.nreuses == 4); /* a and b of the first job, reused twice */
     CHECK(st.idle_bytes == 2 * vbytes && st.reserved_bytes == 2 * vbytes);
     cz_engine_destroy(e);
@@ -243,7 +373,8 @@ static void test_engine(void) {
 
 int main(void) {
     test_host_alloc();
-    test_pool();
+    test_pool_accounting();
+    test_pool_waiting();
     test_engine();
     return test_finish();
 }

@@ -85,10 +85,11 @@ static void expected_proof(uint8_t *out, int id, uint32_t p) {
     }
 }
 
-static int fake_synth(void **asg, void *ctx, uint32_t p, cz_threadpool *pool, cz_part_times *t,
-                      cz_errinfo *ei) {
+static int fake_synth(void **asg, void *ctx, uint32_t p, cz_reservation *res, cz_threadpool *pool,
+                      cz_part_times *t, cz_errinfo *ei) {
     fake *f = ctx;
     buf *b;
+    (void)res;
     (void)pool;
     (void)t;
     if (p == 0 && f->use_gate)
@@ -214,7 +215,7 @@ static cz_workload make_wl(int id, uint32_t nparts, int fail_at, uint32_t fail_p
     f->id = id;
     f->fail_at = fail_at;
     f->fail_p = fail_p;
-    cz_workload wl = {&fake_ops, f, nparts, PROOF_BYTES, 1000, 600};
+    cz_workload wl = {&fake_ops, f, nparts, PROOF_BYTES, 1000, 600, {0}};
     return wl;
 }
 

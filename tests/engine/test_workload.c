@@ -206,7 +206,7 @@ static void test_porep_synth(int gpu, const char *cache) {
         for (uint32_t p = 0; p < NP; p++) {
             void *asg = NULL;
             cz_part_times t;
-            CHECK(wl.ops->synthesize(&asg, wl.ctx, p, NULL, &t, &ei) == CZ_OK);
+            CHECK(wl.ops->synthesize(&asg, wl.ctx, p, NULL, NULL, &t, &ei) == CZ_OK);
             wl.ops->asg_free(asg, wl.ctx);
         }
         CHECK(wl.ops->verify(wl.ctx, r1, sizeof r1, &ei) == CZ_OK);
