@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# One device call from binaries built here (bench/device_bins_pack.sh DIR; carry DIR, default
+# build-dev-bin): test_gpu_g2_msm, a compute-sanitizer memcheck of the BN254 G2 MSM on 2^18
+# bit-heavy scalars without the split (the case that read through a corrupted pointer),
+# test_gpu_groth16, a 2^18 proof on every GPU (checked), the engine on all GPUs at porep-synth
+# scale 16 (verified proofs), then the engine at 2^27 with the benchmark key: pinned and
+# pageable buffers on GPU 0 (gw 2 : pw 4, one job), and on GPUs 0 and 1 if time is left.
+# Everything is written under /tmp/o and comes back as one $OUT/all.tgz (the device returns at
+# most 8 files). Made for the two-GPU machine; on one GPU the device-1 steps fail and are skipped.
+# Usage (device): BINS=build-dev-bin bash build-dev-bin/run.sh
+set -u
+D=${BINS:-build-dev-bin}; X=/tmp/bin; FINAL=$OUT; OUT=/tmp/o; mkdir -p $X $OUT/e
+t0=$(date +%s)
+for f in $D/*.xz; do xz -T0 -dc "$f" > $X/$(basename "$f" .xz) && chmod +x $X/$(basename "$f" .xz); done
+nvidia-smi -L; nproc; free -g | sed -n 2p
+echo "unpacked $(($(date +%s)-t0)) s"
+timeout 120 $X/gpu_test_gpu_g2_msm > $OUT/g2test.log 2>&1; echo "gpu_test_gpu_g2_msm rc=$?"; grep -E "variant|passed" $OUT/g2test.log | tail -6
+timeout 100 compute-sanitizer --tool memcheck --print-limit 3 $X/cuzk-bench msm --gpu --group g2 --curve bn254 --scalars bits --split off --log-n 18 --runs 1 --warmup 0 --no-copies > $OUT/san.log 2>&1; echo "sanitizer rc=$?"; grep -E "ERROR SUMMARY|Invalid" $OUT/san.log | head -3
+echo "g2 checks $(($(date +%s)-t0)) s"
+timeout 120 $X/gpu_test_gpu_groth16 > $OUT/groth16.log 2>&1; echo "gpu_test_gpu_groth16 rc=$?"; tail -2 $OUT/groth16.log
+for d in 0 1; do
+  timeout 60 $X/cuzk-bench prove --gpu --device $d --curve bls12381 --log-n 18 --runs 3 --check >> $OUT/prove.jsonl 2>>$OUT/prove.err || echo "prove dev $d failed"
+done
+python3 -c "import json,sys
+for l in open(sys.argv[1]):
+    r=json.loads(l); print('prove', r['curve'], r['log_n'], 'device', r.get('device'), r['median_ms'], 'verified', r.get('verified'))" $OUT/prove.jsonl
+timeout 120 $X/cuzk-bench engine --workload porep-synth --scale 16 --partitions 10 -c 4 -j 2 --gpu --device 0,1 --gw 2 --timeline $OUT/e/tl-both16 > $OUT/e/both16.jsonl 2> $OUT/e/both16.err; echo "engine scale 16 both GPUs rc=$?"; grep '"summary"' $OUT/e/both16.jsonl | cut -c1-600
+echo "small done $(($(date +%s)-t0)) s"
+e27() { # tag timeout args...
+  local tag=$1 lim=$2; shift 2
+  local rest=$((440 - ($(date +%s)-t0)))
+  [ $rest -lt $lim ] && lim=$rest
+  [ $lim -lt 60 ] && { echo "engine 2^27 $tag skipped (time)"; return; }
+  timeout $lim $X/cuzk-bench engine --workload porep-synth --bench-key --scale 27 --partitions 10 -j 1 --budget-gib ${BUDGET:-$(($(free -g | awk '/Mem:/{print $2}') * 80 / 100))} --warmup 2 --timeline $OUT/e/tl-$tag "$@" > $OUT/e/$tag.jsonl 2> $OUT/e/$tag.err
+  echo "engine 2^27 $tag rc=$? at $(($(date +%s)-t0)) s"
+  grep '"summary"' $OUT/e/$tag.jsonl | python3 -c "import json,sys
+for l in sys.stdin:
+    r=json.loads(l); print({k:r.get(k) for k in ('devices','gpu_workers_per_device','partition_workers','buffers','s_per_proof','avg_wall_s','gpu_s_per_partition','busy_pct','pool_allocs','pool_reuses','pool_adopted','pool_frees','peak_budget_gib')})"
+  for f in $OUT/e/tl-$tag*; do case $f in *.svg|*.txt) continue;; esac; $X/cuzk-bench timeline $f -o $f.svg > $f.txt 2>&1; grep -E '^(gpu|stage (ntt_h|tail|g2|upload|lock_held|device))' $f.txt; done
+}
+e27 pinned 100 -c 1 --gpu --device 0 --sweep 2:4 --pinned
+e27 pageable 100 -c 1 --gpu --device 0 --sweep 2:4 --pageable
+left=$((445 - ($(date +%s)-t0)))
+[ $left -gt 80 ] && e27 both $left -c 2 --gpu --device 0,1 --sweep 2:8 --pinned
+echo "total $(($(date +%s)-t0)) s"
+tar -C /tmp -czf $FINAL/all.tgz o
