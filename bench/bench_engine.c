@@ -6,7 +6,7 @@
  *   cuzk-bench engine --workload zkey --zkey F --wtns F
  *       [-c COUNT] [-j CONCURRENCY] [--gpu [--device D,...]] [--gw N] [--partition-workers N]
  *       [--gpu-threads N] [--synthesis-threads N] [--budget-gib G] [--timeline FILE]
- *       [--pinned | --pageable]
+ *       [--pinned | --pageable] [--prefill]
  *       [--cache DIR] [--seed S] [--bench-key] [--warmup P] [--sweep GW:PW,...]
  *
  * --bench-key (porep-synth, --gpu): a benchmark key (cz_porep_synth_ctx_create_bench) instead of
@@ -16,7 +16,9 @@
  * per device : partition workers), one after the other on the same circuit and key (built once),
  * a summary line each; the warm-up runs before the first only (the key stays resident); with
  * --timeline FILE each config logs to FILE.gwG-pwP. The porep-synth context's host bytes
- * (matrices, B2) are reserved in the memory budget before the engine starts.
+ * (matrices, B2) are reserved in the memory budget before the engine starts. --prefill: each
+ * engine fills its buffer pool (cz_engine_prefill, default partition count) before the warm-up
+ * and the timed jobs, so that pinning its buffers is not part of them (timed and printed).
  *
  * COUNT jobs are submitted with at most CONCURRENCY in flight (a new one when the oldest ends).
  * Each job's line (JSON) has its wall time from submit to done and its state; every returned
@@ -44,6 +46,7 @@ typedef struct {
     int count, conc, gpu, ndev, devs[CZ_ENGINE_MAX_DEVICES];
     int gw, pw, gpu_threads, synth_threads;
     int pageable; /* --pageable: the engine's buffer pool does not pin (--pinned: the default) */
+    int prefill;  /* --prefill: cz_engine_prefill before the jobs */
     double budget_gib;
     uint64_t seed;
     int bench_key, warmup, nsweep, sweep_gw[16], sweep_pw[16];
@@ -73,6 +76,10 @@ static int parse(eopts *o, int argc, char **argv) {
         }
         if (strcmp(a, "--bench-key") == 0) {
             o->bench_key = 1;
+            continue;
+        }
+        if (strcmp(a, "--prefill") == 0) {
+            o->prefill = 1;
             continue;
         }
         if (strcmp(a, "--pinned") == 0 || strcmp(a, "--pageable") == 0) {
@@ -168,20 +175,28 @@ typedef struct {
     int done;
 } job_rec;
 
+/* One job's workload of the chosen kind (the caller destroys it unless an engine took it). */
+static int make_workload(cz_workload *wl, const eopts *o, cz_srs *srs, cz_porep_synth_ctx *ctx,
+                         const void *wtns, size_t wtns_len, uint64_t seed, uint32_t nparts,
+                         cz_errinfo *ei) {
+    int rc;
+    if (strcmp(o->workload, "zkey") == 0) {
+        cz_srs_key *k = NULL;
+        if ((rc = cz_srs_acquire(&k, srs, o->zkey, NULL, ei)) != CZ_OK)
+            return rc;
+        return cz_workload_zkey(wl, k, wtns, wtns_len, o->wtns, NULL, ei);
+    }
+    return cz_workload_porep_synth(wl, ctx, nparts, seed, NULL, ei);
+}
+
 /* Submits one job of the chosen workload under key. */
 static int submit_one(cz_engine *e, const eopts *o, cz_srs *srs, cz_porep_synth_ctx *ctx,
                       const void *wtns, size_t wtns_len, const char *key, uint64_t seed,
                       uint32_t nparts, cz_errinfo *ei) {
     cz_workload wl;
     int rc;
-    if (strcmp(o->workload, "zkey") == 0) {
-        cz_srs_key *k = NULL;
-        if ((rc = cz_srs_acquire(&k, srs, o->zkey, NULL, ei)) != CZ_OK ||
-            (rc = cz_workload_zkey(&wl, k, wtns, wtns_len, o->wtns, NULL, ei)) != CZ_OK)
-            return rc;
-    } else if ((rc = cz_workload_porep_synth(&wl, ctx, nparts, seed, NULL, ei)) != CZ_OK) {
+    if ((rc = make_workload(&wl, o, srs, ctx, wtns, wtns_len, seed, nparts, ei)) != CZ_OK)
         return rc;
-    }
     if ((rc = cz_engine_submit(NULL, e, key, CZ_PRIO_NORMAL, &wl, ei)) != CZ_OK)
         wl.ops->destroy(wl.ctx);
     return rc;
@@ -263,6 +278,24 @@ static int run_config(const erun *r, int gw, int pw, int warm, cz_errinfo *ei) {
         rc = cz_fail(ei, CZ_ENOMEM, "job table");
         goto out;
     }
+    /* The buffer pool filled (and pinned) before any job. */
+    if (o->prefill) {
+        cz_workload wl;
+        cz_bufpool_stats ps;
+        unsigned made = 0;
+        uint64_t t = cz_clock_now_ns();
+        if ((rc = make_workload(&wl, o, r->srs, r->ctx, r->wtns, r->wtns_len, o->seed,
+                                o->partitions, ei)) != CZ_OK)
+            goto out;
+        rc = cz_engine_prefill(e, &wl, 0, &made, ei);
+        wl.ops->destroy(wl.ctx);
+        if (rc != CZ_OK)
+            goto out;
+        cz_bufpool_stats_get(&ps, cz_engine_bufpool(e));
+        fprintf(stderr,
+                "cuzk-bench engine: prefill: %u buffers (%.2f GiB idle in the pool) in %.1f s\n",
+                made, (double)ps.idle_bytes / (1u << 30), cz_clock_elapsed_s(t));
+    }
     /* One untimed warm-up job: keys resident, pools and caches warm. */
     if (warm && o->warmup > 0) {
         uint64_t t = cz_clock_now_ns();
@@ -321,11 +354,12 @@ static int run_config(const erun *r, int gw, int pw, int warm, cz_errinfo *ei) {
         /* The buffer pool since the engine started (warm-up included): churn shows as frees. */
         cz_bufpool_stats ps;
         cz_bufpool_stats_get(&ps, cz_engine_bufpool(e));
-        printf("],\"buffers\":\"%s\",\"pool_allocs\":%llu,\"pool_reuses\":%llu,"
-               "\"pool_adopted\":%llu,\"pool_frees\":%llu}\n",
+        printf("],\"buffers\":\"%s\",\"pool_allocs\":%llu,\"pool_prefilled\":%llu,"
+               "\"pool_reuses\":%llu,\"pool_adopted\":%llu,\"pool_frees\":%llu}\n",
                cfg.ndevices > 0 && !cfg.pageable_buffers ? "pinned" : "pageable",
-               (unsigned long long)ps.nallocs, (unsigned long long)ps.nreuses,
-               (unsigned long long)ps.nadopted, (unsigned long long)ps.nfreed);
+               (unsigned long long)ps.nallocs, (unsigned long long)ps.nprefilled,
+               (unsigned long long)ps.nreuses, (unsigned long long)ps.nadopted,
+               (unsigned long long)ps.nfreed);
         fflush(stdout);
         snprintf(tag, sizeof tag, "cuzk-bench engine: gw %d pw %d", gw, pw);
         snprintf(extra, sizeof extra, "; peak budget %.2f GiB; pool %llu allocs, %llu frees",

@@ -4,7 +4,8 @@
 # bit-heavy scalars without the split (the case that read through a corrupted pointer),
 # test_gpu_groth16, a 2^18 proof on every GPU (checked), the engine on all GPUs at porep-synth
 # scale 16 (verified proofs), then the engine at 2^27 with the benchmark key: pinned and
-# pageable buffers on GPU 0 (gw 2 : pw 4, one job), and on GPUs 0 and 1 if time is left.
+# pageable buffers on GPU 0 (gw 2 : pw 4, one job), and on GPUs 0 and 1 if time is left; the
+# pinned runs fill the buffer pool first (--prefill; PREFILL= runs them without, as in session 5).
 # Everything is written under /tmp/o and comes back as one $OUT/all.tgz (the device returns at
 # most 8 files). Made for the two-GPU machine; on one GPU the device-1 steps fail and are skipped.
 # Usage (device): BINS=build-dev-bin bash build-dev-bin/run.sh
@@ -38,9 +39,9 @@ for l in sys.stdin:
     r=json.loads(l); print({k:r.get(k) for k in ('devices','gpu_workers_per_device','partition_workers','buffers','s_per_proof','avg_wall_s','gpu_s_per_partition','busy_pct','pool_allocs','pool_reuses','pool_adopted','pool_frees','peak_budget_gib')})"
   for f in $OUT/e/tl-$tag*; do case $f in *.svg|*.txt) continue;; esac; $X/cuzk-bench timeline $f -o $f.svg > $f.txt 2>&1; grep -E '^(gpu|stage (ntt_h|tail|g2|upload|lock_held|device))' $f.txt; done
 }
-e27 pinned 100 -c 1 --gpu --device 0 --sweep 2:4 --pinned
+e27 pinned 130 -c 1 --gpu --device 0 --sweep 2:4 --pinned ${PREFILL---prefill}
 e27 pageable 100 -c 1 --gpu --device 0 --sweep 2:4 --pageable
 left=$((445 - ($(date +%s)-t0)))
-[ $left -gt 80 ] && e27 both $left -c 2 --gpu --device 0,1 --sweep 2:8 --pinned
+[ $left -gt 80 ] && e27 both $left -c 2 --gpu --device 0,1 --sweep 2:8 --pinned ${PREFILL---prefill}
 echo "total $(($(date +%s)-t0)) s"
 tar -C /tmp -czf $FINAL/all.tgz o

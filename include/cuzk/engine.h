@@ -411,6 +411,9 @@ void cz_host_stats_get(cz_host_stats *out);
 
 typedef struct cz_bufpool cz_bufpool;
 
+/* The most buffer sizes a partition takes from the pool (cz_bufpool_want, cz_bufpool_prefill). */
+#define CZ_BUFPOOL_WANT_MAX 4
+
 typedef struct cz_bufpool_config {
     int pinned;              /* buffers from cz_host_alloc(bytes, 1) */
     cz_budget *budget;       /* buffers are charged to it; NULL: not charged */
@@ -420,6 +423,7 @@ typedef struct cz_bufpool_config {
 typedef struct cz_bufpool_stats {
     uint64_t nallocs, nreuses, nfreed; /* gets that allocated / reused; buffers freed */
     uint64_t nadopted;                 /* idle buffers handed to a waiting reservation */
+    uint64_t nprefilled;               /* of nallocs, made by cz_bufpool_prefill */
     uint64_t inuse_bytes;              /* handed out, not yet put back */
     uint64_t idle_bytes, nidle;        /* kept for reuse */
     uint64_t owed_bytes;     /* of idle_bytes, paid by a partition's reservation (given back
@@ -445,6 +449,17 @@ void *cz_bufpool_get(cz_bufpool *p, size_t bytes, cz_reservation *res);
  * pays for it or the budget grants its bytes at once, within max_idle_bytes; else freed. NULL buf
  * is a no-op; p NULL: cz_host_free. */
 void cz_bufpool_put(cz_bufpool *p, void *buf);
+/*
+ * Allocates idle buffers ahead of the partitions that will get them, so that pinning (seconds
+ * per GiB-sized buffer, and it holds up the other threads' device calls) happens before a job
+ * instead of inside the first ones: afterwards the pool holds at least sets idle buffers of each
+ * size of bytes[] (a size listed twice counts twice; 0 = unused slot), paid by the pool's own
+ * reservation. It stops without error where the budget cannot grant a buffer at once
+ * (cz_budget_try_reserve: never waiting, never evicting) or the idle cap is reached; *made
+ * (may be NULL) gets the number of buffers allocated. CZ_ENOMEM when host memory runs out.
+ */
+int cz_bufpool_prefill(cz_bufpool *p, const uint64_t bytes[CZ_BUFPOOL_WANT_MAX], unsigned sets,
+                       unsigned *made, cz_errinfo *ei);
 /* cz_reservation_release(res, bytes) for a reservation that got buffers from p: the bytes of the
  * idle buffers res pays for (whole buffers, up to bytes) move into the pool's reservation instead
  * (cz_reservation_move; beyond max_idle_bytes those buffers are freed), the rest is released.
@@ -456,7 +471,6 @@ void cz_bufpool_release(cz_bufpool *p, cz_reservation *res, uint64_t bytes);
 void cz_bufpool_release_all(cz_bufpool *p, cz_reservation *res);
 
 /* The sizes of the buffers a reservation being made will get from the pool (cz_bufpool_adopt). */
-#define CZ_BUFPOOL_WANT_MAX 4
 typedef struct cz_bufpool_want {
     cz_bufpool *pool;
     cz_reservation *res;                 /* cz_budget_reserve_adopt's out */

@@ -180,6 +180,15 @@ cz_budget *cz_engine_budget(cz_engine *e);
 void cz_engine_stats_get(cz_engine_stats *out, cz_engine *e);
 /* The engine's buffer pool (its stats; a budget evictor to chain, cz_bufpool_evict). */
 cz_bufpool *cz_engine_bufpool(cz_engine *e);
+/* Fills the engine's buffer pool ahead of jobs of workload wl (its buf_bytes) with the buffers
+ * of partitions partitions (0: the most the pipeline holds at once, 2 x partition_workers + the
+ * GPU workers), at most as many partitions as fit whole (part_bytes) in the budget's free bytes
+ * (the pool's idle buffers counted as free), each as far as the budget grants it at once
+ * (cz_bufpool_prefill): with pinned buffers this moves the pinning (seconds per GiB) out of the
+ * first jobs. *made (may be NULL): buffers allocated. CZ_ENOMEM when host memory runs out (what
+ * was made stays). */
+int cz_engine_prefill(cz_engine *e, const cz_workload *wl, unsigned partitions, unsigned *made,
+                      cz_errinfo *ei);
 
 #ifdef __cplusplus
 }

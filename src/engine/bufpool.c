@@ -35,6 +35,8 @@
  *                partition cannot use (and those it could only when nothing else will come back).
  *   evict        the budget's evictor, for every other request (a key load): frees idle buffers
  *                the pool pays for, oldest first, then calls the next evictor (the SRS manager's).
+ *   prefill      ahead of the jobs (cz_engine_prefill): new idle buffers the pool pays for, as far
+ *                as the budget grants them at once, so pinning is not on a partition's path.
  * Idle bytes the pool pays for stay under max_idle_bytes (beyond it a buffer is freed).
  *
  * Lock order: pool lock -> budget lock (release, try_reserve, wake). The budget calls adopt and
@@ -230,6 +232,77 @@ void *cz_bufpool_get(cz_bufpool *p, size_t bytes, cz_reservation *res) {
     p->st.inuse_bytes += bytes;
     pthread_mutex_unlock(&p->lock);
     return e->buf;
+}
+
+/* Lock held. Idle buffers of bytes the pool pays for. */
+static unsigned count_pool_idle(const cz_bufpool *p, uint64_t bytes) {
+    unsigned n = 0;
+    for (const entry *e = p->idle; e != NULL; e = e->next)
+        n += e->paid == PAY_POOL && e->bytes == bytes;
+    return n;
+}
+
+/* One prefill buffer of bytes if the pool still wants one (fewer than want idle) and the budget
+ * and the idle cap have room: 1 made, 0 no room, CZ_ENOMEM (negative) out of host memory. The
+ * bytes are reserved (and counted in idle_pool) before the allocation, outside the lock. */
+static int prefill_one(cz_bufpool *p, uint64_t bytes, unsigned want, cz_errinfo *ei) {
+    cz_reservation r = {NULL, 0};
+    int room;
+    pthread_mutex_lock(&p->lock);
+    room = count_pool_idle(p, bytes) < want && fits_idle(p, bytes) &&
+           (!charged(p) || cz_budget_try_reserve(&r, p->res.budget, bytes));
+    if (room)
+        p->idle_pool += bytes; /* held for it: concurrent puts see the cap */
+    pthread_mutex_unlock(&p->lock);
+    if (!room)
+        return 0;
+    void *buf = cz_host_alloc(bytes, p->cfg.pinned);
+    entry *e = buf != NULL ? malloc(sizeof *e) : NULL;
+    pthread_mutex_lock(&p->lock);
+    p->idle_pool -= bytes;
+    if (e == NULL) {
+        if (charged(p))
+            cz_reservation_release(&r, r.bytes);
+        pthread_mutex_unlock(&p->lock);
+        cz_host_free(buf);
+        return cz_fail(ei, CZ_ENOMEM, "buffer pool: prefill of a %llu-byte buffer",
+                       (unsigned long long)bytes);
+    }
+    if (charged(p))
+        cz_reservation_move(&p->res, &r, r.bytes);
+    e->buf = buf;
+    e->bytes = bytes;
+    e->paid = PAY_POOL;
+    e->res = NULL;
+    e->next = p->idle;
+    p->idle = e;
+    count_idle(p, e, 1);
+    p->st.nallocs++;
+    p->st.nprefilled++;
+    if (charged(p))
+        cz_budget_wake(p->res.budget); /* a waiting partition may adopt it */
+    pthread_mutex_unlock(&p->lock);
+    return 1;
+}
+
+int cz_bufpool_prefill(cz_bufpool *p, const uint64_t bytes[CZ_BUFPOOL_WANT_MAX], unsigned sets,
+                       unsigned *made, cz_errinfo *ei) {
+    unsigned n = 0;
+    int rc = 1;
+    for (int i = 0; p != NULL && i < CZ_BUFPOOL_WANT_MAX && rc >= 0; i++) {
+        unsigned mult = 0, first = 1;
+        for (int j = 0; j < CZ_BUFPOOL_WANT_MAX; j++) {
+            mult += bytes[j] == bytes[i];
+            first &= !(j < i && bytes[j] == bytes[i]);
+        }
+        if (bytes[i] == 0 || !first)
+            continue;
+        while ((rc = prefill_one(p, bytes[i], sets * mult, ei)) == 1)
+            n++;
+    }
+    if (made != NULL)
+        *made = n;
+    return rc < 0 ? rc : CZ_OK;
 }
 
 void cz_bufpool_put(cz_bufpool *p, void *buf) {

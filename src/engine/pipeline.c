@@ -742,6 +742,24 @@ cz_bufpool *cz_engine_bufpool(cz_engine *e) {
     return e->bufs;
 }
 
+int cz_engine_prefill(cz_engine *e, const cz_workload *wl, unsigned partitions, unsigned *made,
+                      cz_errinfo *ei) {
+    cz_budget_stats bs;
+    cz_bufpool_stats ps;
+    uint64_t fit;
+    if (partitions == 0)
+        partitions = 2 * (unsigned)e->nsynth + (unsigned)e->ngpu;
+    /* no more sets than partitions fit in what the budget has free (with the pool's own idle
+     * buffers, which partitions adopt): a partition also needs room for its bytes that are not
+     * pooled, and filling it all would make the first partitions free buffers to get it */
+    cz_budget_stats_get(&bs, e->budget);
+    cz_bufpool_stats_get(&ps, e->bufs);
+    fit = wl->part_bytes == 0 ? 0 : (bs.total - bs.used + ps.reserved_bytes) / wl->part_bytes;
+    if (partitions > fit)
+        partitions = (unsigned)fit;
+    return cz_bufpool_prefill(e->bufs, wl->buf_bytes, partitions, made, ei);
+}
+
 void cz_engine_stats_get(cz_engine_stats *out, cz_engine *e) {
     memset(out, 0, sizeof *out);
     cz_sched_stats_get(&out->sched, e->sched);

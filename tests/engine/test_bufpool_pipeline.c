@@ -12,6 +12,8 @@
  *   - Failures at synthesis (after the gets), upload (before a and b come back) and finish
  *     (before the witness comes back), and a cancel while the dispatcher waits for memory: the
  *     buffers come back late, through the deallocation thread, still paid for; the same checks.
+ *   - Prefill: the pool filled ahead (as many whole partitions as the budget holds); the jobs
+ *     then neither allocate nor free a buffer.
  */
 #include <pthread.h>
 #include <stdatomic.h>
@@ -317,8 +319,51 @@ static void test_failures_and_cancel(void) {
     cz_budget_destroy(b);
 }
 
+/* cz_engine_prefill: with a budget of exactly two partitions, the prefill makes their pooled
+ * buffers (two sets: the default count is capped by what fits whole) and the jobs then allocate
+ * none and free none. */
+static void test_prefill(void) {
+    cz_budget_config bc = {2 * PART, 0};
+    cz_budget *b = NULL;
+    CHECK_ERR(cz_budget_create(&b, &bc, NULL), CZ_OK);
+    cz_engine *e = make_engine(b, 2);
+    cz_errinfo ei;
+    unsigned made = 0;
+    cz_workload wl = {&f_ops, NULL, 1, 8, PART, 2 * V, {V, V, W}};
+    CHECK_ERR(cz_engine_prefill(e, &wl, 0, &made, &ei), CZ_OK);
+    cz_bufpool_stats st;
+    cz_bufpool_stats_get(&st, cz_engine_bufpool(e));
+    CHECK(made == 6 && st.nprefilled == 6 && st.idle_bytes == 2 * (2 * V + W));
+    /* asked for more partitions than fit: still two sets */
+    CHECK_ERR(cz_engine_prefill(e, &wl, 10, &made, &ei), CZ_OK);
+    CHECK(made == 0);
+    char key[32];
+    const int njobs = 4, nparts = 5;
+    for (int j = 0; j < njobs; j++) {
+        snprintf(key, sizeof key, "prefilled-%d", j);
+        submit(e, key, (uint32_t)nparts, FAIL_NONE, 0, 0);
+    }
+    for (int j = 0; j < njobs; j++) {
+        snprintf(key, sizeof key, "prefilled-%d", j);
+        CHECK(await_state(e, key) == CZ_JOB_DONE);
+    }
+    check_settled(e, b);
+    cz_bufpool_stats_get(&st, cz_engine_bufpool(e));
+    CHECK(st.nallocs == 6 && st.nfreed == 0);
+    CHECK(st.nreuses == (uint64_t)njobs * nparts * 3);
+    if (st.nallocs != 6 || st.nfreed != 0)
+        fprintf(stderr, "prefill: %llu allocations, %llu freed\n", (unsigned long long)st.nallocs,
+                (unsigned long long)st.nfreed);
+    cz_engine_destroy(e);
+    cz_budget_stats bs;
+    cz_budget_stats_get(&bs, b);
+    CHECK(bs.used == 0);
+    cz_budget_destroy(b);
+}
+
 int main(void) {
     test_churn();
     test_failures_and_cancel();
+    test_prefill();
     return test_finish();
 }
