@@ -502,6 +502,10 @@ static int porep_synth(g16_asg *a, g16_job *j, uint32_t p, cz_reservation *res, 
         cz_threadpool_run(pool, to_std_chunk, &tj, (nvars + tj.chunk - 1) / tj.chunk);
     }
     free(cs.w);
+    /* The Montgomery witness (counted in part_bytes, not pooled) is gone: its bytes leave the
+     * partition's reservation now rather than at finish, so the next partition can start. */
+    if (res != NULL && res->budget != NULL && res->bytes >= nvars * sizeof *cs.w)
+        cz_reservation_release(res, nvars * sizeof *cs.w);
     return rc;
 }
 
@@ -545,7 +549,8 @@ int cz_workload_porep_synth(cz_workload *out, cz_porep_synth_ctx *ctx, uint32_t 
 
 uint64_t cz_porep_synth_ctx_part_bytes(const cz_porep_synth_ctx *ctx) {
     /* a, b, c (a CPU compute allocates c; a benchmark key computes on the GPU only, where c lives
-     * on the device) + the partition's Montgomery and standard witnesses */
+     * on the device) + the partition's Montgomery and standard witnesses (the Montgomery one's
+     * bytes are released at the end of synthesis) */
     uint64_t nvec = ctx->bk != NULL ? 2 : 3;
     return nvec * (uint64_t)ctx->zk->domain_size * FR_BYTES +
            2 * (uint64_t)ctx->cs.nvars * FR_BYTES;

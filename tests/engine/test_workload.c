@@ -210,6 +210,22 @@ static void test_porep_synth(int gpu, const char *cache) {
             wl.ops->asg_free(asg, wl.ctx);
         }
         CHECK(wl.ops->verify(wl.ctx, r1, sizeof r1, &ei) == CZ_OK);
+        /* synthesis gives the Montgomery witness's bytes back to the partition's reservation:
+         * what stays reserved is exactly the other vectors of part_bytes */
+        {
+            cz_reservation res;
+            cz_budget_stats b0, b1;
+            void *asg = NULL;
+            cz_part_times t;
+            uint64_t wbytes = (uint64_t)cz_porep_synth_ctx_zkey(ctx)->nvars * 32;
+            cz_budget_stats_get(&b0, g_budget);
+            CHECK(cz_budget_reserve(&res, g_budget, wl.part_bytes, 0, NULL, NULL, &ei) == CZ_OK);
+            CHECK(wl.ops->synthesize(&asg, wl.ctx, 0, &res, NULL, &t, &ei) == CZ_OK);
+            cz_budget_stats_get(&b1, g_budget);
+            CHECK(res.bytes == wl.part_bytes - wbytes && b1.used == b0.used + res.bytes);
+            wl.ops->asg_free(asg, wl.ctx);
+            cz_reservation_release_all(&res);
+        }
         memcpy(swapped, r1 + 192, 192);
         memcpy(swapped + 192, r1, 192);
         memcpy(swapped + 384, r1 + 384, 192);
