@@ -12,11 +12,10 @@
  *   B2         the G2 vector in host memory, nvars points: column s gets p0 + rank(s)·d where
  *              rank counts the columns B touches before s (one G2 addition per touched column,
  *              threaded, batch-converted to affine); untouched columns stay all-zero = infinity.
- *              This is the CPU G2 MSM's. A GPU key gets B2 as the G2 progression b2_p0 +
- *              i·b2_step over all nvars columns instead (the same p0 and d, made on the device
- *              like A .. H: column s gets p0 + s·d, not p0 + rank(s)·d, which does not matter
- *              for timed proofs; no column is infinity, so the GPU MSM does at least the work
- *              of one over the host B2).
+ *              The CPU G2 MSM uses it, and a GPU key uploads it (25 GB at 2^27, once per
+ *              device; session 5): the device B2 is then as sparse as a real key's (before, a
+ *              G2 progression over all nvars columns, no column infinity, made the GPU G2 MSM
+ *              do about 4x a real key's additions).
  *
  * Costs at 2^27 (BLS12-381): B2 is nvars × 192 bytes = 25 GB of host memory (calloc'd; the 25 %
  * touched columns are spread over every page), ~33 M G2 additions; the G1 bases are
@@ -39,8 +38,6 @@ typedef struct cz__bench_key {
     uint64_t b2_touched; /* columns of B with a point */
     /* G1 progressions of A, B1, C, H: p0[v], step[v] as the curve's affine G1 points */
     uint8_t p0[4][96], step[4][96];
-    /* the GPU key's B2 progression: affine G2 points of the curve */
-    uint8_t b2_p0[192], b2_step[192];
 } cz__bench_key;
 
 /* The benchmark key of cs at domain 2^k, points from seed. CZ_ENOMEM. */

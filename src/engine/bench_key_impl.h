@@ -91,9 +91,6 @@ static int I(make)(cz__bench_key *bk, b2_job *b, uint64_t *st, cz_threadpool *po
     }
     I(g2_point)(&b2_p0, st);
     I(g2_point)(&b2_d, st);
-    _Static_assert(sizeof b2_p0 <= sizeof bk->b2_p0, "bench key: G2 point size");
-    memcpy(bk->b2_p0, &b2_p0, sizeof b2_p0);
-    memcpy(bk->b2_step, &b2_d, sizeof b2_d);
     b->out = bk->b2;
     b->p0 = &b2_p0;
     b->d = &b2_d;

@@ -35,8 +35,8 @@ static int I(gpu_key_upload)(cz_groth16_gpu_key *k, const cz_zkey *zk, cz_errinf
 }
 
 /* The four G1 base arrays of a benchmark key made on k->dev as progressions P_i = p0 + i·step
- * (p0[v], step[v] for v = A, B1, C, H): never in host memory. B2 likewise from b2_p0, b2_step
- * when given (and CZ_GPU_G2 is not 0). */
+ * (p0[v], step[v] for v = A, B1, C, H): never in host memory. B2 (unless CZ_GPU_G2=0) likewise
+ * from b2_p0, b2_step when given, else uploaded from zk's host B2 when it has one. */
 static int I(gpu_key_progression)(cz_groth16_gpu_key *k, const cz_zkey *zk, const void *p0,
                                   const void *step, const void *b2_p0, const void *b2_step,
                                   cz_errinfo *ei) {
@@ -54,10 +54,13 @@ static int I(gpu_key_progression)(cz_groth16_gpu_key *k, const cz_zkey *zk, cons
                        "the H bases", n * pt)) != CZ_OK)
         return rc;
     k->bytes = (2 * nvars + nc + n) * pt;
-    if (b2_p0 == NULL || b2_step == NULL || !gpu_g2_wanted())
+    if (!gpu_g2_wanted() || ((b2_p0 == NULL || b2_step == NULL) && zk->u.CURVE.b2 == NULL))
         return CZ_OK;
     pt = sizeof(P(g2_affine));
-    rc = GPU(g2_bases_progression)(&k->b2, b2_p0, b2_step, nvars, k->dev, ei);
+    if (b2_p0 != NULL && b2_step != NULL)
+        rc = GPU(g2_bases_progression)(&k->b2, b2_p0, b2_step, nvars, k->dev, ei);
+    else
+        rc = GPU(g2_bases_upload)(&k->b2, zk->u.CURVE.b2, nvars, k->dev, ei);
     return gpu_key_g2_done(k, gpu_wrap(rc, ei, k->dev, "the B2 bases", nvars * pt), nvars * pt, ei);
 }
 
