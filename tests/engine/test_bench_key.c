@@ -6,12 +6,15 @@
  *     same step (checked with the curve's own Jacobian arithmetic);
  *   - the header points are on their curves, the counts are the circuit's;
  *   - a benchmark-key job on the CPU backend fails (its G1 bases live on a GPU only) instead of
- *     computing with missing bases.
+ *     computing with missing bases;
+ *   - on a GPU (else skipped): the GPU key uploads the host B2, so proofs with the G2 MSM on the
+ *     GPU and with CZ_GPU_G2=0 (on the CPU) are byte-equal for the same r, s and witness.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "cuzk/curve.h"
+#include "cuzk/gpu.h"
 #include "cuzk/pipeline.h"
 #include "cuzk/porep_synth.h"
 #include "cuzk/workload.h"
@@ -113,9 +116,71 @@ static void cpu_refused(void) {
     cz_porep_synth_ctx_free(ctx);
 }
 
+/* One benchmark-key job of 2 partitions on GPU 0 with fixed r, s; its proof bytes into out. */
+static int gpu_job(uint8_t *out, size_t cap, cz_curve_id curve) {
+    static const uint8_t r[32] = {3, 1, 4, 1, 5}, s_[32] = {2, 7, 1, 8, 2};
+    cz_workload_blinding bl = {r, s_};
+    cz_porep_synth_ctx *ctx = NULL;
+    cz_engine *e = NULL;
+    cz_engine_config cfg;
+    cz_workload wl;
+    cz_job *job = NULL;
+    cz_errinfo ei;
+    int ok = 0;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.ndevices = 1;
+    if (!CHECK(cz_porep_synth_ctx_create_bench(&ctx, curve, 11, NULL, &ei) == CZ_OK) ||
+        !CHECK(cz_engine_create(&e, &cfg, &ei) == CZ_OK)) {
+        fprintf(stderr, "bench key on the GPU: %s\n", ei.msg);
+        cz_porep_synth_ctx_free(ctx);
+        return 0;
+    }
+    CHECK(cz_workload_porep_synth(&wl, ctx, 2, 7, &bl, &ei) == CZ_OK);
+    CHECK(cz_engine_submit(NULL, e, "bk-gpu", CZ_PRIO_NORMAL, &wl, &ei) == CZ_OK);
+    CHECK(cz_engine_await(&job, e, "bk-gpu", -1, &ei) == CZ_OK);
+    if (job != NULL && cz_job_state_get(job) == CZ_JOB_DONE) {
+        size_t len = 0;
+        const uint8_t *res = cz_job_result(job, &len);
+        ok = CHECK(len == cap);
+        memcpy(out, res, len < cap ? len : cap);
+    } else if (job != NULL) {
+        const char *m = NULL;
+        cz_job_error(job, &m);
+        fprintf(stderr, "bench key on the GPU: %s\n", m ? m : "?");
+        CHECK(0);
+    }
+    cz_job_unref(job);
+    cz_engine_destroy(e);
+    cz_porep_synth_ctx_free(ctx);
+    return ok;
+}
+
+/* On a GPU: the GPU key uploads the host B2, so a job with the G2 MSM on the GPU (the default)
+ * and one with CZ_GPU_G2=0 (the CPU G2 MSM over the host B2) give the same proof bytes for the
+ * same r, s and witness (both curves). Without a GPU: nothing. */
+static void gpu_g2_matches_cpu_g2(void) {
+    int ngpu = 0;
+    cz_errinfo ei;
+    if (cz_gpu_device_count(&ngpu, &ei) != CZ_OK || ngpu == 0)
+        return;
+    for (int c = 0; c < 2; c++) {
+        cz_curve_id curve = c ? CZ_CURVE_BLS12381 : CZ_CURVE_BN254;
+        size_t len = 2 * cz_workload_proof_bytes(curve);
+        uint8_t gpu[2 * 256], cpu[2 * 256];
+        int ok = gpu_job(gpu, len, curve);
+        setenv("CZ_GPU_G2", "0", 1);
+        ok &= gpu_job(cpu, len, curve);
+        unsetenv("CZ_GPU_G2");
+        CHECK(ok && memcmp(gpu, cpu, len) == 0);
+        printf("bench key %s: GPU-G2 and CPU-G2 proofs %s\n", c ? "bls12381" : "bn254",
+               ok && memcmp(gpu, cpu, len) == 0 ? "equal" : "DIFFER");
+    }
+}
+
 int main(void) {
     one_curve(CZ_CURVE_BN254);
     one_curve(CZ_CURVE_BLS12381);
     cpu_refused();
+    gpu_g2_matches_cpu_g2();
     return test_finish();
 }
