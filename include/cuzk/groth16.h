@@ -118,13 +118,13 @@ size_t cz_groth16_gpu_key_bytes(const cz_groth16_gpu_key *k); /* device bytes he
 int cz_groth16_gpu_key_has_g2(const cz_groth16_gpu_key *k);
 /* A benchmark key's bases, made on device dev as progressions (never in host memory):
  * A, B1, C, H[i] = p0[v] + i·step[v] with p0, step arrays of 4 affine G1 points of zk's curve
- * (v = A, B1, C, H; none infinity), and B2[i] = b2_p0 + i·b2_step (affine G2 points, not
- * infinity; both NULL: zk's host B2 is uploaded when zk has one, else no B2 on the device, as
- * CZ_GPU_G2=0). zk supplies the counts and the header (its a, b1, c, h may be NULL). Proofs with
- * such a key are timed, not verifiable. Errors as above. */
+ * (v = A, B1, C, H; none infinity); B2 is uploaded from zk's host B2 when zk has one (unless
+ * CZ_GPU_G2=0), so it is as sparse as the host key's. zk supplies the counts, the header and B2
+ * (its a, b1, c, h may be NULL). Proofs with such a key are timed, not verifiable. Errors as
+ * above. */
 int cz_groth16_gpu_key_create_progression(cz_groth16_gpu_key **out, const cz_zkey *zk,
-                                          const void *p0, const void *step, const void *b2_p0,
-                                          const void *b2_step, int dev, cz_errinfo *ei);
+                                          const void *p0, const void *step, int dev,
+                                          cz_errinfo *ei);
 
 typedef struct cz_groth16_prove_opts {
     /* Fixed blinding factors (32 bytes each, canonical little-endian, < r), or NULL for random.

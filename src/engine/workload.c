@@ -517,7 +517,7 @@ static int porep_gpu_key(const cz_groth16_gpu_key **out, g16_job *j, int dev, cz
     pthread_mutex_lock(&ctx->lock);
     if (ctx->gpu[dev] == NULL && ctx->bk != NULL)
         rc = cz_groth16_gpu_key_create_progression(&ctx->gpu[dev], ctx->zk, ctx->bk->p0,
-                                                   ctx->bk->step, NULL, NULL, dev, ei);
+                                                   ctx->bk->step, dev, ei);
     else if (ctx->gpu[dev] == NULL)
         rc = cz_groth16_gpu_key_create(&ctx->gpu[dev], ctx->zk, dev, ei);
     *out = ctx->gpu[dev];

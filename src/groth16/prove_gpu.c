@@ -226,16 +226,16 @@ int cz_groth16_gpu_key_create(cz_groth16_gpu_key **out, const cz_zkey *zk, int d
 }
 
 int cz_groth16_gpu_key_create_progression(cz_groth16_gpu_key **out, const cz_zkey *zk,
-                                          const void *p0, const void *step, const void *b2_p0,
-                                          const void *b2_step, int dev, cz_errinfo *ei) {
+                                          const void *p0, const void *step, int dev,
+                                          cz_errinfo *ei) {
     cz_groth16_gpu_key *k;
     int rc;
     *out = NULL;
     if ((rc = gpu_key_new(&k, zk, dev, ei)) != CZ_OK)
         return rc;
     if (zk->curve == CZ_CURVE_BN254)
-        rc = bn254_gpu_key_progression(k, zk, p0, step, b2_p0, b2_step, ei);
+        rc = bn254_gpu_key_progression(k, zk, p0, step, ei);
     else
-        rc = bls12381_gpu_key_progression(k, zk, p0, step, b2_p0, b2_step, ei);
+        rc = bls12381_gpu_key_progression(k, zk, p0, step, ei);
     return gpu_key_done(out, k, rc);
 }

@@ -11,7 +11,18 @@ typedef P(fr) I(fr_t);
 
 #define GPU(name) CZ_CAT3(CZ_CAT(cz_, CURVE), _gpu_, name)
 
-/* Uploads the four G1 base arrays of zk to k->dev, and B2 unless CZ_GPU_G2=0 (gpu_key_g2_done). */
+/* Uploads zk's B2 to k->dev unless CZ_GPU_G2=0 or zk has none (gpu_key_g2_done: a device without
+ * room for it gives a key without it). */
+static int I(gpu_key_upload_b2)(cz_groth16_gpu_key *k, const cz_zkey *zk, cz_errinfo *ei) {
+    size_t nvars = zk->nvars, pt = sizeof(P(g2_affine));
+    int rc;
+    if (!gpu_g2_wanted() || zk->u.CURVE.b2 == NULL)
+        return CZ_OK;
+    rc = GPU(g2_bases_upload)(&k->b2, zk->u.CURVE.b2, nvars, k->dev, ei);
+    return gpu_key_g2_done(k, gpu_wrap(rc, ei, k->dev, "the B2 bases", nvars * pt), nvars * pt, ei);
+}
+
+/* Uploads the four G1 base arrays of zk to k->dev, and B2 (gpu_key_upload_b2). */
 static int I(gpu_key_upload)(cz_groth16_gpu_key *k, const cz_zkey *zk, cz_errinfo *ei) {
     const CZ_CAT(cz_zkey_, CURVE) *z = &zk->u.CURVE;
     size_t nvars = zk->nvars, nc = (size_t)zk->nvars - zk->npublic - 1, n = zk->domain_size;
@@ -27,19 +38,14 @@ static int I(gpu_key_upload)(cz_groth16_gpu_key *k, const cz_zkey *zk, cz_errinf
                        n * pt)) != CZ_OK)
         return rc;
     k->bytes = (2 * nvars + nc + n) * pt;
-    if (!gpu_g2_wanted())
-        return CZ_OK;
-    pt = sizeof(P(g2_affine));
-    rc = GPU(g2_bases_upload)(&k->b2, z->b2, nvars, k->dev, ei);
-    return gpu_key_g2_done(k, gpu_wrap(rc, ei, k->dev, "the B2 bases", nvars * pt), nvars * pt, ei);
+    return I(gpu_key_upload_b2)(k, zk, ei);
 }
 
 /* The four G1 base arrays of a benchmark key made on k->dev as progressions P_i = p0 + i·step
- * (p0[v], step[v] for v = A, B1, C, H): never in host memory. B2 (unless CZ_GPU_G2=0) likewise
- * from b2_p0, b2_step when given, else uploaded from zk's host B2 when it has one. */
+ * (p0[v], step[v] for v = A, B1, C, H): never in host memory. B2 (unless CZ_GPU_G2=0) uploaded
+ * from zk's host B2 when it has one. */
 static int I(gpu_key_progression)(cz_groth16_gpu_key *k, const cz_zkey *zk, const void *p0,
-                                  const void *step, const void *b2_p0, const void *b2_step,
-                                  cz_errinfo *ei) {
+                                  const void *step, cz_errinfo *ei) {
     const P(g1_affine) *q = p0, *d = step;
     size_t nvars = zk->nvars, nc = (size_t)zk->nvars - zk->npublic - 1, n = zk->domain_size;
     size_t pt = sizeof(P(g1_affine));
@@ -54,14 +60,7 @@ static int I(gpu_key_progression)(cz_groth16_gpu_key *k, const cz_zkey *zk, cons
                        "the H bases", n * pt)) != CZ_OK)
         return rc;
     k->bytes = (2 * nvars + nc + n) * pt;
-    if (!gpu_g2_wanted() || ((b2_p0 == NULL || b2_step == NULL) && zk->u.CURVE.b2 == NULL))
-        return CZ_OK;
-    pt = sizeof(P(g2_affine));
-    if (b2_p0 != NULL && b2_step != NULL)
-        rc = GPU(g2_bases_progression)(&k->b2, b2_p0, b2_step, nvars, k->dev, ei);
-    else
-        rc = GPU(g2_bases_upload)(&k->b2, zk->u.CURVE.b2, nvars, k->dev, ei);
-    return gpu_key_g2_done(k, gpu_wrap(rc, ei, k->dev, "the B2 bases", nvars * pt), nvars * pt, ei);
+    return I(gpu_key_upload_b2)(k, zk, ei);
 }
 
 /* Steps 2-3 of prove_gpu.c: everything on the device. d_a, d_b hold a, b on entry (evaluations
