@@ -2,7 +2,8 @@
 # One device call from binaries built here (bench/device_bins_pack.sh DIR; carry DIR, default
 # build-dev-bin): test_gpu_g2_msm, a compute-sanitizer memcheck of the BN254 G2 MSM on 2^18
 # bit-heavy scalars without the split (the case that read through a corrupted pointer),
-# test_gpu_groth16, a 2^18 proof on every GPU (checked), the engine on all GPUs at porep-synth
+# test_gpu_groth16, test_bench_key (GPU-G2 and CPU-G2 benchmark-key proofs byte-equal) when
+# packed, a 2^18 proof on every GPU (checked), the engine on all GPUs at porep-synth
 # scale 16 (verified proofs), then the engine at 2^27 with the benchmark key: pinned and
 # pageable buffers on GPU 0 (gw 2 : pw 4, one job), and on GPUs 0 and 1 if time is left; the
 # pinned runs fill the buffer pool first (--prefill; PREFILL= runs them without, as in session 5).
@@ -19,6 +20,9 @@ timeout 120 $X/gpu_test_gpu_g2_msm > $OUT/g2test.log 2>&1; echo "gpu_test_gpu_g2
 timeout 100 compute-sanitizer --tool memcheck --print-limit 3 $X/cuzk-bench msm --gpu --group g2 --curve bn254 --scalars bits --split off --log-n 18 --runs 1 --warmup 0 --no-copies > $OUT/san.log 2>&1; echo "sanitizer rc=$?"; grep -E "ERROR SUMMARY|Invalid" $OUT/san.log | head -3
 echo "g2 checks $(($(date +%s)-t0)) s"
 timeout 120 $X/gpu_test_gpu_groth16 > $OUT/groth16.log 2>&1; echo "gpu_test_gpu_groth16 rc=$?"; tail -2 $OUT/groth16.log
+if [ -x $X/engine_test_bench_key ]; then
+  timeout 200 $X/engine_test_bench_key > $OUT/bench_key.log 2>&1; echo "engine_test_bench_key rc=$?"; grep -E "bench key|passed" $OUT/bench_key.log | tail -3
+fi
 for d in 0 1; do
   timeout 60 $X/cuzk-bench prove --gpu --device $d --curve bls12381 --log-n 18 --runs 3 --check >> $OUT/prove.jsonl 2>>$OUT/prove.err || echo "prove dev $d failed"
 done
