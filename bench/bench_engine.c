@@ -361,7 +361,7 @@ static int run_config(const erun *r, int gw, int pw, int warm, cz_errinfo *ei) {
                (unsigned long long)ps.nreuses, (unsigned long long)ps.nadopted,
                (unsigned long long)ps.nfreed);
         fflush(stdout);
-        snprintf(tag, sizeof tag, "cuzk-bench engine: gw %d pw %d", gw, pw);
+        snprintf(tag, sizeof tag, "cuzk-bench engine: gw %d pw %d", gw ? gw : 2, pw ? pw : 2);
         snprintf(extra, sizeof extra, "; peak budget %.2f GiB; pool %llu allocs, %llu frees",
                  (double)s1.budget.peak / 1073741824.0, (unsigned long long)ps.nallocs,
                  (unsigned long long)ps.nfreed);
