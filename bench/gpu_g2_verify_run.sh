@@ -9,11 +9,10 @@
 #   3. the proofs of PROVE again with CZ_GPU_G2=0 (B2 on the CPU, beside the device work);
 #   4. the G2 MSM alone (`cuzk-bench msm --gpu --group g2 --no-copies`): uniform scalars at
 #      G2_LOGS and the bit-heavy set (98.7 % zeros and ones) at G2_BITS_LOGS, both curves;
-#   5. the BLS12-381 G1 MSM at 2^26 under each setting of MSM_VARIANTS (';'-separated lists of
-#      VAR=VALUE, '-' = the defaults; none unless set);
-#   6. cuzk-bench copied to $OUT/bin (a later call can carry it instead of building);
-#   7. with what is left of TOTAL (s), the engine at 2^27 (bench/engine_scale_run.sh, SWEEP) unless
+#   5. cuzk-bench copied to $OUT/bin (a later call can carry it instead of building);
+#   6. with what is left of TOTAL (s), the engine at 2^27 (bench/engine_scale_run.sh, SWEEP) unless
 #      SCALE27=0.
+# (G1 MSM variants at 2^26: bench/engine_upload_run.sh, MSM_VARIANTS.)
 # Each step's logs go under $OUT/<step>; a failing step does not stop the next.
 # Usage: OUT=dir SRC=dir B=build-dir [TOTAL=580] bash bench/gpu_g2_verify_run.sh
 set -u
@@ -22,7 +21,7 @@ B=${B:-build-gpu}
 OUT=${OUT:-gpu-out}
 TOTAL=${TOTAL:-580}
 PROVE=${PROVE:-bls12381:20 bn254:20 bls12381:22}
-mkdir -p "$OUT/3" "$OUT/4" "$OUT/5" "$OUT/bin"
+mkdir -p "$OUT/3" "$OUT/4" "$OUT/bin"
 t0=$(date +%s)
 OUT=$OUT/1 SRC=$SRC B=$B GPU_TEST_TIMEOUT=${TEST_TIMEOUT:-420} \
   TEST_REGEX=${TEST_REGEX:-'^gpu_|^engine_test_(workload|pipeline|bench_key)$'} \
@@ -49,20 +48,8 @@ for l in open(sys.argv[1]):
     r=json.loads(l); print(r['curve'], r.get('group'), r.get('scalars'), r['log_n'], r['median_ms'], r['min_ms'], r['max_ms'])" \
   "$OUT/4/g2.jsonl"
 echo "step 4 done at $(($(date +%s) - t0)) s"
-if [ -n "${MSM_VARIANTS:-}" ]; then
-  IFS=';' read -r -a vs <<<"$MSM_VARIANTS"
-  for v in "${vs[@]}"; do
-    [ "$v" = - ] && v=""
-    read -r -a ev <<<"$v"
-    env "${ev[@]}" timeout 60 "$B/cuzk-bench" msm --gpu --curve bls12381 --log-n 26 --no-copies \
-      --runs "${RUNS:-5}" 2>>"$OUT/5/msm.err" | tee -a "$OUT/5/msm.jsonl" |
-      python3 -c "import json,sys
-for l in sys.stdin: r=json.loads(l); print('[${v:-default}]', r['median_ms'], r['min_ms'], r['max_ms'])"
-  done
-  echo "step 5 done at $(($(date +%s) - t0)) s"
-fi
 cp "$B/cuzk-bench" "$OUT/bin/"
 left=$((TOTAL - ($(date +%s) - t0)))
-[ "${SCALE27:-1}" != 0 ] && [ "$left" -gt 120 ] && OUT=$OUT/7 SRC=$SRC B=$B TOTAL=$left \
+[ "${SCALE27:-1}" != 0 ] && [ "$left" -gt 120 ] && OUT=$OUT/6 SRC=$SRC B=$B TOTAL=$left \
   SWEEP=${SWEEP:-2:4,2:8} bash "$SRC/bench/engine_scale_run.sh"
 echo "total: $(($(date +%s) - t0)) s"
