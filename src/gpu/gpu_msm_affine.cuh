@@ -53,7 +53,8 @@ static __device__ __forceinline__ bool aff_load(fe<FP> &x, fe<FP> &y, const uint
     return true;
 }
 
-/* Stores a finished run of key to buckets / part[2t] / part[2t + 1] (as msm_acc_kern does). */
+/* Stores a finished run of key to buckets / part[2t] / part[2t + 1] (the XYZZ accumulation of
+ * gpu_msm_impl.cuh and the batch-affine one here). */
 template <class FP>
 static __device__ __forceinline__ void
 aff_flush(ec_xyzz<FP> *buckets, ec_xyzz<FP> *part, uint32_t *owner, const uint32_t *start,

@@ -251,15 +251,7 @@ acc_chunk(ec_xyzz<FP> *buckets, ec_xyzz<FP> *part, uint32_t *owner, const uint32
     for (uint32_t k = lo;; k++) {
         uint32_t kk = k < hi ? keys[k] : NO_OWNER;
         if (kk != key) {
-            uint32_t sb = start[key], eb = start[key + 1];
-            if (sb < lo) {
-                xyzz_store(&part[2 * (size_t)t], acc);
-            } else if (eb > hi) {
-                xyzz_store(&part[2 * (size_t)t + 1], acc);
-                owner[t] = key;
-            } else {
-                xyzz_store(&buckets[key], acc);
-            }
+            aff_flush(buckets, part, owner, start, t, key, lo, hi, acc);
             if (k >= hi)
                 break;
             key = kk;
