@@ -6,6 +6,7 @@
  *   cuzk-bench engine --workload zkey --zkey F --wtns F
  *       [-c COUNT] [-j CONCURRENCY] [--gpu [--device D,...]] [--gw N] [--partition-workers N]
  *       [--gpu-threads N] [--synthesis-threads N] [--budget-gib G] [--timeline FILE]
+ *       [--queue-depth N]
  *       [--pinned | --pageable] [--prefill]
  *       [--cache DIR] [--seed S] [--bench-key] [--warmup P] [--sweep GW:PW,...]
  *
@@ -19,6 +20,8 @@
  * (matrices, B2) are reserved in the memory budget before the engine starts. --prefill: each
  * engine fills its buffer pool (cz_engine_prefill, default partition count) before the warm-up
  * and the timed jobs, so that pinning its buffers is not part of them (timed and printed).
+ * --queue-depth N: the engine's pacer (cz_engine_config.gpu_queue_depth; 0 = one per GPU worker,
+ * the default; -1 = off, the budget alone paces synthesis).
  *
  * COUNT jobs are submitted with at most CONCURRENCY in flight (a new one when the oldest ends).
  * Each job's line (JSON) has its wall time from submit to done and its state; every returned
@@ -45,8 +48,9 @@ typedef struct {
     uint32_t partitions;
     int count, conc, gpu, ndev, devs[CZ_ENGINE_MAX_DEVICES];
     int gw, pw, gpu_threads, synth_threads;
-    int pageable; /* --pageable: the engine's buffer pool does not pin (--pinned: the default) */
-    int prefill;  /* --prefill: cz_engine_prefill before the jobs */
+    int queue_depth; /* --queue-depth: the engine's gpu_queue_depth (the pacer; -1 off) */
+    int pageable;    /* --pageable: the engine's buffer pool does not pin (--pinned: the default) */
+    int prefill;     /* --prefill: cz_engine_prefill before the jobs */
     double budget_gib;
     uint64_t seed;
     int bench_key, warmup, nsweep, sweep_gw[16], sweep_pw[16];
@@ -123,6 +127,8 @@ static int parse(eopts *o, int argc, char **argv) {
             o->gw = (int)n;
         } else if (strcmp(a, "--partition-workers") == 0 && bench_parse_long(&n, v, 1, 256) == 0) {
             o->pw = (int)n;
+        } else if (strcmp(a, "--queue-depth") == 0 && bench_parse_long(&n, v, -1, 1024) == 0) {
+            o->queue_depth = (int)n;
         } else if (strcmp(a, "--gpu-threads") == 0 && bench_parse_long(&n, v, 0, 4096) == 0) {
             o->gpu_threads = (int)n;
         } else if (strcmp(a, "--synthesis-threads") == 0 && bench_parse_long(&n, v, 0, 4096) == 0) {
@@ -253,6 +259,7 @@ static int run_config(const erun *r, int gw, int pw, int warm, cz_errinfo *ei) {
     memcpy(cfg.devices, o->devs, sizeof o->devs);
     cfg.workers_per_device = gw;
     cfg.partition_workers = pw;
+    cfg.gpu_queue_depth = o->queue_depth;
     cfg.gpu_threads = o->gpu_threads;
     cfg.pageable_buffers = o->pageable;
     cfg.synthesis_threads = o->synth_threads;
@@ -338,9 +345,10 @@ static int run_config(const erun *r, int gw, int pw, int warm, cz_errinfo *ei) {
         printf("{\"bench\":\"engine\",\"summary\":true,\"workload\":\"%s\",\"curve\":\"%s\","
                "\"scale\":%u,\"partitions\":%u,\"count\":%d,\"concurrency\":%d,\"done\":%d,"
                "\"backend\":\"%s\",\"devices\":%d,\"gpu_workers_per_device\":%d,"
-               "\"partition_workers\":%d,\"verified\":%s,\"key\":\"%s\",",
+               "\"partition_workers\":%d,\"gpu_queue_depth\":%d,\"verified\":%s,\"key\":\"%s\",",
                o->workload, bench_curve_name(o->curve), o->scale, np, o->count, o->conc, ndone,
                o->gpu ? "gpu" : "cpu", s1.ndevices, gw ? gw : 2, pw ? pw : 2,
+               o->queue_depth != 0 ? o->queue_depth : s1.ndevices * (gw ? gw : 2),
                strcmp(r->key_kind, "benchmark") == 0 ? "false" : "true", r->key_kind);
         bench_batch_json(stdout, &b);
         printf(",\"peak_budget_gib\":%.2f,\"budget_gib\":%.2f,\"gpu_s_per_partition\":[",

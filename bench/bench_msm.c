@@ -9,9 +9,13 @@
  * --scalars picks the scalar set (bench_shape_scalars); --split sets CZ_GPU_MSM_SPLIT, the GPU
  * library's switch for its 0/1 split (docs/gpu.md), and CZ_MSM_SPLIT, the CPU MSM's
  * (docs/msm.md); CZ_GPU_MSM_C and CZ_GPU_MSM_PROFILE pass through from the environment.
+ * CZ_BENCH_MSM_ENVS times GPU switch settings one after another on the same inputs
+ * (run_env_variants).
  */
 #define _POSIX_C_SOURCE 200809L /* setenv */
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "bench.h"
 #include "cuzk/gpu.h"
@@ -77,8 +81,9 @@ static int gpu_upload(cz_gpu_bases **gb, cz_curve_id curve, int g2, const void *
               : cz_bls12381_gpu_g1_bases_upload(gb, bases, n, dev, ei);
 }
 
-/* Times one mode and prints its line. */
-static int run_mode(const bench_opts *o, msm_ctx *c, unsigned log_n, int copies, bench_fn fn) {
+/* Times one mode and prints its line (tagged "env" when env is not NULL). */
+static int run_mode(const bench_opts *o, msm_ctx *c, unsigned log_n, int copies, bench_fn fn,
+                    const char *env) {
     double ms[BENCH_MAX_RUNS];
     bench_json j;
     cz_errinfo ei;
@@ -91,8 +96,42 @@ static int run_mode(const bench_opts *o, msm_ctx *c, unsigned log_n, int copies,
     bench_json_str(&j, "group", c->g2 ? "g2" : "g1");
     bench_json_str(&j, "scalars", bench_scalars_names[o->scalars]);
     bench_json_str(&j, "split", o->split < 0 ? "auto" : o->split ? "on" : "off");
+    if (env != NULL)
+        bench_json_str(&j, "env", env);
     bench_json_print(&j);
     return BENCH_OK;
+}
+
+/* CZ_BENCH_MSM_ENVS="A=1,B=2;C=3": after the plain lines, the device-scalar MSM once more per
+ * ';'-separated variant with its ','-separated settings in the environment (the GPU MSM reads
+ * its switches at every call), each line tagged "env"; the settings are removed after. */
+static int run_env_variants(const bench_opts *o, msm_ctx *c, unsigned log_n, const char *list) {
+    char buf[512], *save = NULL, *var;
+    int rc = BENCH_OK;
+    snprintf(buf, sizeof buf, "%s", list);
+    for (var = strtok_r(buf, ";", &save); var != NULL && rc == BENCH_OK;
+         var = strtok_r(NULL, ";", &save)) {
+        char set[256], *s2 = NULL, *kv;
+        snprintf(set, sizeof set, "%s", var);
+        for (kv = strtok_r(set, ",", &s2); kv != NULL; kv = strtok_r(NULL, ",", &s2)) {
+            char *eq = strchr(kv, '=');
+            if (eq == NULL) {
+                fprintf(stderr, "cuzk-bench msm: CZ_BENCH_MSM_ENVS: '%s' is not NAME=VALUE\n", kv);
+                return BENCH_FAIL;
+            }
+            *eq = '\0';
+            setenv(kv, eq + 1, 1);
+            *eq = '=';
+        }
+        rc = run_mode(o, c, log_n, 0, gpu_dev_fn, var);
+        snprintf(set, sizeof set, "%s", var);
+        for (kv = strtok_r(set, ",", &s2); kv != NULL; kv = strtok_r(NULL, ",", &s2)) {
+            char *eq = strchr(kv, '=');
+            *eq = '\0';
+            unsetenv(kv);
+        }
+    }
+    return rc;
 }
 
 static int run_size(const bench_opts *o, cz_curve_id curve, unsigned log_n, cz_threadpool *pool) {
@@ -113,7 +152,7 @@ static int run_size(const bench_opts *o, cz_curve_id curve, unsigned log_n, cz_t
     c.bases = bases;
     c.scalars = scalars;
     if (!o->gpu) {
-        rc = run_mode(o, &c, log_n, -1, cpu_fn);
+        rc = run_mode(o, &c, log_n, -1, cpu_fn, NULL);
         goto out;
     }
     int up = gpu_upload(&c.gb, curve, o->g2, bases, n, o->device, &ei);
@@ -125,9 +164,11 @@ static int run_size(const bench_opts *o, cz_curve_id curve, unsigned log_n, cz_t
     c.d_scalars = d_scalars;
     rc = BENCH_OK;
     if (o->copies != 1)
-        rc = run_mode(o, &c, log_n, 0, gpu_dev_fn);
+        rc = run_mode(o, &c, log_n, 0, gpu_dev_fn, NULL);
     if (rc == BENCH_OK && o->copies != 0)
-        rc = run_mode(o, &c, log_n, 1, gpu_host_fn);
+        rc = run_mode(o, &c, log_n, 1, gpu_host_fn, NULL);
+    if (rc == BENCH_OK && getenv("CZ_BENCH_MSM_ENVS") != NULL)
+        rc = run_env_variants(o, &c, log_n, getenv("CZ_BENCH_MSM_ENVS"));
 out:
     if (d_scalars != NULL)
         cz_gpu_free(d_scalars, o->device);

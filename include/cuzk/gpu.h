@@ -129,7 +129,11 @@ int cz_bls12381_gpu_ntt_dev(void *d_a, unsigned log_n, cz_gpu_ntt_kind kind, int
 
 typedef struct cz_gpu_bases cz_gpu_bases;
 
-/* *b = n affine bases copied to device dev; they stay there until cz_gpu_bases_free. */
+/* *b = n affine bases copied to device dev; they stay there until cz_gpu_bases_free. When at
+ * least an eighth of them are infinity (a Groth16 key's B bases: every variable B does not touch)
+ * the handle keeps only the finite ones and their indices (sparse; CZ_GPU_BASES_COMPACT=0 never,
+ * =1 whenever one is infinity): an MSM then reads, sorts and adds only those, with the same
+ * result. */
 int cz_bn254_gpu_g1_bases_upload(cz_gpu_bases **b, const cz_bn254_g1_affine *bases, size_t n,
                                  int dev, cz_errinfo *ei);
 int cz_bls12381_gpu_g1_bases_upload(cz_gpu_bases **b, const cz_bls12381_g1_affine *bases, size_t n,
@@ -144,7 +148,14 @@ int cz_bls12381_gpu_g1_bases_progression(cz_gpu_bases **b, const cz_bls12381_g1_
                                          const cz_bls12381_g1_affine *step, size_t n, int dev,
                                          cz_errinfo *ei);
 void cz_gpu_bases_free(cz_gpu_bases *b);
-size_t cz_gpu_bases_count(const cz_gpu_bases *b);
+size_t cz_gpu_bases_count(const cz_gpu_bases *b);  /* n, the bases the handle stands for */
+size_t cz_gpu_bases_stored(const cz_gpu_bases *b); /* points on the device: n unless sparse */
+size_t cz_gpu_bases_bytes(const cz_gpu_bases *b);  /* device bytes of points and indices */
+/* Makes the dense handle b (bases of either group) keep only the positions that the sparse
+ * handle like stores, as if b's other points were infinity (the benchmark key's B1, made on the
+ * device as a progression, takes the sparsity of its B2). Nothing changes when like is dense.
+ * CZ_EINVAL when b is already sparse or the two differ in count or device. */
+int cz_gpu_bases_restrict(cz_gpu_bases *b, const cz_gpu_bases *like, cz_errinfo *ei);
 
 /* *ret = Σ_{i<n} [scalars[i]] bases[i]; n <= cz_gpu_bases_count(b); CZ_ECURVE for a handle of
  * the other curve. */

@@ -141,6 +141,14 @@ typedef struct cz_engine_config {
      * budget's evictor at create (set that one first) and removed at destroy. */
     int pageable_buffers;
     uint64_t pool_idle_bytes;
+    /* The pacer: the dispatcher holds a partition back (before its memory) while
+     * partition_workers + gpu_queue_depth partitions are dispatched and not yet picked up by a
+     * GPU worker (in synthesis or queued for a GPU). So the partitions holding working sets stay
+     * about what the pool was filled with (cz_engine_prefill) instead of growing to the budget
+     * when synthesis outruns the GPUs: at 2^27, pinning the extra buffers mid-run stalled the
+     * device for seconds (docs/engine.md, session 6). 0 = one per GPU worker; < 0 = no pacer
+     * (the budget alone paces synthesis). */
+    int gpu_queue_depth;
 } cz_engine_config;
 
 typedef struct cz_engine_stats {
@@ -181,7 +189,8 @@ void cz_engine_stats_get(cz_engine_stats *out, cz_engine *e);
 /* The engine's buffer pool (its stats; a budget evictor to chain, cz_bufpool_evict). */
 cz_bufpool *cz_engine_bufpool(cz_engine *e);
 /* Fills the engine's buffer pool ahead of jobs of workload wl (its buf_bytes) with the buffers
- * of partitions partitions (0: the most the pipeline holds at once, 2 x partition_workers + the
+ * of partitions partitions (0: the most the pipeline holds at once: with the pacer
+ * partition_workers + gpu_queue_depth + the GPU workers, without it 2 x partition_workers + the
  * GPU workers), at most as many partitions as fit whole (part_bytes) in the budget's free bytes
  * (the pool's idle buffers counted as free), each as far as the budget grants it at once
  * (cz_bufpool_prefill): with pinned buffers this moves the pinning (seconds per GiB) out of the

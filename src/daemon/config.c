@@ -101,7 +101,9 @@ static const keydef keys[] = {
     {"pipeline", "synthesis_concurrency", K_DEPR, 0, 0, 0, "use synthesis.partition_workers"},
     {"pipeline", "max_parallel_synthesis", K_DEPR, 0, 0, 0, "use synthesis.partition_workers"},
     {"pipeline", "slot_size", K_DEPR, 0, 0, 0, "no slotted mode"},
-    {"pipeline", "max_gpu_queue_depth", K_DEPR, 0, 0, 0, "the memory budget paces synthesis"},
+    {"pipeline", "max_gpu_queue_depth", K_INT, OFF(pipeline.max_gpu_queue_depth), -1, 1024,
+     "Synthesized partitions that may wait for a GPU; synthesis waits beyond it (each holds its "
+     "buffers); 0 = one per GPU worker, -1 = no limit (the memory budget alone)."},
     {"srs", "param_cache", K_STR, OFF(srs.param_cache), 0, 0, "Directory of the proving keys."},
     {"srs", "preload", K_STRLIST, OFF(srs.preload), 0, 1024,
      "Keys loaded at start-up (file names in param_cache, or absolute paths); others on demand."},

@@ -64,7 +64,8 @@ typedef struct cz_daemon_config {
         int partition_workers; /* partitions synthesized at once, >= 1 */
     } synthesis;
     struct {
-        int finalizers; /* finalizer threads; 0 = one per GPU worker */
+        int finalizers;          /* finalizer threads; 0 = one per GPU worker */
+        int max_gpu_queue_depth; /* the engine's gpu_queue_depth: 0 = one per GPU worker */
     } pipeline;
     struct {
         char *param_cache; /* directory of the proving keys */

@@ -233,6 +233,7 @@ int main(int argc, char **argv) {
     cfg.engine.synthesis_threads = threads >= 0 ? threads : dc.synthesis.threads;
     cfg.engine.partition_workers = dc.synthesis.partition_workers;
     cfg.engine.finalizers = dc.pipeline.finalizers;
+    cfg.engine.gpu_queue_depth = dc.pipeline.max_gpu_queue_depth;
     cfg.engine.sched.retention_ms = dc.scheduler.job_retention * 1000;
     cfg.engine.sched.max_retained = (size_t)dc.scheduler.max_retained_jobs;
 

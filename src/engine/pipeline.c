@@ -30,6 +30,7 @@
 #include "cuzk/threadpool.h"
 #include "cuzk/timeline.h"
 #include "engine/fifo_lock.h"
+#include "engine/wait.h"
 #include "engine/workq.h"
 
 /* One job's pipeline state: the cz_job's payload. */
@@ -50,6 +51,7 @@ typedef struct item {
     void *asg, *pending;
     cz_part_times t;
     char worker[24];
+    int paced; /* counted in e->npaced */
 } item;
 
 /* A buffer for the deallocation thread (it holds a job reference: the workload lives on), or,
@@ -96,7 +98,10 @@ struct cz_engine {
     int started_dispatcher, started_deallocator, nsynth_started, ngpu_started, nfin_started;
     pthread_mutex_t stats_lock;
     uint64_t parts_done, parts_failed, parts_skipped, order;
-    uint64_t nitems; /* partitions dispatched and not yet ended (under stats_lock) */
+    uint64_t nitems;     /* partitions dispatched and not yet ended (under stats_lock) */
+    uint64_t npaced;     /* partitions dispatched, not yet picked up by a GPU worker (stats_lock) */
+    uint64_t pace_limit; /* the pacer's bound on npaced; 0 = no pacer */
+    pthread_cond_t pace_cv; /* npaced went down (with stats_lock) */
     uint64_t start_ns;
     int upload_in_lock; /* CZ_ENGINE_UPLOAD_IN_LOCK=1: uploads under the device lock (to compare) */
 };
@@ -207,9 +212,46 @@ static void end_job_event(cz_engine *e, item *it) {
 }
 
 /* The one way a partition ends (see the file comment); frees it. */
+/* The pacer (cz_engine_config.gpu_queue_depth): it leaves the partitions a GPU worker took. */
+static void pace_leave(item *it) {
+    cz_engine *e = it->e;
+    if (!it->paced)
+        return;
+    pthread_mutex_lock(&e->stats_lock);
+    e->npaced--;
+    it->paced = 0;
+    pthread_cond_signal(&e->pace_cv);
+    pthread_mutex_unlock(&e->stats_lock);
+}
+
+/* Waits until the pacer lets it into the pipeline, or its job should stop (CZ_ECANCELED; the
+ * cancel is seen within PACE_POLL_MS). */
+#define PACE_POLL_MS 50
+static int pace_enter(item *it) {
+    cz_engine *e = it->e;
+    if (e->pace_limit == 0)
+        return CZ_OK;
+    for (;;) {
+        struct timespec ts;
+        pthread_mutex_lock(&e->stats_lock);
+        if (e->npaced < e->pace_limit) {
+            e->npaced++;
+            it->paced = 1;
+            pthread_mutex_unlock(&e->stats_lock);
+            return CZ_OK;
+        }
+        ts = cz__deadline(PACE_POLL_MS);
+        (void)cz__cond_wait_until(&e->pace_cv, &e->stats_lock, &ts);
+        pthread_mutex_unlock(&e->stats_lock);
+        if (cz_job_should_stop(it->job))
+            return CZ_ECANCELED;
+    }
+}
+
 static void end_part(item *it, int code, const char *msg) {
     cz_engine *e = it->e;
     int last_ok, last;
+    pace_leave(it);
     /* Buffers the partition still has come back later (deallocation thread): the pool pays for
      * them from here on, so they are not charged again then. */
     cz_bufpool_release_all(e->bufs, &it->res);
@@ -299,7 +341,7 @@ static void dispatch_job(cz_engine *e, cz_job *job) {
         it->p = p;
         it->node.order = pj->order;
         it->node.part = p;
-        if (cz_job_should_stop(job)) {
+        if (cz_job_should_stop(job) || pace_enter(it) != CZ_OK) {
             end_part(it, CZ_ECANCELED, NULL);
             continue;
         }
@@ -374,6 +416,7 @@ static void gpu_part(gpu_worker *w, item *it) {
 
     snprintf(it->worker, sizeof it->worker, "gpu%d.%d", w->slot, w->index);
     emit(e, CZ_TL_GPU_PICKUP, it, NULL);
+    pace_leave(it);
     if (cz_job_should_stop(it->job)) {
         end_part(it, CZ_ECANCELED, NULL);
         return;
@@ -556,6 +599,7 @@ void cz_engine_destroy(cz_engine *e) {
     for (int i = 0; i < e->nslots; i++)
         cz__fifo_lock_destroy(&e->dev[i].lock);
     pthread_mutex_destroy(&e->stats_lock);
+    pthread_cond_destroy(&e->pace_cv);
     free(e->synth);
     free(e->gpu);
     free(e->fin);
@@ -615,7 +659,11 @@ int cz_engine_create(cz_engine **out, const cz_engine_config *cfg, cz_errinfo *e
     e->nsynth = pos_or(cfg->partition_workers, 2);
     e->ngpu = e->nslots * per;
     e->nfin = pos_or(cfg->finalizers, e->ngpu);
+    e->pace_limit = cfg->gpu_queue_depth < 0
+                        ? 0
+                        : (uint64_t)e->nsynth + (uint64_t)pos_or(cfg->gpu_queue_depth, e->ngpu);
     CZ_ASSERT(pthread_mutex_init(&e->stats_lock, NULL) == 0);
+    cz__cond_init_mono(&e->pace_cv);
     cz__workq_init(&e->synth_q, (size_t)e->nsynth);
     cz__workq_init(&e->gpu_q, 0);
     cz__workq_init(&e->fin_q, 0);
@@ -748,7 +796,8 @@ int cz_engine_prefill(cz_engine *e, const cz_workload *wl, unsigned partitions, 
     cz_bufpool_stats ps;
     uint64_t fit;
     if (partitions == 0)
-        partitions = 2 * (unsigned)e->nsynth + (unsigned)e->ngpu;
+        partitions = (e->pace_limit > 0 ? (unsigned)e->pace_limit : 2 * (unsigned)e->nsynth) +
+                     (unsigned)e->ngpu;
     /* no more sets than partitions fit in what the budget has free (with the pool's own idle
      * buffers, which partitions adopt): a partition also needs room for its bytes that are not
      * pooled, and filling it all would make the first partitions free buffers to get it */

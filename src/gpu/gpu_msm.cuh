@@ -12,11 +12,23 @@
 
 struct cz_gpu_bases {
     int dev;
-    int curve; /* 0 = BN254, 1 = BLS12-381 */
-    int group; /* 1 = G1, 2 = G2 */
-    size_t n;
-    void *d_pts; /* n host-layout affine points */
+    int curve;       /* 0 = BN254, 1 = BLS12-381 */
+    int group;       /* 1 = G1, 2 = G2 */
+    size_t n;        /* bases the handle stands for */
+    size_t elem;     /* bytes of one affine point */
+    void *d_pts;     /* the stored host-layout affine points: n, or `stored` when d_idx is set */
+    uint32_t *d_idx; /* NULL: dense; else the ascending indices of the stored points (sparse) */
+    size_t stored;   /* points in d_pts when d_idx is set (gpu_msm_sparse.cu) */
 };
+
+/* gpu_msm_sparse.cu: compacts b to its finite points when enough of them are infinity (see
+ * there); counts the stored points below index k (*m); gathers out[j] = in[idx[j]] (j < m,
+ * elements of elem bytes, a multiple of 8) on stream st. */
+int cz__gpu_bases_compact(cz_gpu_bases *b, cz_errinfo *ei);
+int cz__gpu_bases_stored_below(size_t *m, const cz_gpu_bases *b, size_t k, cudaStream_t st,
+                               cz_errinfo *ei);
+int cz__gpu_gather(void *out, const void *in, const uint32_t *idx, size_t m, size_t elem,
+                   cudaStream_t st, cz_errinfo *ei);
 
 /* The traits of one group for the MSM templates: fp = the device coordinate field (an Fp config
  * for G1, fp2_cfg<Fp config> for G2), fr = the scalar field, the host point types and the CPU

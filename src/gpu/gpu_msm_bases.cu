@@ -18,8 +18,10 @@
 extern "C" void cz_gpu_bases_free(cz_gpu_bases *b) {
     if (b == NULL)
         return;
-    if (cudaSetDevice(b->dev) == cudaSuccess)
+    if (cudaSetDevice(b->dev) == cudaSuccess) {
         cudaFree(b->d_pts);
+        cudaFree(b->d_idx);
+    }
     free(b);
 }
 

@@ -85,6 +85,7 @@ static inline int alloc_handle(cz_gpu_bases **out, int curve, int group, size_t 
     b->curve = curve;
     b->group = group;
     b->n = n;
+    b->elem = elem;
     CZ_CUDA_TRY(cudaMalloc(&b->d_pts, n ? n * elem : 1));
     *out = b;
     b = NULL;
@@ -101,6 +102,7 @@ static int bases_upload(cz_gpu_bases **out, const typename H::aff *bases, size_t
         return rc;
     CZ_CUDA_TRY(
         cudaMemcpy((*out)->d_pts, bases, n * sizeof(typename H::aff), cudaMemcpyHostToDevice));
+    rc = cz__gpu_bases_compact(*out, ei); /* a key's B bases are mostly infinity */
 out:
     if (rc != CZ_OK) {
         cz_gpu_bases_free(*out);

@@ -845,13 +845,15 @@ out:
     return rc;
 }
 
-/* The MSM over device scalars d_s (Montgomery Fr) and the handle's first n bases. */
+/* The MSM over device scalars d_s (Montgomery Fr) and the handle's first n bases (of a sparse
+ * handle: its stored points below n, with their scalars gathered). */
 template <class H>
 static int msm_run(typename H::jac *ret, const cz_gpu_bases *bh, const void *d_s, size_t n,
                    cz_errinfo *ei) {
     int rc = CZ_OK;
     int mode = env_int("CZ_GPU_MSM_SPLIT", -1); /* -1 auto, 0 never, 1 always */
     uint32_t *lists = NULL, *d_cnt = NULL, cnt[2] = {0, 0};
+    void *gathered = NULL;
     cudaStream_t st = 0;
     prof pf;
     memset(&pf, 0, sizeof pf);
@@ -873,6 +875,18 @@ static int msm_run(typename H::jac *ret, const cz_gpu_bases *bh, const void *d_s
         cudaEventCreate(&pf.ev[0]);
         cudaEventCreate(&pf.ev[1]);
         cudaEventRecord(pf.ev[0], 0);
+    }
+    if (bh->d_idx != NULL) {
+        /* sparse bases (gpu_msm_sparse.cu): the scalars of the stored points below n, in order */
+        size_t m = 0;
+        if ((rc = cz__gpu_bases_stored_below(&m, bh, n, st, ei)) != CZ_OK)
+            goto out;
+        CZ_CUDA_TRY(cudaMallocAsync(&gathered, m ? m * sizeof(typename H::scalar) : 1, st));
+        if ((rc = cz__gpu_gather(gathered, d_s, bh->d_idx, m, sizeof(typename H::scalar), st,
+                                 ei)) != CZ_OK)
+            goto out;
+        d_s = gathered;
+        n = m;
     }
     if (mode != 0 && n > 0) {
         CZ_CUDA_TRY(cudaMallocAsync((void **)&lists, 2 * n * 4, st));
@@ -905,6 +919,7 @@ static int msm_run(typename H::jac *ret, const cz_gpu_bases *bh, const void *d_s
 out:
     cudaFreeAsync(lists, st);
     cudaFreeAsync(d_cnt, st);
+    cudaFreeAsync(gathered, st);
     if (rc == CZ_OK && cudaStreamSynchronize(st) != cudaSuccess)
         rc = cz__gpu_fail(ei, cudaGetLastError(), "msm: split free", __FILE__, __LINE__);
     if (pf.on) {

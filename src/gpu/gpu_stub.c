@@ -146,6 +146,18 @@ size_t cz_gpu_bases_count(const cz_gpu_bases *b) {
     (void)b;
     return 0;
 }
+size_t cz_gpu_bases_stored(const cz_gpu_bases *b) {
+    (void)b;
+    return 0;
+}
+size_t cz_gpu_bases_bytes(const cz_gpu_bases *b) {
+    (void)b;
+    return 0;
+}
+int cz_gpu_bases_restrict(cz_gpu_bases *b, const cz_gpu_bases *like, cz_errinfo *ei) {
+    (void)b, (void)like;
+    return no_gpu(ei);
+}
 int cz__gpu_fmul_bench(int field, int variant, void *d_io, size_t count, unsigned iters, int dev,
                        cz_errinfo *ei) {
     (void)field, (void)variant, (void)d_io, (void)count, (void)iters, (void)dev;

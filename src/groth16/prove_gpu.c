@@ -84,9 +84,9 @@ static int gpu_g2_wanted(void) {
     return env == NULL || strcmp(env, "0") != 0;
 }
 
-/* The outcome of making the B2 bases (bytes of them): CZ_ENOMEM leaves the key without them (the
- * G2 MSM stays on the CPU) with a warning; other errors fail the key. */
-static int gpu_key_g2_done(cz_groth16_gpu_key *k, int rc, size_t bytes, cz_errinfo *ei) {
+/* The outcome of making the B2 bases: CZ_ENOMEM leaves the key without them (the G2 MSM stays
+ * on the CPU) with a warning; other errors fail the key. */
+static int gpu_key_g2_done(cz_groth16_gpu_key *k, int rc, cz_errinfo *ei) {
     if (rc == CZ_ENOMEM) {
         CZ_LOG_WARN("gpu key: the G2 MSM stays on the CPU: %s", ei != NULL ? ei->msg : "");
         cz_errinfo_clear(ei);
@@ -95,8 +95,14 @@ static int gpu_key_g2_done(cz_groth16_gpu_key *k, int rc, size_t bytes, cz_errin
         return CZ_OK;
     }
     if (rc == CZ_OK)
-        k->bytes += bytes;
+        k->bytes += cz_gpu_bases_bytes(k->b2);
     return rc;
+}
+
+/* k->bytes += the device bytes of the four G1 handles (sparse ones count what they store). */
+static void gpu_key_count_g1(cz_groth16_gpu_key *k) {
+    k->bytes += cz_gpu_bases_bytes(k->a) + cz_gpu_bases_bytes(k->b1) + cz_gpu_bases_bytes(k->c) +
+                cz_gpu_bases_bytes(k->h);
 }
 
 /* A device buffer named what for the error message. */

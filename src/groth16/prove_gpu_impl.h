@@ -19,7 +19,7 @@ static int I(gpu_key_upload_b2)(cz_groth16_gpu_key *k, const cz_zkey *zk, cz_err
     if (!gpu_g2_wanted() || zk->u.CURVE.b2 == NULL)
         return CZ_OK;
     rc = GPU(g2_bases_upload)(&k->b2, zk->u.CURVE.b2, nvars, k->dev, ei);
-    return gpu_key_g2_done(k, gpu_wrap(rc, ei, k->dev, "the B2 bases", nvars * pt), nvars * pt, ei);
+    return gpu_key_g2_done(k, gpu_wrap(rc, ei, k->dev, "the B2 bases", nvars * pt), ei);
 }
 
 /* Uploads the four G1 base arrays of zk to k->dev, and B2 (gpu_key_upload_b2). */
@@ -37,13 +37,15 @@ static int I(gpu_key_upload)(cz_groth16_gpu_key *k, const cz_zkey *zk, cz_errinf
         (rc = gpu_wrap(GPU(g1_bases_upload)(&k->h, z->h, n, k->dev, ei), ei, k->dev, "the H bases",
                        n * pt)) != CZ_OK)
         return rc;
-    k->bytes = (2 * nvars + nc + n) * pt;
+    gpu_key_count_g1(k);
     return I(gpu_key_upload_b2)(k, zk, ei);
 }
 
 /* The four G1 base arrays of a benchmark key made on k->dev as progressions P_i = p0 + i·step
  * (p0[v], step[v] for v = A, B1, C, H): never in host memory. B2 (unless CZ_GPU_G2=0) uploaded
- * from zk's host B2 when it has one. */
+ * from zk's host B2 when it has one; B1 then keeps only the positions B2 stores (sparse, as a
+ * real key's B1 and B2 both are infinity for the variables B does not touch), also when B2 stays
+ * on the CPU. */
 static int I(gpu_key_progression)(cz_groth16_gpu_key *k, const cz_zkey *zk, const void *p0,
                                   const void *step, cz_errinfo *ei) {
     const P(g1_affine) *q = p0, *d = step;
@@ -57,10 +59,23 @@ static int I(gpu_key_progression)(cz_groth16_gpu_key *k, const cz_zkey *zk, cons
         (rc = gpu_wrap(GPU(g1_bases_progression)(&k->c, &q[2], &d[2], nc, k->dev, ei), ei, k->dev,
                        "the C bases", nc * pt)) != CZ_OK ||
         (rc = gpu_wrap(GPU(g1_bases_progression)(&k->h, &q[3], &d[3], n, k->dev, ei), ei, k->dev,
-                       "the H bases", n * pt)) != CZ_OK)
+                       "the H bases", n * pt)) != CZ_OK ||
+        (rc = I(gpu_key_upload_b2)(k, zk, ei)) != CZ_OK)
         return rc;
-    k->bytes = (2 * nvars + nc + n) * pt;
-    return I(gpu_key_upload_b2)(k, zk, ei);
+    if (k->b2 != NULL) {
+        rc = cz_gpu_bases_restrict(k->b1, k->b2, ei);
+    } else if (zk->u.CURVE.b2 != NULL) {
+        /* B2 stays on the CPU (CZ_GPU_G2=0): a moment's upload of it still shapes B1, so the
+         * proof is the same either way */
+        cz_gpu_bases *b2 = NULL;
+        if ((rc = GPU(g2_bases_upload)(&b2, zk->u.CURVE.b2, nvars, k->dev, ei)) == CZ_OK)
+            rc = cz_gpu_bases_restrict(k->b1, b2, ei);
+        cz_gpu_bases_free(b2);
+    }
+    if ((rc = gpu_wrap(rc, ei, k->dev, "the B1 bases (sparse as B2)", nvars * pt)) != CZ_OK)
+        return rc;
+    gpu_key_count_g1(k);
+    return CZ_OK;
 }
 
 /* Steps 2-3 of prove_gpu.c: everything on the device. d_a, d_b hold a, b on entry (evaluations

@@ -119,6 +119,7 @@ static const char *every_key = "# every key, none at its default\n"
                                "partition_workers = 8\n"
                                "[pipeline]\n"
                                "finalizers = 3\n"
+                               "max_gpu_queue_depth = -1\n"
                                "[srs]\n"
                                "param_cache = \"/var/tmp/p\\u00e9\\\"q\\\\\"\n"
                                "preload = [\"porep-32g.zkey\", \"/abs/wpost.zkey\"]\n"
@@ -140,6 +141,7 @@ static void check_every_key(const cz_daemon_config *c) {
     CHECK(c->synthesis.threads == 64);
     CHECK(c->synthesis.partition_workers == 8);
     CHECK(c->pipeline.finalizers == 3);
+    CHECK(c->pipeline.max_gpu_queue_depth == -1);
     CHECK(strcmp(c->srs.param_cache, "/var/tmp/p\xc3\xa9\"q\\") == 0);
     CHECK(c->srs.npreload == 2 && strcmp(c->srs.preload[0], "porep-32g.zkey") == 0 &&
           strcmp(c->srs.preload[1], "/abs/wpost.zkey") == 0);
@@ -185,6 +187,7 @@ static void test_every_key_set(void) {
         {"synthesis.threads", "64"},
         {"synthesis.partition_workers", "8"},
         {"pipeline.finalizers", "3"},
+        {"pipeline.max_gpu_queue_depth", "-1"},
         {"srs.param_cache", "/var/tmp/p\xc3\xa9\"q\\"},
         {"srs.preload", "porep-32g.zkey, /abs/wpost.zkey "},
         {"logging.level", "DEBUG"},

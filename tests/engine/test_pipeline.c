@@ -2,8 +2,9 @@
  * The pipeline (include/cuzk/pipeline.h) with a fake workload whose "proof" of partition p of job
  * j is a known function of (j, p): every job's result must be exactly its partitions' proofs in
  * order; failures injected at each step must fail only their job, with the step in the message;
- * cancels; a tiny memory budget must bound the partitions in flight; 200 jobs of mixed priority
- * must all complete, taken in priority-then-FIFO order.
+ * cancels; a tiny memory budget must bound the partitions in flight; the pacer must bound the
+ * partitions ahead of the GPU; 200 jobs of mixed priority must all complete, taken in
+ * priority-then-FIFO order.
  */
 #include <pthread.h>
 #include <stdatomic.h>
@@ -57,6 +58,7 @@ enum { FAIL_NONE, FAIL_SYNTH, FAIL_PREP, FAIL_COMPUTE, FAIL_FINISH, FAIL_VERIFY,
 
 /* Shared bookkeeping of all fake jobs of a test. */
 static atomic_int g_inflight, g_inflight_max, g_live_bufs, g_destroyed;
+static atomic_int g_prepick, g_prepick_max; /* synthesis started, prepare (GPU pickup) not yet */
 static pthread_mutex_t g_order_m = PTHREAD_MUTEX_INITIALIZER;
 static int g_order[512], g_norder;
 
@@ -67,6 +69,7 @@ typedef struct fake {
     int use_gate;    /* synthesis of partition 0 waits at the gate */
     int record;      /* partition 0's synthesis appends id to g_order */
     int delay_us;
+    int compute_delay_us;
 } fake;
 
 typedef struct buf {
@@ -102,10 +105,15 @@ static int fake_synth(void **asg, void *ctx, uint32_t p, cz_reservation *res, cz
     int now = atomic_fetch_add(&g_inflight, 1) + 1, prev = atomic_load(&g_inflight_max);
     while (now > prev && !atomic_compare_exchange_weak(&g_inflight_max, &prev, now))
         ;
+    now = atomic_fetch_add(&g_prepick, 1) + 1;
+    prev = atomic_load(&g_prepick_max);
+    while (now > prev && !atomic_compare_exchange_weak(&g_prepick_max, &prev, now))
+        ;
     if (f->delay_us)
         usleep((useconds_t)f->delay_us);
     if (f->fail_at == FAIL_SYNTH && p == f->fail_p) {
         atomic_fetch_sub(&g_inflight, 1);
+        atomic_fetch_sub(&g_prepick, 1);
         return cz_fail(ei, CZ_EFORMAT, "fake synthesis error in job %d", f->id);
     }
     b = calloc(1, sizeof *b);
@@ -123,6 +131,7 @@ static int fake_prepare(void **pending, void *ctx, void *asg, uint32_t p,
     fake *f = ctx;
     (void)dev;
     (void)t;
+    atomic_fetch_sub(&g_prepick, 1);
     if (f->fail_at == FAIL_PREP && p == f->fail_p) {
         atomic_fetch_sub(&g_inflight, 1);
         return cz_fail(ei, CZ_EIO, "fake prepare error in job %d", f->id);
@@ -155,6 +164,8 @@ static int fake_compute(void *pending, void *ctx, const cz_engine_device *dev, c
         return cz_fail(ei, CZ_EINTERNAL, "fake: expected the CPU backend");
     if (!b->uploaded)
         return cz_fail(ei, CZ_EINTERNAL, "fake: compute before upload");
+    if (f->compute_delay_us)
+        usleep((useconds_t)f->compute_delay_us);
     if (f->fail_at == FAIL_COMPUTE && b->p == f->fail_p) {
         atomic_fetch_sub(&g_inflight, 1);
         return cz_fail(ei, CZ_EGPU, "fake kernel fault in job %d", f->id);
@@ -220,6 +231,7 @@ static cz_workload make_wl(int id, uint32_t nparts, int fail_at, uint32_t fail_p
 }
 
 static cz_timeline_emitter *g_tl; /* set while a test wants a timeline */
+static int g_queue_depth;         /* cz_engine_config.gpu_queue_depth of the next engine */
 
 static cz_engine *make_engine(int synth_workers, int gpu_workers, uint64_t budget) {
     cz_engine_config cfg;
@@ -232,6 +244,7 @@ static cz_engine *make_engine(int synth_workers, int gpu_workers, uint64_t budge
     cfg.gpu_threads = 2;
     cfg.budget.total_bytes = budget;
     cfg.timeline = g_tl;
+    cfg.gpu_queue_depth = g_queue_depth;
     CHECK(cz_engine_create(&e, &cfg, &ei) == CZ_OK);
     return e;
 }
@@ -400,6 +413,43 @@ static void test_tiny_budget(void) {
     cz_engine_destroy(e);
 }
 
+/* The pacer: with synthesis much faster than the (one) compute worker and room in the budget
+ * for every partition, at most partition_workers + gpu_queue_depth partitions are between the
+ * start of their synthesis and their GPU pickup (seen at prepare, so one more); with the pacer
+ * off they pile up. */
+static int paced_run(int depth) {
+    cz_engine *e;
+    g_queue_depth = depth;
+    e = make_engine(2, 1, 1u << 30);
+    g_queue_depth = 0;
+    atomic_store(&g_prepick, 0);
+    atomic_store(&g_prepick_max, 0);
+    for (int i = 0; i < 2; i++) {
+        char key[32];
+        cz_workload wl = make_wl(300 + i, 12, FAIL_NONE, 0);
+        ((fake *)wl.ctx)->compute_delay_us = 3000;
+        snprintf(key, sizeof key, "paced-%d-%d", depth, i);
+        submit(e, key, CZ_PRIO_NORMAL, wl);
+    }
+    for (int i = 0; i < 2; i++) {
+        char key[32];
+        snprintf(key, sizeof key, "paced-%d-%d", depth, i);
+        CHECK(await_state(e, key, NULL, 0, 300 + i, 12) == CZ_JOB_DONE);
+    }
+    cz_engine_destroy(e);
+    return atomic_load(&g_prepick_max);
+}
+
+static void test_pacer(void) {
+    int one = paced_run(1), dflt = paced_run(0), off = paced_run(-1);
+    /* 2 + 1 paced, + 1: a partition the GPU worker has picked up counts here until its prepare */
+    CHECK(one >= 1 && one <= 2 + 1 + 1);
+    CHECK(dflt >= 1 && dflt <= 2 + 1 + 1); /* default depth: one per GPU worker, here 1 */
+    CHECK(off > 2 + 1 + 1);                /* the budget alone lets synthesis run ahead */
+    printf("pacer: at most %d / %d / %d partitions ahead of the GPU (depth 1 / default / off)\n",
+           one, dflt, off);
+}
+
 static void test_200_jobs_priority_order(void) {
     /* One synthesis worker and a synthesis queue of one: while the gate job blocks the worker,
      * one more partition waits in the queue and the dispatcher is stuck pushing a third; the
@@ -455,6 +505,7 @@ int main(void) {
     test_results_and_failures();
     test_duplicate_and_cancel();
     test_tiny_budget();
+    test_pacer();
     test_200_jobs_priority_order();
     return test_finish();
 }

@@ -116,6 +116,79 @@ static void TCAT(check_progression_, TC)(const cz_gpu_bases *gb, const TFR *s, s
                 n, what);
 }
 
+/* Sparse handles (gpu_msm_sparse.cu) on the n CPU progression bases [a + i·d]G with about 70 %
+ * of them (the first 64 included) set to infinity: the upload keeps only the finite points, and
+ * the MSM over all n, the first n/2 + 3 and the first 50 (all infinity) equals the CPU's on the
+ * same host bases, for uniform and PoRep-like scalars with the split on, off and automatic. A
+ * dense GPU progression restricted like it gives the same MSMs; CZ_GPU_BASES_COMPACT=0 keeps the
+ * upload dense (same results), and the misuses of restrict are refused. */
+static void TCAT(test_sparse_, TC)(cz_threadpool *pool, const TAFF *bases, TFR *s, size_t n,
+                                   const TFR *a, const TFR *d) {
+    static const char *const modes[] = {"1", "0", ""};
+    TAFF *sp = malloc(n * sizeof *sp), g, p0, step;
+    TJAC ga, t;
+    cz_gpu_bases *gsp = NULL, *gpr = NULL, *gdn = NULL;
+    size_t finite = 0;
+    CZ_ASSERT(sp != NULL);
+    for (size_t i = 0; i < n; i++) {
+        sp[i] = bases[i];
+        if (i < 64 || gpu_prng_next() % 10 < 7)
+            memset(&sp[i], 0, sizeof sp[i]);
+        else
+            finite++;
+    }
+    CHECK(TGPU(bases_upload)(&gsp, sp, n, 0, NULL) == CZ_OK);
+    CHECK(cz_gpu_bases_count(gsp) == n);
+    CHECK(cz_gpu_bases_stored(gsp) == finite);
+    CHECK(cz_gpu_bases_bytes(gsp) == finite * (sizeof(TAFF) + 4));
+    TGN(generator)(&g);
+    TGN(from_affine)(&ga, &g);
+    TGN(mul)(&t, &ga, a);
+    TGN(to_affine)(&p0, &t);
+    TGN(mul)(&t, &ga, d);
+    TGN(to_affine)(&step, &t);
+    CHECK(TGPU(bases_progression)(&gpr, &p0, &step, n, 0, NULL) == CZ_OK);
+    CHECK(cz_gpu_bases_restrict(gpr, gsp, NULL) == CZ_OK);
+    CHECK(cz_gpu_bases_stored(gpr) == finite && cz_gpu_bases_count(gpr) == n);
+    CHECK(cz_gpu_bases_restrict(gpr, gsp, NULL) == CZ_EINVAL); /* already sparse */
+    setenv("CZ_GPU_BASES_COMPACT", "0", 1);
+    CHECK(TGPU(bases_upload)(&gdn, sp, n, 0, NULL) == CZ_OK);
+    unsetenv("CZ_GPU_BASES_COMPACT");
+    CHECK(cz_gpu_bases_stored(gdn) == n);
+    for (int kind = 0; kind <= 1; kind++) {
+        TCAT(fill_scalars_, TC)(s, n, kind);
+        for (int m = 0; m < 3; m++) {
+            setenv("CZ_GPU_MSM_SPLIT", modes[m], 1);
+            TCAT(msm_matches_cpu_, TC)(gsp, sp, s, n, pool);
+            TCAT(msm_matches_cpu_, TC)(gsp, sp, s, n / 2 + 3, pool);
+            TCAT(msm_matches_cpu_, TC)(gpr, sp, s, n, pool);
+        }
+        unsetenv("CZ_GPU_MSM_SPLIT");
+        TCAT(msm_matches_cpu_, TC)(gpr, sp, s, n / 2 + 3, pool);
+        TCAT(msm_matches_cpu_, TC)(gsp, sp, s, 50, pool);
+        TCAT(msm_matches_cpu_, TC)(gdn, sp, s, n, pool);
+    }
+    {
+        /* a count or device mismatch is refused, a dense "like" changes nothing */
+        cz_gpu_bases *small = NULL, *small2 = NULL;
+        CHECK(TGPU(bases_upload)(&small, bases, 8, 0, NULL) == CZ_OK);
+        CHECK(TGPU(bases_upload)(&small2, bases + 8, 8, 0, NULL) == CZ_OK);
+        CHECK(cz_gpu_bases_restrict(small, gsp, NULL) == CZ_EINVAL);
+        CHECK(cz_gpu_bases_restrict(small, small2, NULL) == CZ_OK);
+        CHECK(cz_gpu_bases_stored(small) == 8);
+        /* the dense upload restricted like the sparse progression: the sparse host bases again */
+        CHECK(cz_gpu_bases_restrict(gdn, gpr, NULL) == CZ_OK);
+        CHECK(cz_gpu_bases_stored(gdn) == finite);
+        TCAT(msm_matches_cpu_, TC)(gdn, sp, s, n, pool);
+        cz_gpu_bases_free(small);
+        cz_gpu_bases_free(small2);
+    }
+    cz_gpu_bases_free(gdn);
+    cz_gpu_bases_free(gpr);
+    cz_gpu_bases_free(gsp);
+    free(sp);
+}
+
 /* CPU comparisons up to 2^cpu_log (>= 12), progression checks from 2^16 to 2^max_log. */
 static void TCAT(test_msm_, TC)(cz_threadpool *pool, unsigned cpu_log, unsigned max_log) {
     const size_t ncpu = (size_t)1 << cpu_log, nmax = (size_t)1 << max_log;
@@ -144,6 +217,7 @@ static void TCAT(test_msm_, TC)(cz_threadpool *pool, unsigned cpu_log, unsigned 
         CHECK(TGPU(bases_progression)(&gb, &p0, &step, nb, 0, NULL) == CZ_OK);
         CHECK(cz_gpu_bases_count(gb) == nb);
     }
+    TCAT(test_sparse_, TC)(pool, bases, s, ncpu, &a, &d);
 
     /* Independent random bases [k]G for small n, some of them infinity. */
     {
