@@ -162,6 +162,8 @@ typedef struct cz_engine_stats {
     double uptime_ms;
     int ndevices; /* lock slots in busy_ms (1 for the CPU backend) */
     size_t synth_queue, gpu_queue, finalize_queue; /* partitions waiting in each */
+    uint64_t ahead;       /* partitions dispatched and not yet picked up by a GPU worker */
+    uint64_t ahead_limit; /* the pacer's bound on them (0: no pacer) */
 } cz_engine_stats;
 
 /* Starts the engine's threads. CZ_EINVAL (config), CZ_ENOMEM, CZ_EINTERNAL (threads). */
@@ -190,12 +192,13 @@ void cz_engine_stats_get(cz_engine_stats *out, cz_engine *e);
 cz_bufpool *cz_engine_bufpool(cz_engine *e);
 /* Fills the engine's buffer pool ahead of jobs of workload wl (its buf_bytes) with the buffers
  * of partitions partitions (0: the most the pipeline holds at once: with the pacer
- * partition_workers + gpu_queue_depth + the GPU workers, without it 2 x partition_workers + the
+ * partition_workers + gpu_queue_depth + the GPU workers + 1, without it 2 x partition_workers + the
  * GPU workers), at most as many partitions as fit whole (part_bytes) in the budget's free bytes
  * (the pool's idle buffers counted as free), each as far as the budget grants it at once
  * (cz_bufpool_prefill): with pinned buffers this moves the pinning (seconds per GiB) out of the
- * first jobs. *made (may be NULL): buffers allocated. CZ_ENOMEM when host memory runs out (what
- * was made stays). */
+ * first jobs. When the budget caps the count below the pacer's, the pacer is lowered to it
+ * (partitions - GPU workers - 1, at least 1), so that the pool does not grow mid-run. *made (may be
+ * NULL): buffers allocated. CZ_ENOMEM when host memory runs out (what was made stays). */
 int cz_engine_prefill(cz_engine *e, const cz_workload *wl, unsigned partitions, unsigned *made,
                       cz_errinfo *ei);
 

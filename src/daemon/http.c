@@ -114,6 +114,8 @@ static json_t *pipeline_json(const cz_engine_stats *st, int *bad) {
     put(p, "synthesis_queue", jint(st->synth_queue), bad);
     put(p, "gpu_queue", jint(st->gpu_queue), bad);
     put(p, "finalize_queue", jint(st->finalize_queue), bad);
+    put(p, "partitions_ahead", jint(st->ahead), bad);
+    put(p, "partitions_ahead_limit", jint(st->ahead_limit), bad);
     return p;
 }
 
@@ -274,6 +276,10 @@ char *cz_http_metrics_text(cz_engine *e, cz_srs *srs) {
     fprintf(f, "cuzk_pipeline_queue_partitions{stage=\"synthesis\"} %zu\n", st.synth_queue);
     fprintf(f, "cuzk_pipeline_queue_partitions{stage=\"gpu\"} %zu\n", st.gpu_queue);
     fprintf(f, "cuzk_pipeline_queue_partitions{stage=\"finalize\"} %zu\n", st.finalize_queue);
+    metric_u64(f, "cuzk_pipeline_partitions_ahead", "gauge",
+               "Partitions in synthesis or queued for a GPU (bounded by the pacer).", st.ahead);
+    metric_u64(f, "cuzk_pipeline_partitions_ahead_limit", "gauge",
+               "The pacer's bound on partitions ahead of the GPUs (0: none).", st.ahead_limit);
 
     metric_u64(f, "cuzk_budget_total_bytes", "gauge", "Memory budget.", st.budget.total);
     metric_u64(f, "cuzk_budget_used_bytes", "gauge", "Memory budget reserved now.", st.budget.used);

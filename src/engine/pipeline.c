@@ -795,8 +795,8 @@ int cz_engine_prefill(cz_engine *e, const cz_workload *wl, unsigned partitions, 
     cz_budget_stats bs;
     cz_bufpool_stats ps;
     uint64_t fit;
-    if (partitions == 0)
-        partitions = (e->pace_limit > 0 ? (unsigned)e->pace_limit : 2 * (unsigned)e->nsynth) +
+    if (partitions == 0) /* + 1 with the pacer: a partition finishing still holds a buffer */
+        partitions = (e->pace_limit > 0 ? (unsigned)e->pace_limit + 1 : 2 * (unsigned)e->nsynth) +
                      (unsigned)e->ngpu;
     /* no more sets than partitions fit in what the budget has free (with the pool's own idle
      * buffers, which partitions adopt): a partition also needs room for its bytes that are not
@@ -804,8 +804,23 @@ int cz_engine_prefill(cz_engine *e, const cz_workload *wl, unsigned partitions, 
     cz_budget_stats_get(&bs, e->budget);
     cz_bufpool_stats_get(&ps, e->bufs);
     fit = wl->part_bytes == 0 ? 0 : (bs.total - bs.used + ps.reserved_bytes) / wl->part_bytes;
-    if (partitions > fit)
+    if (partitions > fit) {
         partitions = (unsigned)fit;
+        /* The pool holds fewer partitions than the pacer would let in: lower the pacer to them, so
+         * the pool never grows mid-run (a new pinned buffer stalls the device for seconds). */
+        pthread_mutex_lock(&e->stats_lock);
+        if (e->pace_limit > 0) {
+            uint64_t room = partitions > (unsigned)e->ngpu + 1 ? partitions - e->ngpu - 1 : 1;
+            if (room < e->pace_limit) {
+                CZ_LOG_INFO("engine: prefill: the budget holds %u partitions; at most %llu ahead "
+                            "of the GPUs (was %llu)",
+                            partitions, (unsigned long long)room,
+                            (unsigned long long)e->pace_limit);
+                e->pace_limit = room;
+            }
+        }
+        pthread_mutex_unlock(&e->stats_lock);
+    }
     return cz_bufpool_prefill(e->bufs, wl->buf_bytes, partitions, made, ei);
 }
 
@@ -817,6 +832,8 @@ void cz_engine_stats_get(cz_engine_stats *out, cz_engine *e) {
     out->parts_done = e->parts_done;
     out->parts_failed = e->parts_failed;
     out->parts_skipped = e->parts_skipped;
+    out->ahead = e->npaced;
+    out->ahead_limit = e->pace_limit;
     for (int i = 0; i < e->nslots; i++) {
         out->busy_ms[i] = e->dev[i].busy_ms;
         out->busy_now[i] = e->dev[i].busy_now;

@@ -417,6 +417,7 @@ static void check_metrics(const char *text, cz_engine *e, cz_srs *srs) {
     EQ("cuzk_budget_granted_total", st.budget.ngranted);
     EQ("cuzk_budget_refused_total", st.budget.nrefused);
     EQ("cuzk_gpu_devices", st.ndevices);
+    EQ("cuzk_pipeline_partitions_ahead_limit", st.ahead_limit);
     EQ("cuzk_srs_keys_loaded", ss.nloaded);
     EQ("cuzk_srs_keys_referenced", ss.nreferenced);
     EQ("cuzk_srs_bytes", ss.bytes);

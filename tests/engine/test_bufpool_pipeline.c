@@ -330,7 +330,14 @@ static void test_prefill(void) {
     cz_errinfo ei;
     unsigned made = 0;
     cz_workload wl = {&f_ops, NULL, 1, 8, PART, 2 * V, {V, V, W}};
+    cz_engine_stats es;
+    cz_engine_stats_get(&es, e);
+    CHECK(es.ahead_limit == 2 + 2 && es.ahead == 0); /* partition workers + one per GPU worker */
     CHECK_ERR(cz_engine_prefill(e, &wl, 0, &made, &ei), CZ_OK);
+    /* the budget holds 2 partitions, fewer than the pacer's 4 + 2 GPU workers + 1: the pacer is
+     * lowered to what the pool holds (at least 1), so the pool never has to grow */
+    cz_engine_stats_get(&es, e);
+    CHECK(es.ahead_limit == 1);
     cz_bufpool_stats st;
     cz_bufpool_stats_get(&st, cz_engine_bufpool(e));
     CHECK(made == 6 && st.nprefilled == 6 && st.idle_bytes == 2 * (2 * V + W));
