@@ -14,12 +14,14 @@
  * Made by bases_upload (gpu_msm_bases.cuh) when at least an eighth of the points are infinity
  * (CZ_GPU_BASES_COMPACT=0: never; =1: whenever one is): one pass flags the finite points, a CUB
  * exclusive sum gives their positions, one pass writes the indices, one gather copies the points
- * into an exact-size buffer, and the dense one is freed (so the device holds both for a moment).
+ * into an exact-size buffer, and the dense one is freed (so the device holds both for a moment;
+ * without room for that the handle stays dense, with a warning).
  * cz_gpu_bases_restrict keeps only the positions another handle stores (the benchmark key's B1,
  * made dense on the device, takes B2's, which a real key shares: the same variables are in B).
  */
 #include <cub/device/device_scan.cuh>
 
+#include "cuzk/log.h"
 #include "gpu_msm.cuh"
 
 /* flags[i] = 1 when point i (words 64-bit words) is not all-zero, the affine infinity. */
@@ -154,6 +156,15 @@ out:
     cudaFree(flags);
     cudaFree(pos);
     cudaFree(idx);
+    if (rc == CZ_ENOMEM) {
+        /* no room for the compacted copy beside the dense one: the handle stays dense (valid,
+         * only slower) */
+        CZ_LOG_WARN("gpu bases: no device memory to compact %zu points (%s); kept dense", n,
+                    ei != NULL ? ei->msg : "out of memory");
+        cz_errinfo_clear(ei);
+        (void)cudaGetLastError(); /* the failed allocation's error is not sticky; clear it */
+        rc = CZ_OK;
+    }
     return rc;
 }
 
