@@ -5,11 +5,12 @@
  * Threads: 1 dispatcher, partition_workers synthesis workers, ndevices × workers_per_device GPU
  * workers, `finalizers` finalizer threads, 1 deallocation thread. A partition is an `item` that
  * moves synth_q (FIFO, bounded by the number of synthesis workers, so the dispatcher reserves
- * memory at most that far ahead) → gpu_q (ordered by (dispatch order, partition): the oldest
- * job's lowest partition first) → fin_q → end_part(). end_part() is the one place a partition
- * ends, whatever happened: it releases the reservation, passes the buffers to the deallocation
- * thread and reports the partition to the job; the report of the last partition completes the
- * job (assemble in order, verify, done) or leaves it failed/cancelled.
+ * memory at most that far ahead; the pacer holds it back while partition_workers +
+ * gpu_queue_depth partitions are not yet picked up by a GPU worker) → gpu_q (ordered by (dispatch
+ * order, partition): the oldest job's lowest partition first) → fin_q → end_part(). end_part() is
+ * the one place a partition ends, whatever happened: it releases the reservation, passes the
+ * buffers to the deallocation thread and reports the partition to the job; the report of the last
+ * partition completes the job (assemble in order, verify, done) or leaves it failed/cancelled.
  *
  * Shutdown drains in pipeline order: the scheduler stops handing out jobs, the dispatcher ends
  * the job it is dispatching, then each queue is closed once the stage before it has joined.
@@ -211,7 +212,6 @@ static void end_job_event(cz_engine *e, item *it) {
     }
 }
 
-/* The one way a partition ends (see the file comment); frees it. */
 /* The pacer (cz_engine_config.gpu_queue_depth): it leaves the partitions a GPU worker took. */
 static void pace_leave(item *it) {
     cz_engine *e = it->e;
@@ -248,6 +248,7 @@ static int pace_enter(item *it) {
     }
 }
 
+/* The one way a partition ends (see the file comment); frees it. */
 static void end_part(item *it, int code, const char *msg) {
     cz_engine *e = it->e;
     int last_ok, last;

@@ -22,8 +22,8 @@ struct cz_gpu_bases {
 };
 
 /* gpu_msm_sparse.cu: compacts b to its finite points when enough of them are infinity (see
- * there); counts the stored points below index k (*m); gathers out[j] = in[idx[j]] (j < m,
- * elements of elem bytes, a multiple of 8) on stream st. */
+ * there); counts the stored points of the sparse b below index k (*m); gathers out[j] = in[idx[j]]
+ * (j < m, elements of elem bytes, a multiple of 8) on stream st. */
 int cz__gpu_bases_compact(cz_gpu_bases *b, cz_errinfo *ei);
 int cz__gpu_bases_stored_below(size_t *m, const cz_gpu_bases *b, size_t k, cudaStream_t st,
                                cz_errinfo *ei);

@@ -87,8 +87,8 @@ int cz__gpu_bases_stored_below(size_t *m, const cz_gpu_bases *b, size_t k, cudaS
                                cz_errinfo *ei) {
     int rc = CZ_OK;
     uint32_t *d_m = NULL, hm = 0;
-    if (b->d_idx == NULL || k >= b->n) {
-        *m = b->d_idx == NULL ? (k < b->n ? k : b->n) : b->stored;
+    if (k >= b->n) {
+        *m = b->stored;
         return CZ_OK;
     }
     CZ_CUDA_TRY(cudaMallocAsync((void **)&d_m, sizeof *d_m, st));
