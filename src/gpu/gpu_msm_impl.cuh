@@ -223,15 +223,7 @@ static __global__ void msm_bounds_kern(uint32_t *start, const uint32_t *keys, si
     uint32_t b = blockIdx.x * blockDim.x + threadIdx.x;
     if (b > nb)
         return;
-    size_t lo = 0, hi = total;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (keys[mid] < b)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    start[b] = (uint32_t)lo;
+    start[b] = (uint32_t)lower_bound_u32(keys, total, b);
 }
 
 /* Chunk t of the sorted pairs (see the file comment, step 3). FS: fe_sqr_fast in the madds. */
