@@ -348,13 +348,13 @@ static void *drain_thread(void *arg) {
     return NULL;
 }
 
-int cz_grpc_server_run(cz_grpc_server *s, volatile sig_atomic_t *stop) {
+int cz_grpc_server_run(cz_grpc_server *s, atomic_int *stop) {
     int draining = 0, shutdown_started = 0, shutdown_done = 0;
     uint64_t drained_at = 0;
     pthread_t drainer;
     request_next(s);
     for (;;) {
-        if (*stop && !draining) {
+        if (atomic_load(stop) && !draining) {
             draining = 1;
             CZ_LOG_INFO("cuzk-daemon: stopping: no new jobs; draining accepted jobs");
             cz_daemon_service_stop_intake(s->svc);

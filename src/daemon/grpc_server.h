@@ -6,7 +6,7 @@
 #define CZ_DAEMON_GRPC_SERVER_H
 
 #include <grpc/grpc.h>
-#include <signal.h>
+#include <stdatomic.h>
 
 #include "cuzk/err.h"
 #include "daemon/service.h"
@@ -31,7 +31,7 @@ int cz_grpc_server_create(cz_grpc_server **out, const char *addr, cz_daemon_serv
  * refused (UNAVAILABLE), accepted jobs are drained, the server shuts down after the replies
  * of those jobs' waiters have been sent. Returns CZ_OK.
  */
-int cz_grpc_server_run(cz_grpc_server *s, volatile sig_atomic_t *stop);
+int cz_grpc_server_run(cz_grpc_server *s, atomic_int *stop);
 /* Frees the server (after run returned) and removes its Unix socket file. */
 void cz_grpc_server_destroy(cz_grpc_server *s);
 

@@ -28,6 +28,7 @@
  * once (status 1). Exit status 2: bad flags or configuration; 1: start-up failed.
  */
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,13 +44,15 @@
 #include "daemon/http.h"
 #include "daemon/service.h"
 
-static volatile sig_atomic_t stop_requested;
+/* Atomic, not volatile sig_atomic_t: the handler may run on any thread (a worker's, say), and
+ * only an atomic orders its store with the main loop's load. A lock-free atomic_int is
+ * async-signal-safe. */
+static atomic_int stop_requested;
 
 static void on_signal(int sig) {
     (void)sig;
-    if (stop_requested)
+    if (atomic_exchange(&stop_requested, 1))
         _exit(1);
-    stop_requested = 1;
 }
 
 static void usage(FILE *f) {
