@@ -226,12 +226,27 @@ static __global__ void msm_bounds_kern(uint32_t *start, const uint32_t *keys, si
     start[b] = (uint32_t)lower_bound_u32(keys, total, b);
 }
 
-/* Chunk t of the sorted pairs (see the file comment, step 3). FS: fe_sqr_fast in the madds. */
+/* Asks the memory system for the 32-byte sectors of the affine point *p ahead of its load: into
+ * L2 (to_l1 false) or L1 too. A hint: no result depends on it. */
+template <class FP>
+static __device__ __forceinline__ void aff_prefetch(const ec_aff<FP> *p, bool to_l1) {
+    const char *c = reinterpret_cast<const char *>(p);
+#pragma unroll
+    for (unsigned o = 0; o < sizeof(ec_aff<FP>); o += 32) {
+        if (to_l1)
+            asm volatile("prefetch.global.L1 [%0];" ::"l"(c + o));
+        else
+            asm volatile("prefetch.global.L2 [%0];" ::"l"(c + o));
+    }
+}
+
+/* Chunk t of the sorted pairs (see the file comment, step 3). FS: fe_sqr_fast in the madds. pf:
+ * prefetch the point |pf| pairs ahead (0: none; > 0 into L2, < 0 into L1; CZ_GPU_MSM_PREFETCH). */
 template <class FP, bool FS>
 static __device__ __forceinline__ void
 acc_chunk(ec_xyzz<FP> *buckets, ec_xyzz<FP> *part, uint32_t *owner, const uint32_t *start,
           const uint32_t *keys, const uint32_t *vals, const ec_aff<FP> *pts, uint32_t nb,
-          uint32_t len, uint32_t t) {
+          uint32_t len, uint32_t t, int32_t pf) {
     owner[t] = NO_OWNER;
     uint32_t nvalid = start[nb], lo = t * len;
     if (lo >= nvalid)
@@ -250,6 +265,11 @@ acc_chunk(ec_xyzz<FP> *buckets, ec_xyzz<FP> *part, uint32_t *owner, const uint32
             xyzz_set_inf(acc);
         }
         uint32_t v = vals[k];
+        if (pf != 0) {
+            uint32_t ahead = k + (uint32_t)(pf > 0 ? pf : -pf);
+            if (ahead < hi)
+                aff_prefetch(&pts[vals[ahead] & 0x7fffffffu], pf < 0);
+        }
         const ec_aff<FP> *p = &pts[v & 0x7fffffffu];
         fe<FP> x = fe_load(&p->x), y = fe_load(&p->y);
         if (fe_is_zero(x) && fe_is_zero(y))
@@ -262,10 +282,10 @@ template <class FP, bool FS>
 __global__ void __launch_bounds__(128)
     msm_acc_kern(ec_xyzz<FP> *buckets, ec_xyzz<FP> *part, uint32_t *owner, const uint32_t *start,
                  const uint32_t *keys, const uint32_t *vals, const ec_aff<FP> *pts, uint32_t nb,
-                 uint32_t len, uint32_t nchunks) {
+                 uint32_t len, uint32_t nchunks, int32_t pf) {
     uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
     if (t < nchunks)
-        acc_chunk<FP, FS>(buckets, part, owner, start, keys, vals, pts, nb, len, t);
+        acc_chunk<FP, FS>(buckets, part, owner, start, keys, vals, pts, nb, len, t, pf);
 }
 
 /* The same with at most ACC_NREG registers, launched in blocks of one warp (CZ_GPU_MSM_NREG=1):
@@ -276,10 +296,10 @@ template <class FP, bool FS>
 __global__ void __maxnreg__(ACC_NREG)
     msm_acc_nr_kern(ec_xyzz<FP> *buckets, ec_xyzz<FP> *part, uint32_t *owner, const uint32_t *start,
                     const uint32_t *keys, const uint32_t *vals, const ec_aff<FP> *pts, uint32_t nb,
-                    uint32_t len, uint32_t nchunks) {
+                    uint32_t len, uint32_t nchunks, int32_t pf) {
     uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
     if (t < nchunks)
-        acc_chunk<FP, FS>(buckets, part, owner, start, keys, vals, pts, nb, len, t);
+        acc_chunk<FP, FS>(buckets, part, owner, start, keys, vals, pts, nb, len, t, pf);
 }
 
 /* An out-of-line xyzz_add for kernels that call it from several places (inlining every copy of
@@ -538,9 +558,10 @@ static void prof_mark(prof *p, int phase) {
  * chunk of the affine path, default AFF_MIN_LEN), CZ_GPU_MSM_ROUNDS (xyzz chunks: 0 = ACC_CHUNKS
  * of them as before, k > 0 = k waves of the resident threads, default as many whole waves as fit
  * in ACC_CHUNKS), CZ_GPU_MSM_NREG=1 (xyzz: msm_acc_nr_kern, at most ACC_NREG registers in
- * one-warp blocks; not measured yet). */
+ * one-warp blocks; measured: no gain), CZ_GPU_MSM_PREFETCH=k (xyzz: prefetch the point k pairs
+ * ahead, k > 0 into L2, k < 0 into L1 as well, 0 = off: the default until measured). */
 typedef struct {
-    int affine, fs, rounds, nreg;
+    int affine, fs, rounds, nreg, pf;
     uint32_t aff_len;
 } acc_opts;
 
@@ -552,6 +573,9 @@ template <class H> static acc_opts acc_opts_get(void) {
     o.fs = env_int("CZ_GPU_MSM_SQR", 1) > 0;
     o.rounds = env_int("CZ_GPU_MSM_ROUNDS", -1);
     o.nreg = env_int("CZ_GPU_MSM_NREG", 0) > 0;
+    o.pf = env_int("CZ_GPU_MSM_PREFETCH", 0);
+    if (o.pf < -64 || o.pf > 64)
+        o.pf = 0;
     o.aff_len = l >= 4 && l <= (1 << 16) ? (uint32_t)l : AFF_MIN_LEN;
     if (H::group == 2) /* G2: the XYZZ kernel only (see pick_acc_kern) */
         o.affine = o.fs = o.nreg = 0;
@@ -561,7 +585,7 @@ template <class H> static acc_opts acc_opts_get(void) {
 template <class FP>
 using acc_kern_t = void (*)(ec_xyzz<FP> *, ec_xyzz<FP> *, uint32_t *, const uint32_t *,
                             const uint32_t *, const uint32_t *, const ec_aff<FP> *, uint32_t,
-                            uint32_t, uint32_t);
+                            uint32_t, uint32_t, int32_t);
 template <class FP>
 using aff_kern_t = void (*)(ec_xyzz<FP> *, ec_xyzz<FP> *, uint32_t *, fe<FP> *, const uint32_t *,
                             const uint32_t *, const uint32_t *, const ec_aff<FP> *, uint32_t,
@@ -740,7 +764,7 @@ static int pippenger(typename H::jac *ret, const cz_gpu_bases *bh, const void *d
                                          dv.Current(), pts, nb, len, nchunks, nslots);
         } else {
             akern<<<cz__gpu_blocks(nchunks, acc_bs), acc_bs, 0, st>>>(
-                bk, part, owner, start, dk.Current(), dv.Current(), pts, nb, len, nchunks);
+                bk, part, owner, start, dk.Current(), dv.Current(), pts, nb, len, nchunks, ao.pf);
         }
         CZ_CUDA_LAUNCHED();
         prof_mark(pf, P_ACC);

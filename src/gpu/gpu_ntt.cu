@@ -75,12 +75,14 @@
  *      (truncated) high half of y·w': t ≡ y·w (mod r) and t < 2r (proof at sh_mul), the bound
  *      the lazy butterflies of 6 assume, so they are reused unchanged. Each block loads 2·(2^s - 1)
  *      twiddles (shared memory: 3 times the tile).
+ *   9: 7's arithmetic in ntt_pass4_kern: two stages per shared-memory round trip, four elements
+ *      a thread (same butterflies, same results).
  * (3 and 4 were 6 and 7 without the shared twiddles; measured and removed, see docs/gpu.md.) */
 template <int V> struct ntt_v {
-    static constexpr bool lazy = V == 6 || V == 7 || V == 8;
-    static constexpr bool eo = V == 7;
+    static constexpr bool lazy = V == 6 || V == 7 || V == 8 || V == 9;
+    static constexpr bool eo = V == 7 || V == 9;
     static constexpr bool shoup = V == 8;
-    static constexpr bool shtw = V == 6 || V == 7 || V == 8;
+    static constexpr bool shtw = V == 6 || V == 7 || V == 8 || V == 9;
 };
 
 /* 2r, limb i (r's limbs as compile-time constants). */
@@ -346,6 +348,73 @@ template <class C> struct ntt_pass {
     int gather, pre, post, last;
 };
 
+/* Where block b's tile lies in the pass's input and output: element v of the tile is at base +
+ * (v << t) (lo = base's low t bits, the butterflies' twiddle offset; the first pass gathers from
+ * the bit-reversed positions instead, see ntt_tile_load). */
+struct ntt_tile {
+    size_t base;
+    uint32_t lo;
+};
+
+template <class C>
+static __device__ __forceinline__ ntt_tile ntt_tile_of(const ntt_pass<C> &P, size_t b) {
+    ntt_tile T;
+    if (P.gather) { /* t = 0 */
+        const unsigned r = P.log_n - P.s;
+        T.lo = 0;
+        T.base = r ? (size_t)(__brevll((unsigned long long)b) >> (64 - r)) << P.s : 0;
+    } else {
+        T.lo = (uint32_t)(b & (((size_t)1 << P.t) - 1));
+        T.base = ((b >> P.t) << (P.t + P.s)) | T.lo;
+    }
+    return T;
+}
+
+/* Loads element v of block b's tile into shared memory (bit-reversed slot in the first pass,
+ * times g^k for a coset). */
+template <class C>
+static __device__ __forceinline__ void ntt_tile_load(fe<C> *sh, const ntt_pass<C> &P, size_t b,
+                                                     const ntt_tile &T, unsigned v) {
+    if (P.gather) {
+        const size_t k = ((size_t)v << (P.log_n - P.s)) + b;
+        fe<C> x = fe_load(&P.src[k]);
+        if (P.pre)
+            ntt_mul_pow(x, x, P.pre_lo, P.pre_hi, k);
+        sh[__brev(v) >> (32 - P.s)] = x;
+    } else {
+        sh[v] = fe_load(&P.src[T.base + ((size_t)v << P.t)]);
+    }
+}
+
+/* Shared twiddle slot i < 2^s - 1 of the tile: stage k, butterfly j at shw[2^k - 1 + j]
+ * (and its Shoup quotient 2^s slots further for variant 8). */
+template <class C, bool INV, int V>
+static __device__ __forceinline__ void ntt_twiddle_load(fe<C> *shw, const ntt_pass<C> &P,
+                                                        uint32_t lo, unsigned i) {
+    const unsigned k = 31 - __clz(i + 1), j = i + 1 - (1u << k);
+    const uint32_t halfn = 1u << (P.log_n - 1);
+    const uint32_t e = ((j << P.t) + lo) << (P.log_n - (P.t + k) - 1);
+    shw[i] = fe_load(&P.tw[INV && e != 0 ? halfn - e : e]);
+    if (ntt_v<V>::shoup) /* the quotients after the twiddles */
+        shw[(1u << P.s) + i] = fe_load(&P.tws[INV && e != 0 ? halfn - e : e]);
+}
+
+/* Stores element v of the tile (times n^-1 or n^-1·g^-k where the transform asks, or brought
+ * below r in the last pass). */
+template <class C, int V>
+static __device__ __forceinline__ void ntt_tile_store(const fe<C> *sh, const ntt_pass<C> &P,
+                                                      const ntt_tile &T, unsigned v) {
+    const size_t k = T.base + ((size_t)v << P.t);
+    fe<C> x = sh[v];
+    if (P.post == 1)
+        fe_mul(x, x, P.post_c);
+    else if (P.post == 2)
+        ntt_mul_pow(x, x, P.post_lo, P.post_hi, k);
+    else if (P.last)
+        ntt_normalise<C, V>(x);
+    fe_store(&P.dst[k], x);
+}
+
 template <class C, bool INV, int V>
 __global__ void __launch_bounds__(512) ntt_pass_kern(const ntt_pass<C> P) {
     extern __shared__ uint4 ntt_smem[];
@@ -353,42 +422,16 @@ __global__ void __launch_bounds__(512) ntt_pass_kern(const ntt_pass<C> P) {
     const size_t b = blockIdx.x;
     const unsigned L = P.log_n, t = P.t, s = P.s, u = threadIdx.x, half = 1u << (s - 1);
     const uint32_t halfn = 1u << (L - 1);
-    size_t base;
-    uint32_t lo;
+    const ntt_tile T = ntt_tile_of(P, b);
+    const uint32_t lo = T.lo;
 
-    if (P.gather) { /* t = 0 */
-        const unsigned r = L - s;
-        lo = 0;
-        base = r ? (size_t)(__brevll((unsigned long long)b) >> (64 - r)) << s : 0;
-#pragma unroll
-        for (int h = 0; h < 2; h++) {
-            const unsigned v = u + h * half;
-            const size_t k = ((size_t)v << r) + b;
-            fe<C> x = fe_load(&P.src[k]);
-            if (P.pre)
-                ntt_mul_pow(x, x, P.pre_lo, P.pre_hi, k);
-            sh[__brev(v) >> (32 - s)] = x;
-        }
-    } else {
-        lo = (uint32_t)(b & (((size_t)1 << t) - 1));
-        base = ((b >> t) << (t + s)) | lo;
-        sh[u] = fe_load(&P.src[base + ((size_t)u << t)]);
-        sh[u + half] = fe_load(&P.src[base + ((size_t)(u + half) << t)]);
-    }
+    ntt_tile_load(sh, P, b, T, u);
+    ntt_tile_load(sh, P, b, T, u + half);
     if (ntt_v<V>::shtw) {
-        /* the twiddle of stage k, butterfly j at shw[2^k - 1 + j] */
-        fe<C> *shw = sh + (2 * half);
 #pragma unroll
-        for (int hh = 0; hh < 2; hh++) {
-            const unsigned i = u + hh * half;
-            if (i < 2 * half - 1) {
-                const unsigned k = 31 - __clz(i + 1), j = i + 1 - (1u << k);
-                const uint32_t e = ((j << t) + lo) << (L - (t + k) - 1);
-                shw[i] = fe_load(&P.tw[INV && e != 0 ? halfn - e : e]);
-                if (ntt_v<V>::shoup) /* the quotients after the twiddles */
-                    shw[2 * half + i] = fe_load(&P.tws[INV && e != 0 ? halfn - e : e]);
-            }
-        }
+        for (int hh = 0; hh < 2; hh++)
+            if (u + hh * half < 2 * half - 1)
+                ntt_twiddle_load<C, INV, V>(sh + 2 * half, P, lo, u + hh * half);
     }
     __syncthreads();
     for (unsigned k = 0; k < s; k++) {
@@ -416,19 +459,85 @@ __global__ void __launch_bounds__(512) ntt_pass_kern(const ntt_pass<C> P) {
         sh[i1] = m;
         __syncthreads();
     }
-#pragma unroll
-    for (int h = 0; h < 2; h++) {
-        const unsigned v = u + h * half;
-        const size_t k = base + ((size_t)v << t);
-        fe<C> x = sh[v];
-        if (P.post == 1)
-            fe_mul(x, x, P.post_c);
-        else if (P.post == 2)
-            ntt_mul_pow(x, x, P.post_lo, P.post_hi, k);
-        else if (P.last)
-            ntt_normalise<C, V>(x);
-        fe_store(&P.dst[k], x);
+    ntt_tile_store<C, V>(sh, P, T, u);
+    ntt_tile_store<C, V>(sh, P, T, u + half);
+}
+
+/* Butterfly j of stage k (of the pass) on (x, y) in place, with variant 7's arithmetic and the
+ * tile's shared twiddles shw (ntt_pass_kern's stage body, for ntt_pass4_kern). */
+template <class C, bool INV>
+static __device__ __forceinline__ void ntt_stage_bfly(fe<C> &x, fe<C> &y, const fe<C> *shw,
+                                                      const ntt_pass<C> &P, uint32_t lo, unsigned k,
+                                                      unsigned j) {
+    fe<C> p, m;
+    if (P.t + k == 0) { /* twiddle 1; pass-0 inputs are below r */
+        ntt_bfly<C, 7>(p, m, x, y);
+    } else {
+        fe<C> w = shw[(1u << k) - 1 + j], yw;
+        ntt_twmul<C, 7>(yw, y, w, w);
+        ntt_bfly<C, 7>(p, m, x, yw);
+        if (INV && ((j << P.t) + lo) != 0) { /* the twiddle's exponent e is not 0 */
+            fe<C> tmp = p;
+            p = m;
+            m = tmp;
+        }
     }
+    x = p;
+    y = m;
+}
+
+/* Variant 9: variant 7's butterflies, two stages per shared-memory round trip. A block of 2^(s-2)
+ * threads; for stages (k, k + 1) thread u holds the 4 elements i0 + {0, h, 2h, 3h} (h = 2^k, i0 =
+ * the 2^(k+2)-block of u, plus j = u mod h) in registers: stage k's butterflies (i0, i0 + h) and
+ * (i0 + 2h, i0 + 3h), both of twiddle j, then stage k + 1's (i0, i0 + 2h) and (i0 + h, i0 + 3h),
+ * of twiddles j and j + h. Half the barriers and shared-memory traffic of ntt_pass_kern and two
+ * independent multiplications per step; every butterfly sees the same inputs as in variant 7, so
+ * the results are byte for byte the same. An odd s ends with one radix-2 stage (2 butterflies a
+ * thread). */
+template <class C, bool INV>
+__global__ void __launch_bounds__(256) ntt_pass4_kern(const ntt_pass<C> P) {
+    extern __shared__ uint4 ntt_smem[];
+    fe<C> *sh = reinterpret_cast<fe<C> *>(ntt_smem), *shw = sh + (1u << P.s);
+    const size_t b = blockIdx.x;
+    const unsigned s = P.s, u = threadIdx.x, q = 1u << (s - 2);
+    const ntt_tile T = ntt_tile_of(P, b);
+    unsigned k = 0;
+
+#pragma unroll
+    for (int h = 0; h < 4; h++) {
+        ntt_tile_load(sh, P, b, T, u + h * q);
+        if (u + h * q < 4 * q - 1)
+            ntt_twiddle_load<C, INV, 7>(shw, P, T.lo, u + h * q);
+    }
+    __syncthreads();
+    for (; k + 1 < s; k += 2) {
+        const unsigned h = 1u << k, j = u & (h - 1);
+        const unsigned i0 = ((u >> k) << (k + 2)) + j;
+        fe<C> a0 = sh[i0], a1 = sh[i0 + h], a2 = sh[i0 + 2 * h], a3 = sh[i0 + 3 * h];
+        ntt_stage_bfly<C, INV>(a0, a1, shw, P, T.lo, k, j);
+        ntt_stage_bfly<C, INV>(a2, a3, shw, P, T.lo, k, j);
+        ntt_stage_bfly<C, INV>(a0, a2, shw, P, T.lo, k + 1, j);
+        ntt_stage_bfly<C, INV>(a1, a3, shw, P, T.lo, k + 1, j + h);
+        sh[i0] = a0;
+        sh[i0 + h] = a1;
+        sh[i0 + 2 * h] = a2;
+        sh[i0 + 3 * h] = a3;
+        __syncthreads();
+    }
+    if (k < s) { /* the last stage of an odd s: h = 2q, butterfly j = i on (i, i + h) */
+#pragma unroll
+        for (int hh = 0; hh < 2; hh++) {
+            const unsigned i = u + hh * q;
+            fe<C> x = sh[i], y = sh[i + 2 * q];
+            ntt_stage_bfly<C, INV>(x, y, shw, P, T.lo, k, i);
+            sh[i] = x;
+            sh[i + 2 * q] = y;
+        }
+        __syncthreads();
+    }
+#pragma unroll
+    for (int h = 0; h < 4; h++)
+        ntt_tile_store<C, 7>(sh, P, T, u + h * q);
 }
 
 /* tw[k] = hi[k >> 10] · lo[k & 1023] for k < count. */
@@ -738,13 +847,24 @@ extern "C" int cz_gpu_release(int dev, cz_errinfo *ei) {
 template <class C, bool INV, int V>
 static int ntt_launch(dim3 grid, dim3 block, size_t shm, const ntt_pass<C> &P, cz_errinfo *ei) {
     int rc = CZ_OK;
-    if (ntt_v<V>::shtw) {
-        shm *= ntt_v<V>::shoup ? 3 : 2;
+    if constexpr (V == 9) {
+        if (P.s < 2) /* n = 2: variant 7 */
+            return ntt_launch<C, INV, 7>(grid, block, shm, P, ei);
+        shm *= 2; /* a quarter of the tile's threads; the tile and its twiddles */
         if (shm > 48 * 1024)
             CZ_CUDA_TRY(cudaFuncSetAttribute(
-                ntt_pass_kern<C, INV, V>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)shm));
+                ntt_pass4_kern<C, INV>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)shm));
+        ntt_pass4_kern<C, INV><<<grid, dim3(block.x / 2), shm>>>(P);
+    } else {
+        if (ntt_v<V>::shtw) {
+            shm *= ntt_v<V>::shoup ? 3 : 2;
+            if (shm > 48 * 1024)
+                CZ_CUDA_TRY(cudaFuncSetAttribute(ntt_pass_kern<C, INV, V>,
+                                                 cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                                 (int)shm));
+        }
+        ntt_pass_kern<C, INV, V><<<grid, block, shm>>>(P);
     }
-    ntt_pass_kern<C, INV, V><<<grid, block, shm>>>(P);
 out:
     return rc;
 }
@@ -798,6 +918,9 @@ static int ntt_core(fe<C> *a, const ntt_dom *d, unsigned log_n, cz_gpu_ntt_kind 
             case 8:
                 NTT_LAUNCH(8);
                 break;
+            case 9:
+                NTT_LAUNCH(9);
+                break;
             default:
                 NTT_LAUNCH(1);
             }
@@ -812,12 +935,12 @@ out:
     return rc;
 }
 
-/* The schedule of this call: CZ_GPU_NTT_VARIANT=2 selects gpu_ntt2.cu, 6, 7 and 8 this file's
+/* The schedule of this call: CZ_GPU_NTT_VARIANT=2 selects gpu_ntt2.cu, 6, 7, 8 and 9 this file's
  * kernels with the butterfly arithmetic of ntt_v (read per call, so tests and benchmarks can switch
  * with setenv); unset or anything else is the default. */
 static int ntt_variant(void) {
     const char *e = getenv("CZ_GPU_NTT_VARIANT");
-    if (e != NULL && strlen(e) == 1 && strchr("12678", e[0]) != NULL)
+    if (e != NULL && strlen(e) == 1 && strchr("126789", e[0]) != NULL)
         return e[0] - '0';
     return NTT_DEFAULT_VARIANT;
 }

@@ -5,7 +5,8 @@
  * (default 27; 0 skips both) against Horner evaluation at a few indices, with round trips (see
  * test_ntt_big_*). All of it for every variant: CZ_GPU_NTT_VARIANT=1 (the radix-2 kernels), =2
  * (gpu_ntt2.cu), =6, 7, 8 (the radix-2 kernels with lazy reduction and twiddles in shared memory,
- * 7 with the even/odd multiplication, 8 with Shoup's; CZ_GPU_TEST_NTT_VARIANTS limits the list);
+ * 7 with the even/odd multiplication, 8 with Shoup's, 9 = 7 with two stages per shared-memory
+ * round trip; CZ_GPU_TEST_NTT_VARIANTS limits the list);
  * variant 2 once more up to 2^16 with 2^6-element passes (CZ_GPU_NTT2_MAX_S=6, so 2 and 3 passes
  * at small sizes); then variant 2 against variant 1 byte for byte at 2^22..2^24
  * (up to the big size), all kinds. Exits 77 without a GPU.
@@ -64,7 +65,7 @@ int main(void) {
     big = env != NULL ? (unsigned)atoi(env) : 27;
     /* CZ_GPU_TEST_NTT_VARIANTS (e.g. "16") limits the variants of the full checks. */
     env = getenv("CZ_GPU_TEST_NTT_VARIANTS");
-    for (const char *v = "12678"; *v != '\0'; v++) {
+    for (const char *v = "126789"; *v != '\0'; v++) {
         char name[2] = {*v, '\0'};
         if (env == NULL || strchr(env, *v) != NULL)
             run_variant(name, pool, max_log, big);
