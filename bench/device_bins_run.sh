@@ -2,8 +2,9 @@
 # One device call from binaries built here (bench/device_bins_pack.sh DIR; carry DIR, default
 # build-dev-bin). Steps, in the order of PHASES (default "msmtest msm ntt ntttest engine gpu"), each
 # skipped when less time is left of TOTAL seconds (default 100) than it needs:
-#   msmtest  gpu_test_gpu_msm up to 2^MSM_TEST_LOG (16) with the settings MSM_TEST_ENV (default
-#            CZ_GPU_MSM_PREFETCH=1: a knob under test must give the same sums; "" = as built)
+#   msmtest  gpu_test_gpu_msm up to 2^MSM_TEST_LOG (16; every accumulation variant it lists,
+#            the prefetch ones included), once as built or under each setting of MSM_TEST_ENVS
+#            (";"-separated, "A=1,B=2" for two variables)
 #   msm      G1 MSM 2^MSM_LOG (26) of CURVE (bls12381), data on the device, median of 5, the
 #            settings of MSM_ENVS (CZ_BENCH_MSM_ENVS syntax "A=1,B=2;C=3") after the default
 #   ntttest  gpu_test_gpu_ntt for the variants NTT_TEST_VARIANTS (default 9; the CPU up to 2^20,
@@ -50,11 +51,15 @@ run() {
 for p in ${PHASES-msmtest msm ntt ntttest engine gpu}; do
   case $p in
   msmtest)
-    run msmtest 25 env CZ_GPU_TEST_MAX_LOG=${MSM_TEST_LOG:-16} ${MSM_TEST_ENV-CZ_GPU_MSM_PREFETCH=1} \
-      $X/gpu_test_gpu_msm
+    IFS=';' read -ra envs <<<"${MSM_TEST_ENVS-}"
+    [ ${#envs[@]} -gt 0 ] || envs=("")
+    for i in "${!envs[@]}"; do
+      run msmtest$i 25 env CZ_GPU_TEST_MAX_LOG=${MSM_TEST_LOG:-16} ${envs[$i]//,/ } \
+        $X/gpu_test_gpu_msm
+    done
     ;;
   msm)
-    run msm 45 env CZ_BENCH_MSM_ENVS="${MSM_ENVS-CZ_GPU_MSM_PREFETCH=1;CZ_GPU_MSM_PREFETCH=2;CZ_GPU_MSM_PREFETCH=-1}" \
+    run msm 45 env CZ_BENCH_MSM_ENVS="${MSM_ENVS-CZ_GPU_MSM_PREFETCH=1;CZ_GPU_MSM_PREFETCH=-1;CZ_GPU_MSM_PREFETCH=1,CZ_GPU_MSM_SEGS=131072}" \
       $X/cuzk-bench msm --gpu --curve ${CURVE:-bls12381} --log-n ${MSM_LOG:-26} --runs 5 --no-copies
     python3 -c "import json,sys
 for l in open(sys.argv[1]):

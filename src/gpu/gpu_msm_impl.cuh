@@ -240,13 +240,14 @@ static __device__ __forceinline__ void aff_prefetch(const ec_aff<FP> *p, bool to
     }
 }
 
-/* Chunk t of the sorted pairs (see the file comment, step 3). FS: fe_sqr_fast in the madds. pf:
- * prefetch the point |pf| pairs ahead (0: none; > 0 into L2, < 0 into L1; CZ_GPU_MSM_PREFETCH). */
-template <class FP, bool FS>
+/* Chunk t of the sorted pairs (see the file comment, step 3). FS: fe_sqr_fast in the madds. PF:
+ * 0, or prefetch the next pair's point into L2 (1) or L1 (-1) before the current one is loaded
+ * (CZ_GPU_MSM_PREFETCH; a template argument, so the default kernel's code is what it was). */
+template <class FP, bool FS, int PF = 0>
 static __device__ __forceinline__ void
 acc_chunk(ec_xyzz<FP> *buckets, ec_xyzz<FP> *part, uint32_t *owner, const uint32_t *start,
           const uint32_t *keys, const uint32_t *vals, const ec_aff<FP> *pts, uint32_t nb,
-          uint32_t len, uint32_t t, int32_t pf) {
+          uint32_t len, uint32_t t) {
     owner[t] = NO_OWNER;
     uint32_t nvalid = start[nb], lo = t * len;
     if (lo >= nvalid)
@@ -265,11 +266,8 @@ acc_chunk(ec_xyzz<FP> *buckets, ec_xyzz<FP> *part, uint32_t *owner, const uint32
             xyzz_set_inf(acc);
         }
         uint32_t v = vals[k];
-        if (pf != 0) {
-            uint32_t ahead = k + (uint32_t)(pf > 0 ? pf : -pf);
-            if (ahead < hi)
-                aff_prefetch(&pts[vals[ahead] & 0x7fffffffu], pf < 0);
-        }
+        if (PF != 0 && k + 1 < hi)
+            aff_prefetch(&pts[vals[k + 1] & 0x7fffffffu], PF < 0);
         const ec_aff<FP> *p = &pts[v & 0x7fffffffu];
         fe<FP> x = fe_load(&p->x), y = fe_load(&p->y);
         if (fe_is_zero(x) && fe_is_zero(y))
@@ -278,14 +276,14 @@ acc_chunk(ec_xyzz<FP> *buckets, ec_xyzz<FP> *part, uint32_t *owner, const uint32
     }
 }
 
-template <class FP, bool FS>
+template <class FP, bool FS, int PF = 0>
 __global__ void __launch_bounds__(128)
     msm_acc_kern(ec_xyzz<FP> *buckets, ec_xyzz<FP> *part, uint32_t *owner, const uint32_t *start,
                  const uint32_t *keys, const uint32_t *vals, const ec_aff<FP> *pts, uint32_t nb,
-                 uint32_t len, uint32_t nchunks, int32_t pf) {
+                 uint32_t len, uint32_t nchunks) {
     uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
     if (t < nchunks)
-        acc_chunk<FP, FS>(buckets, part, owner, start, keys, vals, pts, nb, len, t, pf);
+        acc_chunk<FP, FS, PF>(buckets, part, owner, start, keys, vals, pts, nb, len, t);
 }
 
 /* The same with at most ACC_NREG registers, launched in blocks of one warp (CZ_GPU_MSM_NREG=1):
@@ -296,10 +294,10 @@ template <class FP, bool FS>
 __global__ void __maxnreg__(ACC_NREG)
     msm_acc_nr_kern(ec_xyzz<FP> *buckets, ec_xyzz<FP> *part, uint32_t *owner, const uint32_t *start,
                     const uint32_t *keys, const uint32_t *vals, const ec_aff<FP> *pts, uint32_t nb,
-                    uint32_t len, uint32_t nchunks, int32_t pf) {
+                    uint32_t len, uint32_t nchunks) {
     uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
     if (t < nchunks)
-        acc_chunk<FP, FS>(buckets, part, owner, start, keys, vals, pts, nb, len, t, pf);
+        acc_chunk<FP, FS>(buckets, part, owner, start, keys, vals, pts, nb, len, t);
 }
 
 /* An out-of-line xyzz_add for kernels that call it from several places (inlining every copy of
@@ -558,8 +556,8 @@ static void prof_mark(prof *p, int phase) {
  * chunk of the affine path, default AFF_MIN_LEN), CZ_GPU_MSM_ROUNDS (xyzz chunks: 0 = ACC_CHUNKS
  * of them as before, k > 0 = k waves of the resident threads, default as many whole waves as fit
  * in ACC_CHUNKS), CZ_GPU_MSM_NREG=1 (xyzz: msm_acc_nr_kern, at most ACC_NREG registers in
- * one-warp blocks; measured: no gain), CZ_GPU_MSM_PREFETCH=k (xyzz: prefetch the point k pairs
- * ahead, k > 0 into L2, k < 0 into L1 as well, 0 = off: the default until measured). */
+ * one-warp blocks; measured: no gain), CZ_GPU_MSM_PREFETCH=1 / -1 (xyzz with fe_sqr_fast, not
+ * capped: prefetch each next point into L2 / L1; off by default until measured). */
 typedef struct {
     int affine, fs, rounds, nreg, pf;
     uint32_t aff_len;
@@ -574,18 +572,16 @@ template <class H> static acc_opts acc_opts_get(void) {
     o.rounds = env_int("CZ_GPU_MSM_ROUNDS", -1);
     o.nreg = env_int("CZ_GPU_MSM_NREG", 0) > 0;
     o.pf = env_int("CZ_GPU_MSM_PREFETCH", 0);
-    if (o.pf < -64 || o.pf > 64)
-        o.pf = 0;
     o.aff_len = l >= 4 && l <= (1 << 16) ? (uint32_t)l : AFF_MIN_LEN;
     if (H::group == 2) /* G2: the XYZZ kernel only (see pick_acc_kern) */
-        o.affine = o.fs = o.nreg = 0;
+        o.affine = o.fs = o.nreg = o.pf = 0;
     return o;
 }
 
 template <class FP>
 using acc_kern_t = void (*)(ec_xyzz<FP> *, ec_xyzz<FP> *, uint32_t *, const uint32_t *,
                             const uint32_t *, const uint32_t *, const ec_aff<FP> *, uint32_t,
-                            uint32_t, uint32_t, int32_t);
+                            uint32_t, uint32_t);
 template <class FP>
 using aff_kern_t = void (*)(ec_xyzz<FP> *, ec_xyzz<FP> *, uint32_t *, fe<FP> *, const uint32_t *,
                             const uint32_t *, const uint32_t *, const ec_aff<FP> *, uint32_t,
@@ -598,9 +594,11 @@ using aff_kern_t = void (*)(ec_xyzz<FP> *, ec_xyzz<FP> *, uint32_t *, fe<FP> *, 
 template <class H> static acc_kern_t<typename H::fp> pick_acc_kern(const acc_opts &ao) {
     typedef typename H::fp FP;
     if constexpr (H::group == 1)
-        return ao.nreg && ao.fs ? msm_acc_nr_kern<FP, true>
-               : ao.fs          ? msm_acc_kern<FP, true>
-                                : msm_acc_kern<FP, false>;
+        return ao.nreg && ao.fs     ? msm_acc_nr_kern<FP, true>
+               : ao.fs && ao.pf > 0 ? msm_acc_kern<FP, true, 1>
+               : ao.fs && ao.pf < 0 ? msm_acc_kern<FP, true, -1>
+               : ao.fs              ? msm_acc_kern<FP, true>
+                                    : msm_acc_kern<FP, false>;
     else
         return msm_acc_kern<FP, false>;
 }
@@ -764,7 +762,7 @@ static int pippenger(typename H::jac *ret, const cz_gpu_bases *bh, const void *d
                                          dv.Current(), pts, nb, len, nchunks, nslots);
         } else {
             akern<<<cz__gpu_blocks(nchunks, acc_bs), acc_bs, 0, st>>>(
-                bk, part, owner, start, dk.Current(), dv.Current(), pts, nb, len, nchunks, ao.pf);
+                bk, part, owner, start, dk.Current(), dv.Current(), pts, nb, len, nchunks);
         }
         CZ_CUDA_LAUNCHED();
         prof_mark(pf, P_ACC);

@@ -348,6 +348,95 @@ template <class C> struct ntt_pass {
     int gather, pre, post, last;
 };
 
+template <class C, bool INV, int V>
+__global__ void __launch_bounds__(512) ntt_pass_kern(const ntt_pass<C> P) {
+    extern __shared__ uint4 ntt_smem[];
+    fe<C> *sh = reinterpret_cast<fe<C> *>(ntt_smem);
+    const size_t b = blockIdx.x;
+    const unsigned L = P.log_n, t = P.t, s = P.s, u = threadIdx.x, half = 1u << (s - 1);
+    const uint32_t halfn = 1u << (L - 1);
+    size_t base;
+    uint32_t lo;
+
+    if (P.gather) { /* t = 0 */
+        const unsigned r = L - s;
+        lo = 0;
+        base = r ? (size_t)(__brevll((unsigned long long)b) >> (64 - r)) << s : 0;
+#pragma unroll
+        for (int h = 0; h < 2; h++) {
+            const unsigned v = u + h * half;
+            const size_t k = ((size_t)v << r) + b;
+            fe<C> x = fe_load(&P.src[k]);
+            if (P.pre)
+                ntt_mul_pow(x, x, P.pre_lo, P.pre_hi, k);
+            sh[__brev(v) >> (32 - s)] = x;
+        }
+    } else {
+        lo = (uint32_t)(b & (((size_t)1 << t) - 1));
+        base = ((b >> t) << (t + s)) | lo;
+        sh[u] = fe_load(&P.src[base + ((size_t)u << t)]);
+        sh[u + half] = fe_load(&P.src[base + ((size_t)(u + half) << t)]);
+    }
+    if (ntt_v<V>::shtw) {
+        /* the twiddle of stage k, butterfly j at shw[2^k - 1 + j] */
+        fe<C> *shw = sh + (2 * half);
+#pragma unroll
+        for (int hh = 0; hh < 2; hh++) {
+            const unsigned i = u + hh * half;
+            if (i < 2 * half - 1) {
+                const unsigned k = 31 - __clz(i + 1), j = i + 1 - (1u << k);
+                const uint32_t e = ((j << t) + lo) << (L - (t + k) - 1);
+                shw[i] = fe_load(&P.tw[INV && e != 0 ? halfn - e : e]);
+                if (ntt_v<V>::shoup) /* the quotients after the twiddles */
+                    shw[2 * half + i] = fe_load(&P.tws[INV && e != 0 ? halfn - e : e]);
+            }
+        }
+    }
+    __syncthreads();
+    for (unsigned k = 0; k < s; k++) {
+        const unsigned h = 1u << k, j = u & (h - 1);
+        const unsigned i0 = ((u >> k) << (k + 1)) + j, i1 = i0 + h;
+        fe<C> x = sh[i0], y = sh[i1], p, m;
+        if (t + k == 0) { /* twiddle 1; pass-0 inputs are below r */
+            ntt_bfly<C, V>(p, m, x, y);
+        } else {
+            /* e < n/2 <= 2^27: 32-bit index arithmetic */
+            const uint32_t e = ((j << t) + lo) << (L - (t + k) - 1);
+            const bool neg = INV && e != 0;
+            fe<C> w = ntt_v<V>::shtw ? sh[2 * half + h - 1 + j]
+                                     : fe_load(&P.tw[neg ? halfn - e : e]),
+                  ws = ntt_v<V>::shoup ? sh[4 * half + h - 1 + j] : w, yw;
+            ntt_twmul<C, V>(yw, y, w, ws);
+            ntt_bfly<C, V>(p, m, x, yw);
+            if (neg) {
+                fe<C> tmp = p;
+                p = m;
+                m = tmp;
+            }
+        }
+        sh[i0] = p;
+        sh[i1] = m;
+        __syncthreads();
+    }
+#pragma unroll
+    for (int h = 0; h < 2; h++) {
+        const unsigned v = u + h * half;
+        const size_t k = base + ((size_t)v << t);
+        fe<C> x = sh[v];
+        if (P.post == 1)
+            fe_mul(x, x, P.post_c);
+        else if (P.post == 2)
+            ntt_mul_pow(x, x, P.post_lo, P.post_hi, k);
+        else if (P.last)
+            ntt_normalise<C, V>(x);
+        fe_store(&P.dst[k], x);
+    }
+}
+
+/* ntt_pass4_kern's tile and twiddle handling. ntt_pass_kern does the same inline and is left as
+ * it ran on the H200 (its machine code unchanged) until this form has run there too; then
+ * ntt_pass_kern should use these helpers. */
+
 /* Where block b's tile lies in the pass's input and output: element v of the tile is at base +
  * (v << t) (lo = base's low t bits, the butterflies' twiddle offset; the first pass gathers from
  * the bit-reversed positions instead, see ntt_tile_load). */
@@ -386,21 +475,18 @@ static __device__ __forceinline__ void ntt_tile_load(fe<C> *sh, const ntt_pass<C
     }
 }
 
-/* Shared twiddle slot i < 2^s - 1 of the tile: stage k, butterfly j at shw[2^k - 1 + j]
- * (and its Shoup quotient 2^s slots further for variant 8). */
-template <class C, bool INV, int V>
+/* Shared twiddle slot i < 2^s - 1 of the tile: stage k, butterfly j at shw[2^k - 1 + j]. */
+template <class C, bool INV>
 static __device__ __forceinline__ void ntt_twiddle_load(fe<C> *shw, const ntt_pass<C> &P,
                                                         uint32_t lo, unsigned i) {
     const unsigned k = 31 - __clz(i + 1), j = i + 1 - (1u << k);
     const uint32_t halfn = 1u << (P.log_n - 1);
     const uint32_t e = ((j << P.t) + lo) << (P.log_n - (P.t + k) - 1);
     shw[i] = fe_load(&P.tw[INV && e != 0 ? halfn - e : e]);
-    if (ntt_v<V>::shoup) /* the quotients after the twiddles */
-        shw[(1u << P.s) + i] = fe_load(&P.tws[INV && e != 0 ? halfn - e : e]);
 }
 
 /* Stores element v of the tile (times n^-1 or n^-1·g^-k where the transform asks, or brought
- * below r in the last pass). */
+ * below r in the last pass; variant V's representation). */
 template <class C, int V>
 static __device__ __forceinline__ void ntt_tile_store(const fe<C> *sh, const ntt_pass<C> &P,
                                                       const ntt_tile &T, unsigned v) {
@@ -413,54 +499,6 @@ static __device__ __forceinline__ void ntt_tile_store(const fe<C> *sh, const ntt
     else if (P.last)
         ntt_normalise<C, V>(x);
     fe_store(&P.dst[k], x);
-}
-
-template <class C, bool INV, int V>
-__global__ void __launch_bounds__(512) ntt_pass_kern(const ntt_pass<C> P) {
-    extern __shared__ uint4 ntt_smem[];
-    fe<C> *sh = reinterpret_cast<fe<C> *>(ntt_smem);
-    const size_t b = blockIdx.x;
-    const unsigned L = P.log_n, t = P.t, s = P.s, u = threadIdx.x, half = 1u << (s - 1);
-    const uint32_t halfn = 1u << (L - 1);
-    const ntt_tile T = ntt_tile_of(P, b);
-    const uint32_t lo = T.lo;
-
-    ntt_tile_load(sh, P, b, T, u);
-    ntt_tile_load(sh, P, b, T, u + half);
-    if (ntt_v<V>::shtw) {
-#pragma unroll
-        for (int hh = 0; hh < 2; hh++)
-            if (u + hh * half < 2 * half - 1)
-                ntt_twiddle_load<C, INV, V>(sh + 2 * half, P, lo, u + hh * half);
-    }
-    __syncthreads();
-    for (unsigned k = 0; k < s; k++) {
-        const unsigned h = 1u << k, j = u & (h - 1);
-        const unsigned i0 = ((u >> k) << (k + 1)) + j, i1 = i0 + h;
-        fe<C> x = sh[i0], y = sh[i1], p, m;
-        if (t + k == 0) { /* twiddle 1; pass-0 inputs are below r */
-            ntt_bfly<C, V>(p, m, x, y);
-        } else {
-            /* e < n/2 <= 2^27: 32-bit index arithmetic */
-            const uint32_t e = ((j << t) + lo) << (L - (t + k) - 1);
-            const bool neg = INV && e != 0;
-            fe<C> w = ntt_v<V>::shtw ? sh[2 * half + h - 1 + j]
-                                     : fe_load(&P.tw[neg ? halfn - e : e]),
-                  ws = ntt_v<V>::shoup ? sh[4 * half + h - 1 + j] : w, yw;
-            ntt_twmul<C, V>(yw, y, w, ws);
-            ntt_bfly<C, V>(p, m, x, yw);
-            if (neg) {
-                fe<C> tmp = p;
-                p = m;
-                m = tmp;
-            }
-        }
-        sh[i0] = p;
-        sh[i1] = m;
-        __syncthreads();
-    }
-    ntt_tile_store<C, V>(sh, P, T, u);
-    ntt_tile_store<C, V>(sh, P, T, u + half);
 }
 
 /* Butterfly j of stage k (of the pass) on (x, y) in place, with variant 7's arithmetic and the
@@ -507,7 +545,7 @@ __global__ void __launch_bounds__(256) ntt_pass4_kern(const ntt_pass<C> P) {
     for (int h = 0; h < 4; h++) {
         ntt_tile_load(sh, P, b, T, u + h * q);
         if (u + h * q < 4 * q - 1)
-            ntt_twiddle_load<C, INV, 7>(shw, P, T.lo, u + h * q);
+            ntt_twiddle_load<C, INV>(shw, P, T.lo, u + h * q);
     }
     __syncthreads();
     for (; k + 1 < s; k += 2) {

@@ -6,8 +6,8 @@
  * 27 are then run one by one); device-resident scalars; curve and size checks. All of it for
  * each bucket accumulation variant (CZ_GPU_MSM_ACC=xyzz|affine, CZ_GPU_MSM_SQR=0|1,
  * CZ_GPU_MSM_AFF_LEN; window count CZ_GPU_MSM_W = 12 / 14 with their uneven widths; the r - s
- * digit trick off, CZ_GPU_MSM_NEG=0; the register-capped accumulation, CZ_GPU_MSM_NREG=1), the
- * extra ones up to 2^20, 2^18 or 2^16.
+ * digit trick off, CZ_GPU_MSM_NEG=0; the register-capped accumulation, CZ_GPU_MSM_NREG=1; the
+ * next point prefetched, CZ_GPU_MSM_PREFETCH=1|-1), the extra ones up to 2^20, 2^18 or 2^16.
  * Exits 77 without a GPU.
  */
 #define _POSIX_C_SOURCE 200809L /* setenv */
@@ -49,20 +49,23 @@ int main(void) {
      * edge inside a pair or a run) up to 2^20 / 2^18. */
     {
         static const struct {
-            const char *acc, *sqr, *aff_len, *win, *neg, *nreg, *segs;
+            const char *acc, *sqr, *aff_len, *win, *neg, *nreg, *segs, *pf;
             unsigned top;
-        } var[] = {{"xyzz", "0", "", "", "", "", "", 0},
-                   {"affine", "0", "", "", "", "", "", 0},
-                   {"affine", "1", "", "", "", "", "", 20},
-                   {"xyzz", "1", "", "", "", "", "", 20},
-                   {"affine", "0", "4", "", "", "", "", 18},
-                   {"xyzz", "1", "", "12", "", "", "", 18},
-                   {"xyzz", "1", "", "14", "0", "", "", 18},
-                   {"xyzz", "1", "", "", "0", "", "", 16},
-                   {"affine", "1", "", "12", "", "", "", 16},
-                   {"xyzz", "1", "", "", "", "1", "", 18},
+        } var[] = {{"xyzz", "0", "", "", "", "", "", "", 0},
+                   {"affine", "0", "", "", "", "", "", "", 0},
+                   {"affine", "1", "", "", "", "", "", "", 20},
+                   {"xyzz", "1", "", "", "", "", "", "", 20},
+                   {"affine", "0", "4", "", "", "", "", "", 18},
+                   {"xyzz", "1", "", "12", "", "", "", "", 18},
+                   {"xyzz", "1", "", "14", "0", "", "", "", 18},
+                   {"xyzz", "1", "", "", "0", "", "", "", 16},
+                   {"affine", "1", "", "12", "", "", "", "", 16},
+                   {"xyzz", "1", "", "", "", "1", "", "", 18},
                    /* 2^17 reduction segments (shorter ones at large n; 0.3 % faster at 2^26) */
-                   {"xyzz", "1", "", "", "", "", "131072", 0}};
+                   {"xyzz", "1", "", "", "", "", "131072", "", 0},
+                   /* the next point prefetched into L2 / L1 (CZ_GPU_MSM_PREFETCH) */
+                   {"xyzz", "1", "", "", "", "", "", "1", 20},
+                   {"xyzz", "1", "", "", "", "", "", "-1", 18}};
         for (size_t v = 0; v < sizeof var / sizeof var[0]; v++) {
             unsigned ml = var[v].top != 0 && var[v].top < max_log ? var[v].top : max_log;
             unsigned long failed = test_failed_count;
@@ -73,12 +76,13 @@ int main(void) {
             setenv("CZ_GPU_MSM_NEG", var[v].neg, 1);
             setenv("CZ_GPU_MSM_NREG", var[v].nreg, 1);
             setenv("CZ_GPU_MSM_SEGS", var[v].segs, 1);
+            setenv("CZ_GPU_MSM_PREFETCH", var[v].pf, 1);
             test_msm_bn254(pool, 14, ml);
             test_msm_bls12381(pool, 14, ml);
-            printf("variant acc=%s sqr=%s aff_len='%s' W='%s' neg='%s' nreg='%s' segs='%s' up to "
-                   "2^%u: %lu failures\n",
+            printf("variant acc=%s sqr=%s aff_len='%s' W='%s' neg='%s' nreg='%s' segs='%s' "
+                   "prefetch='%s' up to 2^%u: %lu failures\n",
                    var[v].acc, var[v].sqr, var[v].aff_len, var[v].win, var[v].neg, var[v].nreg,
-                   var[v].segs, ml, test_failed_count - failed);
+                   var[v].segs, var[v].pf, ml, test_failed_count - failed);
         }
         unsetenv("CZ_GPU_MSM_ACC");
         unsetenv("CZ_GPU_MSM_SQR");
@@ -87,6 +91,7 @@ int main(void) {
         unsetenv("CZ_GPU_MSM_NEG");
         unsetenv("CZ_GPU_MSM_NREG");
         unsetenv("CZ_GPU_MSM_SEGS");
+        unsetenv("CZ_GPU_MSM_PREFETCH");
     }
     /* a handle of one curve is refused by the other curve's MSM */
     {
