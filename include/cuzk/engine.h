@@ -6,7 +6,8 @@
  *
  *   dispatcher:  job = cz_sched_next()                      (priority, then submission order)
  *                key = cz_srs_acquire(path)                 (loaded once, reference counted)
- *                for p in 0..nparts-1:                      (strict (job seq, partition) order)
+ *                for p in 0..nparts-1:                      ((job seq, partition) order)
+ *                    while cz_sched_next_above(job's priority): dispatch that job first
  *                    if cz_job_should_stop(job): cz_job_part_report(job, p, CZ_ECANCELED) ...
  *                    cz_budget_reserve(&res[p], bytes)      (FIFO: waits, never over-commits)
  *                    hand (job, p, res[p]) to synthesis
@@ -200,6 +201,12 @@ int cz_sched_submit(cz_job **out, cz_sched *s, const char *key, cz_priority prio
  * CZ_ECANCELED after cz_sched_shutdown.
  */
 int cz_sched_next(cz_job **out, cz_sched *s, int64_t timeout_ms, cz_errinfo *ei);
+/*
+ * The same without waiting, for a job of a priority above `above` only: the dispatcher asks
+ * between two partitions of a job, so a more urgent job's partitions go first. CZ_ENOTFOUND when
+ * none is queued, CZ_ECANCELED after cz_sched_shutdown.
+ */
+int cz_sched_next_above(cz_job **out, cz_sched *s, cz_priority above, cz_errinfo *ei);
 /*
  * Cancels the job with key: a queued job is removed from the queue and is cancelled at once; a
  * running job is flagged (cz_job_should_stop) and ends cancelled when its partitions have all

@@ -6,8 +6,10 @@
  * workers, `finalizers` finalizer threads, 1 deallocation thread. A partition is an `item` that
  * moves synth_q (FIFO, bounded by the number of synthesis workers, so the dispatcher reserves
  * memory at most that far ahead; the pacer holds it back while partition_workers +
- * gpu_queue_depth partitions are not yet picked up by a GPU worker) → gpu_q (ordered by (dispatch
- * order, partition): the oldest job's lowest partition first) → fin_q → end_part(). end_part() is
+ * gpu_queue_depth partitions are not yet picked up by a GPU worker) → gpu_q (ordered by
+ * (priority, dispatch order, partition): the most urgent, oldest job's lowest partition first) →
+ * fin_q → end_part(). Between two partitions of a job the dispatcher dispatches any queued job of
+ * a higher priority first (dispatch_more_urgent). end_part() is
  * the one place a partition ends, whatever happened: it releases the reservation, passes the
  * buffers to the deallocation thread and reports the partition to the job; the report of the last
  * partition completes the job (assemble in order, verify, done) or leaves it failed/cancelled.
@@ -317,6 +319,29 @@ static uint64_t reclaim_for_partition(void *arg, uint64_t short_by) {
     return cz_bufpool_adopt(&w->want, short_by);
 }
 
+static void dispatch_job(cz_engine *e, cz_job *job);
+
+/* Before each partition of job: every queued job of a higher priority is dispatched first, whole
+ * (and may be interrupted the same way by a still more urgent one: at most CZ_PRIO_COUNT - 1
+ * levels), so a Critical job waits for at most one partition of a Normal one, not for all of
+ * them. */
+static void dispatch_more_urgent(cz_engine *e, cz_job *job) {
+    cz_job *urgent;
+    while (cz_sched_next_above(&urgent, e->sched, cz_job_priority(job), NULL) == CZ_OK) {
+        CZ_LOG_DEBUG("engine: job %s (%s) goes before the rest of job %s (%s)", cz_job_key(urgent),
+                     cz_priority_name(cz_job_priority(urgent)), cz_job_key(job),
+                     cz_priority_name(cz_job_priority(job)));
+        dispatch_job(e, urgent);
+        cz_job_unref(urgent);
+    }
+}
+
+/* The GPU queue's order of a partition of the job dispatched order-th: priority first (Critical
+ * lowest), then dispatch order, so a more urgent job's partitions pass those already waiting. */
+static uint64_t gpu_order(const cz_job *job, uint64_t order) {
+    return ((uint64_t)(CZ_PRIO_COUNT - 1 - (int)cz_job_priority(job)) << 56) | order;
+}
+
 static void dispatch_job(cz_engine *e, cz_job *job) {
     pjob *pj = cz_job_payload(job);
     pthread_mutex_lock(&e->stats_lock);
@@ -324,7 +349,10 @@ static void dispatch_job(cz_engine *e, cz_job *job) {
     pthread_mutex_unlock(&e->stats_lock);
     for (uint32_t p = 0; p < pj->wl.nparts; p++) {
         cz_errinfo ei;
-        item *it = calloc(1, sizeof *it);
+        item *it;
+        if (p > 0)
+            dispatch_more_urgent(e, job);
+        it = calloc(1, sizeof *it);
         cz_errinfo_clear(&ei);
         if (it == NULL) {
             /* Cannot even track the partition: report it failed directly. */
@@ -340,7 +368,7 @@ static void dispatch_job(cz_engine *e, cz_job *job) {
         it->job = job;
         it->pj = pj;
         it->p = p;
-        it->node.order = pj->order;
+        it->node.order = gpu_order(job, pj->order);
         it->node.part = p;
         if (cz_job_should_stop(job) || pace_enter(it) != CZ_OK) {
             end_part(it, CZ_ECANCELED, NULL);

@@ -229,6 +229,22 @@ static void dequeue(cz_sched *s, cz_job *job) {
     s->queue[p].n--;
 }
 
+/* Takes the oldest job of the highest non-empty priority above `above` (-1: any), marks it
+ * running and returns a new reference; NULL when there is none. Under s->lock. */
+static cz_job *take_locked(cz_sched *s, int above) {
+    cz_job *job = NULL;
+    for (int p = CZ_PRIO_COUNT - 1; p > above && job == NULL; p--)
+        job = s->queue[p].head;
+    if (job == NULL)
+        return NULL;
+    dequeue(s, job);
+    job->t_start = cz__sched_now(s);
+    s->nrunning++;
+    __atomic_store_n(&job->state, CZ_JOB_RUNNING, __ATOMIC_RELEASE);
+    cz_job_ref(job);
+    return job;
+}
+
 int cz_sched_next(cz_job **out, cz_sched *s, int64_t timeout_ms, cz_errinfo *ei) {
     *out = NULL;
     struct timespec deadline = cz__deadline(timeout_ms < 0 ? 0 : timeout_ms);
@@ -240,18 +256,8 @@ int cz_sched_next(cz_job **out, cz_sched *s, int64_t timeout_ms, cz_errinfo *ei)
             rc = cz_fail(ei, CZ_ECANCELED, "scheduler: shut down");
             break;
         }
-        cz_job *job = NULL;
-        for (int p = CZ_PRIO_COUNT - 1; p >= 0 && job == NULL; p--)
-            job = s->queue[p].head;
-        if (job != NULL) {
-            dequeue(s, job);
-            job->t_start = cz__sched_now(s);
-            s->nrunning++;
-            __atomic_store_n(&job->state, CZ_JOB_RUNNING, __ATOMIC_RELEASE);
-            cz_job_ref(job);
-            *out = job;
+        if ((*out = take_locked(s, -1)) != NULL)
             break;
-        }
         if (timeout_ms == 0 ||
             cz__cond_wait_until(&s->work, &s->lock, timeout_ms < 0 ? NULL : &deadline)) {
             /* One last look: a job queued just at the deadline is taken above. */
@@ -265,6 +271,20 @@ int cz_sched_next(cz_job **out, cz_sched *s, int64_t timeout_ms, cz_errinfo *ei)
             break;
         }
     }
+    pthread_mutex_unlock(&s->lock);
+    return rc;
+}
+
+int cz_sched_next_above(cz_job **out, cz_sched *s, cz_priority above, cz_errinfo *ei) {
+    int rc = CZ_OK;
+    *out = NULL;
+    pthread_mutex_lock(&s->lock);
+    prune_locked(s);
+    if (s->shutdown)
+        rc = cz_fail(ei, CZ_ECANCELED, "scheduler: shut down");
+    else if ((*out = take_locked(s, (int)above)) == NULL)
+        rc = cz_fail(ei, CZ_ENOTFOUND, "scheduler: no queued job above priority %s",
+                     cz_priority_name(above));
     pthread_mutex_unlock(&s->lock);
     return rc;
 }

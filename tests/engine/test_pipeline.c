@@ -61,6 +61,7 @@ static atomic_int g_inflight, g_inflight_max, g_live_bufs, g_destroyed;
 static atomic_int g_prepick, g_prepick_max; /* synthesis started, prepare (GPU pickup) not yet */
 static pthread_mutex_t g_order_m = PTHREAD_MUTEX_INITIALIZER;
 static int g_order[512], g_norder;
+static int g_trace[512], g_ntrace; /* under g_order_m */
 
 typedef struct fake {
     int id;          /* job number: the proofs depend on it */
@@ -70,6 +71,7 @@ typedef struct fake {
     int record;      /* partition 0's synthesis appends id to g_order */
     int delay_us;
     int compute_delay_us;
+    int trace; /* compute appends id * 100 + p to g_trace */
 } fake;
 
 typedef struct buf {
@@ -166,6 +168,12 @@ static int fake_compute(void *pending, void *ctx, const cz_engine_device *dev, c
         return cz_fail(ei, CZ_EINTERNAL, "fake: compute before upload");
     if (f->compute_delay_us)
         usleep((useconds_t)f->compute_delay_us);
+    if (f->trace) {
+        pthread_mutex_lock(&g_order_m);
+        if (g_ntrace < (int)(sizeof g_trace / sizeof g_trace[0]))
+            g_trace[g_ntrace++] = f->id * 100 + (int)b->p;
+        pthread_mutex_unlock(&g_order_m);
+    }
     if (f->fail_at == FAIL_COMPUTE && b->p == f->fail_p) {
         atomic_fetch_sub(&g_inflight, 1);
         return cz_fail(ei, CZ_EGPU, "fake kernel fault in job %d", f->id);
@@ -450,6 +458,64 @@ static void test_pacer(void) {
            one, dflt, off);
 }
 
+static int trace_count(void) {
+    pthread_mutex_lock(&g_order_m);
+    int n = g_ntrace;
+    pthread_mutex_unlock(&g_order_m);
+    return n;
+}
+
+/* One run of test_urgent_job_passes with gpu_queue_depth depth: how many of the Normal job's
+ * partitions were computed after the urgent job's last one. */
+static int urgent_run(int depth) {
+    cz_engine *e;
+    cz_workload wl = make_wl(40, 16, FAIL_NONE, 0);
+    int normal_after = 0, urgent_seen = 0;
+    g_queue_depth = depth;
+    e = make_engine(1, 1, 1u << 30);
+    g_queue_depth = 0;
+    ((fake *)wl.ctx)->compute_delay_us = 20000;
+    ((fake *)wl.ctx)->trace = 1;
+    pthread_mutex_lock(&g_order_m);
+    g_ntrace = 0;
+    pthread_mutex_unlock(&g_order_m);
+    submit(e, "slow-normal", CZ_PRIO_NORMAL, wl);
+    while (trace_count() < 2) /* the Normal job is on the GPU */
+        usleep(1000);
+    wl = make_wl(41, 2, FAIL_NONE, 0);
+    ((fake *)wl.ctx)->trace = 1;
+    submit(e, "urgent", CZ_PRIO_CRITICAL, wl);
+    CHECK(await_state(e, "urgent", NULL, 0, 41, 2) == CZ_JOB_DONE);
+    CHECK(await_state(e, "slow-normal", NULL, 0, 40, 16) == CZ_JOB_DONE);
+    pthread_mutex_lock(&g_order_m);
+    CHECK(g_ntrace == 18);
+    for (int i = 0; i < g_ntrace; i++) {
+        if (g_trace[i] / 100 == 41)
+            urgent_seen++;
+        else if (urgent_seen == 2)
+            normal_after++;
+    }
+    pthread_mutex_unlock(&g_order_m);
+    CHECK(urgent_seen == 2);
+    cz_engine_destroy(e);
+    return normal_after;
+}
+
+static void test_urgent_job_passes(void) {
+    /* A Critical job submitted while a 16-partition Normal job is on the GPU (one GPU worker, 20
+     * ms a partition: the GPU is the bottleneck) goes before most of the Normal job's partitions.
+     * With the pacer (2 partitions ahead of the GPU) the dispatcher takes it before the Normal
+     * job's next partition (before, it waited for all 16 to be dispatched); without the pacer
+     * all 16 are dispatched at once and wait in the GPU queue, which the urgent job's partitions
+     * pass. At most 2 computed + 1 computing + 2 paced + 1 being dispatched, and a few
+     * partitions' slack, go before it. */
+    int paced = urgent_run(0), unpaced = urgent_run(-1);
+    CHECK(paced >= 6 && unpaced >= 6);
+    printf("urgent job: %d / %d of the Normal job's 16 partitions computed after it (pacer on / "
+           "off)\n",
+           paced, unpaced);
+}
+
 static void test_200_jobs_priority_order(void) {
     /* One synthesis worker and a synthesis queue of one: while the gate job blocks the worker,
      * one more partition waits in the queue and the dispatcher is stuck pushing a third; the
@@ -506,6 +572,7 @@ int main(void) {
     test_duplicate_and_cancel();
     test_tiny_budget();
     test_pacer();
+    test_urgent_job_passes();
     test_200_jobs_priority_order();
     return test_finish();
 }

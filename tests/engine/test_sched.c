@@ -108,6 +108,46 @@ static void test_order_and_keys(void) {
     CHECK(nfreed == 8);
 }
 
+/* cz_sched_next_above: only a job of a higher priority, the oldest of the highest, never
+ * waiting; nothing left for the caller's own priority. */
+static void test_next_above(void) {
+    cz_sched *s = mk(0, 0);
+    cz_job *job = NULL;
+    cz_errinfo ei;
+    cz_errinfo_clear(&ei);
+    CHECK_ERR(cz_sched_next_above(&job, s, CZ_PRIO_LOW, &ei), CZ_ENOTFOUND);
+    CHECK(job == NULL && strstr(ei.msg, "above priority") != NULL);
+    CHECK_ERR(cz_sched_submit(NULL, s, "n1", CZ_PRIO_NORMAL, 1, NULL, NULL, NULL), CZ_OK);
+    CHECK_ERR(cz_sched_submit(NULL, s, "h1", CZ_PRIO_HIGH, 1, NULL, NULL, NULL), CZ_OK);
+    CHECK_ERR(cz_sched_submit(NULL, s, "c1", CZ_PRIO_CRITICAL, 1, NULL, NULL, NULL), CZ_OK);
+    CHECK_ERR(cz_sched_submit(NULL, s, "c2", CZ_PRIO_CRITICAL, 1, NULL, NULL, NULL), CZ_OK);
+    CHECK_ERR(cz_sched_next_above(&job, s, CZ_PRIO_CRITICAL, NULL), CZ_ENOTFOUND);
+    static const char *want[] = {"c1", "c2", "h1"};
+    for (int i = 0; i < 3; i++) {
+        CHECK_ERR(cz_sched_next_above(&job, s, CZ_PRIO_NORMAL, NULL), CZ_OK);
+        CHECK(job != NULL && strcmp(cz_job_key(job), want[i]) == 0);
+        CHECK(job != NULL && cz_job_state_get(job) == CZ_JOB_RUNNING);
+        if (job != NULL) {
+            finish_ok(job);
+            cz_job_unref(job);
+        }
+    }
+    CHECK_ERR(cz_sched_next_above(&job, s, CZ_PRIO_NORMAL, NULL), CZ_ENOTFOUND); /* n1 stays */
+    cz_sched_stats st;
+    cz_sched_stats_get(&st, s);
+    CHECK(st.queued[CZ_PRIO_NORMAL] == 1 && st.completed == 3);
+    CHECK_ERR(cz_sched_next_above(&job, s, CZ_PRIO_LOW, NULL), CZ_OK);
+    CHECK(job != NULL && strcmp(cz_job_key(job), "n1") == 0);
+    if (job != NULL) {
+        finish_ok(job);
+        cz_job_unref(job);
+    }
+    CHECK_ERR(cz_sched_submit(NULL, s, "c3", CZ_PRIO_CRITICAL, 1, NULL, NULL, NULL), CZ_OK);
+    cz_sched_shutdown(s);
+    CHECK_ERR(cz_sched_next_above(&job, s, CZ_PRIO_LOW, NULL), CZ_ECANCELED);
+    cz_sched_destroy(s);
+}
+
 static int ncancel_hook;
 static void on_cancel(void *arg, cz_job *job) {
     (void)arg;
@@ -450,6 +490,7 @@ static void test_pipeline(void) {
 
 int main(void) {
     test_order_and_keys();
+    test_next_above();
     test_cancel_and_fail();
     test_await();
     test_retention();
