@@ -4,7 +4,8 @@
  *
  * Threads: 1 dispatcher, partition_workers synthesis workers, ndevices × workers_per_device GPU
  * workers, `finalizers` finalizer threads, 1 deallocation thread. A partition is an `item` that
- * moves synth_q (FIFO, bounded by the number of synthesis workers, so the dispatcher reserves
+ * moves synth_q (ordered like gpu_q below, which is first in, first out within a priority;
+ * bounded by the number of synthesis workers, so the dispatcher reserves
  * memory at most that far ahead; the pacer holds it back while partition_workers +
  * gpu_queue_depth partitions are not yet picked up by a GPU worker) → gpu_q (ordered by
  * (priority, dispatch order, partition): the most urgent, oldest job's lowest partition first) →
@@ -336,8 +337,9 @@ static void dispatch_more_urgent(cz_engine *e, cz_job *job) {
     }
 }
 
-/* The GPU queue's order of a partition of the job dispatched order-th: priority first (Critical
- * lowest), then dispatch order, so a more urgent job's partitions pass those already waiting. */
+/* The synthesis and GPU queues' order of a partition of the job dispatched order-th: priority
+ * first (Critical lowest), then dispatch order, so a more urgent job's partitions pass those
+ * already waiting; within a priority, dispatch order is arrival order (first in, first out). */
 static uint64_t gpu_order(const cz_job *job, uint64_t order) {
     return ((uint64_t)(CZ_PRIO_COUNT - 1 - (int)cz_job_priority(job)) << 56) | order;
 }
@@ -385,7 +387,7 @@ static void dispatch_job(cz_engine *e, cz_job *job) {
             fail_part(it, rc, &ei, "memory reservation");
             continue;
         }
-        cz__workq_push(&e->synth_q, &it->node);
+        cz__workq_push_ordered(&e->synth_q, &it->node);
     }
 }
 

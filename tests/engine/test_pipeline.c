@@ -19,18 +19,19 @@
 
 #define PROOF_BYTES 16
 
-/* A gate threads can wait at until the test opens it. */
+/* A gate threads can wait at until the test opens it, or lets one of them through. */
 typedef struct gate {
     pthread_mutex_t m;
     pthread_cond_t c;
-    int open, waiting;
+    int open, waiting, tokens;
 } gate;
 
-static gate g_gate = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 1, 0};
+static gate g_gate = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 1, 0, 0};
 
 static void gate_close(void) {
     pthread_mutex_lock(&g_gate.m);
     g_gate.open = 0;
+    g_gate.tokens = 0;
     pthread_mutex_unlock(&g_gate.m);
 }
 static void gate_open(void) {
@@ -42,9 +43,17 @@ static void gate_open(void) {
 static void gate_pass(void) {
     pthread_mutex_lock(&g_gate.m);
     g_gate.waiting++;
-    while (!g_gate.open)
+    while (!g_gate.open && g_gate.tokens == 0)
         pthread_cond_wait(&g_gate.c, &g_gate.m);
+    if (!g_gate.open)
+        g_gate.tokens--;
     g_gate.waiting--;
+    pthread_mutex_unlock(&g_gate.m);
+}
+static void gate_let_one(void) {
+    pthread_mutex_lock(&g_gate.m);
+    g_gate.tokens++;
+    pthread_cond_broadcast(&g_gate.c);
     pthread_mutex_unlock(&g_gate.m);
 }
 static int gate_waiting(void) {
@@ -61,17 +70,19 @@ static atomic_int g_inflight, g_inflight_max, g_live_bufs, g_destroyed;
 static atomic_int g_prepick, g_prepick_max; /* synthesis started, prepare (GPU pickup) not yet */
 static pthread_mutex_t g_order_m = PTHREAD_MUTEX_INITIALIZER;
 static int g_order[512], g_norder;
-static int g_trace[512], g_ntrace; /* under g_order_m */
+static int g_trace[512], g_ntrace;   /* under g_order_m */
+static int g_strace[512], g_nstrace; /* under g_order_m */
 
 typedef struct fake {
     int id;          /* job number: the proofs depend on it */
     int fail_at;     /* FAIL_* */
     uint32_t fail_p; /* partition that fails */
-    int use_gate;    /* synthesis of partition 0 waits at the gate */
+    int use_gate;    /* synthesis of partition 0 waits at the gate (2: every partition's) */
     int record;      /* partition 0's synthesis appends id to g_order */
     int delay_us;
     int compute_delay_us;
-    int trace; /* compute appends id * 100 + p to g_trace */
+    int trace;       /* compute appends id * 100 + p to g_trace */
+    int trace_synth; /* synthesis (before the gate) appends id * 100 + p to g_strace */
 } fake;
 
 typedef struct buf {
@@ -97,7 +108,13 @@ static int fake_synth(void **asg, void *ctx, uint32_t p, cz_reservation *res, cz
     (void)res;
     (void)pool;
     (void)t;
-    if (p == 0 && f->use_gate)
+    if (f->trace_synth) {
+        pthread_mutex_lock(&g_order_m);
+        if (g_nstrace < (int)(sizeof g_strace / sizeof g_strace[0]))
+            g_strace[g_nstrace++] = f->id * 100 + (int)p;
+        pthread_mutex_unlock(&g_order_m);
+    }
+    if ((p == 0 && f->use_gate) || f->use_gate == 2)
         gate_pass();
     if (p == 0 && f->record) {
         pthread_mutex_lock(&g_order_m);
@@ -516,6 +533,67 @@ static void test_urgent_job_passes(void) {
            paced, unpaced);
 }
 
+/* Waits until the gate holds `waiting` threads, the synthesis queue `queued` partitions, the
+ * scheduler `running` jobs and synthesis has started `started` partitions. */
+static void wait_pipeline(cz_engine *e, int waiting, size_t queued, size_t running, int started) {
+    for (;;) {
+        cz_engine_stats es;
+        cz_engine_stats_get(&es, e);
+        pthread_mutex_lock(&g_order_m);
+        int n = g_nstrace;
+        pthread_mutex_unlock(&g_order_m);
+        if (gate_waiting() == waiting && es.synth_queue == queued && es.sched.running == running &&
+            n == started)
+            return;
+        usleep(1000);
+    }
+}
+
+static void test_urgent_synthesis_first(void) {
+    /* Two synthesis workers held at the gate with partitions 0 and 1 of a Normal job, 2 and 3
+     * in the synthesis queue, the dispatcher pushing 4; a Critical job arrives. Letting one
+     * worker through at a time: the dispatcher pushes 4, takes the Critical job and waits to
+     * push its partition; when a worker takes 3 that partition goes in before 4, so the next
+     * free worker synthesizes it before 4 (first in, first out would give 4). */
+    cz_engine *e;
+    cz_workload wl = make_wl(50, 6, FAIL_NONE, 0);
+    g_queue_depth = -1;
+    e = make_engine(2, 1, 1u << 30);
+    g_queue_depth = 0;
+    pthread_mutex_lock(&g_order_m);
+    g_nstrace = 0;
+    pthread_mutex_unlock(&g_order_m);
+    gate_close();
+    ((fake *)wl.ctx)->use_gate = 2;
+    ((fake *)wl.ctx)->trace_synth = 1;
+    submit(e, "gated-normal", CZ_PRIO_NORMAL, wl);
+    wait_pipeline(e, 2, 2, 1, 2);
+    wl = make_wl(51, 1, FAIL_NONE, 0);
+    ((fake *)wl.ctx)->trace_synth = 1;
+    submit(e, "urgent-synth", CZ_PRIO_CRITICAL, wl);
+    gate_let_one();               /* a worker ends 0 or 1 and takes 2 */
+    wait_pipeline(e, 2, 2, 2, 3); /* 3, 4 queued; the Critical job taken, its push waiting */
+    gate_let_one();               /* a worker takes 3; the Critical partition goes in */
+    wait_pipeline(e, 2, 2, 2, 4);
+    gate_let_one(); /* the next free worker takes the head of the queue */
+    for (;;) {
+        pthread_mutex_lock(&g_order_m);
+        int n = g_nstrace, fifth = g_strace[4];
+        pthread_mutex_unlock(&g_order_m);
+        if (n >= 5) {
+            CHECK(fifth == 5100);
+            if (fifth != 5100)
+                fprintf(stderr, "fifth synthesis: %d, not the Critical job's 5100\n", fifth);
+            break;
+        }
+        usleep(1000);
+    }
+    gate_open();
+    CHECK(await_state(e, "urgent-synth", NULL, 0, 51, 1) == CZ_JOB_DONE);
+    CHECK(await_state(e, "gated-normal", NULL, 0, 50, 6) == CZ_JOB_DONE);
+    cz_engine_destroy(e);
+}
+
 static void test_200_jobs_priority_order(void) {
     /* One synthesis worker and a synthesis queue of one: while the gate job blocks the worker,
      * one more partition waits in the queue and the dispatcher is stuck pushing a third; the
@@ -573,6 +651,7 @@ int main(void) {
     test_tiny_budget();
     test_pacer();
     test_urgent_job_passes();
+    test_urgent_synthesis_first();
     test_200_jobs_priority_order();
     return test_finish();
 }
