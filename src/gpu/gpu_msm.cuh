@@ -21,14 +21,14 @@ struct cz_gpu_bases {
     size_t stored;   /* points in d_pts when d_idx is set (gpu_msm_sparse.cu) */
 };
 
-/* The first position in the ascending keys[0 .. n) holding a value >= v (n if none): the bucket
- * bounds of the sorted pairs (gpu_msm_impl.cuh) and the stored points below an index of sparse
- * bases (gpu_msm_sparse.cu). */
-static __device__ __forceinline__ size_t lower_bound_u32(const uint32_t *keys, size_t n,
-                                                         uint32_t v) {
-    size_t lo = 0, hi = n;
+/* The first position in the ascending keys[0 .. n) holding a value >= v (n if none), in index
+ * type I: the bucket bounds of the sorted pairs (gpu_msm_impl.cuh, size_t) and the stored points
+ * below an index of sparse bases (gpu_msm_sparse.cu, uint32_t). */
+template <class I>
+static __device__ __forceinline__ I lower_bound_u32(const uint32_t *keys, I n, uint32_t v) {
+    I lo = 0, hi = n;
     while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
+        I mid = lo + (hi - lo) / 2;
         if (keys[mid] < v)
             lo = mid + 1;
         else

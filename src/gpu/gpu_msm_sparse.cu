@@ -58,7 +58,7 @@ static __global__ void __launch_bounds__(256)
 /* *m = the number of idx[0 .. nidx) below k (idx ascending): one thread's binary search. */
 static __global__ void sparse_count_below_kern(uint32_t *m, const uint32_t *idx, uint32_t nidx,
                                                uint32_t k) {
-    *m = (uint32_t)lower_bound_u32(idx, nidx, k);
+    *m = lower_bound_u32(idx, nidx, k);
 }
 
 int cz__gpu_gather(void *out, const void *in, const uint32_t *idx, size_t m, size_t elem,
