@@ -340,7 +340,7 @@ static void dispatch_more_urgent(cz_engine *e, cz_job *job) {
 /* The synthesis and GPU queues' order of a partition of the job dispatched order-th: priority
  * first (Critical lowest), then dispatch order, so a more urgent job's partitions pass those
  * already waiting; within a priority, dispatch order is arrival order (first in, first out). */
-static uint64_t gpu_order(const cz_job *job, uint64_t order) {
+static uint64_t queue_order(const cz_job *job, uint64_t order) {
     return ((uint64_t)(CZ_PRIO_COUNT - 1 - (int)cz_job_priority(job)) << 56) | order;
 }
 
@@ -370,7 +370,7 @@ static void dispatch_job(cz_engine *e, cz_job *job) {
         it->job = job;
         it->pj = pj;
         it->p = p;
-        it->node.order = gpu_order(job, pj->order);
+        it->node.order = queue_order(job, pj->order);
         it->node.part = p;
         if (cz_job_should_stop(job) || pace_enter(it) != CZ_OK) {
             end_part(it, CZ_ECANCELED, NULL);
