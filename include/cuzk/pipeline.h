@@ -149,6 +149,11 @@ typedef struct cz_engine_config {
      * device for seconds (docs/engine.md, session 6). 0 = one per GPU worker; < 0 = no pacer
      * (the budget alone paces synthesis). */
     int gpu_queue_depth;
+    /* One more synthesis worker that takes only Critical partitions (e.g. a WinningPoSt) from
+     * the head of the synthesis queue, where they are ahead of every less urgent one, so an
+     * urgent job does not wait for a worker to finish a Normal partition (seconds at 2^27). The
+     * queue takes one Critical partition beyond its bound for it. 0 = on; < 0 = off. */
+    int urgent_synthesis;
 } cz_engine_config;
 
 typedef struct cz_engine_stats {

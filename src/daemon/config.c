@@ -94,6 +94,9 @@ static const keydef keys[] = {
      "Threads of the synthesis pool; 0 = all CPUs."},
     {"synthesis", "partition_workers", K_INT, OFF(synthesis.partition_workers), 1, 1024,
      "Partitions synthesized at once (each holds its witness and a, b, c until its GPU step)."},
+    {"synthesis", "urgent_worker", K_INT, OFF(synthesis.urgent_worker), 0, 1,
+     "1 = one more synthesis worker, for Critical jobs only (WinningPoSt), so they do not wait "
+     "for a partition of another job to be synthesized; 0 = none."},
     {"pipeline", "finalizers", K_INT, OFF(pipeline.finalizers), 0, 1024,
      "Threads that finish partition proofs after the kernels; 0 = one per GPU worker."},
     {"pipeline", "enabled", K_DEPR, 0, 0, 0, "the engine always pipelines"},
@@ -146,6 +149,7 @@ void cz_daemon_config_defaults(cz_daemon_config *c) {
     c->scheduler.max_retained_jobs = 10000;
     c->synthesis.threads = 0;
     c->synthesis.partition_workers = 2;
+    c->synthesis.urgent_worker = 1;
     c->pipeline.finalizers = 0;
     c->srs.param_cache = xstrdup("/data/zk/params");
     c->srs.preload = NULL;

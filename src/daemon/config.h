@@ -62,6 +62,7 @@ typedef struct cz_daemon_config {
     struct {
         int threads;           /* synthesis pool threads; 0 = all CPUs */
         int partition_workers; /* partitions synthesized at once, >= 1 */
+        int urgent_worker;     /* 1 = the engine's urgent synthesis worker (urgent_synthesis) */
     } synthesis;
     struct {
         int finalizers;          /* finalizer threads; 0 = one per GPU worker */

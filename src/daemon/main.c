@@ -235,6 +235,7 @@ int main(int argc, char **argv) {
     cfg.engine.gpu_threads = threads >= 0 ? threads : dc.gpus.gpu_threads;
     cfg.engine.synthesis_threads = threads >= 0 ? threads : dc.synthesis.threads;
     cfg.engine.partition_workers = dc.synthesis.partition_workers;
+    cfg.engine.urgent_synthesis = dc.synthesis.urgent_worker ? 0 : -1;
     cfg.engine.finalizers = dc.pipeline.finalizers;
     cfg.engine.gpu_queue_depth = dc.pipeline.max_gpu_queue_depth;
     cfg.engine.sched.retention_ms = dc.scheduler.job_retention * 1000;

@@ -2,7 +2,9 @@
  * The engine's pipeline (include/cuzk/pipeline.h): the threads, the hand-off between them and
  * the end of every partition and job.
  *
- * Threads: 1 dispatcher, partition_workers synthesis workers, ndevices × workers_per_device GPU
+ * Threads: 1 dispatcher, partition_workers synthesis workers (and, unless urgent_synthesis < 0,
+ * one more that takes only Critical partitions from the head of synth_q, which takes one of them
+ * beyond its bound for it), ndevices × workers_per_device GPU
  * workers, `finalizers` finalizer threads, 1 deallocation thread. A partition is an `item` that
  * moves synth_q (ordered like gpu_q below, which is first in, first out within a priority;
  * bounded by the number of synthesis workers, so the dispatcher reserves
@@ -99,6 +101,7 @@ struct cz_engine {
     pthread_t *synth, *fin;
     gpu_worker *gpu;
     int nsynth, ngpu, nfin;
+    int urgent; /* one more synthesis worker, synth[nsynth], for Critical partitions only */
     int started_dispatcher, started_deallocator, nsynth_started, ngpu_started, nfin_started;
     pthread_mutex_t stats_lock;
     uint64_t parts_done, parts_failed, parts_skipped, order;
@@ -227,17 +230,22 @@ static void pace_leave(item *it) {
     pthread_mutex_unlock(&e->stats_lock);
 }
 
+static void dispatch_more_urgent(cz_engine *e, cz_job *job);
+
 /* Waits until the pacer lets it into the pipeline, or its job should stop (CZ_ECANCELED; the
- * cancel is seen within PACE_POLL_MS). */
+ * cancel is seen within PACE_POLL_MS). A Critical partition gets one place more (with the urgent
+ * synthesis worker, whose partition it is), and a more urgent job that arrives during the wait
+ * is dispatched from here (seen within PACE_POLL_MS), so it does not wait for this one. */
 #define PACE_POLL_MS 50
 static int pace_enter(item *it) {
     cz_engine *e = it->e;
+    const uint64_t extra = e->urgent && cz_job_priority(it->job) == CZ_PRIO_CRITICAL;
     if (e->pace_limit == 0)
         return CZ_OK;
     for (;;) {
         struct timespec ts;
         pthread_mutex_lock(&e->stats_lock);
-        if (e->npaced < e->pace_limit) {
+        if (e->npaced < e->pace_limit + extra) {
             e->npaced++;
             it->paced = 1;
             pthread_mutex_unlock(&e->stats_lock);
@@ -248,6 +256,7 @@ static int pace_enter(item *it) {
         pthread_mutex_unlock(&e->stats_lock);
         if (cz_job_should_stop(it->job))
             return CZ_ECANCELED;
+        dispatch_more_urgent(e, it->job);
     }
 }
 
@@ -322,10 +331,10 @@ static uint64_t reclaim_for_partition(void *arg, uint64_t short_by) {
 
 static void dispatch_job(cz_engine *e, cz_job *job);
 
-/* Before each partition of job: every queued job of a higher priority is dispatched first, whole
- * (and may be interrupted the same way by a still more urgent one: at most CZ_PRIO_COUNT - 1
- * levels), so a Critical job waits for at most one partition of a Normal one, not for all of
- * them. */
+/* Before each partition of job, and while one waits for the pacer: every queued job of a higher
+ * priority is dispatched first, whole (and may be interrupted the same way by a still more urgent
+ * one: at most CZ_PRIO_COUNT - 1 levels), so a Critical job does not wait for the partitions of
+ * a Normal one. */
 static void dispatch_more_urgent(cz_engine *e, cz_job *job) {
     cz_job *urgent;
     while (cz_sched_next_above(&urgent, e->sched, cz_job_priority(job), NULL) == CZ_OK) {
@@ -340,9 +349,12 @@ static void dispatch_more_urgent(cz_engine *e, cz_job *job) {
 /* The synthesis and GPU queues' order of a partition of the job dispatched order-th: priority
  * first (Critical lowest), then dispatch order, so a more urgent job's partitions pass those
  * already waiting; within a priority, dispatch order is arrival order (first in, first out). */
+#define QUEUE_PRIO_SHIFT 56
 static uint64_t queue_order(const cz_job *job, uint64_t order) {
-    return ((uint64_t)(CZ_PRIO_COUNT - 1 - (int)cz_job_priority(job)) << 56) | order;
+    return ((uint64_t)(CZ_PRIO_COUNT - 1 - (int)cz_job_priority(job)) << QUEUE_PRIO_SHIFT) | order;
 }
+/* Every queue order below this is a Critical partition's. */
+#define QUEUE_CRITICAL_BELOW ((uint64_t)1 << QUEUE_PRIO_SHIFT)
 
 static void dispatch_job(cz_engine *e, cz_job *job) {
     pjob *pj = cz_job_payload(job);
@@ -387,7 +399,9 @@ static void dispatch_job(cz_engine *e, cz_job *job) {
             fail_part(it, rc, &ei, "memory reservation");
             continue;
         }
-        cz__workq_push_ordered(&e->synth_q, &it->node);
+        /* a Critical partition may go one beyond the queue's bound: the urgent worker's */
+        cz__workq_push_ordered_over(&e->synth_q, &it->node,
+                                    e->urgent && cz_job_priority(job) == CZ_PRIO_CRITICAL ? 1 : 0);
     }
 }
 
@@ -403,12 +417,18 @@ static void *dispatcher_main(void *arg) {
     return NULL;
 }
 
+/* Synthesis worker index; index nsynth is the urgent one (Critical partitions only). */
+static cz__wq_node *synth_next(cz_engine *e, int index) {
+    return index < e->nsynth ? cz__workq_pop(&e->synth_q)
+                             : cz__workq_pop_below(&e->synth_q, QUEUE_CRITICAL_BELOW);
+}
+
 static void *synth_main(void *arg) {
     cz_engine *e = ((void **)arg)[0];
     int index = (int)(intptr_t)((void **)arg)[1];
     cz__wq_node *n;
     free(arg);
-    while ((n = cz__workq_pop(&e->synth_q)) != NULL) {
+    while ((n = synth_next(e, index)) != NULL) {
         item *it = (item *)n;
         const cz_workload *wl = &it->pj->wl;
         cz_errinfo ei;
@@ -649,7 +669,7 @@ static int start_threads(cz_engine *e, cz_errinfo *ei) {
         if (pthread_create(&w->thread, NULL, gpu_main, w) != 0)
             return cz_fail(ei, CZ_EINTERNAL, "engine: cannot start a GPU worker");
     }
-    for (; e->nsynth_started < e->nsynth; e->nsynth_started++) {
+    for (; e->nsynth_started < e->nsynth + e->urgent; e->nsynth_started++) {
         void **arg = malloc(2 * sizeof *arg);
         if (arg == NULL)
             return cz_fail(ei, CZ_ENOMEM, "engine: synthesis worker");
@@ -688,6 +708,7 @@ int cz_engine_create(cz_engine **out, const cz_engine_config *cfg, cz_errinfo *e
     per = pos_or(cfg->workers_per_device, 2);
     e->nslots = cfg->ndevices > 0 ? cfg->ndevices : 1;
     e->nsynth = pos_or(cfg->partition_workers, 2);
+    e->urgent = cfg->urgent_synthesis >= 0;
     e->ngpu = e->nslots * per;
     e->nfin = pos_or(cfg->finalizers, e->ngpu);
     e->pace_limit = cfg->gpu_queue_depth < 0
@@ -703,7 +724,7 @@ int cz_engine_create(cz_engine **out, const cz_engine_config *cfg, cz_errinfo *e
         cz__fifo_lock_init(&e->dev[i].lock);
         e->dev[i].d.device = cfg->ndevices > 0 ? cfg->devices[i] : -1;
     }
-    e->synth = calloc((size_t)e->nsynth, sizeof *e->synth);
+    e->synth = calloc((size_t)(e->nsynth + e->urgent), sizeof *e->synth);
     e->gpu = calloc((size_t)e->ngpu, sizeof *e->gpu);
     e->fin = calloc((size_t)e->nfin, sizeof *e->fin);
     if (e->synth == NULL || e->gpu == NULL || e->fin == NULL) {

@@ -20,15 +20,15 @@ void cz__workq_destroy(cz__workq *q) {
     pthread_mutex_destroy(&q->lock);
 }
 
-static void wait_room(cz__workq *q) {
-    while (q->cap > 0 && q->count >= q->cap && !q->closed)
+static void wait_room(cz__workq *q, size_t over) {
+    while (q->cap > 0 && q->count >= q->cap + over && !q->closed)
         pthread_cond_wait(&q->nonfull, &q->lock);
     CZ_ASSERT(!q->closed);
 }
 
 void cz__workq_push(cz__workq *q, cz__wq_node *n) {
     pthread_mutex_lock(&q->lock);
-    wait_room(q);
+    wait_room(q, 0);
     n->next = NULL;
     if (q->tail != NULL)
         q->tail->next = n;
@@ -36,7 +36,7 @@ void cz__workq_push(cz__workq *q, cz__wq_node *n) {
         q->head = n;
     q->tail = n;
     q->count++;
-    pthread_cond_signal(&q->nonempty);
+    pthread_cond_broadcast(&q->nonempty);
     pthread_mutex_unlock(&q->lock);
 }
 
@@ -45,8 +45,12 @@ static int before(const cz__wq_node *a, const cz__wq_node *b) {
 }
 
 void cz__workq_push_ordered(cz__workq *q, cz__wq_node *n) {
+    cz__workq_push_ordered_over(q, n, 0);
+}
+
+void cz__workq_push_ordered_over(cz__workq *q, cz__wq_node *n, size_t over) {
     pthread_mutex_lock(&q->lock);
-    wait_room(q);
+    wait_room(q, over);
     cz__wq_node **at = &q->head;
     while (*at != NULL && !before(n, *at))
         at = &(*at)->next;
@@ -55,23 +59,39 @@ void cz__workq_push_ordered(cz__workq *q, cz__wq_node *n) {
     if (n->next == NULL)
         q->tail = n;
     q->count++;
-    pthread_cond_signal(&q->nonempty);
+    pthread_cond_broadcast(&q->nonempty);
     pthread_mutex_unlock(&q->lock);
 }
 
+/* The head, unlinked (q->head not NULL; under the lock). */
+static cz__wq_node *take_head(cz__workq *q) {
+    cz__wq_node *n = q->head;
+    q->head = n->next;
+    if (q->head == NULL)
+        q->tail = NULL;
+    q->count--;
+    pthread_cond_broadcast(&q->nonfull); /* pushers may wait for different room (over) */
+    return n;
+}
+
 cz__wq_node *cz__workq_pop(cz__workq *q) {
-    cz__wq_node *n;
+    cz__wq_node *n = NULL;
     pthread_mutex_lock(&q->lock);
     while (q->head == NULL && !q->closed)
         pthread_cond_wait(&q->nonempty, &q->lock);
-    n = q->head;
-    if (n != NULL) {
-        q->head = n->next;
-        if (q->head == NULL)
-            q->tail = NULL;
-        q->count--;
-        pthread_cond_signal(&q->nonfull);
-    }
+    if (q->head != NULL)
+        n = take_head(q);
+    pthread_mutex_unlock(&q->lock);
+    return n;
+}
+
+cz__wq_node *cz__workq_pop_below(cz__workq *q, uint64_t bound) {
+    cz__wq_node *n = NULL;
+    pthread_mutex_lock(&q->lock);
+    while ((q->head == NULL || q->head->order >= bound) && !q->closed)
+        pthread_cond_wait(&q->nonempty, &q->lock);
+    if (q->head != NULL && q->head->order < bound)
+        n = take_head(q);
     pthread_mutex_unlock(&q->lock);
     return n;
 }

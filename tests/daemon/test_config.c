@@ -117,6 +117,7 @@ static const char *every_key = "# every key, none at its default\n"
                                "[synthesis]\n"
                                "threads = 64\n"
                                "partition_workers = 8\n"
+                               "urgent_worker = 0\n"
                                "[pipeline]\n"
                                "finalizers = 3\n"
                                "max_gpu_queue_depth = -1\n"
@@ -140,6 +141,7 @@ static void check_every_key(const cz_daemon_config *c) {
     CHECK(c->scheduler.max_retained_jobs == 50);
     CHECK(c->synthesis.threads == 64);
     CHECK(c->synthesis.partition_workers == 8);
+    CHECK(c->synthesis.urgent_worker == 0);
     CHECK(c->pipeline.finalizers == 3);
     CHECK(c->pipeline.max_gpu_queue_depth == -1);
     CHECK(strcmp(c->srs.param_cache, "/var/tmp/p\xc3\xa9\"q\\") == 0);
@@ -186,6 +188,7 @@ static void test_every_key_set(void) {
         {"scheduler.max_retained_jobs", "50"},
         {"synthesis.threads", "64"},
         {"synthesis.partition_workers", "8"},
+        {"synthesis.urgent_worker", "0"},
         {"pipeline.finalizers", "3"},
         {"pipeline.max_gpu_queue_depth", "-1"},
         {"srs.param_cache", "/var/tmp/p\xc3\xa9\"q\\"},

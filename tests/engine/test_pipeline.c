@@ -257,6 +257,7 @@ static cz_workload make_wl(int id, uint32_t nparts, int fail_at, uint32_t fail_p
 
 static cz_timeline_emitter *g_tl; /* set while a test wants a timeline */
 static int g_queue_depth;         /* cz_engine_config.gpu_queue_depth of the next engine */
+static int g_urgent;              /* cz_engine_config.urgent_synthesis of the next engine */
 
 static cz_engine *make_engine(int synth_workers, int gpu_workers, uint64_t budget) {
     cz_engine_config cfg;
@@ -270,6 +271,7 @@ static cz_engine *make_engine(int synth_workers, int gpu_workers, uint64_t budge
     cfg.budget.total_bytes = budget;
     cfg.timeline = g_tl;
     cfg.gpu_queue_depth = g_queue_depth;
+    cfg.urgent_synthesis = g_urgent;
     CHECK(cz_engine_create(&e, &cfg, &ei) == CZ_OK);
     return e;
 }
@@ -534,9 +536,10 @@ static void test_urgent_job_passes(void) {
 }
 
 /* Waits until the gate holds `waiting` threads, the synthesis queue `queued` partitions, the
- * scheduler `running` jobs and synthesis has started `started` partitions. */
+ * scheduler `running` jobs and synthesis has started `started` partitions (a failed check after
+ * 30 s). */
 static void wait_pipeline(cz_engine *e, int waiting, size_t queued, size_t running, int started) {
-    for (;;) {
+    for (int ms = 0;; ms++) {
         cz_engine_stats es;
         cz_engine_stats_get(&es, e);
         pthread_mutex_lock(&g_order_m);
@@ -545,6 +548,15 @@ static void wait_pipeline(cz_engine *e, int waiting, size_t queued, size_t runni
         if (gate_waiting() == waiting && es.synth_queue == queued && es.sched.running == running &&
             n == started)
             return;
+        if (ms == 30000) {
+            CHECK(!"the pipeline reached the state the test waits for");
+            fprintf(stderr,
+                    "waited for %d at the gate, %zu queued, %zu running, %d started; have "
+                    "%d, %zu, %zu, %d\n",
+                    waiting, queued, running, started, gate_waiting(), es.synth_queue,
+                    es.sched.running, n);
+            return;
+        }
         usleep(1000);
     }
 }
@@ -558,8 +570,9 @@ static void test_urgent_synthesis_first(void) {
     cz_engine *e;
     cz_workload wl = make_wl(50, 6, FAIL_NONE, 0);
     g_queue_depth = -1;
+    g_urgent = -1; /* this is about the queue's order; the urgent worker would take it at once */
     e = make_engine(2, 1, 1u << 30);
-    g_queue_depth = 0;
+    g_queue_depth = g_urgent = 0;
     pthread_mutex_lock(&g_order_m);
     g_nstrace = 0;
     pthread_mutex_unlock(&g_order_m);
@@ -576,7 +589,7 @@ static void test_urgent_synthesis_first(void) {
     gate_let_one();               /* a worker takes 3; the Critical partition goes in */
     wait_pipeline(e, 2, 2, 2, 4);
     gate_let_one(); /* the next free worker takes the head of the queue */
-    for (;;) {
+    for (int ms = 0; ms < 30000; ms++) {
         pthread_mutex_lock(&g_order_m);
         int n = g_nstrace, fifth = g_strace[4];
         pthread_mutex_unlock(&g_order_m);
@@ -594,12 +607,58 @@ static void test_urgent_synthesis_first(void) {
     cz_engine_destroy(e);
 }
 
+static void test_urgent_worker(void) {
+    /* Both synthesis workers held at the gate by a Normal job's partitions, one more queued and
+     * the dispatcher waiting for the pacer (3 ahead of the GPU) with the next: a Critical job is
+     * dispatched from that wait, let in by the pacer's extra place, synthesized by the urgent
+     * worker, computed and done while the gate is still closed, and so is a second one. With
+     * urgent_synthesis < 0 it waits for the pacer until a worker is let through. */
+    for (int off = 0; off < 2; off++) {
+        cz_engine *e;
+        cz_workload wl = make_wl(60, 6, FAIL_NONE, 0);
+        cz_job *job = NULL;
+        g_urgent = off ? -1 : 0;
+        e = make_engine(2, 1, 1u << 30);
+        g_urgent = 0;
+        pthread_mutex_lock(&g_order_m);
+        g_nstrace = 0;
+        pthread_mutex_unlock(&g_order_m);
+        gate_close();
+        ((fake *)wl.ctx)->use_gate = 2;
+        ((fake *)wl.ctx)->trace_synth = 1;
+        submit(e, "held-normal", CZ_PRIO_NORMAL, wl);
+        wait_pipeline(e, 2, 1, 1, 2); /* 0, 1 held, 2 queued, 3 waits for the pacer */
+        for (int i = 0; i < 2; i++) { /* a second Critical job takes the urgent worker again */
+            char key[32];
+            snprintf(key, sizeof key, "critical-%d", i);
+            submit(e, key, CZ_PRIO_CRITICAL, make_wl(61 + i, 1, FAIL_NONE, 0));
+            if (off) {
+                int rc = cz_engine_await(&job, e, key, 300, NULL);
+                CHECK(rc == CZ_ETIMEDOUT && cz_job_state_get(job) == CZ_JOB_RUNNING);
+                cz_job_unref(job);
+                break;
+            }
+            CHECK(await_state(e, key, NULL, 0, 61 + i, 1) == CZ_JOB_DONE);
+            CHECK(gate_waiting() == 2); /* the Normal partitions are still held */
+        }
+        gate_open();
+        if (off)
+            CHECK(await_state(e, "critical-0", NULL, 0, 61, 1) == CZ_JOB_DONE);
+        CHECK(await_state(e, "held-normal", NULL, 0, 60, 6) == CZ_JOB_DONE);
+        cz_engine_destroy(e);
+    }
+}
+
 static void test_200_jobs_priority_order(void) {
     /* One synthesis worker and a synthesis queue of one: while the gate job blocks the worker,
      * one more partition waits in the queue and the dispatcher is stuck pushing a third; the
      * 200 jobs submitted then are all in the scheduler and must come out in priority order,
-     * first in first out within a priority. */
-    cz_engine *e = make_engine(1, 2, 1u << 20);
+     * first in first out within a priority. (No urgent synthesis worker: with a second worker
+     * the order in which two workers note the partitions they took is a race.) */
+    cz_engine *e;
+    g_urgent = -1;
+    e = make_engine(1, 2, 1u << 20);
+    g_urgent = 0;
     cz_workload wl;
     char key[32];
     int prio_of[200];
@@ -652,6 +711,7 @@ int main(void) {
     test_pacer();
     test_urgent_job_passes();
     test_urgent_synthesis_first();
+    test_urgent_worker();
     test_200_jobs_priority_order();
     return test_finish();
 }
