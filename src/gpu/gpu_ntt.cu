@@ -348,6 +348,30 @@ template <class C> struct ntt_pass {
     int gather, pre, post, last;
 };
 
+/* Where block b's tile lies in the pass's input and output: element v of the tile is at base +
+ * (v << t) (lo = base's low t bits, the butterflies' twiddle offset; the first pass gathers from
+ * the bit-reversed positions instead, see ntt_tile_load). */
+struct ntt_tile {
+    size_t base;
+    uint32_t lo;
+};
+
+/* Stores element v of the tile (times n^-1 or n^-1·g^-k where the transform asks, or brought
+ * below r in the last pass; variant V's representation). */
+template <class C, int V>
+static __device__ __forceinline__ void ntt_tile_store(const fe<C> *sh, const ntt_pass<C> &P,
+                                                      const ntt_tile &T, unsigned v) {
+    const size_t k = T.base + ((size_t)v << P.t);
+    fe<C> x = sh[v];
+    if (P.post == 1)
+        fe_mul(x, x, P.post_c);
+    else if (P.post == 2)
+        ntt_mul_pow(x, x, P.post_lo, P.post_hi, k);
+    else if (P.last)
+        ntt_normalise<C, V>(x);
+    fe_store(&P.dst[k], x);
+}
+
 template <class C, bool INV, int V>
 __global__ void __launch_bounds__(512) ntt_pass_kern(const ntt_pass<C> P) {
     extern __shared__ uint4 ntt_smem[];
@@ -418,32 +442,17 @@ __global__ void __launch_bounds__(512) ntt_pass_kern(const ntt_pass<C> P) {
         sh[i1] = m;
         __syncthreads();
     }
+    {
+        const ntt_tile T = {base, lo};
 #pragma unroll
-    for (int h = 0; h < 2; h++) {
-        const unsigned v = u + h * half;
-        const size_t k = base + ((size_t)v << t);
-        fe<C> x = sh[v];
-        if (P.post == 1)
-            fe_mul(x, x, P.post_c);
-        else if (P.post == 2)
-            ntt_mul_pow(x, x, P.post_lo, P.post_hi, k);
-        else if (P.last)
-            ntt_normalise<C, V>(x);
-        fe_store(&P.dst[k], x);
+        for (int h = 0; h < 2; h++)
+            ntt_tile_store<C, V>(sh, P, T, u + h * half);
     }
 }
 
-/* ntt_pass4_kern's tile and twiddle handling. ntt_pass_kern does the same inline and is left as
- * it ran on the H200 (its machine code unchanged) until this form has run there too; then
- * ntt_pass_kern should use these helpers. */
-
-/* Where block b's tile lies in the pass's input and output: element v of the tile is at base +
- * (v << t) (lo = base's low t bits, the butterflies' twiddle offset; the first pass gathers from
- * the bit-reversed positions instead, see ntt_tile_load). */
-struct ntt_tile {
-    size_t base;
-    uint32_t lo;
-};
+/* ntt_pass4_kern's tile loads and twiddle loads. ntt_pass_kern does the same inline and is left
+ * as it ran on the H200 (its machine code unchanged) until this form has run there too; then
+ * ntt_pass_kern should use these helpers (it uses ntt_tile_store already: same machine code). */
 
 template <class C>
 static __device__ __forceinline__ ntt_tile ntt_tile_of(const ntt_pass<C> &P, size_t b) {
@@ -483,22 +492,6 @@ static __device__ __forceinline__ void ntt_twiddle_load(fe<C> *shw, const ntt_pa
     const uint32_t halfn = 1u << (P.log_n - 1);
     const uint32_t e = ((j << P.t) + lo) << (P.log_n - (P.t + k) - 1);
     shw[i] = fe_load(&P.tw[INV && e != 0 ? halfn - e : e]);
-}
-
-/* Stores element v of the tile (times n^-1 or n^-1·g^-k where the transform asks, or brought
- * below r in the last pass; variant V's representation). */
-template <class C, int V>
-static __device__ __forceinline__ void ntt_tile_store(const fe<C> *sh, const ntt_pass<C> &P,
-                                                      const ntt_tile &T, unsigned v) {
-    const size_t k = T.base + ((size_t)v << P.t);
-    fe<C> x = sh[v];
-    if (P.post == 1)
-        fe_mul(x, x, P.post_c);
-    else if (P.post == 2)
-        ntt_mul_pow(x, x, P.post_lo, P.post_hi, k);
-    else if (P.last)
-        ntt_normalise<C, V>(x);
-    fe_store(&P.dst[k], x);
 }
 
 /* Butterfly j of stage k (of the pass) on (x, y) in place, with variant 7's arithmetic and the

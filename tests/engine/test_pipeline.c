@@ -561,16 +561,14 @@ static void wait_pipeline(cz_engine *e, int waiting, size_t queued, size_t runni
     }
 }
 
-static void test_urgent_synthesis_first(void) {
-    /* Two synthesis workers held at the gate with partitions 0 and 1 of a Normal job, 2 and 3
-     * in the synthesis queue, the dispatcher pushing 4; a Critical job arrives. Letting one
-     * worker through at a time: the dispatcher pushes 4, takes the Critical job and waits to
-     * push its partition; when a worker takes 3 that partition goes in before 4, so the next
-     * free worker synthesizes it before 4 (first in, first out would give 4). */
+/* An engine of 2 synthesis workers and 1 GPU worker (pacer depth, urgent_synthesis) and a
+ * 6-partition Normal job `id` whose every synthesis waits at the (closed) gate, traced in
+ * g_strace. */
+static cz_engine *engine_with_held_job(int depth, int urgent, int id, const char *key) {
     cz_engine *e;
-    cz_workload wl = make_wl(50, 6, FAIL_NONE, 0);
-    g_queue_depth = -1;
-    g_urgent = -1; /* this is about the queue's order; the urgent worker would take it at once */
+    cz_workload wl = make_wl(id, 6, FAIL_NONE, 0);
+    g_queue_depth = depth;
+    g_urgent = urgent;
     e = make_engine(2, 1, 1u << 30);
     g_queue_depth = g_urgent = 0;
     pthread_mutex_lock(&g_order_m);
@@ -579,7 +577,20 @@ static void test_urgent_synthesis_first(void) {
     gate_close();
     ((fake *)wl.ctx)->use_gate = 2;
     ((fake *)wl.ctx)->trace_synth = 1;
-    submit(e, "gated-normal", CZ_PRIO_NORMAL, wl);
+    submit(e, key, CZ_PRIO_NORMAL, wl);
+    return e;
+}
+
+static void test_urgent_synthesis_first(void) {
+    /* Two synthesis workers held at the gate with partitions 0 and 1 of a Normal job, 2 and 3
+     * in the synthesis queue, the dispatcher pushing 4; a Critical job arrives. Letting one
+     * worker through at a time: the dispatcher pushes 4, takes the Critical job and waits to
+     * push its partition; when a worker takes 3 that partition goes in before 4, so the next
+     * free worker synthesizes it before 4 (first in, first out would give 4). */
+    /* no pacer; no urgent worker: this is about the queue's order, that worker would take the
+     * Critical partition at once */
+    cz_engine *e = engine_with_held_job(-1, -1, 50, "gated-normal");
+    cz_workload wl;
     wait_pipeline(e, 2, 2, 1, 2);
     wl = make_wl(51, 1, FAIL_NONE, 0);
     ((fake *)wl.ctx)->trace_synth = 1;
@@ -614,19 +625,8 @@ static void test_urgent_worker(void) {
      * worker, computed and done while the gate is still closed, and so is a second one. With
      * urgent_synthesis < 0 it waits for the pacer until a worker is let through. */
     for (int off = 0; off < 2; off++) {
-        cz_engine *e;
-        cz_workload wl = make_wl(60, 6, FAIL_NONE, 0);
+        cz_engine *e = engine_with_held_job(0, off ? -1 : 0, 60, "held-normal");
         cz_job *job = NULL;
-        g_urgent = off ? -1 : 0;
-        e = make_engine(2, 1, 1u << 30);
-        g_urgent = 0;
-        pthread_mutex_lock(&g_order_m);
-        g_nstrace = 0;
-        pthread_mutex_unlock(&g_order_m);
-        gate_close();
-        ((fake *)wl.ctx)->use_gate = 2;
-        ((fake *)wl.ctx)->trace_synth = 1;
-        submit(e, "held-normal", CZ_PRIO_NORMAL, wl);
         wait_pipeline(e, 2, 1, 1, 2); /* 0, 1 held, 2 queued, 3 waits for the pacer */
         for (int i = 0; i < 2; i++) { /* a second Critical job takes the urgent worker again */
             char key[32];
