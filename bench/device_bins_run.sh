@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # One device call from binaries built here (bench/device_bins_pack.sh DIR; carry DIR, default
-# build-dev-bin). Steps, in the order of PHASES (default "msmtest msm ntt ntttest engine gpu"), each
-# skipped when less time is left of TOTAL seconds (default 100) than it needs:
+# build-dev-bin). Steps, in the order of PHASES (default "msmtest msm ntt ntttest engine gpu"),
+# each under its own time limit, cut to what is left of TOTAL seconds (default 500) and skipped
+# when under 5 s are left:
 #   msmtest  gpu_test_gpu_msm up to 2^MSM_TEST_LOG (16; every accumulation variant it lists,
 #            the prefetch ones included), once as built or under each setting of MSM_TEST_ENVS
 #            (";"-separated, "A=1,B=2" for two variables)
@@ -34,7 +35,7 @@ done
 export LD_LIBRARY_PATH=$X${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 say() { echo "$*" | tee -a $S; }
 el() { echo $(($(date +%s) - t0)); }
-left() { echo $((${TOTAL:-100} - $(el))); }
+left() { echo $((${TOTAL:-500} - $(el))); }
 say "$(nvidia-smi -L | head -2); $(nproc) cores; unpacked in $(el) s"
 # run TAG SECONDS PROGRAM ARGS...: the program under timeout (at most what is left), its last
 # "passed" line and its exit status into the summary
@@ -54,12 +55,12 @@ for p in ${PHASES-msmtest msm ntt ntttest engine gpu}; do
     IFS=';' read -ra envs <<<"${MSM_TEST_ENVS-}"
     [ ${#envs[@]} -gt 0 ] || envs=("")
     for i in "${!envs[@]}"; do
-      run msmtest$i 25 env CZ_GPU_TEST_MAX_LOG=${MSM_TEST_LOG:-16} ${envs[$i]//,/ } \
+      run msmtest$i 120 env CZ_GPU_TEST_MAX_LOG=${MSM_TEST_LOG:-16} ${envs[$i]//,/ } \
         $X/gpu_test_gpu_msm
     done
     ;;
   msm)
-    run msm 45 env CZ_BENCH_MSM_ENVS="${MSM_ENVS-CZ_GPU_MSM_PREFETCH=1;CZ_GPU_MSM_PREFETCH=-1;CZ_GPU_MSM_PREFETCH=1,CZ_GPU_MSM_SEGS=131072}" \
+    run msm 60 env CZ_BENCH_MSM_ENVS="${MSM_ENVS-CZ_GPU_MSM_PREFETCH=1;CZ_GPU_MSM_PREFETCH=-1;CZ_GPU_MSM_PREFETCH=1,CZ_GPU_MSM_SEGS=131072}" \
       $X/cuzk-bench msm --gpu --curve ${CURVE:-bls12381} --log-n ${MSM_LOG:-26} --runs 5 --no-copies
     python3 -c "import json,sys
 for l in open(sys.argv[1]):
@@ -68,19 +69,19 @@ for l in open(sys.argv[1]):
       $O/msm.log | tee -a $S
     ;;
   ntttest)
-    run ntttest 30 env CZ_GPU_TEST_NTT_VARIANTS=${NTT_TEST_VARIANTS:-9} \
+    run ntttest 120 env CZ_GPU_TEST_NTT_VARIANTS=${NTT_TEST_VARIANTS:-9} \
       CZ_GPU_TEST_BIG_LOG=${NTT_BIG_LOG:-27} $X/gpu_test_gpu_ntt
     ;;
   engine | gpu)
     [ $p = gpu ] && pre=gpu_test_gpu || pre=engine_test
     for t in $X/${pre}_*; do
       case $t in *gpu_test_gpu_msm | *gpu_test_gpu_ntt) continue ;; esac
-      run $(basename $t) 60 $t
+      run $(basename $t) 90 $t
     done
     ;;
   ntt)
     for c in bls12381 bn254; do
-      run ntt-$c 15 env CZ_BENCH_NTT_VARIANTS=${NTT_VARIANTS:-7,9} $X/cuzk-bench ntt --gpu \
+      run ntt-$c 30 env CZ_BENCH_NTT_VARIANTS=${NTT_VARIANTS:-7,9} $X/cuzk-bench ntt --gpu \
         --curve $c --log-n 27 --runs 5 --no-copies
       python3 -c "import json,sys
 for l in open(sys.argv[1]):
