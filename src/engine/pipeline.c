@@ -11,8 +11,9 @@
  * memory at most that far ahead; the pacer holds it back while partition_workers +
  * gpu_queue_depth partitions are not yet picked up by a GPU worker) → gpu_q (ordered by
  * (priority, dispatch order, partition): the most urgent, oldest job's lowest partition first) →
- * fin_q → end_part(). Between two partitions of a job the dispatcher dispatches any queued job of
- * a higher priority first (dispatch_more_urgent). end_part() is
+ * fin_q → end_part(). Between two partitions of a job, and while one waits for the pacer, the
+ * dispatcher dispatches any queued job of a higher priority first (dispatch_more_urgent).
+ * end_part() is
  * the one place a partition ends, whatever happened: it releases the reservation, passes the
  * buffers to the deallocation thread and reports the partition to the job; the report of the last
  * partition completes the job (assemble in order, verify, done) or leaves it failed/cancelled.
@@ -232,6 +233,12 @@ static void pace_leave(item *it) {
 
 static void dispatch_more_urgent(cz_engine *e, cz_job *job);
 
+/* 1 for a Critical job's partition while the urgent synthesis worker is on: the one place more
+ * it gets in the pacer and in the synthesis queue's bound (that worker's); else 0. */
+static unsigned urgent_extra(const cz_engine *e, const cz_job *job) {
+    return e->urgent && cz_job_priority(job) == CZ_PRIO_CRITICAL;
+}
+
 /* Waits until the pacer lets it into the pipeline, or its job should stop (CZ_ECANCELED; the
  * cancel is seen within PACE_POLL_MS). A Critical partition gets one place more (with the urgent
  * synthesis worker, whose partition it is), and a more urgent job that arrives during the wait
@@ -239,7 +246,7 @@ static void dispatch_more_urgent(cz_engine *e, cz_job *job);
 #define PACE_POLL_MS 50
 static int pace_enter(item *it) {
     cz_engine *e = it->e;
-    const uint64_t extra = e->urgent && cz_job_priority(it->job) == CZ_PRIO_CRITICAL;
+    const uint64_t extra = urgent_extra(e, it->job);
     if (e->pace_limit == 0)
         return CZ_OK;
     for (;;) {
@@ -399,9 +406,7 @@ static void dispatch_job(cz_engine *e, cz_job *job) {
             fail_part(it, rc, &ei, "memory reservation");
             continue;
         }
-        /* a Critical partition may go one beyond the queue's bound: the urgent worker's */
-        cz__workq_push_ordered_over(&e->synth_q, &it->node,
-                                    e->urgent && cz_job_priority(job) == CZ_PRIO_CRITICAL ? 1 : 0);
+        cz__workq_push_ordered_over(&e->synth_q, &it->node, urgent_extra(e, job));
     }
 }
 
