@@ -150,7 +150,6 @@ void bench_batch_text(const bench_batch *b, const char *tag, const char *extra);
 int bench_cmd_msm(bench_opts *o);
 int bench_cmd_ntt(bench_opts *o);
 int bench_cmd_prove(bench_opts *o);
-int bench_cmd_fmul(bench_opts *o);
 int bench_cmd_upload(bench_opts *o); /* bench_upload.c */
 /* engine has its own options (bench_engine.c): argv[0] is "engine". */
 int bench_cmd_engine(int argc, char **argv);

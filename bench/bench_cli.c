@@ -197,6 +197,6 @@ int bench_cli_parse(bench_opts *o, int argc, char **argv) {
     if (o->ntt_kinds == 0)
         o->ntt_kinds = 1u << BENCH_NTT_FORWARD;
     if (o->nsizes == 0)
-        o->log_n[o->nsizes++] = is_prove ? 10 : strcmp(cmd, "fmul") == 0 ? 20 : 16;
+        o->log_n[o->nsizes++] = is_prove ? 10 : 16;
     return BENCH_OK;
 }

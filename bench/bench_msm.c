@@ -6,13 +6,9 @@
  * resident on the device). copies = true times cz_<curve>_gpu_<group>_msm with the scalars in host
  * memory (their upload included); copies = false times cz_<curve>_gpu_<group>_msm_dev on scalars
  * already on the device. The result point is 100 bytes at most, so "out" costs nothing either way.
- * --scalars picks the scalar set (bench_shape_scalars); --split sets CZ_GPU_MSM_SPLIT, the GPU
- * library's switch for its 0/1 split (docs/gpu.md), and CZ_MSM_SPLIT, the CPU MSM's
- * (docs/msm.md); CZ_GPU_MSM_C and CZ_GPU_MSM_PROFILE pass through from the environment.
- * CZ_BENCH_MSM_ENVS times GPU switch settings one after another on the same inputs
- * (run_env_variants).
+ * --scalars picks the scalar set (bench_shape_scalars); --split forces the 0/1 split of the CPU
+ * and GPU MSMs on or off (cz_tuning.msm_split, docs/msm.md).
  */
-#define _POSIX_C_SOURCE 200809L /* setenv */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +17,7 @@
 #include "cuzk/gpu.h"
 #include "cuzk/msm.h"
 #include "cuzk/threadpool.h"
+#include "cuzk/tuning.h"
 
 typedef struct {
     cz_curve_id curve;
@@ -102,38 +99,6 @@ static int run_mode(const bench_opts *o, msm_ctx *c, unsigned log_n, int copies,
     return BENCH_OK;
 }
 
-/* CZ_BENCH_MSM_ENVS="A=1,B=2;C=3": after the plain lines, the device-scalar MSM once more per
- * ';'-separated variant with its ','-separated settings in the environment (the GPU MSM reads
- * its switches at every call), each line tagged "env"; the settings are removed after. */
-static int run_env_variants(const bench_opts *o, msm_ctx *c, unsigned log_n, const char *list) {
-    char buf[512], *save = NULL, *var;
-    int rc = BENCH_OK;
-    snprintf(buf, sizeof buf, "%s", list);
-    for (var = strtok_r(buf, ";", &save); var != NULL && rc == BENCH_OK;
-         var = strtok_r(NULL, ";", &save)) {
-        char set[256], *s2 = NULL, *kv;
-        snprintf(set, sizeof set, "%s", var);
-        for (kv = strtok_r(set, ",", &s2); kv != NULL; kv = strtok_r(NULL, ",", &s2)) {
-            char *eq = strchr(kv, '=');
-            if (eq == NULL) {
-                fprintf(stderr, "cuzk-bench msm: CZ_BENCH_MSM_ENVS: '%s' is not NAME=VALUE\n", kv);
-                return BENCH_FAIL;
-            }
-            *eq = '\0';
-            setenv(kv, eq + 1, 1);
-            *eq = '=';
-        }
-        rc = run_mode(o, c, log_n, 0, gpu_dev_fn, var);
-        snprintf(set, sizeof set, "%s", var);
-        for (kv = strtok_r(set, ",", &s2); kv != NULL; kv = strtok_r(NULL, ",", &s2)) {
-            char *eq = strchr(kv, '=');
-            *eq = '\0';
-            unsetenv(kv);
-        }
-    }
-    return rc;
-}
-
 static int run_size(const bench_opts *o, cz_curve_id curve, unsigned log_n, cz_threadpool *pool) {
     size_t n = (size_t)1 << log_n;
     msm_ctx c = {curve, o->g2, n, NULL, NULL, NULL, NULL, pool};
@@ -167,8 +132,6 @@ static int run_size(const bench_opts *o, cz_curve_id curve, unsigned log_n, cz_t
         rc = run_mode(o, &c, log_n, 0, gpu_dev_fn, NULL);
     if (rc == BENCH_OK && o->copies != 0)
         rc = run_mode(o, &c, log_n, 1, gpu_host_fn, NULL);
-    if (rc == BENCH_OK && getenv("CZ_BENCH_MSM_ENVS") != NULL)
-        rc = run_env_variants(o, &c, log_n, getenv("CZ_BENCH_MSM_ENVS"));
 out:
     if (d_scalars != NULL)
         cz_gpu_free(d_scalars, o->device);
@@ -180,8 +143,10 @@ out:
 
 int bench_cmd_msm(bench_opts *o) {
     if (o->split >= 0) {
-        setenv("CZ_GPU_MSM_SPLIT", o->split ? "1" : "0", 1);
-        setenv("CZ_MSM_SPLIT", o->split ? "1" : "0", 1);
+        cz_tuning tu;
+        cz_tuning_get(&tu);
+        tu.msm_split = o->split ? CZ_SPLIT_ON : CZ_SPLIT_OFF;
+        cz_tuning_set(&tu, NULL);
     }
     return bench_each_size(o, !o->gpu, run_size);
 }

@@ -6,10 +6,8 @@
  * GPU: the twiddles are built and cached on the device by the warm-up run (--warmup 0 leaves
  * that in the first timed run). copies = false transforms data already on the device
  * (cz_<curve>_gpu_ntt_dev); copies = true transforms host memory (upload, transform, download:
- * cz_<curve>_gpu_ntt). CZ_BENCH_NTT_VARIANTS="1,3,6" times each listed CZ_GPU_NTT_VARIANT in
- * turn (without copies) on the same input, tagging each line with "variant".
+ * cz_<curve>_gpu_ntt).
  */
-#define _POSIX_C_SOURCE 200809L /* setenv */
 #include <stdlib.h>
 
 #include "bench.h"
@@ -92,8 +90,6 @@ static int run_mode(const bench_opts *o, ntt_ctx *c, int copies, bench_fn fn, do
     }
     bench_json_result(&j, o, "ntt", c->curve, c->log_n, copies, ms);
     bench_json_str(&j, "kind", bench_ntt_kind_names[c->kind]);
-    if (o->gpu && getenv("CZ_GPU_NTT_VARIANT") != NULL)
-        bench_json_str(&j, "variant", getenv("CZ_GPU_NTT_VARIANT"));
     if (domain_ms >= 0)
         bench_json_num(&j, "domain_ms", domain_ms);
     bench_json_print(&j);
@@ -104,7 +100,6 @@ static int run_size(const bench_opts *o, cz_curve_id curve, unsigned log_n, cz_t
     size_t n = (size_t)1 << log_n;
     ntt_ctx c = {.curve = curve, .log_n = log_n, .dev = o->device, .pool = pool};
     double domain_ms = -1;
-    const char *vlist = getenv("CZ_BENCH_NTT_VARIANTS"); /* e.g. "1,3,6": GPU variants to time */
     cz_errinfo ei;
     int rc = BENCH_FAIL;
     cz_errinfo_clear(&ei);
@@ -139,16 +134,7 @@ static int run_size(const bench_opts *o, cz_curve_id curve, unsigned log_n, cz_t
             rc = run_mode(o, &c, -1, cpu_fn, domain_ms);
             continue;
         }
-        if (o->copies != 1 && vlist != NULL) {
-            /* each listed variant in turn on the same data (one input set for all) */
-            for (const char *v = vlist; *v != '\0' && rc == BENCH_OK; v++) {
-                const char name[2] = {*v, '\0'};
-                if (*v == ',')
-                    continue;
-                setenv("CZ_GPU_NTT_VARIANT", name, 1);
-                rc = run_mode(o, &c, 0, gpu_dev_fn, -1);
-            }
-        } else if (o->copies != 1) {
+        if (o->copies != 1) {
             rc = run_mode(o, &c, 0, gpu_dev_fn, -1);
         }
         if (rc == BENCH_OK && o->copies != 0)

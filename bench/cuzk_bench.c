@@ -4,7 +4,6 @@
  *   cuzk-bench msm   --curve bn254 --log-n 16,18,20 [--gpu [--device D]] [--runs N] ...
  *   cuzk-bench ntt   --curve bls12381 --log-n 20 --kind forward,inverse ...
  *   cuzk-bench prove --curve bn254 --log-n 16 --check [--gpu] [--cache DIR] ...
- *   cuzk-bench fmul  --gpu --curve bn254,bls12381 --log-n 20     (device field-mul throughput)
  *   cuzk-bench upload --gpu --log-n 27          (host->device copies: pageable vs pinned memory)
  *   cuzk-bench engine --workload porep-synth --scale K -c COUNT -j CONC [--gpu] ...
  *   cuzk-bench timeline LOG [-o OUT.svg]   (a waterfall of an engine log: docs/timeline.md)
@@ -26,8 +25,10 @@ static const struct {
     const char *name;
     int (*run)(bench_opts *o);
 } cmds[] = {
-    {"msm", bench_cmd_msm},   {"ntt", bench_cmd_ntt},       {"prove", bench_cmd_prove},
-    {"fmul", bench_cmd_fmul}, {"upload", bench_cmd_upload},
+    {"msm", bench_cmd_msm},
+    {"ntt", bench_cmd_ntt},
+    {"prove", bench_cmd_prove},
+    {"upload", bench_cmd_upload},
 };
 
 int main(int argc, char **argv) {

@@ -139,6 +139,7 @@ typedef struct cz_groth16_prove_opts {
     int use_gpu;
     int gpu_device;
     const cz_groth16_gpu_key *gpu_key;
+    int pageable; /* GPU: 1 = a and b in plain host memory (default 0: pinned where possible) */
 } cz_groth16_prove_opts;
 
 /*

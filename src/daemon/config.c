@@ -83,6 +83,12 @@ static const keydef keys[] = {
     {"gpus", "pinned_buffers", K_INT, OFF(gpus.pinned_buffers), 0, 1,
      "1 = the partitions' vectors in pinned host memory (uploads ~7x faster; the buffers pass "
      "from partition to partition, never pinned again: docs/engine.md); 0 = pageable."},
+    {"gpus", "g2_msm_on_gpu", K_INT, OFF(gpus.g2_msm_on_gpu), 0, 1,
+     "1 = keys keep their B2 bases on the GPU and the G2 MSM runs there; 0 = on the CPU "
+     "(gpus.gpu_threads), beside the kernels."},
+    {"gpus", "upload_chunk", K_SIZE, OFF(gpus.upload_chunk), 0, INT64_MAX,
+     "Uploads go in pieces of this size, so small copies of the other worker never wait behind "
+     "a whole partition; 0 = one piece."},
     {"scheduler", "job_retention", K_DUR, OFF(scheduler.job_retention), 1, INT64_MAX,
      "How long a finished job's status and proof can still be queried."},
     {"scheduler", "max_retained_jobs", K_INT, OFF(scheduler.max_retained_jobs), 1, 10000000,
@@ -144,6 +150,8 @@ void cz_daemon_config_defaults(cz_daemon_config *c) {
     c->gpus.ndevices = 0;
     c->gpus.gpu_threads = 0;
     c->gpus.pinned_buffers = 1;
+    c->gpus.g2_msm_on_gpu = 1;
+    c->gpus.upload_chunk = 64ull << 20;
     c->gpus.gpu_workers_per_device = 2;
     c->scheduler.job_retention = 10 * 60;
     c->scheduler.max_retained_jobs = 10000;

@@ -54,6 +54,8 @@ typedef struct cz_daemon_config {
         int gpu_threads;            /* CPU threads beside the kernels; 0 = all CPUs */
         int gpu_workers_per_device; /* >= 1; 2 overlaps one worker's CPU part with the kernel */
         int pinned_buffers;         /* 1 (default): partition vectors in pinned host memory */
+        int g2_msm_on_gpu;          /* 1 (default): B2 resident on the GPU, the G2 MSM there */
+        uint64_t upload_chunk;      /* bytes per upload piece (64 MiB); 0 = one piece */
     } gpus;
     struct {
         uint64_t job_retention; /* seconds finished jobs stay queryable */

@@ -19,6 +19,7 @@
  */
 #include "daemon/http.h"
 
+#include "cuzk/tuning.h"
 #include "daemon/gpus.h"
 
 #include <jansson.h>
@@ -190,6 +191,31 @@ static json_t *srs_json(cz_srs *srs, int *bad) {
     return o;
 }
 
+/* The process-wide tuning the daemon installed from its configuration (cuzk/tuning.h). */
+static json_t *tuning_json(int *bad) {
+    static const char *const split[] = {"auto", "off", "on"};
+    static const char *const compact[] = {"auto", "never", "always"};
+    cz_tuning t;
+    json_t *o = json_object();
+    if (o == NULL) {
+        *bad = 1;
+        return NULL;
+    }
+    cz_tuning_get(&t);
+    put(o, "g2_msm_on_gpu", json_boolean(!t.gpu_g2_on_cpu), bad);
+    put(o, "upload_chunk_bytes",
+        jint(t.gpu_copy_whole         ? 0
+             : t.gpu_copy_chunk_bytes ? t.gpu_copy_chunk_bytes
+                                      : 64u << 20),
+        bad);
+    put(o, "msm_split", json_string(split[t.msm_split]), bad);
+    put(o, "msm_window_bits", jint(t.gpu_msm_window_bits), bad);
+    put(o, "msm_windows", jint(t.gpu_msm_windows), bad);
+    put(o, "bases_compact", json_string(compact[t.gpu_bases_compact]), bad);
+    put(o, "msm_profile", json_boolean(t.msm_profile), bad);
+    return o;
+}
+
 char *cz_http_status_json(cz_engine *e, cz_srs *srs) {
     cz_engine_stats st;
     cz_job_info *jobs = NULL;
@@ -210,6 +236,7 @@ char *cz_http_status_json(cz_engine *e, cz_srs *srs) {
     put(root, "pipeline", pipeline_json(&st, &bad), &bad);
     put(root, "devices", devices_json(&st, &bad), &bad);
     put(root, "srs", srs_json(srs, &bad), &bad);
+    put(root, "tuning", tuning_json(&bad), &bad);
     for (size_t i = 0; i < njobs; i++)
         if (json_array_append_new(ja, job_json(&jobs[i], &bad)) != 0)
             bad = 1;

@@ -37,6 +37,7 @@
 #include "cuzk/gpu.h"
 #include "cuzk/log.h"
 #include "cuzk/timeline.h"
+#include "cuzk/tuning.h"
 #include "cuzk/v1/proving.pb-c.h"
 #include "daemon/config.h"
 #include "daemon/gpus.h"
@@ -228,6 +229,17 @@ int main(int argc, char **argv) {
                             cfg.engine.devices[i], info.name,
                             (double)info.global_mem / 1073741824.0, info.cc_major, info.cc_minor,
                             info.multiprocessors, dc.gpus.gpu_workers_per_device);
+        }
+    }
+    {
+        cz_tuning tu = {0};
+        tu.gpu_g2_on_cpu = !dc.gpus.g2_msm_on_gpu;
+        tu.gpu_copy_chunk_bytes = (size_t)dc.gpus.upload_chunk;
+        tu.gpu_copy_whole = dc.gpus.upload_chunk == 0;
+        if (cz_tuning_set(&tu, &ei) != CZ_OK) {
+            CZ_LOG_ERROR("cuzk-daemon: %s", ei.msg);
+            cz_daemon_config_free(&dc);
+            return 2;
         }
     }
     cfg.engine.workers_per_device = dc.gpus.gpu_workers_per_device;

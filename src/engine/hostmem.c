@@ -9,9 +9,9 @@
  *
  * Pinning may fail: no GPU or no CUDA build (CZ_ENOGPU), the driver out of pinned memory or
  * RLIMIT_MEMLOCK (CZ_ENOMEM / CZ_EGPU). Then the block comes from malloc and the first failure
- * of the process logs one warning; a job never fails for want of pinned memory. Environment
- * CZ_PINNED=0 turns pinning off (for before/after measurements). Tests replace the pinner
- * (cz_host_set_pinner) to simulate both outcomes without a GPU.
+ * of the process logs one warning; a job never fails for want of pinned memory. The caller decides
+ * (want_pinned: the engine's pageable_buffers, the daemon's gpus.pinned_buffers). Tests replace the
+ * pinner (cz_host_set_pinner) to simulate both outcomes without a GPU.
  */
 #include <stdatomic.h>
 #include <stdint.h>
@@ -39,17 +39,12 @@ void cz_host_set_pinner(const cz_host_pinner *p) {
     atomic_store(&pinner, p != NULL ? p : &cuda_pinner);
 }
 
-static int pinning_disabled(void) {
-    const char *v = getenv("CZ_PINNED");
-    return v != NULL && strcmp(v, "0") == 0;
-}
-
 void *cz_host_alloc(size_t bytes, int want_pinned) {
     void *raw = NULL;
     int pinned = 0;
     if (bytes > SIZE_MAX - HDR_BYTES)
         return NULL;
-    if (want_pinned && !pinning_disabled()) {
+    if (want_pinned) {
         const cz_host_pinner *pn = atomic_load(&pinner);
         cz_errinfo ei;
         cz_errinfo_clear(&ei);

@@ -111,7 +111,6 @@ struct cz_engine {
     uint64_t pace_limit; /* the pacer's bound on npaced; 0 = no pacer */
     pthread_cond_t pace_cv; /* npaced went down (with stats_lock) */
     uint64_t start_ns;
-    int upload_in_lock; /* CZ_ENGINE_UPLOAD_IN_LOCK=1: uploads under the device lock (to compare) */
 };
 
 static double ms_since(uint64_t t0) {
@@ -486,7 +485,7 @@ static void gpu_part(gpu_worker *w, item *it) {
     }
     it->asg = NULL; /* the pending proof owns it now */
     it->t.prep += ms_since(t0);
-    if (!e->upload_in_lock && wl->ops->upload != NULL &&
+    if (wl->ops->upload != NULL &&
         (rc = wl->ops->upload(it->pending, wl->ctx, &w->d, &it->t, &ei)) != CZ_OK) {
         fail_part(it, rc, &ei, "upload");
         return;
@@ -500,11 +499,7 @@ static void gpu_part(gpu_worker *w, item *it) {
     ds->busy_now = 1;
     pthread_mutex_unlock(&e->stats_lock);
     emit(e, CZ_TL_GPU_START, it, NULL);
-    rc = CZ_OK;
-    if (e->upload_in_lock && wl->ops->upload != NULL)
-        rc = wl->ops->upload(it->pending, wl->ctx, &w->d, &it->t, &ei);
-    if (rc == CZ_OK)
-        rc = wl->ops->compute(it->pending, wl->ctx, &w->d, &it->t, &ei);
+    rc = wl->ops->compute(it->pending, wl->ctx, &w->d, &it->t, &ei);
     held_ms = ms_since(t_locked);
     emit(e, CZ_TL_GPU_END, it, "gpu_ms=%.3f", held_ms);
     pthread_mutex_lock(&e->stats_lock); /* before the device lock goes: the next holder sets 1 */
@@ -706,10 +701,6 @@ int cz_engine_create(cz_engine **out, const cz_engine_config *cfg, cz_errinfo *e
     e->cfg = *cfg;
     e->tl = cfg->timeline;
     e->start_ns = cz_clock_now_ns();
-    {
-        const char *v = getenv("CZ_ENGINE_UPLOAD_IN_LOCK");
-        e->upload_in_lock = v != NULL && strcmp(v, "1") == 0;
-    }
     per = pos_or(cfg->workers_per_device, 2);
     e->nslots = cfg->ndevices > 0 ? cfg->ndevices : 1;
     e->nsynth = pos_or(cfg->partition_workers, 2);

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cuzk/tuning.h"
 #include "gpu_common.cuh"
 
 int cz__gpu_fail(cz_errinfo *ei, cudaError_t e, const char *what, const char *file, int line) {
@@ -158,15 +159,18 @@ out:
 
 /* ---- asynchronous uploads ---- */
 
-/* The pieces an upload is cut into: CZ_GPU_COPY_CHUNK_MB MiB (default 64; 0: one piece). The
+/* The pieces an upload is cut into: cz_tuning.gpu_copy_chunk_bytes (0: 64 MiB; gpu_copy_whole:
+ * one piece). The
  * copies of all streams take turns at piece boundaries, so another thread's small copies (an
  * MSM's read-backs) never wait behind a whole multi-GB upload: on the H200 an engine whose
  * uploads went in one piece (from pageable memory) saw its kernel regions stretch from 1.26 to
  * 2.1 s per 2^27 partition (docs/engine.md). A piece costs a few microseconds to enqueue. */
 static size_t copy_chunk_bytes(size_t bytes) {
-    const char *e = getenv("CZ_GPU_COPY_CHUNK_MB");
-    long mb = e != NULL ? strtol(e, NULL, 10) : 64;
-    return mb > 0 && (size_t)mb << 20 < bytes ? (size_t)mb << 20 : (bytes > 0 ? bytes : 1);
+    cz_tuning tu;
+    size_t chunk;
+    cz_tuning_get(&tu);
+    chunk = tu.gpu_copy_chunk_bytes != 0 ? tu.gpu_copy_chunk_bytes : (size_t)64 << 20;
+    return !tu.gpu_copy_whole && chunk < bytes ? chunk : (bytes > 0 ? bytes : 1);
 }
 
 struct cz_gpu_copy {

@@ -3,30 +3,29 @@
  * cuzk/gpu.h), as templates over a group's traits H (gpu_msm.cuh): the coordinate field is Fp for
  * G1 and Fp2 for G2 (gpu_fp2.cuh), every kernel below is the same code for both. Instantiated by
  * gpu_msm.cu (G1 of both curves) and gpu_msm_g2_bn254.cu / gpu_msm_g2_bls12381.cu (one
- * translation unit each, so the three compile in parallel). G2 uses the XYZZ accumulation only
- * (pick_acc_kern) and its kernels are compiled without -Xptxas -warn-spills: a BLS12-381 G2 XYZZ
- * point is 96 registers, and the addition formulas' temporaries do not fit in the 255 registers
- * a thread can have (see docs/gpu.md, G2 MSM).
+ * translation unit each, so the three compile in parallel). G2's kernels are compiled without
+ * -Xptxas -warn-spills: a BLS12-381 G2 XYZZ point is 96 registers, and the addition formulas'
+ * temporaries do not fit in the 255 registers a thread can have (see docs/gpu.md, G2 MSM).
  *
- * Split (bit-heavy witnesses, on by a cheap count or CZ_GPU_MSM_SPLIT): classify_kern reads every
- * scalar once (Montgomery zero and one are compared limb by limb) and compacts the indices of the
- * ones and of the "others" (block-aggregated atomics, so the order is not deterministic; the sum
- * is). Zeros are dropped; the ones are summed by ones_kern (each thread a chunk of mixed
- * additions into XYZZ, then a pairwise tree); the others go through Pippenger below, reading
- * scalars and bases through the index list. Auto mode splits when zeros + ones >= n/8.
+ * Split (bit-heavy witnesses, on by a cheap count, or forced by cz_tuning.msm_split): classify_kern
+ * reads every scalar once (Montgomery zero and one are compared limb by limb) and compacts the
+ * indices of the ones and of the "others" (block-aggregated atomics, so the order is not
+ * deterministic; the sum is). Zeros are dropped; the ones are summed by ones_kern (each thread a
+ * chunk of mixed additions into XYZZ, then a pairwise tree); the others go through Pippenger below,
+ * reading scalars and bases through the index list. Auto mode splits when zeros + ones >= n/8.
  *
  * Pippenger with W windows of balanced widths (win_tab: the first nlow of c bits, the rest c + 1,
  * summing to exactly T bits; W = ceil(T / c_max) for the width c_max of window_bits, or
- * CZ_GPU_MSM_W): every scalar is cut into W signed digits d in (-2^(b-1), 2^(b-1)] for a window of
- * b bits (a digit above 2^(b-1) becomes d - 2^b with a carry into the next window; a scalar below
- * 2^(T-1) leaves no carry out of the top). With the r - s trick (CZ_GPU_MSM_NEG, default on) a
- * scalar s > r/2 is replaced by r - s with every digit negated, so s < r/2 and T = bits of r
- * (255 for BLS12-381, 254 for BN254) instead of bits + 1: at 2^26 this gives W = 12 (21/22-bit
- * windows) where equal 20-bit windows needed 13 (8 % fewer bucket additions; the reduction's
- * larger bucket count costs less than that, see docs/gpu.md). This uses that every base has
- * order r (G1 points). A window of b bits has 2^(b-1) buckets; the buckets of all windows are
- * packed (window w from win_base(w)). Windows are processed in groups of G with n·G <= 2^30 (so
- * 2^27 points fit the 32-bit sort and its memory stays bounded); per group:
+ * cz_tuning's override): every scalar is cut into W signed digits d in (-2^(b-1), 2^(b-1)] for a
+ * window of b bits (a digit above 2^(b-1) becomes d - 2^b with a carry into the next window; a
+ * scalar below 2^(T-1) leaves no carry out of the top). With the r - s trick a scalar s > r/2 is
+ * replaced by r - s with every digit negated, so s < r/2 and T = bits of r (255 for BLS12-381, 254
+ * for BN254) instead of bits + 1: at 2^26 this gives W = 12 (21/22-bit windows) where equal 20-bit
+ * windows needed 13 (8 % fewer bucket additions; the reduction's larger bucket count costs less
+ * than that, see docs/gpu.md). This uses that every base has order r (G1 points). A window of b
+ * bits has 2^(b-1) buckets; the buckets of all windows are packed (window w from win_base(w)).
+ * Windows are processed in groups of G with n·G <= 2^30 (so 2^27 points fit the 32-bit sort and its
+ * memory stays bounded); per group:
  *
  *   1. digits_kern: one thread per scalar writes G (key, value) pairs: key = bucket index in the
  *      group (win_base(w) - win_base(w0) + |d| - 1, or the sentinel = the group's bucket count for
@@ -36,7 +35,7 @@
  *      pairs V = start[nb] is read back (4 bytes).
  *   3. acc_kern, load-balanced: thread t adds the pairs [t·L, t·L + L) of the sorted array (L =
  *      ceil(V / K), K = as many whole waves of the resident threads as fit in 2^19, so the last
- *      wave is not a partial one; CZ_GPU_MSM_ROUNDS) with madd-2008-s into an XYZZ accumulator,
+ *      wave is not a partial one) with madd-2008-s into an XYZZ accumulator,
  *      flushing at every bucket change. A bucket that lies inside the chunk is stored directly;
  *      one that crosses the chunk's start goes to part[2t], one that starts inside and crosses
  *      its end to part[2t + 1] (and the chunk "owns" it). combine_kern: one warp per owning
@@ -45,14 +44,14 @@
  *      (combine_tree_kern, 512 partials a warp and level). So a skewed scalar set (one bucket
  *      holding every point) costs the same as a uniform one.
  *   4. Bucket reduction Σ_k k·B_k per window, in segments of ls buckets (a power of two dividing
- *      every window, about 2^16 segments in all, CZ_GPU_MSM_SEGS), one thread each over the
+ *      every window, about 2^17 segments in all), one thread each over the
  *      packed buckets: the running-sum trick inside a segment (segment_kern), (j·ls)·(segment
  *      sum) for the segment's index j in its window by double-and-add (weight_kern), a pairwise
  *      tree per window (wtree_kern, log2 of the largest window's segment count launches).
  *   5. The W window sums go to the host, which combines them by Horner with the CPU curve code
  *      (doubling by each window's width).
  *
- * CZ_GPU_MSM_PROFILE=1 prints per-phase times (CUDA events, with a synchronisation per phase) to
+ * cz_tuning.msm_profile prints per-phase times (CUDA events, with a synchronisation per phase) to
  * stderr. Memory per call (stream-ordered pool): 16·n·G bytes of pairs + CUB scratch + 4·(B+1)
  * bounds + B XYZZ buckets (B = Σ_w 2^(b_w - 1), 15·2^20 at 2^26 BLS12-381) + 2·2^19 partials +
  * (2·S + W) segment points; the split adds 9·n bytes.
@@ -66,13 +65,31 @@
 
 #include <cub/device/device_radix_sort.cuh>
 
+#include "cuzk/tuning.h"
 #include "gpu_msm.cuh"
 
-#define ACC_CHUNKS  (1u << 19) /* target number of accumulation threads */
-#define NO_OWNER    0xffffffffu
-#define AFF_MIN_LEN 512u /* default smallest chunk of the batch-affine accumulation */
+#define ACC_CHUNKS (1u << 19) /* target number of accumulation threads */
+#define NO_OWNER   0xffffffffu
+/* Reduction threads: 2^17 segments measured 0.25 % (BLS12-381) and 0.5 % (BN254) faster than
+ * 2^16 at 2^26 on the H200 (bench/results/2026-12-01-h200-variants-before-ca5c72d.md). */
+#define REDUCE_SEGS (1u << 17)
 
-#include "gpu_msm_affine.cuh"
+/* Stores a finished run of key to buckets / part[2t] / part[2t + 1] (see the file comment, step
+ * 3): inside the chunk, crossing its start, or starting inside and crossing its end. */
+template <class FP>
+static __device__ __forceinline__ void
+acc_flush(ec_xyzz<FP> *buckets, ec_xyzz<FP> *part, uint32_t *owner, const uint32_t *start,
+          uint32_t t, uint32_t key, uint32_t lo, uint32_t hi, const ec_xyzz<FP> &acc) {
+    uint32_t sb = start[key], eb = start[key + 1];
+    if (sb < lo) {
+        xyzz_store(&part[2 * (size_t)t], acc);
+    } else if (eb > hi) {
+        xyzz_store(&part[2 * (size_t)t + 1], acc);
+        owner[t] = key;
+    } else {
+        xyzz_store(&buckets[key], acc);
+    }
+}
 
 /* ---- kernels ---- */
 
@@ -162,8 +179,8 @@ static __host__ __device__ __forceinline__ uint32_t win_base(win_tab t, unsigned
  * of order r), so the recoding needs one bit less. */
 template <class FR>
 __global__ void msm_digits_kern(uint32_t *keys, uint32_t *vals, const fe<FR> *scalars,
-                                const uint32_t *idx, size_t n, win_tab wt, unsigned w0, unsigned g,
-                                int neg_trick) {
+                                const uint32_t *idx, size_t n, win_tab wt, unsigned w0,
+                                unsigned g) {
     size_t j = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (j >= n)
         return;
@@ -171,7 +188,7 @@ __global__ void msm_digits_kern(uint32_t *keys, uint32_t *vals, const fe<FR> *sc
     fe<FR> s = fe_load(&scalars[i]);
     fe_from_mont(s, s);
     uint32_t flip = 0;
-    if (neg_trick) {
+    {
         fe<FR> t;
         uint32_t gt = 0, decided = 0;
         asm volatile("sub.cc.u32 %0, %1, %2;" : "=r"(t.l[0]) : "r"(FR::p(0)), "r"(s.l[0]));
@@ -226,24 +243,9 @@ static __global__ void msm_bounds_kern(uint32_t *start, const uint32_t *keys, si
     start[b] = (uint32_t)lower_bound_u32(keys, total, b);
 }
 
-/* Asks the memory system for the 32-byte sectors of the affine point *p ahead of its load: into
- * L2 (to_l1 false) or L1 too. A hint: no result depends on it. */
-template <class FP>
-static __device__ __forceinline__ void aff_prefetch(const ec_aff<FP> *p, bool to_l1) {
-    const char *c = reinterpret_cast<const char *>(p);
-#pragma unroll
-    for (unsigned o = 0; o < sizeof(ec_aff<FP>); o += 32) {
-        if (to_l1)
-            asm volatile("prefetch.global.L1 [%0];" ::"l"(c + o));
-        else
-            asm volatile("prefetch.global.L2 [%0];" ::"l"(c + o));
-    }
-}
-
-/* Chunk t of the sorted pairs (see the file comment, step 3). FS: fe_sqr_fast in the madds. PF:
- * 0, or prefetch the next pair's point into L2 (1) or L1 (-1) before the current one is loaded
- * (CZ_GPU_MSM_PREFETCH; a template argument, so the default kernel's code is what it was). */
-template <class FP, bool FS, int PF = 0>
+/* Chunk t of the sorted pairs (see the file comment, step 3). FS: fe_sqr_fast in the madds (G1;
+ * for G2 it would be Fp2's fe_sqr, the same code). */
+template <class FP, bool FS>
 static __device__ __forceinline__ void
 acc_chunk(ec_xyzz<FP> *buckets, ec_xyzz<FP> *part, uint32_t *owner, const uint32_t *start,
           const uint32_t *keys, const uint32_t *vals, const ec_aff<FP> *pts, uint32_t nb,
@@ -259,15 +261,13 @@ acc_chunk(ec_xyzz<FP> *buckets, ec_xyzz<FP> *part, uint32_t *owner, const uint32
     for (uint32_t k = lo;; k++) {
         uint32_t kk = k < hi ? keys[k] : NO_OWNER;
         if (kk != key) {
-            aff_flush(buckets, part, owner, start, t, key, lo, hi, acc);
+            acc_flush(buckets, part, owner, start, t, key, lo, hi, acc);
             if (k >= hi)
                 break;
             key = kk;
             xyzz_set_inf(acc);
         }
         uint32_t v = vals[k];
-        if (PF != 0 && k + 1 < hi)
-            aff_prefetch(&pts[vals[k + 1] & 0x7fffffffu], PF < 0);
         const ec_aff<FP> *p = &pts[v & 0x7fffffffu];
         fe<FP> x = fe_load(&p->x), y = fe_load(&p->y);
         if (fe_is_zero(x) && fe_is_zero(y))
@@ -276,25 +276,11 @@ acc_chunk(ec_xyzz<FP> *buckets, ec_xyzz<FP> *part, uint32_t *owner, const uint32
     }
 }
 
-template <class FP, bool FS, int PF = 0>
+template <class FP, bool FS>
 __global__ void __launch_bounds__(128)
     msm_acc_kern(ec_xyzz<FP> *buckets, ec_xyzz<FP> *part, uint32_t *owner, const uint32_t *start,
                  const uint32_t *keys, const uint32_t *vals, const ec_aff<FP> *pts, uint32_t nb,
                  uint32_t len, uint32_t nchunks) {
-    uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
-    if (t < nchunks)
-        acc_chunk<FP, FS, PF>(buckets, part, owner, start, keys, vals, pts, nb, len, t);
-}
-
-/* The same with at most ACC_NREG registers, launched in blocks of one warp (CZ_GPU_MSM_NREG=1):
- * for BLS12-381 (158 registers above: 3 blocks of 128 = 12 warps per SM) ptxas fits it in 146
- * registers without spills, so 13 warps are resident. */
-#define ACC_NREG 152
-template <class FP, bool FS>
-__global__ void __maxnreg__(ACC_NREG)
-    msm_acc_nr_kern(ec_xyzz<FP> *buckets, ec_xyzz<FP> *part, uint32_t *owner, const uint32_t *start,
-                    const uint32_t *keys, const uint32_t *vals, const ec_aff<FP> *pts, uint32_t nb,
-                    uint32_t len, uint32_t nchunks) {
     uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
     if (t < nchunks)
         acc_chunk<FP, FS>(buckets, part, owner, start, keys, vals, pts, nb, len, t);
@@ -496,17 +482,12 @@ static unsigned ceil_log2(size_t n) {
     return k;
 }
 
-static int env_int(const char *name, int dflt) {
-    const char *e = getenv(name);
-    return (e != NULL && *e != '\0') ? atoi(e) : dflt;
-}
-
-/* Window width for n scalars (measured on the H200, see docs/gpu.md). */
-static unsigned window_bits(size_t n) {
+/* Window width for n scalars (measured on the H200 for each size, see docs/gpu.md), unless the
+ * tuning overrides it. */
+static unsigned window_bits(size_t n, const cz_tuning &tu) {
     unsigned lg = ceil_log2(n);
-    int c = env_int("CZ_GPU_MSM_C", 0);
-    if (c >= 4 && c <= 22)
-        return (unsigned)c;
+    if (tu.gpu_msm_window_bits != 0)
+        return tu.gpu_msm_window_bits;
     if (lg < 8)
         return 4;
     if (lg <= 20)
@@ -514,21 +495,20 @@ static unsigned window_bits(size_t n) {
     return lg >= 26 ? 22 : lg >= 25 ? 20 : lg >= 23 ? 19 : 17;
 }
 
-/* The windows for n scalars whose signed recoding needs tbits bits: W = CZ_GPU_MSM_W when set
- * (12..64), else ceil(tbits / c) for the width c above; then balanced widths c' = tbits / W and
+/* The windows for n scalars whose signed recoding needs tbits bits: the tuning's window count
+ * when set, else ceil(tbits / c) for the width c above; then balanced widths c' = tbits / W and
  * c' + 1 (the wider ones on top) that sum to tbits exactly, so no window is wider than c and the
  * top one is not mostly empty. */
-static win_tab win_layout(size_t n, unsigned tbits) {
+static win_tab win_layout(size_t n, unsigned tbits, const cz_tuning &tu) {
     win_tab t;
-    int w = env_int("CZ_GPU_MSM_W", 0);
-    unsigned c = window_bits(n);
-    t.nwin = w >= 12 && w <= 64 ? (unsigned)w : (tbits + c - 1) / c;
+    unsigned c = window_bits(n, tu);
+    t.nwin = tu.gpu_msm_windows != 0 ? tu.gpu_msm_windows : (tbits + c - 1) / c;
     t.c = tbits / t.nwin;
     t.nlow = t.nwin - (tbits - t.nwin * t.c);
     return t;
 }
 
-/* Per-phase timing (CZ_GPU_MSM_PROFILE=1): adds the time since the last mark to ms[phase]. */
+/* Per-phase timing (cz_tuning.msm_profile): adds the time since the last mark to ms[phase]. */
 typedef struct {
     int on;
     cudaEvent_t ev[2];
@@ -549,89 +529,29 @@ static void prof_mark(prof *p, int phase) {
     cudaEventRecord(p->ev[0], 0);
 }
 
-/* Bucket accumulation variant, read at every call: CZ_GPU_MSM_ACC=affine (batch-affine pairs,
- * gpu_msm_affine.cuh; measured slower on the H200: 543 vs 476 ms at 2^26 BLS12-381) or xyzz
- * (default, any other value), CZ_GPU_MSM_SQR=0 turns off fe_sqr_fast in the accumulation (on by
- * default: 476 vs 483 ms at 2^26 BLS12-381, 214.9 vs 215.5 ms BN254), CZ_GPU_MSM_AFF_LEN (smallest
- * chunk of the affine path, default AFF_MIN_LEN), CZ_GPU_MSM_ROUNDS (xyzz chunks: 0 = ACC_CHUNKS
- * of them as before, k > 0 = k waves of the resident threads, default as many whole waves as fit
- * in ACC_CHUNKS), CZ_GPU_MSM_NREG=1 (xyzz: msm_acc_nr_kern, at most ACC_NREG registers in
- * one-warp blocks; measured: no gain), CZ_GPU_MSM_PREFETCH=1 / -1 (xyzz with fe_sqr_fast, not
- * capped: prefetch each next point into L2 / L1; off by default until measured). */
-typedef struct {
-    int affine, fs, rounds, nreg, pf;
-    uint32_t aff_len;
-} acc_opts;
-
-template <class H> static acc_opts acc_opts_get(void) {
-    acc_opts o;
-    const char *e = getenv("CZ_GPU_MSM_ACC");
-    int l = env_int("CZ_GPU_MSM_AFF_LEN", (int)AFF_MIN_LEN);
-    o.affine = e != NULL && strcmp(e, "affine") == 0;
-    o.fs = env_int("CZ_GPU_MSM_SQR", 1) > 0;
-    o.rounds = env_int("CZ_GPU_MSM_ROUNDS", -1);
-    o.nreg = env_int("CZ_GPU_MSM_NREG", 0) > 0;
-    o.pf = env_int("CZ_GPU_MSM_PREFETCH", 0);
-    o.aff_len = l >= 4 && l <= (1 << 16) ? (uint32_t)l : AFF_MIN_LEN;
-    if (H::group == 2) /* G2: the XYZZ kernel only (see pick_acc_kern) */
-        o.affine = o.fs = o.nreg = o.pf = 0;
-    return o;
-}
-
 template <class FP>
 using acc_kern_t = void (*)(ec_xyzz<FP> *, ec_xyzz<FP> *, uint32_t *, const uint32_t *,
                             const uint32_t *, const uint32_t *, const ec_aff<FP> *, uint32_t,
                             uint32_t, uint32_t);
-template <class FP>
-using aff_kern_t = void (*)(ec_xyzz<FP> *, ec_xyzz<FP> *, uint32_t *, fe<FP> *, const uint32_t *,
-                            const uint32_t *, const uint32_t *, const ec_aff<FP> *, uint32_t,
-                            uint32_t, uint32_t, uint32_t);
-
-/* The XYZZ accumulation kernel for the options. G2 has one: fe_sqr_fast is Fp2's fe_sqr (the FS
- * variants would be the same code), and the register-capped and batch-affine kernels are not
- * instantiated for it (they only make sense where a point nearly fits the registers; a G2 point
- * of BLS12-381 is 96 registers). The capped kernel exists with fe_sqr_fast only. */
-template <class H> static acc_kern_t<typename H::fp> pick_acc_kern(const acc_opts &ao) {
-    typedef typename H::fp FP;
-    if constexpr (H::group == 1)
-        return ao.nreg && ao.fs     ? msm_acc_nr_kern<FP, true>
-               : ao.fs && ao.pf > 0 ? msm_acc_kern<FP, true, 1>
-               : ao.fs && ao.pf < 0 ? msm_acc_kern<FP, true, -1>
-               : ao.fs              ? msm_acc_kern<FP, true>
-                                    : msm_acc_kern<FP, false>;
-    else
-        return msm_acc_kern<FP, false>;
-}
-
-/* The batch-affine kernel (G1 only; never asked for by G2, whose options turn it off). */
-template <class H> static aff_kern_t<typename H::fp> pick_aff_kern(const acc_opts &ao) {
-    typedef typename H::fp FP;
-    if constexpr (H::group == 1)
-        return ao.fs ? msm_acc_aff_kern<FP, true> : msm_acc_aff_kern<FP, false>;
-    else
-        return NULL;
-}
 
 /* ret = Σ [s_idx[j]] P_idx[j] over j < n (idx NULL: the identity) by Pippenger. */
 template <class H>
 static int pippenger(typename H::jac *ret, const cz_gpu_bases *bh, const void *d_s,
-                     const uint32_t *idx, size_t n, prof *pf, cz_errinfo *ei) {
+                     const uint32_t *idx, size_t n, const cz_tuning &tu, prof *pf, cz_errinfo *ei) {
     typedef typename H::fp FP;
     typedef ec_xyzz<FP> X;
     int rc = CZ_OK;
     uint32_t *keys[2] = {NULL, NULL}, *vals[2] = {NULL, NULL}, *start = NULL, *owner = NULL;
     void *temp = NULL;
     X *buckets = NULL, *seg = NULL, *part = NULL;
-    fe<FP> *scratch = NULL;
     typename H::xyzz *wins = NULL;
-    size_t temp_bytes = 0, scratch_bytes = 0, gmax;
-    acc_opts ao = acc_opts_get<H>();
+    size_t temp_bytes = 0, gmax;
     int sms = 0;
     unsigned nwin, g;
-    uint32_t nbt, ls, nsegs, pchunks = 0, plen = 0, acc_bs = 128;
-    acc_kern_t<FP> akern = NULL;
+    uint32_t nbt, ls, nsegs, pchunks = 0, plen = 0;
+    const uint32_t acc_bs = 128;
+    const acc_kern_t<FP> akern = msm_acc_kern<FP, H::group == 1>;
     win_tab wt;
-    int neg_trick = env_int("CZ_GPU_MSM_NEG", 1) > 0;
     cudaStream_t st = 0;
     const ec_aff<FP> *pts = (const ec_aff<FP> *)bh->d_pts;
 
@@ -643,7 +563,7 @@ static int pippenger(typename H::jac *ret, const cz_gpu_bases *bh, const void *d
     if (n == 0)
         return CZ_OK;
     /* a scalar < 2^(T-1) has a T-bit signed recoding; with the r - s trick s < r/2 < 2^(bits-1) */
-    wt = win_layout(n, neg_trick ? H::bits : H::bits + 1);
+    wt = win_layout(n, H::bits, tu);
     nwin = wt.nwin;
     nbt = win_base(wt, nwin);
     if (n >= ((size_t)1 << 30))
@@ -652,15 +572,11 @@ static int pippenger(typename H::jac *ret, const cz_gpu_bases *bh, const void *d
     g = gmax >= nwin ? nwin : (unsigned)gmax;
     g = (nwin + ((nwin + g - 1) / g) - 1) / ((nwin + g - 1) / g); /* even groups */
     /* reduction segments: ls buckets each (a power of two dividing every window), about
-     * CZ_GPU_MSM_SEGS (default 2^16; 2^17 timed 452.0 against 453.5 ms at 2^26 BLS12-381 but is
-     * not yet covered by the tests at large sizes) threads in all */
-    {
-        int tgt = env_int("CZ_GPU_MSM_SEGS", 65536);
-        ls = 1u << (wt.c - 1);
-        while (ls > 1 && (size_t)(nbt / ls) * 2 <= (size_t)(tgt > 0 ? tgt : 65536))
-            ls /= 2;
-        nsegs = nbt / ls;
-    }
+     * REDUCE_SEGS threads in all */
+    ls = 1u << (wt.c - 1);
+    while (ls > 1 && (size_t)(nbt / ls) * 2 <= (size_t)REDUCE_SEGS)
+        ls /= 2;
+    nsegs = nbt / ls;
 
     for (int k = 0; k < 2; k++) {
         CZ_CUDA_TRY(cudaMallocAsync((void **)&keys[k], n * g * 4, st));
@@ -685,7 +601,7 @@ static int pippenger(typename H::jac *ret, const cz_gpu_bases *bh, const void *d
         unsigned key_bits = ceil_log2((size_t)nb + 1);
         X *bk = buckets + win_base(wt, w0);
         msm_digits_kern<typename H::fr><<<cz__gpu_blocks(n, 256), 256, 0, st>>>(
-            keys[0], vals[0], (const fe<typename H::fr> *)d_s, idx, n, wt, w0, gw, neg_trick);
+            keys[0], vals[0], (const fe<typename H::fr> *)d_s, idx, n, wt, w0, gw);
         CZ_CUDA_LAUNCHED();
         prof_mark(pf, P_DIGITS);
         cub::DoubleBuffer<uint32_t> dk(keys[0], keys[1]), dv(vals[0], vals[1]);
@@ -711,59 +627,30 @@ static int pippenger(typename H::jac *ret, const cz_gpu_bases *bh, const void *d
         prof_mark(pf, P_BOUNDS);
         if (nvalid == 0)
             continue;
-        len = (nvalid + ACC_CHUNKS - 1) / ACC_CHUNKS;
-        if (!ao.affine) {
-            /* the capped kernel exists with fe_sqr_fast only (compile time) */
-            akern = pick_acc_kern<H>(ao);
-            acc_bs = ao.nreg && ao.fs ? 32 : 128;
-        }
-        if (!ao.affine && ao.rounds != 0) {
-            /* a whole number of waves: chunk count = rounds x the resident threads (a partial last
-             * wave of 2^19 chunks left most SMs idle for a chunk's time) */
+        {
+            /* a whole number of waves: chunk count = rounds x the resident threads, as many
+             * whole waves as fit in ACC_CHUNKS (a partial last wave of 2^19 chunks left most SMs
+             * idle for a chunk's time) */
             int bpsm = 0;
-            uint32_t resident, rounds = (uint32_t)ao.rounds;
+            uint32_t resident, rounds;
             if (sms == 0)
                 CZ_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, bh->dev));
             CZ_CUDA_TRY(
                 cudaOccupancyMaxActiveBlocksPerMultiprocessor(&bpsm, akern, (int)acc_bs, 0));
             resident = (uint32_t)(bpsm > 0 ? bpsm : 1) * (uint32_t)(sms > 0 ? sms : 1) * acc_bs;
-            if (ao.rounds < 0) /* default: as many whole waves as fit in ACC_CHUNKS */
-                rounds = ACC_CHUNKS / resident > 0 ? ACC_CHUNKS / resident : 1;
+            rounds = ACC_CHUNKS / resident > 0 ? ACC_CHUNKS / resident : 1;
             if ((size_t)rounds * resident > ACC_CHUNKS)
                 rounds = 1;
             len =
                 (uint32_t)((nvalid + (size_t)rounds * resident - 1) / ((size_t)rounds * resident));
         }
-        if (len < (ao.affine ? ao.aff_len : 4))
-            len = ao.affine ? ao.aff_len : 4;
+        if (len < 4)
+            len = 4;
         nchunks = (nvalid + len - 1) / len;
         pchunks = nchunks;
         plen = len;
-        if (ao.affine) {
-            /* persistent threads: about what is resident, in equal rounds of chunks */
-            aff_kern_t<FP> kern = pick_aff_kern<H>(ao);
-            int bpsm = 0;
-            uint32_t nslots = len / 2 + 1, resident, rounds, blocks;
-            size_t need;
-            if (sms == 0)
-                CZ_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, bh->dev));
-            CZ_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&bpsm, kern, 128, 0));
-            resident = (uint32_t)(bpsm > 0 ? bpsm : 1) * (uint32_t)(sms > 0 ? sms : 1) * 128u;
-            rounds = (nchunks + resident - 1) / resident;
-            blocks = cz__gpu_blocks((nchunks + rounds - 1) / rounds, 128);
-            need = (size_t)blocks * 128 * nslots * sizeof(fe<FP>);
-            if (need > scratch_bytes) {
-                cudaFreeAsync(scratch, st);
-                scratch = NULL;
-                CZ_CUDA_TRY(cudaMallocAsync((void **)&scratch, need, st));
-                scratch_bytes = need;
-            }
-            kern<<<blocks, 128, 0, st>>>(bk, part, owner, scratch, start, dk.Current(),
-                                         dv.Current(), pts, nb, len, nchunks, nslots);
-        } else {
-            akern<<<cz__gpu_blocks(nchunks, acc_bs), acc_bs, 0, st>>>(
-                bk, part, owner, start, dk.Current(), dv.Current(), pts, nb, len, nchunks);
-        }
+        akern<<<cz__gpu_blocks(nchunks, acc_bs), acc_bs, 0, st>>>(
+            bk, part, owner, start, dk.Current(), dv.Current(), pts, nb, len, nchunks);
         CZ_CUDA_LAUNCHED();
         prof_mark(pf, P_ACC);
         for (uint32_t stride = 1; stride < ACC_CHUNKS; stride *= COMBINE_GROUP) {
@@ -804,13 +691,10 @@ static int pippenger(typename H::jac *ret, const cz_gpu_bases *bh, const void *d
     }
     if (pf->on)
         fprintf(stderr,
-                "gpu msm: pippenger n = %zu, W = %u (%u of %u bits, %u of %u), neg %d, groups of "
-                "%u, %u segments of %u, %u chunks of %u, acc %s%s%s\n",
-                n, nwin, wt.nlow, wt.c, nwin - wt.nlow, wt.c + 1, neg_trick, g, nsegs, ls, pchunks,
-                plen, ao.affine ? "affine" : "xyzz", ao.fs ? " + fe_sqr_fast" : "",
-                ao.nreg && ao.fs && !ao.affine ? " (nreg)" : "");
+                "gpu msm: pippenger n = %zu, W = %u (%u of %u bits, %u of %u), groups of %u, %u "
+                "segments of %u, %u chunks of %u\n",
+                n, nwin, wt.nlow, wt.c, nwin - wt.nlow, wt.c + 1, g, nsegs, ls, pchunks, plen);
 out:
-    cudaFreeAsync(scratch, st);
     cudaFreeAsync(temp, st);
     cudaFreeAsync(seg, st);
     cudaFreeAsync(buckets, st);
@@ -865,13 +749,16 @@ template <class H>
 static int msm_run(typename H::jac *ret, const cz_gpu_bases *bh, const void *d_s, size_t n,
                    cz_errinfo *ei) {
     int rc = CZ_OK;
-    int mode = env_int("CZ_GPU_MSM_SPLIT", -1); /* -1 auto, 0 never, 1 always */
+    cz_tuning tu;
+    int mode; /* -1 auto, 0 never, 1 always */
     uint32_t *lists = NULL, *d_cnt = NULL, cnt[2] = {0, 0};
     void *gathered = NULL;
     cudaStream_t st = 0;
     prof pf;
     memset(&pf, 0, sizeof pf);
-    pf.on = env_int("CZ_GPU_MSM_PROFILE", 0) > 0;
+    cz_tuning_get(&tu);
+    mode = tu.msm_split == CZ_SPLIT_OFF ? 0 : tu.msm_split == CZ_SPLIT_ON ? 1 : -1;
+    pf.on = tu.msm_profile;
     if (n >= ((size_t)1 << 31))
         return cz_fail(ei, CZ_ERANGE, "gpu msm: n = %zu too large (< 2^31)", n);
     if ((rc = cz__gpu_select(bh->dev, ei)) != CZ_OK)
@@ -916,9 +803,9 @@ static int msm_run(typename H::jac *ret, const cz_gpu_bases *bh, const void *d_s
         prof_mark(&pf, P_SPLIT);
     }
     if (mode == 0 || n == 0) {
-        rc = pippenger<H>(ret, bh, d_s, NULL, n, &pf, ei);
+        rc = pippenger<H>(ret, bh, d_s, NULL, n, tu, &pf, ei);
     } else {
-        rc = pippenger<H>(ret, bh, d_s, lists, cnt[0], &pf, ei);
+        rc = pippenger<H>(ret, bh, d_s, lists, cnt[0], tu, &pf, ei);
         if (rc == CZ_OK && cnt[1] > 0)
             rc = sum_ones<H>(ret, bh, lists + n, d_cnt + 1, cnt[1], ei);
         prof_mark(&pf, P_SPLIT);

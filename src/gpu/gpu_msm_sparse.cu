@@ -12,7 +12,7 @@
  * infinity terms contributing nothing.
  *
  * Made by bases_upload (gpu_msm_bases.cuh) when at least an eighth of the points are infinity
- * (CZ_GPU_BASES_COMPACT=0: never; =1: whenever one is): one pass flags the finite points, a CUB
+ * (cz_tuning.gpu_bases_compact: never, or whenever one is): one pass flags the finite points, a CUB
  * exclusive sum gives their positions, one pass writes the indices, one gather copies the points
  * into an exact-size buffer, and the dense one is freed (so the device holds both for a moment;
  * without room for that the handle stays dense, with a warning).
@@ -22,6 +22,7 @@
 #include <cub/device/device_scan.cuh>
 
 #include "cuzk/log.h"
+#include "cuzk/tuning.h"
 #include "gpu_msm.cuh"
 
 /* flags[i] = 1 when point i (words 64-bit words) is not all-zero, the affine infinity. */
@@ -119,9 +120,11 @@ int cz__gpu_bases_compact(cz_gpu_bases *b, cz_errinfo *ei) {
     size_t n = b->n, temp_bytes = 0, finite = 0, min_inf;
     uint32_t *flags = NULL, *pos = NULL, *idx = NULL, last[2] = {0, 0};
     void *temp = NULL;
-    const char *env = getenv("CZ_GPU_BASES_COMPACT");
-    if (env != NULL && *env != '\0')
-        mode = atoi(env) > 0 ? 1 : -1;
+    cz_tuning tu;
+    cz_tuning_get(&tu);
+    mode = tu.gpu_bases_compact == CZ_COMPACT_ALWAYS  ? 1
+           : tu.gpu_bases_compact == CZ_COMPACT_NEVER ? -1
+                                                      : 0;
     if (mode < 0 || b->d_idx != NULL || n == 0)
         return CZ_OK;
     min_inf = mode > 0 ? 1 : (n / 8 > 0 ? n / 8 : 1);

@@ -4,7 +4,6 @@
  * the CPU. Compiled instead of the .cu files, never together with them.
  */
 #include "cuzk/gpu.h"
-#include "gpu/gpu_bench.h"
 
 static int no_gpu(cz_errinfo *ei) {
     return cz_fail(ei, CZ_ENOGPU, "cuzk was built without CUDA");
@@ -156,10 +155,5 @@ size_t cz_gpu_bases_bytes(const cz_gpu_bases *b) {
 }
 int cz_gpu_bases_restrict(cz_gpu_bases *b, const cz_gpu_bases *like, cz_errinfo *ei) {
     (void)b, (void)like;
-    return no_gpu(ei);
-}
-int cz__gpu_fmul_bench(int field, int variant, void *d_io, size_t count, unsigned iters, int dev,
-                       cz_errinfo *ei) {
-    (void)field, (void)variant, (void)d_io, (void)count, (void)iters, (void)dev;
     return no_gpu(ei);
 }

@@ -218,12 +218,9 @@ void cz_groth16_pending_free(cz_groth16_pending *pp) {
 
 /* With the GPU prover a and b are uploaded: from pinned (page-locked) memory the copy is a
  * direct DMA at full PCIe speed. Both pinned, or neither (then plain malloc, silently: the engine
- * path warns, a one-shot prove need not). CZ_PINNED=0 turns it off (before/after benchmarks). */
+ * path warns, a one-shot prove need not). opts->pageable turns it off (benchmarks). */
 static int host_alloc_pinned(void **a, void **b, size_t bytes) {
-    const char *env = getenv("CZ_PINNED");
     *a = *b = NULL;
-    if (env != NULL && strcmp(env, "0") == 0)
-        return 0;
     if (cz_gpu_host_alloc(a, bytes, NULL) == CZ_OK && cz_gpu_host_alloc(b, bytes, NULL) == CZ_OK)
         return 1;
     cz_gpu_host_free(*a);
@@ -279,7 +276,7 @@ int cz_groth16_prove(cz_groth16_proof *proof, cz_groth16_public *pub, const cz_z
         goto out;
     memcpy(pub->values, w->values + CZ_WTNS_LIMBS, (size_t)zk->npublic * sizeof *pub->values);
 
-    pinned = opts->use_gpu && host_alloc_pinned(&a, &b, vbytes);
+    pinned = opts->use_gpu && !opts->pageable && host_alloc_pinned(&a, &b, vbytes);
     if (!pinned) {
         a = malloc(vbytes);
         b = malloc(vbytes);

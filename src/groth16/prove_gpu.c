@@ -11,9 +11,9 @@
  * B2' on the same device witness. Otherwise the G2 MSM runs on the CPU meanwhile. The blinding
  * combination comes after (cz_groth16_finish).
  *
- * The key's B2 bases (nvars G2 points, 128 / 192 bytes each) are optional: CZ_GPU_G2=0 leaves
- * them off, and a device too full for them (CZ_ENOMEM) gives a key without them and one warning,
- * so the G2 MSM stays on the CPU. Any other failure fails the key as for the G1 bases.
+ * The key's B2 bases (nvars G2 points, 128 / 192 bytes each) are optional: cz_tuning.gpu_g2_on_cpu
+ * leaves them off, and a device too full for them (CZ_ENOMEM) gives a key without them and one
+ * warning, so the G2 MSM stays on the CPU. Any other failure fails the key as for the G1 bases.
  *
  * Device memory per proof: 3 domain-sized Fr vectors (96 bytes per row) + the witness (32 bytes
  * per signal) + the MSM's own temporaries; the key holds the bases. Host memory: 2 domain-sized
@@ -35,6 +35,7 @@
 #include "cuzk/groth16.h"
 #include "cuzk/log.h"
 #include "cuzk/msm.h"
+#include "cuzk/tuning.h"
 #include "curve/ec.h"
 #include "field/field.h"
 #include "groth16/pending.h"
@@ -78,10 +79,11 @@ static int gpu_wrap(int rc, cz_errinfo *ei, int dev, const char *what, size_t by
     return cz_fail(ei, rc, "GPU %d: %s", dev, what);
 }
 
-/* Whether a key gets its B2 bases on the device (CZ_GPU_G2=0: no). */
+/* Whether a key gets its B2 bases on the device (cz_tuning.gpu_g2_on_cpu: no). */
 static int gpu_g2_wanted(void) {
-    const char *env = getenv("CZ_GPU_G2");
-    return env == NULL || strcmp(env, "0") != 0;
+    cz_tuning tu;
+    cz_tuning_get(&tu);
+    return !tu.gpu_g2_on_cpu;
 }
 
 /* The outcome of making the B2 bases: CZ_ENOMEM leaves the key without them (the G2 MSM stays

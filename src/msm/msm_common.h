@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "cuzk/clock.h"
+#include "cuzk/tuning.h"
 
 /* Every scalar field here (BN254 and BLS12-381 Fr) fits in four 64-bit limbs. */
 #define MSM_NLIMBS 4
@@ -55,19 +56,16 @@ static inline void msm_bytes_limbs(uint64_t *k, const uint8_t *in) {
 /* The split (msm_split_impl.h) runs when skipped points and ones are at least n / MSM_SPLIT_MIN. */
 #define MSM_SPLIT_MIN 8
 
-/* CZ_MSM_SPLIT=0 or 1 forces the split off or on (benchmarks); unset or anything else: auto.
+/* cz_tuning.msm_split: forced off or on (tests, benchmarks), else auto.
  * Returns MSM_SPLIT_OFF, MSM_SPLIT_ON or MSM_SPLIT_AUTO (msm.h). */
-static inline int msm_split_env(void) {
-    const char *e = getenv("CZ_MSM_SPLIT");
-    if (e != NULL && e[0] == '0' && e[1] == 0)
-        return 0;
-    if (e != NULL && e[0] == '1' && e[1] == 0)
-        return 1;
-    return -1;
+static inline int msm_split_tuned(void) {
+    cz_tuning tu;
+    cz_tuning_get(&tu);
+    return tu.msm_split == CZ_SPLIT_OFF ? 0 : tu.msm_split == CZ_SPLIT_ON ? 1 : -1;
 }
 
 /*
- * CZ_MSM_PROFILE=1 prints one line per phase of every CPU MSM to stderr (for benchmarks):
+ * cz_tuning.msm_profile prints one line per phase of every CPU MSM to stderr (for benchmarks):
  * msm_prof_start returns a start time (0 when profiling is off), msm_prof_end prints the phase's
  * wall time and the process CPU time (all threads; on a loaded machine the better measure of
  * work) since then, and restarts both clocks (the CPU clock in a thread-local).
@@ -84,8 +82,9 @@ static inline uint64_t msm_cpu_ns(void) {
 }
 
 static inline uint64_t msm_prof_start(void) {
-    const char *e = getenv("CZ_MSM_PROFILE");
-    if (e == NULL || e[0] != '1')
+    cz_tuning tu;
+    cz_tuning_get(&tu);
+    if (!tu.msm_profile)
         return 0;
     msm_prof_cpu0 = msm_cpu_ns();
     return cz_clock_now_ns();

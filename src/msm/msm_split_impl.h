@@ -28,10 +28,10 @@
  * multiplications, ~1.2 µs measured, against ~2 · nwin batch-affine bucket additions for a point
  * in Pippenger), plus 8 bytes of index per rest point and one ~120 KB workspace per fill task.
  * With all scalars random the count pass is the only overhead (≈ one read of scalars and bases).
- * CZ_MSM_PROFILE=1 prints each phase's wall and CPU time (msm_common.h).
+ * cz_tuning.msm_profile prints each phase's wall and CPU time (msm_common.h).
  *
  * When. Automatic: the split runs when the skipped points and ones together are at least n/8
- * (MSM_SPLIT_MIN); the environment variable CZ_MSM_SPLIT=0/1 forces it off/on (for benchmarks),
+ * (MSM_SPLIT_MIN); cz_tuning.msm_split forces it off or on (for benchmarks),
  * and the internal entry points cz__<group>_msm_split / _msm_bytes_split (msm.h) take the mode as
  * an argument (for tests).
  */
@@ -195,7 +195,7 @@ static void M(split_fill)(void *arg, size_t t) {
     free(ws);
 }
 
-/* MSM_SPLIT_AUTO decides by the counts (and CZ_MSM_SPLIT); MSM_SPLIT_OFF / _ON force it. */
+/* MSM_SPLIT_AUTO decides by the counts (and cz_tuning.msm_split); MSM_SPLIT_OFF / _ON force it. */
 static int M(split_run)(M_JAC *ret, const M_AFF *bases, const M_FR_T *fr, const uint8_t *bytes,
                         size_t n, cz_threadpool *pool, int mode) {
     M(split) sp;
@@ -206,7 +206,7 @@ static int M(split_run)(M_JAC *ret, const M_AFF *bases, const M_FR_T *fr, const 
     int rc;
 
     if (mode == MSM_SPLIT_AUTO)
-        mode = msm_split_env();
+        mode = msm_split_tuned();
     if (mode == MSM_SPLIT_OFF || n == 0)
         return M(convert_and_run)(ret, bases, fr, bytes, NULL, n, pool);
     memset(&sp, 0, sizeof sp);

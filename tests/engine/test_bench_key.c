@@ -8,7 +8,8 @@
  *   - a benchmark-key job on the CPU backend fails (its G1 bases live on a GPU only) instead of
  *     computing with missing bases;
  *   - on a GPU (else skipped): the GPU key uploads the host B2, so proofs with the G2 MSM on the
- *     GPU and with CZ_GPU_G2=0 (on the CPU) are byte-equal for the same r, s and witness.
+ *     GPU and with cz_tuning.gpu_g2_on_cpu (on the CPU) are byte-equal for the same r, s and
+ * witness.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,7 @@
 #include "cuzk/gpu.h"
 #include "cuzk/pipeline.h"
 #include "cuzk/porep_synth.h"
+#include "cuzk/tuning.h"
 #include "cuzk/workload.h"
 #include "engine/bench_key.h"
 #include "test.h"
@@ -156,8 +158,8 @@ static int gpu_job(uint8_t *out, size_t cap, cz_curve_id curve) {
 }
 
 /* On a GPU: the GPU key uploads the host B2, so a job with the G2 MSM on the GPU (the default)
- * and one with CZ_GPU_G2=0 (the CPU G2 MSM over the host B2) give the same proof bytes for the
- * same r, s and witness (both curves). Without a GPU: nothing. */
+ * and one with cz_tuning.gpu_g2_on_cpu (the CPU G2 MSM over the host B2) give the same proof bytes
+ * for the same r, s and witness (both curves). Without a GPU: nothing. */
 static void gpu_g2_matches_cpu_g2(void) {
     int ngpu = 0;
     cz_errinfo ei;
@@ -168,9 +170,11 @@ static void gpu_g2_matches_cpu_g2(void) {
         size_t len = 2 * cz_workload_proof_bytes(curve);
         uint8_t gpu[2 * 256], cpu[2 * 256];
         int ok = gpu_job(gpu, len, curve);
-        setenv("CZ_GPU_G2", "0", 1);
+        cz_tuning tu = {0};
+        tu.gpu_g2_on_cpu = 1;
+        CZ_ASSERT(cz_tuning_set(&tu, NULL) == CZ_OK);
         ok &= gpu_job(cpu, len, curve);
-        unsetenv("CZ_GPU_G2");
+        CZ_ASSERT(cz_tuning_set(NULL, NULL) == CZ_OK);
         CHECK(ok && memcmp(gpu, cpu, len) == 0);
         printf("bench key %s: GPU-G2 and CPU-G2 proofs %s\n", c ? "bls12381" : "bn254",
                ok && memcmp(gpu, cpu, len) == 0 ? "equal" : "DIFFER");

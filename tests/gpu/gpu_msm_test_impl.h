@@ -7,7 +7,7 @@
  * CPU),
  * whose MSM is [a·Σ s_i + d·Σ i·s_i]G: Σ i·s_i is the sum of the suffix sums, so the oracle is
  * two Fr additions a point and one CPU scalar multiplication. The split path (scalars 0/1 taken
- * out) is forced on and off through CZ_GPU_MSM_SPLIT and both are compared with the oracle.
+ * out) is forced on and off (cz_tuning.msm_split) and both are compared with the oracle.
  */
 #define TCAT_(a, b) a##b
 #define TCAT(a, b)  TCAT_(a, b)
@@ -120,11 +120,11 @@ static void TCAT(check_progression_, TC)(const cz_gpu_bases *gb, const TFR *s, s
  * of them (the first 64 included) set to infinity: the upload keeps only the finite points, and
  * the MSM over all n, the first n/2 + 3 and the first 50 (all infinity) equals the CPU's on the
  * same host bases, for uniform and PoRep-like scalars with the split on, off and automatic. A
- * dense GPU progression restricted like it gives the same MSMs; CZ_GPU_BASES_COMPACT=0 keeps the
+ * dense GPU progression restricted like it gives the same MSMs; CZ_COMPACT_NEVER keeps the
  * upload dense (same results), and the misuses of restrict are refused. */
 static void TCAT(test_sparse_, TC)(cz_threadpool *pool, const TAFF *bases, TFR *s, size_t n,
                                    const TFR *a, const TFR *d) {
-    static const char *const modes[] = {"1", "0", ""};
+    static const cz_split_mode modes[] = {CZ_SPLIT_ON, CZ_SPLIT_OFF, CZ_SPLIT_AUTO};
     TAFF *sp = malloc(n * sizeof *sp), g, p0, step;
     TJAC ga, t;
     cz_gpu_bases *gsp = NULL, *gpr = NULL, *gdn = NULL;
@@ -151,19 +151,19 @@ static void TCAT(test_sparse_, TC)(cz_threadpool *pool, const TAFF *bases, TFR *
     CHECK(cz_gpu_bases_restrict(gpr, gsp, NULL) == CZ_OK);
     CHECK(cz_gpu_bases_stored(gpr) == finite && cz_gpu_bases_count(gpr) == n);
     CHECK(cz_gpu_bases_restrict(gpr, gsp, NULL) == CZ_EINVAL); /* already sparse */
-    setenv("CZ_GPU_BASES_COMPACT", "0", 1);
+    gpu_tune_compact(CZ_COMPACT_NEVER);
     CHECK(TGPU(bases_upload)(&gdn, sp, n, 0, NULL) == CZ_OK);
-    unsetenv("CZ_GPU_BASES_COMPACT");
+    gpu_tune_compact(CZ_COMPACT_AUTO);
     CHECK(cz_gpu_bases_stored(gdn) == n);
     for (int kind = 0; kind <= 1; kind++) {
         TCAT(fill_scalars_, TC)(s, n, kind);
         for (int m = 0; m < 3; m++) {
-            setenv("CZ_GPU_MSM_SPLIT", modes[m], 1);
+            gpu_tune_split(modes[m]);
             TCAT(msm_matches_cpu_, TC)(gsp, sp, s, n, pool);
             TCAT(msm_matches_cpu_, TC)(gsp, sp, s, n / 2 + 3, pool);
             TCAT(msm_matches_cpu_, TC)(gpr, sp, s, n, pool);
         }
-        unsetenv("CZ_GPU_MSM_SPLIT");
+        gpu_tune_split(CZ_SPLIT_AUTO);
         TCAT(msm_matches_cpu_, TC)(gpr, sp, s, n / 2 + 3, pool);
         TCAT(msm_matches_cpu_, TC)(gsp, sp, s, 50, pool);
         TCAT(msm_matches_cpu_, TC)(gdn, sp, s, n, pool);
@@ -291,9 +291,9 @@ static void TCAT(test_msm_, TC)(cz_threadpool *pool, unsigned cpu_log, unsigned 
     /* Split MSM against the CPU: scalar sets with many zeros and ones, forced on and off, on the
      * random bases with infinities and on the progression bases; edge scalars 0, 1, r-1. */
     {
-        static const char *const modes[] = {"1", "0"};
+        static const cz_split_mode modes[] = {CZ_SPLIT_ON, CZ_SPLIT_OFF};
         for (int m = 0; m < 2; m++) {
-            setenv("CZ_GPU_MSM_SPLIT", modes[m], 1);
+            gpu_tune_split(modes[m]);
             for (int kind = 1; kind <= 4; kind++) {
                 TCAT(fill_scalars_, TC)(s, 256, kind);
                 TCAT(msm_matches_cpu_, TC)(grb, rb, s, 256, pool);
@@ -307,7 +307,7 @@ static void TCAT(test_msm_, TC)(cz_threadpool *pool, unsigned cpu_log, unsigned 
                 s[i] = (i % 7 == 0) ? rm1 : (i % 2) ? one : zero;
             TCAT(msm_matches_cpu_, TC)(gb, bases, s, 1000, pool);
         }
-        unsetenv("CZ_GPU_MSM_SPLIT");
+        gpu_tune_split(CZ_SPLIT_AUTO);
     }
 
     /* Larger sizes against the progression oracle: uniform scalars at every size, and at 2^20 the
@@ -317,17 +317,18 @@ static void TCAT(test_msm_, TC)(cz_threadpool *pool, unsigned cpu_log, unsigned 
         TCAT(fill_scalars_, TC)(s, n, 0);
         TCAT(check_progression_, TC)(gb, s, n, &a, &d, "uniform");
         if (k == 20) {
-            static const char *const modes[] = {"1", "0", ""};
+            static const cz_split_mode modes[] = {CZ_SPLIT_ON, CZ_SPLIT_OFF, CZ_SPLIT_AUTO};
+            static const char *const names[] = {"on", "off", "auto"};
             for (int kind = 1; kind <= 3; kind++) {
                 TCAT(fill_scalars_, TC)(s, n, kind);
                 for (int m = 0; m < 3; m++) {
                     char what[32];
-                    snprintf(what, sizeof what, "kind %d, split '%s'", kind, modes[m]);
-                    setenv("CZ_GPU_MSM_SPLIT", modes[m], 1);
+                    snprintf(what, sizeof what, "kind %d, split %s", kind, names[m]);
+                    gpu_tune_split(modes[m]);
                     TCAT(check_progression_, TC)(gb, s, n, &a, &d, what);
                 }
             }
-            unsetenv("CZ_GPU_MSM_SPLIT");
+            gpu_tune_split(CZ_SPLIT_AUTO);
         }
     }
 

@@ -2,8 +2,7 @@
  * One curve's GPU NTT checks (included by test_gpu_ntt.c with TC = bn254 or bls12381): every
  * transform kind against the CPU NTT (cuzk/ntt.h) on the same random input, byte for byte; and at
  * large sizes, where a CPU NTT would be slow, outputs against direct polynomial evaluation
- * (Horner on the CPU at a few indices) and forward/inverse round trips; and variant 2 against
- * variant 1 at large sizes. cur_variant (the including file's) names the variant in messages.
+ * (Horner on the CPU at a few indices) and forward/inverse round trips.
  */
 #define TCAT_(a, b) a##b
 #define TCAT(a, b)  TCAT_(a, b)
@@ -50,8 +49,7 @@ static void TCAT(test_ntt_, TC)(cz_threadpool *pool, unsigned max_log) {
             if (!CHECK(rc == CZ_OK))
                 fprintf(stderr, "%s\n", ei.msg);
             if (!CHECK_EQ_MEM(cpu, gpu, n * sizeof *a))
-                fprintf(stderr, "  " TSTR(TC) " variant %s log_n %u kind %d differs\n", cur_variant,
-                        log_n, kind);
+                fprintf(stderr, "  " TSTR(TC) " log_n %u kind %d differs\n", log_n, kind);
         }
         TFN(ntt_domain_destroy)(dom);
     }
@@ -115,43 +113,17 @@ static void TCAT(test_ntt_big_, TC)(unsigned log_n, int npts) {
                 TFN(fr_add)(&acc, &acc, &a[i]);
             }
             if (!CHECK(TFN(fr_eq)(&acc, &r[k])))
-                fprintf(stderr, "  " TSTR(TC) " variant %s 2^%u coset %d output %llu differs\n",
-                        cur_variant, log_n, coset, (unsigned long long)k);
+                fprintf(stderr, "  " TSTR(TC) " 2^%u coset %d output %llu differs\n", log_n, coset,
+                        (unsigned long long)k);
         }
         CHECK(TFN(gpu_ntt_dev)(d, log_n, inv, 0, NULL) == CZ_OK);
         CHECK(cz_gpu_download(r, d, bytes, 0, NULL) == CZ_OK);
         if (!CHECK_EQ_MEM(a, r, bytes))
-            fprintf(stderr, "  " TSTR(TC) " variant %s 2^%u coset %d round trip differs\n",
-                    cur_variant, log_n, coset);
+            fprintf(stderr, "  " TSTR(TC) " 2^%u coset %d round trip differs\n", log_n, coset);
     }
     cz_gpu_free(d, 0);
     free(a);
     free(r);
-}
-
-/* Variant 2 against variant 1 (CZ_GPU_NTT_VARIANT) on the same random input, all four kinds,
- * byte for byte: sizes the CPU NTT is too slow to check, here cheap (a few GPU transforms). */
-static void TCAT(test_ntt_variants_, TC)(unsigned log_n) {
-    size_t n = (size_t)1 << log_n, bytes = n * sizeof(TFR);
-    TFR *a = malloc(bytes), *r1 = malloc(bytes), *r2 = malloc(bytes);
-    CZ_ASSERT(a && r1 && r2);
-    for (int kind = 0; kind < 4; kind++) {
-        for (size_t i = 0; i < n; i++)
-            gpu_random_fr_limbs(a[i].l);
-        memcpy(r1, a, bytes);
-        memcpy(r2, a, bytes);
-        setenv("CZ_GPU_NTT_VARIANT", "1", 1);
-        CHECK(TFN(gpu_ntt)(r1, log_n, (cz_gpu_ntt_kind)kind, 0, NULL) == CZ_OK);
-        setenv("CZ_GPU_NTT_VARIANT", "2", 1);
-        CHECK(TFN(gpu_ntt)(r2, log_n, (cz_gpu_ntt_kind)kind, 0, NULL) == CZ_OK);
-        CHECK(memcmp(a, r1, bytes) != 0); /* a transform happened */
-        if (!CHECK_EQ_MEM(r1, r2, bytes))
-            fprintf(stderr, "  " TSTR(TC) " 2^%u kind %d: variant 2 differs from variant 1\n",
-                    log_n, kind);
-    }
-    free(a);
-    free(r1);
-    free(r2);
 }
 
 #undef TCAT_

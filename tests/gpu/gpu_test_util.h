@@ -1,5 +1,6 @@
 /*
- * Helpers shared by the GPU tests: the no-GPU skip, a seeded PRNG and random field elements.
+ * Helpers shared by the GPU tests: the no-GPU skip, a seeded PRNG, random field elements, and
+ * the tuning fields the tests force (cz_tuning, set for the checks that follow).
  */
 #ifndef CUZK_TESTS_GPU_UTIL_H
 #define CUZK_TESTS_GPU_UTIL_H
@@ -8,6 +9,7 @@
 #include <stdio.h>
 
 #include "cuzk/gpu.h"
+#include "cuzk/tuning.h"
 #include "test.h"
 
 static uint64_t gpu_prng_state = 0x243f6a8885a308d3ULL;
@@ -40,6 +42,22 @@ static inline void gpu_require_device(void) {
     if (cz_gpu_device_info(&info, 0, &ei) == CZ_OK)
         printf("device 0: %s, cc %d.%d, %d SMs, %zu MiB\n", info.name, info.cc_major, info.cc_minor,
                info.multiprocessors, info.global_mem >> 20);
+}
+
+/* The 0/1 split of the MSMs for the checks that follow (CZ_SPLIT_AUTO restores the default). */
+static inline void gpu_tune_split(cz_split_mode m) {
+    cz_tuning tu;
+    cz_tuning_get(&tu);
+    tu.msm_split = m;
+    CZ_ASSERT(cz_tuning_set(&tu, NULL) == CZ_OK);
+}
+
+/* Sparse compaction of GPU bases uploaded from now on. */
+static inline void gpu_tune_compact(cz_compact_mode m) {
+    cz_tuning tu;
+    cz_tuning_get(&tu);
+    tu.gpu_bases_compact = m;
+    CZ_ASSERT(cz_tuning_set(&tu, NULL) == CZ_OK);
 }
 
 #endif

@@ -5,12 +5,10 @@
  * bases, a skewed scalar set, bit-heavy sets of 98.7 % zeros and ones with the 0/1 split forced on
  * and off), and against [Σ s_i·(a + i·d)]G2 for GPU-made bases [a + i·d]G2 (the progression API)
  * at 2^16, 2^18 and 2^20 (CZ_GPU_TEST_MAX_LOG overrides the top), the bit-heavy sets with the
- * split on, off and automatic at 2^20; device-resident scalars. Then the recoding and chunking
- * variants (CZ_GPU_MSM_W=12 with CZ_GPU_MSM_NEG=0, CZ_GPU_MSM_W=14, CZ_GPU_MSM_ROUNDS=0) against
- * the CPU up to 2^12, and group/curve checks: a G1 handle is refused by the G2 MSM and the other
- * way round. Exits 77 without a GPU.
+ * split on, off and automatic at 2^20; device-resident scalars. Then 12 and 14 windows forced
+ * through cz_tuning against the CPU up to 2^12, and group/curve checks: a G1 handle is refused by
+ * the G2 MSM and the other way round. Exits 77 without a GPU.
  */
-#define _POSIX_C_SOURCE 200809L /* setenv */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +19,7 @@
 #include "cuzk/gpu.h"
 #include "cuzk/msm.h"
 #include "cuzk/threadpool.h"
+#include "cuzk/tuning.h"
 #include "gpu_test_util.h"
 #include "test.h"
 
@@ -79,27 +78,21 @@ int main(void) {
     CZ_ASSERT(cz_threadpool_create(&pool, 0, NULL) == CZ_OK);
     test_msm_bn254(pool, 16, max_log);
     test_msm_bls12381(pool, 16, max_log);
-    printf("default variant, CPU up to 2^16, progression up to 2^%u: %lu failures\n", max_log,
+    printf("derived windows, CPU up to 2^16, progression up to 2^%u: %lu failures\n", max_log,
            test_failed_count);
     {
-        /* G2 has the XYZZ accumulation only (CZ_GPU_MSM_ACC and CZ_GPU_MSM_SQR do not apply):
-         * the recoding and chunking switches instead */
-        static const struct {
-            const char *win, *neg, *rounds;
-        } var[] = {{"12", "0", ""}, {"14", "", ""}, {"", "", "0"}};
-        for (size_t v = 0; v < sizeof var / sizeof var[0]; v++) {
+        /* window layouts forced through the tuning: 12 and 14 windows (uneven widths) */
+        static const unsigned windows[] = {12, 14};
+        for (size_t v = 0; v < sizeof windows / sizeof windows[0]; v++) {
             unsigned long failed = test_failed_count;
-            setenv("CZ_GPU_MSM_W", var[v].win, 1);
-            setenv("CZ_GPU_MSM_NEG", var[v].neg, 1);
-            setenv("CZ_GPU_MSM_ROUNDS", var[v].rounds, 1);
+            cz_tuning tu = {0};
+            tu.gpu_msm_windows = windows[v];
+            CZ_ASSERT(cz_tuning_set(&tu, NULL) == CZ_OK);
             test_msm_bn254(pool, 12, 12);
             test_msm_bls12381(pool, 12, 12);
-            printf("variant W='%s' neg='%s' rounds='%s' up to 2^12: %lu failures\n", var[v].win,
-                   var[v].neg, var[v].rounds, test_failed_count - failed);
+            printf("%u windows up to 2^12: %lu failures\n", windows[v], test_failed_count - failed);
         }
-        unsetenv("CZ_GPU_MSM_W");
-        unsetenv("CZ_GPU_MSM_NEG");
-        unsetenv("CZ_GPU_MSM_ROUNDS");
+        CZ_ASSERT(cz_tuning_set(NULL, NULL) == CZ_OK);
     }
     test_group_checks();
     cz_threadpool_destroy(pool);

@@ -12,8 +12,9 @@
  * reported), and a proof whose a, b live in the engine's pinned host buffers (cz_host_alloc,
  * cz_groth16_begin_pooled, the stages) equals the CPU proof. The G2 MSM runs on the GPU by
  * default (keys hold B2: cz_groth16_gpu_key_has_g2, nVars·(128|192) more key bytes); the two
- * examples are also proved with CZ_GPU_G2=0 (keys without B2, the G2 MSM on the CPU), and a staged
- * proof that calls cz_groth16_g2_start with a B2 key keeps the CPU G2 MSM. Exits 77 without a GPU.
+ * examples are also proved with cz_tuning.gpu_g2_on_cpu (keys without B2, the G2 MSM on the CPU),
+ * and a staged proof that calls cz_groth16_g2_start with a B2 key keeps the CPU G2 MSM. Exits 77
+ * without a GPU.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,7 +45,7 @@ static void random_scalar(uint8_t out[32]) {
 
 /* One fixed-r,s proof on the GPU (with key, or NULL) against the CPU's; the GPU proof verifies. */
 static void check_one(const cz_zkey *zk, const cz_wtns *w, const cz_groth16_vk *vk,
-                      const cz_groth16_gpu_key *key, const char *label) {
+                      const cz_groth16_gpu_key *key, int pageable, const char *label) {
     uint8_t r[32], s[32];
     cz_groth16_proof pc, pg;
     cz_groth16_public pubc = {0}, pubg = {0};
@@ -58,6 +59,7 @@ static void check_one(const cz_zkey *zk, const cz_wtns *w, const cz_groth16_vk *
     oc.r = og.r = r;
     oc.s = og.s = s;
     oc.pool = og.pool = pool;
+    og.pageable = pageable;
     og.use_gpu = 1;
     og.gpu_key = key;
     og.timings = &tm;
@@ -245,8 +247,8 @@ out:
     cz_groth16_public_free(&pubc);
 }
 
-/* The comparisons for one zkey, its witness; g2_off: with CZ_GPU_G2=0 while its keys are made
- * (the one made per call by cz_groth16_prove included), so the G2 MSM stays on the CPU. */
+/* The comparisons for one zkey, its witness; g2_off: with cz_tuning.gpu_g2_on_cpu while its keys
+ * are made (the one made per call by cz_groth16_prove included), so the G2 MSM stays on the CPU. */
 /* The device bytes of n host points of pt bytes as a GPU bases handle keeps them (cuzk/gpu.h). */
 static size_t stored_bytes(const void *pts, size_t n, size_t pt) {
     static const uint8_t zero[192];
@@ -270,9 +272,12 @@ static void check_files(const char *zpath, const char *wpath, const char *label,
     }
     printf("%s: %s, 2^%u, %u signals, G2 MSM on the %s\n", label, cz_curve_name(zk->curve),
            zk->log_domain_size, zk->nvars, g2_off ? "CPU" : "GPU");
-    if (g2_off)
-        setenv("CZ_GPU_G2", "0", 1);
-    check_one(zk, w, &vk, NULL, label); /* bases uploaded for the call */
+    if (g2_off) {
+        cz_tuning tu = {0};
+        tu.gpu_g2_on_cpu = 1;
+        CZ_ASSERT(cz_tuning_set(&tu, NULL) == CZ_OK);
+    }
+    check_one(zk, w, &vk, NULL, 0, label); /* bases uploaded for the call */
     if (!CHECK(cz_groth16_gpu_key_create(&key, zk, 0, &ei) == CZ_OK)) {
         fprintf(stderr, "%s: %s\n", label, ei.msg);
         goto out;
@@ -298,16 +303,14 @@ static void check_files(const char *zpath, const char *wpath, const char *label,
         CHECK(cz_groth16_gpu_key_bytes(key) == want);
     }
     for (int i = 0; i < 3; i++) /* the resident key, reused */
-        check_one(zk, w, &vk, key, label);
+        check_one(zk, w, &vk, key, 0, label);
     check_pooled(zk, w, key, NULL, label);
     check_pooled(zk, w, key, g_ws, label);
-    setenv("CZ_PINNED", "0", 1); /* cz_groth16_prove from pageable a, b: the same proof */
-    check_one(zk, w, &vk, key, label);
-    unsetenv("CZ_PINNED");
+    check_one(zk, w, &vk, key, 1, label); /* cz_groth16_prove from pageable a, b: the same proof */
     check_random(zk, w, &vk, key);
     check_random(zk, w, &vk, NULL);
 out:
-    unsetenv("CZ_GPU_G2");
+    CZ_ASSERT(cz_tuning_set(NULL, NULL) == CZ_OK);
     cz_groth16_gpu_key_free(key);
     cz_groth16_vk_free(&vk);
     cz_wtns_close(w);

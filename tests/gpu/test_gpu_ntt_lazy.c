@@ -1,19 +1,13 @@
 /*
- * A CPU model of the lazy-reduction arithmetic of GPU NTT variants 6, 7 and 8 (src/gpu/gpu_ntt.cu,
- * ntt_v / ntt_bfly): the same 32-bit-limb operations as the kernels (product-scanning Montgomery
- * multiplication without the final subtraction, Harvey's butterfly with values below 4r for BN254
- * Fr, the modulo-2r butterfly with values below 2r for BLS12-381 Fr, the normalisation and the
- * fully reduced multiplication of a lazy value on the last pass), with an assertion wherever the
- * kernels drop a carry or a borrow. It checks, against the CPU field (cuzk/field.h) as oracle, on
- * random and extreme operands (0, 1, r - 1, r, 2r - 1, bound - 1): every output stays below the
- * bound, no carry or borrow is lost, and the values agree modulo r with x + y·w·R⁻¹ and
+ * A CPU model of the lazy-reduction arithmetic of the GPU NTT (src/gpu/gpu_ntt.cu, ntt_twmul /
+ * ntt_bfly / ntt_normalise): the same 32-bit-limb operations as the kernels (product-scanning
+ * Montgomery multiplication without the final subtraction, Harvey's butterfly with values below 4r
+ * for BN254 Fr, the modulo-2r butterfly with values below 2r for BLS12-381 Fr, the normalisation
+ * and the fully reduced multiplication of a lazy value on the last pass), with an assertion
+ * wherever the kernels drop a carry or a borrow. It checks, against the CPU field (cuzk/field.h) as
+ * oracle, on random and extreme operands (0, 1, r - 1, r, 2r - 1, bound - 1): every output stays
+ * below the bound, no carry or borrow is lost, and the values agree modulo r with x + y·w·R⁻¹ and
  * x - y·w·R⁻¹; normalising any lazy value gives the canonical element.
- * Variant 8's Shoup multiplication (sh_mul: truncated high half q of y·w', t = low256(y·w +
- * q·(2^256 - r))) is modelled the same way, with the same y and the canonical twiddle w_c = w·R⁻¹:
- * its w' = floor(w_c·2^256 / r) from long division (the oracle, whose remainder must be the
- * Montgomery w) must equal the table kernel's w·(-r⁻¹) mod 2^256 (-r⁻¹ by the host's Hensel
- * lifting), t must be below 2r, agree modulo r with y·w_c and feed the same butterflies; extremes
- * include y = 0, y = bound - 1, w_c = 0, 1, r - 1 and the w_c whose Montgomery forms are 1, r - 1.
  * Needs no GPU.
  */
 #include <stdint.h>
@@ -126,7 +120,7 @@ static void mul_nr(uint32_t *s, const uint32_t *a, const uint32_t *b, const fld 
         lost++;
 }
 
-/* ntt_bfly of variants 6/7: (p, m) from x and t = y·w (t < 2r). */
+/* ntt_bfly: (p, m) from x and t = y·w (t < 2r). */
 static void bfly(uint32_t *p, uint32_t *m, const uint32_t *x0, const uint32_t *t, const fld *f) {
     uint32_t x[NL], s[NL];
     memcpy(x, x0, sizeof x);
@@ -145,99 +139,16 @@ static void bfly(uint32_t *p, uint32_t *m, const uint32_t *x0, const uint32_t *t
     }
 }
 
-/* ---- variant 8 (Shoup) ---- */
-
-/* r = a·b mod 2^256 */
-static void mul_lo(uint32_t *r, const uint32_t *a, const uint32_t *b) {
-    memset(r, 0, NL * sizeof(uint32_t));
-    for (int i = 0; i < NL; i++) {
-        uint64_t c = 0;
-        for (int j = 0; i + j < NL; j++) {
-            uint64_t acc = (uint64_t)r[i + j] + (uint64_t)a[i] * b[j] + c;
-            r[i + j] = (uint32_t)acc;
-            c = acc >> 32;
-        }
-    }
-}
-
-/* -r⁻¹ mod 2^256 as the host computes it (ntt_neg_rinv): x ← x·(2 - r·x) from x = 1. */
-static void neg_rinv(uint32_t *out, const uint32_t *p) {
-    uint32_t x[NL] = {1}, t[NL], u[NL], two[NL] = {2}, zero[NL] = {0};
-    for (int it = 0; it < 8; it++) {
-        mul_lo(t, p, x);
-        sub_n(u, two, t);
-        mul_lo(t, x, u);
-        memcpy(x, t, sizeof x);
-    }
-    sub_n(out, zero, x);
-}
-
-/* Long division (the oracle): q = floor(w·2^256 / p), rem = w·2^256 mod p, for w < p < 2^255. */
-static void shoup_div(uint32_t *q, uint32_t *rem, const uint32_t *w, const uint32_t *p) {
+/* w·2^256 mod p (long division), for w < p < 2^255: the Montgomery form of the canonical w. */
+static void to_mont_slow(uint32_t *rem, const uint32_t *w, const uint32_t *p) {
     uint32_t r[NL], t[NL];
-    memcpy(r, w, sizeof r); /* the high 256 bits give quotient bits 0 (w < p) */
-    memset(q, 0, NL * sizeof(uint32_t));
+    memcpy(r, w, sizeof r);
     for (int bit = 255; bit >= 0; bit--) {
         add_n(r, r, r); /* r < p < 2^255: no carry */
-        if (!sub_n(t, r, p)) {
+        if (!sub_n(t, r, p))
             memcpy(r, t, sizeof r);
-            q[bit / 32] |= 1u << (bit % 32);
-        }
     }
     memcpy(rem, r, sizeof r);
-}
-
-/* acc += v, flagging a 96-bit accumulator overflow (the kernels' c2:c1:c0) */
-static void acc96(u128 *acc, u128 v) {
-    *acc += v;
-    if ((*acc >> 96) != 0)
-        lost++;
-}
-
-/* sh_mul with the kernel's columns: t = low256(y·w), q from the columns N-1 .. 2N-1 of y·ws (+
- * the high words of column N-2), then t += low256(q·nr). */
-static void sh_mul(uint32_t *t, const uint32_t *y, const uint32_t *w, const uint32_t *ws,
-                   const uint32_t *nr) {
-    uint32_t q[NL], c0;
-    u128 acc = 0;
-    for (int k = 0; k < NL - 1; k++) {
-        for (int i = 0; i <= k; i++)
-            acc96(&acc, (uint64_t)y[i] * w[k - i]);
-        t[k] = (uint32_t)acc;
-        acc >>= 32;
-    }
-    c0 = (uint32_t)acc; /* column N-1: low words; carries out of 2^256 wrap */
-    for (int i = 0; i < NL; i++)
-        c0 += y[i] * w[NL - 1 - i];
-    t[NL - 1] = c0;
-    acc = 0;
-    for (int i = 0; i <= NL - 2; i++) /* hac3 */
-        acc96(&acc, ((uint64_t)y[i] * ws[NL - 2 - i]) >> 32);
-    for (int i = 0; i < NL; i++)
-        acc96(&acc, (uint64_t)y[i] * ws[NL - 1 - i]);
-    acc >>= 32;
-    for (int k = NL; k < 2 * NL - 1; k++) {
-        for (int i = k - NL + 1; i < NL; i++)
-            acc96(&acc, (uint64_t)y[i] * ws[k - i]);
-        q[k - NL] = (uint32_t)acc;
-        acc >>= 32;
-    }
-    q[NL - 1] = (uint32_t)acc;
-    if ((acc >> 32) != 0) /* the kernel keeps c0 only */
-        lost++;
-    acc = t[0];
-    for (int k = 0; k < NL - 1; k++) {
-        for (int i = 0; i <= k; i++)
-            acc96(&acc, (uint64_t)q[i] * nr[k - i]);
-        t[k] = (uint32_t)acc;
-        acc = (acc >> 32) + t[k + 1];
-        if ((acc >> 64) != 0) /* the kernel carries this add into c1 only */
-            lost++;
-    }
-    c0 = (uint32_t)acc;
-    for (int i = 0; i < NL; i++)
-        c0 += q[i] * nr[NL - 1 - i];
-    t[NL - 1] = c0;
 }
 
 /* ---- checks ---- */
@@ -257,8 +168,8 @@ static void dec(uint32_t *r, const uint32_t *v) {
 }
 
 static void check_field(const fld *f) {
-    uint32_t bound[NL], ext[6][NL], wext[5][NL], nr[NL], ninv[NL], zero[NL] = {0};
-    int bad = 0, badsh = 0, lost0 = lost;
+    uint32_t bound[NL], ext[6][NL], wext[5][NL];
+    int bad = 0, lost0 = lost;
     if (f->harvey)
         add_n(bound, f->p2, f->p2);
     else
@@ -276,12 +187,10 @@ static void check_field(const fld *f) {
     wext[1][0] = 1;
     dec(wext[2], f->p);
     {
-        uint32_t one[NL] = {1}, q[NL];
-        shoup_div(q, wext[3], one, f->p);
-        shoup_div(q, wext[4], ext[2], f->p);
+        uint32_t one[NL] = {1};
+        to_mont_slow(wext[3], one, f->p);
+        to_mont_slow(wext[4], ext[2], f->p);
     }
-    sub_n(nr, zero, f->p); /* 2^256 - r */
-    neg_rinv(ninv, f->p);
     for (int it = 0; it < 40000; it++) {
         uint32_t x[NL], y[NL], w[NL], t[NL], p[NL], m[NL];
         uint32_t xc[NL], yc[NL], tc[NL], e[NL], pc[NL], mc[NL];
@@ -309,28 +218,6 @@ static void check_field(const fld *f) {
         f->sub(e, xc, tc);
         canon(mc, m, f);
         bad += cmp(mc, e) != 0;
-        /* variant 8: the same product through Shoup's multiplication */
-        {
-            uint32_t one[NL] = {1}, wc[NL], ws[NL], wm[NL], wt[NL], ts[NL], ps[NL], ms[NL];
-            f->mul(wc, w, one); /* canonical twiddle w·R⁻¹ */
-            shoup_div(ws, wm, wc, f->p);
-            badsh += cmp(wm, w) != 0;  /* w_c·2^256 mod r is the Montgomery twiddle */
-            mul_lo(wt, w, ninv);       /* ntt_shoup_table_kern */
-            badsh += cmp(wt, ws) != 0; /* = floor(w_c·2^256 / r) */
-            sh_mul(ts, y, wc, ws, nr);
-            badsh += cmp(ts, f->p2) >= 0; /* t < 2r */
-            canon(tc, ts, f);
-            f->mul(e, yc, w);
-            badsh += cmp(tc, e) != 0; /* t ≡ y·w_c */
-            bfly(ps, ms, x, ts, f);
-            badsh += cmp(ps, bound) >= 0 || cmp(ms, bound) >= 0;
-            f->add(e, xc, tc);
-            canon(pc, ps, f);
-            badsh += cmp(pc, e) != 0;
-            f->sub(e, xc, tc);
-            canon(mc, ms, f);
-            badsh += cmp(mc, e) != 0;
-        }
         /* last pass: normalisation (ntt_normalise) and fe_mul of a lazy value by c < r */
         {
             uint32_t n[NL], s[NL], r[NL];
@@ -345,10 +232,8 @@ static void check_field(const fld *f) {
             bad += cmp(r, e) != 0;
         }
     }
-    printf("%s: %d wrong, %d wrong with Shoup, %d lost carries\n", f->name, bad, badsh,
-           lost - lost0);
+    printf("%s: %d wrong, %d lost carries\n", f->name, bad, lost - lost0);
     CHECK(bad == 0);
-    CHECK(badsh == 0);
     CHECK(lost == lost0);
 }
 
