@@ -388,7 +388,7 @@ int cz_srs_key_device(void **out, cz_srs_key *k, int device, cz_errinfo *ei);
  * Host buffers the GPU uploads from: pinned (page-locked, cz_gpu_host_alloc) when a GPU is
  * present, so copies run at full PCIe speed; plain malloc otherwise or when pinning fails
  * (RLIMIT_MEMLOCK, the driver out of pinned memory, no GPU): then one warning per process and
- * pageable memory, never a failed job. CZ_PINNED=0 in the environment turns pinning off.
+ * pageable memory, never a failed job. want_pinned 0 (pageable_buffers) never pins.
  * The pool keeps freed buffers for the next partition (see bufpool.c for its budget rules).
  * Lock order: pool lock -> budget lock.
  * ============================================================================================ */

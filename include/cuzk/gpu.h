@@ -25,8 +25,8 @@
  * Montgomery-form cz_<curve>_fr, given in host memory (_msm) or device memory (_msm_dev).
  * Infinity bases (x = y = 0), zero scalars and n from 0 up to 2^27 and beyond (n < 2^30) are
  * fine. Scalars that are 0 or 1 are split off automatically when they are at least 1/8 of the
- * set (environment CZ_GPU_MSM_SPLIT=0/1 forces it off/on; CZ_GPU_MSM_C=K forces the window
- * width; CZ_GPU_MSM_PROFILE=1 prints per-phase times to stderr). See docs/gpu.md.
+ * set (cz_tuning, cuzk/tuning.h, can force the split, the window layout and per-phase times on
+ * stderr, for tests and debugging). See docs/gpu.md.
  *
  * Vector kernels: pointwise products, a·b - c, scaling and canonical -> Montgomery conversion of
  * Fr vectors in device memory (the glue of the Groth16 GPU prover, src/groth16/prove_gpu.c).
@@ -131,9 +131,9 @@ typedef struct cz_gpu_bases cz_gpu_bases;
 
 /* *b = n affine bases copied to device dev; they stay there until cz_gpu_bases_free. When at
  * least an eighth of them are infinity (a Groth16 key's B bases: every variable B does not touch)
- * the handle keeps only the finite ones and their indices (sparse; CZ_GPU_BASES_COMPACT=0 never,
- * =1 whenever one is infinity): an MSM then reads, sorts and adds only those, with the same
- * result. */
+ * the handle keeps only the finite ones and their indices (sparse; cz_tuning.gpu_bases_compact
+ * can ask for never or whenever one is infinity): an MSM then reads, sorts and adds only those,
+ * with the same result. */
 int cz_bn254_gpu_g1_bases_upload(cz_gpu_bases **b, const cz_bn254_g1_affine *bases, size_t n,
                                  int dev, cz_errinfo *ei);
 int cz_bls12381_gpu_g1_bases_upload(cz_gpu_bases **b, const cz_bls12381_g1_affine *bases, size_t n,
@@ -174,7 +174,7 @@ int cz_bls12381_gpu_g1_msm_dev(cz_bls12381_g1_jacobian *ret, const cz_gpu_bases 
  * The G1 calls above for G2 affine bases (coordinates in Fp2, cz_<curve>_g2_affine; the same
  * cz_gpu_bases handle type, which remembers its group: a G1 handle given to a G2 MSM, or the
  * other way round, is CZ_ECURVE). Same kernels (templates over the coordinate field), same 0/1
- * split and environment switches; the bases must have order r (the r - s digit trick), as G2
+ * split and tuning; the bases must have order r (the r - s digit trick), as G2
  * bases of a Groth16 key do. Memory per point: 128 bytes (BN254) or 192 bytes (BLS12-381) of
  * bases; the working memory of a call is the G1 one with buckets twice the size. */
 int cz_bn254_gpu_g2_bases_upload(cz_gpu_bases **b, const cz_bn254_g2_affine *bases, size_t n,

@@ -103,9 +103,10 @@ typedef struct cz_groth16_timings {
  * on that device. The key keeps a pointer to zk (which must outlive it) and holds (2·nVars +
  * nVars - nPublic - 1 + domainSize) G1 points of device memory (64 bytes each on BN254, 96 on
  * BLS12-381), plus nVars G2 points (128 / 192 bytes each) with B2. B2 is on by default; with
- * CZ_GPU_G2=0 in the environment at creation, or when the device has no room for it (CZ_ENOMEM:
- * one warning is logged and the key is made without it), the key has no B2 and the G2 MSM runs on
- * the CPU. One key may be used by one prove call at a time per thread; calls only read it.
+ * cz_tuning.gpu_g2_on_cpu set at creation (cuzk/tuning.h), or when the device has no room for it
+ * (CZ_ENOMEM: one warning is logged and the key is made without it), the key has no B2 and the G2
+ * MSM runs on the CPU. One key may be used by one prove call at a time per thread; calls only read
+ * it.
  */
 typedef struct cz_groth16_gpu_key cz_groth16_gpu_key;
 

@@ -132,7 +132,7 @@ typedef struct cz_engine_config {
     cz_sched_config sched;              /* retention etc.; on_cancel is the engine's */
     cz_timeline_emitter *timeline;      /* NULL: no timeline; not owned */
     /* The buffer pool of the partitions' vectors: pinned host memory when ndevices > 0 unless
-     * pageable_buffers (uploads at 55 instead of 8 GB/s on the H200). Buffers
+     * pageable_buffers (pinned uploads are about 7x faster: docs/engine.md). Buffers
      * pass from partition to partition with their budget bytes (cz_bufpool_adopt), so a full
      * budget does not make the pool free and pin them again (each cudaHostAlloc / cudaFreeHost
      * of 4 GiB stalls the other workers' device calls: docs/engine.md). Idle buffers are charged
@@ -146,7 +146,7 @@ typedef struct cz_engine_config {
      * GPU worker (in synthesis or queued for a GPU). So the partitions holding working sets stay
      * about what the pool was filled with (cz_engine_prefill) instead of growing to the budget
      * when synthesis outruns the GPUs: at 2^27, pinning the extra buffers mid-run stalled the
-     * device for seconds (docs/engine.md, session 6). 0 = one per GPU worker; < 0 = no pacer
+     * device for seconds (docs/engine.md). 0 = one per GPU worker; < 0 = no pacer
      * (the budget alone paces synthesis). */
     int gpu_queue_depth;
     /* One more synthesis worker that takes only Critical partitions (e.g. a WinningPoSt) from

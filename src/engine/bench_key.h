@@ -13,11 +13,11 @@
  *              rank counts the columns B touches before s (one G2 addition per touched column,
  *              threaded, batch-converted to affine); untouched columns stay all-zero = infinity.
  *              The CPU G2 MSM uses it, and a GPU key uploads it (25 GB at 2^27, once per
- *              device; session 5): the device B2 is then as sparse as a real key's (before, a
- *              G2 progression over all nvars columns, no column infinity, made the GPU G2 MSM
- *              do about 4x a real key's additions). The device keeps only B2's finite points,
- *              and B1 keeps the same columns (cz_gpu_bases_restrict), as a real key's B1 does:
- *              the GPU B MSMs touch only the columns B touches (session 6).
+ *              device): the device B2 is then as sparse as a real key's (a G2 progression over
+ *              all nvars columns, no column infinity, would make the GPU G2 MSM do about 4x a
+ *              real key's additions). The device keeps only B2's finite points, and B1 keeps
+ *              the same columns (cz_gpu_bases_restrict), as a real key's B1 does: the GPU B
+ *              MSMs touch only the columns B touches.
  *
  * Costs at 2^27 (BLS12-381): B2 is nvars × 192 bytes = 25 GB of host memory (calloc'd; the 25 %
  * touched columns are spread over every page), ~33 M G2 additions; the G1 bases are

@@ -1,10 +1,10 @@
 /*
  * A first-come-first-served lock (a ticket lock on a mutex and a condition variable), for the
- * per-device GPU lock of the pipeline. A plain pthread mutex is not fair: at scale 2^27 on the
- * H200 one GPU worker waited 12.7 s while the other workers of the device took the lock twice,
- * so a partition that was ready first finished late and the assembler waited for it. Here the
- * lock is granted in the order the callers asked for it. Waiters sleep on the condition variable
- * (every release wakes them all; there are at most a few GPU workers per device).
+ * per-device GPU lock of the pipeline. A plain pthread mutex is not fair: at scale 2^27 one GPU
+ * worker was seen waiting for seconds while the other workers of the device took the lock
+ * twice, so a partition that was ready first finished late and the assembler waited for it. Here
+ * the lock is granted in the order the callers asked for it. Waiters sleep on the condition
+ * variable (every release wakes them all; there are at most a few GPU workers per device).
  */
 #ifndef CUZK_ENGINE_FIFO_LOCK_H
 #define CUZK_ENGINE_FIFO_LOCK_H

@@ -160,11 +160,10 @@ out:
 /* ---- asynchronous uploads ---- */
 
 /* The pieces an upload is cut into: cz_tuning.gpu_copy_chunk_bytes (0: 64 MiB; gpu_copy_whole:
- * one piece). The
- * copies of all streams take turns at piece boundaries, so another thread's small copies (an
- * MSM's read-backs) never wait behind a whole multi-GB upload: on the H200 an engine whose
- * uploads went in one piece (from pageable memory) saw its kernel regions stretch from 1.26 to
- * 2.1 s per 2^27 partition (docs/engine.md). A piece costs a few microseconds to enqueue. */
+ * one piece). The copies of all streams take turns at piece boundaries, so another thread's
+ * small copies (an MSM's read-backs) never wait behind a whole multi-GB upload: an engine whose
+ * uploads went in one piece (from pageable memory) saw its kernel regions stretch by two thirds
+ * at 2^27 (docs/engine.md). A piece costs a few microseconds to enqueue. */
 static size_t copy_chunk_bytes(size_t bytes) {
     cz_tuning tu;
     size_t chunk;

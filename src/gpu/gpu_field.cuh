@@ -11,11 +11,11 @@
  * accumulates every a_i·b_j and m_i·p_j with i + j = k in a 96-bit accumulator through one PTX
  * carry chain per product (mad.lo.cc, madc.hi.cc, addc). ptxas turns each mad.lo/madc.hi pair
  * into one IMAD.WIDE(.X) and the addc into an IADD3.X on the ALU pipe, so a multiplication issues
- * 2N² + N wide multiplies (137 IMAD for N = 8 in SASS) and the IMAD pipe is the bound: ~57·10^9
- * BN254 Fr multiplications per second on an H200 (~93 % of its IMAD rate if a wide IMAD takes two
- * pipe slots). An operand-scanning
- * version with even/odd accumulators (2 instructions per product, no addc) measured 3-4 % slower
- * (it needs a few IMAD.X for its carries); it is kept in the benchmark of gpu_ntt.cu. Every modulus
+ * 2N² + N wide multiplies (137 IMAD for N = 8 in SASS) and the IMAD pipe is the bound. An
+ * operand-scanning version with even/odd accumulators (2 instructions per product, no addc,
+ * gpu_field_eo.cuh) is 3-4 % slower here (it needs a few IMAD.X for its carries; docs/gpu.md)
+ * but serves the NTT's twiddle multiplication, where the carries compete with the butterflies'
+ * additions for the ALU pipe. Every modulus
  * here has a spare top bit, so (ab + mp)/R < 2p < 2^(32N) and one conditional subtraction
  * reduces. Addition and subtraction are one add/sub carry chain plus a select.
  *
@@ -236,8 +236,8 @@ static __device__ __forceinline__ void add3(uint32_t &c0, uint32_t &c1, uint32_t
  * cross products in a separate 96-bit accumulator t, adds t twice and the square a_(k/2)² to the
  * column, then the reduction products as in fe_mul. N(N-1)/2 + N + N² + N wide multiplies instead
  * of 2N² + N (234 vs 300 for N = 12). Column bound: carry < 2^64, 2t < 2^68, square and reduction
- * terms < (N + 2)·2^64, all < 2^96. Used by the MSM when CZ_GPU_MSM_SQR=1 (fe_sqr stays
- * fe_mul(a, a) elsewhere until it is measured). */
+ * terms < (N + 2)·2^64, all < 2^96. Used by the G1 MSM's accumulation (fe_sqr stays
+ * fe_mul(a, a) elsewhere). */
 template <class C> static __device__ __forceinline__ void fe_sqr_fast(fe<C> &r, const fe<C> &a) {
     constexpr int N = C::N;
     uint32_t m[N];

@@ -1,9 +1,9 @@
 /*
  * The even/odd operand-scanning Montgomery multiplication (sppark's technique, written here from
- * its description): two mad.lo/madc.hi carry chains per row, no addc per product. Measured on the
- * H200 in `cuzk-bench fmul --gpu` it is 3-4 % slower than fe_mul (gpu_field.cuh); the NTT can use
- * it as an option (CZ_GPU_NTT_VARIANT=7, gpu_ntt.cu), where the product-scanning form's IADD3.X
- * carries compete with the butterfly's additions for the ALU pipe.
+ * its description): two mad.lo/madc.hi carry chains per row, no addc per product. Alone it is
+ * 3-4 % slower than fe_mul (gpu_field.cuh); the NTT's twiddle multiplication uses it (gpu_ntt.cu),
+ * where the product-scanning form's IADD3.X carries compete with the butterfly's additions for
+ * the ALU pipe.
  */
 #ifndef CUZK_GPU_FIELD_EO_CUH
 #define CUZK_GPU_FIELD_EO_CUH

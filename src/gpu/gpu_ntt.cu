@@ -159,79 +159,6 @@ static __device__ __forceinline__ void lz_sub_h(fe<C> &r, const fe<C> &a, const 
         asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(r.l[i]) : "r"(s[i]), "r"(b.l[i]));
 }
 
-/* r = s - 2r if s >= 2r, else s. */
-template <class C> static __device__ __forceinline__ void lz_reduce2(fe<C> &r, const fe<C> &s) {
-    uint32_t t[C::N], borrow;
-    asm volatile("sub.cc.u32 %0, %1, %2;" : "=r"(t[0]) : "r"(s.l[0]), "r"(ntt_lz<C>::r2(0)));
-#pragma unroll
-    for (int i = 1; i < C::N; i++)
-        asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[i]) : "r"(s.l[i]), "r"(ntt_lz<C>::r2(i)));
-    asm volatile("subc.u32 %0, 0, 0;" : "=r"(borrow));
-#pragma unroll
-    for (int i = 0; i < C::N; i++)
-        r.l[i] = borrow ? s.l[i] : t[i];
-}
-
-/* r = a + b (no reduction; the caller knows it fits). */
-template <class C>
-static __device__ __forceinline__ void lz_add(fe<C> &r, const fe<C> &a, const fe<C> &b) {
-    asm volatile("add.cc.u32 %0, %1, %2;" : "=r"(r.l[0]) : "r"(a.l[0]), "r"(b.l[0]));
-#pragma unroll
-    for (int i = 1; i < C::N; i++)
-        asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(r.l[i]) : "r"(a.l[i]), "r"(b.l[i]));
-}
-
-/* r = (a + b) mod 2r for a, b < 2r (the sum may carry out of 2^256). */
-template <class C>
-static __device__ __forceinline__ void lz_add2(fe<C> &r, const fe<C> &a, const fe<C> &b) {
-    uint32_t s[C::N], t[C::N], c, borrow;
-    asm volatile("add.cc.u32 %0, %1, %2;" : "=r"(s[0]) : "r"(a.l[0]), "r"(b.l[0]));
-#pragma unroll
-    for (int i = 1; i < C::N; i++)
-        asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(s[i]) : "r"(a.l[i]), "r"(b.l[i]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(c));
-    asm volatile("sub.cc.u32 %0, %1, %2;" : "=r"(t[0]) : "r"(s[0]), "r"(ntt_lz<C>::r2(0)));
-#pragma unroll
-    for (int i = 1; i < C::N; i++)
-        asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[i]) : "r"(s[i]), "r"(ntt_lz<C>::r2(i)));
-    asm volatile("subc.u32 %0, %1, 0;" : "=r"(borrow) : "r"(c));
-#pragma unroll
-    for (int i = 0; i < C::N; i++)
-        r.l[i] = borrow ? s[i] : t[i];
-}
-
-/* r = (a - b) mod 2r for a, b < 2r. */
-template <class C>
-static __device__ __forceinline__ void lz_sub2(fe<C> &r, const fe<C> &a, const fe<C> &b) {
-    uint32_t t[C::N], pm[C::N], borrow;
-    asm volatile("sub.cc.u32 %0, %1, %2;" : "=r"(t[0]) : "r"(a.l[0]), "r"(b.l[0]));
-#pragma unroll
-    for (int i = 1; i < C::N; i++)
-        asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[i]) : "r"(a.l[i]), "r"(b.l[i]));
-    asm volatile("subc.u32 %0, 0, 0;" : "=r"(borrow));
-#pragma unroll
-    for (int i = 0; i < C::N; i++)
-        pm[i] = ntt_lz<C>::r2(i) & borrow;
-    asm volatile("add.cc.u32 %0, %1, %2;" : "=r"(r.l[0]) : "r"(t[0]), "r"(pm[0]));
-#pragma unroll
-    for (int i = 1; i < C::N; i++)
-        asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(r.l[i]) : "r"(t[i]), "r"(pm[i]));
-}
-
-/* r = a + 2r - b (a < 2r, b < 2r: the result is in (0, 4r), below 2^256 when 4r is). */
-template <class C>
-static __device__ __forceinline__ void lz_sub_h(fe<C> &r, const fe<C> &a, const fe<C> &b) {
-    uint32_t s[C::N];
-    asm volatile("add.cc.u32 %0, %1, %2;" : "=r"(s[0]) : "r"(a.l[0]), "r"(ntt_lz<C>::r2(0)));
-#pragma unroll
-    for (int i = 1; i < C::N; i++)
-        asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(s[i]) : "r"(a.l[i]), "r"(ntt_lz<C>::r2(i)));
-    asm volatile("sub.cc.u32 %0, %1, %2;" : "=r"(r.l[0]) : "r"(s[0]), "r"(b.l[0]));
-#pragma unroll
-    for (int i = 1; i < C::N; i++)
-        asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(r.l[i]) : "r"(s[i]), "r"(b.l[i]));
-}
-
 /* t = y·w (w a twiddle below r), below 2r. */
 template <class C>
 static __device__ __forceinline__ void ntt_twmul(fe<C> &t, const fe<C> &y, const fe<C> &w) {
@@ -610,22 +537,6 @@ template <class H> static int dom_get(ntt_dom **d, int dev, unsigned log_n, cz_e
     }
     pthread_mutex_unlock(&ntt_cache_lock);
     return rc;
-}
-
-extern "C" int cz_gpu_release(int dev, cz_errinfo *ei) {
-    int rc = cz__gpu_select(dev, ei);
-    if (rc != CZ_OK)
-        return rc;
-    if (dev >= NTT_MAX_DEV)
-        return CZ_OK;
-    pthread_mutex_lock(&ntt_cache_lock);
-    for (int c = 0; c < 2; c++)
-        for (int k = 0; k <= CZ_GPU_NTT_MAX_LOG; k++) {
-            dom_free(ntt_cache[dev][c][k]);
-            ntt_cache[dev][c][k] = NULL;
-        }
-    pthread_mutex_unlock(&ntt_cache_lock);
-    return CZ_OK;
 }
 
 extern "C" int cz_gpu_release(int dev, cz_errinfo *ei) {

@@ -1,0 +1,205 @@
+#!/usr/bin/env bash
+# The GPU machine driver: one pack built here (nvcc, no GPU needed), then named phases run on a
+# GPU machine that has the CUDA driver but no compiler and none of the -dev packages.
+#
+#   bash bench/device.sh pack [DIR]            here: build and pack into DIR (default build-dev-bin)
+#   bash DIR/device.sh run [PHASE ...]         there, from the repository root, DIR carried
+#
+# pack: libcuzk is built shared (CZ_SHARED_LIB) with the shared CUDA runtime, so the kernels
+# travel once, in libcuzk.so; sm_90 machine code only, no PTX (the carried folder is limited to
+# 64 MiB). DIR gets every program xz-compressed (cuzk-bench, cuzk-daemon when the daemon is
+# built here, each gpu_test_*, engine_test_* and daemon_test_gpus), libcuzk.so, the CUDA runtime,
+# lib.tar.xz with the other shared libraries they need that a bare machine lacks (everything ldd
+# lists except the C and compiler runtimes, the CUDA driver and the loader: the target's glibc
+# must be at least this machine's), MANIFEST.txt and this script.
+#
+# run: phases in the order given (default: unit micro engine daemon), each step under its own time
+# limit, cut to what is left of TOTAL seconds (default 540) and skipped under 5 s. Every step
+# appends a line to $OUT/summary.txt as it ends (what a call cut short still returns); the logs
+# go to $OUT/logs.tgz at the end (the device returns at most 8 files).
+#   unit    every packed test program on the GPU (gpu_test_*, engine_test_*, daemon_test_gpus),
+#           UNIT_LIMIT seconds each (default 150); the GPU results are checked against the CPU
+#   micro   G1 MSM 2^MSM_LOG (26) and Fr NTT 2^NTT_LOG (27) of both curves, data on the device,
+#           median of 5 (cuzk-bench msm|ntt --gpu --no-copies), the JSON lines into summary.txt
+#   engine  the engine at 2^ESCALE (27) with the benchmark key on GPU 0, the pinned pool filled
+#           first: ECOUNT proofs (2), EJOBS in flight (2), sweep ESWEEP (gw:pw, 2:4)
+#   daemon  cuzk-daemon on a Unix socket with GPU 0: GetStatus must list the GPU; DCOUNT (2)
+#           porep-synth proofs of 2^DSCALE (18) x DPARTS (2) through gRPC (cuzk-bench batch);
+#           then DCOUNT more with 4x the partitions and SIGTERM while they run: every proof must
+#           complete and the daemon exit 0
+set -u
+
+pack() {
+  local dir=${1:-build-dev-bin} B=${B:-build-cuda-shared} t
+  set -e
+  # -U: JSON and the daemon as this machine's packages allow, whatever an older cache says
+  cmake -S . -B "$B" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_COMPILER="${NVCC:-nvcc}" \
+    -DCMAKE_CUDA_ARCHITECTURES=90-real -DCZ_SHARED_LIB=ON -UCZ_WITH_JSON -UCZ_WITH_DAEMON >/dev/null
+  local targets=(cuzk-bench)
+  local all
+  all=$(ninja -C "$B" -t targets all 2>/dev/null | sed 's/:.*//')
+  for t in cuzk-daemon daemon_test_gpus; do
+    grep -qx "$t" <<<"$all" && targets+=("$t")
+  done
+  for t in $(grep -E '^(gpu_test_|engine_test_)' <<<"$all"); do
+    targets+=("$t")
+  done
+  cmake --build "$B" -j"${JOBS:-2}" --target "${targets[@]}"
+  rm -rf "$dir"
+  mkdir -p "$dir"
+  for t in "${targets[@]}" libcuzk.so; do
+    xz -T0 -6 -c "$B/$t" >"$dir/$t.xz"
+  done
+  local skip='^(linux-vdso|ld-linux|libc|libm|libpthread|libdl|librt|libresolv|libutil|libstdc\+\+|libgcc_s|libcuda|libnvidia-.*)\.so'
+  mkdir -p "$dir/lib"
+  for t in "${targets[@]}" libcuzk.so; do ldd "$B/$t"; done | awk '/=> \//{print $1, $3}' |
+    sort -u | while read -r name path; do
+    [[ $name =~ $skip ]] && continue
+    [[ $name == libcuzk.so ]] && continue
+    cp -L "$path" "$dir/lib/$name"
+  done
+  tar -C "$dir" -cf - lib | xz -T0 -6 >"$dir/lib.tar.xz"
+  rm -rf "$dir/lib"
+  cp bench/device.sh "$dir/device.sh"
+  {
+    echo "built $(date -u +%FT%TZ) on $(uname -n), $(ldd --version | head -1)"
+    echo "source $(git rev-parse --short HEAD)$(git diff --quiet HEAD || echo '+changes')"
+    nvcc --version 2>/dev/null | tail -1
+    echo "programs: ${targets[*]}"
+  } >"$dir/MANIFEST.txt"
+  du -sh "$dir"
+}
+
+run() {
+  local D X=/tmp/cuzk-bin O=/tmp/cuzk-logs S t0
+  D=$(cd "$(dirname "$0")" && pwd)
+  S=$OUT/summary.txt
+  mkdir -p $X $O
+  t0=$(date +%s)
+  for f in "$D"/*.xz; do
+    local n
+    n=$(basename "$f" .xz)
+    xz -T0 -dc "$f" >$X/$n && chmod +x $X/$n
+  done
+  tar -C $X -xf $X/lib.tar 2>/dev/null && rm -f $X/lib.tar
+  export LD_LIBRARY_PATH=$X:$X/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+  say() { echo "$*" | tee -a "$S"; }
+  el() { echo $(($(date +%s) - t0)); }
+  left() { echo $((${TOTAL:-540} - $(el))); }
+  # step TAG SECONDS PROGRAM ARGS...: under timeout (at most what is left); its last "passed"
+  # or FAIL line and its exit status into the summary
+  step() {
+    local tag=$1 lim=$2 l rc
+    shift 2
+    l=$(left)
+    [ "$l" -lt "$lim" ] && lim=$l
+    [ "$lim" -lt 5 ] && { say "$tag: skipped (time)"; return 1; }
+    timeout "$lim" "$@" >"$O/$tag.log" 2>&1
+    rc=$?
+    say "$tag rc=$rc at $(el) s: $(grep -E 'passed|FAIL' "$O/$tag.log" | tail -2 | tr '\n' ' ' | cut -c1-300)"
+    return $rc
+  }
+  say "$(nvidia-smi -L | head -2); $(nproc) cores; $(head -2 "$D/MANIFEST.txt" | tr '\n' ' ')"
+  for p in "${@:-unit micro engine daemon}"; do
+    for q in $p; do
+      case $q in
+      unit)
+        for t in $X/gpu_test_* $X/engine_test_* $X/daemon_test_gpus; do
+          [ -x "$t" ] && step "$(basename "$t")" "${UNIT_LIMIT:-150}" "$t"
+        done
+        ;;
+      micro)
+        step msm 90 $X/cuzk-bench msm --gpu --curve bn254,bls12381 --log-n "${MSM_LOG:-26}" \
+          --runs 5 --no-copies
+        grep -h '^{' "$O/msm.log" >>"$S"
+        step ntt 60 $X/cuzk-bench ntt --gpu --curve bn254,bls12381 --log-n "${NTT_LOG:-27}" \
+          --runs 5 --no-copies
+        grep -h '^{' "$O/ntt.log" >>"$S"
+        ;;
+      engine)
+        step engine "$(left)" $X/cuzk-bench engine --workload porep-synth --bench-key \
+          --scale "${ESCALE:-27}" --partitions 10 \
+          --budget-gib "${BUDGET:-$(($(free -g | awk '/Mem:/{print $2}') * 80 / 100))}" \
+          --warmup 2 --timeline $O/timeline -c "${ECOUNT:-2}" -j "${EJOBS:-2}" --gpu --device 0 \
+          --sweep "${ESWEEP:-2:4}" --pinned --prefill
+        grep -h '"summary"' "$O/engine.log" >>"$S"
+        ;;
+      daemon)
+        daemon_phase
+        ;;
+      *)
+        say "unknown phase $q (unit micro engine daemon)"
+        ;;
+      esac
+    done
+  done
+  say "total $(el) s"
+  tar -C /tmp -czf "$OUT/logs.tgz" cuzk-logs
+}
+
+# The daemon phase (see the file comment); X, O, say, step, el and left come from run.
+daemon_phase() {
+  local T SOCK dpid bpid drc n=${DCOUNT:-2}
+  [ -x $X/cuzk-daemon ] || { say "daemon: not packed (no grpc here)"; return; }
+  T=$(mktemp -d /tmp/cuzk-daemon.XXXXXX)
+  SOCK="unix://$T/cuzk.sock"
+  cat >"$T/cuzk.toml" <<EOF
+[daemon]
+listen = "$SOCK"
+[memory]
+total_budget = "32GiB"
+[gpus]
+devices = [0]
+[srs]
+param_cache = "$T"
+EOF
+  $X/cuzk-daemon --config "$T/cuzk.toml" --synth-cache "$T/synth" --synth-max-scale 22 \
+    >"$O/daemon.log" 2>&1 &
+  dpid=$!
+  for _ in $(seq 1 150); do
+    $X/cuzk-bench -a "$SOCK" status >"$O/status.txt" 2>/dev/null && break
+    kill -0 $dpid 2>/dev/null || break
+    sleep 0.2
+  done
+  if grep -Eq '^gpu +0 .*vram' "$O/status.txt" 2>/dev/null; then
+    say "daemon: up at $(el) s, GetStatus lists the GPU"
+  else
+    say "daemon: FAIL: not up or no GPU in GetStatus ($(tail -2 "$O/daemon.log" | tr '\n' ' '))"
+    kill $dpid 2>/dev/null
+    return
+  fi
+  step daemon-batch 120 $X/cuzk-bench -a "$SOCK" batch --workload porep-synth \
+    --scale "${DSCALE:-18}" --partitions "${DPARTS:-2}" -c "$n" -j "$n" --warmup 1
+  grep -h '"summary"' "$O/daemon-batch.log" | cut -c1-400 >>"$S"
+  $X/cuzk-bench -a "$SOCK" batch --workload porep-synth --scale "${DSCALE:-18}" \
+    --partitions $((4 * ${DPARTS:-2})) -c "$n" -j "$n" >"$O/daemon-drain.log" 2>&1 &
+  bpid=$!
+  sleep 2
+  kill -TERM $dpid
+  wait $bpid
+  local brc=$?
+  wait $dpid
+  drc=$?
+  if [ $brc = 0 ] && [ $drc = 0 ]; then
+    say "daemon: SIGTERM with $n proofs in flight: all done, exit 0"
+  else
+    say "daemon: FAIL: SIGTERM drain: batch rc=$brc, daemon exit $drc"
+  fi
+  rm -rf "$T"
+}
+
+case ${1:-} in
+pack)
+  shift
+  pack "$@"
+  ;;
+run)
+  shift
+  : "${OUT:?run needs OUT (the folder whose files come back)}"
+  run "$@"
+  ;;
+*)
+  sed -n '2,30p' "$0"
+  exit 2
+  ;;
+esac
