@@ -120,22 +120,31 @@ static void check_circuit(cz_curve_id curve, uint32_t n, uint64_t x0, uint64_t b
     cz_r1cs_close(r);
 }
 
-int main(void) {
-    static const char *const names[2] = {"bn128", "bls12381"};
-    static const cz_curve_id ids[2] = {CZ_CURVE_BN254, CZ_CURVE_BLS12381};
-    char r1p[128], wp[128], fix[256];
-    cz_errinfo ei;
+static const char *const names[2] = {"bn128", "bls12381"};
+static const cz_curve_id ids[2] = {CZ_CURVE_BN254, CZ_CURVE_BLS12381};
+static char r1p[128], wp[128];
+
+static int setup(void) {
     snprintf(r1p, sizeof r1p, "/tmp/cuzk_test_mulchain_%ld.r1cs", (long)getpid());
     snprintf(wp, sizeof wp, "/tmp/cuzk_test_mulchain_%ld.wtns", (long)getpid());
+    return 0;
+}
 
+static void teardown(void) {
+    remove(r1p);
+    remove(wp);
+}
+
+/* The files equal the JavaScript generator's. */
+static void test_fixtures(void) {
+    char fix[256];
     FILE *probe = fopen(FIX "bn128-1.r1cs", "rb");
     if (!CHECK(probe != NULL)) {
         fprintf(stderr, "missing " FIX ": run node tests/vectors/mulchain_vectors.mjs "
                         "tests/vectors/out\n");
-        return test_finish();
+        return;
     }
     fclose(probe);
-
     for (int c = 0; c < 2; c++) {
         for (size_t s = 0; s < sizeof SIZES / sizeof SIZES[0]; s++) {
             check_circuit(ids[c], SIZES[s], 3, 7, r1p, wp);
@@ -144,24 +153,44 @@ int main(void) {
             snprintf(fix, sizeof fix, FIX "%s-%u.wtns", names[c], SIZES[s]);
             CHECK(same_file(wp, fix));
         }
-        /* Other inputs (x0 = 0 makes x_1 = b; a large b wraps mod r quickly) and a domain-sized
-         * chain: constraints + 2 public + 1 = 2^10. */
+    }
+}
+
+/* Other inputs (x0 = 0 makes x_1 = b; a large b wraps mod r quickly) and a domain-sized chain:
+ * constraints + 2 public + 1 = 2^10. */
+static void test_other_inputs(void) {
+    for (int c = 0; c < 2; c++) {
         check_circuit(ids[c], 4, 0, 0, r1p, wp);
         check_circuit(ids[c], 40, UINT64_MAX, UINT64_MAX - 1, r1p, wp);
         check_circuit(ids[c], cz_mulchain_n_for_log_domain(10), 5, 11, r1p, wp);
     }
-    CHECK(cz_mulchain_n_for_log_domain(10) + 2 + 1 == 1024);
-    CHECK(cz_mulchain_n_for_log_domain(2) == 1);
-    CHECK(cz_mulchain_n_for_log_domain(1) == 0 && cz_mulchain_n_for_log_domain(32) == 0);
+}
 
-    /* Errors: no constraints, unknown curve, a file that cannot be created (nothing left). */
+static void test_n_for_log_domain(void) {
+    CHECK_EQ_U64(cz_mulchain_n_for_log_domain(10) + 2 + 1, 1024);
+    CHECK_EQ_U64(cz_mulchain_n_for_log_domain(2), 1);
+    CHECK(cz_mulchain_n_for_log_domain(1) == 0 && cz_mulchain_n_for_log_domain(32) == 0);
+}
+
+/* Errors: no constraints, unknown curve, a file that cannot be created (nothing left). */
+static void test_errors(void) {
+    cz_errinfo ei;
     remove(r1p);
-    CHECK(cz_mulchain_write(r1p, wp, CZ_CURVE_BN254, 0, 3, 7, &ei) == CZ_EINVAL);
-    CHECK(cz_mulchain_write(r1p, wp, (cz_curve_id)7, 1, 3, 7, &ei) == CZ_EINVAL);
-    CHECK(cz_mulchain_write(r1p, "/nonexistent-dir/x.wtns", CZ_CURVE_BN254, 5, 3, 7, &ei) ==
-          CZ_EIO);
+    CHECK_ERR(cz_mulchain_write(r1p, wp, CZ_CURVE_BN254, 0, 3, 7, &ei), CZ_EINVAL);
+    CHECK_ERR(cz_mulchain_write(r1p, wp, (cz_curve_id)7, 1, 3, 7, &ei), CZ_EINVAL);
+    CHECK_ERR(cz_mulchain_write(r1p, "/nonexistent-dir/x.wtns", CZ_CURVE_BN254, 5, 3, 7, &ei),
+              CZ_EIO);
     CHECK(strstr(ei.msg, "/nonexistent-dir/x.wtns") != NULL);
     CHECK(access(r1p, F_OK) != 0);
-    remove(wp);
-    return test_finish();
+}
+
+static const test_case cases[] = {
+    {"fixtures", test_fixtures},
+    {"other_inputs", test_other_inputs},
+    {"n_for_log_domain", test_n_for_log_domain},
+    {"errors", test_errors},
+};
+
+int main(int argc, char **argv) {
+    return test_main_fixture(argc, argv, cases, TEST_COUNT(cases), setup, teardown);
 }

@@ -234,26 +234,55 @@ out:
     cz_r1cs_free(&cs);
 }
 
-int main(void) {
-    cz_threadpool *pool = NULL;
+static cz_threadpool *pool;
+static int snarkjs;
+
+static int setup(void) {
     cz_errinfo ei;
     CZ_ASSERT(cz_threadpool_create(&pool, 0, &ei) == CZ_OK);
     snprintf(tmpdir, sizeof tmpdir, "/tmp/cuzk_test_porep_synth_%ld", (long)getpid());
     char cmd[256];
     snprintf(cmd, sizeof cmd, "mkdir -p %s", tmpdir);
     CZ_ASSERT(system(cmd) == 0);
-    test_shapes();
-    test_witnesses(CZ_CURVE_BLS12381, 12, pool, 0.10);
-    test_witnesses(CZ_CURVE_BN254, 16, pool, 0.03);
-    int snarkjs = have_snarkjs();
+    snarkjs = have_snarkjs();
     if (!snarkjs)
         printf("note: node or %s missing: snarkjs checks skipped\n", SNARKJS);
+    return 0;
+}
+
+static void teardown(void) {
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
+    CHECK_EQ_INT(system(cmd), 0);
+    cz_threadpool_destroy(pool);
+}
+
+static void test_witnesses_bls12381(void) {
+    test_witnesses(CZ_CURVE_BLS12381, 12, pool, 0.10);
+}
+
+static void test_witnesses_bn254(void) {
+    test_witnesses(CZ_CURVE_BN254, 16, pool, 0.03);
+}
+
+static void test_groth16_k10(void) {
     test_groth16(CZ_CURVE_BN254, 10, snarkjs, pool);
     test_groth16(CZ_CURVE_BLS12381, 10, 0, pool);
+}
+
+static void test_groth16_k12(void) {
     test_groth16(CZ_CURVE_BN254, 12, 0, pool);
     test_groth16(CZ_CURVE_BLS12381, 12, 0, pool);
-    snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
-    CHECK(system(cmd) == 0);
-    cz_threadpool_destroy(pool);
-    return test_finish();
+}
+
+static const test_case cases[] = {
+    {"shapes", test_shapes},
+    {"witnesses_bls12381", test_witnesses_bls12381},
+    {"witnesses_bn254", test_witnesses_bn254},
+    {"groth16_k10", test_groth16_k10},
+    {"groth16_k12", test_groth16_k12},
+};
+
+int main(int argc, char **argv) {
+    return test_main_fixture(argc, argv, cases, TEST_COUNT(cases), setup, teardown);
 }

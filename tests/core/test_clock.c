@@ -25,7 +25,10 @@ static void test_clock(void) {
     CHECK(wall_s + 2 >= t && wall_s <= t + 2);
 }
 
-int main(void) {
-    test_clock();
-    return test_finish();
+static const test_case cases[] = {
+    {"clock", test_clock},
+};
+
+int main(int argc, char **argv) {
+    return test_main(argc, argv, cases, TEST_COUNT(cases));
 }

@@ -107,9 +107,12 @@ static void test_truncation(void) {
     CHECK(strncmp(ei.msg, "level 99: level 98: ", 20) == 0);
 }
 
-int main(void) {
-    test_table();
-    test_fail_formats();
-    test_truncation();
-    return test_finish();
+static const test_case cases[] = {
+    {"table", test_table},
+    {"fail_formats", test_fail_formats},
+    {"truncation", test_truncation},
+};
+
+int main(int argc, char **argv) {
+    return test_main(argc, argv, cases, TEST_COUNT(cases));
 }

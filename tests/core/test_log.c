@@ -254,12 +254,18 @@ static void test_concurrent_lines(void) {
     free(s);
 }
 
-int main(void) {
-    test_filtering();
-    test_line_format();
-    test_names();
-    test_long_message();
-    test_concurrent_lines();
+static void teardown(void) {
     cz_log_set_level(CZ_LOG_LEVEL_INFO);
-    return test_finish();
+}
+
+static const test_case cases[] = {
+    {"filtering", test_filtering},
+    {"line_format", test_line_format},
+    {"names", test_names},
+    {"long_message", test_long_message},
+    {"concurrent_lines", test_concurrent_lines},
+};
+
+int main(int argc, char **argv) {
+    return test_main_fixture(argc, argv, cases, TEST_COUNT(cases), NULL, teardown);
 }

@@ -199,11 +199,14 @@ static void test_parallel(void) {
     cz_threadpool_destroy(pool);
 }
 
-int main(void) {
-    test_exactly_once();
-    test_default_size();
-    test_concurrent_callers();
-    test_nested();
-    test_parallel();
-    return test_finish();
+static const test_case cases[] = {
+    {"exactly_once", test_exactly_once},
+    {"default_size", test_default_size},
+    {"concurrent_callers", test_concurrent_callers},
+    {"nested", test_nested},
+    {"parallel", test_parallel},
+};
+
+int main(int argc, char **argv) {
+    return test_main(argc, argv, cases, TEST_COUNT(cases));
 }

@@ -361,7 +361,34 @@ static void test_sweep(void) {
     unsetenv("TMPDIR");
 }
 
-int main(void) {
+/* The daemon the client cases talk to: started by the first case that needs it, stopped by
+ * the sweep (which starts its own) or at the end. */
+static pid_t daemon_pid = -1;
+static int daemon_ok;
+
+static int daemon_up(void) {
+    if (daemon_pid > 0)
+        return daemon_ok;
+    daemon_pid = start_daemon();
+    int up = 0;
+    for (int t = 0; t < 600 && !up; t++) {
+        up = run("-a", sock_addr, "status") == 0;
+        if (!up)
+            sleep_ms(100);
+    }
+    daemon_ok = CHECK(up);
+    return daemon_ok;
+}
+
+static void daemon_stop(void) {
+    if (daemon_pid <= 0)
+        return;
+    kill(daemon_pid, SIGTERM);
+    CHECK_EQ_INT(wait_status(daemon_pid), 0);
+    daemon_pid = -1;
+}
+
+static int setup(void) {
     bench = getenv("CZ_BENCH_PROGRAM");
     daemon_prog = getenv("CZ_DAEMON_PROGRAM");
     if (bench == NULL || daemon_prog == NULL || access(bench, X_OK) != 0 ||
@@ -378,26 +405,44 @@ int main(void) {
     snprintf(cache, sizeof cache, "%s/cache", dir);
     snprintf(out_path, sizeof out_path, "%s/out", dir);
     snprintf(err_path, sizeof err_path, "%s/err", dir);
+    return 0;
+}
 
-    pid_t d = start_daemon();
-    int up = 0;
-    for (int t = 0; t < 600 && !up; t++) {
-        up = run("-a", sock_addr, "status") == 0;
-        if (!up)
-            sleep_ms(100);
-    }
-    if (CHECK(up)) {
-        test_proofs();
-        test_srs();
-        test_cancel_and_errors();
-    }
-    kill(d, SIGTERM);
-    CHECK(wait_status(d) == 0);
-    test_sweep();
-
+static void teardown(void) {
+    daemon_stop();
     char cmd[400];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     if (system(cmd) != 0)
         fprintf(stderr, "could not remove %s\n", dir);
-    return test_finish();
+}
+
+static void case_proofs(void) {
+    if (daemon_up())
+        test_proofs();
+}
+
+static void case_srs(void) {
+    if (daemon_up())
+        test_srs();
+}
+
+static void case_cancel_and_errors(void) {
+    if (daemon_up())
+        test_cancel_and_errors();
+}
+
+static void case_sweep(void) {
+    daemon_stop();
+    test_sweep();
+}
+
+static const test_case cases[] = {
+    {"proofs", case_proofs},
+    {"srs", case_srs},
+    {"cancel_and_errors", case_cancel_and_errors},
+    {"sweep", case_sweep},
+};
+
+int main(int argc, char **argv) {
+    return test_main_fixture(argc, argv, cases, TEST_COUNT(cases), setup, teardown);
 }

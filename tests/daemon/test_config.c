@@ -537,6 +537,17 @@ static void test_gpus(void) {
     cz_daemon_config_free(&c);
 }
 
+static const test_case cases[] = {
+    {"defaults", test_defaults},
+    {"every_key_file", test_every_key_file},
+    {"every_key_set", test_every_key_set},
+    {"errors", test_errors},
+    {"values", test_values},
+    {"deprecated", test_deprecated},
+    {"example", test_example},
+    {"gpus", test_gpus},
+};
+
 int main(int argc, char **argv) {
     /* `test_config --write-example` prints the example file (how cuzk.example.toml is made) */
     if (argc == 2 && strcmp(argv[1], "--write-example") == 0) {
@@ -546,13 +557,5 @@ int main(int argc, char **argv) {
         cz_daemon_config_free(&d);
         return rc ? 1 : 0;
     }
-    test_defaults();
-    test_every_key_file();
-    test_every_key_set();
-    test_errors();
-    test_values();
-    test_deprecated();
-    test_example();
-    test_gpus();
-    return test_finish();
+    return test_main(argc, argv, cases, TEST_COUNT(cases));
 }

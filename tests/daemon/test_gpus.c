@@ -20,14 +20,22 @@
 #include "daemon/gpus.h"
 #include "test.h"
 
-int main(void) {
-    int visible = 0;
+static int visible;
+
+static int setup(void) {
     cz_errinfo ei;
     cz_errinfo_clear(&ei);
     if (cz_gpu_device_count(&visible, &ei) != CZ_OK || visible == 0) {
         printf("skipped: %s\n", ei.msg);
-        return 77;
+        return TEST_SKIP;
     }
+    return 0;
+}
+
+/* Devices chosen from the configuration, their status and metrics before and after a job. */
+static void test_select_and_status(void) {
+    cz_errinfo ei;
+    cz_errinfo_clear(&ei);
     cz_daemon_config dc;
     cz_daemon_config_defaults(&dc);
     CHECK(cz_daemon_config_set(&dc, "gpus.devices", "all", &ei) == CZ_OK);
@@ -55,7 +63,7 @@ int main(void) {
     CHECK(cz_engine_create(&e, &cfg, &ei) == CZ_OK);
     if (e == NULL) {
         fprintf(stderr, "engine: %s\n", ei.msg);
-        return test_finish();
+        return;
     }
     cz_engine_stats st;
     cz_daemon_gpu_status gs[CZ_ENGINE_MAX_DEVICES];
@@ -110,5 +118,12 @@ int main(void) {
     free(text);
     cz_engine_destroy(e);
     cz_porep_synth_ctx_free(ctx);
-    return test_finish();
+}
+
+static const test_case cases[] = {
+    {"select_and_status", test_select_and_status},
+};
+
+int main(int argc, char **argv) {
+    return test_main_fixture(argc, argv, cases, TEST_COUNT(cases), setup, NULL);
 }

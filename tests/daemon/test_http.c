@@ -669,8 +669,11 @@ static void test_validator(void) {
         CHECK(parse_metrics(s, 4, bad[i]) == -1);
 }
 
-int main(void) {
-    test_validator();
-    test_http();
-    return test_finish();
+static const test_case cases[] = {
+    {"validator", test_validator},
+    {"http", test_http},
+};
+
+int main(int argc, char **argv) {
+    return test_main(argc, argv, cases, TEST_COUNT(cases));
 }

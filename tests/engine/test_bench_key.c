@@ -177,10 +177,21 @@ static void gpu_g2_matches_cpu_g2(void) {
     }
 }
 
-int main(void) {
+static void test_bn254(void) {
     one_curve(CZ_CURVE_BN254);
+}
+
+static void test_bls12381(void) {
     one_curve(CZ_CURVE_BLS12381);
-    cpu_refused();
-    gpu_g2_matches_cpu_g2();
-    return test_finish();
+}
+
+static const test_case cases[] = {
+    {"bn254", test_bn254},
+    {"bls12381", test_bls12381},
+    {"cpu_refused", cpu_refused},
+    {"gpu_g2_matches_cpu_g2", gpu_g2_matches_cpu_g2},
+};
+
+int main(int argc, char **argv) {
+    return test_main(argc, argv, cases, TEST_COUNT(cases));
 }

@@ -308,12 +308,11 @@ static void test_stress(void) {
     cz_budget_destroy(b);
 }
 
-int main(void) {
-    test_basic();
-    test_fifo();
-    test_evictor();
-    test_adopt();
-    test_phys();
-    test_stress();
-    return test_finish();
+static const test_case cases[] = {
+    {"basic", test_basic}, {"fifo", test_fifo}, {"evictor", test_evictor},
+    {"adopt", test_adopt}, {"phys", test_phys}, {"stress", test_stress},
+};
+
+int main(int argc, char **argv) {
+    return test_main(argc, argv, cases, TEST_COUNT(cases));
 }

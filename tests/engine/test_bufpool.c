@@ -438,11 +438,14 @@ static void test_prefill(void) {
     cz_budget_destroy(b);
 }
 
-int main(void) {
-    test_host_alloc();
-    test_pool_accounting();
-    test_pool_waiting();
-    test_prefill();
-    test_engine();
-    return test_finish();
+static const test_case cases[] = {
+    {"host_alloc", test_host_alloc},
+    {"pool_accounting", test_pool_accounting},
+    {"pool_waiting", test_pool_waiting},
+    {"prefill", test_prefill},
+    {"engine", test_engine},
+};
+
+int main(int argc, char **argv) {
+    return test_main(argc, argv, cases, TEST_COUNT(cases));
 }

@@ -368,9 +368,12 @@ static void test_prefill(void) {
     cz_budget_destroy(b);
 }
 
-int main(void) {
-    test_churn();
-    test_failures_and_cancel();
-    test_prefill();
-    return test_finish();
+static const test_case cases[] = {
+    {"churn", test_churn},
+    {"failures_and_cancel", test_failures_and_cancel},
+    {"prefill", test_prefill},
+};
+
+int main(int argc, char **argv) {
+    return test_main(argc, argv, cases, TEST_COUNT(cases));
 }

@@ -87,8 +87,11 @@ static void test_exclusion(void) {
     cz__fifo_lock_destroy(&l);
 }
 
-int main(void) {
-    test_arrival_order();
-    test_exclusion();
-    return test_finish();
+static const test_case cases[] = {
+    {"arrival_order", test_arrival_order},
+    {"exclusion", test_exclusion},
+};
+
+int main(int argc, char **argv) {
+    return test_main(argc, argv, cases, TEST_COUNT(cases));
 }

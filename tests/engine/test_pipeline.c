@@ -704,14 +704,17 @@ static void test_200_jobs_priority_order(void) {
     CHECK(atomic_load(&g_live_bufs) == 0);
 }
 
-int main(void) {
-    test_results_and_failures();
-    test_duplicate_and_cancel();
-    test_tiny_budget();
-    test_pacer();
-    test_urgent_job_passes();
-    test_urgent_synthesis_first();
-    test_urgent_worker();
-    test_200_jobs_priority_order();
-    return test_finish();
+static const test_case cases[] = {
+    {"results_and_failures", test_results_and_failures},
+    {"duplicate_and_cancel", test_duplicate_and_cancel},
+    {"tiny_budget", test_tiny_budget},
+    {"pacer", test_pacer},
+    {"urgent_job_passes", test_urgent_job_passes},
+    {"urgent_synthesis_first", test_urgent_synthesis_first},
+    {"urgent_worker", test_urgent_worker},
+    {"200_jobs_priority_order", test_200_jobs_priority_order},
+};
+
+int main(int argc, char **argv) {
+    return test_main(argc, argv, cases, TEST_COUNT(cases));
 }

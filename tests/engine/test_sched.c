@@ -488,12 +488,15 @@ static void test_pipeline(void) {
     cz_sched_destroy(s);
 }
 
-int main(void) {
-    test_order_and_keys();
-    test_next_above();
-    test_cancel_and_fail();
-    test_await();
-    test_retention();
-    test_pipeline();
-    return test_finish();
+static const test_case cases[] = {
+    {"order_and_keys", test_order_and_keys},
+    {"next_above", test_next_above},
+    {"cancel_and_fail", test_cancel_and_fail},
+    {"await", test_await},
+    {"retention", test_retention},
+    {"pipeline", test_pipeline},
+};
+
+int main(int argc, char **argv) {
+    return test_main(argc, argv, cases, TEST_COUNT(cases));
 }

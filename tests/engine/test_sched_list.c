@@ -85,7 +85,10 @@ static void test_list(void) {
     cz_sched_destroy(s);
 }
 
-int main(void) {
-    test_list();
-    return test_finish();
+static const test_case cases[] = {
+    {"list", test_list},
+};
+
+int main(int argc, char **argv) {
+    return test_main(argc, argv, cases, TEST_COUNT(cases));
 }

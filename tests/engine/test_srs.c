@@ -240,10 +240,13 @@ static void test_concurrent(void) {
     cz_budget_destroy(b);
 }
 
-int main(void) {
-    test_refs();
-    test_lru();
-    test_device();
-    test_concurrent();
-    return test_finish();
+static const test_case cases[] = {
+    {"refs", test_refs},
+    {"lru", test_lru},
+    {"device", test_device},
+    {"concurrent", test_concurrent},
+};
+
+int main(int argc, char **argv) {
+    return test_main(argc, argv, cases, TEST_COUNT(cases));
 }

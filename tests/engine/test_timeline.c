@@ -764,15 +764,22 @@ static void test_cmd(void) {
     unlink(logp);
 }
 
-int main(void) {
-    test_emitter_threads();
-    test_emitter_sink_and_off();
+static void test_analysis(void) {
     for (int round = 0; round < 40; round++)
         test_analysis_random(round);
-    test_failed_and_open();
-    test_malformed();
-    test_mutations();
-    test_svg_specials_and_opts();
-    test_cmd();
-    return test_finish();
+}
+
+static const test_case cases[] = {
+    {"emitter_threads", test_emitter_threads},
+    {"emitter_sink_and_off", test_emitter_sink_and_off},
+    {"analysis", test_analysis},
+    {"failed_and_open", test_failed_and_open},
+    {"malformed", test_malformed},
+    {"mutations", test_mutations},
+    {"svg_specials_and_opts", test_svg_specials_and_opts},
+    {"cmd", test_cmd},
+};
+
+int main(int argc, char **argv) {
+    return test_main(argc, argv, cases, TEST_COUNT(cases));
 }

@@ -236,22 +236,52 @@ static void test_porep_synth(int gpu, const char *cache) {
     cz_porep_synth_ctx_free(ctx);
 }
 
-int main(void) {
-    char cache[] = "/tmp/cuzk-test-workload-XXXXXX";
-    int ngpu = 0;
+static char cache[] = "/tmp/cuzk-test-workload-XXXXXX";
+static int ngpu;
+
+static int setup(void) {
     cz_errinfo ei;
     cz_budget_config bc = {(uint64_t)1 << 30, 0};
     CHECK(mkdtemp(cache) != NULL);
-    CHECK(cz_budget_create(&g_budget, &bc, &ei) == CZ_OK);
-    test_zkey(0);
-    test_porep_synth(0, cache);
-    if (cz_gpu_device_count(&ngpu, &ei) == CZ_OK && ngpu > 0) {
-        test_zkey(1);
-        test_porep_synth(1, cache);
-    }
+    CHECK_ERR(cz_budget_create(&g_budget, &bc, &ei), CZ_OK);
+    if (cz_gpu_device_count(&ngpu, &ei) != CZ_OK)
+        ngpu = 0;
+    return 0;
+}
+
+static void teardown(void) {
     cz_budget_destroy(g_budget);
     char cmd[256];
     snprintf(cmd, sizeof cmd, "rm -rf %s", cache);
-    CHECK(system(cmd) == 0);
-    return test_finish();
+    CHECK_EQ_INT(system(cmd), 0);
+}
+
+static void test_zkey_cpu(void) {
+    test_zkey(0);
+}
+
+static void test_porep_synth_cpu(void) {
+    test_porep_synth(0, cache);
+}
+
+/* On a GPU where there is one; nothing is checked without. */
+static void test_zkey_gpu(void) {
+    if (ngpu > 0)
+        test_zkey(1);
+}
+
+static void test_porep_synth_gpu(void) {
+    if (ngpu > 0)
+        test_porep_synth(1, cache);
+}
+
+static const test_case cases[] = {
+    {"zkey_cpu", test_zkey_cpu},
+    {"porep_synth_cpu", test_porep_synth_cpu},
+    {"zkey_gpu", test_zkey_gpu},
+    {"porep_synth_gpu", test_porep_synth_gpu},
+};
+
+int main(int argc, char **argv) {
+    return test_main_fixture(argc, argv, cases, TEST_COUNT(cases), setup, teardown);
 }

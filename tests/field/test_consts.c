@@ -221,7 +221,7 @@ static void check_curve(const curve_consts *c) {
     mpz_clears(p, x0, x1, y0, y1, t0, t1, u0, u1, e, xi1, NULL);
 }
 
-int main(void) {
+static void test_fields(void) {
     check_field("bls12381_fp", BLS_P, BLS12381_FP_NLIMBS, BLS12381_FP_BITS, BLS12381_FP_P,
                 BLS12381_FP_ONE, BLS12381_FP_R2, BLS12381_FP_N0, BLS12381_FP_P_MINUS_2,
                 BLS12381_FP_P_MINUS_1_HALF, BLS12381_FP_P_PLUS_1_QUARTER,
@@ -234,7 +234,9 @@ int main(void) {
                 BN254_FP_P_PLUS_1_QUARTER, BN254_FP_P_MINUS_3_QUARTER);
     check_field("bn254_fr", BN_R, BN254_FR_NLIMBS, BN254_FR_BITS, BN254_FR_P, BN254_FR_ONE,
                 BN254_FR_R2, BN254_FR_N0, BN254_FR_P_MINUS_2, BN254_FR_P_MINUS_1_HALF, NULL, NULL);
+}
 
+static void test_published_one(void) {
     /* Published R mod p (research notes §4) as one more cross-check of ONE. */
     {
         mpz_t t;
@@ -252,7 +254,9 @@ int main(void) {
         CHECK(limbs_eq(BLS12381_FP_ONE, 6, t));
         mpz_clear(t);
     }
+}
 
+static void test_roots(void) {
     /* ffjavascript's roots of unity: w[k] generates the 2^k domain (published values). */
     {
         static const unsigned ks[] = {12, 16, 20, 28};
@@ -275,7 +279,9 @@ int main(void) {
                     ks, w, 4);
         CHECK(BLS12381_FR_TWO_ADICITY == 32 && BLS12381_FR_NQR == 5);
     }
+}
 
+static void test_curves(void) {
     /* Curve constants. BN254: ξ = 9 + u, b = 3, b' = 3/ξ; BLS12-381: ξ = 1 + u, b = 4, b' = 4ξ. */
     const curve_consts bn = {BN_P,
                              4,
@@ -335,5 +341,15 @@ int main(void) {
         0};
     check_curve(&bn);
     check_curve(&bls);
-    return test_finish();
+}
+
+static const test_case cases[] = {
+    {"fields", test_fields},
+    {"published_one", test_published_one},
+    {"roots", test_roots},
+    {"curves", test_curves},
+};
+
+int main(int argc, char **argv) {
+    return test_main(argc, argv, cases, TEST_COUNT(cases));
 }

@@ -330,11 +330,18 @@ static uint64_t rng_next(void) {
 KERNEL_CHECKS(bn254, cz_bn254_fp, cz_bn254_fp2, BN254_FP_P, BN254_FP_NLIMBS)
 KERNEL_CHECKS(bls12381, cz_bls12381_fp, cz_bls12381_fp2, BLS12381_FP_P, BLS12381_FP_NLIMBS)
 
-int main(void) {
-    bn254_kernels();
-    bls12381_kernels();
-    check_vectors();
+static void test_algebra(void) {
     for (size_t i = 0; i < sizeof CURVES / sizeof CURVES[0]; i++)
         check_algebra(&CURVES[i]);
-    return test_finish();
+}
+
+static const test_case cases[] = {
+    {"bn254_kernels", bn254_kernels},
+    {"bls12381_kernels", bls12381_kernels},
+    {"vectors", check_vectors},
+    {"algebra", test_algebra},
+};
+
+int main(int argc, char **argv) {
+    return test_main(argc, argv, cases, TEST_COUNT(cases));
 }

@@ -141,25 +141,39 @@ static void malformed(const uint8_t *good, size_t size) {
     free(b);
 }
 
-int main(void) {
-    for (int ci = 0; ci < 2; ci++) {
-        const char *curve = fixture_curves[ci];
-        char path[256];
-        fixture_path(path, sizeof path, curve, "mulchain.r1cs");
-        size_t size;
-        uint8_t *good = load_file(path, &size);
-        CHECK(get32(good + 12) == 2); /* circom writes the constraints first */
-        cz_r1cs_file *rf = NULL;
-        cz_errinfo ei;
-        cz_errinfo_clear(&ei);
-        if (CHECK(cz_r1cs_open(&rf, path, &ei) == CZ_OK)) {
-            check_against_json(rf, curve);
-            cz_r1cs_close(rf);
-        } else {
-            fprintf(stderr, "%s: %s\n", path, ei.msg);
-        }
-        malformed(good, size);
-        free(good);
+static void one_curve(int ci) {
+    const char *curve = fixture_curves[ci];
+    char path[256];
+    fixture_path(path, sizeof path, curve, "mulchain.r1cs");
+    size_t size;
+    uint8_t *good = load_file(path, &size);
+    CHECK(get32(good + 12) == 2); /* circom writes the constraints first */
+    cz_r1cs_file *rf = NULL;
+    cz_errinfo ei;
+    cz_errinfo_clear(&ei);
+    if (CHECK(cz_r1cs_open(&rf, path, &ei) == CZ_OK)) {
+        check_against_json(rf, curve);
+        cz_r1cs_close(rf);
+    } else {
+        fprintf(stderr, "%s: %s\n", path, ei.msg);
     }
-    return test_finish();
+    malformed(good, size);
+    free(good);
+}
+
+static void test_bn128(void) {
+    one_curve(0);
+}
+
+static void test_bls12381(void) {
+    one_curve(1);
+}
+
+static const test_case cases[] = {
+    {"bn128", test_bn128},
+    {"bls12381", test_bls12381},
+};
+
+int main(int argc, char **argv) {
+    return test_main(argc, argv, cases, TEST_COUNT(cases));
 }

@@ -447,32 +447,46 @@ static void curve_names(void) {
     CHECK(cz_curve_from_name(&id, "bn128bn128bn128bn128") == CZ_ECURVE);
 }
 
-int main(void) {
-    curve_names();
-    for (int ci = 0; ci < 2; ci++) {
-        const char *curve = fixture_curves[ci];
-        int bn = ci == 0;
-        char path[256];
-        fixture_path(path, sizeof path, curve, "mulchain.zkey");
-        cz_zkey *zk = NULL;
-        cz_errinfo ei;
-        cz_errinfo_clear(&ei);
-        int rc = cz_zkey_open(&zk, path, &ei);
-        if (!CHECK(rc == CZ_OK)) {
-            fprintf(stderr, "%s: %s\n", path, ei.msg);
-            continue;
-        }
-        CHECK(strcmp(cz_zkey_name(zk), path) == 0);
-        check_against_json(zk, curve);
-        size_t size;
-        uint8_t *good = load_file(path, &size);
-        malformed(good, size, bn);
-        unaligned(good, size, zk, bn);
-        validation(good, size, zk, bn);
-        if (bn)
-            file_errors(good, size);
-        free(good);
-        cz_zkey_close(zk);
+static void one_curve(int ci) {
+    const char *curve = fixture_curves[ci];
+    int bn = ci == 0;
+    char path[256];
+    fixture_path(path, sizeof path, curve, "mulchain.zkey");
+    cz_zkey *zk = NULL;
+    cz_errinfo ei;
+    cz_errinfo_clear(&ei);
+    int rc = cz_zkey_open(&zk, path, &ei);
+    if (!CHECK(rc == CZ_OK)) {
+        fprintf(stderr, "%s: %s\n", path, ei.msg);
+        return;
     }
-    return test_finish();
+    CHECK(strcmp(cz_zkey_name(zk), path) == 0);
+    check_against_json(zk, curve);
+    size_t size;
+    uint8_t *good = load_file(path, &size);
+    malformed(good, size, bn);
+    unaligned(good, size, zk, bn);
+    validation(good, size, zk, bn);
+    if (bn)
+        file_errors(good, size);
+    free(good);
+    cz_zkey_close(zk);
+}
+
+static void test_bn128(void) {
+    one_curve(0);
+}
+
+static void test_bls12381(void) {
+    one_curve(1);
+}
+
+static const test_case cases[] = {
+    {"curve_names", curve_names},
+    {"bn128", test_bn128},
+    {"bls12381", test_bls12381},
+};
+
+int main(int argc, char **argv) {
+    return test_main(argc, argv, cases, TEST_COUNT(cases));
 }

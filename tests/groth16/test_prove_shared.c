@@ -147,24 +147,41 @@ out:
     cz_zkey_close(zk);
 }
 
-int main(void) {
-    cz_threadpool *pools[3] = {NULL, NULL, NULL};
+static cz_threadpool *pools[3];
+
+static int setup(void) {
     const size_t sizes[3] = {2, 3, 7};
     cz_errinfo ei;
-    char zp[128], wp[128];
     for (int i = 0; i < 3; i++)
         CZ_ASSERT(cz_threadpool_create(&pools[i], sizes[i], &ei) == CZ_OK);
+    return 0;
+}
 
+static void teardown(void) {
+    for (int i = 0; i < 3; i++)
+        cz_threadpool_destroy(pools[i]);
+}
+
+static void test_mulchain(void) {
     check_files("examples/mulchain/mulchain.zkey", "examples/mulchain/mulchain.wtns", pools, 3);
+}
+
+static void test_poseidon(void) {
     check_files("examples/poseidon/poseidon_chain.zkey", "examples/poseidon/poseidon_chain.wtns",
                 pools, 3);
+}
+
+/* Generated keys of both curves. */
+static void test_generated(void) {
+    cz_errinfo ei;
+    char zp[128], wp[128];
     snprintf(zp, sizeof zp, "/tmp/cuzk_test_prove_shared_%ld.zkey", (long)getpid());
     snprintf(wp, sizeof wp, "/tmp/cuzk_test_prove_shared_%ld.wtns", (long)getpid());
     for (int c = 0; c < 2; c++) {
         cz_curve_id curve = c == 0 ? CZ_CURVE_BN254 : CZ_CURVE_BLS12381;
         const unsigned ks[3] = {3, 8, 10};
         for (int i = 0; i < 3; i++) {
-            if (!CHECK(ptc_make(zp, wp, curve, ks[i], i, pools[2], &ei) == CZ_OK)) {
+            if (!CHECK_ERR(ptc_make(zp, wp, curve, ks[i], i, pools[2], &ei), CZ_OK)) {
                 fprintf(stderr, "%s\n", ei.msg);
                 continue;
             }
@@ -173,8 +190,15 @@ int main(void) {
     }
     remove(zp);
     remove(wp);
-    check_gpu_errors();
-    for (int i = 0; i < 3; i++)
-        cz_threadpool_destroy(pools[i]);
-    return test_finish();
+}
+
+static const test_case cases[] = {
+    {"mulchain", test_mulchain},
+    {"poseidon", test_poseidon},
+    {"generated", test_generated},
+    {"gpu_errors", check_gpu_errors},
+};
+
+int main(int argc, char **argv) {
+    return test_main_fixture(argc, argv, cases, TEST_COUNT(cases), setup, teardown);
 }

@@ -312,16 +312,35 @@ static void test_seed(void) {
     CHECK(memcmp(a.gamma, one, 32) == 0);
 }
 
-int main(void) {
-    cz_threadpool *pool = NULL;
+static cz_threadpool *pool;
+
+static int setup(void) {
     cz_errinfo ei;
     if (cz_threadpool_create(&pool, 2, &ei) != CZ_OK) {
         fprintf(stderr, "%s\n", ei.msg);
         return 1;
     }
-    test_seed();
-    for (int i = 0; i < 2; i++)
-        test_curve(curves[i], pool);
+    return 0;
+}
+
+static void teardown(void) {
     cz_threadpool_destroy(pool);
-    return test_finish();
+}
+
+static void test_bn128(void) {
+    test_curve(curves[0], pool);
+}
+
+static void test_bls12381(void) {
+    test_curve(curves[1], pool);
+}
+
+static const test_case cases[] = {
+    {"seed", test_seed},
+    {"bn128", test_bn128},
+    {"bls12381", test_bls12381},
+};
+
+int main(int argc, char **argv) {
+    return test_main_fixture(argc, argv, cases, TEST_COUNT(cases), setup, teardown);
 }

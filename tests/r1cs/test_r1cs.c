@@ -203,13 +203,36 @@ static void test_curve(cz_curve_id curve, cz_threadpool *pool) {
     cz_r1cs_free(&cs);
 }
 
-int main(void) {
-    cz_threadpool *pool = NULL;
+static cz_threadpool *pool;
+
+static int setup(void) {
     cz_errinfo ei;
     CZ_ASSERT(cz_threadpool_create(&pool, 2, &ei) == CZ_OK);
-    test_curve(CZ_CURVE_BN254, pool);
-    test_curve(CZ_CURVE_BLS12381, pool);
-    test_curve(CZ_CURVE_BN254, NULL);
+    return 0;
+}
+
+static void teardown(void) {
     cz_threadpool_destroy(pool);
-    return test_finish();
+}
+
+static void test_bn254(void) {
+    test_curve(CZ_CURVE_BN254, pool);
+}
+
+static void test_bls12381(void) {
+    test_curve(CZ_CURVE_BLS12381, pool);
+}
+
+static void test_bn254_serial(void) {
+    test_curve(CZ_CURVE_BN254, NULL);
+}
+
+static const test_case cases[] = {
+    {"bn254", test_bn254},
+    {"bls12381", test_bls12381},
+    {"bn254_serial", test_bn254_serial},
+};
+
+int main(int argc, char **argv) {
+    return test_main_fixture(argc, argv, cases, TEST_COUNT(cases), setup, teardown);
 }
