@@ -57,12 +57,17 @@ static inline int test_check(int ok, const char *expr, const char *file, int lin
     return ok;
 }
 
-static inline int test_check_i64(long long got, long long want, const char *a, const char *b,
-                                 const char *file, int line) {
+/* got and want as long long (a bijection for 64-bit integers, so equality is unchanged); each is
+ * printed as unsigned when its type is. */
+static inline int test_check_i64(long long got, long long want, int got_u, int want_u,
+                                 const char *a, const char *b, const char *file, int line) {
     int ok = got == want;
-    if (test_count(ok))
-        fprintf(stderr, "FAIL %s:%d: %s == %s (got %lld, expected %lld)\n", file, line, a, b, got,
-                want);
+    if (test_count(ok)) {
+        char g[24], w[24];
+        snprintf(g, sizeof g, got_u ? "%llu" : "%lld", got);
+        snprintf(w, sizeof w, want_u ? "%llu" : "%lld", want);
+        fprintf(stderr, "FAIL %s:%d: %s == %s (got %s, expected %s)\n", file, line, a, b, g, w);
+    }
     return ok;
 }
 
@@ -127,22 +132,30 @@ static inline int test_check_err(int got, int want, const char *a, const char *b
     return ok;
 }
 
-/* A compile error when x has a floating type: the integer checks would truncate it. */
-#define TEST_NOT_FLOAT(x)                                                                          \
-    (void)sizeof(char[_Generic((x), float : -1, double : -1, long double : -1, default : 1)])
+/* Whether x has a floating type; whether integer x has an unsigned type (once promoted).
+ * (clang-format would take _Generic's associations for labels.) */
+/* clang-format off */
+#define TEST_FLOAT(x)    _Generic((x), float: 1, double: 1, long double: 1, default: 0)
+#define TEST_UNSIGNED(x) _Generic((x) + 0, unsigned: 1, unsigned long: 1, unsigned long long: 1, default: 0)
+/* clang-format on */
+/* A compile error unless x is an integer (or enum): a pointer cannot be multiplied, and a
+ * floating value would be truncated by the integer checks. x is not evaluated. */
+#define TEST_INTEGER(x) (void)(sizeof(0 * (x)) + sizeof(char[1 - 2 * TEST_FLOAT(x)]))
 
 #define CHECK(cond) test_check(!!(cond), #cond, __FILE__, __LINE__)
-/* Signed integers, compared as long long. */
+/* Integers of any type up to 64 bits, equal as a == b would find them; unsigned ones print as
+ * unsigned. */
 #define CHECK_EQ_INT(a, b)                                                                         \
-    (TEST_NOT_FLOAT(a), TEST_NOT_FLOAT(b),                                                         \
-     test_check_i64((long long)(a), (long long)(b), #a, #b, __FILE__, __LINE__))
+    (TEST_INTEGER(a), TEST_INTEGER(b),                                                             \
+     test_check_i64((long long)(a), (long long)(b), TEST_UNSIGNED(a), TEST_UNSIGNED(b), #a, #b,    \
+                    __FILE__, __LINE__))
 /* Unsigned integers, compared as uint64_t (printed in decimal and hex). */
 #define CHECK_EQ_U64(a, b)                                                                         \
-    (TEST_NOT_FLOAT(a), TEST_NOT_FLOAT(b),                                                         \
+    (TEST_INTEGER(a), TEST_INTEGER(b),                                                             \
      test_check_u64((uint64_t)(a), (uint64_t)(b), #a, #b, __FILE__, __LINE__))
 /* Sizes and counts, compared as size_t. */
 #define CHECK_EQ_SIZE(a, b)                                                                        \
-    (TEST_NOT_FLOAT(a), TEST_NOT_FLOAT(b),                                                         \
+    (TEST_INTEGER(a), TEST_INTEGER(b),                                                             \
      test_check_size((size_t)(a), (size_t)(b), #a, #b, __FILE__, __LINE__))
 /* Terminated strings (strcmp); NULL equals only NULL. */
 #define CHECK_EQ_STR(a, b) test_check_str((a), (b), #a, #b, __FILE__, __LINE__)
