@@ -64,7 +64,7 @@ static int str_is(json_t *o, const char *k, const char *want) {
  * parse. */
 static json_t *result(const char *op, const char *curve, int log_n, int runs) {
     json_error_t jerr;
-    CHECK(count_lines(out) == 1);
+    CHECK_EQ_INT(count_lines(out), 1);
     json_t *j = json_loads(out, 0, &jerr);
     if (!CHECK(json_is_object(j))) {
         fprintf(stderr, "not JSON (%s): %s\n", jerr.text, out);
@@ -91,7 +91,7 @@ static void check_prove(const char *cache, int cached) {
     static const char *const fields[] = {"witness_ms", "ntt_ms",   "msm_a_ms", "msm_b1_ms",
                                          "msm_b2_ms",  "msm_c_ms", "msm_h_ms", "total_ms"};
     snprintf(args, sizeof args, "prove --log-n 6 --runs 1 --check --threads 2 --cache %s", cache);
-    if (!CHECK(run(args) == 0)) {
+    if (!CHECK_EQ_INT(run(args), 0)) {
         fprintf(stderr, "%s", err);
         return;
     }
@@ -100,8 +100,8 @@ static void check_prove(const char *cache, int cached) {
         return;
     CHECK(num(j, "constraints") == 61);
     CHECK(json_is_true(json_object_get(j, "checked")) && num(j, "verified") == 2);
-    CHECK(json_boolean_value(json_object_get(j, "cached")) == cached);
-    CHECK((json_object_get(j, "setup_ms") != NULL) == !cached);
+    CHECK_EQ_INT(json_boolean_value(json_object_get(j, "cached")), cached);
+    CHECK_EQ_INT((json_object_get(j, "setup_ms") != NULL), !cached);
     json_t *t = json_object_get(j, "timings"), *m = json_object_get(j, "median_timings");
     CHECK(json_is_array(t) && json_array_size(t) == 1 && json_is_object(m));
     for (size_t f = 0; f < sizeof fields / sizeof fields[0]; f++) {
@@ -188,7 +188,7 @@ static void test_gpu_refused(void) {
         return;
     }
     CHECK(run("msm --gpu --log-n 8") == 2 && strstr(err, "--gpu") != NULL);
-    CHECK(out[0] == '\0');
+    CHECK_EQ_INT(out[0], '\0');
     CHECK(run("prove --gpu --log-n 6") == 2 && strstr(err, "--gpu") != NULL);
 }
 

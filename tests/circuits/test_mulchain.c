@@ -58,8 +58,9 @@ static int same_file(const char *a, const char *b) {
         cz_##C##_fr_zero(acc);                                                                     \
         for (size_t t = 0; t < lc->nterms; t++) {                                                  \
             cz_##C##_fr k, v;                                                                      \
-            CHECK(cz_##C##_fr_from_bytes_le(&k, (const uint8_t *)lc->terms[t].coef) == 0);         \
-            CHECK(cz_##C##_fr_from_bytes_le(&v, (const uint8_t *)&w[4 * lc->terms[t].wire]) == 0); \
+            CHECK_EQ_INT(cz_##C##_fr_from_bytes_le(&k, (const uint8_t *)lc->terms[t].coef), 0);    \
+            CHECK_EQ_INT(                                                                          \
+                cz_##C##_fr_from_bytes_le(&v, (const uint8_t *)&w[4 * lc->terms[t].wire]), 0);     \
             cz_##C##_fr_mul(&k, &k, &v);                                                           \
             cz_##C##_fr_add(acc, acc, &k);                                                         \
         }                                                                                          \
@@ -89,11 +90,12 @@ static void check_circuit(cz_curve_id curve, uint32_t n, uint64_t x0, uint64_t b
     cz_errinfo ei;
     cz_r1cs_file *r = NULL;
     cz_wtns *w = NULL;
-    if (!CHECK(cz_mulchain_write(r1p, wp, curve, n, x0, b, &ei) == CZ_OK)) {
+    if (!CHECK_ERR(cz_mulchain_write(r1p, wp, curve, n, x0, b, &ei), CZ_OK)) {
         fprintf(stderr, "%s\n", ei.msg);
         return;
     }
-    if (!CHECK(cz_r1cs_open(&r, r1p, &ei) == CZ_OK) || !CHECK(cz_wtns_open(&w, wp, &ei) == CZ_OK)) {
+    if (!CHECK_ERR(cz_r1cs_open(&r, r1p, &ei), CZ_OK) ||
+        !CHECK_ERR(cz_wtns_open(&w, wp, &ei), CZ_OK)) {
         fprintf(stderr, "%s\n", ei.msg);
         cz_r1cs_close(r);
         return;
@@ -102,7 +104,7 @@ static void check_circuit(cz_curve_id curve, uint32_t n, uint64_t x0, uint64_t b
     CHECK(r->nconstraints == n && r->nwires == n + 3 && w->nwitness == n + 3);
     CHECK(r->npub_out == 1 && r->npub_in == 1 && r->nprv_in == 1);
     CHECK(w->values[0] == 1 && w->values[2 * 4] == b && w->values[3 * 4] == x0);
-    CHECK(unsatisfied(r, w->values) == 0);
+    CHECK_EQ_INT(unsatisfied(r, w->values), 0);
 
     /* The check can fail: change x_n (wire 1, only in the last constraint), then b (in all). */
     size_t len = (size_t)w->nwitness * 4;
@@ -110,10 +112,10 @@ static void check_circuit(cz_curve_id curve, uint32_t n, uint64_t x0, uint64_t b
     if (CHECK(bad != NULL)) {
         memcpy(bad, w->values, len * sizeof *bad);
         bad[4 * 1] ^= 1;
-        CHECK(unsatisfied(r, bad) == 1);
+        CHECK_EQ_INT(unsatisfied(r, bad), 1);
         bad[4 * 1] ^= 1;
         bad[4 * 2] += 1;
-        CHECK(unsatisfied(r, bad) == n);
+        CHECK_EQ_INT(unsatisfied(r, bad), n);
     }
     free(bad);
     cz_wtns_close(w);

@@ -22,8 +22,8 @@ static void test_read(void) {
     }
     if (f != NULL)
         fclose(f);
-    CHECK(n == len && n > 65536 && same); /* more than one growth step */
-    CHECK(((char *)data)[len] == '\0');   /* the terminator past the end */
+    CHECK(n == len && n > 65536 && same);    /* more than one growth step */
+    CHECK_EQ_INT(((char *)data)[len], '\0'); /* the terminator past the end */
     free(data);
 }
 

@@ -144,7 +144,7 @@ static void check_line(const curve_ops *c, size_t ci, const char *kind) {
         for (size_t i = 0; i < n; i++)
             ok &= parse_fps(c, pairs + i * pair_size, 6);
         if (CHECK(ok))
-            CHECK(c->check(pairs, n) == expect);
+            CHECK_EQ_INT(c->check(pairs, n), expect);
         free(pairs);
     } else {
         CHECK(!"unknown record");

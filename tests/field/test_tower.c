@@ -183,7 +183,7 @@ static void check_vectors(void) {
         nlines++;
     }
     fclose(fp);
-    CHECK(nlines == 32);
+    CHECK_EQ_INT(nlines, 32);
 }
 
 /* A deterministic pseudo-random Fp12 element (value does not matter, only that it is generic). */
@@ -324,7 +324,7 @@ static uint64_t rng_next(void) {
             c##_fp2f_conj(&got, &a);                                                               \
             bad += !c##_fp2_eq(&want, &got);                                                       \
         }                                                                                          \
-        CHECK(bad == 0);                                                                           \
+        CHECK_EQ_INT(bad, 0);                                                                      \
     }
 
 KERNEL_CHECKS(bn254, cz_bn254_fp, cz_bn254_fp2, BN254_FP_P, BN254_FP_NLIMBS)

@@ -41,7 +41,7 @@ static void malformed(const uint8_t *good, size_t size) {
         cz_wtns_close(w);
         free(p);
     }
-    CHECK(prefix_bad == 0);
+    CHECK_EQ_INT(prefix_bad, 0);
     FRESH();
     b[3] = 'x';
     expect_fail(b, size, CZ_EFORMAT, "magic");
@@ -86,7 +86,7 @@ static void writer_roundtrip(const cz_wtns *w, const uint8_t *good, size_t size)
     close(fd);
     cz_errinfo ei;
     cz_errinfo_clear(&ei);
-    CHECK(cz_wtns_write(tmp, w->curve, w->values, w->nwitness, &ei) == CZ_OK);
+    CHECK_ERR(cz_wtns_write(tmp, w->curve, w->values, w->nwitness, &ei), CZ_OK);
     size_t n;
     uint8_t *mine = load_file(tmp, &n);
     CHECK(n == size && memcmp(mine, good, size) == 0);
@@ -121,22 +121,22 @@ static void one_curve(int ci) {
     cz_errinfo ei;
     cz_errinfo_clear(&ei);
     int rc = cz_wtns_open(&ws[ci], path, &ei);
-    if (!CHECK(rc == CZ_OK)) {
+    if (!CHECK_ERR(rc, CZ_OK)) {
         fprintf(stderr, "%s: %s\n", path, ei.msg);
         return;
     }
     cz_wtns *w = ws[ci];
-    CHECK(w->curve == (ci == 0 ? CZ_CURVE_BN254 : CZ_CURVE_BLS12381));
-    CHECK(strcmp(cz_wtns_name(w), path) == 0);
+    CHECK_EQ_INT(w->curve, (ci == 0 ? CZ_CURVE_BN254 : CZ_CURVE_BLS12381));
+    CHECK_EQ_STR(cz_wtns_name(w), path);
     json_t *j = load_json(jpath);
-    CHECK(json_array_size(j) == w->nwitness);
+    CHECK_EQ_INT(json_array_size(j), w->nwitness);
     size_t bad = 0;
     for (uint32_t i = 0; i < w->nwitness && i < json_array_size(j); i++) {
         char d[128];
         limbs_dec(d, sizeof d, w->values + (size_t)i * CZ_WTNS_LIMBS, CZ_WTNS_LIMBS);
         bad += !json_str_eq(json_array_get(j, i), d);
     }
-    CHECK(bad == 0);
+    CHECK_EQ_INT(bad, 0);
     CHECK(w->values[0] == 1 && w->values[1] == 0);
     json_decref(j);
     size_t size;
@@ -147,18 +147,18 @@ static void one_curve(int ci) {
     uint8_t *raw = malloc(size + 8);
     memcpy(raw + 1, good, size);
     cz_wtns *u = NULL;
-    CHECK(cz_wtns_open_mem(&u, raw + 1, size, "u.wtns", &ei) == CZ_OK);
+    CHECK_ERR(cz_wtns_open_mem(&u, raw + 1, size, "u.wtns", &ei), CZ_OK);
     if (u != NULL) {
-        CHECK((uintptr_t)u->values % 8 == 0);
-        CHECK(memcmp(u->values, w->values, (size_t)w->nwitness * 32) == 0);
+        CHECK_EQ_INT((uintptr_t)u->values % 8, 0);
+        CHECK_EQ_MEM(u->values, w->values, (size_t)w->nwitness * 32);
     }
     cz_wtns_close(u);
     free(raw);
     free(good);
     cz_errinfo_clear(&ei);
-    CHECK(cz_zkey_open(&zks[ci], zpath, &ei) == CZ_OK);
+    CHECK_ERR(cz_zkey_open(&zks[ci], zpath, &ei), CZ_OK);
     if (zks[ci] != NULL)
-        CHECK(cz_wtns_check_against_zkey(w, zks[ci], &ei) == CZ_OK);
+        CHECK_ERR(cz_wtns_check_against_zkey(w, zks[ci], &ei), CZ_OK);
 }
 
 static void test_bn128(void) {
@@ -196,8 +196,9 @@ static void test_mismatch(void) {
         close(fd);
         cz_wtns *shortw = NULL;
         cz_errinfo_clear(&ei);
-        CHECK(cz_wtns_write(tmp, CZ_CURVE_BN254, ws[0]->values, ws[0]->nwitness - 1, &ei) == CZ_OK);
-        CHECK(cz_wtns_open(&shortw, tmp, &ei) == CZ_OK);
+        CHECK_ERR(cz_wtns_write(tmp, CZ_CURVE_BN254, ws[0]->values, ws[0]->nwitness - 1, &ei),
+                  CZ_OK);
+        CHECK_ERR(cz_wtns_open(&shortw, tmp, &ei), CZ_OK);
         if (shortw != NULL) {
             cz_errinfo_clear(&ei);
             rc = cz_wtns_check_against_zkey(shortw, zks[0], &ei);

@@ -58,7 +58,7 @@ static void test_beta(const uint64_t *beta_mont, const uint64_t *p_limbs, size_t
     mpz_mod(b, b, p);
     CHECK(mpz_cmp_ui(b, 1) != 0);
     mpz_powm_ui(t, b, 3, p);
-    CHECK(mpz_cmp_ui(t, 1) == 0);
+    CHECK_EQ_INT(mpz_cmp_ui(t, 1), 0);
     mpz_clears(b, p, rinv, t, NULL);
 }
 
@@ -71,7 +71,7 @@ static void test_curve(const uint64_t *r_limbs, const uint64_t *lambda_limbs,
     test_mpz_limbs(lam, lambda_limbs, 4);
     CHECK(mpz_cmp_ui(lam, 1) != 0 && mpz_cmp(lam, r) < 0);
     mpz_powm_ui(t, lam, 3, r);
-    CHECK(mpz_cmp_ui(t, 1) == 0);
+    CHECK_EQ_INT(mpz_cmp_ui(t, 1), 0);
     for (int i = 0; i < 2; i++) {
         test_mpz_signed(a[i], v[i][0]);
         test_mpz_signed(b[i], v[i][1]);
@@ -82,7 +82,7 @@ static void test_curve(const uint64_t *r_limbs, const uint64_t *lambda_limbs,
     mpz_mul(t, a[0], b[1]);
     mpz_submul(t, a[1], b[0]);
     mpz_abs(t, t);
-    CHECK(mpz_cmp(t, r) == 0); /* the basis spans the lattice (index r in Z²) */
+    CHECK_EQ_INT(mpz_cmp(t, r), 0); /* the basis spans the lattice (index r in Z²) */
 
     mpz_ui_pow_ui(bound, 2, bits);
     for (int it = 0; it < 4000; it++) {
