@@ -38,50 +38,49 @@ static void FP(check_pair)(int rc, const FP_AFF *checked, int urc, const FP_AFF 
     }
 }
 
-static void FP(fuzz_lem)(const uint8_t *in, size_t len) {
+/* One byte encoding: its checked and unchecked decoders and its encoder (nbytes bytes). */
+static void FP(fuzz_form)(const uint8_t *in, size_t len,
+                          int (*decode)(FP_AFF *, const uint8_t *, size_t, cz_errinfo *),
+                          int (*decode_unchecked)(FP_AFF *, const uint8_t *, size_t, cz_errinfo *),
+                          void (*encode)(uint8_t *, const FP_AFF *), size_t nbytes) {
     FP_AFF checked, unchecked;
     cz_errinfo ei;
-    uint8_t back[FP_LEM];
+    uint8_t back[192]; /* the longest encoding: BLS12-381 G2 uncompressed or LEM */
+    if (nbytes > sizeof back)
+        abort();
     memset(&checked, SENTINEL, sizeof checked);
     memset(&unchecked, SENTINEL, sizeof unchecked);
     cz_errinfo_clear(&ei);
-    int rc = FP(from_lem)(&checked, in, len, CZ_ENC_CHECK_SUBGROUP, &ei);
+    int rc = decode(&checked, in, len, &ei);
     cz_errinfo_clear(&ei);
-    int urc = FP(from_lem)(&unchecked, in, len, 0, &ei);
+    int urc = decode_unchecked(&unchecked, in, len, &ei);
     if (urc == CZ_OK)
-        FP(to_lem)(back, &unchecked);
-    FP(check_pair)(rc, &checked, urc, &unchecked, &ei, back, FP_LEM, in, len);
+        encode(back, &unchecked);
+    FP(check_pair)(rc, &checked, urc, &unchecked, &ei, back, nbytes, in, len);
+}
+
+static int FP(lem_checked)(FP_AFF *ret, const uint8_t *in, size_t len, cz_errinfo *ei) {
+    return FP(from_lem)(ret, in, len, CZ_ENC_CHECK_SUBGROUP, ei);
+}
+
+static int FP(lem_unchecked)(FP_AFF *ret, const uint8_t *in, size_t len, cz_errinfo *ei) {
+    return FP(from_lem)(ret, in, len, 0, ei);
+}
+
+static void FP(fuzz_lem)(const uint8_t *in, size_t len) {
+    FP(fuzz_form)(in, len, FP(lem_checked), FP(lem_unchecked), FP(to_lem), FP_LEM);
 }
 
 #if FP_ZCASH
 static void FP(fuzz_compressed)(const uint8_t *in, size_t len) {
-    FP_AFF checked, unchecked;
-    cz_errinfo ei;
-    uint8_t back[FP_COMPRESSED];
-    memset(&checked, SENTINEL, sizeof checked);
-    memset(&unchecked, SENTINEL, sizeof unchecked);
-    cz_errinfo_clear(&ei);
-    int rc = FP(from_compressed)(&checked, in, len, &ei);
-    cz_errinfo_clear(&ei);
-    int urc = FP(from_compressed_unchecked)(&unchecked, in, len, &ei);
-    if (urc == CZ_OK)
-        FP(to_compressed)(back, &unchecked);
-    FP(check_pair)(rc, &checked, urc, &unchecked, &ei, back, FP_COMPRESSED, in, len);
+    FP(fuzz_form)
+    (in, len, FP(from_compressed), FP(from_compressed_unchecked), FP(to_compressed), FP_COMPRESSED);
 }
 
 static void FP(fuzz_uncompressed)(const uint8_t *in, size_t len) {
-    FP_AFF checked, unchecked;
-    cz_errinfo ei;
-    uint8_t back[FP_UNCOMPRESSED];
-    memset(&checked, SENTINEL, sizeof checked);
-    memset(&unchecked, SENTINEL, sizeof unchecked);
-    cz_errinfo_clear(&ei);
-    int rc = FP(from_uncompressed)(&checked, in, len, &ei);
-    cz_errinfo_clear(&ei);
-    int urc = FP(from_uncompressed_unchecked)(&unchecked, in, len, &ei);
-    if (urc == CZ_OK)
-        FP(to_uncompressed)(back, &unchecked);
-    FP(check_pair)(rc, &checked, urc, &unchecked, &ei, back, FP_UNCOMPRESSED, in, len);
+    FP(fuzz_form)
+    (in, len, FP(from_uncompressed), FP(from_uncompressed_unchecked), FP(to_uncompressed),
+     FP_UNCOMPRESSED);
 }
 #endif
 
