@@ -64,7 +64,7 @@ static int str_is(json_t *o, const char *k, const char *want) {
  * parse. */
 static json_t *result(const char *op, const char *curve, int log_n, int runs) {
     json_error_t jerr;
-    CHECK(count_lines(out) == 1);
+    CHECK_EQ_INT(count_lines(out), 1);
     json_t *j = json_loads(out, 0, &jerr);
     if (!CHECK(json_is_object(j))) {
         fprintf(stderr, "not JSON (%s): %s\n", jerr.text, out);
@@ -91,7 +91,7 @@ static void check_prove(const char *cache, int cached) {
     static const char *const fields[] = {"witness_ms", "ntt_ms",   "msm_a_ms", "msm_b1_ms",
                                          "msm_b2_ms",  "msm_c_ms", "msm_h_ms", "total_ms"};
     snprintf(args, sizeof args, "prove --log-n 6 --runs 1 --check --threads 2 --cache %s", cache);
-    if (!CHECK(run(args) == 0)) {
+    if (!CHECK_EQ_INT(run(args), 0)) {
         fprintf(stderr, "%s", err);
         return;
     }
@@ -100,8 +100,8 @@ static void check_prove(const char *cache, int cached) {
         return;
     CHECK(num(j, "constraints") == 61);
     CHECK(json_is_true(json_object_get(j, "checked")) && num(j, "verified") == 2);
-    CHECK(json_boolean_value(json_object_get(j, "cached")) == cached);
-    CHECK((json_object_get(j, "setup_ms") != NULL) == !cached);
+    CHECK_EQ_INT(json_boolean_value(json_object_get(j, "cached")), cached);
+    CHECK_EQ_INT((json_object_get(j, "setup_ms") != NULL), !cached);
     json_t *t = json_object_get(j, "timings"), *m = json_object_get(j, "median_timings");
     CHECK(json_is_array(t) && json_array_size(t) == 1 && json_is_object(m));
     for (size_t f = 0; f < sizeof fields / sizeof fields[0]; f++) {
@@ -111,8 +111,7 @@ static void check_prove(const char *cache, int cached) {
     json_decref(j);
 }
 
-int main(void) {
-    char cache[64], files[256];
+static int setup(void) {
     prog = getenv("CZ_BENCH_PROGRAM");
     if (prog == NULL || access(prog, X_OK) != 0) {
         fprintf(stderr, "CZ_BENCH_PROGRAM not set (cuzk-bench not built): skipped\n");
@@ -120,25 +119,50 @@ int main(void) {
     }
     snprintf(out_path, sizeof out_path, "/tmp/cuzk_test_bench_%ld.out", (long)getpid());
     snprintf(err_path, sizeof err_path, "/tmp/cuzk_test_bench_%ld.err", (long)getpid());
-    snprintf(cache, sizeof cache, "/tmp/cuzk_test_bench_%ld.cache", (long)getpid());
+    return 0;
+}
 
+static void teardown(void) {
+    remove(out_path);
+    remove(err_path);
+}
+
+static void test_list_and_help(void) {
     CHECK(run("list") == 0 && strstr(out, "msm") && strstr(out, "ntt") && strstr(out, "prove"));
     CHECK(run("msm --help") == 0 && strstr(out, "--log-n") != NULL);
+}
 
-    if (CHECK(run("msm --curve bn254 --log-n 8 --runs 2") == 0)) {
+static void test_msm(void) {
+    if (CHECK_EQ_INT(run("msm --curve bn254 --log-n 8 --runs 2"), 0)) {
         json_t *j = result("msm", "bn254", 8, 2);
         CHECK(j != NULL && str_is(j, "group", "g1"));
         json_decref(j);
     }
-    if (CHECK(run("ntt --curve bls12381 --log-n 5 --runs 3 --kind coset-inverse") == 0)) {
+}
+
+static void test_ntt(void) {
+    if (CHECK_EQ_INT(run("ntt --curve bls12381 --log-n 5 --runs 3 --kind coset-inverse"), 0)) {
         json_t *j = result("ntt", "bls12381", 5, 3);
         CHECK(j != NULL && str_is(j, "kind", "coset-inverse") && num(j, "domain_ms") >= 0);
         json_decref(j);
     }
+}
+
+static void test_prove(void) {
+    char cache[64], files[256];
+    snprintf(cache, sizeof cache, "/tmp/cuzk_test_bench_%ld.cache", (long)getpid());
     check_prove(cache, 0); /* makes the circuit and key */
     check_prove(cache, 1); /* reuses them */
+    static const char *const exts[] = {"r1cs", "wtns", "zkey"};
+    for (size_t e = 0; e < 3; e++) {
+        snprintf(files, sizeof files, "%s/mulchain-bn254-6.%s", cache, exts[e]);
+        CHECK_EQ_INT(remove(files), 0);
+    }
+    CHECK_EQ_INT(rmdir(cache), 0); /* nothing else was left there (no temporary files) */
+}
 
-    /* Usage errors: exit 2, a message, no result. */
+/* Usage errors: exit 2, a message, no result. */
+static void test_usage_errors(void) {
     static const char *const usage[] = {
         "",
         "nosuch",
@@ -152,26 +176,31 @@ int main(void) {
         "msm --copies",
     };
     for (size_t i = 0; i < sizeof usage / sizeof usage[0]; i++) {
-        CHECK(run(usage[i]) == 2);
+        CHECK_EQ_INT(run(usage[i]), 2);
         CHECK(out[0] == '\0' && err[0] != '\0');
     }
+}
 
+static void test_gpu_refused(void) {
     int count = 0;
     if (cz_gpu_device_count(&count, NULL) == CZ_OK && count > 0) {
         fprintf(stderr, "a GPU is present: the --gpu error check is skipped\n");
-    } else {
-        CHECK(run("msm --gpu --log-n 8") == 2 && strstr(err, "--gpu") != NULL);
-        CHECK(out[0] == '\0');
-        CHECK(run("prove --gpu --log-n 6") == 2 && strstr(err, "--gpu") != NULL);
+        return;
     }
+    CHECK(run("msm --gpu --log-n 8") == 2 && strstr(err, "--gpu") != NULL);
+    CHECK_EQ_INT(out[0], '\0');
+    CHECK(run("prove --gpu --log-n 6") == 2 && strstr(err, "--gpu") != NULL);
+}
 
-    static const char *const exts[] = {"r1cs", "wtns", "zkey"};
-    for (size_t e = 0; e < 3; e++) {
-        snprintf(files, sizeof files, "%s/mulchain-bn254-6.%s", cache, exts[e]);
-        CHECK(remove(files) == 0);
-    }
-    CHECK(rmdir(cache) == 0); /* nothing else was left there (no temporary files) */
-    remove(out_path);
-    remove(err_path);
-    return test_finish();
+static const test_case cases[] = {
+    {"list_and_help", test_list_and_help},
+    {"msm", test_msm},
+    {"ntt", test_ntt},
+    {"prove", test_prove},
+    {"usage_errors", test_usage_errors},
+    {"gpu_refused", test_gpu_refused},
+};
+
+int main(int argc, char **argv) {
+    return test_main_fixture(argc, argv, cases, TEST_COUNT(cases), setup, teardown);
 }

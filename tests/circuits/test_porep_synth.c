@@ -52,23 +52,23 @@ static void test_shapes(void) {
     cz_porep_synth_shape sh;
     cz_errinfo ei;
     for (unsigned k = CZ_POREP_SYNTH_KMIN; k <= CZ_POREP_SYNTH_KMAX; k++) {
-        CHECK(cz_porep_synth_shape_get(&sh, k, &ei) == CZ_OK);
-        CHECK(sh.domain == 1ull << k);
+        CHECK_ERR(cz_porep_synth_shape_get(&sh, k, &ei), CZ_OK);
+        CHECK_EQ_INT(sh.domain, 1ull << k);
         CHECK((uint64_t)sh.nrows + sh.npublic + 1 <= sh.domain);
         CHECK((uint64_t)sh.nrows + sh.npublic + 1 > sh.domain / 2);
-        CHECK(sh.npublic == 327);
+        CHECK_EQ_INT(sh.npublic, 327);
     }
-    CHECK(cz_porep_synth_shape_get(&sh, 27, &ei) == CZ_OK);
-    CHECK(sh.nrows == 130278541u); /* + 328 input rows = 130,278,869 */
-    CHECK(cz_porep_synth_shape_get(&sh, 9, &ei) == CZ_ERANGE);
-    CHECK(cz_porep_synth_shape_get(&sh, 28, &ei) == CZ_ERANGE);
+    CHECK_ERR(cz_porep_synth_shape_get(&sh, 27, &ei), CZ_OK);
+    CHECK_EQ_INT(sh.nrows, 130278541u); /* + 328 input rows = 130,278,869 */
+    CHECK_ERR(cz_porep_synth_shape_get(&sh, 9, &ei), CZ_ERANGE);
+    CHECK_ERR(cz_porep_synth_shape_get(&sh, 28, &ei), CZ_ERANGE);
 }
 
 /* Real partition (research/porep.md §1.4, cuzk.md §6.1). */
 static void check_stats(const cz_r1cs *cs, cz_threadpool *pool, double tol) {
     cz_r1cs_stats st;
     cz_errinfo ei;
-    if (!CHECK(cz_r1cs_stats_get(&st, cs, pool, &ei) == CZ_OK))
+    if (!CHECK_ERR(cz_r1cs_stats_get(&st, cs, pool, &ei), CZ_OK))
         return;
     double rows = st.nrows, aux = st.naux;
     printf("k rows %u aux %u: A %.3f B %.3f C %.3f per row, a_aux %.4f b_aux %.4f, bits %.4f "
@@ -84,7 +84,7 @@ static void check_stats(const cz_r1cs *cs, cz_threadpool *pool, double tol) {
     CHECK(near(st.a_aux / aux, 129753292.0 / real_aux, tol / 10));
     CHECK(near(st.aux_bits / aux, 1 - 1699300.0 / real_aux, tol / 10));
     CHECK(near(st.aux_ones / aux, 0.49, 0.1));
-    CHECK(st.b_input == 1); /* only ONE */
+    CHECK_EQ_INT(st.b_input, 1); /* only ONE */
 }
 
 static int same_witness(const cz_r1cs *a, const cz_r1cs *b) {
@@ -110,31 +110,31 @@ static void test_witnesses(cz_curve_id curve, unsigned k, cz_threadpool *pool, d
     cz_r1cs cs, other;
     cz_errinfo ei;
     uint32_t bad = 0;
-    if (!CHECK(cz_porep_synth_build(&cs, curve, k, pool, &ei) == CZ_OK) ||
-        !CHECK(cz_porep_synth_build(&other, curve, k, NULL, &ei) == CZ_OK)) {
+    if (!CHECK_ERR(cz_porep_synth_build(&cs, curve, k, pool, &ei), CZ_OK) ||
+        !CHECK_ERR(cz_porep_synth_build(&other, curve, k, NULL, &ei), CZ_OK)) {
         fprintf(stderr, "%s\n", ei.msg);
         return;
     }
-    CHECK(cz_r1cs_validate(&cs, &ei) == CZ_OK);
+    CHECK_ERR(cz_r1cs_validate(&cs, &ei), CZ_OK);
     CHECK(same_matrices(&cs, &other));
     for (uint32_t p = 0; p < 3; p++) {
-        CHECK(cz_porep_synth_witness(&cs, k, 42, p, pool, &ei) == CZ_OK);
-        if (!CHECK(cz_r1cs_check(&cs, pool, &bad, &ei) == CZ_OK))
+        CHECK_ERR(cz_porep_synth_witness(&cs, k, 42, p, pool, &ei), CZ_OK);
+        if (!CHECK_ERR(cz_r1cs_check(&cs, pool, &bad, &ei), CZ_OK))
             fprintf(stderr, "k %u partition %u: %s\n", k, p, ei.msg);
         if (p == 0)
             check_stats(&cs, pool, tol);
         /* Same seed and partition, one thread: the same witness. */
-        CHECK(cz_porep_synth_witness(&other, k, 42, p, NULL, &ei) == CZ_OK);
+        CHECK_ERR(cz_porep_synth_witness(&other, k, 42, p, NULL, &ei), CZ_OK);
         CHECK(same_witness(&cs, &other));
-        CHECK(cz_porep_synth_witness(&other, k, 42, p + 1, pool, &ei) == CZ_OK);
+        CHECK_ERR(cz_porep_synth_witness(&other, k, 42, p + 1, pool, &ei), CZ_OK);
         CHECK(!same_witness(&cs, &other));
-        CHECK(cz_porep_synth_witness(&other, k, 43, p, pool, &ei) == CZ_OK);
+        CHECK_ERR(cz_porep_synth_witness(&other, k, 43, p, pool, &ei), CZ_OK);
         CHECK(!same_witness(&cs, &other));
     }
     /* One wrong aux value is caught. */
     cz_r1cs_fr_from_u64(cs.w[cs.nvars / 2], curve, 3);
-    CHECK(cz_r1cs_check(&cs, pool, &bad, &ei) == CZ_EVERIFY);
-    CHECK(cz_porep_synth_witness(&cs, k + 1, 42, 0, pool, &ei) == CZ_EINVAL);
+    CHECK_ERR(cz_r1cs_check(&cs, pool, &bad, &ei), CZ_EVERIFY);
+    CHECK_ERR(cz_porep_synth_witness(&cs, k + 1, 42, 0, pool, &ei), CZ_EINVAL);
     cz_r1cs_free(&other);
     cz_r1cs_free(&cs);
 }
@@ -165,7 +165,7 @@ static void write_flipped(const char *path, const cz_r1cs *cs, cz_threadpool *po
     uint32_t v = 1 + cs->npublic + 3;
     cz_r1cs_fr_from_u64(w[v], cs->curve, memcmp(w[v], w[0], 32) == 0 ? 0 : 1);
     flipped.w = w;
-    CHECK(cz_r1cs_write_wtns(path, &flipped, pool, &ei) == CZ_OK);
+    CHECK_ERR(cz_r1cs_write_wtns(path, &flipped, pool, &ei), CZ_OK);
     free(w);
 }
 
@@ -188,24 +188,25 @@ static void test_groth16(cz_curve_id curve, unsigned k, int snarkjs, cz_threadpo
     snprintf(wtns, sizeof wtns, "%s/%s.wtns", tmpdir, tag);
     snprintf(zkey, sizeof zkey, "%s/%s.zkey", tmpdir, tag);
     cz_groth16_trapdoor_from_seed(&td, (const uint8_t *)tag, strlen(tag));
-    if (!CHECK(cz_porep_synth_build(&cs, curve, k, pool, &ei) == CZ_OK) ||
-        !CHECK(cz_porep_synth_witness(&cs, k, 7, 3, pool, &ei) == CZ_OK) ||
-        !CHECK(cz_porep_synth_write(r1cs, wtns, &cs, pool, &ei) == CZ_OK) ||
-        !CHECK(cz_r1cs_open(&rf, r1cs, &ei) == CZ_OK) ||
-        !CHECK(cz_groth16_setup(zkey, rf, &td, pool, &ei) == CZ_OK) ||
-        !CHECK(cz_zkey_open(&zk, zkey, &ei) == CZ_OK) ||
-        !CHECK(cz_wtns_open(&w, wtns, &ei) == CZ_OK)) {
+    if (!CHECK_ERR(cz_porep_synth_build(&cs, curve, k, pool, &ei), CZ_OK) ||
+        !CHECK_ERR(cz_porep_synth_witness(&cs, k, 7, 3, pool, &ei), CZ_OK) ||
+        !CHECK_ERR(cz_porep_synth_write(r1cs, wtns, &cs, pool, &ei), CZ_OK) ||
+        !CHECK_ERR(cz_r1cs_open(&rf, r1cs, &ei), CZ_OK) ||
+        !CHECK_ERR(cz_groth16_setup(zkey, rf, &td, pool, &ei), CZ_OK) ||
+        !CHECK_ERR(cz_zkey_open(&zk, zkey, &ei), CZ_OK) ||
+        !CHECK_ERR(cz_wtns_open(&w, wtns, &ei), CZ_OK)) {
         fprintf(stderr, "%s: %s\n", tag, ei.msg);
         goto out;
     }
-    CHECK(zk->domain_size == 1u << k);
-    CHECK(rf->nterms == cs.a.row_ptr[cs.nrows] + cs.b.row_ptr[cs.nrows] + cs.c.row_ptr[cs.nrows]);
-    if (!CHECK(cz_groth16_prove(&proof, &pub, zk, w, &opts, &ei) == CZ_OK)) {
+    CHECK_EQ_INT(zk->domain_size, 1u << k);
+    CHECK_EQ_INT(rf->nterms,
+                 cs.a.row_ptr[cs.nrows] + cs.b.row_ptr[cs.nrows] + cs.c.row_ptr[cs.nrows]);
+    if (!CHECK_ERR(cz_groth16_prove(&proof, &pub, zk, w, &opts, &ei), CZ_OK)) {
         fprintf(stderr, "%s: %s\n", tag, ei.msg);
         goto out;
     }
-    CHECK(cz_groth16_vk_from_zkey(&vk, zk, &ei) == CZ_OK);
-    CHECK(cz_groth16_verify(&vk, &pub, &proof, &ei) == CZ_OK);
+    CHECK_ERR(cz_groth16_vk_from_zkey(&vk, zk, &ei), CZ_OK);
+    CHECK_ERR(cz_groth16_verify(&vk, &pub, &proof, &ei), CZ_OK);
     if (snarkjs) {
         char bad[256], pj[256], uj[256], vj[256], cmd[2048], out[4096];
         tmp_path(bad, sizeof bad, "flipped.wtns");
@@ -213,9 +214,9 @@ static void test_groth16(cz_curve_id curve, unsigned k, int snarkjs, cz_threadpo
         tmp_path(uj, sizeof uj, "public.json");
         tmp_path(vj, sizeof vj, "vk.json");
         write_flipped(bad, &cs, pool);
-        CHECK(cz_groth16_proof_write_json(pj, &proof, &ei) == CZ_OK);
-        CHECK(cz_groth16_public_write_json(uj, &pub, &ei) == CZ_OK);
-        CHECK(cz_groth16_vk_write_json(vj, &vk, &ei) == CZ_OK);
+        CHECK_ERR(cz_groth16_proof_write_json(pj, &proof, &ei), CZ_OK);
+        CHECK_ERR(cz_groth16_public_write_json(uj, &pub, &ei), CZ_OK);
+        CHECK_ERR(cz_groth16_vk_write_json(vj, &vk, &ei), CZ_OK);
         snprintf(cmd, sizeof cmd,
                  "node tests/circuits/snarkjs_check.mjs %s %s %s %u %u %u %s %s %s 2>&1", r1cs,
                  wtns, bad, cs.nvars, cs.nrows, cs.npublic, vj, uj, pj);
@@ -224,7 +225,7 @@ static void test_groth16(cz_curve_id curve, unsigned k, int snarkjs, cz_threadpo
         CHECK(rc == 0 && strstr(out, "FAIL") == NULL && strstr(out, "ok groth16 verify") != NULL);
     }
     pub.values[5][0] ^= 1;
-    CHECK(cz_groth16_verify(&vk, &pub, &proof, &ei) == CZ_EVERIFY);
+    CHECK_ERR(cz_groth16_verify(&vk, &pub, &proof, &ei), CZ_EVERIFY);
 out:
     cz_groth16_vk_free(&vk);
     cz_groth16_public_free(&pub);
@@ -234,26 +235,55 @@ out:
     cz_r1cs_free(&cs);
 }
 
-int main(void) {
-    cz_threadpool *pool = NULL;
+static cz_threadpool *pool;
+static int snarkjs;
+
+static int setup(void) {
     cz_errinfo ei;
     CZ_ASSERT(cz_threadpool_create(&pool, 0, &ei) == CZ_OK);
     snprintf(tmpdir, sizeof tmpdir, "/tmp/cuzk_test_porep_synth_%ld", (long)getpid());
     char cmd[256];
     snprintf(cmd, sizeof cmd, "mkdir -p %s", tmpdir);
     CZ_ASSERT(system(cmd) == 0);
-    test_shapes();
-    test_witnesses(CZ_CURVE_BLS12381, 12, pool, 0.10);
-    test_witnesses(CZ_CURVE_BN254, 16, pool, 0.03);
-    int snarkjs = have_snarkjs();
+    snarkjs = have_snarkjs();
     if (!snarkjs)
         printf("note: node or %s missing: snarkjs checks skipped\n", SNARKJS);
+    return 0;
+}
+
+static void teardown(void) {
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
+    CHECK_EQ_INT(system(cmd), 0);
+    cz_threadpool_destroy(pool);
+}
+
+static void test_witnesses_bls12381(void) {
+    test_witnesses(CZ_CURVE_BLS12381, 12, pool, 0.10);
+}
+
+static void test_witnesses_bn254(void) {
+    test_witnesses(CZ_CURVE_BN254, 16, pool, 0.03);
+}
+
+static void test_groth16_k10(void) {
     test_groth16(CZ_CURVE_BN254, 10, snarkjs, pool);
     test_groth16(CZ_CURVE_BLS12381, 10, 0, pool);
+}
+
+static void test_groth16_k12(void) {
     test_groth16(CZ_CURVE_BN254, 12, 0, pool);
     test_groth16(CZ_CURVE_BLS12381, 12, 0, pool);
-    snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
-    CHECK(system(cmd) == 0);
-    cz_threadpool_destroy(pool);
-    return test_finish();
+}
+
+static const test_case cases[] = {
+    {"shapes", test_shapes},
+    {"witnesses_bls12381", test_witnesses_bls12381},
+    {"witnesses_bn254", test_witnesses_bn254},
+    {"groth16_k10", test_groth16_k10},
+    {"groth16_k12", test_groth16_k12},
+};
+
+int main(int argc, char **argv) {
+    return test_main_fixture(argc, argv, cases, TEST_COUNT(cases), setup, teardown);
 }

@@ -6,14 +6,14 @@
 #include "cuzk/fileio.h"
 #include "test.h"
 
-int main(void) {
+static void test_read(void) {
     const char *path = "examples/mulchain/mulchain.zkey";
     void *data = NULL;
     size_t len = 0, n = 0;
     cz_errinfo ei;
     int c, same = 1;
     FILE *f;
-    CHECK(cz_file_read(&data, &len, path, &ei) == CZ_OK);
+    CHECK_ERR(cz_file_read(&data, &len, path, &ei), CZ_OK);
     f = fopen(path, "rb");
     CHECK(f != NULL);
     while (f != NULL && (c = fgetc(f)) != EOF) {
@@ -22,13 +22,27 @@ int main(void) {
     }
     if (f != NULL)
         fclose(f);
-    CHECK(n == len && n > 65536 && same); /* more than one growth step */
-    CHECK(((char *)data)[len] == '\0');   /* the terminator past the end */
+    CHECK(n == len && n > 65536 && same);    /* more than one growth step */
+    CHECK_EQ_INT(((char *)data)[len], '\0'); /* the terminator past the end */
     free(data);
+}
+
+static void test_errors(void) {
+    void *data = NULL;
+    size_t len = 0;
+    cz_errinfo ei;
     cz_errinfo_clear(&ei);
-    CHECK(cz_file_read(&data, &len, "/nonexistent/cuzk-file", &ei) == CZ_EIO);
+    CHECK_ERR(cz_file_read(&data, &len, "/nonexistent/cuzk-file", &ei), CZ_EIO);
     CHECK(data == NULL && len == 0 && strstr(ei.msg, "/nonexistent/cuzk-file") != NULL);
     CHECK(cz_file_read(&data, &len, "/dev/null", &ei) == CZ_OK && len == 0 && data != NULL);
     free(data);
-    return test_finish();
+}
+
+static const test_case cases[] = {
+    {"read", test_read},
+    {"errors", test_errors},
+};
+
+int main(int argc, char **argv) {
+    return test_main(argc, argv, cases, TEST_COUNT(cases));
 }

@@ -41,17 +41,17 @@ static void test_filtering(void) {
 
     int evaluated = 0;
     cz_log_set_level(CZ_LOG_LEVEL_WARN);
-    CHECK(cz_log_get_level() == CZ_LOG_LEVEL_WARN);
+    CHECK_EQ_INT(cz_log_get_level(), CZ_LOG_LEVEL_WARN);
     CZ_LOG_ERROR("e %d", 1);
     CZ_LOG_WARN("w %d", 2);
     CZ_LOG_INFO("i %d", evaluated++);
     CZ_LOG_DEBUG("d %d", evaluated++);
     CZ_LOG_TRACE("t %d", evaluated++);
-    CHECK(evaluated == 0);
+    CHECK_EQ_INT(evaluated, 0);
 
     cz_log_set_level(CZ_LOG_LEVEL_TRACE);
     CZ_LOG_TRACE("t %d", evaluated++);
-    CHECK(evaluated == 1);
+    CHECK_EQ_INT(evaluated, 1);
 
     cz_log_set_level(CZ_LOG_LEVEL_ERROR);
     CZ_LOG_WARN("hidden");
@@ -60,7 +60,7 @@ static void test_filtering(void) {
     char *s = slurp(f);
     CHECK(s != NULL);
     if (s != NULL) {
-        CHECK(count_lines(s) == 4);
+        CHECK_EQ_INT(count_lines(s), 4);
         CHECK(strstr(s, " ERROR e 1\n") != NULL);
         CHECK(strstr(s, " WARN  w 2\n") != NULL);
         CHECK(strstr(s, " TRACE t 0\n") != NULL);
@@ -72,9 +72,9 @@ static void test_filtering(void) {
 
     /* Out-of-range levels are clamped. */
     cz_log_set_level((cz_log_level)99);
-    CHECK(cz_log_get_level() == CZ_LOG_LEVEL_TRACE);
+    CHECK_EQ_INT(cz_log_get_level(), CZ_LOG_LEVEL_TRACE);
     cz_log_set_level((cz_log_level)-3);
-    CHECK(cz_log_get_level() == CZ_LOG_LEVEL_ERROR);
+    CHECK_EQ_INT(cz_log_get_level(), CZ_LOG_LEVEL_ERROR);
 
     CHECK(cz_log_set_output(NULL) == f);
     CHECK(cz_log_set_output(NULL) == stderr);
@@ -101,10 +101,10 @@ static void test_line_format(void) {
     int year, mon, day, hour, min, sec, ms, used = 0;
     int n = sscanf(s, "%4d-%2d-%2dT%2d:%2d:%2d.%3dZ %n", &year, &mon, &day, &hour, &min, &sec, &ms,
                    &used);
-    CHECK(n == 7);
-    CHECK(used == 25);
-    CHECK(strlen(s) == 25 + strlen("INFO  hello world 42\n"));
-    CHECK(strcmp(s + 25, "INFO  hello world 42\n") == 0);
+    CHECK_EQ_INT(n, 7);
+    CHECK_EQ_INT(used, 25);
+    CHECK_EQ_INT(strlen(s), 25 + strlen("INFO  hello world 42\n"));
+    CHECK_EQ_STR(s + 25, "INFO  hello world 42\n");
     CHECK(s[4] == '-' && s[7] == '-' && s[10] == 'T' && s[13] == ':' && s[16] == ':');
     CHECK(s[19] == '.' && s[23] == 'Z');
     CHECK(ms >= 0 && ms <= 999);
@@ -134,26 +134,26 @@ static void test_names(void) {
         cz_log_set_level(ok[i].level == CZ_LOG_LEVEL_ERROR ? CZ_LOG_LEVEL_TRACE
                                                            : CZ_LOG_LEVEL_ERROR);
         CHECK_ERR(cz_log_set_level_by_name(ok[i].name), CZ_OK);
-        CHECK(cz_log_get_level() == ok[i].level);
+        CHECK_EQ_INT(cz_log_get_level(), ok[i].level);
     }
     for (int l = CZ_LOG_LEVEL_ERROR; l <= CZ_LOG_LEVEL_TRACE; l++) {
         cz_log_level back = CZ_LOG_LEVEL_ERROR;
         CHECK_ERR(cz_log_level_parse(&back, cz_log_level_name((cz_log_level)l)), CZ_OK);
-        CHECK((int)back == l);
+        CHECK_EQ_INT((int)back, l);
     }
-    CHECK(strcmp(cz_log_level_name((cz_log_level)17), "?") == 0);
+    CHECK_EQ_STR(cz_log_level_name((cz_log_level)17), "?");
 
     static const char *const bad[] = {"",      "inf", "infos", "information", "warn ",
                                       " info", "2",   "err",   "fatal",       "trace\n"};
     cz_log_set_level(CZ_LOG_LEVEL_DEBUG);
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         CHECK_ERR(cz_log_set_level_by_name(bad[i]), CZ_EINVAL);
-        CHECK(cz_log_get_level() == CZ_LOG_LEVEL_DEBUG);
+        CHECK_EQ_INT(cz_log_get_level(), CZ_LOG_LEVEL_DEBUG);
     }
     CHECK_ERR(cz_log_set_level_by_name(NULL), CZ_EINVAL);
     cz_log_level untouched = CZ_LOG_LEVEL_WARN;
     CHECK_ERR(cz_log_level_parse(&untouched, "nope"), CZ_EINVAL);
-    CHECK(untouched == CZ_LOG_LEVEL_WARN);
+    CHECK_EQ_INT(untouched, CZ_LOG_LEVEL_WARN);
 }
 
 static void test_long_message(void) {
@@ -174,9 +174,9 @@ static void test_long_message(void) {
     fclose(f);
     CHECK(s != NULL);
     if (s != NULL) {
-        CHECK(strlen(s) == 25 + 6 + LEN + 1);
+        CHECK_EQ_INT(strlen(s), 25 + 6 + LEN + 1);
         CHECK(strncmp(s + 31, msg, LEN) == 0);
-        CHECK(s[31 + LEN] == '\n');
+        CHECK_EQ_INT(s[31 + LEN], '\n');
     }
     free(s);
     free(msg);
@@ -247,19 +247,25 @@ static void test_concurrent_lines(void) {
             bad++;
         }
     }
-    CHECK(bad == 0);
-    CHECK(nlines == NWRITERS * (NLINES + 8));
+    CHECK_EQ_INT(bad, 0);
+    CHECK_EQ_INT(nlines, NWRITERS * (NLINES + 8));
     for (int i = 0; i < NWRITERS; i++)
         CHECK(next[i] == NLINES && nbig[i] == 8);
     free(s);
 }
 
-int main(void) {
-    test_filtering();
-    test_line_format();
-    test_names();
-    test_long_message();
-    test_concurrent_lines();
+static void teardown(void) {
     cz_log_set_level(CZ_LOG_LEVEL_INFO);
-    return test_finish();
+}
+
+static const test_case cases[] = {
+    {"filtering", test_filtering},
+    {"line_format", test_line_format},
+    {"names", test_names},
+    {"long_message", test_long_message},
+    {"concurrent_lines", test_concurrent_lines},
+};
+
+int main(int argc, char **argv) {
+    return test_main_fixture(argc, argv, cases, TEST_COUNT(cases), NULL, teardown);
 }

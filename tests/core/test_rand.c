@@ -63,8 +63,11 @@ static void test_balance(void) {
     free(buf);
 }
 
-int main(void) {
-    test_calls_differ();
-    test_balance();
-    return test_finish();
+static const test_case cases[] = {
+    {"calls_differ", test_calls_differ},
+    {"balance", test_balance},
+};
+
+int main(int argc, char **argv) {
+    return test_main(argc, argv, cases, TEST_COUNT(cases));
 }

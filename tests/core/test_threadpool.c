@@ -79,7 +79,7 @@ static void test_exactly_once(void) {
         cz_threadpool *pool = NULL;
         CHECK_ERR(cz_threadpool_create(&pool, sizes[s], NULL), CZ_OK);
         CHECK(pool != NULL);
-        CHECK(cz_threadpool_size(pool) == sizes[s]);
+        CHECK_EQ_INT(cz_threadpool_size(pool), sizes[s]);
         for (size_t k = 0; k < NCOUNTS; k++)
             CHECK(run_and_verify(pool, task_counts[k], 1000 * s + k));
         /* Many small runs back to back on one pool. */
@@ -90,7 +90,7 @@ static void test_exactly_once(void) {
         cz_threadpool_destroy(pool);
     }
     /* A NULL pool runs serially. */
-    CHECK(cz_threadpool_size(NULL) == 1);
+    CHECK_EQ_INT(cz_threadpool_size(NULL), 1);
     for (size_t k = 0; k < NCOUNTS; k++)
         CHECK(run_and_verify(NULL, task_counts[k], k));
 }
@@ -136,7 +136,7 @@ static void test_concurrent_callers(void) {
     caller c[NCALLERS];
     for (int i = 0; i < NCALLERS; i++) {
         c[i] = (caller){pool, i, 0};
-        CHECK(pthread_create(&t[i], NULL, caller_main, &c[i]) == 0);
+        CHECK_EQ_INT(pthread_create(&t[i], NULL, caller_main, &c[i]), 0);
     }
     for (int i = 0; i < NCALLERS; i++) {
         pthread_join(t[i], NULL);
@@ -193,17 +193,20 @@ static void test_parallel(void) {
     CHECK_ERR(cz_threadpool_create(&pool, 2, NULL), CZ_OK);
     rendezvous r = {0, 0, {0}};
     cz_threadpool_run(pool, meet_task, &r, 2);
-    CHECK(r.met == 2);
+    CHECK_EQ_INT(r.met, 2);
     CHECK(!pthread_equal(r.who[0], r.who[1]));
     CHECK(pthread_equal(r.who[0], pthread_self()) || pthread_equal(r.who[1], pthread_self()));
     cz_threadpool_destroy(pool);
 }
 
-int main(void) {
-    test_exactly_once();
-    test_default_size();
-    test_concurrent_callers();
-    test_nested();
-    test_parallel();
-    return test_finish();
+static const test_case cases[] = {
+    {"exactly_once", test_exactly_once},
+    {"default_size", test_default_size},
+    {"concurrent_callers", test_concurrent_callers},
+    {"nested", test_nested},
+    {"parallel", test_parallel},
+};
+
+int main(int argc, char **argv) {
+    return test_main(argc, argv, cases, TEST_COUNT(cases));
 }

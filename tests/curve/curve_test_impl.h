@@ -53,7 +53,7 @@ static inline void T(rand_scalar)(T_FR_T *k, uint64_t *state) {
     l[3] &= 0x0fffffffffffffffULL;
     for (int i = 0; i < 32; i++)
         b[i] = (uint8_t)(l[i / 8] >> (8 * (i % 8)));
-    CHECK(FR(from_bytes_le)(k, b) == 0);
+    CHECK_EQ_INT(FR(from_bytes_le)(k, b), 0);
 }
 
 static inline void T(gen_jac)(T_JAC *g) {
@@ -100,7 +100,7 @@ static inline void T(noble_record)(char **f, int nf) {
     G(generator)(&P);
     lambda = P.y; /* a fixed non-trivial Z scale */
     if (strcmp(op, "gmul") == 0 && nf == 5) {
-        CHECK(FR(from_dec)(&s, f[3]) == 0);
+        CHECK_EQ_INT(FR(from_dec)(&s, f[3]), 0);
         CHECK(T(parse_point)(&R, f[4]));
         T(gen_jac)(&j);
         G(mul)(&out, &j, &s);
@@ -130,7 +130,7 @@ static inline void T(noble_record)(char **f, int nf) {
         CHECK(T(jac_eq_aff)(&out, &R));
     } else if (strcmp(op, "pmul") == 0 && nf == 6) {
         CHECK(T(parse_point)(&P, f[3]) && T(parse_point)(&R, f[5]));
-        CHECK(FR(from_dec)(&s, f[4]) == 0);
+        CHECK_EQ_INT(FR(from_dec)(&s, f[4]), 0);
         G(from_affine)(&j, &P);
         T(rescale)(&j, &lambda);
         G(mul)(&out, &j, &s);

@@ -6,10 +6,13 @@
  */
 #include "curve_test_groups.h"
 
-int main(void) {
-    cz_bls12381_g1_t_props();
-    cz_bls12381_g2_t_props();
-    cz_bn254_g1_t_props();
-    cz_bn254_g2_t_props();
-    return test_finish();
+static const test_case cases[] = {
+    {"bls12381_g1_props", cz_bls12381_g1_t_props},
+    {"bls12381_g2_props", cz_bls12381_g2_t_props},
+    {"bn254_g1_props", cz_bn254_g1_t_props},
+    {"bn254_g2_props", cz_bn254_g2_t_props},
+};
+
+int main(int argc, char **argv) {
+    return test_main(argc, argv, cases, TEST_COUNT(cases));
 }

@@ -6,8 +6,15 @@
  */
 #include "curve_test_groups.h"
 
-int main(void) {
+static void test_vectors(void) {
     size_t n = curve_vectors_each(curve_noble_dispatch);
     CHECK(n > 300);
-    return test_finish();
+}
+
+static const test_case cases[] = {
+    {"vectors", test_vectors},
+};
+
+int main(int argc, char **argv) {
+    return test_main(argc, argv, cases, TEST_COUNT(cases));
 }

@@ -95,14 +95,21 @@ static void encoding_record(char **f, int nf) {
         cz_bn254_g2_t_enc_record(f, nf, fi);
 }
 
-int main(void) {
-    cz_bls12381_g1_t_enc_misc();
-    cz_bls12381_g2_t_enc_misc();
-    cz_bn254_g1_t_enc_misc();
-    cz_bn254_g2_t_enc_misc();
+static void test_vectors(void) {
     curve_vectors_each(encoding_record);
-    CHECK(nzc == 66);   /* 8 + 24 random points and infinity, G1 and G2 */
-    CHECK(nnosub == 9); /* BLS12-381 G1, G2 and BN254 G2 */
+    CHECK_EQ_U64(nzc, 66);   /* 8 + 24 random points and infinity, G1 and G2 */
+    CHECK_EQ_U64(nnosub, 9); /* BLS12-381 G1, G2 and BN254 G2 */
     CHECK(ngmul > 40);
-    return test_finish();
+}
+
+static const test_case cases[] = {
+    {"bls12381_g1_misc", cz_bls12381_g1_t_enc_misc},
+    {"bls12381_g2_misc", cz_bls12381_g2_t_enc_misc},
+    {"bn254_g1_misc", cz_bn254_g1_t_enc_misc},
+    {"bn254_g2_misc", cz_bn254_g2_t_enc_misc},
+    {"vectors", test_vectors},
+};
+
+int main(int argc, char **argv) {
+    return test_main(argc, argv, cases, TEST_COUNT(cases));
 }

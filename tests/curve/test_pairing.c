@@ -144,21 +144,24 @@ static void check_line(const curve_ops *c, size_t ci, const char *kind) {
         for (size_t i = 0; i < n; i++)
             ok &= parse_fps(c, pairs + i * pair_size, 6);
         if (CHECK(ok))
-            CHECK(c->check(pairs, n) == expect);
+            CHECK_EQ_INT(c->check(pairs, n), expect);
         free(pairs);
     } else {
         CHECK(!"unknown record");
     }
 }
 
-int main(void) {
-    CHECK(sizeof(cz_bn254_pairing_pair) == 6 * sizeof(cz_bn254_fp));
-    CHECK(sizeof(cz_bls12381_pairing_pair) == 6 * sizeof(cz_bls12381_fp));
+static void test_sizes(void) {
+    CHECK_EQ_SIZE(sizeof(cz_bn254_pairing_pair), 6 * sizeof(cz_bn254_fp));
+    CHECK_EQ_SIZE(sizeof(cz_bls12381_pairing_pair), 6 * sizeof(cz_bls12381_fp));
+}
+
+static void test_vectors(void) {
     FILE *fp = fopen("tests/vectors/out/pairing_vectors.txt", "r");
     if (!CHECK(fp != NULL)) {
         fprintf(stderr, "missing tests/vectors/out/pairing_vectors.txt: run "
                         "node tests/vectors/pairing_vectors.mjs tests/vectors/out\n");
-        return test_finish();
+        return;
     }
     static char line[64 * 1024];
     int nrec = 0;
@@ -171,8 +174,20 @@ int main(void) {
         nrec++;
     }
     fclose(fp);
-    CHECK(nrec == 30);
+    CHECK_EQ_INT(nrec, 30);
+}
+
+static void test_no_pairs(void) {
     for (size_t ci = 0; ci < 2; ci++)
-        CHECK(CURVES[ci].check(NULL, 0) == 1);
-    return test_finish();
+        CHECK_EQ_INT(CURVES[ci].check(NULL, 0), 1);
+}
+
+static const test_case cases[] = {
+    {"sizes", test_sizes},
+    {"vectors", test_vectors},
+    {"no_pairs", test_no_pairs},
+};
+
+int main(int argc, char **argv) {
+    return test_main(argc, argv, cases, TEST_COUNT(cases));
 }

@@ -154,8 +154,9 @@ static pid_t start_daemon(void) {
 
 /* Proofs one at a time, then a batch; every proof is counted by the daemon. */
 static void test_proofs(void) {
-    CHECK(run("-a", sock_addr, "single", "--scale", "10", "--partitions", "2", "--id", "one") == 0);
-    CHECK(count_lines(out) == 1);
+    CHECK_EQ_INT(
+        run("-a", sock_addr, "single", "--scale", "10", "--partitions", "2", "--id", "one"), 0);
+    CHECK_EQ_INT(count_lines(out), 1);
     json_t *j = json_line(out, 0);
     CHECK(j != NULL && str_is(j, "bench", "client") && str_is(j, "op", "single"));
     CHECK(str_is(j, "job_id", "one") && str_is(j, "state", "COMPLETED"));
@@ -165,9 +166,10 @@ static void test_proofs(void) {
     json_decref(j);
 
     /* -a after the subcommand works as well. */
-    CHECK(run("batch", "-a", sock_addr, "--scale", "10", "--partitions", "1", "-c", "6", "-j", "3",
-              "--priority", "high") == 0);
-    CHECK(count_lines(out) == 7);
+    CHECK_EQ_INT(run("batch", "-a", sock_addr, "--scale", "10", "--partitions", "1", "-c", "6",
+                     "-j", "3", "--priority", "high"),
+                 0);
+    CHECK_EQ_INT(count_lines(out), 7);
     int seen[6] = {0};
     char ids[6][128];
     for (size_t i = 0; i < 6; i++) {
@@ -185,7 +187,7 @@ static void test_proofs(void) {
         json_decref(p);
     }
     for (int k = 0; k < 6; k++) {
-        CHECK(seen[k] == 1);
+        CHECK_EQ_INT(seen[k], 1);
         for (int l = 0; l < k; l++)
             CHECK(seen[k] && seen[l] && strcmp(ids[k], ids[l]) != 0);
     }
@@ -208,20 +210,21 @@ static void test_proofs(void) {
     json_decref(s);
 
     /* A zkey proof (BN254 snarkjs: 256 bytes) from a relative path. */
-    CHECK(run("-a", sock_addr, "single", "--workload", "zkey", "--zkey",
-              "examples/poseidon/poseidon_chain.zkey", "--wtns",
-              "examples/poseidon/poseidon_chain.wtns") == 0);
+    CHECK_EQ_INT(run("-a", sock_addr, "single", "--workload", "zkey", "--zkey",
+                     "examples/poseidon/poseidon_chain.zkey", "--wtns",
+                     "examples/poseidon/poseidon_chain.wtns"),
+                 0);
     j = json_line(out, 0);
     CHECK(j != NULL && str_is(j, "state", "COMPLETED") && num(j, "proof_bytes") == 256);
     json_decref(j);
 
     /* The daemon counted them: 1 + (1 warm-up + 6) porep-synth, 1 zkey. */
-    CHECK(run("-a", sock_addr, "metrics") == 0);
+    CHECK_EQ_INT(run("-a", sock_addr, "metrics"), 0);
     CHECK(metric(out, "cuzk_proofs_completed_total") == 9);
     CHECK(metric(out, "cuzk_proofs_completed{proof_kind=\"porep_synth\"}") == 8);
     CHECK(metric(out, "cuzk_proofs_completed{proof_kind=\"snarkjs_zkey\"}") == 1);
     CHECK(metric(out, "cuzk_gpu_busy_seconds_total{device=\"0\"}") > 0);
-    CHECK(run("-a", sock_addr, "status") == 0);
+    CHECK_EQ_INT(run("-a", sock_addr, "status"), 0);
     CHECK(strstr(out, "9 completed, 0 failed") != NULL);
     CHECK(strstr(out, "porep-synth") != NULL && strstr(out, "gpu 0") != NULL);
 }
@@ -230,17 +233,17 @@ static void test_srs(void) {
     char abs[4096];
     CHECK(realpath("examples/poseidon/poseidon_chain.zkey", abs) != NULL);
     /* The zkey job above loaded the key; preloading it again finds it loaded. */
-    CHECK(run("-a", sock_addr, "preload", "examples/poseidon/poseidon_chain.zkey") == 0);
+    CHECK_EQ_INT(run("-a", sock_addr, "preload", "examples/poseidon/poseidon_chain.zkey"), 0);
     CHECK(strstr(out, "already loaded") != NULL || strstr(out, "loaded in") != NULL);
-    CHECK(run("-a", sock_addr, "preload", "examples/poseidon/poseidon_chain.zkey") == 0);
+    CHECK_EQ_INT(run("-a", sock_addr, "preload", "examples/poseidon/poseidon_chain.zkey"), 0);
     CHECK(strstr(out, "already loaded") != NULL);
-    CHECK(run("-a", sock_addr, "status") == 0);
+    CHECK_EQ_INT(run("-a", sock_addr, "status"), 0);
     CHECK(strstr(out, abs) != NULL); /* GetStatus lists the preloaded key */
-    CHECK(run("-a", sock_addr, "evict", "examples/poseidon/poseidon_chain.zkey") == 0);
+    CHECK_EQ_INT(run("-a", sock_addr, "evict", "examples/poseidon/poseidon_chain.zkey"), 0);
     CHECK(strstr(out, "freed ") != NULL && strstr(out, "freed 0 ") == NULL);
-    CHECK(run("-a", sock_addr, "evict", "examples/poseidon/poseidon_chain.zkey") == 0);
+    CHECK_EQ_INT(run("-a", sock_addr, "evict", "examples/poseidon/poseidon_chain.zkey"), 0);
     CHECK(strstr(out, "was not loaded") != NULL);
-    CHECK(run("-a", sock_addr, "preload", "/nonexistent/x.zkey") == 1);
+    CHECK_EQ_INT(run("-a", sock_addr, "preload", "/nonexistent/x.zkey"), 1);
     CHECK(strstr(err, "INVALID_ARGUMENT") != NULL);
 }
 
@@ -259,7 +262,7 @@ static void test_cancel_and_errors(void) {
     }
     CHECK(cancelled);
     CHECK(strstr(out, "cancel victim: was ") != NULL);
-    CHECK(wait_status(v) == 1);
+    CHECK_EQ_INT(wait_status(v), 1);
     slurp(out, sizeof out, vout);
     slurp(err, sizeof err, verr);
     json_t *j = json_line(out, 0);
@@ -267,30 +270,30 @@ static void test_cancel_and_errors(void) {
     json_decref(j);
     CHECK(strstr(err, "CANCELLED") != NULL);
 
-    CHECK(run("-a", sock_addr, "cancel", "no-such-job") == 1);
+    CHECK_EQ_INT(run("-a", sock_addr, "cancel", "no-such-job"), 1);
     CHECK(strstr(err, "NOT_FOUND") != NULL && strstr(err, "no-such-job") != NULL);
     /* A job the daemon refuses: its message is printed, exit 1. */
-    CHECK(run("-a", sock_addr, "single", "--scale", "30") == 1);
+    CHECK_EQ_INT(run("-a", sock_addr, "single", "--scale", "30"), 1);
     CHECK(strstr(err, "INVALID_ARGUMENT") != NULL && strstr(err, "synth_scale") != NULL);
-    CHECK(run("-a", sock_addr, "batch", "--scale", "30", "-c", "2", "--warmup", "0") == 1);
+    CHECK_EQ_INT(run("-a", sock_addr, "batch", "--scale", "30", "-c", "2", "--warmup", "0"), 1);
     CHECK(count_lines(out) == 3 && strstr(err, "0/2 done") != NULL);
     /* Usage errors: exit 2 with a message. */
     CHECK(run("batch", "-c", "0") == 2 && strstr(err, "--count") != NULL);
     CHECK(run("status", "--scale", "10") == 2 && strstr(err, "does not apply") != NULL);
     CHECK(run("cancel") == 2 && strstr(err, "job id") != NULL);
     CHECK(run("single", "--workload", "zkey") == 2 && strstr(err, "--zkey") != NULL);
-    CHECK(run("-a", sock_addr, "msm") == 2);
+    CHECK_EQ_INT(run("-a", sock_addr, "msm"), 2);
     CHECK(run("sweep", "--values", "1") == 2 && strstr(err, "--key") != NULL);
     /* Nobody listening: a clear message naming the address, exit 1. */
     char nobody[320];
     snprintf(nobody, sizeof nobody, "unix://%s/nobody.sock", dir);
-    CHECK(run("-a", nobody, "status") == 1);
+    CHECK_EQ_INT(run("-a", nobody, "status"), 1);
     CHECK(strstr(err, "cannot reach the daemon") != NULL && strstr(err, nobody) != NULL);
     /* The default address is the daemon's default daemon.listen. */
     cz_daemon_config c;
     cz_daemon_config_defaults(&c);
     if (access(c.daemon.listen + strlen("unix://"), F_OK) != 0) {
-        CHECK(run("metrics") == 1);
+        CHECK_EQ_INT(run("metrics"), 1);
         CHECK(strstr(err, c.daemon.listen) != NULL);
     }
     cz_daemon_config_free(&c);
@@ -322,19 +325,21 @@ static void test_sweep(void) {
     snprintf(tmp, sizeof tmp, "%s/tmp", dir);
     mkdir(tmp, 0700);
     setenv("TMPDIR", tmp, 1);
-    CHECK(run("sweep", "--key", "synthesis.partition_workers", "--values", "1,2", "-c", "2", "-j",
-              "2", "--scale", "10", "--partitions", "2", "--daemon", daemon_prog, "--daemon-arg",
-              "--synth-cache", "--daemon-arg", cache, "--daemon-arg", "--threads", "--daemon-arg",
-              "2", "--daemon-arg", "--budget-gib", "--daemon-arg", "4") == 0);
-    CHECK(count_lines(out) == 3);
+    CHECK_EQ_INT(run("sweep", "--key", "synthesis.partition_workers", "--values", "1,2", "-c", "2",
+                     "-j", "2", "--scale", "10", "--partitions", "2", "--daemon", daemon_prog,
+                     "--daemon-arg", "--synth-cache", "--daemon-arg", cache, "--daemon-arg",
+                     "--threads", "--daemon-arg", "2", "--daemon-arg", "--budget-gib",
+                     "--daemon-arg", "4"),
+                 0);
+    CHECK_EQ_INT(count_lines(out), 3);
     CHECK(strncmp(out, "synthesis.partition_workers ", 28) == 0);
     CHECK(strstr(out, "s/proof") != NULL && strstr(out, "peak_rss_MiB") != NULL);
     const char *row = strchr(out, '\n');
     for (int r = 0; r < 2 && row != NULL; r++) {
         char value[32];
         double spp = 0, ppm = 0, busy = -1, rss = 0;
-        CHECK(sscanf(row + 1, "%31s %lf %lf %lf %lf", value, &spp, &ppm, &busy, &rss) == 5);
-        CHECK(atoi(value) == r + 1);
+        CHECK_EQ_INT(sscanf(row + 1, "%31s %lf %lf %lf %lf", value, &spp, &ppm, &busy, &rss), 5);
+        CHECK_EQ_INT(atoi(value), r + 1);
         CHECK(spp > 0 && ppm > 0 && per_min_matches(ppm, spp));
         CHECK(busy >= 0 && busy <= 101);
         CHECK(rss > 1); /* MiB: a daemon that proved something */
@@ -342,26 +347,56 @@ static void test_sweep(void) {
     }
     pid_t pids[8];
     int np = sweep_pids(pids, 8);
-    CHECK(np == 2);
+    CHECK_EQ_INT(np, 2);
     for (int i = 0; i < np; i++)
         CHECK(kill(pids[i], 0) == -1 && errno == ESRCH);
     CHECK(dir_is_empty(tmp));
 
     /* A key or value the daemon's configuration refuses: exit 2, no daemon started. */
-    CHECK(run("sweep", "--key", "synthesis.nope", "--values", "1", "--daemon", daemon_prog) == 2);
+    CHECK_EQ_INT(run("sweep", "--key", "synthesis.nope", "--values", "1", "--daemon", daemon_prog),
+                 2);
     CHECK(strstr(err, "nope") != NULL && strstr(err, "cuzk-daemon pid") == NULL);
-    CHECK(run("sweep", "--key", "synthesis.partition_workers", "--values", "2,0", "--daemon",
-              daemon_prog) == 2);
+    CHECK_EQ_INT(run("sweep", "--key", "synthesis.partition_workers", "--values", "2,0", "--daemon",
+                     daemon_prog),
+                 2);
     CHECK(strstr(err, "out of range") != NULL && strstr(err, "cuzk-daemon pid") == NULL);
     /* A daemon that exits at start: its status and its stderr's tail, exit 1, nothing left. */
-    CHECK(run("sweep", "--key", "synthesis.partition_workers", "--values", "1", "--daemon",
-              daemon_prog, "--daemon-arg", "--bogus-flag", "--daemon-arg", "x") == 1);
+    CHECK_EQ_INT(run("sweep", "--key", "synthesis.partition_workers", "--values", "1", "--daemon",
+                     daemon_prog, "--daemon-arg", "--bogus-flag", "--daemon-arg", "x"),
+                 1);
     CHECK(strstr(err, "exited with status 2") != NULL && strstr(err, "--bogus-flag") != NULL);
     CHECK(dir_is_empty(tmp));
     unsetenv("TMPDIR");
 }
 
-int main(void) {
+/* The daemon the client cases talk to: started by the first case that needs it, stopped by
+ * the sweep (which starts its own) or at the end. */
+static pid_t daemon_pid = -1;
+static int daemon_ok;
+
+static int daemon_up(void) {
+    if (daemon_pid > 0)
+        return daemon_ok;
+    daemon_pid = start_daemon();
+    int up = 0;
+    for (int t = 0; t < 600 && !up; t++) {
+        up = run("-a", sock_addr, "status") == 0;
+        if (!up)
+            sleep_ms(100);
+    }
+    daemon_ok = CHECK(up);
+    return daemon_ok;
+}
+
+static void daemon_stop(void) {
+    if (daemon_pid <= 0)
+        return;
+    kill(daemon_pid, SIGTERM);
+    CHECK_EQ_INT(wait_status(daemon_pid), 0);
+    daemon_pid = -1;
+}
+
+static int setup(void) {
     bench = getenv("CZ_BENCH_PROGRAM");
     daemon_prog = getenv("CZ_DAEMON_PROGRAM");
     if (bench == NULL || daemon_prog == NULL || access(bench, X_OK) != 0 ||
@@ -378,26 +413,44 @@ int main(void) {
     snprintf(cache, sizeof cache, "%s/cache", dir);
     snprintf(out_path, sizeof out_path, "%s/out", dir);
     snprintf(err_path, sizeof err_path, "%s/err", dir);
+    return 0;
+}
 
-    pid_t d = start_daemon();
-    int up = 0;
-    for (int t = 0; t < 600 && !up; t++) {
-        up = run("-a", sock_addr, "status") == 0;
-        if (!up)
-            sleep_ms(100);
-    }
-    if (CHECK(up)) {
-        test_proofs();
-        test_srs();
-        test_cancel_and_errors();
-    }
-    kill(d, SIGTERM);
-    CHECK(wait_status(d) == 0);
-    test_sweep();
-
+static void teardown(void) {
+    daemon_stop();
     char cmd[400];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     if (system(cmd) != 0)
         fprintf(stderr, "could not remove %s\n", dir);
-    return test_finish();
+}
+
+static void case_proofs(void) {
+    if (daemon_up())
+        test_proofs();
+}
+
+static void case_srs(void) {
+    if (daemon_up())
+        test_srs();
+}
+
+static void case_cancel_and_errors(void) {
+    if (daemon_up())
+        test_cancel_and_errors();
+}
+
+static void case_sweep(void) {
+    daemon_stop();
+    test_sweep();
+}
+
+static const test_case cases[] = {
+    {"proofs", case_proofs},
+    {"srs", case_srs},
+    {"cancel_and_errors", case_cancel_and_errors},
+    {"sweep", case_sweep},
+};
+
+int main(int argc, char **argv) {
+    return test_main_fixture(argc, argv, cases, TEST_COUNT(cases), setup, teardown);
 }

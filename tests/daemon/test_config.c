@@ -34,7 +34,7 @@ static char *dump(const cz_daemon_config *c) {
     char *buf = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
-    CHECK(cz_daemon_config_write(f, c) == CZ_OK);
+    CHECK_ERR(cz_daemon_config_write(f, c), CZ_OK);
     fclose(f);
     return buf;
 }
@@ -72,25 +72,25 @@ static void check_error(const char *text, int code, int line, const char *what) 
 static void test_defaults(void) {
     cz_daemon_config c;
     cz_errinfo ei;
-    CHECK(cz_daemon_config_load(&c, NULL, &ei) == CZ_OK);
+    CHECK_ERR(cz_daemon_config_load(&c, NULL, &ei), CZ_OK);
     /* the original's defaults (research notes, cuzk.md 4.1) */
-    CHECK(strcmp(c.daemon.listen, "unix:///run/curio/cuzk.sock") == 0);
-    CHECK(strcmp(c.daemon.status_listen, "") == 0);
-    CHECK(c.memory.total_budget == 0);
-    CHECK(c.memory.safety_margin == 5ull << 30);
-    CHECK(c.memory.eviction_min_idle == 300);
-    CHECK(c.gpus.ndevices == 0);
-    CHECK(c.gpus.gpu_threads == 0);
-    CHECK(c.gpus.gpu_workers_per_device == 2);
-    CHECK(c.synthesis.threads == 0);
-    CHECK(strcmp(c.srs.param_cache, "/data/zk/params") == 0);
-    CHECK(c.srs.npreload == 0);
-    CHECK(c.logging.level == CZ_LOG_LEVEL_INFO);
-    CHECK(strcmp(c.logging.timeline, "") == 0);
+    CHECK_EQ_STR(c.daemon.listen, "unix:///run/curio/cuzk.sock");
+    CHECK_EQ_STR(c.daemon.status_listen, "");
+    CHECK_EQ_INT(c.memory.total_budget, 0);
+    CHECK_EQ_INT(c.memory.safety_margin, 5ull << 30);
+    CHECK_EQ_INT(c.memory.eviction_min_idle, 300);
+    CHECK_EQ_INT(c.gpus.ndevices, 0);
+    CHECK_EQ_INT(c.gpus.gpu_threads, 0);
+    CHECK_EQ_INT(c.gpus.gpu_workers_per_device, 2);
+    CHECK_EQ_INT(c.synthesis.threads, 0);
+    CHECK_EQ_STR(c.srs.param_cache, "/data/zk/params");
+    CHECK_EQ_INT(c.srs.npreload, 0);
+    CHECK_EQ_INT(c.logging.level, CZ_LOG_LEVEL_INFO);
+    CHECK_EQ_STR(c.logging.timeline, "");
     cz_daemon_config_free(&c);
 
     cz_errinfo_clear(&ei);
-    CHECK(cz_daemon_config_load(&c, "/nonexistent/cuzk.toml", &ei) == CZ_EIO);
+    CHECK_ERR(cz_daemon_config_load(&c, "/nonexistent/cuzk.toml", &ei), CZ_EIO);
     CHECK(strstr(ei.msg, "/nonexistent/cuzk.toml") != NULL);
     cz_daemon_config_free(&c);
 }
@@ -129,26 +129,26 @@ static const char *every_key = "# every key, none at its default\n"
                                "timeline = \"/tmp/tl.txt\"\n";
 
 static void check_every_key(const cz_daemon_config *c) {
-    CHECK(strcmp(c->daemon.listen, "0.0.0.0:9820") == 0);
-    CHECK(strcmp(c->daemon.status_listen, "127.0.0.1:9821") == 0);
-    CHECK(c->memory.total_budget == 200ull << 30);
-    CHECK(c->memory.safety_margin == 1000000);
-    CHECK(c->memory.eviction_min_idle == 7200);
+    CHECK_EQ_STR(c->daemon.listen, "0.0.0.0:9820");
+    CHECK_EQ_STR(c->daemon.status_listen, "127.0.0.1:9821");
+    CHECK_EQ_INT(c->memory.total_budget, 200ull << 30);
+    CHECK_EQ_INT(c->memory.safety_margin, 1000000);
+    CHECK_EQ_INT(c->memory.eviction_min_idle, 7200);
     CHECK(c->gpus.ndevices == 2 && c->gpus.devices[0] == 3 && c->gpus.devices[1] == 1);
-    CHECK(c->gpus.gpu_threads == 32);
-    CHECK(c->gpus.gpu_workers_per_device == 1);
-    CHECK(c->scheduler.job_retention == 90);
-    CHECK(c->scheduler.max_retained_jobs == 50);
-    CHECK(c->synthesis.threads == 64);
-    CHECK(c->synthesis.partition_workers == 8);
-    CHECK(c->synthesis.urgent_worker == 0);
-    CHECK(c->pipeline.finalizers == 3);
-    CHECK(c->pipeline.max_gpu_queue_depth == -1);
-    CHECK(strcmp(c->srs.param_cache, "/var/tmp/p\xc3\xa9\"q\\") == 0);
+    CHECK_EQ_INT(c->gpus.gpu_threads, 32);
+    CHECK_EQ_INT(c->gpus.gpu_workers_per_device, 1);
+    CHECK_EQ_INT(c->scheduler.job_retention, 90);
+    CHECK_EQ_INT(c->scheduler.max_retained_jobs, 50);
+    CHECK_EQ_INT(c->synthesis.threads, 64);
+    CHECK_EQ_INT(c->synthesis.partition_workers, 8);
+    CHECK_EQ_INT(c->synthesis.urgent_worker, 0);
+    CHECK_EQ_INT(c->pipeline.finalizers, 3);
+    CHECK_EQ_INT(c->pipeline.max_gpu_queue_depth, -1);
+    CHECK_EQ_STR(c->srs.param_cache, "/var/tmp/p\xc3\xa9\"q\\");
     CHECK(c->srs.npreload == 2 && strcmp(c->srs.preload[0], "porep-32g.zkey") == 0 &&
           strcmp(c->srs.preload[1], "/abs/wpost.zkey") == 0);
-    CHECK(c->logging.level == CZ_LOG_LEVEL_DEBUG);
-    CHECK(strcmp(c->logging.timeline, "/tmp/tl.txt") == 0);
+    CHECK_EQ_INT(c->logging.level, CZ_LOG_LEVEL_DEBUG);
+    CHECK_EQ_STR(c->logging.timeline, "/tmp/tl.txt");
 }
 
 static void test_every_key_file(void) {
@@ -157,7 +157,7 @@ static void test_every_key_file(void) {
     cz_errinfo_clear(&ei);
     const char *path = write_tmp(every_key);
     int rc = cz_daemon_config_load(&c, path, &ei);
-    if (!CHECK(rc == CZ_OK))
+    if (!CHECK_ERR(rc, CZ_OK))
         fprintf(stderr, "  %s\n", ei.msg);
     unlink(path);
     check_every_key(&c);
@@ -165,7 +165,7 @@ static void test_every_key_file(void) {
     /* write, load back: the same configuration (the writer round-trips every value) */
     char *text = dump(&c);
     path = write_tmp(text);
-    CHECK(cz_daemon_config_load(&d, path, &ei) == CZ_OK);
+    CHECK_ERR(cz_daemon_config_load(&d, path, &ei), CZ_OK);
     unlink(path);
     check_every_key(&d);
     CHECK(same_config(&c, &d));
@@ -201,20 +201,20 @@ static void test_every_key_set(void) {
     cz_daemon_config_defaults(&c);
     for (size_t i = 0; i < sizeof kv / sizeof kv[0]; i++) {
         cz_errinfo_clear(&ei);
-        if (!CHECK(cz_daemon_config_set(&c, kv[i][0], kv[i][1], &ei) == CZ_OK))
+        if (!CHECK_ERR(cz_daemon_config_set(&c, kv[i][0], kv[i][1], &ei), CZ_OK))
             fprintf(stderr, "  %s: %s\n", kv[i][0], ei.msg);
     }
     check_every_key(&c);
 
     /* TOML forms of the lists, and "auto" */
-    CHECK(cz_daemon_config_set(&c, "gpus.devices", "[0, 2, 5]", &ei) == CZ_OK);
+    CHECK_ERR(cz_daemon_config_set(&c, "gpus.devices", "[0, 2, 5]", &ei), CZ_OK);
     CHECK(c.gpus.ndevices == 3 && c.gpus.devices[2] == 5);
-    CHECK(cz_daemon_config_set(&c, "gpus.devices", "", &ei) == CZ_OK);
-    CHECK(c.gpus.ndevices == 0);
-    CHECK(cz_daemon_config_set(&c, "srs.preload", "[\"a\"]", &ei) == CZ_OK);
+    CHECK_ERR(cz_daemon_config_set(&c, "gpus.devices", "", &ei), CZ_OK);
+    CHECK_EQ_INT(c.gpus.ndevices, 0);
+    CHECK_ERR(cz_daemon_config_set(&c, "srs.preload", "[\"a\"]", &ei), CZ_OK);
     CHECK(c.srs.npreload == 1 && strcmp(c.srs.preload[0], "a") == 0);
-    CHECK(cz_daemon_config_set(&c, "memory.total_budget", "auto", &ei) == CZ_OK);
-    CHECK(c.memory.total_budget == 0);
+    CHECK_ERR(cz_daemon_config_set(&c, "memory.total_budget", "auto", &ei), CZ_OK);
+    CHECK_EQ_INT(c.memory.total_budget, 0);
 
     /* failures leave c as it was */
     char *before = dump(&c);
@@ -248,7 +248,7 @@ static void test_every_key_set(void) {
             fprintf(stderr, "  %s=%s: rc %d msg '%s'\n", bad[i].key, bad[i].value, rc, ei.msg);
     }
     char *after = dump(&c);
-    CHECK(strcmp(before, after) == 0);
+    CHECK_EQ_STR(before, after);
     free(before);
     free(after);
     cz_daemon_config_free(&c);
@@ -315,29 +315,29 @@ static void test_values(void) {
     /* the parser on its own: value kinds, underscores, floats, escapes */
     cz__toml_value v;
     cz_errinfo ei;
-    CHECK(cz__toml_parse_value(&v, "-1_000_000", "t", &ei) == CZ_OK);
+    CHECK_ERR(cz__toml_parse_value(&v, "-1_000_000", "t", &ei), CZ_OK);
     CHECK(v.kind == CZ_TOML_INT && v.u.i == -1000000);
-    CHECK(cz__toml_parse_value(&v, "-9223372036854775808", "t", &ei) == CZ_OK);
+    CHECK_ERR(cz__toml_parse_value(&v, "-9223372036854775808", "t", &ei), CZ_OK);
     CHECK(v.kind == CZ_TOML_INT && v.u.i == INT64_MIN);
-    CHECK(cz__toml_parse_value(&v, "6.25e-2", "t", &ei) == CZ_OK);
+    CHECK_ERR(cz__toml_parse_value(&v, "6.25e-2", "t", &ei), CZ_OK);
     CHECK(v.kind == CZ_TOML_FLOAT && v.u.f == 0.0625);
-    CHECK(cz__toml_parse_value(&v, "1e3", "t", &ei) == CZ_OK);
+    CHECK_ERR(cz__toml_parse_value(&v, "1e3", "t", &ei), CZ_OK);
     CHECK(v.kind == CZ_TOML_FLOAT && v.u.f == 1000.0);
-    CHECK(cz__toml_parse_value(&v, "1.", "t", &ei) == CZ_EFORMAT);
-    CHECK(cz__toml_parse_value(&v, "false", "t", &ei) == CZ_OK);
+    CHECK_ERR(cz__toml_parse_value(&v, "1.", "t", &ei), CZ_EFORMAT);
+    CHECK_ERR(cz__toml_parse_value(&v, "false", "t", &ei), CZ_OK);
     CHECK(v.kind == CZ_TOML_BOOL && v.u.b == 0);
-    CHECK(cz__toml_parse_value(&v, "truex", "t", &ei) == CZ_EFORMAT);
-    CHECK(cz__toml_parse_value(&v, "\"\\b\\t\\n\\f\\r\\U0001F600\"", "t", &ei) == CZ_OK);
+    CHECK_ERR(cz__toml_parse_value(&v, "truex", "t", &ei), CZ_EFORMAT);
+    CHECK_ERR(cz__toml_parse_value(&v, "\"\\b\\t\\n\\f\\r\\U0001F600\"", "t", &ei), CZ_OK);
     CHECK(v.kind == CZ_TOML_STRING && strcmp(v.u.s, "\b\t\n\f\r\xf0\x9f\x98\x80") == 0);
     cz__toml_value_free(&v);
-    CHECK(cz__toml_parse_value(&v, "'C:\\no\\escapes'", "t", &ei) == CZ_OK);
+    CHECK_ERR(cz__toml_parse_value(&v, "'C:\\no\\escapes'", "t", &ei), CZ_OK);
     CHECK(v.kind == CZ_TOML_STRING && strcmp(v.u.s, "C:\\no\\escapes") == 0);
     cz__toml_value_free(&v);
-    CHECK(cz__toml_parse_value(&v, "[[1, 2], [\"a\"], []]", "t", &ei) == CZ_OK);
+    CHECK_ERR(cz__toml_parse_value(&v, "[[1, 2], [\"a\"], []]", "t", &ei), CZ_OK);
     CHECK(v.kind == CZ_TOML_ARRAY && v.u.a.n == 3 && v.u.a.items[0].u.a.n == 2 &&
           v.u.a.items[0].u.a.items[1].u.i == 2 && v.u.a.items[2].u.a.n == 0);
     cz__toml_value_free(&v);
-    CHECK(cz__toml_parse_value(&v, "[[[[[[[[[1]]]]]]]]]", "t", &ei) == CZ_EFORMAT);
+    CHECK_ERR(cz__toml_parse_value(&v, "[[[[[[[[[1]]]]]]]]]", "t", &ei), CZ_EFORMAT);
 }
 
 static void test_deprecated(void) {
@@ -356,11 +356,11 @@ static void test_deprecated(void) {
     cz_errinfo ei;
     cz_errinfo_clear(&ei);
     int rc = cz_daemon_config_load(&c, path, &ei);
-    CHECK(cz_daemon_config_set(&c, "scheduler.max_batch_size", "4", &ei) == CZ_OK);
+    CHECK_ERR(cz_daemon_config_set(&c, "scheduler.max_batch_size", "4", &ei), CZ_OK);
     cz_log_set_output(prev);
-    CHECK(rc == CZ_OK);
-    CHECK(c.memory.total_budget == 100ull << 30);
-    CHECK(c.synthesis.partition_workers == 4);
+    CHECK_ERR(rc, CZ_OK);
+    CHECK_EQ_INT(c.memory.total_budget, 100ull << 30);
+    CHECK_EQ_INT(c.synthesis.partition_workers, 4);
     char buf[4096] = "";
     rewind(log);
     size_t n = fread(buf, 1, sizeof buf - 1, log);
@@ -399,7 +399,7 @@ static void test_example(void) {
     cz_errinfo ei;
     cz_errinfo_clear(&ei);
     int rc = cz_daemon_config_load(&c, "cuzk.example.toml", &ei);
-    if (!CHECK(rc == CZ_OK))
+    if (!CHECK_ERR(rc, CZ_OK))
         fprintf(stderr, "  %s\n", ei.msg);
     CHECK(same_config(&c, &d));
     cz_daemon_config_free(&c);
@@ -413,7 +413,7 @@ static void load_ok(cz_daemon_config *c, const char *text) {
     cz_errinfo ei;
     cz_errinfo_clear(&ei);
     const char *path = write_tmp(text);
-    if (!CHECK(cz_daemon_config_load(c, path, &ei) == CZ_OK))
+    if (!CHECK_ERR(cz_daemon_config_load(c, path, &ei), CZ_OK))
         fprintf(stderr, "  %s\n", ei.msg);
 }
 
@@ -470,7 +470,7 @@ static void test_gpus(void) {
     /* "all": at least one GPU */
     load_ok(&c, "[gpus]\ndevices = \"all\"\ngpu_workers_per_device = 1\n");
     snprintf(prefix, sizeof prefix, "%s:2: gpus.devices = \"all\": ", tmp_path);
-    CHECK(c.gpus.mode == CZ_DAEMON_GPUS_ALL);
+    CHECK_EQ_INT(c.gpus.mode, CZ_DAEMON_GPUS_ALL);
     check_select(&c, 0, CZ_ENOGPU, prefix, "no GPU is visible", 0, NULL);
     check_select(&c, 3, CZ_OK, "3 of 3 visible GPUs", "\"all\"", 3, seq);
     {
@@ -483,7 +483,7 @@ static void test_gpus(void) {
 
     /* "none" (any case): the CPU backend even with GPUs; [] and "auto" = the default */
     load_ok(&c, "[gpus]\ndevices = \"None\"\n");
-    CHECK(c.gpus.mode == CZ_DAEMON_GPUS_NONE);
+    CHECK_EQ_INT(c.gpus.mode, CZ_DAEMON_GPUS_NONE);
     snprintf(prefix, sizeof prefix, "CPU backend (%s:2: gpus.devices = \"none\")", tmp_path);
     check_select(&c, 4, CZ_OK, prefix, "", 0, NULL);
     check_select(&c, 0, CZ_OK, prefix, "", 0, NULL);
@@ -506,7 +506,7 @@ static void test_gpus(void) {
     unlink(tmp_path);
     cz_daemon_config_free(&c);
     load_ok(&c, "[gpus]\ndevices = \"auto\"\n");
-    CHECK(c.gpus.mode == CZ_DAEMON_GPUS_AUTO);
+    CHECK_EQ_INT(c.gpus.mode, CZ_DAEMON_GPUS_AUTO);
     check_select(&c, 0, CZ_OK, "CPU backend (no GPU visible", "", 0, NULL);
     unlink(tmp_path);
     cz_daemon_config_free(&c);
@@ -528,7 +528,7 @@ static void test_gpus(void) {
           c.gpus.mode == CZ_DAEMON_GPUS_AUTO);
     CHECK(cz_daemon_config_set(&c, "gpus.devices", "0,3", &ei) == CZ_OK &&
           c.gpus.mode == CZ_DAEMON_GPUS_LIST);
-    CHECK(strcmp(c.gpus.devices_where, "command line") == 0);
+    CHECK_EQ_STR(c.gpus.devices_where, "command line");
     check_select(&c, 2, CZ_ERANGE, "command line: gpus.devices = [0, 3]: ", "no GPU 3", 0, NULL);
     cz_errinfo_clear(&ei);
     CHECK(cz_daemon_config_set(&c, "gpus.devices", "cpu", &ei) == CZ_EFORMAT &&
@@ -536,6 +536,17 @@ static void test_gpus(void) {
     CHECK(c.gpus.mode == CZ_DAEMON_GPUS_LIST && c.gpus.ndevices == 2); /* unchanged */
     cz_daemon_config_free(&c);
 }
+
+static const test_case cases[] = {
+    {"defaults", test_defaults},
+    {"every_key_file", test_every_key_file},
+    {"every_key_set", test_every_key_set},
+    {"errors", test_errors},
+    {"values", test_values},
+    {"deprecated", test_deprecated},
+    {"example", test_example},
+    {"gpus", test_gpus},
+};
 
 int main(int argc, char **argv) {
     /* `test_config --write-example` prints the example file (how cuzk.example.toml is made) */
@@ -546,13 +557,5 @@ int main(int argc, char **argv) {
         cz_daemon_config_free(&d);
         return rc ? 1 : 0;
     }
-    test_defaults();
-    test_every_key_file();
-    test_every_key_set();
-    test_errors();
-    test_values();
-    test_deprecated();
-    test_example();
-    test_gpus();
-    return test_finish();
+    return test_main(argc, argv, cases, TEST_COUNT(cases));
 }

@@ -20,29 +20,38 @@
 #include "daemon/gpus.h"
 #include "test.h"
 
-int main(void) {
-    int visible = 0;
+static int visible;
+
+static int setup(void) {
     cz_errinfo ei;
     cz_errinfo_clear(&ei);
     if (cz_gpu_device_count(&visible, &ei) != CZ_OK || visible == 0) {
         printf("skipped: %s\n", ei.msg);
-        return 77;
+        return TEST_SKIP;
     }
+    return 0;
+}
+
+/* Devices chosen from the configuration, their status and metrics before and after a job. */
+static void test_select_and_status(void) {
+    cz_errinfo ei;
+    cz_errinfo_clear(&ei);
     cz_daemon_config dc;
     cz_daemon_config_defaults(&dc);
-    CHECK(cz_daemon_config_set(&dc, "gpus.devices", "all", &ei) == CZ_OK);
+    CHECK_ERR(cz_daemon_config_set(&dc, "gpus.devices", "all", &ei), CZ_OK);
     cz_engine_config cfg;
     memset(&cfg, 0, sizeof cfg);
     char note[256];
-    CHECK(cz_daemon_gpus_select(cfg.devices, &cfg.ndevices, note, sizeof note, &dc, visible, NULL,
-                                &ei) == CZ_OK);
-    CHECK(cfg.ndevices == (visible < CZ_ENGINE_MAX_DEVICES ? visible : CZ_ENGINE_MAX_DEVICES));
+    CHECK_ERR(cz_daemon_gpus_select(cfg.devices, &cfg.ndevices, note, sizeof note, &dc, visible,
+                                    NULL, &ei),
+              CZ_OK);
+    CHECK_EQ_INT(cfg.ndevices, (visible < CZ_ENGINE_MAX_DEVICES ? visible : CZ_ENGINE_MAX_DEVICES));
     printf("%s\n", note);
     {
         char list[16];
         int d[CZ_ENGINE_MAX_DEVICES], n;
         snprintf(list, sizeof list, "%d", visible);
-        CHECK(cz_daemon_config_set(&dc, "gpus.devices", list, &ei) == CZ_OK);
+        CHECK_ERR(cz_daemon_config_set(&dc, "gpus.devices", list, &ei), CZ_OK);
         CHECK(cz_daemon_gpus_select(d, &n, NULL, 0, &dc, visible, NULL, &ei) == CZ_ERANGE &&
               strstr(ei.msg, "there is no GPU") != NULL);
     }
@@ -52,21 +61,21 @@ int main(void) {
     cfg.partition_workers = 2;
     cfg.budget.total_bytes = 4ull << 30;
     cz_engine *e = NULL;
-    CHECK(cz_engine_create(&e, &cfg, &ei) == CZ_OK);
+    CHECK_ERR(cz_engine_create(&e, &cfg, &ei), CZ_OK);
     if (e == NULL) {
         fprintf(stderr, "engine: %s\n", ei.msg);
-        return test_finish();
+        return;
     }
     cz_engine_stats st;
     cz_daemon_gpu_status gs[CZ_ENGINE_MAX_DEVICES];
     cz_engine_stats_get(&st, e);
-    CHECK(cz_daemon_gpus_status(gs, &st) == cfg.ndevices);
+    CHECK_EQ_INT(cz_daemon_gpus_status(gs, &st), cfg.ndevices);
     for (int i = 0; i < cfg.ndevices; i++) {
         cz_gpu_info info;
-        CHECK(cz_gpu_device_info(&info, cfg.devices[i], &ei) == CZ_OK);
+        CHECK_ERR(cz_gpu_device_info(&info, cfg.devices[i], &ei), CZ_OK);
         CHECK(gs[i].slot == i && gs[i].index == cfg.devices[i]);
-        CHECK(strcmp(gs[i].name, info.name) == 0);
-        CHECK(gs[i].mem_total_bytes == info.global_mem);
+        CHECK_EQ_STR(gs[i].name, info.name);
+        CHECK_EQ_INT(gs[i].mem_total_bytes, info.global_mem);
         CHECK(gs[i].mem_free_bytes > 0 && gs[i].mem_free_bytes <= gs[i].mem_total_bytes);
         CHECK(gs[i].workers == 2 && gs[i].busy == 0 && gs[i].busy_ms == 0);
         printf("GPU %d: %s, %.1f of %.1f GiB free\n", gs[i].index, gs[i].name,
@@ -78,11 +87,12 @@ int main(void) {
     cz_porep_synth_ctx *ctx = NULL;
     cz_workload wl;
     cz_job *job = NULL;
-    CHECK(cz_porep_synth_ctx_create(&ctx, CZ_CURVE_BLS12381, 12, "/tmp/cz-test-gpus-cache", NULL,
-                                    &ei) == CZ_OK);
+    CHECK_ERR(cz_porep_synth_ctx_create(&ctx, CZ_CURVE_BLS12381, 12, "/tmp/cz-test-gpus-cache",
+                                        NULL, &ei),
+              CZ_OK);
     if (ctx != NULL && cz_workload_porep_synth(&wl, ctx, 2, 7, NULL, &ei) == CZ_OK) {
-        CHECK(cz_engine_submit(NULL, e, "gpus-job", CZ_PRIO_NORMAL, &wl, &ei) == CZ_OK);
-        CHECK(cz_engine_await(&job, e, "gpus-job", 120000, &ei) == CZ_OK);
+        CHECK_ERR(cz_engine_submit(NULL, e, "gpus-job", CZ_PRIO_NORMAL, &wl, &ei), CZ_OK);
+        CHECK_ERR(cz_engine_await(&job, e, "gpus-job", 120000, &ei), CZ_OK);
         CHECK(job != NULL && cz_job_state_get(job) == CZ_JOB_DONE);
         cz_job_unref(job);
     } else {
@@ -110,5 +120,12 @@ int main(void) {
     free(text);
     cz_engine_destroy(e);
     cz_porep_synth_ctx_free(ctx);
-    return test_finish();
+}
+
+static const test_case cases[] = {
+    {"select_and_status", test_select_and_status},
+};
+
+int main(int argc, char **argv) {
+    return test_main_fixture(argc, argv, cases, TEST_COUNT(cases), setup, NULL);
 }

@@ -107,13 +107,13 @@ static void submit_fake(cz_engine *e, const char *key, uint32_t nparts, uint32_t
     f->fail_p = fail_p;
     f->gated = gated;
     cz_workload wl = {&fk_ops, f, nparts, 8, 4096, 1024, {0}};
-    CHECK(cz_engine_submit(NULL, e, key, CZ_PRIO_HIGH, &wl, &ei) == CZ_OK);
+    CHECK_ERR(cz_engine_submit(NULL, e, key, CZ_PRIO_HIGH, &wl, &ei), CZ_OK);
 }
 
 static cz_job_state await_state(cz_engine *e, const char *key) {
     cz_job *job = NULL;
     cz_errinfo ei;
-    CHECK(cz_engine_await(&job, e, key, 120000, &ei) == CZ_OK);
+    CHECK_ERR(cz_engine_await(&job, e, key, 120000, &ei), CZ_OK);
     cz_job_state st = job != NULL ? cz_job_state_get(job) : CZ_JOB_QUEUED;
     cz_job_unref(job);
     return st;
@@ -168,41 +168,41 @@ static void check_status(const char *text, cz_engine *e, cz_srs *srs, int njobs_
     }
     cz_engine_stats_get(&st, e);
     cz_srs_stats_get(&ss, srs);
-    CHECK(ju(root, "memory.total_bytes") == st.budget.total);
-    CHECK(ju(root, "memory.used_bytes") == st.budget.used);
-    CHECK(ju(root, "memory.available_bytes") == st.budget.total - st.budget.used);
-    CHECK(ju(root, "memory.peak_bytes") == st.budget.peak);
-    CHECK(ju(root, "memory.waiting_bytes") == st.budget.waiting_bytes);
-    CHECK(ju(root, "memory.waiting_requests") == st.budget.nwaiting);
-    CHECK(ju(root, "memory.granted") == st.budget.ngranted);
-    CHECK(ju(root, "memory.refused") == st.budget.nrefused);
-    CHECK(ju(root, "queue.queued.critical") == st.sched.queued[CZ_PRIO_CRITICAL]);
-    CHECK(ju(root, "queue.queued.high") == st.sched.queued[CZ_PRIO_HIGH]);
-    CHECK(ju(root, "queue.queued.normal") == st.sched.queued[CZ_PRIO_NORMAL]);
-    CHECK(ju(root, "queue.queued.low") == st.sched.queued[CZ_PRIO_LOW]);
-    CHECK(ju(root, "queue.running") == st.sched.running);
-    CHECK(ju(root, "queue.retained") == st.sched.retained);
-    CHECK(ju(root, "counters.total_submitted") == st.sched.submitted);
-    CHECK(ju(root, "counters.total_completed") == st.sched.completed);
-    CHECK(ju(root, "counters.total_failed") == st.sched.failed);
-    CHECK(ju(root, "counters.total_cancelled") == st.sched.cancelled);
-    CHECK(ju(root, "counters.partitions_done") == st.parts_done);
-    CHECK(ju(root, "counters.partitions_failed") == st.parts_failed);
-    CHECK(ju(root, "counters.partitions_skipped") == st.parts_skipped);
-    CHECK(ju(root, "pipeline.synthesis_queue") == st.synth_queue);
-    CHECK(ju(root, "srs.keys_loaded") == ss.nloaded);
-    CHECK(ju(root, "srs.keys_referenced") == ss.nreferenced);
-    CHECK(ju(root, "srs.bytes") == ss.bytes);
-    CHECK(ju(root, "srs.loads") == ss.nloads);
-    CHECK(ju(root, "srs.hits") == ss.nhits);
-    CHECK(ju(root, "srs.evictions") == ss.nevictions);
+    CHECK_EQ_INT(ju(root, "memory.total_bytes"), st.budget.total);
+    CHECK_EQ_INT(ju(root, "memory.used_bytes"), st.budget.used);
+    CHECK_EQ_INT(ju(root, "memory.available_bytes"), st.budget.total - st.budget.used);
+    CHECK_EQ_INT(ju(root, "memory.peak_bytes"), st.budget.peak);
+    CHECK_EQ_INT(ju(root, "memory.waiting_bytes"), st.budget.waiting_bytes);
+    CHECK_EQ_INT(ju(root, "memory.waiting_requests"), st.budget.nwaiting);
+    CHECK_EQ_INT(ju(root, "memory.granted"), st.budget.ngranted);
+    CHECK_EQ_INT(ju(root, "memory.refused"), st.budget.nrefused);
+    CHECK_EQ_INT(ju(root, "queue.queued.critical"), st.sched.queued[CZ_PRIO_CRITICAL]);
+    CHECK_EQ_INT(ju(root, "queue.queued.high"), st.sched.queued[CZ_PRIO_HIGH]);
+    CHECK_EQ_INT(ju(root, "queue.queued.normal"), st.sched.queued[CZ_PRIO_NORMAL]);
+    CHECK_EQ_INT(ju(root, "queue.queued.low"), st.sched.queued[CZ_PRIO_LOW]);
+    CHECK_EQ_INT(ju(root, "queue.running"), st.sched.running);
+    CHECK_EQ_INT(ju(root, "queue.retained"), st.sched.retained);
+    CHECK_EQ_INT(ju(root, "counters.total_submitted"), st.sched.submitted);
+    CHECK_EQ_INT(ju(root, "counters.total_completed"), st.sched.completed);
+    CHECK_EQ_INT(ju(root, "counters.total_failed"), st.sched.failed);
+    CHECK_EQ_INT(ju(root, "counters.total_cancelled"), st.sched.cancelled);
+    CHECK_EQ_INT(ju(root, "counters.partitions_done"), st.parts_done);
+    CHECK_EQ_INT(ju(root, "counters.partitions_failed"), st.parts_failed);
+    CHECK_EQ_INT(ju(root, "counters.partitions_skipped"), st.parts_skipped);
+    CHECK_EQ_INT(ju(root, "pipeline.synthesis_queue"), st.synth_queue);
+    CHECK_EQ_INT(ju(root, "srs.keys_loaded"), ss.nloaded);
+    CHECK_EQ_INT(ju(root, "srs.keys_referenced"), ss.nreferenced);
+    CHECK_EQ_INT(ju(root, "srs.bytes"), ss.bytes);
+    CHECK_EQ_INT(ju(root, "srs.loads"), ss.nloads);
+    CHECK_EQ_INT(ju(root, "srs.hits"), ss.nhits);
+    CHECK_EQ_INT(ju(root, "srs.evictions"), ss.nevictions);
     double up = json_real_value(json_object_get(root, "uptime_secs"));
     CHECK(up > 0 && up <= st.uptime_ms / 1000.0 * (1 + 1e-9));
     json_t *devs = json_object_get(root, "devices");
     CHECK(json_is_array(devs) && (int)json_array_size(devs) == st.ndevices);
     for (size_t i = 0; i < json_array_size(devs) && (int)i < st.ndevices; i++) {
         json_t *d = json_array_get(devs, i);
-        CHECK(ju(d, "slot") == i);
+        CHECK_EQ_INT(ju(d, "slot"), i);
         /* the CPU backend: index -1, "cpu", no device memory; the engine's worker count */
         CHECK(json_integer_value(json_object_get(d, "index")) == st.device[i] &&
               st.device[i] == -1);
@@ -228,16 +228,16 @@ static void check_status(const char *text, cz_engine *e, cz_srs *srs, int njobs_
             continue;
         CHECK(ju(j, "seq") > prev_seq);
         prev_seq = ju(j, "seq");
-        CHECK(cz_sched_find(&h, cz_engine_sched(e), key, NULL) == CZ_OK);
+        CHECK_ERR(cz_sched_find(&h, cz_engine_sched(e), key, NULL), CZ_OK);
         if (h != NULL) {
-            CHECK(strcmp(state, cz_job_state_name(cz_job_state_get(h))) == 0);
-            CHECK(ju(j, "total_partitions") == cz_job_nparts(h));
-            CHECK(ju(j, "seq") == cz_job_seq(h));
-            CHECK(strcmp(json_string_value(json_object_get(j, "priority")),
-                         cz_priority_name(cz_job_priority(h))) == 0);
+            CHECK_EQ_STR(state, cz_job_state_name(cz_job_state_get(h)));
+            CHECK_EQ_INT(ju(j, "total_partitions"), cz_job_nparts(h));
+            CHECK_EQ_INT(ju(j, "seq"), cz_job_seq(h));
+            CHECK_EQ_STR(json_string_value(json_object_get(j, "priority")),
+                         cz_priority_name(cz_job_priority(h)));
             cz_job_unref(h);
         }
-        CHECK(json_array_size(parts) == ju(j, "total_partitions"));
+        CHECK_EQ_INT(json_array_size(parts), ju(j, "total_partitions"));
         for (size_t p = 0; p < json_array_size(parts); p++) {
             const char *ps = json_string_value(json_array_get(parts, p));
             int k = ps == NULL                   ? -1
@@ -256,8 +256,8 @@ static void check_status(const char *text, cz_engine *e, cz_srs *srs, int njobs_
         failed += n[2];
         skipped += n[3];
         if (strcmp(key, "fail3") == 0) {
-            CHECK(strcmp(state, "failed") == 0);
-            CHECK(strcmp(json_string_value(json_array_get(parts, 1)), "failed") == 0);
+            CHECK_EQ_STR(state, "failed");
+            CHECK_EQ_STR(json_string_value(json_array_get(parts, 1)), "failed");
         }
     }
     CHECK(done == st.parts_done && failed == st.parts_failed && skipped == st.parts_skipped);
@@ -514,14 +514,14 @@ static void test_http(void) {
     cfg.gpu_threads = 1;
     cz_budget_config bc = {256u << 20, 0};
     cz_budget *budget = NULL;
-    CHECK(cz_budget_create(&budget, &bc, &ei) == CZ_OK);
+    CHECK_ERR(cz_budget_create(&budget, &bc, &ei), CZ_OK);
     cfg.shared_budget = budget; /* the SRS manager's keys outlive the engine */
-    CHECK(cz_engine_create(&e, &cfg, &ei) == CZ_OK);
+    CHECK_ERR(cz_engine_create(&e, &cfg, &ei), CZ_OK);
     cz_srs_config sc = {cz_engine_budget(e), NULL, NULL};
-    CHECK(cz_srs_create(&srs, &sc, &ei) == CZ_OK);
+    CHECK_ERR(cz_srs_create(&srs, &sc, &ei), CZ_OK);
 
     /* a listener from the start: pages while nothing ran */
-    CHECK(cz_http_start(&h, "127.0.0.1:0", e, srs, &ei) == CZ_OK);
+    CHECK_ERR(cz_http_start(&h, "127.0.0.1:0", e, srs, &ei), CZ_OK);
     CHECK(h != NULL && cz_http_port(h) > 0);
     doc = cz_http_status_json(e, srs);
     CHECK(doc != NULL);
@@ -532,17 +532,17 @@ static void test_http(void) {
     for (int i = 0; i < 2; i++) {
         cz_srs_key *k = NULL;
         cz_workload wl;
-        CHECK(cz_srs_acquire(&k, srs, "examples/mulchain/mulchain.zkey", NULL, &ei) == CZ_OK);
-        CHECK(cz_workload_zkey(&wl, k, wt, wlen, "mulchain.wtns", NULL, &ei) == CZ_OK);
+        CHECK_ERR(cz_srs_acquire(&k, srs, "examples/mulchain/mulchain.zkey", NULL, &ei), CZ_OK);
+        CHECK_ERR(cz_workload_zkey(&wl, k, wt, wlen, "mulchain.wtns", NULL, &ei), CZ_OK);
         snprintf(key, sizeof key, "zkey%d", i);
-        CHECK(cz_engine_submit(NULL, e, key, CZ_PRIO_NORMAL, &wl, &ei) == CZ_OK);
+        CHECK_ERR(cz_engine_submit(NULL, e, key, CZ_PRIO_NORMAL, &wl, &ei), CZ_OK);
         njobs++;
     }
     submit_fake(e, "fail3", 3, 1, 0);
     njobs++;
-    CHECK(await_state(e, "zkey0") == CZ_JOB_DONE);
-    CHECK(await_state(e, "zkey1") == CZ_JOB_DONE);
-    CHECK(await_state(e, "fail3") == CZ_JOB_FAILED);
+    CHECK_EQ_INT(await_state(e, "zkey0"), CZ_JOB_DONE);
+    CHECK_EQ_INT(await_state(e, "zkey1"), CZ_JOB_DONE);
+    CHECK_EQ_INT(await_state(e, "fail3"), CZ_JOB_FAILED);
     /* A finished job drops its key reference on the engine's deallocation thread, just after it
      * is DONE: wait for that, so the documents below and the stats read after them agree. */
     for (int i = 0; i < 10000; i++) {
@@ -572,10 +572,10 @@ static void test_http(void) {
     check_status(doc, e, srs, njobs);
     json_t *root = json_loads(doc, 0, NULL);
     json_t *held = json_array_get(json_object_get(root, "jobs"), 3);
-    CHECK(strcmp(json_string_value(json_object_get(held, "job_id")), "held") == 0);
-    CHECK(strcmp(json_string_value(json_object_get(held, "state")), "running") == 0);
-    CHECK(ju(held, "partitions_pending") == 1);
-    CHECK(ju(root, "queue.running") == 1);
+    CHECK_EQ_STR(json_string_value(json_object_get(held, "job_id")), "held");
+    CHECK_EQ_STR(json_string_value(json_object_get(held, "state")), "running");
+    CHECK_EQ_INT(ju(held, "partitions_pending"), 1);
+    CHECK_EQ_INT(ju(root, "queue.running"), 1);
     CHECK(ju(root, "memory.used_bytes") >= 4096); /* the held partition's reservation */
     json_decref(root);
     free(doc);
@@ -583,7 +583,7 @@ static void test_http(void) {
     g_open = 1;
     pthread_cond_broadcast(&g_c);
     pthread_mutex_unlock(&g_m);
-    CHECK(await_state(e, "held") == CZ_JOB_DONE);
+    CHECK_EQ_INT(await_state(e, "held"), CZ_JOB_DONE);
 
     /* idle: every number settled; the counters are the jobs this test submitted */
     doc = cz_http_status_json(e, srs);
@@ -603,41 +603,41 @@ static void test_http(void) {
 
     /* through the socket */
     int port = cz_http_port(h);
-    CHECK(http_req(&body, port, "GET", "/status") == 200);
+    CHECK_EQ_INT(http_req(&body, port, "GET", "/status"), 200);
     if (body != NULL)
         check_status(body, e, srs, njobs);
     free(body);
-    CHECK(http_req(&body, port, "GET", "/metrics") == 200);
+    CHECK_EQ_INT(http_req(&body, port, "GET", "/metrics"), 200);
     if (body != NULL)
         check_metrics(body, e, srs);
     free(body);
-    CHECK(http_req(&body, port, "GET", "/nope") == 404);
+    CHECK_EQ_INT(http_req(&body, port, "GET", "/nope"), 404);
     free(body);
-    CHECK(http_req(&body, port, "GET", "/status/x") == 404);
+    CHECK_EQ_INT(http_req(&body, port, "GET", "/status/x"), 404);
     free(body);
-    CHECK(http_req(&body, port, "POST", "/status") == 405);
+    CHECK_EQ_INT(http_req(&body, port, "POST", "/status"), 405);
     free(body);
-    CHECK(http_req(&body, port, "DELETE", "/metrics") == 405);
+    CHECK_EQ_INT(http_req(&body, port, "DELETE", "/metrics"), 405);
     free(body);
 
     /* addresses */
     char addr[32];
     snprintf(addr, sizeof addr, "127.0.0.1:%d", port);
     CHECK(cz_http_start(&h2, addr, e, srs, &ei) == CZ_EIO && h2 == NULL);
-    CHECK(cz_http_start(&h2, "127.0.0.1", e, srs, &ei) == CZ_EINVAL);
-    CHECK(cz_http_start(&h2, "127.0.0.1:70000", e, srs, &ei) == CZ_EINVAL);
-    CHECK(cz_http_start(&h2, "127.0.0.1:8x", e, srs, &ei) == CZ_EINVAL);
-    CHECK(cz_http_start(&h2, "[::1:0", e, srs, &ei) == CZ_EINVAL);
-    CHECK(cz_http_start(&h2, "no.such.host.invalid:0", e, srs, &ei) == CZ_EINVAL);
+    CHECK_ERR(cz_http_start(&h2, "127.0.0.1", e, srs, &ei), CZ_EINVAL);
+    CHECK_ERR(cz_http_start(&h2, "127.0.0.1:70000", e, srs, &ei), CZ_EINVAL);
+    CHECK_ERR(cz_http_start(&h2, "127.0.0.1:8x", e, srs, &ei), CZ_EINVAL);
+    CHECK_ERR(cz_http_start(&h2, "[::1:0", e, srs, &ei), CZ_EINVAL);
+    CHECK_ERR(cz_http_start(&h2, "no.such.host.invalid:0", e, srs, &ei), CZ_EINVAL);
     /* a server without an SRS manager: no srs metrics, "srs": null */
-    CHECK(cz_http_start(&h2, ":0", e, NULL, &ei) == CZ_OK);
+    CHECK_ERR(cz_http_start(&h2, ":0", e, NULL, &ei), CZ_OK);
     if (h2 != NULL) {
-        CHECK(http_req(&body, cz_http_port(h2), "GET", "/status") == 200);
+        CHECK_EQ_INT(http_req(&body, cz_http_port(h2), "GET", "/status"), 200);
         root = body != NULL ? json_loads(body, 0, NULL) : NULL;
         CHECK(root != NULL && json_is_null(json_object_get(root, "srs")));
         json_decref(root);
         free(body);
-        CHECK(http_req(&body, cz_http_port(h2), "GET", "/metrics") == 200);
+        CHECK_EQ_INT(http_req(&body, cz_http_port(h2), "GET", "/metrics"), 200);
         CHECK(body != NULL && strstr(body, "cuzk_srs_") == NULL &&
               strstr(body, "cuzk_proofs_completed_total 3\n") != NULL);
         free(body);
@@ -663,14 +663,17 @@ static void test_validator(void) {
         "# HELP a h\n# TYPE a histogram\na 1\n",                   /* type we do not emit */
     };
     sample s[4];
-    CHECK(parse_metrics(s, 4, "# HELP a h\n# TYPE a gauge\na{x=\"1\",y=\"z\"} 2.5\n") == 1);
+    CHECK_EQ_INT(parse_metrics(s, 4, "# HELP a h\n# TYPE a gauge\na{x=\"1\",y=\"z\"} 2.5\n"), 1);
     CHECK(s[0].v == 2.5 && strcmp(s[0].labels, "x=\"1\",y=\"z\"") == 0);
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
-        CHECK(parse_metrics(s, 4, bad[i]) == -1);
+        CHECK_EQ_INT(parse_metrics(s, 4, bad[i]), -1);
 }
 
-int main(void) {
-    test_validator();
-    test_http();
-    return test_finish();
+static const test_case cases[] = {
+    {"validator", test_validator},
+    {"http", test_http},
+};
+
+int main(int argc, char **argv) {
+    return test_main(argc, argv, cases, TEST_COUNT(cases));
 }

@@ -54,11 +54,11 @@
             prev = cur;                                                                            \
             have_prev = 1;                                                                         \
         }                                                                                          \
-        CHECK(ntouched == bk->b2_touched);                                                         \
+        CHECK_EQ_INT(ntouched, bk->b2_touched);                                                    \
         CHECK(ntouched > 0 && ntouched < cs->nvars);                                               \
-        CHECK(bad_inf == 0);                                                                       \
-        CHECK(bad_curve == 0);                                                                     \
-        CHECK(bad_step == 0);                                                                      \
+        CHECK_EQ_INT(bad_inf, 0);                                                                  \
+        CHECK_EQ_INT(bad_curve, 0);                                                                \
+        CHECK_EQ_INT(bad_step, 0);                                                                 \
     }
 
 CHECK_CURVE(bn254)
@@ -68,8 +68,8 @@ static void one_curve(cz_curve_id curve) {
     cz_r1cs cs;
     cz__bench_key *bk = NULL;
     cz_errinfo ei;
-    CHECK(cz_porep_synth_build(&cs, curve, 12, NULL, &ei) == CZ_OK);
-    CHECK(cz__bench_key_make(&bk, &cs, 12, 5, NULL, &ei) == CZ_OK);
+    CHECK_ERR(cz_porep_synth_build(&cs, curve, 12, NULL, &ei), CZ_OK);
+    CHECK_ERR(cz__bench_key_make(&bk, &cs, 12, 5, NULL, &ei), CZ_OK);
     if (bk == NULL)
         return;
     uint8_t *touched = calloc(cs.nvars, 1);
@@ -95,15 +95,15 @@ static void cpu_refused(void) {
     cz_job *job = NULL;
     const char *msg = NULL;
     cz_errinfo ei;
-    CHECK(cz_porep_synth_ctx_create_bench(&ctx, CZ_CURVE_BN254, 11, NULL, &ei) == CZ_OK);
+    CHECK_ERR(cz_porep_synth_ctx_create_bench(&ctx, CZ_CURVE_BN254, 11, NULL, &ei), CZ_OK);
     CHECK(ctx != NULL && cz_porep_synth_ctx_is_bench(ctx));
     CHECK(cz_porep_synth_ctx_host_bytes(ctx) > (uint64_t)cz_porep_synth_ctx_zkey(ctx)->nvars * 128);
     memset(&cfg, 0, sizeof cfg);
-    CHECK(cz_engine_create(&e, &cfg, &ei) == CZ_OK);
-    CHECK(cz_workload_porep_synth(&wl, ctx, 2, 1, NULL, &ei) == CZ_OK);
-    CHECK(cz_engine_submit(NULL, e, "bk", CZ_PRIO_NORMAL, &wl, &ei) == CZ_OK);
-    CHECK(cz_engine_await(&job, e, "bk", -1, &ei) == CZ_OK);
-    CHECK(cz_job_state_get(job) == CZ_JOB_FAILED);
+    CHECK_ERR(cz_engine_create(&e, &cfg, &ei), CZ_OK);
+    CHECK_ERR(cz_workload_porep_synth(&wl, ctx, 2, 1, NULL, &ei), CZ_OK);
+    CHECK_ERR(cz_engine_submit(NULL, e, "bk", CZ_PRIO_NORMAL, &wl, &ei), CZ_OK);
+    CHECK_ERR(cz_engine_await(&job, e, "bk", -1, &ei), CZ_OK);
+    CHECK_EQ_INT(cz_job_state_get(job), CZ_JOB_FAILED);
     cz_job_error(job, &msg);
     CHECK(msg != NULL && strstr(msg, "benchmark key") != NULL);
     {
@@ -131,19 +131,19 @@ static int gpu_job(uint8_t *out, size_t cap, cz_curve_id curve) {
     int ok = 0;
     memset(&cfg, 0, sizeof cfg);
     cfg.ndevices = 1;
-    if (!CHECK(cz_porep_synth_ctx_create_bench(&ctx, curve, 11, NULL, &ei) == CZ_OK) ||
-        !CHECK(cz_engine_create(&e, &cfg, &ei) == CZ_OK)) {
+    if (!CHECK_ERR(cz_porep_synth_ctx_create_bench(&ctx, curve, 11, NULL, &ei), CZ_OK) ||
+        !CHECK_ERR(cz_engine_create(&e, &cfg, &ei), CZ_OK)) {
         fprintf(stderr, "bench key on the GPU: %s\n", ei.msg);
         cz_porep_synth_ctx_free(ctx);
         return 0;
     }
-    CHECK(cz_workload_porep_synth(&wl, ctx, 2, 7, &bl, &ei) == CZ_OK);
-    CHECK(cz_engine_submit(NULL, e, "bk-gpu", CZ_PRIO_NORMAL, &wl, &ei) == CZ_OK);
-    CHECK(cz_engine_await(&job, e, "bk-gpu", -1, &ei) == CZ_OK);
+    CHECK_ERR(cz_workload_porep_synth(&wl, ctx, 2, 7, &bl, &ei), CZ_OK);
+    CHECK_ERR(cz_engine_submit(NULL, e, "bk-gpu", CZ_PRIO_NORMAL, &wl, &ei), CZ_OK);
+    CHECK_ERR(cz_engine_await(&job, e, "bk-gpu", -1, &ei), CZ_OK);
     if (job != NULL && cz_job_state_get(job) == CZ_JOB_DONE) {
         size_t len = 0;
         const uint8_t *res = cz_job_result(job, &len);
-        ok = CHECK(len == cap);
+        ok = CHECK_EQ_INT(len, cap);
         memcpy(out, res, len < cap ? len : cap);
     } else if (job != NULL) {
         const char *m = NULL;
@@ -181,10 +181,21 @@ static void gpu_g2_matches_cpu_g2(void) {
     }
 }
 
-int main(void) {
+static void test_bn254(void) {
     one_curve(CZ_CURVE_BN254);
+}
+
+static void test_bls12381(void) {
     one_curve(CZ_CURVE_BLS12381);
-    cpu_refused();
-    gpu_g2_matches_cpu_g2();
-    return test_finish();
+}
+
+static const test_case cases[] = {
+    {"bn254", test_bn254},
+    {"bls12381", test_bls12381},
+    {"cpu_refused", cpu_refused},
+    {"gpu_g2_matches_cpu_g2", gpu_g2_matches_cpu_g2},
+};
+
+int main(int argc, char **argv) {
+    return test_main(argc, argv, cases, TEST_COUNT(cases));
 }

@@ -18,7 +18,7 @@
 static cz_budget *mk(uint64_t total) {
     cz_budget_config cfg = {total, 0};
     cz_budget *b = NULL;
-    CHECK(cz_budget_create(&b, &cfg, NULL) == CZ_OK);
+    CHECK_ERR(cz_budget_create(&b, &cfg, NULL), CZ_OK);
     return b;
 }
 
@@ -45,18 +45,18 @@ static void test_basic(void) {
     cz_errinfo_clear(&ei);
     cz_reservation r;
     CHECK_ERR(cz_budget_reserve(&r, b, 101, -1, NULL, NULL, &ei), CZ_ERANGE);
-    CHECK(r.bytes == 0);
+    CHECK_EQ_INT(r.bytes, 0);
     CHECK(strstr(ei.msg, "larger than the whole budget") != NULL);
     CHECK_ERR(cz_budget_reserve(&r, b, 0, 0, NULL, NULL, NULL), CZ_OK);
-    CHECK(r.bytes == 0);
+    CHECK_EQ_INT(r.bytes, 0);
 
     /* Two-step release: 70 held, 40 released after the "GPU region", 30 after "finalize". */
     CHECK_ERR(cz_budget_reserve(&r, b, 70, 0, NULL, NULL, NULL), CZ_OK);
     cz_reservation r2;
     CHECK_ERR(cz_budget_reserve(&r2, b, 40, 0, NULL, NULL, NULL), CZ_ETIMEDOUT); /* poll */
-    CHECK(r2.bytes == 0);
+    CHECK_EQ_INT(r2.bytes, 0);
     cz_reservation_release(&r, 40);
-    CHECK(r.bytes == 30);
+    CHECK_EQ_INT(r.bytes, 30);
     CHECK_ERR(cz_budget_reserve(&r2, b, 40, 0, NULL, NULL, NULL), CZ_OK);
     cz_budget_stats st;
     cz_budget_stats_get(&st, b);
@@ -236,7 +236,7 @@ static void test_phys(void) {
     cz_budget *b;
     CHECK_ERR(cz_budget_create(&b, &cfg, NULL), CZ_OK);
     uint64_t phys = (uint64_t)sysconf(_SC_PHYS_PAGES) * (uint64_t)sysconf(_SC_PAGESIZE);
-    CHECK(cz_budget_total(b) == phys - (1u << 20));
+    CHECK_EQ_INT(cz_budget_total(b), phys - (1u << 20));
     cz_budget_destroy(b);
     cfg.margin_bytes = phys;
     cz_errinfo ei;
@@ -299,21 +299,20 @@ static void test_stress(void) {
         pthread_join(t[i], NULL);
     cz_budget_stats st;
     cz_budget_stats_get(&st, b);
-    CHECK(atomic_load(&over) == 0);
+    CHECK_EQ_INT(atomic_load(&over), 0);
     CHECK(!watcher_over);
     CHECK(st.used == 0 && st.nwaiting == 0);
     CHECK(st.peak <= TOTAL && st.peak >= 2); /* it was contended */
-    CHECK(st.ngranted == (uint64_t)NTHREADS * NROUNDS);
+    CHECK_EQ_INT(st.ngranted, (uint64_t)NTHREADS * NROUNDS);
     CHECK(atomic_load(&max_seen) <= TOTAL);
     cz_budget_destroy(b);
 }
 
-int main(void) {
-    test_basic();
-    test_fifo();
-    test_evictor();
-    test_adopt();
-    test_phys();
-    test_stress();
-    return test_finish();
+static const test_case cases[] = {
+    {"basic", test_basic}, {"fifo", test_fifo}, {"evictor", test_evictor},
+    {"adopt", test_adopt}, {"phys", test_phys}, {"stress", test_stress},
+};
+
+int main(int argc, char **argv) {
+    return test_main(argc, argv, cases, TEST_COUNT(cases));
 }

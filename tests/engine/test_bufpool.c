@@ -53,11 +53,11 @@ static void test_host_alloc(void) {
     cz_host_stats_get(&st0);
     void *p = cz_host_alloc(1000, 1);
     CHECK(p != NULL && cz_host_is_pinned(p) && cz_host_size(p) == 1000);
-    CHECK(((uintptr_t)p & 31) == 0);
+    CHECK_EQ_INT(((uintptr_t)p & 31), 0);
     memset(p, 0xab, 1000);
-    CHECK(fake_allocs == 1);
+    CHECK_EQ_INT(fake_allocs, 1);
     cz_host_free(p);
-    CHECK(fake_frees == 1);
+    CHECK_EQ_INT(fake_frees, 1);
 
     void *q = cz_host_alloc(77, 0); /* not asked: never pinned */
     CHECK(q != NULL && !cz_host_is_pinned(q) && fake_allocs == 1);
@@ -67,19 +67,19 @@ static void test_host_alloc(void) {
         cz_host_free(r);
     }
     cz_host_free(q);
-    CHECK(fake_frees == 1);
+    CHECK_EQ_INT(fake_frees, 1);
 
     fake_fail = 1; /* RLIMIT_MEMLOCK, the driver out of pinned memory: pageable, no failure */
     void *f1 = cz_host_alloc(4096, 1), *f2 = cz_host_alloc(4096, 1);
     CHECK(f1 != NULL && f2 != NULL && !cz_host_is_pinned(f1) && !cz_host_is_pinned(f2));
     memset(f1, 1, 4096);
     cz_host_stats_get(&st);
-    CHECK(st.npin_failed == st0.npin_failed + 2);
-    CHECK(st.nwarnings == 1); /* one warning, however many failures */
+    CHECK_EQ_INT(st.npin_failed, st0.npin_failed + 2);
+    CHECK_EQ_INT(st.nwarnings, 1); /* one warning, however many failures */
     CHECK(st.npageable == st0.npageable + 11 && st.npinned == st0.npinned + 1);
     cz_host_free(f1);
     cz_host_free(f2);
-    CHECK(fake_frees == 1); /* pageable blocks never reach the pinner's free */
+    CHECK_EQ_INT(fake_frees, 1); /* pageable blocks never reach the pinner's free */
     fake_fail = 0;
     cz_host_set_pinner(NULL);
 }
@@ -178,14 +178,14 @@ static void test_pool_accounting(void) {
     CHECK_ERR(cz_budget_reserve(&key, b, 700, 0, NULL, NULL, NULL), CZ_OK);
     st = pstats(p);
     CHECK(st.nidle == 1 && st.idle_bytes == 200 && fake_frees == 1 && next_calls == 0);
-    CHECK(used(b) == 900);
+    CHECK_EQ_INT(used(b), 900);
     cz_reservation r2;
     CHECK_ERR(cz_budget_reserve(&r2, b, 350, 0, NULL, NULL, NULL), CZ_ETIMEDOUT);
     st = pstats(p);
     CHECK(st.nidle == 0 && fake_frees == 2 && next_calls >= 1 && next_need == 50);
-    CHECK(used(b) == 700);
+    CHECK_EQ_INT(used(b), 700);
     cz_reservation_release_all(&key);
-    CHECK(used(b) == 0);
+    CHECK_EQ_INT(used(b), 0);
 
     /* a get without a reservation, put back: charged to the pool if the budget grants it at
      * once, else freed (never waits) */
@@ -202,12 +202,12 @@ static void test_pool_accounting(void) {
     CHECK(v != NULL && !cz_host_is_pinned(v));
     cz_bufpool_put(p, v);
     fake_fail = 0;
-    CHECK(used(b) == 64); /* kept, charged to the pool */
+    CHECK_EQ_INT(used(b), 64); /* kept, charged to the pool */
 
     cz_budget_set_evictor(b, NULL, NULL);
     cz_bufpool_destroy(p);
-    CHECK(used(b) == 0);
-    CHECK(fake_allocs == fake_frees); /* every pinned block went back to the pinner */
+    CHECK_EQ_INT(used(b), 0);
+    CHECK_EQ_INT(fake_allocs, fake_frees); /* every pinned block went back to the pinner */
     cz_host_set_pinner(NULL);
     cz_budget_destroy(b);
 
@@ -249,7 +249,7 @@ static void test_pool_waiting(void) {
     cz_bufpool_release_all(p, &A);
     st = pstats(p);
     CHECK(st.idle_bytes == 500 && st.reserved_bytes == 500 && st.nfreed == 1 && used(b) == 500);
-    CHECK(fake_frees == 1);
+    CHECK_EQ_INT(fake_frees, 1);
 
     /* C is in flight with a buffer in use */
     CHECK_ERR(cz_budget_reserve(&C, b, 100, 0, NULL, NULL, NULL), CZ_OK);
@@ -272,15 +272,15 @@ static void test_pool_waiting(void) {
      * then the other 200 (its size, but nothing else will come back) */
     cz_bufpool_put(p, c);
     cz_bufpool_release_all(p, &C);
-    CHECK(used(b) == 500);
+    CHECK_EQ_INT(used(b), 500);
     want.adopted = 0;
     CHECK_ERR(cz_budget_reserve_adopt(&B, b, 900, 0, NULL, NULL, cz_bufpool_adopt, &want, NULL),
               CZ_OK);
     st = pstats(p);
     CHECK(B.bytes == 900 && used(b) == 900 && st.nidle == 1 && st.owed_bytes == 200);
-    CHECK(fake_frees == 3);
+    CHECK_EQ_INT(fake_frees, 3);
     cz_bufpool_release_all(p, &B);
-    CHECK(used(b) == 200);
+    CHECK_EQ_INT(used(b), 200);
 
     /* a wait given up (the job was cancelled) after adopting: its reservation holds the
      * adopted bytes, and its release returns them to the pool */
@@ -323,7 +323,7 @@ static void test_engine(void) {
     cfg.gpu_threads = 1;
     cfg.shared_budget = b;
     CHECK_ERR(cz_engine_create(&e, &cfg, &ei), CZ_OK);
-    CHECK(cz_file_read(&wt, &len, "examples/mulchain/mulchain.wtns", &ei) == CZ_OK);
+    CHECK_ERR(cz_file_read(&wt, &len, "examples/mulchain/mulchain.wtns", &ei), CZ_OK);
     CHECK_ERR(cz_srs_acquire(&key, srs, "examples/mulchain/mulchain.zkey", NULL, &ei), CZ_OK);
     const cz_zkey *zk = cz_srs_key_data(key);
     uint64_t vbytes = (uint64_t)zk->domain_size * 32;
@@ -338,7 +338,7 @@ static void test_engine(void) {
         CHECK_ERR(cz_workload_zkey(&wl, key, wt, len, "mulchain.wtns", &bl, &ei), CZ_OK);
         CHECK_ERR(cz_engine_submit(NULL, e, jk, CZ_PRIO_NORMAL, &wl, &ei), CZ_OK);
         CHECK_ERR(cz_engine_await(&job, e, jk, 60000, &ei), CZ_OK);
-        CHECK(cz_job_state_get(job) == CZ_JOB_DONE);
+        CHECK_EQ_INT(cz_job_state_get(job), CZ_JOB_DONE);
         cz_job_unref(job);
     }
     cz_bufpool_stats st;
@@ -353,7 +353,7 @@ static void test_engine(void) {
     cz_engine_destroy(e);
     cz_srs_stats ss;
     cz_srs_stats_get(&ss, srs);
-    CHECK(used(b) == ss.bytes); /* the pool gave its idle bytes back; only the key is left */
+    CHECK_EQ_INT(used(b), ss.bytes); /* the pool gave its idle bytes back; only the key is left */
     {
         cz_budget_evict_fn fn;
         void *arg;
@@ -424,19 +424,22 @@ static void test_prefill(void) {
     st = pstats(p);
     CHECK(made == 2 && st.idle_bytes == 300 && used(b) == 300); /* one 200, then one 100 */
     cz_bufpool_destroy(p);
-    CHECK(used(b) == 0);
+    CHECK_EQ_INT(used(b), 0);
     /* no pool: nothing to do */
     CHECK_ERR(cz_bufpool_prefill(NULL, sizes, 1, &made, NULL), CZ_OK);
-    CHECK(made == 0);
+    CHECK_EQ_INT(made, 0);
     cz_host_set_pinner(NULL);
     cz_budget_destroy(b);
 }
 
-int main(void) {
-    test_host_alloc();
-    test_pool_accounting();
-    test_pool_waiting();
-    test_prefill();
-    test_engine();
-    return test_finish();
+static const test_case cases[] = {
+    {"host_alloc", test_host_alloc},
+    {"pool_accounting", test_pool_accounting},
+    {"pool_waiting", test_pool_waiting},
+    {"prefill", test_prefill},
+    {"engine", test_engine},
+};
+
+int main(int argc, char **argv) {
+    return test_main(argc, argv, cases, TEST_COUNT(cases));
 }

@@ -179,7 +179,7 @@ static void submit(cz_engine *e, const char *key, uint32_t nparts, int fail_at, 
     f->gated = gated;
     cz_workload wl = {&f_ops, f, nparts, 8, PART, 2 * V, {V, V, W}};
     int rc = cz_engine_submit(NULL, e, key, CZ_PRIO_NORMAL, &wl, &ei);
-    CHECK(rc == CZ_OK);
+    CHECK_ERR(rc, CZ_OK);
     if (rc != CZ_OK)
         free(f);
 }
@@ -187,7 +187,7 @@ static void submit(cz_engine *e, const char *key, uint32_t nparts, int fail_at, 
 static cz_job_state await_state(cz_engine *e, const char *key) {
     cz_job *job = NULL;
     cz_errinfo ei;
-    CHECK(cz_engine_await(&job, e, key, 120000, &ei) == CZ_OK);
+    CHECK_ERR(cz_engine_await(&job, e, key, 120000, &ei), CZ_OK);
     cz_job_state st = job != NULL ? cz_job_state_get(job) : CZ_JOB_QUEUED;
     cz_job_unref(job);
     return st;
@@ -203,7 +203,7 @@ static cz_engine *make_engine(cz_budget *b, int synth_workers) {
     cfg.synthesis_threads = 1;
     cfg.gpu_threads = 1;
     cfg.shared_budget = b;
-    CHECK(cz_engine_create(&e, &cfg, &ei) == CZ_OK);
+    CHECK_ERR(cz_engine_create(&e, &cfg, &ei), CZ_OK);
     return e;
 }
 
@@ -253,25 +253,25 @@ static void test_churn(void) {
             break;
         usleep(500);
     }
-    CHECK(over == 0);
+    CHECK_EQ_INT(over, 0);
     for (int j = 0; j < njobs; j++) {
         snprintf(key, sizeof key, "churn-%d", j);
-        CHECK(await_state(e, key) == CZ_JOB_DONE);
+        CHECK_EQ_INT(await_state(e, key), CZ_JOB_DONE);
     }
     check_settled(e, b);
     cz_bufpool_stats st;
     cz_bufpool_stats_get(&st, cz_engine_bufpool(e));
     /* every buffer is paid for and none is freed: all of them fit in the budget at once */
-    CHECK(st.nfreed == 0);
+    CHECK_EQ_INT(st.nfreed, 0);
     CHECK(st.nallocs <= (uint64_t)(PART * 5 / 2) / W);
-    CHECK(st.nallocs + st.nreuses == (uint64_t)njobs * nparts * 3);
+    CHECK_EQ_INT(st.nallocs + st.nreuses, (uint64_t)njobs * nparts * 3);
     printf("churn: %d partitions, %llu allocations, %llu reuses, %llu adopted, %llu freed\n",
            njobs * nparts, (unsigned long long)st.nallocs, (unsigned long long)st.nreuses,
            (unsigned long long)st.nadopted, (unsigned long long)st.nfreed);
     cz_engine_destroy(e);
     cz_budget_stats bs;
     cz_budget_stats_get(&bs, b);
-    CHECK(bs.used == 0);
+    CHECK_EQ_INT(bs.used, 0);
     cz_budget_destroy(b);
 }
 
@@ -295,27 +295,27 @@ static void test_failures_and_cancel(void) {
         usleep(1000);
     }
     CHECK(there);
-    CHECK(cz_engine_cancel(e, "gated", &ei) == CZ_OK);
+    CHECK_ERR(cz_engine_cancel(e, "gated", &ei), CZ_OK);
     gate_set(1);
-    CHECK(await_state(e, "gated") == CZ_JOB_CANCELLED);
+    CHECK_EQ_INT(await_state(e, "gated"), CZ_JOB_CANCELLED);
     check_settled(e, b);
     /* failures after the gets, before a and b come back, before the witness comes back */
     submit(e, "f-synth", 3, FAIL_SYNTH, 1, 0);
     submit(e, "f-upload", 3, FAIL_UPLOAD, 0, 0);
     submit(e, "f-finish", 3, FAIL_FINISH, 2, 0);
     submit(e, "ok", 3, FAIL_NONE, 0, 0);
-    CHECK(await_state(e, "f-synth") == CZ_JOB_FAILED);
-    CHECK(await_state(e, "f-upload") == CZ_JOB_FAILED);
-    CHECK(await_state(e, "f-finish") == CZ_JOB_FAILED);
-    CHECK(await_state(e, "ok") == CZ_JOB_DONE);
+    CHECK_EQ_INT(await_state(e, "f-synth"), CZ_JOB_FAILED);
+    CHECK_EQ_INT(await_state(e, "f-upload"), CZ_JOB_FAILED);
+    CHECK_EQ_INT(await_state(e, "f-finish"), CZ_JOB_FAILED);
+    CHECK_EQ_INT(await_state(e, "ok"), CZ_JOB_DONE);
     check_settled(e, b);
     cz_bufpool_stats st;
     cz_bufpool_stats_get(&st, cz_engine_bufpool(e));
-    CHECK(st.nfreed == 0); /* late buffers came back paid for, not charged again */
+    CHECK_EQ_INT(st.nfreed, 0); /* late buffers came back paid for, not charged again */
     cz_engine_destroy(e);
     cz_budget_stats bs;
     cz_budget_stats_get(&bs, b);
-    CHECK(bs.used == 0);
+    CHECK_EQ_INT(bs.used, 0);
     cz_budget_destroy(b);
 }
 
@@ -337,13 +337,13 @@ static void test_prefill(void) {
     /* the budget holds 2 partitions, fewer than the pacer's 4 + 2 GPU workers + 1: the pacer is
      * lowered to what the pool holds (at least 1), so the pool never has to grow */
     cz_engine_stats_get(&es, e);
-    CHECK(es.ahead_limit == 1);
+    CHECK_EQ_INT(es.ahead_limit, 1);
     cz_bufpool_stats st;
     cz_bufpool_stats_get(&st, cz_engine_bufpool(e));
     CHECK(made == 6 && st.nprefilled == 6 && st.idle_bytes == 2 * (2 * V + W));
     /* asked for more partitions than fit: still two sets */
     CHECK_ERR(cz_engine_prefill(e, &wl, 10, &made, &ei), CZ_OK);
-    CHECK(made == 0);
+    CHECK_EQ_INT(made, 0);
     char key[32];
     const int njobs = 4, nparts = 5;
     for (int j = 0; j < njobs; j++) {
@@ -352,25 +352,28 @@ static void test_prefill(void) {
     }
     for (int j = 0; j < njobs; j++) {
         snprintf(key, sizeof key, "prefilled-%d", j);
-        CHECK(await_state(e, key) == CZ_JOB_DONE);
+        CHECK_EQ_INT(await_state(e, key), CZ_JOB_DONE);
     }
     check_settled(e, b);
     cz_bufpool_stats_get(&st, cz_engine_bufpool(e));
     CHECK(st.nallocs == 6 && st.nfreed == 0);
-    CHECK(st.nreuses == (uint64_t)njobs * nparts * 3);
+    CHECK_EQ_INT(st.nreuses, (uint64_t)njobs * nparts * 3);
     if (st.nallocs != 6 || st.nfreed != 0)
         fprintf(stderr, "prefill: %llu allocations, %llu freed\n", (unsigned long long)st.nallocs,
                 (unsigned long long)st.nfreed);
     cz_engine_destroy(e);
     cz_budget_stats bs;
     cz_budget_stats_get(&bs, b);
-    CHECK(bs.used == 0);
+    CHECK_EQ_INT(bs.used, 0);
     cz_budget_destroy(b);
 }
 
-int main(void) {
-    test_churn();
-    test_failures_and_cancel();
-    test_prefill();
-    return test_finish();
+static const test_case cases[] = {
+    {"churn", test_churn},
+    {"failures_and_cancel", test_failures_and_cancel},
+    {"prefill", test_prefill},
+};
+
+int main(int argc, char **argv) {
+    return test_main(argc, argv, cases, TEST_COUNT(cases));
 }

@@ -52,22 +52,22 @@ static void test_arrival_order(void) {
     int order[NWAITERS], pos = 0;
     cz__fifo_lock_init(&l);
     cz__fifo_lock_acquire(&l);
-    CHECK(cz__fifo_lock_waiting(&l) == 0);
+    CHECK_EQ_INT(cz__fifo_lock_waiting(&l), 0);
     /* Start the waiters from the highest id down, each only once the previous one waits. */
     for (int k = 0; k < NWAITERS; k++) {
         int id = NWAITERS - 1 - k;
         w[id] = (waiter){&l, id, order, &pos};
-        CHECK(pthread_create(&t[id], NULL, wait_turn, &w[id]) == 0);
+        CHECK_EQ_INT(pthread_create(&t[id], NULL, wait_turn, &w[id]), 0);
         while (cz__fifo_lock_waiting(&l) != (uint64_t)k + 1)
             sched_yield();
     }
     cz__fifo_lock_release(&l);
     for (int i = 0; i < NWAITERS; i++)
         pthread_join(t[i], NULL);
-    CHECK(pos == NWAITERS);
+    CHECK_EQ_INT(pos, NWAITERS);
     for (int k = 0; k < NWAITERS; k++)
-        CHECK(order[k] == NWAITERS - 1 - k);
-    CHECK(cz__fifo_lock_waiting(&l) == 0);
+        CHECK_EQ_INT(order[k], NWAITERS - 1 - k);
+    CHECK_EQ_INT(cz__fifo_lock_waiting(&l), 0);
     cz__fifo_lock_destroy(&l);
 }
 
@@ -79,16 +79,19 @@ static void test_exclusion(void) {
     cz__fifo_lock_init(&l);
     for (int i = 0; i < NCOUNTERS; i++) {
         c[i] = (incr){&l, &counter};
-        CHECK(pthread_create(&t[i], NULL, count_up, &c[i]) == 0);
+        CHECK_EQ_INT(pthread_create(&t[i], NULL, count_up, &c[i]), 0);
     }
     for (int i = 0; i < NCOUNTERS; i++)
         pthread_join(t[i], NULL);
-    CHECK(counter == (uint64_t)NCOUNTERS * NINCR);
+    CHECK_EQ_INT(counter, (uint64_t)NCOUNTERS * NINCR);
     cz__fifo_lock_destroy(&l);
 }
 
-int main(void) {
-    test_arrival_order();
-    test_exclusion();
-    return test_finish();
+static const test_case cases[] = {
+    {"arrival_order", test_arrival_order},
+    {"exclusion", test_exclusion},
+};
+
+int main(int argc, char **argv) {
+    return test_main(argc, argv, cases, TEST_COUNT(cases));
 }

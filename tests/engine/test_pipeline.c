@@ -272,14 +272,14 @@ static cz_engine *make_engine(int synth_workers, int gpu_workers, uint64_t budge
     cfg.timeline = g_tl;
     cfg.gpu_queue_depth = g_queue_depth;
     cfg.urgent_synthesis = g_urgent;
-    CHECK(cz_engine_create(&e, &cfg, &ei) == CZ_OK);
+    CHECK_ERR(cz_engine_create(&e, &cfg, &ei), CZ_OK);
     return e;
 }
 
 static void submit(cz_engine *e, const char *key, cz_priority prio, cz_workload wl) {
     cz_errinfo ei;
     int rc = cz_engine_submit(NULL, e, key, prio, &wl, &ei);
-    CHECK(rc == CZ_OK);
+    CHECK_ERR(rc, CZ_OK);
     if (rc != CZ_OK) {
         fprintf(stderr, "submit %s: %s\n", key, ei.msg);
         fake_destroy(wl.ctx);
@@ -292,7 +292,7 @@ static cz_job_state await_state(cz_engine *e, const char *key, char *msg, size_t
     cz_job *job = NULL;
     cz_errinfo ei;
     int rc = cz_engine_await(&job, e, key, 60000, &ei);
-    CHECK(rc == CZ_OK);
+    CHECK_ERR(rc, CZ_OK);
     if (rc != CZ_OK) {
         cz_job_unref(job);
         return CZ_JOB_QUEUED;
@@ -310,7 +310,7 @@ static cz_job_state await_state(cz_engine *e, const char *key, char *msg, size_t
         CHECK(r != NULL && len == (size_t)nparts * PROOF_BYTES);
         for (uint32_t p = 0; r != NULL && p < nparts; p++) {
             expected_proof(want, check_result_id, p);
-            CHECK(memcmp(want, r + (size_t)p * PROOF_BYTES, PROOF_BYTES) == 0);
+            CHECK_EQ_MEM(want, r + (size_t)p * PROOF_BYTES, PROOF_BYTES);
         }
     }
     cz_job_unref(job);
@@ -337,9 +337,9 @@ static void test_results_and_failures(void) {
         snprintf(key, sizeof key, "job-%d", i);
         cz_job_state st = await_state(e, key, msg, sizeof msg, i, 10);
         if (fail == FAIL_NONE) {
-            CHECK(st == CZ_JOB_DONE);
+            CHECK_EQ_INT(st, CZ_JOB_DONE);
         } else {
-            CHECK(st == CZ_JOB_FAILED);
+            CHECK_EQ_INT(st, CZ_JOB_FAILED);
             CHECK(strstr(msg, "fake") != NULL);
             if (fail != FAIL_VERIFY) {
                 char part[32];
@@ -353,7 +353,7 @@ static void test_results_and_failures(void) {
     cz_engine_stats es;
     cz_engine_stats_get(&es, e);
     CHECK(es.budget.used == 0 && es.budget.peak <= es.budget.total);
-    CHECK(es.parts_done + es.parts_failed + es.parts_skipped == 140);
+    CHECK_EQ_INT(es.parts_done + es.parts_failed + es.parts_skipped, 140);
     cz_engine_destroy(e);
     /* The timeline tells the same story: 14 jobs, 2 done, 12 failed, and on the CPU "device"
      * one lane per GPU worker. */
@@ -362,10 +362,10 @@ static void test_results_and_failures(void) {
     fclose(logf);
     cz_timeline *tl = NULL;
     cz_errinfo tei;
-    CHECK(cz_timeline_parse(&tl, log, log_len, "pipeline", &tei) == CZ_OK);
+    CHECK_ERR(cz_timeline_parse(&tl, log, log_len, "pipeline", &tei), CZ_OK);
     if (tl != NULL) {
         CHECK(tl->njobs == 14 && tl->njobs_done == 2 && tl->njobs_failed == 12);
-        CHECK(tl->ngpus == 1);
+        CHECK_EQ_INT(tl->ngpus, 1);
         size_t ngpu_workers = 0;
         for (size_t w = 0; w < tl->nworkers; w++)
             ngpu_workers += tl->workers[w].kind == CZ_TL_WORKER_GPU;
@@ -373,8 +373,8 @@ static void test_results_and_failures(void) {
         cz_timeline_free(tl);
     }
     free(log);
-    CHECK(atomic_load(&g_live_bufs) == 0);
-    CHECK(atomic_load(&g_destroyed) == 14);
+    CHECK_EQ_INT(atomic_load(&g_live_bufs), 0);
+    CHECK_EQ_INT(atomic_load(&g_destroyed), 14);
 }
 
 static void test_duplicate_and_cancel(void) {
@@ -391,28 +391,28 @@ static void test_duplicate_and_cancel(void) {
         usleep(1000);
     /* the same key again while the job lives: refused, the workload stays ours */
     wl = make_wl(102, 1, FAIL_NONE, 0);
-    CHECK(cz_engine_submit(NULL, e, "running", CZ_PRIO_HIGH, &wl, &ei) == CZ_EEXIST);
+    CHECK_ERR(cz_engine_submit(NULL, e, "running", CZ_PRIO_HIGH, &wl, &ei), CZ_EEXIST);
     fake_destroy(wl.ctx);
     /* a partition larger than the whole budget: refused at once */
     wl = make_wl(103, 1, FAIL_NONE, 0);
     wl.part_bytes = 2u << 20;
     wl.part_abc_bytes = 0;
-    CHECK(cz_engine_submit(NULL, e, "huge", CZ_PRIO_HIGH, &wl, &ei) == CZ_ERANGE);
+    CHECK_ERR(cz_engine_submit(NULL, e, "huge", CZ_PRIO_HIGH, &wl, &ei), CZ_ERANGE);
     CHECK(strstr(ei.msg, "budget") != NULL);
     fake_destroy(wl.ctx);
     /* cancel both: the queued job at once, the running one once its partitions end */
-    CHECK(cz_engine_cancel(e, "running", &ei) == CZ_OK);
-    CHECK(cz_engine_cancel(e, "nosuch", &ei) == CZ_ENOTFOUND);
+    CHECK_ERR(cz_engine_cancel(e, "running", &ei), CZ_OK);
+    CHECK_ERR(cz_engine_cancel(e, "nosuch", &ei), CZ_ENOTFOUND);
     gate_open();
-    CHECK(await_state(e, "running", msg, sizeof msg, -1, 4) == CZ_JOB_CANCELLED);
+    CHECK_EQ_INT(await_state(e, "running", msg, sizeof msg, -1, 4), CZ_JOB_CANCELLED);
     CHECK(cz_engine_cancel(e, "queued", &ei) == CZ_OK || ei.code == CZ_EINVAL);
     cz_job_state st = await_state(e, "queued", msg, sizeof msg, 101, 4);
     CHECK(st == CZ_JOB_CANCELLED || st == CZ_JOB_DONE);
     cz_engine_stats es;
     cz_engine_stats_get(&es, e);
-    CHECK(es.budget.used == 0);
+    CHECK_EQ_INT(es.budget.used, 0);
     cz_engine_destroy(e);
-    CHECK(atomic_load(&g_live_bufs) == 0);
+    CHECK_EQ_INT(atomic_load(&g_live_bufs), 0);
 }
 
 static void test_tiny_budget(void) {
@@ -431,7 +431,7 @@ static void test_tiny_budget(void) {
     }
     for (int i = 0; i < 6; i++) {
         snprintf(key, sizeof key, "tiny-%d", i);
-        CHECK(await_state(e, key, NULL, 0, 200 + i, 5) == CZ_JOB_DONE);
+        CHECK_EQ_INT(await_state(e, key, NULL, 0, 200 + i, 5), CZ_JOB_DONE);
     }
     cz_engine_stats es;
     cz_engine_stats_get(&es, e);
@@ -461,7 +461,7 @@ static int paced_run(int depth) {
     for (int i = 0; i < 2; i++) {
         char key[32];
         snprintf(key, sizeof key, "paced-%d-%d", depth, i);
-        CHECK(await_state(e, key, NULL, 0, 300 + i, 12) == CZ_JOB_DONE);
+        CHECK_EQ_INT(await_state(e, key, NULL, 0, 300 + i, 12), CZ_JOB_DONE);
     }
     cz_engine_destroy(e);
     return atomic_load(&g_prepick_max);
@@ -504,10 +504,10 @@ static int urgent_run(int depth) {
     wl = make_wl(41, 2, FAIL_NONE, 0);
     ((fake *)wl.ctx)->trace = 1;
     submit(e, "urgent", CZ_PRIO_CRITICAL, wl);
-    CHECK(await_state(e, "urgent", NULL, 0, 41, 2) == CZ_JOB_DONE);
-    CHECK(await_state(e, "slow-normal", NULL, 0, 40, 16) == CZ_JOB_DONE);
+    CHECK_EQ_INT(await_state(e, "urgent", NULL, 0, 41, 2), CZ_JOB_DONE);
+    CHECK_EQ_INT(await_state(e, "slow-normal", NULL, 0, 40, 16), CZ_JOB_DONE);
     pthread_mutex_lock(&g_order_m);
-    CHECK(g_ntrace == 18);
+    CHECK_EQ_INT(g_ntrace, 18);
     for (int i = 0; i < g_ntrace; i++) {
         if (g_trace[i] / 100 == 41)
             urgent_seen++;
@@ -515,7 +515,7 @@ static int urgent_run(int depth) {
             normal_after++;
     }
     pthread_mutex_unlock(&g_order_m);
-    CHECK(urgent_seen == 2);
+    CHECK_EQ_INT(urgent_seen, 2);
     cz_engine_destroy(e);
     return normal_after;
 }
@@ -605,7 +605,7 @@ static void test_urgent_synthesis_first(void) {
         int n = g_nstrace, fifth = g_strace[4];
         pthread_mutex_unlock(&g_order_m);
         if (n >= 5) {
-            CHECK(fifth == 5100);
+            CHECK_EQ_INT(fifth, 5100);
             if (fifth != 5100)
                 fprintf(stderr, "fifth synthesis: %d, not the Critical job's 5100\n", fifth);
             break;
@@ -613,8 +613,8 @@ static void test_urgent_synthesis_first(void) {
         usleep(1000);
     }
     gate_open();
-    CHECK(await_state(e, "urgent-synth", NULL, 0, 51, 1) == CZ_JOB_DONE);
-    CHECK(await_state(e, "gated-normal", NULL, 0, 50, 6) == CZ_JOB_DONE);
+    CHECK_EQ_INT(await_state(e, "urgent-synth", NULL, 0, 51, 1), CZ_JOB_DONE);
+    CHECK_EQ_INT(await_state(e, "gated-normal", NULL, 0, 50, 6), CZ_JOB_DONE);
     cz_engine_destroy(e);
 }
 
@@ -638,13 +638,13 @@ static void test_urgent_worker(void) {
                 cz_job_unref(job);
                 break;
             }
-            CHECK(await_state(e, key, NULL, 0, 61 + i, 1) == CZ_JOB_DONE);
-            CHECK(gate_waiting() == 2); /* the Normal partitions are still held */
+            CHECK_EQ_INT(await_state(e, key, NULL, 0, 61 + i, 1), CZ_JOB_DONE);
+            CHECK_EQ_INT(gate_waiting(), 2); /* the Normal partitions are still held */
         }
         gate_open();
         if (off)
-            CHECK(await_state(e, "critical-0", NULL, 0, 61, 1) == CZ_JOB_DONE);
-        CHECK(await_state(e, "held-normal", NULL, 0, 60, 6) == CZ_JOB_DONE);
+            CHECK_EQ_INT(await_state(e, "critical-0", NULL, 0, 61, 1), CZ_JOB_DONE);
+        CHECK_EQ_INT(await_state(e, "held-normal", NULL, 0, 60, 6), CZ_JOB_DONE);
         cz_engine_destroy(e);
     }
 }
@@ -688,9 +688,9 @@ static void test_200_jobs_priority_order(void) {
     gate_open();
     for (int i = 0; i < 200; i++) {
         snprintf(key, sizeof key, "burst-%d", i);
-        CHECK(await_state(e, key, NULL, 0, i, 1 + (uint32_t)(i % 3)) == CZ_JOB_DONE);
+        CHECK_EQ_INT(await_state(e, key, NULL, 0, i, 1 + (uint32_t)(i % 3)), CZ_JOB_DONE);
     }
-    CHECK(g_norder == 200);
+    CHECK_EQ_INT(g_norder, 200);
     int ok = 1, k = 0;
     for (int pr = CZ_PRIO_CRITICAL; pr >= CZ_PRIO_LOW; pr--)
         for (int i = 0; i < 200; i++)
@@ -701,17 +701,20 @@ static void test_200_jobs_priority_order(void) {
     cz_engine_stats_get(&es, e);
     CHECK(es.sched.completed == 203 && es.sched.failed == 0);
     cz_engine_destroy(e);
-    CHECK(atomic_load(&g_live_bufs) == 0);
+    CHECK_EQ_INT(atomic_load(&g_live_bufs), 0);
 }
 
-int main(void) {
-    test_results_and_failures();
-    test_duplicate_and_cancel();
-    test_tiny_budget();
-    test_pacer();
-    test_urgent_job_passes();
-    test_urgent_synthesis_first();
-    test_urgent_worker();
-    test_200_jobs_priority_order();
-    return test_finish();
+static const test_case cases[] = {
+    {"results_and_failures", test_results_and_failures},
+    {"duplicate_and_cancel", test_duplicate_and_cancel},
+    {"tiny_budget", test_tiny_budget},
+    {"pacer", test_pacer},
+    {"urgent_job_passes", test_urgent_job_passes},
+    {"urgent_synthesis_first", test_urgent_synthesis_first},
+    {"urgent_worker", test_urgent_worker},
+    {"200_jobs_priority_order", test_200_jobs_priority_order},
+};
+
+int main(int argc, char **argv) {
+    return test_main(argc, argv, cases, TEST_COUNT(cases));
 }

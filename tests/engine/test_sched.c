@@ -27,7 +27,7 @@ static cz_sched *mk(uint64_t retention_ms, size_t max_retained) {
     cfg.max_retained = max_retained;
     cfg.clock = fake_clock;
     cz_sched *s = NULL;
-    CHECK(cz_sched_create(&s, &cfg, NULL) == CZ_OK);
+    CHECK_ERR(cz_sched_create(&s, &cfg, NULL), CZ_OK);
     return s;
 }
 
@@ -42,8 +42,8 @@ static void finish_ok(cz_job *job) {
     int last = 0;
     for (uint32_t p = 0; p < cz_job_nparts(job); p++)
         last = cz_job_part_report(job, p, CZ_OK, NULL);
-    CHECK(last == 1);
-    CHECK(cz_job_complete(job, CZ_OK, cz_job_key(job), strlen(cz_job_key(job)), NULL) == CZ_OK);
+    CHECK_EQ_INT(last, 1);
+    CHECK_ERR(cz_job_complete(job, CZ_OK, cz_job_key(job), strlen(cz_job_key(job)), NULL), CZ_OK);
 }
 
 static void test_order_and_keys(void) {
@@ -65,7 +65,7 @@ static void test_order_and_keys(void) {
     CHECK_ERR(cz_sched_submit(NULL, s, "n2", CZ_PRIO_CRITICAL, 1, &payload, payload_free, &ei),
               CZ_EEXIST);
     CHECK(strstr(ei.msg, "'n2' is already queued") != NULL);
-    CHECK(nfreed == 0);
+    CHECK_EQ_INT(nfreed, 0);
     CHECK_ERR(cz_sched_submit(NULL, s, "", CZ_PRIO_LOW, 1, NULL, NULL, NULL), CZ_EINVAL);
     CHECK_ERR(cz_sched_submit(NULL, s, "x", (cz_priority)7, 1, NULL, NULL, NULL), CZ_EINVAL);
     CHECK_ERR(cz_sched_submit(NULL, s, "x", CZ_PRIO_LOW, 0, NULL, NULL, NULL), CZ_EINVAL);
@@ -78,8 +78,8 @@ static void test_order_and_keys(void) {
     for (size_t i = 0; i < 8; i++) {
         cz_job *job;
         CHECK_ERR(cz_sched_next(&job, s, 0, NULL), CZ_OK);
-        CHECK(strcmp(cz_job_key(job), want[i]) == 0);
-        CHECK(cz_job_state_get(job) == CZ_JOB_RUNNING);
+        CHECK_EQ_STR(cz_job_key(job), want[i]);
+        CHECK_EQ_INT(cz_job_state_get(job), CZ_JOB_RUNNING);
         if (i == 0) {
             /* Running: still refused. */
             CHECK_ERR(cz_sched_submit(NULL, s, "c1", CZ_PRIO_LOW, 1, NULL, NULL, NULL), CZ_EEXIST);
@@ -99,13 +99,13 @@ static void test_order_and_keys(void) {
 
     /* A finished key may be reused (a retry): the old record is dropped, the new job queued. */
     CHECK_ERR(cz_sched_submit(NULL, s, "c1", CZ_PRIO_LOW, 1, NULL, NULL, NULL), CZ_OK);
-    CHECK(nfreed == 1);
+    CHECK_EQ_INT(nfreed, 1);
     cz_job *j;
     CHECK_ERR(cz_sched_find(&j, s, "c1", NULL), CZ_OK);
     CHECK(cz_job_state_get(j) == CZ_JOB_QUEUED && cz_job_seq(j) == 9);
     cz_job_unref(j);
     cz_sched_destroy(s);
-    CHECK(nfreed == 8);
+    CHECK_EQ_INT(nfreed, 8);
 }
 
 /* cz_sched_next_above: only a job of a higher priority, the oldest of the highest, never
@@ -177,22 +177,22 @@ static void test_cancel_and_fail(void) {
     CHECK_ERR(cz_sched_cancel(s, "queued", &ei), CZ_EINVAL);
     CHECK(strstr(ei.msg, "already cancelled") != NULL);
     CHECK_ERR(cz_sched_cancel(s, "nosuch", NULL), CZ_ENOTFOUND);
-    CHECK(ncancel_hook == 0);
+    CHECK_EQ_INT(ncancel_hook, 0);
 
     /* Cancel a running job: flagged; it ends cancelled only when all partitions reported. */
     CHECK_ERR(cz_sched_next(&got, s, 0, NULL), CZ_OK);
     CHECK(got == r);
     cz_job_unref(got);
-    CHECK(cz_job_part_report(r, 0, CZ_OK, NULL) == 0);
+    CHECK_EQ_INT(cz_job_part_report(r, 0, CZ_OK, NULL), 0);
     CHECK(!cz_job_should_stop(r));
     CHECK_ERR(cz_sched_cancel(s, "run", NULL), CZ_OK);
     CHECK_ERR(cz_sched_cancel(s, "run", NULL), CZ_OK); /* twice: one hook call */
-    CHECK(ncancel_hook == 1);
+    CHECK_EQ_INT(ncancel_hook, 1);
     CHECK(cz_job_should_stop(r) && cz_job_state_get(r) == CZ_JOB_RUNNING);
-    CHECK(cz_job_part_report(r, 1, CZ_OK, NULL) == 0); /* was in flight, finished */
-    CHECK(cz_job_state_get(r) == CZ_JOB_RUNNING);
-    CHECK(cz_job_part_report(r, 2, CZ_ECANCELED, NULL) == 0); /* skipped */
-    CHECK(cz_job_state_get(r) == CZ_JOB_CANCELLED);
+    CHECK_EQ_INT(cz_job_part_report(r, 1, CZ_OK, NULL), 0); /* was in flight, finished */
+    CHECK_EQ_INT(cz_job_state_get(r), CZ_JOB_RUNNING);
+    CHECK_EQ_INT(cz_job_part_report(r, 2, CZ_ECANCELED, NULL), 0); /* skipped */
+    CHECK_EQ_INT(cz_job_state_get(r), CZ_JOB_CANCELLED);
     const char *msg;
     CHECK(cz_job_error(r, &msg) == CZ_ECANCELED && strstr(msg, "cancel") != NULL);
     CHECK(cz_job_result(r, NULL) == NULL);
@@ -201,11 +201,11 @@ static void test_cancel_and_fail(void) {
     CHECK_ERR(cz_sched_next(&got, s, 0, NULL), CZ_OK);
     CHECK(got == f);
     cz_job_unref(got);
-    CHECK(cz_job_part_report(f, 1, CZ_EGPU, "partition 1: GPU fault") == 0);
+    CHECK_EQ_INT(cz_job_part_report(f, 1, CZ_EGPU, "partition 1: GPU fault"), 0);
     CHECK(cz_job_should_stop(f) && cz_job_state_get(f) == CZ_JOB_RUNNING);
-    CHECK(cz_job_part_report(f, 0, CZ_EVERIFY, "later error") == 0);
-    CHECK(cz_job_part_report(f, 2, CZ_ECANCELED, NULL) == 0);
-    CHECK(cz_job_state_get(f) == CZ_JOB_FAILED);
+    CHECK_EQ_INT(cz_job_part_report(f, 0, CZ_EVERIFY, "later error"), 0);
+    CHECK_EQ_INT(cz_job_part_report(f, 2, CZ_ECANCELED, NULL), 0);
+    CHECK_EQ_INT(cz_job_state_get(f), CZ_JOB_FAILED);
     CHECK(cz_job_error(f, &msg) == CZ_EGPU && strcmp(msg, "partition 1: GPU fault") == 0);
 
     /* Cancel between the last partition and complete: cancel wins. A failed verdict fails. */
@@ -214,13 +214,13 @@ static void test_cancel_and_fail(void) {
     CHECK_ERR(cz_sched_submit(&b, s, "b", CZ_PRIO_LOW, 1, NULL, NULL, NULL), CZ_OK);
     CHECK_ERR(cz_sched_next(&got, s, 0, NULL), CZ_OK);
     cz_job_unref(got);
-    CHECK(cz_job_part_report(a, 0, CZ_OK, NULL) == 1);
+    CHECK_EQ_INT(cz_job_part_report(a, 0, CZ_OK, NULL), 1);
     CHECK_ERR(cz_sched_cancel(s, "a", NULL), CZ_OK);
     CHECK_ERR(cz_job_complete(a, CZ_OK, "x", 1, NULL), CZ_OK);
-    CHECK(cz_job_state_get(a) == CZ_JOB_CANCELLED);
+    CHECK_EQ_INT(cz_job_state_get(a), CZ_JOB_CANCELLED);
     CHECK_ERR(cz_sched_next(&got, s, 0, NULL), CZ_OK);
     cz_job_unref(got);
-    CHECK(cz_job_part_report(b, 0, CZ_OK, NULL) == 1);
+    CHECK_EQ_INT(cz_job_part_report(b, 0, CZ_OK, NULL), 1);
     CHECK_ERR(cz_job_complete(b, CZ_EVERIFY, NULL, 0, "proof does not verify"), CZ_OK);
     CHECK(cz_job_error(b, &msg) == CZ_EVERIFY && strcmp(msg, "proof does not verify") == 0);
 
@@ -457,7 +457,7 @@ static void test_pipeline(void) {
         ndone += cz_job_state_get(j) == CZ_JOB_DONE && res != NULL && strcmp(res, want) == 0;
         cz_job_unref(j);
     }
-    CHECK(ndone == NJOBS);
+    CHECK_EQ_INT(ndone, NJOBS);
     cz_sched_shutdown(s);
     pthread_join(d, NULL);
     for (int i = 0; i < NWORKERS; i++)
@@ -473,7 +473,7 @@ static void test_pipeline(void) {
     }
     CHECK(ordered);
     for (size_t i = 0; i < pp.nstarted; i++) {
-        CHECK(cz_job_priority(pp.started[i]) == prio[cz_job_seq(pp.started[i]) - 1]);
+        CHECK_EQ_INT(cz_job_priority(pp.started[i]), prio[cz_job_seq(pp.started[i]) - 1]);
         cz_job_unref(pp.started[i]);
     }
     cz_sched_stats st;
@@ -488,12 +488,15 @@ static void test_pipeline(void) {
     cz_sched_destroy(s);
 }
 
-int main(void) {
-    test_order_and_keys();
-    test_next_above();
-    test_cancel_and_fail();
-    test_await();
-    test_retention();
-    test_pipeline();
-    return test_finish();
+static const test_case cases[] = {
+    {"order_and_keys", test_order_and_keys},
+    {"next_above", test_next_above},
+    {"cancel_and_fail", test_cancel_and_fail},
+    {"await", test_await},
+    {"retention", test_retention},
+    {"pipeline", test_pipeline},
+};
+
+int main(int argc, char **argv) {
+    return test_main(argc, argv, cases, TEST_COUNT(cases));
 }

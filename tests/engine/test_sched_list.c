@@ -25,27 +25,27 @@ static void test_list(void) {
     cz_errinfo ei;
     cfg.retention_ms = 500;
     cfg.clock = fake_clock;
-    CHECK(cz_sched_create(&s, &cfg, &ei) == CZ_OK);
-    CHECK(cz_sched_list(&l, &n, s, &ei) == CZ_OK);
+    CHECK_ERR(cz_sched_create(&s, &cfg, &ei), CZ_OK);
+    CHECK_ERR(cz_sched_list(&l, &n, s, &ei), CZ_OK);
     CHECK(n == 0 && l == NULL);
 
     /* seq 1: low, 3 partitions; seq 2: high, 2 partitions; seq 3: normal, 1 partition */
-    CHECK(cz_sched_submit(NULL, s, "low-3", CZ_PRIO_LOW, 3, NULL, NULL, &ei) == CZ_OK);
+    CHECK_ERR(cz_sched_submit(NULL, s, "low-3", CZ_PRIO_LOW, 3, NULL, NULL, &ei), CZ_OK);
     fake_now = 1010;
-    CHECK(cz_sched_submit(NULL, s, "high-2", CZ_PRIO_HIGH, 2, NULL, NULL, &ei) == CZ_OK);
+    CHECK_ERR(cz_sched_submit(NULL, s, "high-2", CZ_PRIO_HIGH, 2, NULL, NULL, &ei), CZ_OK);
     fake_now = 1020;
-    CHECK(cz_sched_submit(NULL, s, "normal-1", CZ_PRIO_NORMAL, 1, NULL, NULL, &ei) == CZ_OK);
+    CHECK_ERR(cz_sched_submit(NULL, s, "normal-1", CZ_PRIO_NORMAL, 1, NULL, NULL, &ei), CZ_OK);
     fake_now = 1100;
-    CHECK(cz_sched_next(&a, s, 0, &ei) == CZ_OK); /* high-2, started at 1100 */
-    CHECK(strcmp(cz_job_key(a), "high-2") == 0);
-    CHECK(cz_job_part_report(a, 1, CZ_OK, NULL) == 0);
+    CHECK_ERR(cz_sched_next(&a, s, 0, &ei), CZ_OK); /* high-2, started at 1100 */
+    CHECK_EQ_STR(cz_job_key(a), "high-2");
+    CHECK_EQ_INT(cz_job_part_report(a, 1, CZ_OK, NULL), 0);
     fake_now = 1200;
-    CHECK(cz_sched_next(&b, s, 0, &ei) == CZ_OK);         /* normal-1, started at 1200 */
-    CHECK(cz_job_part_report(b, 0, CZ_EIO, "boom") == 0); /* failed, finished at 1200 */
+    CHECK_ERR(cz_sched_next(&b, s, 0, &ei), CZ_OK);            /* normal-1, started at 1200 */
+    CHECK_EQ_INT(cz_job_part_report(b, 0, CZ_EIO, "boom"), 0); /* failed, finished at 1200 */
     fake_now = 1300;
 
-    CHECK(cz_sched_list(&l, &n, s, &ei) == CZ_OK);
-    CHECK(n == 3);
+    CHECK_ERR(cz_sched_list(&l, &n, s, &ei), CZ_OK);
+    CHECK_EQ_INT(n, 3);
     if (n == 3) {
         CHECK(strcmp(l[0].key, "low-3") == 0 && l[0].seq == 1 && l[0].prio == CZ_PRIO_LOW);
         CHECK(l[0].state == CZ_JOB_QUEUED && l[0].nparts == 3);
@@ -65,19 +65,19 @@ static void test_list(void) {
     free(l);
 
     /* cancel the running job: its pending partition is reported skipped */
-    CHECK(cz_sched_cancel(s, "high-2", &ei) == CZ_OK);
-    CHECK(cz_job_part_report(a, 0, CZ_ECANCELED, NULL) == 0);
-    CHECK(cz_sched_list(&l, &n, s, &ei) == CZ_OK);
+    CHECK_ERR(cz_sched_cancel(s, "high-2", &ei), CZ_OK);
+    CHECK_EQ_INT(cz_job_part_report(a, 0, CZ_ECANCELED, NULL), 0);
+    CHECK_ERR(cz_sched_list(&l, &n, s, &ei), CZ_OK);
     CHECK(n == 3 && l[1].state == CZ_JOB_CANCELLED && l[1].nskipped == 1 && l[1].ndone == 1);
     CHECK(n == 3 && l[1].parts[0] == CZ_PART_SKIPPED && l[1].run_ms == 200);
     free(l);
 
     /* past retention the finished jobs leave the listing; the queued one stays */
     fake_now = 1300 + 600;
-    CHECK(cz_sched_list(&l, &n, s, &ei) == CZ_OK);
+    CHECK_ERR(cz_sched_list(&l, &n, s, &ei), CZ_OK);
     CHECK(n == 1 && strcmp(l[0].key, "low-3") == 0 && l[0].wait_ms == 900);
     free(l);
-    CHECK(strcmp(cz_part_state_name(CZ_PART_SKIPPED), "skipped") == 0);
+    CHECK_EQ_STR(cz_part_state_name(CZ_PART_SKIPPED), "skipped");
 
     cz_job_unref(a);
     cz_job_unref(b);
@@ -85,7 +85,10 @@ static void test_list(void) {
     cz_sched_destroy(s);
 }
 
-int main(void) {
-    test_list();
-    return test_finish();
+static const test_case cases[] = {
+    {"list", test_list},
+};
+
+int main(int argc, char **argv) {
+    return test_main(argc, argv, cases, TEST_COUNT(cases));
 }

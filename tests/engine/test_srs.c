@@ -23,7 +23,7 @@ static uint64_t file_size(const char *path) {
 static cz_srs *mk(cz_budget *b, const cz_srs_device_hooks *hooks) {
     cz_srs_config cfg = {b, hooks, NULL};
     cz_srs *m = NULL;
-    CHECK(cz_srs_create(&m, &cfg, NULL) == CZ_OK);
+    CHECK_ERR(cz_srs_create(&m, &cfg, NULL), CZ_OK);
     if (b != NULL)
         cz_budget_set_evictor(b, cz_srs_evict_lru, m);
     return m;
@@ -39,7 +39,7 @@ static void test_refs(void) {
     CHECK_ERR(cz_srs_acquire(&k2, m, "examples/../examples/mulchain/mulchain.zkey", NULL, NULL),
               CZ_OK);
     CHECK(k1 == k2);
-    CHECK(cz_srs_key_bytes(k1) == file_size(MUL));
+    CHECK_EQ_INT(cz_srs_key_bytes(k1), file_size(MUL));
     cz_zkey *oracle;
     CHECK_ERR(cz_zkey_open(&oracle, MUL, NULL), CZ_OK);
     const cz_zkey *zk = cz_srs_key_data(k1);
@@ -52,7 +52,7 @@ static void test_refs(void) {
     CHECK(st.nloaded == 1 && st.nreferenced == 1 && st.nloads == 1 && st.nhits == 1);
     cz_budget_stats bs;
     cz_budget_stats_get(&bs, b);
-    CHECK(bs.used == file_size(MUL)); /* the key's bytes count in the budget */
+    CHECK_EQ_INT(bs.used, file_size(MUL)); /* the key's bytes count in the budget */
 
     cz_errinfo ei;
     cz_errinfo_clear(&ei);
@@ -60,7 +60,7 @@ static void test_refs(void) {
     CHECK(strstr(ei.msg, "in use (2 references)") != NULL);
     cz_srs_release(k1);
     CHECK_ERR(cz_srs_evict(m, MUL, NULL), CZ_EBUSY);
-    CHECK(cz_srs_evict_lru(m, 1u << 30) == 0); /* referenced: never evicted */
+    CHECK_EQ_INT(cz_srs_evict_lru(m, 1u << 30), 0); /* referenced: never evicted */
     cz_srs_release(k2);
     CHECK(cz_srs_is_loaded(m, MUL));
     CHECK_ERR(cz_srs_evict(m, MUL, NULL), CZ_OK);
@@ -68,7 +68,7 @@ static void test_refs(void) {
     cz_errinfo_clear(&ei);
     CHECK_ERR(cz_srs_evict(m, MUL, &ei), CZ_ENOTFOUND);
     cz_budget_stats_get(&bs, b);
-    CHECK(bs.used == 0);
+    CHECK_EQ_INT(bs.used, 0);
 
     /* Errors: a missing file, a file that is not a zkey (nothing stays charged). */
     cz_errinfo_clear(&ei);
@@ -78,7 +78,7 @@ static void test_refs(void) {
     CHECK(cz_srs_acquire(&k1, m, "examples/mulchain/mulchain.wtns", NULL, &ei) != CZ_OK);
     CHECK(strstr(ei.msg, "loading zkey key") != NULL);
     cz_budget_stats_get(&bs, b);
-    CHECK(bs.used == 0);
+    CHECK_EQ_INT(bs.used, 0);
     cz_srs_destroy(m);
     cz_budget_destroy(b);
 }
@@ -173,9 +173,9 @@ static void test_device(void) {
     CHECK_ERR(cz_srs_key_device(&d1, k, 7, NULL), CZ_ENOGPU);
     CHECK_ERR(cz_srs_key_device(&d1, k, CZ_SRS_MAX_DEVICES, NULL), CZ_EINVAL);
     cz_srs_release(k);
-    CHECK(l.freed == 0);
+    CHECK_EQ_INT(l.freed, 0);
     CHECK_ERR(cz_srs_evict(m, MUL, NULL), CZ_OK);
-    CHECK(l.freed == 2);
+    CHECK_EQ_INT(l.freed, 2);
     cz_srs_destroy(m);
 
     m = mk(NULL, NULL);
@@ -226,24 +226,27 @@ static void test_concurrent(void) {
     }
     for (int i = 0; i < 4; i++)
         pthread_join(t[i], NULL);
-    CHECK(atomic_load(&bad) == 0);
+    CHECK_EQ_INT(atomic_load(&bad), 0);
     cz_srs_stats st;
     cz_srs_stats_get(&st, m);
     CHECK(st.nreferenced == 0 && st.nloads >= 2 && st.nloads + st.nhits == 160);
-    CHECK(st.nloads - st.nevictions == st.nloaded);
+    CHECK_EQ_INT(st.nloads - st.nevictions, st.nloaded);
     cz_budget_stats bs;
     cz_budget_stats_get(&bs, b);
-    CHECK(bs.used == st.bytes);
+    CHECK_EQ_INT(bs.used, st.bytes);
     cz_srs_destroy(m);
     cz_budget_stats_get(&bs, b);
-    CHECK(bs.used == 0);
+    CHECK_EQ_INT(bs.used, 0);
     cz_budget_destroy(b);
 }
 
-int main(void) {
-    test_refs();
-    test_lru();
-    test_device();
-    test_concurrent();
-    return test_finish();
+static const test_case cases[] = {
+    {"refs", test_refs},
+    {"lru", test_lru},
+    {"device", test_device},
+    {"concurrent", test_concurrent},
+};
+
+int main(int argc, char **argv) {
+    return test_main(argc, argv, cases, TEST_COUNT(cases));
 }

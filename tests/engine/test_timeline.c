@@ -123,11 +123,11 @@ static void test_emitter_threads(void) {
         last_ms = ms;
         line = nl + 1;
     }
-    CHECK(bad == 0);
+    CHECK_EQ_INT(bad, 0);
     for (int t = 0; t < NTHREADS; t++)
-        CHECK(next_seq[t] == 2 * NPAIRS);
-    CHECK(nstage == NTHREADS * ((NPAIRS + 6) / 7));
-    CHECK(nlines == (size_t)(NTHREADS * 2 * NPAIRS + nstage));
+        CHECK_EQ_INT(next_seq[t], 2 * NPAIRS);
+    CHECK_EQ_INT(nstage, NTHREADS * ((NPAIRS + 6) / 7));
+    CHECK_EQ_INT(nlines, (size_t)(NTHREADS * 2 * NPAIRS + nstage));
     free(text);
 
     /* The reader sees the same: one interval per pair, per worker, and the stage records. */
@@ -137,15 +137,15 @@ static void test_emitter_threads(void) {
     cz_errinfo_clear(&ei);
     CHECK_ERR(cz_timeline_parse(&tl, text, len, "threads", &ei), CZ_OK);
     if (tl != NULL) {
-        CHECK(tl->nintervals == NTHREADS * NPAIRS);
-        CHECK(tl->nworkers == NTHREADS);
-        CHECK(tl->njobs == NTHREADS);
-        CHECK(tl->nstages == (size_t)nstage);
-        CHECK(tl->ngpus == 0);
+        CHECK_EQ_INT(tl->nintervals, NTHREADS * NPAIRS);
+        CHECK_EQ_INT(tl->nworkers, NTHREADS);
+        CHECK_EQ_INT(tl->njobs, NTHREADS);
+        CHECK_EQ_INT(tl->nstages, (size_t)nstage);
+        CHECK_EQ_INT(tl->ngpus, 0);
         for (size_t k = 0; k < tl->nworkers; k++) {
-            CHECK(tl->workers[k].nintervals == NPAIRS);
-            CHECK(tl->workers[k].kind == CZ_TL_WORKER_SYNTH);
-            CHECK(tl->workers[k].slot == (int)k); /* ordered by number */
+            CHECK_EQ_INT(tl->workers[k].nintervals, NPAIRS);
+            CHECK_EQ_INT(tl->workers[k].kind, CZ_TL_WORKER_SYNTH);
+            CHECK_EQ_INT(tl->workers[k].slot, (int)k); /* ordered by number */
         }
         for (size_t j = 0; j < tl->njobs; j++)
             CHECK(tl->jobs[j].npartitions == 10 && tl->jobs[j].state == CZ_TL_JOB_OPEN);
@@ -195,10 +195,10 @@ static void test_emitter_sink_and_off(void) {
     cz_timeline_emit(NULL, CZ_TL_DONE, "x", 0, NULL, NULL);
     cz_timeline_emit_stage(NULL, "x", 0, NULL, CZ_TL_STAGE_G2_MSM, 1.0);
     CHECK(!cz_timeline_emitter_enabled(NULL));
-    CHECK(strcmp(cz_timeline_event_name(CZ_TL_CANCELLED), "CANCELLED") == 0);
-    CHECK(strcmp(cz_timeline_event_name(CZ_TL_NEVENTS), "?") == 0);
-    CHECK(strcmp(cz_timeline_stage_name(CZ_TL_STAGE_LOCK_HELD), "lock_held") == 0);
-    CHECK(strcmp(cz_timeline_stage_name((cz_timeline_stage)-1), "?") == 0);
+    CHECK_EQ_STR(cz_timeline_event_name(CZ_TL_CANCELLED), "CANCELLED");
+    CHECK_EQ_STR(cz_timeline_event_name(CZ_TL_NEVENTS), "?");
+    CHECK_EQ_STR(cz_timeline_stage_name(CZ_TL_STAGE_LOCK_HELD), "lock_held");
+    CHECK_EQ_STR(cz_timeline_stage_name((cz_timeline_stage)-1), "?");
 }
 
 /* ---- analysis against a grid oracle ------------------------------------------------------ */
@@ -349,8 +349,8 @@ static void test_analysis_random(int round) {
         return;
     }
     CHECK(near(tl->run_start_ms, run_lo) && near(tl->run_end_ms, run_hi));
-    CHECK(tl->ngpus == (size_t)o.ngpus);
-    CHECK(tl->nworkers == (size_t)(o.nsynth + o.ngpus * o.nworkers_per_gpu));
+    CHECK_EQ_INT(tl->ngpus, (size_t)o.ngpus);
+    CHECK_EQ_INT(tl->nworkers, (size_t)(o.nsynth + o.ngpus * o.nworkers_per_gpu));
     if (o.gpu_lo >= 0)
         CHECK(near(tl->steady_start_ms, o.gpu_lo) && near(tl->steady_end_ms, o.gpu_hi));
     size_t total_gaps = 0;
@@ -388,7 +388,7 @@ static void test_analysis_random(int round) {
         CHECK(near(gp->busy_pct_run, 100.0 * (double)busy / (run_hi - run_lo)));
         if (o.gpu_hi > o.gpu_lo)
             CHECK(near(gp->busy_pct_steady, 100.0 * (double)busy_steady / (o.gpu_hi - o.gpu_lo)));
-        CHECK(gp->ngaps == (size_t)ngaps);
+        CHECK_EQ_INT(gp->ngaps, (size_t)ngaps);
         CHECK(near(gp->gap_ms_total, (double)gap_total) && near(gp->gap_ms_max, (double)gap_max));
         CHECK(gp->ngaps_short == (size_t)nshort && gp->ngaps_mid == (size_t)nmid &&
               gp->ngaps_long == (size_t)nlong);
@@ -398,7 +398,7 @@ static void test_analysis_random(int round) {
     for (size_t k = 0; k < tl->nworkers; k++) {
         const cz_timeline_worker *w = &tl->workers[k];
         int synth = k < (size_t)o.nsynth;
-        CHECK(w->kind == (synth ? CZ_TL_WORKER_SYNTH : CZ_TL_WORKER_GPU));
+        CHECK_EQ_INT(w->kind, (synth ? CZ_TL_WORKER_SYNTH : CZ_TL_WORKER_GPU));
         if (!synth)
             CHECK(w->gpu == (int)(k - (size_t)o.nsynth) / o.nworkers_per_gpu &&
                   w->slot == (int)(k - (size_t)o.nsynth) % o.nworkers_per_gpu);
@@ -409,12 +409,12 @@ static void test_analysis_random(int round) {
     for (size_t j = 0; j < tl->njobs; j++) {
         const cz_timeline_job *job = &tl->jobs[j];
         int id = atoi(job->id + 3);
-        CHECK(job->state == CZ_TL_JOB_DONE);
+        CHECK_EQ_INT(job->state, CZ_TL_JOB_DONE);
         CHECK(near(job->first_ms, o.job_first[id]) && near(job->end_ms, o.job_done[id]));
         CHECK(near(job->wall_ms, o.job_done[id] - o.job_first[id]));
         CHECK(near(job->synth_ms, (double)o.job_synth[id]) &&
               near(job->gpu_ms, (double)o.job_gpu[id]));
-        CHECK(job->npartitions == o.job_maxp[id] + 1);
+        CHECK_EQ_INT(job->npartitions, o.job_maxp[id] + 1);
     }
 
     /* The picture of the same log. */
@@ -588,7 +588,7 @@ static void test_mutations(void) {
         }
         cz_timeline_free(tl);
     }
-    CHECK(bad == 0);
+    CHECK_EQ_INT(bad, 0);
     CHECK(nok > 0 && nerr > 0); /* both outcomes were exercised */
 }
 
@@ -605,7 +605,7 @@ static size_t count(const char *s, const char *sub) {
 static void check_svg(const char *svg, size_t len, const cz_timeline *tl, size_t ngaps) {
     CHECK(strncmp(svg, "<?xml", 5) == 0);
     CHECK(len > 8 && strcmp(svg + len - 7, "</svg>\n") == 0);
-    CHECK(strlen(svg) == len);
+    CHECK_EQ_INT(strlen(svg), len);
     char stack[32][16];
     int depth = 0, bad = 0, nroot = 0;
     for (const char *p = strchr(svg, '<'); p != NULL; p = strchr(p + 1, '<')) {
@@ -651,9 +651,9 @@ static void check_svg(const char *svg, size_t len, const cz_timeline *tl, size_t
         }
     }
     CHECK(bad == 0 && depth == 0 && nroot == 1);
-    CHECK(count(svg, "<rect class=\"iv\"") == tl->nintervals);
-    CHECK(count(svg, "<rect class=\"gap\"") == ngaps);
-    CHECK(count(svg, "<title>") == tl->nintervals + ngaps);
+    CHECK_EQ_INT(count(svg, "<rect class=\"iv\""), tl->nintervals);
+    CHECK_EQ_INT(count(svg, "<rect class=\"gap\""), ngaps);
+    CHECK_EQ_INT(count(svg, "<title>"), tl->nintervals + ngaps);
 }
 
 /* xmllint, when installed, must accept the picture. */
@@ -664,11 +664,11 @@ static void xmllint_check(const char *svg, size_t len) {
     int fd = mkstemp(path);
     if (fd < 0)
         return;
-    CHECK(write(fd, svg, len) == (ssize_t)len);
+    CHECK_EQ_INT(write(fd, svg, len), (ssize_t)len);
     close(fd);
     char cmd[128];
     snprintf(cmd, sizeof cmd, "xmllint --noout %s", path);
-    CHECK(system(cmd) == 0);
+    CHECK_EQ_INT(system(cmd), 0);
     unlink(path);
 }
 
@@ -703,7 +703,7 @@ static void test_svg_specials_and_opts(void) {
     o = (cz_timeline_svg_opts){.from_ms = 10, .to_ms = 15};
     CHECK_ERR(cz_timeline_render_svg(mf, tl, &o, &ei), CZ_OK);
     fclose(mf);
-    CHECK(count(svg, "<rect class=\"iv\"") == 1); /* the gpu0.1 interval 7..19 */
+    CHECK_EQ_INT(count(svg, "<rect class=\"iv\""), 1); /* the gpu0.1 interval 7..19 */
     free(svg);
 
     cz_timeline_free(tl);
@@ -739,40 +739,47 @@ static void test_cmd(void) {
     static const char log[] = "TIMELINE,0,GPU_START,j,p=0,w=gpu0.0\n"
                               "TIMELINE,1500,GPU_END,j,p=0,w=gpu0.0\n"
                               "TIMELINE,1600,DONE,j,\n";
-    CHECK(write(fd, log, sizeof log - 1) == (ssize_t)(sizeof log - 1));
+    CHECK_EQ_INT(write(fd, log, sizeof log - 1), (ssize_t)(sizeof log - 1));
     close(fd);
     snprintf(svgp, sizeof svgp, "%s.svg", logp);
     char *ok[] = {"timeline", logp, "-q", "-o", svgp, "--width", "800", NULL};
-    CHECK(cz_timeline_cmd(7, ok) == 0);
+    CHECK_EQ_INT(cz_timeline_cmd(7, ok), 0);
     FILE *f = fopen(svgp, "r");
     CHECK(f != NULL);
     if (f != NULL) {
         size_t len;
         fseek(f, 0, SEEK_END);
         char *svg = slurp(f, &len);
-        CHECK(count(svg, "<rect class=\"iv\"") == 1);
+        CHECK_EQ_INT(count(svg, "<rect class=\"iv\""), 1);
         free(svg);
         fclose(f);
     }
     char *usage[] = {"timeline", NULL};
-    CHECK(cz_timeline_cmd(1, usage) == 2);
+    CHECK_EQ_INT(cz_timeline_cmd(1, usage), 2);
     char *badopt[] = {"timeline", logp, "--width", "x", NULL};
-    CHECK(cz_timeline_cmd(4, badopt) == 2);
+    CHECK_EQ_INT(cz_timeline_cmd(4, badopt), 2);
     char *missing[] = {"timeline", "/nonexistent/log", "-q", NULL};
-    CHECK(cz_timeline_cmd(3, missing) == 3);
+    CHECK_EQ_INT(cz_timeline_cmd(3, missing), 3);
     unlink(svgp);
     unlink(logp);
 }
 
-int main(void) {
-    test_emitter_threads();
-    test_emitter_sink_and_off();
+static void test_analysis(void) {
     for (int round = 0; round < 40; round++)
         test_analysis_random(round);
-    test_failed_and_open();
-    test_malformed();
-    test_mutations();
-    test_svg_specials_and_opts();
-    test_cmd();
-    return test_finish();
+}
+
+static const test_case cases[] = {
+    {"emitter_threads", test_emitter_threads},
+    {"emitter_sink_and_off", test_emitter_sink_and_off},
+    {"analysis", test_analysis},
+    {"failed_and_open", test_failed_and_open},
+    {"malformed", test_malformed},
+    {"mutations", test_mutations},
+    {"svg_specials_and_opts", test_svg_specials_and_opts},
+    {"cmd", test_cmd},
+};
+
+int main(int argc, char **argv) {
+    return test_main(argc, argv, cases, TEST_COUNT(cases));
 }

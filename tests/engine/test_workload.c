@@ -42,7 +42,7 @@ static cz_engine *engine(int gpu) {
     cfg.synthesis_threads = 2;
     cfg.gpu_threads = 2;
     cfg.shared_budget = g_budget;
-    CHECK(cz_engine_create(&e, &cfg, &ei) == CZ_OK);
+    CHECK_ERR(cz_engine_create(&e, &cfg, &ei), CZ_OK);
     return e;
 }
 
@@ -85,7 +85,7 @@ static void test_zkey(int gpu) {
     cz_srs *srs = NULL;
     cz_srs_config sc = {cz_engine_budget(e), &cz_workload_zkey_gpu_hooks, NULL};
     cz_errinfo ei;
-    CHECK(cz_srs_create(&srs, &sc, &ei) == CZ_OK);
+    CHECK_ERR(cz_srs_create(&srs, &sc, &ei), CZ_OK);
     for (int i = 0; i < 2; i++) {
         cz_srs_key *key = NULL;
         cz_workload wl;
@@ -95,24 +95,24 @@ static void test_zkey(int gpu) {
         char jkey[32];
         uint8_t want[256];
         CHECK(wt != NULL);
-        CHECK(cz_srs_acquire(&key, srs, zkeys[i], NULL, &ei) == CZ_OK);
+        CHECK_ERR(cz_srs_acquire(&key, srs, zkeys[i], NULL, &ei), CZ_OK);
         const cz_zkey *zk = cz_srs_key_data(key);
         size_t pb = cz_workload_proof_bytes(zk->curve);
-        CHECK(direct_proof(want, zk, wtnss[i]) == 0);
+        CHECK_EQ_INT(direct_proof(want, zk, wtnss[i]), 0);
         /* three jobs of the same key at once */
         for (int n = 0; n < 3; n++) {
             cz_srs_key *k2 = NULL;
-            CHECK(cz_srs_acquire(&k2, srs, zkeys[i], NULL, &ei) == CZ_OK);
-            CHECK(cz_workload_zkey(&wl, k2, wt, len, wtnss[i], &bl, &ei) == CZ_OK);
+            CHECK_ERR(cz_srs_acquire(&k2, srs, zkeys[i], NULL, &ei), CZ_OK);
+            CHECK_ERR(cz_workload_zkey(&wl, k2, wt, len, wtnss[i], &bl, &ei), CZ_OK);
             snprintf(jkey, sizeof jkey, "zk%d-%d", i, n);
-            CHECK(cz_engine_submit(NULL, e, jkey, CZ_PRIO_NORMAL, &wl, &ei) == CZ_OK);
+            CHECK_ERR(cz_engine_submit(NULL, e, jkey, CZ_PRIO_NORMAL, &wl, &ei), CZ_OK);
         }
         for (int n = 0; n < 3; n++) {
             cz_job *job = NULL;
             size_t rlen = 0;
             snprintf(jkey, sizeof jkey, "zk%d-%d", i, n);
-            CHECK(cz_engine_await(&job, e, jkey, 120000, &ei) == CZ_OK);
-            CHECK(cz_job_state_get(job) == CZ_JOB_DONE);
+            CHECK_ERR(cz_engine_await(&job, e, jkey, 120000, &ei), CZ_OK);
+            CHECK_EQ_INT(cz_job_state_get(job), CZ_JOB_DONE);
             if (cz_job_state_get(job) != CZ_JOB_DONE) {
                 const char *m = NULL;
                 cz_job_error(job, &m);
@@ -126,7 +126,7 @@ static void test_zkey(int gpu) {
         size_t olen = 0;
         void *other = read_file(wtnss[1 - i], &olen);
         cz_srs_key *k3 = NULL;
-        CHECK(cz_srs_acquire(&k3, srs, zkeys[i], NULL, &ei) == CZ_OK);
+        CHECK_ERR(cz_srs_acquire(&k3, srs, zkeys[i], NULL, &ei), CZ_OK);
         cz_errinfo_clear(&ei);
         int rc = cz_workload_zkey(&wl, k3, other, olen, wtnss[1 - i], &bl, &ei);
         CHECK(rc == CZ_ECURVE || rc == CZ_EFORMAT);
@@ -141,7 +141,7 @@ static void test_zkey(int gpu) {
             if (evicted == CZ_EBUSY)
                 usleep(10000);
         }
-        CHECK(evicted == CZ_OK);
+        CHECK_ERR(evicted, CZ_OK);
         cz_job *done = NULL;
         CHECK(cz_engine_await(&done, e, "zk0-0", 0, &ei) == CZ_OK &&
               cz_job_state_get(done) == CZ_JOB_DONE);
@@ -160,9 +160,9 @@ static cz_job_state run_synth(cz_engine *e, cz_porep_synth_ctx *ctx, const char 
     cz_job *job = NULL;
     cz_errinfo ei;
     cz_job_state st;
-    CHECK(cz_workload_porep_synth(&wl, ctx, nparts, seed, &bl, &ei) == CZ_OK);
-    CHECK(cz_engine_submit(NULL, e, key, CZ_PRIO_HIGH, &wl, &ei) == CZ_OK);
-    CHECK(cz_engine_await(&job, e, key, 300000, &ei) == CZ_OK);
+    CHECK_ERR(cz_workload_porep_synth(&wl, ctx, nparts, seed, &bl, &ei), CZ_OK);
+    CHECK_ERR(cz_engine_submit(NULL, e, key, CZ_PRIO_HIGH, &wl, &ei), CZ_OK);
+    CHECK_ERR(cz_engine_await(&job, e, key, 300000, &ei), CZ_OK);
     st = cz_job_state_get(job);
     if (st == CZ_JOB_DONE) {
         size_t len = 0;
@@ -184,16 +184,16 @@ static void test_porep_synth(int gpu, const char *cache) {
     cz_errinfo ei;
     enum { NP = 3 };
     uint8_t r1[NP * 192], r2[NP * 192], r3[NP * 192];
-    CHECK(cz_porep_synth_ctx_create(&ctx, CZ_CURVE_BLS12381, 10, cache, NULL, &ei) == CZ_OK);
+    CHECK_ERR(cz_porep_synth_ctx_create(&ctx, CZ_CURVE_BLS12381, 10, cache, NULL, &ei), CZ_OK);
     if (ctx == NULL) {
         fprintf(stderr, "porep-synth: %s\n", ei.msg);
         cz_engine_destroy(e);
         return;
     }
-    CHECK(run_synth(e, ctx, "synth-a", NP, 42, r1, sizeof r1) == CZ_JOB_DONE);
-    CHECK(run_synth(e, ctx, "synth-b", NP, 42, r2, sizeof r2) == CZ_JOB_DONE);
-    CHECK(run_synth(e, ctx, "synth-c", NP, 43, r3, sizeof r3) == CZ_JOB_DONE);
-    CHECK(memcmp(r1, r2, sizeof r1) == 0); /* same seed, same r, s: same proofs */
+    CHECK_EQ_INT(run_synth(e, ctx, "synth-a", NP, 42, r1, sizeof r1), CZ_JOB_DONE);
+    CHECK_EQ_INT(run_synth(e, ctx, "synth-b", NP, 42, r2, sizeof r2), CZ_JOB_DONE);
+    CHECK_EQ_INT(run_synth(e, ctx, "synth-c", NP, 43, r3, sizeof r3), CZ_JOB_DONE);
+    CHECK_EQ_MEM(r1, r2, sizeof r1);       /* same seed, same r, s: same proofs */
     CHECK(memcmp(r1, r3, 192) != 0);       /* another seed: other witnesses */
     CHECK(memcmp(r1, r1 + 192, 192) != 0); /* partitions differ */
     /* the workload's verifier refuses a proof with a partition swapped */
@@ -201,15 +201,15 @@ static void test_porep_synth(int gpu, const char *cache) {
         cz_workload wl;
         cz_workload_blinding bl = {R, S};
         uint8_t swapped[NP * 192];
-        CHECK(cz_workload_porep_synth(&wl, ctx, NP, 42, &bl, &ei) == CZ_OK);
+        CHECK_ERR(cz_workload_porep_synth(&wl, ctx, NP, 42, &bl, &ei), CZ_OK);
         /* its public inputs are filled by synthesis: run it for every partition first */
         for (uint32_t p = 0; p < NP; p++) {
             void *asg = NULL;
             cz_part_times t;
-            CHECK(wl.ops->synthesize(&asg, wl.ctx, p, NULL, NULL, &t, &ei) == CZ_OK);
+            CHECK_ERR(wl.ops->synthesize(&asg, wl.ctx, p, NULL, NULL, &t, &ei), CZ_OK);
             wl.ops->asg_free(asg, wl.ctx);
         }
-        CHECK(wl.ops->verify(wl.ctx, r1, sizeof r1, &ei) == CZ_OK);
+        CHECK_ERR(wl.ops->verify(wl.ctx, r1, sizeof r1, &ei), CZ_OK);
         /* synthesis gives the Montgomery witness's bytes back to the partition's reservation:
          * what stays reserved is exactly the other vectors of part_bytes */
         {
@@ -219,8 +219,8 @@ static void test_porep_synth(int gpu, const char *cache) {
             cz_part_times t;
             uint64_t wbytes = (uint64_t)cz_porep_synth_ctx_zkey(ctx)->nvars * 32;
             cz_budget_stats_get(&b0, g_budget);
-            CHECK(cz_budget_reserve(&res, g_budget, wl.part_bytes, 0, NULL, NULL, &ei) == CZ_OK);
-            CHECK(wl.ops->synthesize(&asg, wl.ctx, 0, &res, NULL, &t, &ei) == CZ_OK);
+            CHECK_ERR(cz_budget_reserve(&res, g_budget, wl.part_bytes, 0, NULL, NULL, &ei), CZ_OK);
+            CHECK_ERR(wl.ops->synthesize(&asg, wl.ctx, 0, &res, NULL, &t, &ei), CZ_OK);
             cz_budget_stats_get(&b1, g_budget);
             CHECK(res.bytes == wl.part_bytes - wbytes && b1.used == b0.used + res.bytes);
             wl.ops->asg_free(asg, wl.ctx);
@@ -236,22 +236,52 @@ static void test_porep_synth(int gpu, const char *cache) {
     cz_porep_synth_ctx_free(ctx);
 }
 
-int main(void) {
-    char cache[] = "/tmp/cuzk-test-workload-XXXXXX";
-    int ngpu = 0;
+static char cache[] = "/tmp/cuzk-test-workload-XXXXXX";
+static int ngpu;
+
+static int setup(void) {
     cz_errinfo ei;
     cz_budget_config bc = {(uint64_t)1 << 30, 0};
     CHECK(mkdtemp(cache) != NULL);
-    CHECK(cz_budget_create(&g_budget, &bc, &ei) == CZ_OK);
-    test_zkey(0);
-    test_porep_synth(0, cache);
-    if (cz_gpu_device_count(&ngpu, &ei) == CZ_OK && ngpu > 0) {
-        test_zkey(1);
-        test_porep_synth(1, cache);
-    }
+    CHECK_ERR(cz_budget_create(&g_budget, &bc, &ei), CZ_OK);
+    if (cz_gpu_device_count(&ngpu, &ei) != CZ_OK)
+        ngpu = 0;
+    return 0;
+}
+
+static void teardown(void) {
     cz_budget_destroy(g_budget);
     char cmd[256];
     snprintf(cmd, sizeof cmd, "rm -rf %s", cache);
-    CHECK(system(cmd) == 0);
-    return test_finish();
+    CHECK_EQ_INT(system(cmd), 0);
+}
+
+static void test_zkey_cpu(void) {
+    test_zkey(0);
+}
+
+static void test_porep_synth_cpu(void) {
+    test_porep_synth(0, cache);
+}
+
+/* On a GPU where there is one; nothing is checked without. */
+static void test_zkey_gpu(void) {
+    if (ngpu > 0)
+        test_zkey(1);
+}
+
+static void test_porep_synth_gpu(void) {
+    if (ngpu > 0)
+        test_porep_synth(1, cache);
+}
+
+static const test_case cases[] = {
+    {"zkey_cpu", test_zkey_cpu},
+    {"porep_synth_cpu", test_porep_synth_cpu},
+    {"zkey_gpu", test_zkey_gpu},
+    {"porep_synth_gpu", test_porep_synth_gpu},
+};
+
+int main(int argc, char **argv) {
+    return test_main_fixture(argc, argv, cases, TEST_COUNT(cases), setup, teardown);
 }

@@ -139,7 +139,7 @@ static void TT(test_arith)(gmp_randstate_t rs) {
             TC(mul)(&c, &a, &b);
             mpz_mul(e, x, y);
             CHECK(TT(is)(&c, e));
-            CHECK(TC(eq)(&a, &b) == (mpz_cmp(x, y) == 0));
+            CHECK_EQ_INT(TC(eq)(&a, &b), (mpz_cmp(x, y) == 0));
             /* aliasing: r = a, r = b */
             c = a;
             TC(mul)(&c, &c, &b);
@@ -166,7 +166,7 @@ static void TT(test_arith)(gmp_randstate_t rs) {
         mpz_invert(t, t, TT(p));
         mpz_mul(e, x, t);
         CHECK(TT(is)(&c, e));
-        CHECK(TC(is_zero)(&a) == (mpz_sgn(x) == 0));
+        CHECK_EQ_INT(TC(is_zero)(&a), (mpz_sgn(x) == 0));
         /* inverse (binary GCD) and Fermat inverse; inv(0) = 0 */
         TC(inv)(&c, &a);
         if (mpz_sgn(x) == 0) {
@@ -181,18 +181,18 @@ static void TT(test_arith)(gmp_randstate_t rs) {
         }
         /* legendre */
         int lg = mpz_sgn(x) == 0 ? 0 : mpz_legendre(x, TT(p));
-        CHECK(TC(legendre)(&a) == lg);
+        CHECK_EQ_INT(TC(legendre)(&a), lg);
 #if TF_SQRT
         {
             int rc = TC(sqrt)(&c, &a);
             if (lg >= 0) {
-                CHECK(rc == CZ_OK);
+                CHECK_ERR(rc, CZ_OK);
                 TT(get)(t, &c);
                 mpz_mul(e, t, t);
                 mpz_mod(e, e, TT(p));
-                CHECK(mpz_cmp(e, x) == 0);
+                CHECK_EQ_INT(mpz_cmp(e, x), 0);
             } else {
-                CHECK(rc == CZ_ENOSQRT);
+                CHECK_ERR(rc, CZ_ENOSQRT);
             }
         }
 #endif

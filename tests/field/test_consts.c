@@ -51,7 +51,7 @@ static void check_field(const char *name, const char *hex, size_t n, unsigned bi
     (void)name;
     CHECK(mpz_probab_prime_p(p, 30) > 0);
     CHECK(limbs_eq(P, n, p));
-    CHECK(mpz_sizeinbase(p, 2) == bits);
+    CHECK_EQ_INT(mpz_sizeinbase(p, 2), bits);
     /* the "no final carry" multiplication needs the top limb below 2^63 - 1 */
     CHECK(P[n - 1] < 0x7fffffffffffffffULL);
     mpz_set_ui(t, 1);
@@ -61,14 +61,14 @@ static void check_field(const char *name, const char *hex, size_t n, unsigned bi
     mpz_mul(t, t, t);
     mpz_mod(t, t, p);
     CHECK(limbs_eq(r2, n, t));
-    CHECK((uint64_t)(n0 * P[0]) == ~(uint64_t)0); /* n0·p ≡ -1 mod 2^64 */
+    CHECK_EQ_INT((uint64_t)(n0 * P[0]), ~(uint64_t)0); /* n0·p ≡ -1 mod 2^64 */
     mpz_sub_ui(e, p, 2);
     CHECK(limbs_eq(pm2, n, e));
     mpz_sub_ui(e, p, 1);
     mpz_fdiv_q_2exp(e, e, 1);
     CHECK(limbs_eq(pm1h, n, e));
     if (pp1q != NULL) {
-        CHECK(mpz_fdiv_ui(p, 4) == 3);
+        CHECK_EQ_INT(mpz_fdiv_ui(p, 4), 3);
         mpz_add_ui(e, p, 1);
         mpz_fdiv_q_2exp(e, e, 2);
         CHECK(limbs_eq(pp1q, n, e));
@@ -87,13 +87,13 @@ static void check_roots(const char *hex, size_t n, unsigned s, unsigned nqr, con
     mpz_init_set_str(r, hex, 16);
     mpz_inits(t, w, q, NULL);
     mpz_sub_ui(t, r, 1);
-    CHECK(mpz_scan1(t, 0) == s);
+    CHECK_EQ_INT(mpz_scan1(t, 0), s);
     /* smallest non-residue counting up from 2 */
     unsigned g = 2;
     mpz_set_ui(q, g);
     while (mpz_legendre(q, r) != -1)
         mpz_set_ui(q, ++g);
-    CHECK(g == nqr);
+    CHECK_EQ_INT(g, nqr);
     mpz_fdiv_q_2exp(t, t, s);
     mpz_powm(w, q, t, r);
     CHECK(mont_eq(root, n, w, r));
@@ -102,13 +102,13 @@ static void check_roots(const char *hex, size_t n, unsigned s, unsigned nqr, con
     for (unsigned i = 0; i + 1 < s; i++)
         mpz_powm_ui(t, t, 2, r);
     mpz_add_ui(t, t, 1);
-    CHECK(mpz_cmp(t, r) == 0);
+    CHECK_EQ_INT(mpz_cmp(t, r), 0);
     for (size_t i = 0; i < nk; i++) {
         mpz_set(t, w);
         for (unsigned j = ks[i]; j < s; j++)
             mpz_powm_ui(t, t, 2, r);
         mpz_set_str(q, whex[i], 16);
-        CHECK(mpz_cmp(t, q) == 0);
+        CHECK_EQ_INT(mpz_cmp(t, q), 0);
     }
     mpz_clears(r, t, w, q, NULL);
 }
@@ -168,27 +168,27 @@ static void check_curve(const curve_consts *c) {
     from_mont(x0, c->g1x, n, p);
     from_mont(y0, c->g1y, n, p);
     mpz_set_str(t0, c->pub[0], 16);
-    CHECK(mpz_cmp(x0, t0) == 0);
+    CHECK_EQ_INT(mpz_cmp(x0, t0), 0);
     mpz_set_str(t0, c->pub[1], 16);
-    CHECK(mpz_cmp(y0, t0) == 0);
+    CHECK_EQ_INT(mpz_cmp(y0, t0), 0);
     mpz_powm_ui(t0, x0, 3, p);
     mpz_add_ui(t0, t0, (unsigned long)c->b);
     mpz_mod(t0, t0, p);
     mpz_powm_ui(t1, y0, 2, p);
-    CHECK(mpz_cmp(t0, t1) == 0);
+    CHECK_EQ_INT(mpz_cmp(t0, t1), 0);
     /* G2: published coordinates, y² = x³ + b' over Fp2 */
     from_mont(x0, c->g2x0, n, p);
     from_mont(x1, c->g2x1, n, p);
     from_mont(y0, c->g2y0, n, p);
     from_mont(y1, c->g2y1, n, p);
     mpz_set_str(t0, c->pub[2], 16);
-    CHECK(mpz_cmp(x0, t0) == 0);
+    CHECK_EQ_INT(mpz_cmp(x0, t0), 0);
     mpz_set_str(t0, c->pub[3], 16);
-    CHECK(mpz_cmp(x1, t0) == 0);
+    CHECK_EQ_INT(mpz_cmp(x1, t0), 0);
     mpz_set_str(t0, c->pub[4], 16);
-    CHECK(mpz_cmp(y0, t0) == 0);
+    CHECK_EQ_INT(mpz_cmp(y0, t0), 0);
     mpz_set_str(t0, c->pub[5], 16);
-    CHECK(mpz_cmp(y1, t0) == 0);
+    CHECK_EQ_INT(mpz_cmp(y1, t0), 0);
     gmp_fp2_mul(t0, t1, x0, x1, x0, x1, p);
     gmp_fp2_mul(t0, t1, t0, t1, x0, x1, p);
     mpz_add(t0, t0, u0);
@@ -221,7 +221,7 @@ static void check_curve(const curve_consts *c) {
     mpz_clears(p, x0, x1, y0, y1, t0, t1, u0, u1, e, xi1, NULL);
 }
 
-int main(void) {
+static void test_fields(void) {
     check_field("bls12381_fp", BLS_P, BLS12381_FP_NLIMBS, BLS12381_FP_BITS, BLS12381_FP_P,
                 BLS12381_FP_ONE, BLS12381_FP_R2, BLS12381_FP_N0, BLS12381_FP_P_MINUS_2,
                 BLS12381_FP_P_MINUS_1_HALF, BLS12381_FP_P_PLUS_1_QUARTER,
@@ -234,7 +234,9 @@ int main(void) {
                 BN254_FP_P_PLUS_1_QUARTER, BN254_FP_P_MINUS_3_QUARTER);
     check_field("bn254_fr", BN_R, BN254_FR_NLIMBS, BN254_FR_BITS, BN254_FR_P, BN254_FR_ONE,
                 BN254_FR_R2, BN254_FR_N0, BN254_FR_P_MINUS_2, BN254_FR_P_MINUS_1_HALF, NULL, NULL);
+}
 
+static void test_published_one(void) {
     /* Published R mod p (research notes §4) as one more cross-check of ONE. */
     {
         mpz_t t;
@@ -252,7 +254,9 @@ int main(void) {
         CHECK(limbs_eq(BLS12381_FP_ONE, 6, t));
         mpz_clear(t);
     }
+}
 
+static void test_roots(void) {
     /* ffjavascript's roots of unity: w[k] generates the 2^k domain (published values). */
     {
         static const unsigned ks[] = {12, 16, 20, 28};
@@ -275,7 +279,9 @@ int main(void) {
                     ks, w, 4);
         CHECK(BLS12381_FR_TWO_ADICITY == 32 && BLS12381_FR_NQR == 5);
     }
+}
 
+static void test_curves(void) {
     /* Curve constants. BN254: ξ = 9 + u, b = 3, b' = 3/ξ; BLS12-381: ξ = 1 + u, b = 4, b' = 4ξ. */
     const curve_consts bn = {BN_P,
                              4,
@@ -335,5 +341,15 @@ int main(void) {
         0};
     check_curve(&bn);
     check_curve(&bls);
-    return test_finish();
+}
+
+static const test_case cases[] = {
+    {"fields", test_fields},
+    {"published_one", test_published_one},
+    {"roots", test_roots},
+    {"curves", test_curves},
+};
+
+int main(int argc, char **argv) {
+    return test_main(argc, argv, cases, TEST_COUNT(cases));
 }

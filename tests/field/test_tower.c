@@ -183,7 +183,7 @@ static void check_vectors(void) {
         nlines++;
     }
     fclose(fp);
-    CHECK(nlines == 32);
+    CHECK_EQ_INT(nlines, 32);
 }
 
 /* A deterministic pseudo-random Fp12 element (value does not matter, only that it is generic). */
@@ -324,17 +324,24 @@ static uint64_t rng_next(void) {
             c##_fp2f_conj(&got, &a);                                                               \
             bad += !c##_fp2_eq(&want, &got);                                                       \
         }                                                                                          \
-        CHECK(bad == 0);                                                                           \
+        CHECK_EQ_INT(bad, 0);                                                                      \
     }
 
 KERNEL_CHECKS(bn254, cz_bn254_fp, cz_bn254_fp2, BN254_FP_P, BN254_FP_NLIMBS)
 KERNEL_CHECKS(bls12381, cz_bls12381_fp, cz_bls12381_fp2, BLS12381_FP_P, BLS12381_FP_NLIMBS)
 
-int main(void) {
-    bn254_kernels();
-    bls12381_kernels();
-    check_vectors();
+static void test_algebra(void) {
     for (size_t i = 0; i < sizeof CURVES / sizeof CURVES[0]; i++)
         check_algebra(&CURVES[i]);
-    return test_finish();
+}
+
+static const test_case cases[] = {
+    {"bn254_kernels", bn254_kernels},
+    {"bls12381_kernels", bls12381_kernels},
+    {"vectors", check_vectors},
+    {"algebra", test_algebra},
+};
+
+int main(int argc, char **argv) {
+    return test_main(argc, argv, cases, TEST_COUNT(cases));
 }

@@ -41,15 +41,15 @@ static void check_against_json(const cz_r1cs_file *rf, const char *curve) {
     char path[256];
     fixture_path(path, sizeof path, curve, "r1cs.json");
     json_t *j = load_json(path);
-    CHECK(rf->curve == (strcmp(curve, "bn128") == 0 ? CZ_CURVE_BN254 : CZ_CURVE_BLS12381));
-    CHECK(rf->nwires == json_integer_value(json_object_get(j, "nVars")));
-    CHECK(rf->npub_out == json_integer_value(json_object_get(j, "nOutputs")));
-    CHECK(rf->npub_in == json_integer_value(json_object_get(j, "nPubInputs")));
-    CHECK(rf->nprv_in == json_integer_value(json_object_get(j, "nPrvInputs")));
-    CHECK(rf->nlabels == (uint64_t)json_integer_value(json_object_get(j, "nLabels")));
-    CHECK(rf->nconstraints == json_integer_value(json_object_get(j, "nConstraints")));
+    CHECK_EQ_INT(rf->curve, (strcmp(curve, "bn128") == 0 ? CZ_CURVE_BN254 : CZ_CURVE_BLS12381));
+    CHECK_EQ_INT(rf->nwires, json_integer_value(json_object_get(j, "nVars")));
+    CHECK_EQ_INT(rf->npub_out, json_integer_value(json_object_get(j, "nOutputs")));
+    CHECK_EQ_INT(rf->npub_in, json_integer_value(json_object_get(j, "nPubInputs")));
+    CHECK_EQ_INT(rf->nprv_in, json_integer_value(json_object_get(j, "nPrvInputs")));
+    CHECK_EQ_INT(rf->nlabels, (uint64_t)json_integer_value(json_object_get(j, "nLabels")));
+    CHECK_EQ_INT(rf->nconstraints, json_integer_value(json_object_get(j, "nConstraints")));
     json_t *cons = json_object_get(j, "constraints");
-    CHECK(json_array_size(cons) == rf->nconstraints);
+    CHECK_EQ_INT(json_array_size(cons), rf->nconstraints);
     size_t bad = 0, terms = 0;
     for (uint32_t i = 0; i < rf->nconstraints && i < json_array_size(cons); i++) {
         const cz_r1cs_constraint *c = &rf->constraints[i];
@@ -59,14 +59,14 @@ static void check_against_json(const cz_r1cs_file *rf, const char *curve) {
         bad += !lc_matches(&c->c, json_array_get(jc, 2));
         terms += c->a.nterms + c->b.nterms + c->c.nterms;
     }
-    CHECK(bad == 0);
-    CHECK(terms == rf->nterms);
+    CHECK_EQ_INT(bad, 0);
+    CHECK_EQ_INT(terms, rf->nterms);
     json_t *map = json_object_get(j, "map");
     CHECK(rf->wire_labels != NULL && json_array_size(map) == rf->nwires);
     bad = 0;
     for (uint32_t i = 0; rf->wire_labels && i < rf->nwires && i < json_array_size(map); i++)
         bad += rf->wire_labels[i] != (uint64_t)json_integer_value(json_array_get(map, i));
-    CHECK(bad == 0);
+    CHECK_EQ_INT(bad, 0);
     json_decref(j);
 }
 
@@ -86,7 +86,7 @@ static void malformed(const uint8_t *good, size_t size) {
         cz_r1cs_close(rf);
         free(p);
     }
-    CHECK(prefix_bad == 0);
+    CHECK_EQ_INT(prefix_bad, 0);
     FRESH();
     b[0] = 'R';
     expect_fail(b, size, CZ_EFORMAT, "magic");
@@ -134,32 +134,46 @@ static void malformed(const uint8_t *good, size_t size) {
     cz_r1cs_file *rf = NULL;
     cz_errinfo ei;
     cz_errinfo_clear(&ei);
-    CHECK(cz_r1cs_open_mem(&rf, b, size, "nolabels.r1cs", &ei) == CZ_OK);
+    CHECK_ERR(cz_r1cs_open_mem(&rf, b, size, "nolabels.r1cs", &ei), CZ_OK);
     CHECK(rf != NULL && rf->wire_labels == NULL);
     cz_r1cs_close(rf);
 #undef FRESH
     free(b);
 }
 
-int main(void) {
-    for (int ci = 0; ci < 2; ci++) {
-        const char *curve = fixture_curves[ci];
-        char path[256];
-        fixture_path(path, sizeof path, curve, "mulchain.r1cs");
-        size_t size;
-        uint8_t *good = load_file(path, &size);
-        CHECK(get32(good + 12) == 2); /* circom writes the constraints first */
-        cz_r1cs_file *rf = NULL;
-        cz_errinfo ei;
-        cz_errinfo_clear(&ei);
-        if (CHECK(cz_r1cs_open(&rf, path, &ei) == CZ_OK)) {
-            check_against_json(rf, curve);
-            cz_r1cs_close(rf);
-        } else {
-            fprintf(stderr, "%s: %s\n", path, ei.msg);
-        }
-        malformed(good, size);
-        free(good);
+static void one_curve(int ci) {
+    const char *curve = fixture_curves[ci];
+    char path[256];
+    fixture_path(path, sizeof path, curve, "mulchain.r1cs");
+    size_t size;
+    uint8_t *good = load_file(path, &size);
+    CHECK_EQ_INT(get32(good + 12), 2); /* circom writes the constraints first */
+    cz_r1cs_file *rf = NULL;
+    cz_errinfo ei;
+    cz_errinfo_clear(&ei);
+    if (CHECK_ERR(cz_r1cs_open(&rf, path, &ei), CZ_OK)) {
+        check_against_json(rf, curve);
+        cz_r1cs_close(rf);
+    } else {
+        fprintf(stderr, "%s: %s\n", path, ei.msg);
     }
-    return test_finish();
+    malformed(good, size);
+    free(good);
+}
+
+static void test_bn128(void) {
+    one_curve(0);
+}
+
+static void test_bls12381(void) {
+    one_curve(1);
+}
+
+static const test_case cases[] = {
+    {"bn128", test_bn128},
+    {"bls12381", test_bls12381},
+};
+
+int main(int argc, char **argv) {
+    return test_main(argc, argv, cases, TEST_COUNT(cases));
 }

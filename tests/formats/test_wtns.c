@@ -41,7 +41,7 @@ static void malformed(const uint8_t *good, size_t size) {
         cz_wtns_close(w);
         free(p);
     }
-    CHECK(prefix_bad == 0);
+    CHECK_EQ_INT(prefix_bad, 0);
     FRESH();
     b[3] = 'x';
     expect_fail(b, size, CZ_EFORMAT, "magic");
@@ -86,7 +86,7 @@ static void writer_roundtrip(const cz_wtns *w, const uint8_t *good, size_t size)
     close(fd);
     cz_errinfo ei;
     cz_errinfo_clear(&ei);
-    CHECK(cz_wtns_write(tmp, w->curve, w->values, w->nwitness, &ei) == CZ_OK);
+    CHECK_ERR(cz_wtns_write(tmp, w->curve, w->values, w->nwitness, &ei), CZ_OK);
     size_t n;
     uint8_t *mine = load_file(tmp, &n);
     CHECK(n == size && memcmp(mine, good, size) == 0);
@@ -101,56 +101,87 @@ static void writer_roundtrip(const cz_wtns *w, const uint8_t *good, size_t size)
     unlink(tmp);
 }
 
-int main(void) {
-    cz_wtns *ws[2] = {NULL, NULL};
-    cz_zkey *zks[2] = {NULL, NULL};
+/* The fixtures of both curves, opened by the cases that need them, closed at the end. */
+static cz_wtns *ws[2];
+static cz_zkey *zks[2];
+
+static void teardown(void) {
+    for (int i = 0; i < 2; i++) {
+        cz_wtns_close(ws[i]);
+        cz_zkey_close(zks[i]);
+    }
+}
+
+static void one_curve(int ci) {
+    const char *curve = fixture_curves[ci];
+    char path[256], jpath[256], zpath[256];
+    fixture_path(path, sizeof path, curve, "mulchain.wtns");
+    fixture_path(jpath, sizeof jpath, curve, "wtns.json");
+    fixture_path(zpath, sizeof zpath, curve, "mulchain.zkey");
+    cz_errinfo ei;
+    cz_errinfo_clear(&ei);
+    int rc = cz_wtns_open(&ws[ci], path, &ei);
+    if (!CHECK_ERR(rc, CZ_OK)) {
+        fprintf(stderr, "%s: %s\n", path, ei.msg);
+        return;
+    }
+    cz_wtns *w = ws[ci];
+    CHECK_EQ_INT(w->curve, (ci == 0 ? CZ_CURVE_BN254 : CZ_CURVE_BLS12381));
+    CHECK_EQ_STR(cz_wtns_name(w), path);
+    json_t *j = load_json(jpath);
+    CHECK_EQ_INT(json_array_size(j), w->nwitness);
+    size_t bad = 0;
+    for (uint32_t i = 0; i < w->nwitness && i < json_array_size(j); i++) {
+        char d[128];
+        limbs_dec(d, sizeof d, w->values + (size_t)i * CZ_WTNS_LIMBS, CZ_WTNS_LIMBS);
+        bad += !json_str_eq(json_array_get(j, i), d);
+    }
+    CHECK_EQ_INT(bad, 0);
+    CHECK(w->values[0] == 1 && w->values[1] == 0);
+    json_decref(j);
+    size_t size;
+    uint8_t *good = load_file(path, &size);
+    malformed(good, size);
+    writer_roundtrip(w, good, size);
+    /* Unaligned buffer: values copied, still equal. */
+    uint8_t *raw = malloc(size + 8);
+    memcpy(raw + 1, good, size);
+    cz_wtns *u = NULL;
+    CHECK_ERR(cz_wtns_open_mem(&u, raw + 1, size, "u.wtns", &ei), CZ_OK);
+    if (u != NULL) {
+        CHECK_EQ_INT((uintptr_t)u->values % 8, 0);
+        CHECK_EQ_MEM(u->values, w->values, (size_t)w->nwitness * 32);
+    }
+    cz_wtns_close(u);
+    free(raw);
+    free(good);
+    cz_errinfo_clear(&ei);
+    CHECK_ERR(cz_zkey_open(&zks[ci], zpath, &ei), CZ_OK);
+    if (zks[ci] != NULL)
+        CHECK_ERR(cz_wtns_check_against_zkey(w, zks[ci], &ei), CZ_OK);
+}
+
+static void test_bn128(void) {
+    one_curve(0);
+}
+
+static void test_bls12381(void) {
+    one_curve(1);
+}
+
+/* Checks against the other curve's key and a key with another count of values. */
+static void test_mismatch(void) {
     for (int ci = 0; ci < 2; ci++) {
-        const char *curve = fixture_curves[ci];
-        char path[256], jpath[256], zpath[256];
-        fixture_path(path, sizeof path, curve, "mulchain.wtns");
-        fixture_path(jpath, sizeof jpath, curve, "wtns.json");
-        fixture_path(zpath, sizeof zpath, curve, "mulchain.zkey");
+        char path[256];
         cz_errinfo ei;
-        cz_errinfo_clear(&ei);
-        int rc = cz_wtns_open(&ws[ci], path, &ei);
-        if (!CHECK(rc == CZ_OK)) {
-            fprintf(stderr, "%s: %s\n", path, ei.msg);
-            continue;
+        if (ws[ci] == NULL) {
+            fixture_path(path, sizeof path, fixture_curves[ci], "mulchain.wtns");
+            CHECK_ERR(cz_wtns_open(&ws[ci], path, &ei), CZ_OK);
         }
-        cz_wtns *w = ws[ci];
-        CHECK(w->curve == (ci == 0 ? CZ_CURVE_BN254 : CZ_CURVE_BLS12381));
-        CHECK(strcmp(cz_wtns_name(w), path) == 0);
-        json_t *j = load_json(jpath);
-        CHECK(json_array_size(j) == w->nwitness);
-        size_t bad = 0;
-        for (uint32_t i = 0; i < w->nwitness && i < json_array_size(j); i++) {
-            char d[128];
-            limbs_dec(d, sizeof d, w->values + (size_t)i * CZ_WTNS_LIMBS, CZ_WTNS_LIMBS);
-            bad += !json_str_eq(json_array_get(j, i), d);
+        if (zks[ci] == NULL) {
+            fixture_path(path, sizeof path, fixture_curves[ci], "mulchain.zkey");
+            CHECK_ERR(cz_zkey_open(&zks[ci], path, &ei), CZ_OK);
         }
-        CHECK(bad == 0);
-        CHECK(w->values[0] == 1 && w->values[1] == 0);
-        json_decref(j);
-        size_t size;
-        uint8_t *good = load_file(path, &size);
-        malformed(good, size);
-        writer_roundtrip(w, good, size);
-        /* Unaligned buffer: values copied, still equal. */
-        uint8_t *raw = malloc(size + 8);
-        memcpy(raw + 1, good, size);
-        cz_wtns *u = NULL;
-        CHECK(cz_wtns_open_mem(&u, raw + 1, size, "u.wtns", &ei) == CZ_OK);
-        if (u != NULL) {
-            CHECK((uintptr_t)u->values % 8 == 0);
-            CHECK(memcmp(u->values, w->values, (size_t)w->nwitness * 32) == 0);
-        }
-        cz_wtns_close(u);
-        free(raw);
-        free(good);
-        cz_errinfo_clear(&ei);
-        CHECK(cz_zkey_open(&zks[ci], zpath, &ei) == CZ_OK);
-        if (zks[ci] != NULL)
-            CHECK(cz_wtns_check_against_zkey(w, zks[ci], &ei) == CZ_OK);
     }
     if (ws[0] && ws[1] && zks[0] && zks[1]) {
         cz_errinfo ei;
@@ -165,8 +196,9 @@ int main(void) {
         close(fd);
         cz_wtns *shortw = NULL;
         cz_errinfo_clear(&ei);
-        CHECK(cz_wtns_write(tmp, CZ_CURVE_BN254, ws[0]->values, ws[0]->nwitness - 1, &ei) == CZ_OK);
-        CHECK(cz_wtns_open(&shortw, tmp, &ei) == CZ_OK);
+        CHECK_ERR(cz_wtns_write(tmp, CZ_CURVE_BN254, ws[0]->values, ws[0]->nwitness - 1, &ei),
+                  CZ_OK);
+        CHECK_ERR(cz_wtns_open(&shortw, tmp, &ei), CZ_OK);
         if (shortw != NULL) {
             cz_errinfo_clear(&ei);
             rc = cz_wtns_check_against_zkey(shortw, zks[0], &ei);
@@ -177,9 +209,14 @@ int main(void) {
         cz_wtns_close(shortw);
         unlink(tmp);
     }
-    for (int i = 0; i < 2; i++) {
-        cz_wtns_close(ws[i]);
-        cz_zkey_close(zks[i]);
-    }
-    return test_finish();
+}
+
+static const test_case cases[] = {
+    {"bn128", test_bn128},
+    {"bls12381", test_bls12381},
+    {"mismatch", test_mismatch},
+};
+
+int main(int argc, char **argv) {
+    return test_main_fixture(argc, argv, cases, TEST_COUNT(cases), NULL, teardown);
 }

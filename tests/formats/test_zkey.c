@@ -55,7 +55,7 @@ static void check_points(const void *pts, size_t n, size_t coords, size_t nl, co
         }
         bad += !ok;
     }
-    CHECK(bad == 0);
+    CHECK_EQ_INT(bad, 0);
 }
 
 /* Everything cz_zkey_open read, against snarkjs's JSON. */
@@ -68,12 +68,12 @@ static void check_against_json(const cz_zkey *zk, const char *curve) {
     CHECK(q != NULL && r != NULL);
     int bn = strcmp(curve, "bn128") == 0;
     size_t nl = bn ? 4 : 6;
-    CHECK(zk->curve == (bn ? CZ_CURVE_BN254 : CZ_CURVE_BLS12381));
-    CHECK(json_integer_value(json_object_get(j, "n8q")) == (json_int_t)(8 * nl));
-    CHECK(zk->nvars == json_integer_value(json_object_get(j, "nVars")));
-    CHECK(zk->npublic == json_integer_value(json_object_get(j, "nPublic")));
-    CHECK(zk->domain_size == json_integer_value(json_object_get(j, "domainSize")));
-    CHECK(zk->log_domain_size == json_integer_value(json_object_get(j, "power")));
+    CHECK_EQ_INT(zk->curve, (bn ? CZ_CURVE_BN254 : CZ_CURVE_BLS12381));
+    CHECK_EQ_INT(json_integer_value(json_object_get(j, "n8q")), (json_int_t)(8 * nl));
+    CHECK_EQ_INT(zk->nvars, json_integer_value(json_object_get(j, "nVars")));
+    CHECK_EQ_INT(zk->npublic, json_integer_value(json_object_get(j, "nPublic")));
+    CHECK_EQ_INT(zk->domain_size, json_integer_value(json_object_get(j, "domainSize")));
+    CHECK_EQ_INT(zk->log_domain_size, json_integer_value(json_object_get(j, "power")));
 
     const void *hp[6], *ic, *a, *b1, *b2, *c, *h;
     if (bn) {
@@ -103,11 +103,11 @@ static void check_against_json(const cz_zkey *zk, const char *curve) {
     check_points(b2, zk->nvars, 4, nl, q, json_object_get(j, "B2"), 0);
     check_points(c, zk->nvars - np, 2, nl, q, json_object_get(j, "C"), np);
     check_points(h, zk->domain_size, 2, nl, q, json_object_get(j, "hExps"), 0);
-    CHECK(((uintptr_t)a | (uintptr_t)b2 | (uintptr_t)h) % 8 == 0);
+    CHECK_EQ_INT(((uintptr_t)a | (uintptr_t)b2 | (uintptr_t)h) % 8, 0);
 
     /* Coefficients: snarkjs prints v = stored·R⁻² mod r. */
     json_t *cc = json_object_get(j, "ccoefs");
-    CHECK(json_array_size(cc) == zk->ncoefs);
+    CHECK_EQ_INT(json_array_size(cc), zk->ncoefs);
     size_t bad = 0;
     for (size_t i = 0; i < zk->ncoefs && i < json_array_size(cc); i++) {
         cz_zkey_coef e;
@@ -120,7 +120,7 @@ static void check_against_json(const cz_zkey *zk, const char *curve) {
                  e.signal == json_integer_value(json_object_get(je, "signal")) &&
                  json_str_eq(json_object_get(je, "value"), d));
     }
-    CHECK(bad == 0);
+    CHECK_EQ_INT(bad, 0);
     /* The mulchain key has the point at infinity among B1/B2 (signals never in matrix B). */
     int has_inf = 0;
     for (uint32_t s = 0; s < zk->nvars; s++) {
@@ -168,7 +168,7 @@ static void malformed(const uint8_t *good, size_t size, int bn) {
             cz_zkey_close(zk);
         free(p);
     }
-    CHECK(prefix_bad == 0);
+    CHECK_EQ_INT(prefix_bad, 0);
 
     FRESH();
     b[0] = 'Z';
@@ -206,13 +206,13 @@ static void malformed(const uint8_t *good, size_t size, int bn) {
         cz_zkey *zk = NULL;
         cz_errinfo_clear(&ei);
         uint8_t *d = with_duplicate(good, size, 10, &bsize);
-        CHECK(cz_zkey_open_mem(&zk, d, bsize, "dup10.zkey", &ei) == CZ_OK);
+        CHECK_ERR(cz_zkey_open_mem(&zk, d, bsize, "dup10.zkey", &ei), CZ_OK);
         cz_zkey_close(zk);
         free(d);
         const uint8_t junk[5] = {1, 2, 3, 4, 5};
         d = with_extra(good, size, 77, junk, sizeof junk, &bsize);
         zk = NULL;
-        CHECK(cz_zkey_open_mem(&zk, d, bsize, "extra.zkey", &ei) == CZ_OK);
+        CHECK_ERR(cz_zkey_open_mem(&zk, d, bsize, "extra.zkey", &ei), CZ_OK);
         cz_zkey_close(zk);
         free(d);
     }
@@ -311,17 +311,17 @@ static void unaligned(const uint8_t *good, size_t size, const cz_zkey *ref, int 
     cz_zkey *zk = NULL;
     cz_errinfo ei;
     cz_errinfo_clear(&ei);
-    CHECK(cz_zkey_open_mem(&zk, raw + 3, size, "unaligned.zkey", &ei) == CZ_OK);
+    CHECK_ERR(cz_zkey_open_mem(&zk, raw + 3, size, "unaligned.zkey", &ei), CZ_OK);
     if (zk != NULL) {
         size_t g1 = bn ? 64 : 96;
         const void *a = bn ? (const void *)zk->u.bn254.a : (const void *)zk->u.bls12381.a;
         const void *ra = bn ? (const void *)ref->u.bn254.a : (const void *)ref->u.bls12381.a;
         const void *h = bn ? (const void *)zk->u.bn254.h : (const void *)zk->u.bls12381.h;
         const void *rh = bn ? (const void *)ref->u.bn254.h : (const void *)ref->u.bls12381.h;
-        CHECK(((uintptr_t)a | (uintptr_t)h) % 8 == 0);
-        CHECK(memcmp(a, ra, zk->nvars * g1) == 0);
-        CHECK(memcmp(h, rh, zk->domain_size * g1) == 0);
-        CHECK(memcmp(&zk->u, &ref->u, offsetof(cz_zkey_bn254, ic)) == 0);
+        CHECK_EQ_INT(((uintptr_t)a | (uintptr_t)h) % 8, 0);
+        CHECK_EQ_MEM(a, ra, zk->nvars * g1);
+        CHECK_EQ_MEM(h, rh, zk->domain_size * g1);
+        CHECK_EQ_MEM(&zk->u, &ref->u, offsetof(cz_zkey_bn254, ic));
         cz_zkey_close(zk);
     }
     free(raw);
@@ -341,7 +341,7 @@ static cz_zkey *open_buf(const uint8_t *buf, size_t size, const char *name) {
     cz_zkey *zk = NULL;
     cz_errinfo ei;
     cz_errinfo_clear(&ei);
-    CHECK(cz_zkey_open_mem(&zk, buf, size, name, &ei) == CZ_OK);
+    CHECK_ERR(cz_zkey_open_mem(&zk, buf, size, name, &ei), CZ_OK);
     return zk;
 }
 
@@ -351,7 +351,7 @@ static void validation(const uint8_t *good, size_t size, const cz_zkey *ref, int
     size_t n8q = bn ? 32 : 48, g1 = 2 * n8q;
     cz_errinfo ei;
     cz_errinfo_clear(&ei);
-    CHECK(cz_zkey_validate_points(ref, 1, &ei) == CZ_OK);
+    CHECK_ERR(cz_zkey_validate_points(ref, 1, &ei), CZ_OK);
     uint8_t *b = malloc(size);
     size_t s = first_finite_a(good, size, g1);
     size_t off = sect_payload(good, size, 5) + s * g1;
@@ -398,7 +398,7 @@ static void validation(const uint8_t *good, size_t size, const cz_zkey *ref, int
         zk = open_buf(b, size, "cofactor.zkey");
         if (zk != NULL) {
             cz_errinfo_clear(&ei);
-            CHECK(cz_zkey_validate_points(zk, 0, &ei) == CZ_OK);
+            CHECK_ERR(cz_zkey_validate_points(zk, 0, &ei), CZ_OK);
             snprintf(needle, sizeof needle, "A point %zu is not in the prime-order subgroup", s);
             CHECK(err_is(&ei, cz_zkey_validate_points(zk, 1, &ei), CZ_ENOTINSUBGROUP, needle));
             cz_zkey_close(zk);
@@ -421,7 +421,7 @@ static void file_errors(const uint8_t *good, size_t size) {
     int fd = mkstemp(tmp);
     CHECK(fd >= 0);
     if (fd >= 0) {
-        CHECK(write(fd, good, size / 2) == (ssize_t)(size / 2));
+        CHECK_EQ_INT(write(fd, good, size / 2), (ssize_t)(size / 2));
         close(fd);
         cz_errinfo_clear(&ei);
         CHECK(err_is(&ei, cz_zkey_open(&zk, tmp, &ei), CZ_EFORMAT, tmp));
@@ -437,42 +437,56 @@ static void file_errors(const uint8_t *good, size_t size) {
 /* Curve names as snarkjs writes and accepts them. */
 static void curve_names(void) {
     cz_curve_id id = CZ_CURVE_BLS12381;
-    CHECK(strcmp(cz_curve_name(CZ_CURVE_BN254), "bn128") == 0);
-    CHECK(strcmp(cz_curve_name(CZ_CURVE_BLS12381), "bls12381") == 0);
+    CHECK_EQ_STR(cz_curve_name(CZ_CURVE_BN254), "bn128");
+    CHECK_EQ_STR(cz_curve_name(CZ_CURVE_BLS12381), "bls12381");
     CHECK(cz_curve_from_name(&id, "bn128") == CZ_OK && id == CZ_CURVE_BN254);
     CHECK(cz_curve_from_name(&id, "BLS12-381") == CZ_OK && id == CZ_CURVE_BLS12381);
     CHECK(cz_curve_from_name(&id, "alt_bn128") == CZ_OK && id == CZ_CURVE_BN254);
-    CHECK(cz_curve_from_name(&id, "bls12377") == CZ_ECURVE);
-    CHECK(cz_curve_from_name(&id, "") == CZ_ECURVE);
-    CHECK(cz_curve_from_name(&id, "bn128bn128bn128bn128") == CZ_ECURVE);
+    CHECK_ERR(cz_curve_from_name(&id, "bls12377"), CZ_ECURVE);
+    CHECK_ERR(cz_curve_from_name(&id, ""), CZ_ECURVE);
+    CHECK_ERR(cz_curve_from_name(&id, "bn128bn128bn128bn128"), CZ_ECURVE);
 }
 
-int main(void) {
-    curve_names();
-    for (int ci = 0; ci < 2; ci++) {
-        const char *curve = fixture_curves[ci];
-        int bn = ci == 0;
-        char path[256];
-        fixture_path(path, sizeof path, curve, "mulchain.zkey");
-        cz_zkey *zk = NULL;
-        cz_errinfo ei;
-        cz_errinfo_clear(&ei);
-        int rc = cz_zkey_open(&zk, path, &ei);
-        if (!CHECK(rc == CZ_OK)) {
-            fprintf(stderr, "%s: %s\n", path, ei.msg);
-            continue;
-        }
-        CHECK(strcmp(cz_zkey_name(zk), path) == 0);
-        check_against_json(zk, curve);
-        size_t size;
-        uint8_t *good = load_file(path, &size);
-        malformed(good, size, bn);
-        unaligned(good, size, zk, bn);
-        validation(good, size, zk, bn);
-        if (bn)
-            file_errors(good, size);
-        free(good);
-        cz_zkey_close(zk);
+static void one_curve(int ci) {
+    const char *curve = fixture_curves[ci];
+    int bn = ci == 0;
+    char path[256];
+    fixture_path(path, sizeof path, curve, "mulchain.zkey");
+    cz_zkey *zk = NULL;
+    cz_errinfo ei;
+    cz_errinfo_clear(&ei);
+    int rc = cz_zkey_open(&zk, path, &ei);
+    if (!CHECK_ERR(rc, CZ_OK)) {
+        fprintf(stderr, "%s: %s\n", path, ei.msg);
+        return;
     }
-    return test_finish();
+    CHECK_EQ_STR(cz_zkey_name(zk), path);
+    check_against_json(zk, curve);
+    size_t size;
+    uint8_t *good = load_file(path, &size);
+    malformed(good, size, bn);
+    unaligned(good, size, zk, bn);
+    validation(good, size, zk, bn);
+    if (bn)
+        file_errors(good, size);
+    free(good);
+    cz_zkey_close(zk);
+}
+
+static void test_bn128(void) {
+    one_curve(0);
+}
+
+static void test_bls12381(void) {
+    one_curve(1);
+}
+
+static const test_case cases[] = {
+    {"curve_names", curve_names},
+    {"bn128", test_bn128},
+    {"bls12381", test_bls12381},
+};
+
+int main(int argc, char **argv) {
+    return test_main(argc, argv, cases, TEST_COUNT(cases));
 }

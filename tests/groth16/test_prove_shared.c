@@ -47,13 +47,14 @@ static void check_eval(const cz_zkey *zk, const cz_wtns *w, cz_threadpool *pool)
     memset(v, 0xa5, 6 * bytes); /* the evaluation must overwrite every byte */
     if (zk->curve == CZ_CURVE_BN254) {
         cz_bn254_fr *x = (cz_bn254_fr *)v;
-        CHECK(bn254_groth16_eval_abc(x, x + n, x + 2 * n, zk, wit, NULL, &ei) == CZ_OK);
-        CHECK(bn254_groth16_eval_abc(x + 3 * n, x + 4 * n, x + 5 * n, zk, wit, pool, &ei) == CZ_OK);
+        CHECK_ERR(bn254_groth16_eval_abc(x, x + n, x + 2 * n, zk, wit, NULL, &ei), CZ_OK);
+        CHECK_ERR(bn254_groth16_eval_abc(x + 3 * n, x + 4 * n, x + 5 * n, zk, wit, pool, &ei),
+                  CZ_OK);
     } else {
         cz_bls12381_fr *x = (cz_bls12381_fr *)v;
-        CHECK(bls12381_groth16_eval_abc(x, x + n, x + 2 * n, zk, wit, NULL, &ei) == CZ_OK);
-        CHECK(bls12381_groth16_eval_abc(x + 3 * n, x + 4 * n, x + 5 * n, zk, wit, pool, &ei) ==
-              CZ_OK);
+        CHECK_ERR(bls12381_groth16_eval_abc(x, x + n, x + 2 * n, zk, wit, NULL, &ei), CZ_OK);
+        CHECK_ERR(bls12381_groth16_eval_abc(x + 3 * n, x + 4 * n, x + 5 * n, zk, wit, pool, &ei),
+                  CZ_OK);
     }
     CHECK_EQ_MEM(v, v + 3 * bytes, 3 * bytes);
     /* Not vacuous: a and b are not all zero (every test circuit has a non-zero row). */
@@ -79,14 +80,14 @@ static void check_prove(const cz_zkey *zk, const cz_wtns *w, cz_threadpool *pool
     o1.r = o2.r = r;
     o1.s = o2.s = s;
     o2.pool = pool;
-    if (!CHECK(cz_groth16_prove(&p1, &pub1, zk, w, &o1, &ei) == CZ_OK) ||
-        !CHECK(cz_groth16_prove(&p2, &pub2, zk, w, &o2, &ei) == CZ_OK)) {
+    if (!CHECK_ERR(cz_groth16_prove(&p1, &pub1, zk, w, &o1, &ei), CZ_OK) ||
+        !CHECK_ERR(cz_groth16_prove(&p2, &pub2, zk, w, &o2, &ei), CZ_OK)) {
         fprintf(stderr, "%s\n", ei.msg);
         goto out;
     }
     CHECK_EQ_MEM(&p1, &p2, sizeof p1);
-    CHECK(cz_groth16_vk_from_zkey(&vk, zk, &ei) == CZ_OK);
-    CHECK(cz_groth16_verify(&vk, &pub2, &p2, &ei) == CZ_OK);
+    CHECK_ERR(cz_groth16_vk_from_zkey(&vk, zk, &ei), CZ_OK);
+    CHECK_ERR(cz_groth16_verify(&vk, &pub2, &p2, &ei), CZ_OK);
 out:
     cz_groth16_vk_free(&vk);
     cz_groth16_public_free(&pub1);
@@ -97,8 +98,8 @@ static void check_files(const char *zpath, const char *wpath, cz_threadpool **po
     cz_zkey *zk = NULL;
     cz_wtns *w = NULL;
     cz_errinfo ei;
-    if (!CHECK(cz_zkey_open(&zk, zpath, &ei) == CZ_OK) ||
-        !CHECK(cz_wtns_open(&w, wpath, &ei) == CZ_OK)) {
+    if (!CHECK_ERR(cz_zkey_open(&zk, zpath, &ei), CZ_OK) ||
+        !CHECK_ERR(cz_wtns_open(&w, wpath, &ei), CZ_OK)) {
         fprintf(stderr, "%s\n", ei.msg);
         goto out;
     }
@@ -120,8 +121,8 @@ static void check_gpu_errors(void) {
     cz_groth16_gpu_key *key = NULL;
     cz_errinfo ei;
     int count = 0;
-    if (!CHECK(cz_zkey_open(&zk, "examples/mulchain/mulchain.zkey", &ei) == CZ_OK) ||
-        !CHECK(cz_wtns_open(&w, "examples/mulchain/mulchain.wtns", &ei) == CZ_OK))
+    if (!CHECK_ERR(cz_zkey_open(&zk, "examples/mulchain/mulchain.zkey", &ei), CZ_OK) ||
+        !CHECK_ERR(cz_wtns_open(&w, "examples/mulchain/mulchain.wtns", &ei), CZ_OK))
         goto out;
     o.use_gpu = 1;
     if (cz_gpu_device_count(&count, &ei) != CZ_OK) {
@@ -139,32 +140,49 @@ static void check_gpu_errors(void) {
         CHECK(strstr(ei.msg, "does not exist") != NULL);
         CHECK_ERR(cz_groth16_gpu_key_create(&key, zk, -1, &ei), CZ_EINVAL);
     }
-    CHECK(cz_groth16_gpu_key_bytes(NULL) == 0);
-    CHECK(cz_groth16_gpu_key_has_g2(NULL) == 0);
+    CHECK_EQ_INT(cz_groth16_gpu_key_bytes(NULL), 0);
+    CHECK_EQ_INT(cz_groth16_gpu_key_has_g2(NULL), 0);
     cz_groth16_gpu_key_free(NULL);
 out:
     cz_wtns_close(w);
     cz_zkey_close(zk);
 }
 
-int main(void) {
-    cz_threadpool *pools[3] = {NULL, NULL, NULL};
+static cz_threadpool *pools[3];
+
+static int setup(void) {
     const size_t sizes[3] = {2, 3, 7};
     cz_errinfo ei;
-    char zp[128], wp[128];
     for (int i = 0; i < 3; i++)
         CZ_ASSERT(cz_threadpool_create(&pools[i], sizes[i], &ei) == CZ_OK);
+    return 0;
+}
 
+static void teardown(void) {
+    for (int i = 0; i < 3; i++)
+        cz_threadpool_destroy(pools[i]);
+}
+
+static void test_mulchain(void) {
     check_files("examples/mulchain/mulchain.zkey", "examples/mulchain/mulchain.wtns", pools, 3);
+}
+
+static void test_poseidon(void) {
     check_files("examples/poseidon/poseidon_chain.zkey", "examples/poseidon/poseidon_chain.wtns",
                 pools, 3);
+}
+
+/* Generated keys of both curves. */
+static void test_generated(void) {
+    cz_errinfo ei;
+    char zp[128], wp[128];
     snprintf(zp, sizeof zp, "/tmp/cuzk_test_prove_shared_%ld.zkey", (long)getpid());
     snprintf(wp, sizeof wp, "/tmp/cuzk_test_prove_shared_%ld.wtns", (long)getpid());
     for (int c = 0; c < 2; c++) {
         cz_curve_id curve = c == 0 ? CZ_CURVE_BN254 : CZ_CURVE_BLS12381;
         const unsigned ks[3] = {3, 8, 10};
         for (int i = 0; i < 3; i++) {
-            if (!CHECK(ptc_make(zp, wp, curve, ks[i], i, pools[2], &ei) == CZ_OK)) {
+            if (!CHECK_ERR(ptc_make(zp, wp, curve, ks[i], i, pools[2], &ei), CZ_OK)) {
                 fprintf(stderr, "%s\n", ei.msg);
                 continue;
             }
@@ -173,8 +191,15 @@ int main(void) {
     }
     remove(zp);
     remove(wp);
-    check_gpu_errors();
-    for (int i = 0; i < 3; i++)
-        cz_threadpool_destroy(pools[i]);
-    return test_finish();
+}
+
+static const test_case cases[] = {
+    {"mulchain", test_mulchain},
+    {"poseidon", test_poseidon},
+    {"generated", test_generated},
+    {"gpu_errors", check_gpu_errors},
+};
+
+int main(int argc, char **argv) {
+    return test_main_fixture(argc, argv, cases, TEST_COUNT(cases), setup, teardown);
 }

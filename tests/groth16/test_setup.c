@@ -66,7 +66,7 @@ static void check_point(const void *p, json_t *j, size_t bytes) {
 
 /* Every point array of expected (a JSON array of hex) against n points of bytes each at pts. */
 static void check_points(const void *pts, json_t *arr, size_t n, size_t bytes) {
-    CHECK(json_array_size(arr) == n);
+    CHECK_EQ_INT(json_array_size(arr), n);
     for (size_t i = 0; i < n && i < json_array_size(arr); i++)
         check_point((const uint8_t *)pts + i * bytes, json_array_get(arr, i), bytes);
 }
@@ -105,9 +105,9 @@ static void check_against_oracle(const cz_zkey *zk, const char *curve) {
     char path[256];
     snprintf(path, sizeof path, DIR "%s/expected.json", curve);
     json_t *e = load_json(path);
-    CHECK(zk->nvars == json_integer_value(json_object_get(e, "nvars")));
-    CHECK(zk->npublic == json_integer_value(json_object_get(e, "npublic")));
-    CHECK(zk->domain_size == json_integer_value(json_object_get(e, "domain_size")));
+    CHECK_EQ_INT(zk->nvars, json_integer_value(json_object_get(e, "nvars")));
+    CHECK_EQ_INT(zk->npublic, json_integer_value(json_object_get(e, "npublic")));
+    CHECK_EQ_INT(zk->domain_size, json_integer_value(json_object_get(e, "domain_size")));
     size_t nv = zk->nvars, npub = zk->npublic, n = zk->domain_size;
 #define CHECK_KEY(K, G1B, G2B)                                                                     \
     do {                                                                                           \
@@ -130,15 +130,15 @@ static void check_against_oracle(const cz_zkey *zk, const char *curve) {
         CHECK_KEY(&zk->u.bls12381, 96, 192);
 #undef CHECK_KEY
     json_t *coefs = json_object_get(e, "coefs");
-    CHECK(json_array_size(coefs) == zk->ncoefs);
+    CHECK_EQ_INT(json_array_size(coefs), zk->ncoefs);
     for (size_t i = 0; i < zk->ncoefs && i < json_array_size(coefs); i++) {
         json_t *c = json_array_get(coefs, i);
         cz_zkey_coef got;
         uint8_t want[32];
         cz_zkey_coef_at(&got, zk, i);
-        CHECK(got.matrix == json_integer_value(json_array_get(c, 0)));
-        CHECK(got.row == json_integer_value(json_array_get(c, 1)));
-        CHECK(got.signal == json_integer_value(json_array_get(c, 2)));
+        CHECK_EQ_INT(got.matrix, json_integer_value(json_array_get(c, 0)));
+        CHECK_EQ_INT(got.row, json_integer_value(json_array_get(c, 1)));
+        CHECK_EQ_INT(got.signal, json_integer_value(json_array_get(c, 2)));
         CHECK(unhex(want, json_string_value(json_array_get(c, 3)), 32));
         CHECK_EQ_MEM(got.value, want, 32);
     }
@@ -158,20 +158,20 @@ static void check_prove_verify(const char *zkey_path, const char *curve, const c
     cz_groth16_prove_opts opts = {0};
     opts.pool = pool;
     snprintf(path, sizeof path, DIR "%s/%s.wtns", curve, name);
-    if (!CHECK(cz_zkey_open(&zk, zkey_path, &ei) == CZ_OK) ||
-        !CHECK(cz_wtns_open(&w, path, &ei) == CZ_OK)) {
+    if (!CHECK_ERR(cz_zkey_open(&zk, zkey_path, &ei), CZ_OK) ||
+        !CHECK_ERR(cz_wtns_open(&w, path, &ei), CZ_OK)) {
         fprintf(stderr, "%s\n", ei.msg);
         goto out;
     }
-    CHECK(cz_zkey_validate_points(zk, 1, &ei) == CZ_OK);
-    if (!CHECK(cz_groth16_prove(&proof, &pub, zk, w, &opts, &ei) == CZ_OK)) {
+    CHECK_ERR(cz_zkey_validate_points(zk, 1, &ei), CZ_OK);
+    if (!CHECK_ERR(cz_groth16_prove(&proof, &pub, zk, w, &opts, &ei), CZ_OK)) {
         fprintf(stderr, "%s\n", ei.msg);
         goto out;
     }
-    CHECK(cz_groth16_vk_from_zkey(&vk, zk, &ei) == CZ_OK);
-    CHECK(cz_groth16_verify(&vk, &pub, &proof, &ei) == CZ_OK);
+    CHECK_ERR(cz_groth16_vk_from_zkey(&vk, zk, &ei), CZ_OK);
+    CHECK_ERR(cz_groth16_verify(&vk, &pub, &proof, &ei), CZ_OK);
     pub.values[0][0] ^= 1;
-    CHECK(cz_groth16_verify(&vk, &pub, &proof, &ei) == CZ_EVERIFY);
+    CHECK_ERR(cz_groth16_verify(&vk, &pub, &proof, &ei), CZ_EVERIFY);
 out:
     cz_groth16_vk_free(&vk);
     cz_groth16_public_free(&pub);
@@ -220,8 +220,8 @@ static void test_curve(const char *curve, cz_threadpool *pool) {
     read_trapdoor(&td, curve);
 
     /* The key against the independent computation, then proofs with it. */
-    if (CHECK(cz_groth16_setup(z1, mul, &td, pool, &ei) == CZ_OK)) {
-        if (CHECK(cz_zkey_open(&zk, z1, &ei) == CZ_OK))
+    if (CHECK_ERR(cz_groth16_setup(z1, mul, &td, pool, &ei), CZ_OK)) {
+        if (CHECK_ERR(cz_zkey_open(&zk, z1, &ei), CZ_OK))
             check_against_oracle(zk, curve);
         cz_zkey_close(zk);
         zk = NULL;
@@ -230,7 +230,7 @@ static void test_curve(const char *curve, cz_threadpool *pool) {
         fprintf(stderr, "%s\n", ei.msg);
     }
     /* Same trapdoor without a pool: the same bytes. */
-    CHECK(cz_groth16_setup(z2, mul, &td, NULL, &ei) == CZ_OK);
+    CHECK_ERR(cz_groth16_setup(z2, mul, &td, NULL, &ei), CZ_OK);
     CHECK(same_file(z1, z2));
 
     /* Poseidon chain: seed-derived trapdoor (twice: deterministic), then a random one. */
@@ -238,12 +238,12 @@ static void test_curve(const char *curve, cz_threadpool *pool) {
         static const uint8_t seed[] = "cuzk setup test";
         cz_groth16_trapdoor st;
         cz_groth16_trapdoor_from_seed(&st, seed, sizeof seed - 1);
-        CHECK(st.gamma[0] == 1);
-        CHECK(cz_groth16_setup(z1, pos, &st, pool, &ei) == CZ_OK);
-        CHECK(cz_groth16_setup(z2, pos, &st, pool, &ei) == CZ_OK);
+        CHECK_EQ_INT(st.gamma[0], 1);
+        CHECK_ERR(cz_groth16_setup(z1, pos, &st, pool, &ei), CZ_OK);
+        CHECK_ERR(cz_groth16_setup(z2, pos, &st, pool, &ei), CZ_OK);
         CHECK(same_file(z1, z2));
         check_prove_verify(z1, curve, "poseidon", pool);
-        CHECK(cz_groth16_setup(z3, pos, NULL, pool, &ei) == CZ_OK);
+        CHECK_ERR(cz_groth16_setup(z3, pos, NULL, pool, &ei), CZ_OK);
         CHECK(!same_file(z1, z3));
         check_prove_verify(z3, curve, "poseidon", pool);
     }
@@ -269,11 +269,11 @@ static void test_curve(const char *curve, cz_threadpool *pool) {
     bad = td;
     if (mul->curve == CZ_CURVE_BN254) {
         cz_bn254_fr g;
-        CHECK(cz_bn254_ntt_coset_gen(&g, 3) == CZ_OK);
+        CHECK_ERR(cz_bn254_ntt_coset_gen(&g, 3), CZ_OK);
         cz_bn254_fr_to_bytes_le(bad.tau, &g);
     } else {
         cz_bls12381_fr g;
-        CHECK(cz_bls12381_ntt_coset_gen(&g, 3) == CZ_OK);
+        CHECK_ERR(cz_bls12381_ntt_coset_gen(&g, 3), CZ_OK);
         cz_bls12381_fr_to_bytes_le(bad.tau, &g);
     }
     CHECK_ERR(cz_groth16_setup(z3, mul, &bad, pool, &ei), CZ_EINVAL);
@@ -304,24 +304,43 @@ static void test_seed(void) {
     cz_groth16_trapdoor_from_seed(&a, (const uint8_t *)"x", 1);
     cz_groth16_trapdoor_from_seed(&b, (const uint8_t *)"x", 1);
     cz_groth16_trapdoor_from_seed(&c, (const uint8_t *)"y", 1);
-    CHECK(memcmp(&a, &b, sizeof a) == 0);
+    CHECK_EQ_MEM(&a, &b, sizeof a);
     CHECK(memcmp(a.tau, c.tau, 32) != 0);
     CHECK(memcmp(a.tau, a.alpha, 32) != 0);
     CHECK(a.tau[31] < 0x20 && a.alpha[31] < 0x20 && a.beta[31] < 0x20 && a.delta[31] < 0x20);
     static const uint8_t one[32] = {1};
-    CHECK(memcmp(a.gamma, one, 32) == 0);
+    CHECK_EQ_MEM(a.gamma, one, 32);
 }
 
-int main(void) {
-    cz_threadpool *pool = NULL;
+static cz_threadpool *pool;
+
+static int setup(void) {
     cz_errinfo ei;
     if (cz_threadpool_create(&pool, 2, &ei) != CZ_OK) {
         fprintf(stderr, "%s\n", ei.msg);
         return 1;
     }
-    test_seed();
-    for (int i = 0; i < 2; i++)
-        test_curve(curves[i], pool);
+    return 0;
+}
+
+static void teardown(void) {
     cz_threadpool_destroy(pool);
-    return test_finish();
+}
+
+static void test_bn128(void) {
+    test_curve(curves[0], pool);
+}
+
+static void test_bls12381(void) {
+    test_curve(curves[1], pool);
+}
+
+static const test_case cases[] = {
+    {"seed", test_seed},
+    {"bn128", test_bn128},
+    {"bls12381", test_bls12381},
+};
+
+int main(int argc, char **argv) {
+    return test_main_fixture(argc, argv, cases, TEST_COUNT(cases), setup, teardown);
 }

@@ -58,7 +58,7 @@ static void test_beta(const uint64_t *beta_mont, const uint64_t *p_limbs, size_t
     mpz_mod(b, b, p);
     CHECK(mpz_cmp_ui(b, 1) != 0);
     mpz_powm_ui(t, b, 3, p);
-    CHECK(mpz_cmp_ui(t, 1) == 0);
+    CHECK_EQ_INT(mpz_cmp_ui(t, 1), 0);
     mpz_clears(b, p, rinv, t, NULL);
 }
 
@@ -71,7 +71,7 @@ static void test_curve(const uint64_t *r_limbs, const uint64_t *lambda_limbs,
     test_mpz_limbs(lam, lambda_limbs, 4);
     CHECK(mpz_cmp_ui(lam, 1) != 0 && mpz_cmp(lam, r) < 0);
     mpz_powm_ui(t, lam, 3, r);
-    CHECK(mpz_cmp_ui(t, 1) == 0);
+    CHECK_EQ_INT(mpz_cmp_ui(t, 1), 0);
     for (int i = 0; i < 2; i++) {
         test_mpz_signed(a[i], v[i][0]);
         test_mpz_signed(b[i], v[i][1]);
@@ -82,7 +82,7 @@ static void test_curve(const uint64_t *r_limbs, const uint64_t *lambda_limbs,
     mpz_mul(t, a[0], b[1]);
     mpz_submul(t, a[1], b[0]);
     mpz_abs(t, t);
-    CHECK(mpz_cmp(t, r) == 0); /* the basis spans the lattice (index r in Z²) */
+    CHECK_EQ_INT(mpz_cmp(t, r), 0); /* the basis spans the lattice (index r in Z²) */
 
     mpz_ui_pow_ui(bound, 2, bits);
     for (int it = 0; it < 4000; it++) {
@@ -204,26 +204,59 @@ static void test_curve(const uint64_t *r_limbs, const uint64_t *lambda_limbs,
 #define T_ENDO   cz_bn254_fp2_mul_fp
 #include "msm/test_glv_impl.h"
 
-int main(void) {
-    static const msm_glv bls = {BLS12381_FR_P, BLS12381_GLV_V, BLS12381_GLV_G, BLS12381_GLV_GNEG};
-    static const msm_glv bn = {BN254_FR_P, BN254_GLV_V, BN254_GLV_G, BN254_GLV_GNEG};
-    cz_threadpool *pool = NULL;
-    if (!CHECK(cz_threadpool_create(&pool, 3, NULL) == CZ_OK))
-        return test_finish();
+static cz_threadpool *pool;
+
+static int setup(void) {
+    return CHECK_ERR(cz_threadpool_create(&pool, 3, NULL), CZ_OK) ? 0 : 1;
+}
+
+static void teardown(void) {
+    cz_threadpool_destroy(pool);
+}
+
+static void test_betas(void) {
     test_beta(BLS12381_GLV_BETA_G1, BLS12381_FP_P, 6);
     test_beta(BLS12381_GLV_BETA_G2, BLS12381_FP_P, 6);
     test_beta(BN254_GLV_BETA_G1, BN254_FP_P, 4);
     test_beta(BN254_GLV_BETA_G2, BN254_FP_P, 4);
+}
+
+static void test_decompose(void) {
+    static const msm_glv bls = {BLS12381_FR_P, BLS12381_GLV_V, BLS12381_GLV_G, BLS12381_GLV_GNEG};
+    static const msm_glv bn = {BN254_FR_P, BN254_GLV_V, BN254_GLV_G, BN254_GLV_GNEG};
     test_curve(BLS12381_FR_P, BLS12381_GLV_LAMBDA, BLS12381_GLV_V, &bls, BLS12381_GLV_BITS);
     test_curve(BN254_FR_P, BN254_GLV_LAMBDA, BN254_GLV_V, &bn, BN254_GLV_BITS);
-    test_bls12381_g1_endo();
-    test_bls12381_g2_endo();
-    test_bn254_g1_endo();
-    test_bn254_g2_endo();
+}
+
+static void test_msm_bls12381_g1(void) {
     test_bls12381_g1_msm(pool);
+}
+
+static void test_msm_bls12381_g2(void) {
     test_bls12381_g2_msm(pool);
+}
+
+static void test_msm_bn254_g1(void) {
     test_bn254_g1_msm(pool);
+}
+
+static void test_msm_bn254_g2(void) {
     test_bn254_g2_msm(pool);
-    cz_threadpool_destroy(pool);
-    return test_finish();
+}
+
+static const test_case cases[] = {
+    {"betas", test_betas},
+    {"decompose", test_decompose},
+    {"bls12381_g1_endo", test_bls12381_g1_endo},
+    {"bls12381_g2_endo", test_bls12381_g2_endo},
+    {"bn254_g1_endo", test_bn254_g1_endo},
+    {"bn254_g2_endo", test_bn254_g2_endo},
+    {"bls12381_g1_msm", test_msm_bls12381_g1},
+    {"bls12381_g2_msm", test_msm_bls12381_g2},
+    {"bn254_g1_msm", test_msm_bn254_g1},
+    {"bn254_g2_msm", test_msm_bn254_g2},
+};
+
+int main(int argc, char **argv) {
+    return test_main_fixture(argc, argv, cases, TEST_COUNT(cases), setup, teardown);
 }

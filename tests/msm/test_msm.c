@@ -81,22 +81,48 @@ static uint64_t test_rand64(void) {
 #define T_GROUP  "g2"
 #include "msm/test_msm_impl.h"
 
-int main(void) {
-    cz_threadpool *pool = NULL;
-    FILE *vectors = fopen("tests/vectors/out/msm_vectors.txt", "r");
+static cz_threadpool *pool;
+static FILE *vectors;
+
+static int setup(void) {
+    vectors = fopen("tests/vectors/out/msm_vectors.txt", "r");
     if (!CHECK(vectors != NULL)) {
         fprintf(stderr, "missing tests/vectors/out/msm_vectors.txt: run "
                         "node tests/vectors/msm_vectors.mjs tests/vectors/out\n");
-        return test_finish();
+        return 1;
     }
     /* Three threads on two cores: uneven task hand-out is part of what is tested. */
-    if (!CHECK(cz_threadpool_create(&pool, 3, NULL) == CZ_OK))
-        return test_finish();
-    test_bls12381_g1_run(pool, vectors, (size_t)1 << 12);
-    test_bls12381_g2_run(pool, vectors, (size_t)1 << 11);
-    test_bn254_g1_run(pool, vectors, (size_t)1 << 14);
-    test_bn254_g2_run(pool, vectors, (size_t)1 << 12);
+    return CHECK_ERR(cz_threadpool_create(&pool, 3, NULL), CZ_OK) ? 0 : 1;
+}
+
+static void teardown(void) {
     cz_threadpool_destroy(pool);
     fclose(vectors);
-    return test_finish();
+}
+
+static void test_bls12381_g1(void) {
+    test_bls12381_g1_run(pool, vectors, (size_t)1 << 12);
+}
+
+static void test_bls12381_g2(void) {
+    test_bls12381_g2_run(pool, vectors, (size_t)1 << 11);
+}
+
+static void test_bn254_g1(void) {
+    test_bn254_g1_run(pool, vectors, (size_t)1 << 14);
+}
+
+static void test_bn254_g2(void) {
+    test_bn254_g2_run(pool, vectors, (size_t)1 << 12);
+}
+
+static const test_case cases[] = {
+    {"bls12381_g1", test_bls12381_g1},
+    {"bls12381_g2", test_bls12381_g2},
+    {"bn254_g1", test_bn254_g1},
+    {"bn254_g2", test_bn254_g2},
+};
+
+int main(int argc, char **argv) {
+    return test_main_fixture(argc, argv, cases, TEST_COUNT(cases), setup, teardown);
 }

@@ -64,20 +64,20 @@ static void TT(check)(const T_JAC *want, const T_AFF *bases, const T_FR_T *k, si
     CHECK(bytes != NULL && limbs != NULL);
     if (bytes == NULL || limbs == NULL)
         goto out;
-    CHECK(TX(msm)(&got, bases, k, n, NULL) == CZ_OK);
+    CHECK_ERR(TX(msm)(&got, bases, k, n, NULL), CZ_OK);
     CHECK(TG(jac_eq)(&got, want));
-    CHECK(TX(msm)(&got, bases, k, n, pool) == CZ_OK);
+    CHECK_ERR(TX(msm)(&got, bases, k, n, pool), CZ_OK);
     CHECK(TG(jac_eq)(&got, want));
     for (size_t i = 0; i < n; i++) {
         TR(to_bytes_le)(bytes + 32 * i, &k[i]);
         TR(from_mont)(limbs + 4 * i, &k[i]);
     }
-    CHECK(TX(msm_bytes)(&got, bases, bytes, n, pool) == CZ_OK);
+    CHECK_ERR(TX(msm_bytes)(&got, bases, bytes, n, pool), CZ_OK);
     CHECK(TG(jac_eq)(&got, want));
     if (c > 0) {
-        CHECK(TLIMBS(&got, bases, limbs, n, NULL, c, nsplit) == CZ_OK);
+        CHECK_ERR(TLIMBS(&got, bases, limbs, n, NULL, c, nsplit), CZ_OK);
         CHECK(TG(jac_eq)(&got, want));
-        CHECK(TLIMBS(&got, bases, limbs, n, pool, c, nsplit) == CZ_OK);
+        CHECK_ERR(TLIMBS(&got, bases, limbs, n, pool, c, nsplit), CZ_OK);
         CHECK(TG(jac_eq)(&got, want));
     }
 out:
@@ -192,7 +192,7 @@ static void TT(small)(cz_threadpool *pool) {
                 bytes[32 * i + b] = (uint8_t)(l[b / 8] >> (8 * (b % 8)));
         }
         TT(naive)(&want, bases, k, n);
-        CHECK(TX(msm_bytes)(&got, bases, bytes, n, pool) == CZ_OK);
+        CHECK_ERR(TX(msm_bytes)(&got, bases, bytes, n, pool), CZ_OK);
         CHECK(TG(jac_eq)(&got, &want));
     }
 out:
@@ -234,8 +234,8 @@ static void TT(large)(cz_threadpool *pool, size_t n) {
     }
     TG(batch_to_affine)(bases, jac, n);
     TG(mul)(&want, &gj, &sum);
-    CHECK(TX(msm)(&got1, bases, k, n, NULL) == CZ_OK);
-    CHECK(TX(msm)(&got2, bases, k, n, pool) == CZ_OK);
+    CHECK_ERR(TX(msm)(&got1, bases, k, n, NULL), CZ_OK);
+    CHECK_ERR(TX(msm)(&got2, bases, k, n, pool), CZ_OK);
     CHECK(TG(jac_eq)(&got1, &want));
     CHECK(TG(jac_eq)(&got2, &want));
 out:
@@ -294,7 +294,7 @@ static void TT(noble)(FILE *f, cz_threadpool *pool) {
                 goto out;
             *sp = '\0';
             CHECK(TT(parse_point)(&bases[i], line));
-            CHECK(TR(from_dec)(&k[i], sp + 1) == CZ_OK);
+            CHECK_ERR(TR(from_dec)(&k[i], sp + 1), CZ_OK);
         }
         if (!CHECK(fgets(line, sizeof line, f) != NULL && strncmp(line, "res ", 4) == 0))
             goto out;

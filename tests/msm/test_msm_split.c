@@ -59,15 +59,40 @@ static uint64_t test_rand64(void) {
 #define T_JAC    cz_bn254_g2_jacobian
 #include "msm/test_msm_split_impl.h"
 
-int main(void) {
-    cz_threadpool *pool = NULL;
+static cz_threadpool *pool;
+
+static int setup(void) {
     /* Three threads on two cores: uneven chunk hand-out is part of what is tested. */
-    if (!CHECK(cz_threadpool_create(&pool, 3, NULL) == CZ_OK))
-        return test_finish();
-    test_split_bls12381_g1_all(pool);
-    test_split_bls12381_g2_all(pool);
-    test_split_bn254_g1_all(pool);
-    test_split_bn254_g2_all(pool);
+    return CHECK_ERR(cz_threadpool_create(&pool, 3, NULL), CZ_OK) ? 0 : 1;
+}
+
+static void teardown(void) {
     cz_threadpool_destroy(pool);
-    return test_finish();
+}
+
+static void test_bls12381_g1(void) {
+    test_split_bls12381_g1_all(pool);
+}
+
+static void test_bls12381_g2(void) {
+    test_split_bls12381_g2_all(pool);
+}
+
+static void test_bn254_g1(void) {
+    test_split_bn254_g1_all(pool);
+}
+
+static void test_bn254_g2(void) {
+    test_split_bn254_g2_all(pool);
+}
+
+static const test_case cases[] = {
+    {"bls12381_g1", test_bls12381_g1},
+    {"bls12381_g2", test_bls12381_g2},
+    {"bn254_g1", test_bn254_g1},
+    {"bn254_g2", test_bn254_g2},
+};
+
+int main(int argc, char **argv) {
+    return test_main_fixture(argc, argv, cases, TEST_COUNT(cases), setup, teardown);
 }

@@ -56,29 +56,54 @@ static uint64_t prng_next(void) {
 #define TC_WS  "0212d79e5b416b6f0fd56dc8d168d6c0c4024ff270b3e0941b788f500b912f1f"
 #include "ntt/ntt_test_impl.h"
 
-int main(void) {
-    cz_threadpool *pool = NULL;
-    CZ_ASSERT(cz_threadpool_create(&pool, 2, NULL) == CZ_OK);
+static cz_threadpool *pool;
 
-    test_roots_bn254();
-    test_roots_bls12381();
+static int setup(void) {
+    CZ_ASSERT(cz_threadpool_create(&pool, 2, NULL) == CZ_OK);
+    return 0;
+}
+
+static void teardown(void) {
+    cz_threadpool_destroy(pool);
+}
+
+static void test_small(void) {
     test_small_bn254(NULL);
     test_small_bls12381(NULL);
     test_small_bn254(pool);
-    /* Smaller tiles: n <= 2^8 then runs 2 to 4 stage groups, still against the O(n²) DFT. */
+}
+
+/* Smaller tiles: n <= 2^8 then runs 2 to 4 stage groups, still against the O(n²) DFT. */
+static void test_small_tiles(void) {
     for (unsigned tile = 4; tile <= 5; tile++) {
         cz__ntt_tile_log = tile;
         test_small_bn254(pool);
         test_small_bls12381(pool);
     }
     cz__ntt_tile_log = NTT_TILE_LOG;
+}
+
+static void test_pointwise(void) {
     test_pointwise_bn254(pool);
     test_pointwise_bls12381(NULL);
-    /* 2^16: stage groups 12 + 4; 2^14: 12 + 2. */
+}
+
+/* 2^16: stage groups 12 + 4; 2^14: 12 + 2. */
+static void test_large(void) {
     test_large_bn254(16, pool, 1);
     test_large_bls12381(14, pool, 1);
     test_large_bls12381(16, NULL, 0);
+}
 
-    cz_threadpool_destroy(pool);
-    return test_finish();
+static const test_case cases[] = {
+    {"roots_bn254", test_roots_bn254},
+    {"roots_bls12381", test_roots_bls12381},
+    {"small", test_small},
+    {"small_tiles", test_small_tiles},
+    {"pointwise", test_pointwise},
+    {"large", test_large},
+};
+
+int main(int argc, char **argv) {
+    return test_main_fixture(argc, argv, cases, TEST_COUNT(cases), setup, teardown);
 }

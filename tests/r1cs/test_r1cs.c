@@ -76,7 +76,7 @@ static void check_eval(const cz_r1cs *cs, uint64_t xv, uint64_t yv, cz_threadpoo
     uint64_t want[4];
     cz_errinfo ei;
     memset(a, 0xff, dom * 32);
-    CHECK(cz_r1cs_eval(a, b, c, cs, dom, CZ_R1CS_EVAL_INPUT_ROWS, pool, &ei) == CZ_OK);
+    CHECK_ERR(cz_r1cs_eval(a, b, c, cs, dom, CZ_R1CS_EVAL_INPUT_ROWS, pool, &ei), CZ_OK);
     uint64_t t = xv * yv;
     uint64_t ea[3] = {xv, t + 5 * xv, 2 * xv - yv}, eb[3] = {yv, 1, yv},
              ec[3] = {t, t + 5 * xv, (2 * xv - yv) * yv};
@@ -96,8 +96,8 @@ static void check_eval(const cz_r1cs *cs, uint64_t xv, uint64_t yv, cz_threadpoo
         CHECK_EQ_MEM(a[i], zero, 32);
     for (size_t i = 3; i < dom; i++)
         CHECK_EQ_MEM(b[i], zero, 32);
-    CHECK(cz_r1cs_eval(a, NULL, NULL, cs, 4, CZ_R1CS_EVAL_INPUT_ROWS, pool, &ei) == CZ_ERANGE);
-    CHECK(cz_r1cs_eval(a, NULL, NULL, cs, 3, 0, pool, &ei) == CZ_OK);
+    CHECK_ERR(cz_r1cs_eval(a, NULL, NULL, cs, 4, CZ_R1CS_EVAL_INPUT_ROWS, pool, &ei), CZ_ERANGE);
+    CHECK_ERR(cz_r1cs_eval(a, NULL, NULL, cs, 3, 0, pool, &ei), CZ_OK);
     free(a);
     free(b);
     free(c);
@@ -110,12 +110,13 @@ static void check_roundtrip(const cz_r1cs *cs, cz_threadpool *pool) {
     snprintf(wp, sizeof wp, "/tmp/cuzk_test_r1cs_%ld.wtns", (long)getpid());
     cz_r1cs_file *rf = NULL;
     cz_wtns *w = NULL;
-    if (!CHECK(cz_r1cs_write(rp, cs, &ei) == CZ_OK) || !CHECK(cz_r1cs_open(&rf, rp, &ei) == CZ_OK))
+    if (!CHECK_ERR(cz_r1cs_write(rp, cs, &ei), CZ_OK) ||
+        !CHECK_ERR(cz_r1cs_open(&rf, rp, &ei), CZ_OK))
         fprintf(stderr, "%s\n", ei.msg);
     if (rf != NULL) {
-        CHECK(rf->curve == cs->curve);
+        CHECK_EQ_INT(rf->curve, cs->curve);
         CHECK(rf->nwires == cs->nvars && rf->npub_in == cs->npublic && rf->npub_out == 0);
-        CHECK(rf->nconstraints == cs->nrows);
+        CHECK_EQ_INT(rf->nconstraints, cs->nrows);
         CHECK(rf->wire_labels != NULL && rf->nlabels == cs->nvars);
         const cz_r1cs_mat *mats[3] = {&cs->a, &cs->b, &cs->c};
         for (uint32_t i = 0; i < cs->nrows && i < rf->nconstraints; i++) {
@@ -123,19 +124,19 @@ static void check_roundtrip(const cz_r1cs *cs, cz_threadpool *pool) {
                                         &rf->constraints[i].c};
             for (int m = 0; m < 3; m++) {
                 uint64_t lo = mats[m]->row_ptr[i], n = mats[m]->row_ptr[i + 1] - lo;
-                if (!CHECK(lcs[m]->nterms == n))
+                if (!CHECK_EQ_INT(lcs[m]->nterms, n))
                     continue;
                 for (uint64_t k = 0; k < n; k++) {
                     uint64_t std[4];
                     cz_r1cs_fr_to_std(std, cs->curve, cs->coefs[mats[m]->coef[lo + k]]);
-                    CHECK(lcs[m]->terms[k].wire == mats[m]->var[lo + k]);
+                    CHECK_EQ_INT(lcs[m]->terms[k].wire, mats[m]->var[lo + k]);
                     CHECK_EQ_MEM(lcs[m]->terms[k].coef, std, 32);
                 }
             }
         }
     }
-    if (!CHECK(cz_r1cs_write_wtns(wp, cs, pool, &ei) == CZ_OK) ||
-        !CHECK(cz_wtns_open(&w, wp, &ei) == CZ_OK))
+    if (!CHECK_ERR(cz_r1cs_write_wtns(wp, cs, pool, &ei), CZ_OK) ||
+        !CHECK_ERR(cz_wtns_open(&w, wp, &ei), CZ_OK))
         fprintf(stderr, "%s\n", ei.msg);
     if (w != NULL) {
         CHECK(w->curve == cs->curve && w->nwitness == cs->nvars);
@@ -156,8 +157,8 @@ static void test_curve(cz_curve_id curve, cz_threadpool *pool) {
     cz_errinfo ei;
     uint32_t bad = 0;
     build_small(&cs, curve, 1234567, 89);
-    CHECK(cz_r1cs_validate(&cs, &ei) == CZ_OK);
-    CHECK(cz_r1cs_check(&cs, pool, &bad, &ei) == CZ_OK);
+    CHECK_ERR(cz_r1cs_validate(&cs, &ei), CZ_OK);
+    CHECK_ERR(cz_r1cs_check(&cs, pool, &bad, &ei), CZ_OK);
     check_eval(&cs, 1234567, 89, pool);
     check_roundtrip(&cs, pool);
 
@@ -173,13 +174,13 @@ static void test_curve(cz_curve_id curve, cz_threadpool *pool) {
     CHECK(cz_r1cs_check(&cs, pool, &bad, &ei) == CZ_EVERIFY && bad == 0);
     memcpy(cs.w[V_T], keep, 32);
     cz_r1cs_fr_from_u64(cs.w[0], curve, 2);
-    CHECK(cz_r1cs_check(&cs, pool, &bad, &ei) == CZ_EVERIFY);
+    CHECK_ERR(cz_r1cs_check(&cs, pool, &bad, &ei), CZ_EVERIFY);
     cz_r1cs_fr_from_u64(cs.w[0], curve, 1);
-    CHECK(cz_r1cs_check(&cs, pool, &bad, &ei) == CZ_OK);
+    CHECK_ERR(cz_r1cs_check(&cs, pool, &bad, &ei), CZ_OK);
 
     /* 2^255 is reduced; a coefficient >= r is refused. */
     uint64_t big[4] = {0, 0, 0, 1ull << 63}, two255[4];
-    CHECK(cz_r1cs_coef_set(&cs, K_TWO, big) == CZ_ENONCANON);
+    CHECK_ERR(cz_r1cs_coef_set(&cs, K_TWO, big), CZ_ENONCANON);
     cz_r1cs_coef_set_pow2(&cs, K_TWO, 255);
     cz_r1cs_fr_to_std(two255, curve, cs.coefs[K_TWO]);
     CHECK(two255[3] < (1ull << 63) && memcmp(two255, big, 32) != 0);
@@ -203,13 +204,36 @@ static void test_curve(cz_curve_id curve, cz_threadpool *pool) {
     cz_r1cs_free(&cs);
 }
 
-int main(void) {
-    cz_threadpool *pool = NULL;
+static cz_threadpool *pool;
+
+static int setup(void) {
     cz_errinfo ei;
     CZ_ASSERT(cz_threadpool_create(&pool, 2, &ei) == CZ_OK);
-    test_curve(CZ_CURVE_BN254, pool);
-    test_curve(CZ_CURVE_BLS12381, pool);
-    test_curve(CZ_CURVE_BN254, NULL);
+    return 0;
+}
+
+static void teardown(void) {
     cz_threadpool_destroy(pool);
-    return test_finish();
+}
+
+static void test_bn254(void) {
+    test_curve(CZ_CURVE_BN254, pool);
+}
+
+static void test_bls12381(void) {
+    test_curve(CZ_CURVE_BLS12381, pool);
+}
+
+static void test_bn254_serial(void) {
+    test_curve(CZ_CURVE_BN254, NULL);
+}
+
+static const test_case cases[] = {
+    {"bn254", test_bn254},
+    {"bls12381", test_bls12381},
+    {"bn254_serial", test_bn254_serial},
+};
+
+int main(int argc, char **argv) {
+    return test_main_fixture(argc, argv, cases, TEST_COUNT(cases), setup, teardown);
 }
