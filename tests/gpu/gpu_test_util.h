@@ -29,19 +29,26 @@ static inline void gpu_random_fr_limbs(uint64_t *l) {
     l[3] &= 0x0fffffffffffffffULL;
 }
 
-/* Exits 77 unless a CUDA device is present; prints the device used. */
-static inline void gpu_require_device(void) {
+/* 0 when a CUDA device is present (and prints it), else TEST_SKIP: a test set-up's first step. */
+static inline int gpu_have_device(void) {
     int count = 0;
     cz_gpu_info info;
     cz_errinfo ei;
     cz_errinfo_clear(&ei);
     if (cz_gpu_device_count(&count, &ei) != CZ_OK || count == 0) {
         printf("skipped: %s\n", ei.msg);
-        exit(TEST_SKIP);
+        return TEST_SKIP;
     }
     if (cz_gpu_device_info(&info, 0, &ei) == CZ_OK)
         printf("device 0: %s, cc %d.%d, %d SMs, %zu MiB\n", info.name, info.cc_major, info.cc_minor,
                info.multiprocessors, info.global_mem >> 20);
+    return 0;
+}
+
+/* CZ_GPU_TEST_MAX_LOG when set to at least lo, else dflt: the largest size a test runs. */
+static inline unsigned gpu_test_max_log(unsigned dflt, unsigned lo) {
+    const char *env = getenv("CZ_GPU_TEST_MAX_LOG");
+    return env != NULL && atoi(env) >= (int)lo ? (unsigned)atoi(env) : dflt;
 }
 
 /* The 0/1 split of the MSMs for the checks that follow (CZ_SPLIT_AUTO restores the default). */

@@ -21,7 +21,7 @@ static void check_field(const uint32_t *p32, const uint32_t *one32, uint32_t n0,
     CHECK(p32[2 * nl64 - 1] < 0x80000000u);
 }
 
-int main(void) {
+static void test_consts(void) {
     static const uint32_t bn_fp_p[] = CZ_GPU_BN254_FP_P, bn_fp_one[] = CZ_GPU_BN254_FP_ONE;
     static const uint32_t bn_fr_p[] = CZ_GPU_BN254_FR_P, bn_fr_one[] = CZ_GPU_BN254_FR_ONE;
     static const uint32_t bls_fp_p[] = CZ_GPU_BLS12381_FP_P, bls_fp_one[] = CZ_GPU_BLS12381_FP_ONE;
@@ -31,5 +31,10 @@ int main(void) {
     check_field(bn_fr_p, bn_fr_one, CZ_GPU_BN254_FR_N0, BN254_FR_P, BN254_FR_ONE, 4);
     check_field(bls_fp_p, bls_fp_one, CZ_GPU_BLS12381_FP_N0, BLS12381_FP_P, BLS12381_FP_ONE, 6);
     check_field(bls_fr_p, bls_fr_one, CZ_GPU_BLS12381_FR_N0, BLS12381_FR_P, BLS12381_FR_ONE, 4);
-    return test_finish();
+}
+
+static const test_case cases[] = {{"consts", test_consts}};
+
+int main(int argc, char **argv) {
+    return test_main(argc, argv, cases, TEST_COUNT(cases));
 }

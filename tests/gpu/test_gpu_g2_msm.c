@@ -68,33 +68,47 @@ static void test_group_checks(void) {
     cz_gpu_bases_free(b2);
 }
 
-int main(void) {
-    cz_threadpool *pool = NULL;
-    unsigned max_log = 20;
-    const char *env = getenv("CZ_GPU_TEST_MAX_LOG");
-    gpu_require_device();
-    if (env != NULL && atoi(env) > 0)
-        max_log = (unsigned)atoi(env);
+static cz_threadpool *pool;
+static unsigned max_log;
+
+static int setup(void) {
+    if (gpu_have_device() != 0)
+        return TEST_SKIP;
+    max_log = gpu_test_max_log(20, 1);
     CZ_ASSERT(cz_threadpool_create(&pool, 0, NULL) == CZ_OK);
+    return 0;
+}
+
+static void teardown(void) {
+    cz_threadpool_destroy(pool);
+}
+
+static void test_derived(void) {
     test_msm_bn254(pool, 16, max_log);
     test_msm_bls12381(pool, 16, max_log);
-    printf("derived windows, CPU up to 2^16, progression up to 2^%u: %lu failures\n", max_log,
-           test_failed_count);
-    {
-        /* window layouts forced through the tuning: 12 and 14 windows (uneven widths) */
-        static const unsigned windows[] = {12, 14};
-        for (size_t v = 0; v < sizeof windows / sizeof windows[0]; v++) {
-            unsigned long failed = test_failed_count;
-            cz_tuning tu = {0};
-            tu.gpu_msm_windows = windows[v];
-            CZ_ASSERT(cz_tuning_set(&tu, NULL) == CZ_OK);
-            test_msm_bn254(pool, 12, 12);
-            test_msm_bls12381(pool, 12, 12);
-            printf("%u windows up to 2^12: %lu failures\n", windows[v], test_failed_count - failed);
-        }
-        CZ_ASSERT(cz_tuning_set(NULL, NULL) == CZ_OK);
-    }
-    test_group_checks();
-    cz_threadpool_destroy(pool);
-    return test_finish();
+}
+
+/* window layouts forced through the tuning: 12 and 14 windows (uneven widths), to 2^12 */
+static void run_windows(unsigned windows) {
+    cz_tuning tu = {0};
+    tu.gpu_msm_windows = windows;
+    CZ_ASSERT(cz_tuning_set(&tu, NULL) == CZ_OK);
+    test_msm_bn254(pool, 12, 12);
+    test_msm_bls12381(pool, 12, 12);
+    CZ_ASSERT(cz_tuning_set(NULL, NULL) == CZ_OK);
+}
+static void test_windows12(void) {
+    run_windows(12);
+}
+static void test_windows14(void) {
+    run_windows(14);
+}
+
+static const test_case cases[] = {{"derived", test_derived},
+                                  {"windows12", test_windows12},
+                                  {"windows14", test_windows14},
+                                  {"group_checks", test_group_checks}};
+
+int main(int argc, char **argv) {
+    return test_main_fixture(argc, argv, cases, TEST_COUNT(cases), setup, teardown);
 }

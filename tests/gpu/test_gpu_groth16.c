@@ -422,31 +422,56 @@ out:
 VEC_TEST(bn254)
 VEC_TEST(bls12381)
 
-int main(void) {
-    unsigned max_log = 16;
-    const char *env = getenv("CZ_GPU_TEST_MAX_LOG");
-    char zp[128], wp[128], label[64];
-    cz_errinfo ei;
-    gpu_require_device();
-    if (env != NULL && atoi(env) >= 3)
-        max_log = (unsigned)atoi(env);
-    CZ_ASSERT(cz_threadpool_create(&pool, 0, NULL) == CZ_OK);
+static unsigned max_log;
 
+static int setup(void) {
+    cz_errinfo ei;
+    if (gpu_have_device() != 0)
+        return TEST_SKIP;
+    max_log = gpu_test_max_log(16, 3);
+    CZ_ASSERT(cz_threadpool_create(&pool, 0, NULL) == CZ_OK);
+    CZ_ASSERT(cz_groth16_gpu_ws_create(&g_ws, 0, &ei) == CZ_OK);
+    return 0;
+}
+
+static void teardown(void) {
+    cz_groth16_gpu_ws_free(g_ws);
+    cz_threadpool_destroy(pool);
+}
+
+static void test_vectors(void) {
     test_vec_bn254(1);
     test_vec_bn254(100003);
     test_vec_bls12381(1);
     test_vec_bls12381(100003);
-    check_pinned();
-    CZ_ASSERT(cz_groth16_gpu_ws_create(&g_ws, 0, &ei) == CZ_OK);
+}
+
+/* the shared workspace is empty until the first proof; a size on a device that does not exist
+ * is refused */
+static void test_workspace(void) {
+    cz_errinfo ei;
     CHECK(cz_groth16_gpu_ws_bytes(g_ws) == 0);
     CHECK(cz_groth16_gpu_ws_create(&(cz_groth16_gpu_ws *){NULL}, 1 << 20, &ei) == CZ_EINVAL);
+}
 
-    for (int g2_off = 0; g2_off < 2; g2_off++) {
-        check_files("examples/mulchain/mulchain.zkey", "examples/mulchain/mulchain.wtns",
-                    "mulchain", g2_off);
-        check_files("examples/poseidon/poseidon_chain.zkey",
-                    "examples/poseidon/poseidon_chain.wtns", "poseidon", g2_off);
-    }
+/* the bundled examples, with B2 on the GPU (g2_off 0) and on the CPU */
+static void run_examples(int g2_off) {
+    check_files("examples/mulchain/mulchain.zkey", "examples/mulchain/mulchain.wtns", "mulchain",
+                g2_off);
+    check_files("examples/poseidon/poseidon_chain.zkey", "examples/poseidon/poseidon_chain.wtns",
+                "poseidon", g2_off);
+}
+static void test_examples(void) {
+    run_examples(0);
+}
+static void test_examples_g2_cpu(void) {
+    run_examples(1);
+}
+
+/* generated circuits of both curves, 2^3 .. 2^max_log, the three witness modes in turn */
+static void test_generated(void) {
+    char zp[128], wp[128], label[64];
+    cz_errinfo ei;
     snprintf(zp, sizeof zp, "/tmp/cuzk_test_gpu_groth16_%ld.zkey", (long)getpid());
     snprintf(wp, sizeof wp, "/tmp/cuzk_test_gpu_groth16_%ld.wtns", (long)getpid());
     for (int c = 0; c < 2; c++) {
@@ -465,8 +490,16 @@ int main(void) {
     }
     remove(zp);
     remove(wp);
-    check_refusals();
-    cz_groth16_gpu_ws_free(g_ws);
-    cz_threadpool_destroy(pool);
-    return test_finish();
+}
+
+static const test_case cases[] = {{"vectors", test_vectors},
+                                  {"pinned", check_pinned},
+                                  {"workspace", test_workspace},
+                                  {"examples", test_examples},
+                                  {"examples_g2_cpu", test_examples_g2_cpu},
+                                  {"generated", test_generated},
+                                  {"refusals", check_refusals}};
+
+int main(int argc, char **argv) {
+    return test_main_fixture(argc, argv, cases, TEST_COUNT(cases), setup, teardown);
 }

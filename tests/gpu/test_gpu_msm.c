@@ -33,46 +33,70 @@
 #undef TC
 #undef TG
 
-int main(void) {
-    cz_threadpool *pool = NULL;
-    unsigned max_log = 24;
-    const char *env = getenv("CZ_GPU_TEST_MAX_LOG");
-    gpu_require_device();
-    if (env != NULL && atoi(env) > 0)
-        max_log = (unsigned)atoi(env);
+static cz_threadpool *pool;
+static unsigned max_log;
+
+static int setup(void) {
+    if (gpu_have_device() != 0)
+        return TEST_SKIP;
+    max_log = gpu_test_max_log(24, 1);
     CZ_ASSERT(cz_threadpool_create(&pool, 0, NULL) == CZ_OK);
-    /* The derived windows up to max_log, then 12 and 14 windows (uneven widths: 21/22 and
-     * 18/19 bits for BLS12-381) and 8-bit windows forced through the tuning, at smaller sizes. */
-    {
-        static const struct {
-            unsigned windows, bits, top;
-        } var[] = {{0, 0, 0}, {12, 0, 18}, {14, 0, 18}, {0, 8, 16}};
-        for (size_t v = 0; v < sizeof var / sizeof var[0]; v++) {
-            unsigned ml = var[v].top != 0 && var[v].top < max_log ? var[v].top : max_log;
-            unsigned long failed = test_failed_count;
-            cz_tuning tu = {0};
-            tu.gpu_msm_windows = var[v].windows;
-            tu.gpu_msm_window_bits = var[v].bits;
-            CZ_ASSERT(cz_tuning_set(&tu, NULL) == CZ_OK);
-            test_msm_bn254(pool, 14, ml);
-            test_msm_bls12381(pool, 14, ml);
-            printf("windows %u, window bits %u (0: derived) up to 2^%u: %lu failures\n",
-                   var[v].windows, var[v].bits, ml, test_failed_count - failed);
-        }
-        CZ_ASSERT(cz_tuning_set(NULL, NULL) == CZ_OK);
-    }
-    /* a handle of one curve is refused by the other curve's MSM */
-    {
-        cz_bn254_g1_affine p;
-        cz_bls12381_g1_jacobian r;
-        cz_bls12381_fr s;
-        cz_gpu_bases *b = NULL;
-        cz_bn254_g1_generator(&p);
-        cz_bls12381_fr_one(&s);
-        CHECK(cz_bn254_gpu_g1_bases_upload(&b, &p, 1, 0, NULL) == CZ_OK);
-        CHECK(cz_bls12381_gpu_g1_msm(&r, b, &s, 1, NULL) == CZ_ECURVE);
-        cz_gpu_bases_free(b);
-    }
+    return 0;
+}
+
+static void teardown(void) {
     cz_threadpool_destroy(pool);
-    return test_finish();
+}
+
+/* Every check of both curves with a window layout forced through the tuning (0, 0: derived),
+ * up to 2^top (0: max_log). */
+static void run_layout(unsigned windows, unsigned bits, unsigned top) {
+    unsigned ml = top != 0 && top < max_log ? top : max_log;
+    unsigned long failed = test_failed_count;
+    cz_tuning tu = {0};
+    tu.gpu_msm_windows = windows;
+    tu.gpu_msm_window_bits = bits;
+    CZ_ASSERT(cz_tuning_set(&tu, NULL) == CZ_OK);
+    test_msm_bn254(pool, 14, ml);
+    test_msm_bls12381(pool, 14, ml);
+    CZ_ASSERT(cz_tuning_set(NULL, NULL) == CZ_OK);
+    printf("windows %u, window bits %u (0: derived) up to 2^%u: %lu failures\n", windows, bits, ml,
+           test_failed_count - failed);
+}
+
+static void test_derived(void) {
+    run_layout(0, 0, 0);
+}
+/* 12 and 14 windows: uneven widths (21/22 and 18/19 bits for BLS12-381) */
+static void test_windows12(void) {
+    run_layout(12, 0, 18);
+}
+static void test_windows14(void) {
+    run_layout(14, 0, 18);
+}
+static void test_bits8(void) {
+    run_layout(0, 8, 16);
+}
+
+/* a handle of one curve is refused by the other curve's MSM */
+static void test_curve_mix(void) {
+    cz_bn254_g1_affine p;
+    cz_bls12381_g1_jacobian r;
+    cz_bls12381_fr s;
+    cz_gpu_bases *b = NULL;
+    cz_bn254_g1_generator(&p);
+    cz_bls12381_fr_one(&s);
+    CHECK(cz_bn254_gpu_g1_bases_upload(&b, &p, 1, 0, NULL) == CZ_OK);
+    CHECK(cz_bls12381_gpu_g1_msm(&r, b, &s, 1, NULL) == CZ_ECURVE);
+    cz_gpu_bases_free(b);
+}
+
+static const test_case cases[] = {{"derived", test_derived},
+                                  {"windows12", test_windows12},
+                                  {"windows14", test_windows14},
+                                  {"bits8", test_bits8},
+                                  {"curve_mix", test_curve_mix}};
+
+int main(int argc, char **argv) {
+    return test_main_fixture(argc, argv, cases, TEST_COUNT(cases), setup, teardown);
 }

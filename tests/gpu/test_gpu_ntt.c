@@ -27,26 +27,45 @@
 #include "gpu_ntt_test_impl.h"
 #undef TC
 
-int main(void) {
-    cz_threadpool *pool = NULL;
-    unsigned max_log = 20, big;
-    const char *env = getenv("CZ_GPU_TEST_MAX_LOG");
-    gpu_require_device();
-    if (env != NULL && atoi(env) > 0)
-        max_log = (unsigned)atoi(env);
-    CZ_ASSERT(cz_threadpool_create(&pool, 0, NULL) == CZ_OK);
-    env = getenv("CZ_GPU_TEST_BIG_LOG");
+static cz_threadpool *pool;
+static unsigned max_log, big;
+
+static int setup(void) {
+    const char *env = getenv("CZ_GPU_TEST_BIG_LOG");
+    if (gpu_have_device() != 0)
+        return TEST_SKIP;
+    max_log = gpu_test_max_log(20, 1);
     big = env != NULL ? (unsigned)atoi(env) : 27;
+    CZ_ASSERT(cz_threadpool_create(&pool, 0, NULL) == CZ_OK);
+    return 0;
+}
+
+static void teardown(void) {
+    cz_threadpool_destroy(pool);
+}
+
+static void test_bn254(void) {
     test_ntt_bn254(pool, max_log);
+}
+static void test_bls12381(void) {
     test_ntt_bls12381(pool, max_log);
+}
+static void test_big24(void) {
     if (big >= 24) {
         test_ntt_big_bn254(24, 4);
         test_ntt_big_bls12381(24, 4);
     }
+}
+static void test_big(void) {
     if (big > 24) {
         test_ntt_big_bn254(big, 2);
         test_ntt_big_bls12381(big, 2);
     }
-    cz_threadpool_destroy(pool);
-    return test_finish();
+}
+
+static const test_case cases[] = {
+    {"bn254", test_bn254}, {"bls12381", test_bls12381}, {"big24", test_big24}, {"big", test_big}};
+
+int main(int argc, char **argv) {
+    return test_main_fixture(argc, argv, cases, TEST_COUNT(cases), setup, teardown);
 }

@@ -267,28 +267,46 @@ static void setup(fld *f) {
         f->p2[i] = (f->p[i] << 1) | (i ? f->p[i - 1] >> 31 : 0);
 }
 
-int main(void) {
-    fld bn = {"BN254 Fr (values < 4r)",
-              CZ_GPU_BN254_FR_P,
-              {0},
-              CZ_GPU_BN254_FR_N0,
-              1,
-              bn254_mul,
-              bn254_add,
-              bn254_sub};
-    fld bls = {"BLS12-381 Fr (values < 2r)",
-               CZ_GPU_BLS12381_FR_P,
+static fld bn, bls;
+
+static int setup_fields(void) {
+    fld bn0 = {"BN254 Fr (values < 4r)",
+               CZ_GPU_BN254_FR_P,
                {0},
-               CZ_GPU_BLS12381_FR_N0,
-               0,
-               bls12381_mul,
-               bls12381_add,
-               bls12381_sub};
+               CZ_GPU_BN254_FR_N0,
+               1,
+               bn254_mul,
+               bn254_add,
+               bn254_sub};
+    fld bls0 = {"BLS12-381 Fr (values < 2r)",
+                CZ_GPU_BLS12381_FR_P,
+                {0},
+                CZ_GPU_BLS12381_FR_N0,
+                0,
+                bls12381_mul,
+                bls12381_add,
+                bls12381_sub};
+    bn = bn0;
+    bls = bls0;
     setup(&bn);
     setup(&bls);
+    return 0;
+}
+
+static void test_bounds(void) {
     CHECK((bn.p[NL - 1] >> 30) == 0);  /* 4r < 2^256 */
     CHECK((bls.p[NL - 1] >> 31) == 0); /* 2r < 2^256 */
+}
+static void test_bn254(void) {
     check_field(&bn);
+}
+static void test_bls12381(void) {
     check_field(&bls);
-    return test_finish();
+}
+
+static const test_case cases[] = {
+    {"bounds", test_bounds}, {"bn254", test_bn254}, {"bls12381", test_bls12381}};
+
+int main(int argc, char **argv) {
+    return test_main_fixture(argc, argv, cases, TEST_COUNT(cases), setup_fields, NULL);
 }
