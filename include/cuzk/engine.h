@@ -153,6 +153,21 @@ typedef enum {
     CZ_JOB_CANCELLED = 4,
 } cz_job_state;
 
+/* The proof kinds a job can be (what the daemon's ProofKind maps to); the scheduler counts
+ * jobs per kind (cz_sched_stats). */
+typedef enum {
+    CZ_KIND_OTHER = 0, /* tests and tools that do not say */
+    CZ_KIND_POREP_C2,
+    CZ_KIND_SNAP_UPDATE,
+    CZ_KIND_WINDOW_POST,
+    CZ_KIND_WINNING_POST,
+    CZ_KIND_SNARKJS_ZKEY,
+    CZ_KIND_POREP_SYNTH,
+} cz_proof_kind;
+#define CZ_KIND_COUNT 7
+/* "porep-c2", "snap-update", ... ("other"); the daemon's names. */
+const char *cz_proof_kind_name(cz_proof_kind k);
+
 typedef struct cz_sched cz_sched;
 typedef struct cz_job cz_job; /* reference counted; handles from the scheduler need cz_job_unref */
 

@@ -265,3 +265,10 @@ int cz_job_complete(cz_job *job, int code, const void *result, size_t len, const
     free(copy);
     return rc;
 }
+
+const char *cz_proof_kind_name(cz_proof_kind k) {
+    static const char *const names[CZ_KIND_COUNT] = {"other",       "porep-c2",     "snap-update",
+                                                     "window-post", "winning-post", "snarkjs-zkey",
+                                                     "porep-synth"};
+    return (unsigned)k < CZ_KIND_COUNT ? names[k] : "?";
+}

@@ -43,9 +43,9 @@
 /* One job's pipeline state: the cz_job's payload. */
 typedef struct pjob {
     cz_workload wl;
-    uint8_t *proofs; /* nparts × proof_bytes, each written by its partition's finalizer */
-    uint64_t order;  /* dispatch order, set by the dispatcher */
-    uint32_t nended; /* partitions ended (under the engine's stats_lock) */
+    cz_groth16_proof *proofs; /* nparts, each written by its partition's finalizer */
+    uint64_t order;           /* dispatch order, set by the dispatcher */
+    uint32_t nended;          /* partitions ended (under the engine's stats_lock) */
 } pjob;
 
 typedef struct item {
@@ -55,18 +55,19 @@ typedef struct item {
     pjob *pj;
     uint32_t p;
     cz_reservation res;
-    void *asg, *pending;
+    void *part; /* the workload's partition, from synthesis on */
     cz_part_times t;
     char worker[24];
     int paced; /* counted in e->npaced */
 } item;
 
-/* A buffer for the deallocation thread (it holds a job reference: the workload lives on), or,
- * with release set, the job's end: ops->release after every earlier buffer (the queue is FIFO). */
+/* A partition for the deallocation thread (it holds a job reference: the workload lives on),
+ * or, with release set, the job's end: ops->release after every earlier partition (the queue is
+ * FIFO). */
 typedef struct dealloc {
     cz__wq_node node;
     cz_job *job;
-    void *asg, *pending;
+    void *part;
     int release;
 } dealloc;
 
@@ -160,48 +161,58 @@ static void emit_stages(cz_engine *e, const item *it) {
 
 /* ---- the end of a partition and of a job ---- */
 
-/* Frees a partition's buffers, or (release) ends the job's use of its workload. */
-static void dealloc_now(cz_job *job, void *asg, void *pending, int release) {
+/* Frees a partition, or (release) ends the job's use of its workload. */
+static void dealloc_now(cz_job *job, void *part, int release) {
     pjob *pj = cz_job_payload(job);
-    if (pending != NULL)
-        pj->wl.ops->pending_free(pending, pj->wl.ctx);
-    if (asg != NULL)
-        pj->wl.ops->asg_free(asg, pj->wl.ctx);
+    if (part != NULL)
+        pj->wl.ops->part_free(part, pj->wl.ctx);
     if (release && pj->wl.ops->release != NULL)
         pj->wl.ops->release(pj->wl.ctx);
 }
 
-static void free_later(cz_engine *e, cz_job *job, void *asg, void *pending, int release) {
+static void free_later(cz_engine *e, cz_job *job, void *part, int release) {
     dealloc *d;
-    if (asg == NULL && pending == NULL && !release)
+    if (part == NULL && !release)
         return;
     d = calloc(1, sizeof *d);
     if (d == NULL) { /* no memory for the hand-off: do it here, synchronously */
-        dealloc_now(job, asg, pending, release);
+        dealloc_now(job, part, release);
         return;
     }
     cz_job_ref(job);
     d->job = job;
-    d->asg = asg;
-    d->pending = pending;
+    d->part = part;
     d->release = release;
     cz__workq_push(&e->dealloc_q, &d->node);
 }
 
-/* All partitions succeeded: the proof in partition order, verified, makes the job done. */
+/* All partitions succeeded: their proofs, verified as structs, are encoded once in partition
+ * order (cz_groth16_proof_encode) as the job's result, which makes it done. */
 static void complete_job(item *it) {
     pjob *pj = it->pj;
-    size_t len = (size_t)pj->wl.nparts * pj->wl.proof_bytes;
+    uint32_t n = pj->wl.nparts;
+    size_t len = 0, off = 0;
+    uint8_t *bytes;
     cz_errinfo ei;
     int rc;
     cz_errinfo_clear(&ei);
-    rc = pj->wl.ops->verify(pj->wl.ctx, pj->proofs, len, &ei);
+    rc = pj->wl.ops->verify(pj->wl.ctx, pj->proofs, n, &ei);
     if (rc != CZ_OK) {
         CZ_LOG_ERROR("job %s: its proof does not verify: %s", cz_job_key(it->job), ei.msg);
         cz_job_complete(it->job, rc, NULL, 0, ei.msg[0] ? ei.msg : "proof does not verify");
-    } else if (cz_job_complete(it->job, CZ_OK, pj->proofs, len, NULL) != CZ_OK) {
-        CZ_LOG_ERROR("job %s: no memory for its result", cz_job_key(it->job));
+        return;
     }
+    for (uint32_t p = 0; p < n; p++)
+        len += cz_groth16_proof_bytes(pj->proofs[p].curve);
+    bytes = malloc(len);
+    if (bytes != NULL)
+        for (uint32_t p = 0; p < n; p++)
+            off += cz_groth16_proof_encode(bytes + off, &pj->proofs[p]);
+    if (bytes == NULL)
+        cz_job_complete(it->job, CZ_ENOMEM, NULL, 0, "no memory to encode the proof");
+    else if (cz_job_complete(it->job, CZ_OK, bytes, len, NULL) != CZ_OK)
+        CZ_LOG_ERROR("job %s: no memory for its result", cz_job_key(it->job));
+    free(bytes);
 }
 
 static void end_job_event(cz_engine *e, item *it) {
@@ -274,8 +285,8 @@ static void end_part(item *it, int code, const char *msg) {
     /* Buffers the partition still has come back later (deallocation thread): the pool pays for
      * them from here on, so they are not charged again then. */
     cz_bufpool_release_all(e->bufs, &it->res);
-    free_later(e, it->job, it->asg, it->pending, 0);
-    it->asg = it->pending = NULL;
+    free_later(e, it->job, it->part, 0);
+    it->part = NULL;
     pthread_mutex_lock(&e->stats_lock);
     e->nitems--;
     if (code == CZ_OK)
@@ -296,7 +307,7 @@ static void end_part(item *it, int code, const char *msg) {
     pthread_mutex_unlock(&e->stats_lock);
     if (last) {
         end_job_event(e, it);
-        free_later(e, it->job, NULL, NULL, 1);
+        free_later(e, it->job, NULL, 1);
     }
     cz_job_unref(it->job);
     free(it);
@@ -446,7 +457,8 @@ static void *synth_main(void *arg) {
         cz_errinfo_clear(&ei);
         emit(e, CZ_TL_SYNTH_START, it, NULL);
         t0 = cz_clock_now_ns();
-        rc = wl->ops->synthesize(&it->asg, wl->ctx, it->p, &it->res, e->synth_pool, &it->t, &ei);
+        cz_part_env env = {&it->res, e->bufs, e->synth_pool};
+        rc = wl->ops->synthesize(&it->part, wl->ctx, it->p, &env, &it->t, &ei);
         it->t.synth = ms_since(t0);
         emit(e, CZ_TL_SYNTH_END, it, "synth_ms=%.3f", it->t.synth);
         if (rc != CZ_OK) {
@@ -478,15 +490,14 @@ static void gpu_part(gpu_worker *w, item *it) {
     }
     cz_errinfo_clear(&ei);
     t0 = cz_clock_now_ns();
-    rc = wl->ops->prepare(&it->pending, wl->ctx, it->asg, it->p, &w->d, &it->t, &ei);
+    rc = wl->ops->prepare(it->part, wl->ctx, &w->d, &it->t, &ei);
     if (rc != CZ_OK) {
         fail_part(it, rc, &ei, "prepare");
         return;
     }
-    it->asg = NULL; /* the pending proof owns it now */
     it->t.prep += ms_since(t0);
     if (wl->ops->upload != NULL &&
-        (rc = wl->ops->upload(it->pending, wl->ctx, &w->d, &it->t, &ei)) != CZ_OK) {
+        (rc = wl->ops->upload(it->part, wl->ctx, &w->d, &it->t, &ei)) != CZ_OK) {
         fail_part(it, rc, &ei, "upload");
         return;
     }
@@ -499,7 +510,7 @@ static void gpu_part(gpu_worker *w, item *it) {
     ds->busy_now = 1;
     pthread_mutex_unlock(&e->stats_lock);
     emit(e, CZ_TL_GPU_START, it, NULL);
-    rc = wl->ops->compute(it->pending, wl->ctx, &w->d, &it->t, &ei);
+    rc = wl->ops->compute(it->part, wl->ctx, &w->d, &it->t, &ei);
     held_ms = ms_since(t_locked);
     emit(e, CZ_TL_GPU_END, it, "gpu_ms=%.3f", held_ms);
     pthread_mutex_lock(&e->stats_lock); /* before the device lock goes: the next holder sets 1 */
@@ -555,8 +566,7 @@ static void *fin_main(void *arg) {
         uint64_t t0 = cz_clock_now_ns();
         int rc;
         cz_errinfo_clear(&ei);
-        rc = wl->ops->finish(it->pj->proofs + (size_t)it->p * wl->proof_bytes, it->pending, wl->ctx,
-                             &it->t, &ei);
+        rc = wl->ops->finish(&it->pj->proofs[it->p], it->part, wl->ctx, &it->t, &ei);
         it->t.finish = ms_since(t0);
         emit_stages(e, it);
         if (rc != CZ_OK) {
@@ -574,7 +584,7 @@ static void *dealloc_main(void *arg) {
     cz__wq_node *n;
     while ((n = cz__workq_pop(&e->dealloc_q)) != NULL) {
         dealloc *d = (dealloc *)n;
-        dealloc_now(d->job, d->asg, d->pending, d->release);
+        dealloc_now(d->job, d->part, d->release);
         cz_job_unref(d->job);
         free(d);
     }
@@ -776,8 +786,8 @@ int cz_engine_submit(cz_job **out, cz_engine *e, const char *key, cz_priority pr
     if (out != NULL)
         *out = NULL;
     if (wl == NULL || wl->ops == NULL || wl->ops->synthesize == NULL || wl->ops->prepare == NULL ||
-        wl->ops->compute == NULL || wl->ops->finish == NULL || wl->ops->asg_free == NULL ||
-        wl->ops->pending_free == NULL || wl->ops->verify == NULL)
+        wl->ops->compute == NULL || wl->ops->finish == NULL || wl->ops->part_free == NULL ||
+        wl->ops->verify == NULL || (unsigned)wl->kind >= CZ_KIND_COUNT)
         return cz_fail(ei, CZ_EINVAL, "engine: job %s: incomplete workload", key ? key : "?");
     uint64_t pooled = 0;
     int pooled_ok = 1;
@@ -785,14 +795,12 @@ int cz_engine_submit(cz_job **out, cz_engine *e, const char *key, cz_priority pr
         pooled_ok &= wl->buf_bytes[i] <= wl->part_bytes - pooled;
         pooled += pooled_ok ? wl->buf_bytes[i] : 0;
     }
-    if (wl->nparts == 0 || wl->proof_bytes == 0 || wl->part_abc_bytes > wl->part_bytes ||
-        !pooled_ok)
+    if (wl->nparts == 0 || wl->part_abc_bytes > wl->part_bytes || !pooled_ok)
         return cz_fail(ei, CZ_EINVAL,
-                       "engine: job %s: workload with %u partitions, %zu-byte proofs, %llu of "
+                       "engine: job %s: workload with %u partitions, %llu of "
                        "%llu bytes released early, %llu in pooled buffers",
-                       key ? key : "?", wl->nparts, wl->proof_bytes,
-                       (unsigned long long)wl->part_abc_bytes, (unsigned long long)wl->part_bytes,
-                       (unsigned long long)pooled);
+                       key ? key : "?", wl->nparts, (unsigned long long)wl->part_abc_bytes,
+                       (unsigned long long)wl->part_bytes, (unsigned long long)pooled);
     if (wl->part_bytes > cz_budget_total(e->budget))
         return cz_fail(ei, CZ_ERANGE,
                        "engine: job %s: a partition needs %llu bytes, the memory budget is %llu",
@@ -800,15 +808,13 @@ int cz_engine_submit(cz_job **out, cz_engine *e, const char *key, cz_priority pr
                        (unsigned long long)cz_budget_total(e->budget));
     pj = calloc(1, sizeof *pj);
     if (pj != NULL)
-        pj->proofs = calloc(wl->nparts, wl->proof_bytes);
+        pj->proofs = calloc(wl->nparts, sizeof *pj->proofs);
     if (pj == NULL || pj->proofs == NULL) {
         if (pj != NULL)
             free(pj);
         return cz_fail(ei, CZ_ENOMEM, "engine: job %s", key ? key : "?");
     }
     pj->wl = *wl;
-    if (wl->ops->bind != NULL)
-        wl->ops->bind(wl->ctx, e->bufs);
     rc = cz_sched_submit(out, e->sched, key, prio, wl->nparts, pj, pjob_free, ei);
     if (rc != CZ_OK) { /* the workload stays the caller's */
         free(pj->proofs);

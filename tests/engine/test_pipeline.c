@@ -18,6 +18,9 @@
 #include "test.h"
 
 #define PROOF_BYTES 16
+/* A fake proof is a BN254 proof struct whose A point's first bytes are the proof: the engine
+ * encodes each as 256 bytes (cz_groth16_proof_encode), A's bytes first. */
+#define RESULT_BYTES 256
 
 /* A gate threads can wait at until the test opens it, or lets one of them through. */
 typedef struct gate {
@@ -101,12 +104,11 @@ static void expected_proof(uint8_t *out, int id, uint32_t p) {
     }
 }
 
-static int fake_synth(void **asg, void *ctx, uint32_t p, cz_reservation *res, cz_threadpool *pool,
-                      cz_part_times *t, cz_errinfo *ei) {
+static int fake_synth(void **part, void *ctx, uint32_t p, const cz_part_env *env, cz_part_times *t,
+                      cz_errinfo *ei) {
     fake *f = ctx;
     buf *b;
-    (void)res;
-    (void)pool;
+    (void)env;
     (void)t;
     if (f->trace_synth) {
         pthread_mutex_lock(&g_order_m);
@@ -141,21 +143,21 @@ static int fake_synth(void **asg, void *ctx, uint32_t p, cz_reservation *res, cz
     atomic_fetch_add(&g_live_bufs, 1);
     b->id = f->id;
     b->p = p;
-    *asg = b;
+    *part = b;
     return CZ_OK;
 }
 
-static int fake_prepare(void **pending, void *ctx, void *asg, uint32_t p,
-                        const cz_engine_device *dev, cz_part_times *t, cz_errinfo *ei) {
+static int fake_prepare(void *part, void *ctx, const cz_engine_device *dev, cz_part_times *t,
+                        cz_errinfo *ei) {
     fake *f = ctx;
+    buf *b = part;
     (void)dev;
     (void)t;
     atomic_fetch_sub(&g_prepick, 1);
-    if (f->fail_at == FAIL_PREP && p == f->fail_p) {
+    if (f->fail_at == FAIL_PREP && b->p == f->fail_p) {
         atomic_fetch_sub(&g_inflight, 1);
         return cz_fail(ei, CZ_EIO, "fake prepare error in job %d", f->id);
     }
-    *pending = asg;
     return CZ_OK;
 }
 
@@ -199,14 +201,17 @@ static int fake_compute(void *pending, void *ctx, const cz_engine_device *dev, c
     return CZ_OK;
 }
 
-static int fake_finish(uint8_t *proof, void *pending, void *ctx, cz_part_times *t, cz_errinfo *ei) {
+static int fake_finish(cz_groth16_proof *proof, void *pending, void *ctx, cz_part_times *t,
+                       cz_errinfo *ei) {
     fake *f = ctx;
     buf *b = pending;
     (void)t;
     atomic_fetch_sub(&g_inflight, 1);
     if (f->fail_at == FAIL_FINISH && b->p == f->fail_p)
         return cz_fail(ei, CZ_EINTERNAL, "fake finish error in job %d", f->id);
-    memcpy(proof, b->proof, PROOF_BYTES);
+    memset(proof, 0, sizeof *proof);
+    proof->curve = CZ_CURVE_BN254;
+    memcpy(&proof->u.bn254.a, b->proof, PROOF_BYTES);
     return CZ_OK;
 }
 
@@ -216,15 +221,15 @@ static void fake_free(void *p, void *ctx) {
     free(p);
 }
 
-static int fake_verify(void *ctx, const uint8_t *proof, size_t len, cz_errinfo *ei) {
+static int fake_verify(void *ctx, const cz_groth16_proof *proofs, uint32_t nparts, cz_errinfo *ei) {
     fake *f = ctx;
     uint8_t want[PROOF_BYTES];
     if (f->fail_at == FAIL_VERIFY)
         return cz_fail(ei, CZ_EVERIFY, "fake: job %d does not verify", f->id);
-    for (size_t p = 0; p * PROOF_BYTES < len; p++) {
-        expected_proof(want, f->id, (uint32_t)p);
-        if (memcmp(want, proof + p * PROOF_BYTES, PROOF_BYTES) != 0)
-            return cz_fail(ei, CZ_EVERIFY, "fake: job %d partition %zu wrong", f->id, p);
+    for (uint32_t p = 0; p < nparts; p++) {
+        expected_proof(want, f->id, p);
+        if (memcmp(want, &proofs[p].u.bn254.a, PROOF_BYTES) != 0)
+            return cz_fail(ei, CZ_EVERIFY, "fake: job %d partition %u wrong", f->id, p);
     }
     return CZ_OK;
 }
@@ -239,8 +244,7 @@ static const cz_workload_ops fake_ops = {.name = "fake",
                                          .prepare = fake_prepare,
                                          .compute = fake_compute,
                                          .finish = fake_finish,
-                                         .asg_free = fake_free,
-                                         .pending_free = fake_free,
+                                         .part_free = fake_free,
                                          .verify = fake_verify,
                                          .destroy = fake_destroy,
                                          .upload = fake_upload};
@@ -251,7 +255,7 @@ static cz_workload make_wl(int id, uint32_t nparts, int fail_at, uint32_t fail_p
     f->id = id;
     f->fail_at = fail_at;
     f->fail_p = fail_p;
-    cz_workload wl = {&fake_ops, f, nparts, PROOF_BYTES, 1000, 600, {0}};
+    cz_workload wl = {&fake_ops, f, nparts, CZ_KIND_OTHER, 1000, 600, {0}};
     return wl;
 }
 
@@ -307,10 +311,10 @@ static cz_job_state await_state(cz_engine *e, const char *key, char *msg, size_t
         size_t len = 0;
         const uint8_t *r = cz_job_result(job, &len);
         uint8_t want[PROOF_BYTES];
-        CHECK(r != NULL && len == (size_t)nparts * PROOF_BYTES);
+        CHECK(r != NULL && len == (size_t)nparts * RESULT_BYTES);
         for (uint32_t p = 0; r != NULL && p < nparts; p++) {
             expected_proof(want, check_result_id, p);
-            CHECK(memcmp(want, r + (size_t)p * PROOF_BYTES, PROOF_BYTES) == 0);
+            CHECK(memcmp(want, r + (size_t)p * RESULT_BYTES, PROOF_BYTES) == 0);
         }
     }
     cz_job_unref(job);
