@@ -222,6 +222,10 @@ int cz_sched_next(cz_job **out, cz_sched *s, int64_t timeout_ms, cz_errinfo *ei)
  * none is queued, CZ_ECANCELED after cz_sched_shutdown.
  */
 int cz_sched_next_above(cz_job **out, cz_sched *s, cz_priority above, cz_errinfo *ei);
+/* 1 when a job of a priority above `above` is queued (and the scheduler is not shut down), 0
+ * otherwise; takes nothing. The dispatcher's waits for memory and for the pacer end when it
+ * turns 1, so that the more urgent job is dispatched first. */
+int cz_sched_queued_above(cz_sched *s, cz_priority above);
 /*
  * Cancels the job with key: a queued job is removed from the queue and is cancelled at once; a
  * running job is flagged (cz_job_should_stop) and ends cancelled when its partitions have all

@@ -11,10 +11,10 @@
  * memory at most that far ahead; the pacer holds it back while partition_workers +
  * gpu_queue_depth partitions are not yet picked up by a GPU worker) → gpu_q (ordered by
  * (priority, dispatch order, partition): the most urgent, oldest job's lowest partition first) →
- * fin_q → end_part(). Between two partitions of a job, and while one waits for the pacer, the
- * dispatcher dispatches any queued job of a higher priority first (dispatch_more_urgent).
- * end_part() is
- * the one place a partition ends, whatever happened: it releases the reservation, passes the
+ * fin_q → end_part(). The dispatcher is one loop (dispatcher_main): before each partition it
+ * takes any queued job of a higher priority first, and a partition waiting for the pacer or for
+ * memory gives way to such a job (DEFERRED) and is dispatched again after it. end_part() is the
+ * one place a partition ends, whatever happened: it releases the reservation, passes the
  * buffers to the deallocation thread and reports the partition to the job; the report of the last
  * partition completes the job (assemble in order, verify, done) or leaves it failed/cancelled.
  *
@@ -241,18 +241,26 @@ static void pace_leave(item *it) {
     pthread_mutex_unlock(&e->stats_lock);
 }
 
-static void dispatch_more_urgent(cz_engine *e, cz_job *job);
-
 /* 1 for a Critical job's partition while the urgent synthesis worker is on: the one place more
  * it gets in the pacer and in the synthesis queue's bound (that worker's); else 0. */
 static unsigned urgent_extra(const cz_engine *e, const cz_job *job) {
     return e->urgent && cz_job_priority(job) == CZ_PRIO_CRITICAL;
 }
 
-/* Waits until the pacer lets it into the pipeline, or its job should stop (CZ_ECANCELED; the
- * cancel is seen within PACE_POLL_MS). A Critical partition gets one place more (with the urgent
- * synthesis worker, whose partition it is), and a more urgent job that arrives during the wait
- * is dispatched from here (seen within PACE_POLL_MS), so it does not wait for this one. */
+/* A more urgent job than it's is queued: the dispatcher takes that job before this partition. */
+static int preempted(const item *it) {
+    return cz_sched_queued_above(it->e->sched, cz_job_priority(it->job));
+}
+
+/* What pace_enter and the dispatcher's reservation return when a more urgent job is queued: the
+ * partition goes back (retract) and is dispatched again after that job's partitions. */
+#define DEFERRED 1
+
+/* Waits until the pacer lets it into the pipeline; CZ_ECANCELED when its job should stop,
+ * DEFERRED when a more urgent job is queued. A Critical partition gets one place more (with the
+ * urgent synthesis worker, whose partition it is). A submit, a cancel and a partition leaving the
+ * pacer signal pace_cv; the wait also looks again every PACE_POLL_MS (a partition that fails
+ * makes its job stop without passing here). */
 #define PACE_POLL_MS 50
 static int pace_enter(item *it) {
     cz_engine *e = it->e;
@@ -273,8 +281,17 @@ static int pace_enter(item *it) {
         pthread_mutex_unlock(&e->stats_lock);
         if (cz_job_should_stop(it->job))
             return CZ_ECANCELED;
-        dispatch_more_urgent(e, it->job);
+        if (preempted(it))
+            return DEFERRED;
     }
+}
+
+/* Wakes the dispatcher's waits (pacer, memory) to look again: a job was queued or cancelled. */
+static void wake_dispatcher(cz_engine *e) {
+    pthread_mutex_lock(&e->stats_lock);
+    pthread_cond_broadcast(&e->pace_cv);
+    pthread_mutex_unlock(&e->stats_lock);
+    cz_budget_wake(e->budget);
 }
 
 /* The one way a partition ends (see the file comment); frees it. */
@@ -326,8 +343,11 @@ static void fail_part(item *it, int rc, cz_errinfo *ei, const char *step) {
 
 /* ---- threads ---- */
 
-static int job_should_stop(void *arg) {
-    return cz_job_should_stop((cz_job *)arg);
+/* The abort predicate of a partition's wait for memory (under the budget's lock, so the lock
+ * order is budget -> scheduler): its job should stop, or a more urgent job is queued. */
+static int part_wait_ends(void *arg) {
+    const item *it = arg;
+    return cz_job_should_stop(it->job) || preempted(it);
 }
 
 /* The dispatcher's reclaim hook (cz_budget_reserve_adopt): the pool's idle buffers of the sizes
@@ -346,23 +366,6 @@ static uint64_t reclaim_for_partition(void *arg, uint64_t short_by) {
     return cz_bufpool_adopt(&w->want, short_by);
 }
 
-static void dispatch_job(cz_engine *e, cz_job *job);
-
-/* Before each partition of job, and while one waits for the pacer: every queued job of a higher
- * priority is dispatched first, whole (and may be interrupted the same way by a still more urgent
- * one: at most CZ_PRIO_COUNT - 1 levels), so a Critical job does not wait for the partitions of
- * a Normal one. */
-static void dispatch_more_urgent(cz_engine *e, cz_job *job) {
-    cz_job *urgent;
-    while (cz_sched_next_above(&urgent, e->sched, cz_job_priority(job), NULL) == CZ_OK) {
-        CZ_LOG_DEBUG("engine: job %s (%s) goes before the rest of job %s (%s)", cz_job_key(urgent),
-                     cz_priority_name(cz_job_priority(urgent)), cz_job_key(job),
-                     cz_priority_name(cz_job_priority(job)));
-        dispatch_job(e, urgent);
-        cz_job_unref(urgent);
-    }
-}
-
 /* The synthesis and GPU queues' order of a partition of the job dispatched order-th: priority
  * first (Critical lowest), then dispatch order, so a more urgent job's partitions pass those
  * already waiting; within a priority, dispatch order is arrival order (first in, first out). */
@@ -373,61 +376,118 @@ static uint64_t queue_order(const cz_job *job, uint64_t order) {
 /* Every queue order below this is a Critical partition's. */
 #define QUEUE_CRITICAL_BELOW ((uint64_t)1 << QUEUE_PRIO_SHIFT)
 
-static void dispatch_job(cz_engine *e, cz_job *job) {
+/* Takes back a partition that has not entered the pipeline (DEFERRED): nothing is reported,
+ * the bytes its reservation holds (adopted buffers) go back to the pool. */
+static void retract(item *it) {
+    cz_engine *e = it->e;
+    pace_leave(it);
+    cz_bufpool_release_all(e->bufs, &it->res);
+    pthread_mutex_lock(&e->stats_lock);
+    e->nitems--;
+    pthread_mutex_unlock(&e->stats_lock);
+    cz_job_unref(it->job);
+    free(it);
+}
+
+/* Partition p of job into the pipeline: the pacer, its memory, the synthesis queue. Returns
+ * DEFERRED (the partition was taken back) when a more urgent job is queued while it waits, else
+ * CZ_OK (dispatched, or ended: skipped or failed). */
+static int dispatch_part(cz_engine *e, cz_job *job, uint32_t p) {
+    pjob *pj = cz_job_payload(job);
+    item *it = calloc(1, sizeof *it);
+    cz_errinfo ei;
+    int rc;
+    cz_errinfo_clear(&ei);
+    if (it == NULL) {
+        /* Cannot even track the partition: report it failed directly. */
+        if (cz_job_part_report(job, p, CZ_ENOMEM, "no memory to dispatch a partition"))
+            CZ_ASSERT(0 && "a failed partition cannot complete its job");
+        return CZ_OK;
+    }
+    cz_job_ref(job);
+    pthread_mutex_lock(&e->stats_lock);
+    e->nitems++; /* until end_part */
+    pthread_mutex_unlock(&e->stats_lock);
+    it->e = e;
+    it->job = job;
+    it->pj = pj;
+    it->p = p;
+    it->node.order = queue_order(job, pj->order);
+    it->node.part = p;
+    rc = cz_job_should_stop(job) ? CZ_ECANCELED : pace_enter(it);
+    if (rc == DEFERRED) {
+        retract(it);
+        return DEFERRED;
+    }
+    if (rc != CZ_OK) {
+        end_part(it, CZ_ECANCELED, NULL);
+        return CZ_OK;
+    }
+    /* Idle pooled buffers of the sizes this partition will get are adopted into its reservation
+     * while it waits, not freed (cz_bufpool_adopt); on failure end_part gives them back. */
+    part_want want = {{e->bufs, &it->res, {0}, 0, 0}, e};
+    memcpy(want.want.bytes, pj->wl.buf_bytes, sizeof want.want.bytes);
+    rc = cz_budget_reserve_adopt(&it->res, e->budget, pj->wl.part_bytes, -1, part_wait_ends, it,
+                                 reclaim_for_partition, &want, &ei);
+    if (rc == CZ_ECANCELED && !cz_job_should_stop(job)) {
+        retract(it); /* a more urgent job's partitions reserve first */
+        return DEFERRED;
+    }
+    if (rc != CZ_OK) {
+        fail_part(it, rc, &ei, "memory reservation");
+        return CZ_OK;
+    }
+    cz__workq_push_ordered_over(&e->synth_q, &it->node, urgent_extra(e, job));
+    return CZ_OK;
+}
+
+/* The dispatcher: one loop over the jobs it is dispatching, a stack ordered by priority (each
+ * one more urgent than the one below it, so at most CZ_PRIO_COUNT). It dispatches the next
+ * partition of the top job; before each, a queued job more urgent than the top is taken from the
+ * scheduler and pushed, and a partition whose wait (pacer or memory) a more urgent job
+ * interrupts is dispatched again after that job. So a Critical job passes a Normal job's
+ * partitions, also one waiting for memory, and among equals jobs go in arrival order. After the
+ * scheduler shuts down the jobs on the stack are dispatched to the end (their partitions are
+ * skipped once the engine stops them). */
+typedef struct dispatching {
+    cz_job *job;
+    uint32_t next; /* its next partition */
+} dispatching;
+
+static void start_job(cz_engine *e, dispatching *d, cz_job *job) {
     pjob *pj = cz_job_payload(job);
     pthread_mutex_lock(&e->stats_lock);
     pj->order = ++e->order;
     pthread_mutex_unlock(&e->stats_lock);
-    for (uint32_t p = 0; p < pj->wl.nparts; p++) {
-        cz_errinfo ei;
-        item *it;
-        if (p > 0)
-            dispatch_more_urgent(e, job);
-        it = calloc(1, sizeof *it);
-        cz_errinfo_clear(&ei);
-        if (it == NULL) {
-            /* Cannot even track the partition: report it failed directly. */
-            if (cz_job_part_report(job, p, CZ_ENOMEM, "no memory to dispatch a partition"))
-                CZ_ASSERT(0 && "a failed partition cannot complete its job");
-            continue;
-        }
-        cz_job_ref(job);
-        pthread_mutex_lock(&e->stats_lock);
-        e->nitems++; /* until end_part */
-        pthread_mutex_unlock(&e->stats_lock);
-        it->e = e;
-        it->job = job;
-        it->pj = pj;
-        it->p = p;
-        it->node.order = queue_order(job, pj->order);
-        it->node.part = p;
-        if (cz_job_should_stop(job) || pace_enter(it) != CZ_OK) {
-            end_part(it, CZ_ECANCELED, NULL);
-            continue;
-        }
-        /* Idle pooled buffers of the sizes this partition will get are adopted into its
-         * reservation while it waits, not freed (cz_bufpool_adopt); on failure end_part gives
-         * them back. */
-        part_want want = {{e->bufs, &it->res, {0}, 0, 0}, e};
-        memcpy(want.want.bytes, pj->wl.buf_bytes, sizeof want.want.bytes);
-        int rc = cz_budget_reserve_adopt(&it->res, e->budget, pj->wl.part_bytes, -1,
-                                         job_should_stop, job, reclaim_for_partition, &want, &ei);
-        if (rc != CZ_OK) {
-            fail_part(it, rc, &ei, "memory reservation");
-            continue;
-        }
-        cz__workq_push_ordered_over(&e->synth_q, &it->node, urgent_extra(e, job));
-    }
+    d->job = job;
+    d->next = 0;
 }
 
 static void *dispatcher_main(void *arg) {
     cz_engine *e = arg;
+    dispatching stack[CZ_PRIO_COUNT];
+    int n = 0;
     for (;;) {
         cz_job *job;
-        if (cz_sched_next(&job, e->sched, -1, NULL) != CZ_OK)
-            break; /* shut down */
-        dispatch_job(e, job);
-        cz_job_unref(job);
+        if (n == 0) {
+            if (cz_sched_next(&job, e->sched, -1, NULL) != CZ_OK)
+                break; /* shut down */
+            start_job(e, &stack[n++], job);
+        } else if (cz_sched_next_above(&job, e->sched, cz_job_priority(stack[n - 1].job), NULL) ==
+                   CZ_OK) {
+            CZ_ASSERT(n < CZ_PRIO_COUNT);
+            CZ_LOG_DEBUG("engine: job %s (%s) goes before the rest of job %s (%s)", cz_job_key(job),
+                         cz_priority_name(cz_job_priority(job)), cz_job_key(stack[n - 1].job),
+                         cz_priority_name(cz_job_priority(stack[n - 1].job)));
+            start_job(e, &stack[n++], job);
+        }
+        dispatching *d = &stack[n - 1];
+        if (dispatch_part(e, d->job, d->next) == DEFERRED)
+            continue;
+        if (++d->next == cz_job_nparts(d->job)) {
+            cz_job_unref(d->job);
+            n--;
+        }
     }
     return NULL;
 }
@@ -595,7 +655,7 @@ static void *dealloc_main(void *arg) {
 
 static void on_cancel(void *arg, cz_job *job) {
     (void)job;
-    cz_budget_wake(((cz_engine *)arg)->budget);
+    wake_dispatcher(arg);
 }
 
 static void pjob_free(void *arg) {
@@ -819,6 +879,8 @@ int cz_engine_submit(cz_job **out, cz_engine *e, const char *key, cz_priority pr
     if (rc != CZ_OK) { /* the workload stays the caller's */
         free(pj->proofs);
         free(pj);
+    } else if (prio > CZ_PRIO_LOW) {
+        wake_dispatcher(e); /* it may be more urgent than a partition waiting there */
     }
     return rc;
 }

@@ -289,6 +289,15 @@ int cz_sched_next_above(cz_job **out, cz_sched *s, cz_priority above, cz_errinfo
     return rc;
 }
 
+int cz_sched_queued_above(cz_sched *s, cz_priority above) {
+    int any = 0;
+    pthread_mutex_lock(&s->lock);
+    for (int p = CZ_PRIO_COUNT - 1; p > (int)above && !s->shutdown; p--)
+        any |= s->queue[p].head != NULL;
+    pthread_mutex_unlock(&s->lock);
+    return any;
+}
+
 int cz_sched_cancel(cz_sched *s, const char *key, cz_errinfo *ei) {
     int rc = CZ_OK;
     cz_job *notify = NULL;

@@ -653,6 +653,50 @@ static void test_urgent_worker(void) {
     }
 }
 
+static void test_critical_passes_budget_wait(void) {
+    /* A Normal job's partitions 0 and 1 held at the gate by both synthesis workers, with 1000 of
+     * the 2500 bytes of the budget each, and the dispatcher waiting for memory for partition 2
+     * (no pacer: the budget alone holds it back). A Critical job of smaller partitions arrives:
+     * the Normal partition's wait gives way, the Critical partitions are reserved, synthesized
+     * by the urgent worker and done while the gate is still closed; then the Normal job ends. */
+    cz_engine *e;
+    cz_workload wl = make_wl(70, 6, FAIL_NONE, 0);
+    cz_budget_stats bs;
+    g_queue_depth = -1;
+    e = make_engine(2, 1, 2500);
+    g_queue_depth = 0;
+    gate_close();
+    wl.part_abc_bytes = 0;
+    ((fake *)wl.ctx)->use_gate = 2;
+    submit(e, "budget-normal", CZ_PRIO_NORMAL, wl);
+    for (int ms = 0; ms < 30000; ms++) {
+        cz_budget_stats_get(&bs, cz_engine_budget(e));
+        if (gate_waiting() == 2 && bs.nwaiting == 1)
+            break;
+        usleep(1000);
+    }
+    CHECK(gate_waiting() == 2 && bs.nwaiting == 1 && bs.used == 2000);
+    for (int i = 0; i < 2; i++) {
+        char key[32];
+        cz_job *job = NULL;
+        snprintf(key, sizeof key, "budget-critical-%d", i);
+        wl = make_wl(71 + i, 2, FAIL_NONE, 0);
+        wl.part_bytes = 400;
+        wl.part_abc_bytes = 0;
+        submit(e, key, CZ_PRIO_CRITICAL, wl);
+        CHECK(cz_engine_await(&job, e, key, 20000, NULL) == CZ_OK &&
+              cz_job_state_get(job) == CZ_JOB_DONE);
+        cz_job_unref(job);
+        CHECK(gate_waiting() == 2); /* the Normal partitions are still held */
+    }
+    gate_open();
+    CHECK(await_state(e, "budget-normal", NULL, 0, 70, 6) == CZ_JOB_DONE);
+    cz_engine_stats es;
+    cz_engine_stats_get(&es, e);
+    CHECK(es.budget.used == 0 && es.budget.peak <= 2500);
+    cz_engine_destroy(e);
+}
+
 static void test_200_jobs_priority_order(void) {
     /* One synthesis worker and a synthesis queue of one: while the gate job blocks the worker,
      * one more partition waits in the queue and the dispatcher is stuck pushing a third; the
@@ -716,6 +760,7 @@ int main(void) {
     test_urgent_job_passes();
     test_urgent_synthesis_first();
     test_urgent_worker();
+    test_critical_passes_budget_wait();
     test_200_jobs_priority_order();
     return test_finish();
 }
