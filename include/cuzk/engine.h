@@ -185,11 +185,19 @@ typedef struct cz_sched_config {
     void *on_cancel_arg;
 } cz_sched_config;
 
+/* One proof kind's jobs (cz_sched_stats.kinds). */
+typedef struct cz_sched_kind_stats {
+    uint64_t queued, running;         /* now */
+    uint64_t done, failed, cancelled; /* totals since creation */
+    uint64_t done_ms;                 /* the done jobs' submit-to-finish times, summed */
+} cz_sched_kind_stats;
+
 typedef struct cz_sched_stats {
     size_t queued[CZ_PRIO_COUNT];                             /* now queued, per priority */
     size_t running;                                           /* now running */
     size_t retained;                                          /* finished jobs still kept */
     uint64_t submitted, completed, failed, cancelled, pruned; /* totals since creation */
+    cz_sched_kind_stats kinds[CZ_KIND_COUNT];                 /* per cz_proof_kind */
 } cz_sched_stats;
 
 /* Bytes a job key may have, without the terminating zero. */
@@ -210,6 +218,11 @@ void cz_sched_shutdown(cz_sched *s);
  */
 int cz_sched_submit(cz_job **out, cz_sched *s, const char *key, cz_priority prio, uint32_t nparts,
                     void *payload, void (*payload_free)(void *), cz_errinfo *ei);
+/* The same for a job of a proof kind (cz_sched_submit's are CZ_KIND_OTHER), counted per kind in
+ * cz_sched_stats.kinds. CZ_EINVAL for an unknown kind. */
+int cz_sched_submit_kind(cz_job **out, cz_sched *s, const char *key, cz_priority prio,
+                         cz_proof_kind kind, uint32_t nparts, void *payload,
+                         void (*payload_free)(void *), cz_errinfo *ei);
 /*
  * The dispatcher's call: waits up to timeout_ms for a queued job, takes the highest-priority,
  * oldest one, marks it running and returns a new reference in *out. CZ_ETIMEDOUT, or
@@ -239,6 +252,19 @@ int cz_sched_find(cz_job **out, cz_sched *s, const char *key, cz_errinfo *ei);
  * on CZ_ETIMEDOUT, with the job still queued or running). CZ_ENOTFOUND for an unknown key.
  */
 int cz_sched_await(cz_job **out, cz_sched *s, const char *key, int64_t timeout_ms, cz_errinfo *ei);
+/*
+ * cz_sched_await that also ends, with CZ_ECANCELED (*out still set), when stop(stop_arg) returns
+ * non-zero: stop is evaluated before the first wait and whenever the waiter wakes (a job reached
+ * a final state, cz_sched_wake, cz_sched_shutdown), under the scheduler's lock, so it must not
+ * call the scheduler. stop NULL: cz_sched_await. So a waiter blocks instead of polling; whoever
+ * makes stop true (a client that went away) calls cz_sched_wake.
+ */
+int cz_sched_await_stop(cz_job **out, cz_sched *s, const char *key, int64_t timeout_ms,
+                        int (*stop)(void *), void *stop_arg, cz_errinfo *ei);
+/* Wakes every thread in cz_sched_await_stop and cz_sched_wait_idle to look again. */
+void cz_sched_wake(cz_sched *s);
+/* Waits up to timeout_ms until no job is queued or running (a drain). CZ_ETIMEDOUT. */
+int cz_sched_wait_idle(cz_sched *s, int64_t timeout_ms, cz_errinfo *ei);
 /* Drops finished jobs past their retention (every other call also does this). */
 void cz_sched_prune(cz_sched *s);
 void cz_sched_stats_get(cz_sched_stats *out, cz_sched *s);

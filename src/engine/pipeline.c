@@ -875,7 +875,7 @@ int cz_engine_submit(cz_job **out, cz_engine *e, const char *key, cz_priority pr
         return cz_fail(ei, CZ_ENOMEM, "engine: job %s", key ? key : "?");
     }
     pj->wl = *wl;
-    rc = cz_sched_submit(out, e->sched, key, prio, wl->nparts, pj, pjob_free, ei);
+    rc = cz_sched_submit_kind(out, e->sched, key, prio, wl->kind, wl->nparts, pj, pjob_free, ei);
     if (rc != CZ_OK) { /* the workload stays the caller's */
         free(pj->proofs);
         free(pj);
