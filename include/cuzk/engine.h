@@ -2,14 +2,14 @@
  * The foundations of the proving engine: the job scheduler/tracker, the memory budget and the
  * SRS (proving key) manager. docs/engine.md explains how the pipeline uses them.
  *
- * The pipeline (later) is a dispatcher thread, synthesis workers, GPU workers and an assembler:
+ * The pipeline (include/cuzk/pipeline.h) is a dispatcher thread, synthesis workers, GPU workers
+ * and finalizers:
  *
- *   dispatcher:  job = cz_sched_next()                      (priority, then submission order)
- *                key = cz_srs_acquire(path)                 (loaded once, reference counted)
- *                for p in 0..nparts-1:                      ((job seq, partition) order)
- *                    while cz_sched_next_above(job's priority): dispatch that job first
+ *   dispatcher:  one loop; the most urgent job it holds goes next: cz_sched_next, and before
+ *                each partition cz_sched_next_above (a more urgent job first)
  *                    if cz_job_should_stop(job): cz_job_part_report(job, p, CZ_ECANCELED) ...
- *                    cz_budget_reserve(&res[p], bytes)      (FIFO: waits, never over-commits)
+ *                    cz_budget_reserve_adopt(&res[p], bytes)  (FIFO; the wait gives way when
+ *                                                              cz_sched_queued_above)
  *                    hand (job, p, res[p]) to synthesis
  *   GPU worker:  after the GPU region: cz_reservation_release(&res, abc_bytes)
  *   finalizer:   cz_reservation_release_all(&res); cz_job_part_report(job, p, code, msg)

@@ -7,17 +7,19 @@
  * assemble, order)         synthesis pool)      min first)     device, lock)   verify)
  *
  * A job is a workload (below) of nparts partitions. The dispatcher takes jobs from the scheduler
- * (include/cuzk/engine.h) one at a time and reserves each partition's memory in strict
- * (job, partition) order, then hands the partition to the synthesis workers through a queue
+ * (include/cuzk/engine.h) in priority order, the most urgent first also between the partitions
+ * of a less urgent one, and reserves each partition's memory in (priority, job, partition)
+ * order, then hands the partition to the synthesis workers through a queue
  * bounded by their number. Each GPU worker takes the oldest synthesized partition, runs the
  * workload's `prepare` (CPU; may start background CPU work such as the G2 MSM on the engine's
  * gpu_threads pool) and `upload` (its inputs into the worker's own device buffers, kept across
  * partitions), takes its device's lock only for `compute` (the kernel region), releases
  * the partition's a/b/c bytes, and hands it to a finalizer so that it can take the next
  * partition at once; two workers per device overlap one's CPU work with the other's kernels.
- * A finalizer runs `finish` (joins the background work, writes the partition proof), releases
- * the reservation, and reports the partition; after the last one the proof of the whole job is
- * verified with the workload's `verify` before the job is done. Buffers are freed by one
+ * A finalizer runs `finish` (joins the background work, returns the partition's proof as a
+ * struct), releases the reservation, and reports the partition; after the last one the proofs
+ * of the whole job are verified with the workload's `verify` and encoded once
+ * (cz_groth16_proof_encode) as the job's result. Buffers are freed by one
  * deallocation thread. Any failure fails the job once, with its message; partitions not yet
  * started are skipped; every reservation and buffer is released on every path.
  *
