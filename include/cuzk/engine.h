@@ -2,14 +2,14 @@
  * The foundations of the proving engine: the job scheduler/tracker, the memory budget and the
  * SRS (proving key) manager. docs/engine.md explains how the pipeline uses them.
  *
- * The pipeline (later) is a dispatcher thread, synthesis workers, GPU workers and an assembler:
+ * The pipeline (include/cuzk/pipeline.h) is a dispatcher thread, synthesis workers, GPU workers
+ * and finalizers:
  *
- *   dispatcher:  job = cz_sched_next()                      (priority, then submission order)
- *                key = cz_srs_acquire(path)                 (loaded once, reference counted)
- *                for p in 0..nparts-1:                      ((job seq, partition) order)
- *                    while cz_sched_next_above(job's priority): dispatch that job first
+ *   dispatcher:  one loop; the most urgent job it holds goes next: cz_sched_next, and before
+ *                each partition cz_sched_next_above (a more urgent job first)
  *                    if cz_job_should_stop(job): cz_job_part_report(job, p, CZ_ECANCELED) ...
- *                    cz_budget_reserve(&res[p], bytes)      (FIFO: waits, never over-commits)
+ *                    cz_budget_reserve_adopt(&res[p], bytes)  (FIFO; the wait gives way when
+ *                                                              cz_sched_queued_above)
  *                    hand (job, p, res[p]) to synthesis
  *   GPU worker:  after the GPU region: cz_reservation_release(&res, abc_bytes)
  *   finalizer:   cz_reservation_release_all(&res); cz_job_part_report(job, p, code, msg)
@@ -153,6 +153,21 @@ typedef enum {
     CZ_JOB_CANCELLED = 4,
 } cz_job_state;
 
+/* The proof kinds a job can be (what the daemon's ProofKind maps to); the scheduler counts
+ * jobs per kind (cz_sched_stats). */
+typedef enum {
+    CZ_KIND_OTHER = 0, /* tests and tools that do not say */
+    CZ_KIND_POREP_C2,
+    CZ_KIND_SNAP_UPDATE,
+    CZ_KIND_WINDOW_POST,
+    CZ_KIND_WINNING_POST,
+    CZ_KIND_SNARKJS_ZKEY,
+    CZ_KIND_POREP_SYNTH,
+} cz_proof_kind;
+#define CZ_KIND_COUNT 7
+/* "porep-c2", "snap-update", ... ("other"); the daemon's names. */
+const char *cz_proof_kind_name(cz_proof_kind k);
+
 typedef struct cz_sched cz_sched;
 typedef struct cz_job cz_job; /* reference counted; handles from the scheduler need cz_job_unref */
 
@@ -170,11 +185,19 @@ typedef struct cz_sched_config {
     void *on_cancel_arg;
 } cz_sched_config;
 
+/* One proof kind's jobs (cz_sched_stats.kinds). */
+typedef struct cz_sched_kind_stats {
+    uint64_t queued, running;         /* now */
+    uint64_t done, failed, cancelled; /* totals since creation */
+    uint64_t done_ms;                 /* the done jobs' submit-to-finish times, summed */
+} cz_sched_kind_stats;
+
 typedef struct cz_sched_stats {
     size_t queued[CZ_PRIO_COUNT];                             /* now queued, per priority */
     size_t running;                                           /* now running */
     size_t retained;                                          /* finished jobs still kept */
     uint64_t submitted, completed, failed, cancelled, pruned; /* totals since creation */
+    cz_sched_kind_stats kinds[CZ_KIND_COUNT];                 /* per cz_proof_kind */
 } cz_sched_stats;
 
 /* Bytes a job key may have, without the terminating zero. */
@@ -195,6 +218,11 @@ void cz_sched_shutdown(cz_sched *s);
  */
 int cz_sched_submit(cz_job **out, cz_sched *s, const char *key, cz_priority prio, uint32_t nparts,
                     void *payload, void (*payload_free)(void *), cz_errinfo *ei);
+/* The same for a job of a proof kind (cz_sched_submit's are CZ_KIND_OTHER), counted per kind in
+ * cz_sched_stats.kinds. CZ_EINVAL for an unknown kind. */
+int cz_sched_submit_kind(cz_job **out, cz_sched *s, const char *key, cz_priority prio,
+                         cz_proof_kind kind, uint32_t nparts, void *payload,
+                         void (*payload_free)(void *), cz_errinfo *ei);
 /*
  * The dispatcher's call: waits up to timeout_ms for a queued job, takes the highest-priority,
  * oldest one, marks it running and returns a new reference in *out. CZ_ETIMEDOUT, or
@@ -207,6 +235,10 @@ int cz_sched_next(cz_job **out, cz_sched *s, int64_t timeout_ms, cz_errinfo *ei)
  * none is queued, CZ_ECANCELED after cz_sched_shutdown.
  */
 int cz_sched_next_above(cz_job **out, cz_sched *s, cz_priority above, cz_errinfo *ei);
+/* 1 when a job of a priority above `above` is queued (and the scheduler is not shut down), 0
+ * otherwise; takes nothing. The dispatcher's waits for memory and for the pacer end when it
+ * turns 1, so that the more urgent job is dispatched first. */
+int cz_sched_queued_above(cz_sched *s, cz_priority above);
 /*
  * Cancels the job with key: a queued job is removed from the queue and is cancelled at once; a
  * running job is flagged (cz_job_should_stop) and ends cancelled when its partitions have all
@@ -220,6 +252,19 @@ int cz_sched_find(cz_job **out, cz_sched *s, const char *key, cz_errinfo *ei);
  * on CZ_ETIMEDOUT, with the job still queued or running). CZ_ENOTFOUND for an unknown key.
  */
 int cz_sched_await(cz_job **out, cz_sched *s, const char *key, int64_t timeout_ms, cz_errinfo *ei);
+/*
+ * cz_sched_await that also ends, with CZ_ECANCELED (*out still set), when stop(stop_arg) returns
+ * non-zero: stop is evaluated before the first wait and whenever the waiter wakes (a job reached
+ * a final state, cz_sched_wake, cz_sched_shutdown), under the scheduler's lock, so it must not
+ * call the scheduler. stop NULL: cz_sched_await. So a waiter blocks instead of polling; whoever
+ * makes stop true (a client that went away) calls cz_sched_wake.
+ */
+int cz_sched_await_stop(cz_job **out, cz_sched *s, const char *key, int64_t timeout_ms,
+                        int (*stop)(void *), void *stop_arg, cz_errinfo *ei);
+/* Wakes every thread in cz_sched_await_stop and cz_sched_wait_idle to look again. */
+void cz_sched_wake(cz_sched *s);
+/* Waits up to timeout_ms until no job is queued or running (a drain). CZ_ETIMEDOUT. */
+int cz_sched_wait_idle(cz_sched *s, int64_t timeout_ms, cz_errinfo *ei);
 /* Drops finished jobs past their retention (every other call also does this). */
 void cz_sched_prune(cz_sched *s);
 void cz_sched_stats_get(cz_sched_stats *out, cz_sched *s);

@@ -240,6 +240,16 @@ void cz_groth16_public_free(cz_groth16_public *pub);
 /* Allocates pub->values for n inputs (zeroed). */
 int cz_groth16_public_alloc(cz_groth16_public *pub, cz_curve_id curve, uint32_t n, cz_errinfo *ei);
 
+/*
+ * The bytes of a proof as the engine returns it (src/groth16/proof_bytes.c): BLS12-381 in the
+ * zcash/bellman compressed encoding (A, B, C: 48 + 96 + 48 = 192 bytes, Filecoin's), BN254 as
+ * snarkjs's affine little-endian Montgomery points (64 + 128 + 64 = 256 bytes). A proof stays a
+ * struct until its job is assembled and is encoded once, here.
+ */
+size_t cz_groth16_proof_bytes(cz_curve_id curve);
+/* Writes cz_groth16_proof_bytes(proof->curve) bytes to out; returns that count. */
+size_t cz_groth16_proof_encode(uint8_t *out, const cz_groth16_proof *proof);
+
 #ifdef __cplusplus
 }
 #endif

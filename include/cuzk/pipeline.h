@@ -7,17 +7,19 @@
  * assemble, order)         synthesis pool)      min first)     device, lock)   verify)
  *
  * A job is a workload (below) of nparts partitions. The dispatcher takes jobs from the scheduler
- * (include/cuzk/engine.h) one at a time and reserves each partition's memory in strict
- * (job, partition) order, then hands the partition to the synthesis workers through a queue
+ * (include/cuzk/engine.h) in priority order, the most urgent first also between the partitions
+ * of a less urgent one, and reserves each partition's memory in (priority, job, partition)
+ * order, then hands the partition to the synthesis workers through a queue
  * bounded by their number. Each GPU worker takes the oldest synthesized partition, runs the
  * workload's `prepare` (CPU; may start background CPU work such as the G2 MSM on the engine's
  * gpu_threads pool) and `upload` (its inputs into the worker's own device buffers, kept across
  * partitions), takes its device's lock only for `compute` (the kernel region), releases
  * the partition's a/b/c bytes, and hands it to a finalizer so that it can take the next
  * partition at once; two workers per device overlap one's CPU work with the other's kernels.
- * A finalizer runs `finish` (joins the background work, writes the partition proof), releases
- * the reservation, and reports the partition; after the last one the proof of the whole job is
- * verified with the workload's `verify` before the job is done. Buffers are freed by one
+ * A finalizer runs `finish` (joins the background work, returns the partition's proof as a
+ * struct), releases the reservation, and reports the partition; after the last one the proofs
+ * of the whole job are verified with the workload's `verify` and encoded once
+ * (cz_groth16_proof_encode) as the job's result. Buffers are freed by one
  * deallocation thread. Any failure fails the job once, with its message; partitions not yet
  * started are skipped; every reservation and buffer is released on every path.
  *
@@ -34,6 +36,7 @@
 
 #include "cuzk/engine.h"
 #include "cuzk/err.h"
+#include "cuzk/groth16.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -59,53 +62,57 @@ typedef struct cz_engine_device {
     struct cz_groth16_gpu_ws *ws;
 } cz_engine_device;
 
+/* What synthesis gets from the engine for one partition. */
+typedef struct cz_part_env {
+    cz_reservation *res; /* the partition's reservation: pays for the buffers synthesis takes
+                          * from bufs (pass it to cz_bufpool_get); NULL outside the engine */
+    cz_bufpool *bufs;    /* the engine's buffer pool (pinned with GPUs unless pageable_buffers);
+                          * it outlives the job; NULL: plain host memory */
+    cz_threadpool *pool; /* the synthesis pool */
+} cz_part_env;
+
 /*
- * A workload: how to prove the partitions of one job. The engine owns the workload from submit
- * on and calls destroy when the job is dropped. Ownership of a partition's buffers: synthesize
- * returns asg; prepare takes asg over (on success; on failure the engine frees asg) and returns
- * pending; pending_free frees pending and what it owns, on any path, from the deallocation
- * thread. Every callback may be called from several threads at once for different partitions.
+ * A workload: the partition task of one job. The engine owns the workload from submit on. Each
+ * partition is one object of the workload's (`part`), made by synthesize and freed by part_free
+ * on every path (from the deallocation thread); the steps in between work on it in place:
+ *
+ *   synthesis worker   synthesize  the proving assignment of partition p, into pooled buffers
+ *   GPU worker         prepare     CPU work outside the lock (may start background work, such
+ *                                  as the G2 MSM on dev->cpu)
+ *                      upload      optional: the inputs into the worker's device buffers
+ *                      compute     holding the device's lock: the kernel region
+ *   finalizer          finish      joins the background work; the partition's proof, a struct
+ *   the last partition verify      the whole job's proofs, in partition order
+ *
+ * The engine then encodes the proofs once (cz_groth16_proof_encode) as the job's result. Every
+ * step may run on several threads at once for different partitions of a job. Groth16 workloads
+ * take every step but synthesize from the engine's shared stages (src/engine/g16_task.h).
  */
 typedef struct cz_workload_ops {
     const char *name;
-    /* Synthesis worker: the proving assignment of partition p. res: the partition's reservation,
-     * which pays for the buffers it takes from the engine's buffer pool (pass it to
-     * cz_bufpool_get). pool: the synthesis pool. */
-    int (*synthesize)(void **asg, void *ctx, uint32_t p, cz_reservation *res, cz_threadpool *pool,
-                      cz_part_times *t, cz_errinfo *ei);
-    /* GPU worker, outside the lock. */
-    int (*prepare)(void **pending, void *ctx, void *asg, uint32_t p, const cz_engine_device *dev,
-                   cz_part_times *t, cz_errinfo *ei);
-    /* GPU worker, holding the device's lock: the kernel region. */
-    int (*compute)(void *pending, void *ctx, const cz_engine_device *dev, cz_part_times *t,
+    int (*synthesize)(void **part, void *job, uint32_t p, const cz_part_env *env, cz_part_times *t,
+                      cz_errinfo *ei);
+    int (*prepare)(void *part, void *job, const cz_engine_device *dev, cz_part_times *t,
                    cz_errinfo *ei);
-    /* Finalizer: writes the partition proof (proof_bytes bytes). */
-    int (*finish)(uint8_t *proof, void *pending, void *ctx, cz_part_times *t, cz_errinfo *ei);
-    void (*asg_free)(void *asg, void *ctx);
-    void (*pending_free)(void *pending, void *ctx);
-    /* The whole job's proof: nparts × proof_bytes bytes in partition order. */
-    int (*verify)(void *ctx, const uint8_t *proof, size_t len, cz_errinfo *ei);
-    void (*destroy)(void *ctx);
-    /* Optional: called once, on the deallocation thread, after the job has ended and every buffer
-     * of its partitions is freed: drop what only the running job needed (e.g. its proving key's
-     * reference, so the key can be evicted) while the finished job stays queryable. */
-    void (*release)(void *ctx);
-    /* Optional: called once at submit with the engine's buffer pool (include/cuzk/engine.h),
-     * from which the workload takes its per-partition vectors (pinned with GPUs unless
-     * pageable_buffers)
-     * and to which it gives them back; the pool outlives the job. */
-    void (*bind)(void *ctx, cz_bufpool *bufs);
-    /* Optional: GPU worker, after prepare, outside the lock: moves the partition's inputs to the
-     * device (into dev->ws), so that compute holds the lock for the kernels only. */
-    int (*upload)(void *pending, void *ctx, const cz_engine_device *dev, cz_part_times *t,
+    int (*upload)(void *part, void *job, const cz_engine_device *dev, cz_part_times *t,
                   cz_errinfo *ei);
+    int (*compute)(void *part, void *job, const cz_engine_device *dev, cz_part_times *t,
+                   cz_errinfo *ei);
+    int (*finish)(cz_groth16_proof *proof, void *part, void *job, cz_part_times *t, cz_errinfo *ei);
+    void (*part_free)(void *part, void *job);
+    int (*verify)(void *job, const cz_groth16_proof *proofs, uint32_t nparts, cz_errinfo *ei);
+    /* Optional: called once, on the deallocation thread, after the job has ended and every
+     * partition of it is freed: drop what only the running job needed (e.g. its proving key's
+     * reference, so the key can be evicted) while the finished job stays queryable. */
+    void (*release)(void *job);
+    void (*destroy)(void *job); /* when the job is dropped (or a submit fails) */
 } cz_workload_ops;
 
 typedef struct cz_workload {
     const cz_workload_ops *ops;
-    void *ctx;
+    void *ctx; /* the job, passed to every op */
     uint32_t nparts;
-    size_t proof_bytes;      /* one partition's proof */
+    cz_proof_kind kind;
     uint64_t part_bytes;     /* host memory of a partition from dispatch to finish */
     uint64_t part_abc_bytes; /* the part of it released right after the kernel region */
     /* Optional: the sizes of the buffers each partition takes from the engine's buffer pool

@@ -1,20 +1,20 @@
 /*
- * The engine's Groth16 workloads (include/cuzk/pipeline.h): how a job's partitions are
- * synthesized and proved.
+ * The engine's Groth16 workloads (include/cuzk/pipeline.h, cz_workload): how a job's partitions
+ * are synthesized. Each workload is one file of src/engine/ that writes its synthesis and takes
+ * every other step from the shared Groth16 task (src/engine/g16_task.h):
  *
- *   zkey         a circom/snarkjs job: one partition; synthesis is the zkey's A·w, B·w
- *                (cz_groth16_eval); the proving key comes from the SRS manager.
- *   porep-synth  the synthetic PoRep-shaped circuit (include/cuzk/porep_synth.h) at scale 2^k:
- *                nparts partitions with different witnesses (seed, partition); synthesis is the
- *                witness generation and A·w, B·w of the constraint system; the key is made once
- *                by our test setup (and cached as a .zkey file), so every proof is verified.
+ *   zkey         a circom/snarkjs job (workload_zkey.c): one partition; synthesis is the zkey's
+ *                A·w, B·w (cz_groth16_eval); the proving key comes from the SRS manager.
+ *   porep-synth  the synthetic PoRep-shaped circuit (include/cuzk/porep_synth.h) at scale 2^k
+ *                (workload_porep_synth.c): nparts partitions with different witnesses (seed,
+ *                partition); synthesis is the witness generation and A·w, B·w of the constraint
+ *                system; the key is made once by our test setup (and cached as a .zkey file), so
+ *                every proof is verified.
  *
- * Both use the prover's stages (include/cuzk/groth16.h): synthesize → (prepare: begin + G2 MSM
- * started on the engine's gpu_threads pool) → (compute under the device lock: NTTs and G1 MSMs,
- * on the GPU with the key's resident bases, or on the CPU) → (finish: join G2, blinding). The
- * proof of a partition is its three points: BLS12-381 in the zcash/bellman compressed encoding
- * (192 bytes, Filecoin's), BN254 as snarkjs's affine little-endian Montgomery (256 bytes). A job's
- * result is its partitions' proofs in order, each verified against the partition's public inputs.
+ * A job's result is its partitions' proofs in order, each verified against the partition's
+ * public inputs and encoded once by cz_groth16_proof_encode: BLS12-381 in the zcash/bellman
+ * compressed encoding (192 bytes, Filecoin's), BN254 as snarkjs's affine little-endian
+ * Montgomery points (256 bytes).
  */
 #ifndef CUZK_WORKLOAD_H
 #define CUZK_WORKLOAD_H
@@ -31,9 +31,6 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/* Bytes of one partition's proof on curve. */
-size_t cz_workload_proof_bytes(cz_curve_id curve);
 
 /* Fixed blinding factors for every partition (tests: reproducible proofs); NULL = random. */
 typedef struct cz_workload_blinding {

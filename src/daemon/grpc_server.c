@@ -393,8 +393,10 @@ int cz_grpc_server_run(cz_grpc_server *s, atomic_int *stop) {
             call_unref(t->c);
             break;
         case TAG_CLOSE:
-            if (t->c->close_cancelled || !ev.success)
+            if (t->c->close_cancelled || !ev.success) {
                 atomic_store(&t->c->cancelled, 1);
+                cz_daemon_service_wake(t->c->srv->svc); /* its handler may be waiting */
+            }
             call_unref(t->c);
             break;
         case TAG_SHUTDOWN:

@@ -9,15 +9,16 @@
  *   bad inputs (zkey path, witness, curve, scale) -> INVALID_ARGUMENT
  *   Filecoin proof kinds (no .params loader yet) -> UNIMPLEMENTED
  *
- * Waiting (AwaitProof, Prove) polls cz_engine_await in slices of POLL_MS so that a client that
- * went away (should_stop) frees its thread within one slice; the engine's condition variable
- * wakes the waiter at once when the job ends. A timeout_ms that passes answers status TIMEOUT.
+ * Waiting (AwaitProof, Prove) blocks in cz_sched_await_stop: the scheduler wakes the waiter when
+ * the job ends, and when the gRPC layer sees the client go away (cz_daemon_service_wake), so the
+ * handler thread is freed at once. A timeout_ms that passes answers status TIMEOUT. The drain
+ * blocks in cz_sched_wait_idle the same way.
  *
- * The service keeps one reference to every job it accepted until it sees the job final (a
- * sweep at every submit, status and metrics call), to count completions per proof kind and to
- * list queues per kind. Lock: s->lock protects that table, the intake flag, the counters and
- * the preloaded-key list; s->synth_lock serialises porep-synth context builds (slow, once per
- * curve and scale). Neither is held while calling into the engine except cz_job getters.
+ * Jobs carry their proof kind (cz_workload.kind), so the counts per kind (queues, completions,
+ * durations) are the scheduler's (cz_sched_stats.kinds); the service tracks no jobs of its own.
+ * Lock: s->lock protects the intake flag, the submit counters and the preloaded-key list;
+ * s->synth_lock serialises porep-synth context builds (slow, once per curve and scale). Neither
+ * is held while calling into the engine.
  */
 #include "daemon/service.h"
 
@@ -37,21 +38,15 @@
 #include "cuzk/v1/proving.pb-c.h"
 #include "daemon/gpus.h"
 
-#define POLL_MS         200
 #define MAX_SYNTH_CTX   8
 #define MAX_SYNTH_PARTS 64
 
-/* Proof kinds we count: the original's four plus cuzk's two. */
-enum { K_POREP, K_SNAP, K_WINDOW, K_WINNING, K_ZKEY, K_SYNTH, K_COUNT };
-static const char *const kind_names[K_COUNT] = {"porep-c2",     "snap-update",  "window-post",
-                                                "winning-post", "snarkjs-zkey", "porep-synth"};
+/* Proof kinds we list: the original's four plus cuzk's two, in cz_proof_kind order from
+ * CZ_KIND_POREP_C2 (K_FIRST); names are cz_proof_kind_name's. */
+#define K_FIRST CZ_KIND_POREP_C2
+#define K_COUNT (CZ_KIND_COUNT - K_FIRST)
 static const char *const kind_labels[K_COUNT] = {"porep_c2",     "snap_update",  "window_post",
                                                  "winning_post", "snarkjs_zkey", "porep_synth"};
-
-typedef struct tracked {
-    cz_job *job;
-    int kind;
-} tracked;
 
 typedef struct synth_entry {
     cz_curve_id curve;
@@ -70,12 +65,8 @@ struct cz_daemon_service {
 
     pthread_mutex_t lock;
     int intake_closed;
-    size_t submitting; /* submits between the intake check and the engine */
-    tracked *jobs;
-    size_t njobs, cap;
+    size_t submitting;     /* submits between the intake check and the engine */
     uint64_t submitted_id; /* counter of generated job ids */
-    uint64_t done[K_COUNT], failed[K_COUNT], cancelled[K_COUNT];
-    double dur_sum_s[K_COUNT];
     char **preloaded;
     size_t npreloaded;
 
@@ -104,52 +95,6 @@ static void reply_pack(cz_daemon_reply *rep, const ProtobufCMessage *m) {
     rep->len = protobuf_c_message_pack(m, rep->body);
     rep->status = CZ_RPC_OK;
     rep->msg[0] = 0;
-}
-
-static int kind_index(int proof_kind) {
-    switch (proof_kind) {
-    case CUZK__V1__PROOF_KIND__POREP_SEAL_COMMIT:
-        return K_POREP;
-    case CUZK__V1__PROOF_KIND__SNAP_DEALS_UPDATE:
-        return K_SNAP;
-    case CUZK__V1__PROOF_KIND__WINDOW_POST_PARTITION:
-        return K_WINDOW;
-    case CUZK__V1__PROOF_KIND__WINNING_POST:
-        return K_WINNING;
-    case CUZK__V1__PROOF_KIND__SNARKJS_ZKEY:
-        return K_ZKEY;
-    case CUZK__V1__PROOF_KIND__POREP_SYNTH:
-        return K_SYNTH;
-    default:
-        return -1;
-    }
-}
-
-/* Drops finished jobs from the table, counting them; with pending/running, counts the rest.
- * Caller holds s->lock. */
-static void sweep_locked(cz_daemon_service *s, uint32_t *pending, uint32_t *running) {
-    for (size_t i = 0; i < s->njobs;) {
-        tracked *t = &s->jobs[i];
-        cz_job_state st = cz_job_state_get(t->job);
-        if (st == CZ_JOB_QUEUED || st == CZ_JOB_RUNNING) {
-            if (pending != NULL)
-                (st == CZ_JOB_QUEUED ? pending : running)[t->kind]++;
-            i++;
-            continue;
-        }
-        uint64_t sub, start, fin;
-        cz_job_times(t->job, &sub, &start, &fin);
-        if (st == CZ_JOB_DONE) {
-            s->done[t->kind]++;
-            s->dur_sum_s[t->kind] += (double)(fin - sub) / 1e3;
-        } else if (st == CZ_JOB_FAILED) {
-            s->failed[t->kind]++;
-        } else {
-            s->cancelled[t->kind]++;
-        }
-        cz_job_unref(t->job);
-        *t = s->jobs[--s->njobs];
-    }
 }
 
 int cz_daemon_service_create(cz_daemon_service **out, const cz_daemon_service_config *cfg,
@@ -192,9 +137,6 @@ fail:
 void cz_daemon_service_destroy(cz_daemon_service *s) {
     if (s == NULL)
         return;
-    for (size_t i = 0; i < s->njobs; i++)
-        cz_job_unref(s->jobs[i].job);
-    free(s->jobs);
     cz_engine_destroy(s->engine);
     for (size_t i = 0; i < s->nsynth; i++)
         cz_porep_synth_ctx_free(s->synth[i].ctx);
@@ -214,20 +156,25 @@ void cz_daemon_service_stop_intake(cz_daemon_service *s) {
     pthread_mutex_unlock(&s->lock);
 }
 
+void cz_daemon_service_wake(cz_daemon_service *s) {
+    cz_sched_wake(cz_engine_sched(s->engine));
+}
+
+/* Blocks until every accepted job has ended. A submit past the intake check (submitting) may
+ * still add one: while one is under way the wait looks again every few ms (it takes no longer
+ * than parsing its request). */
 void cz_daemon_service_drain(cz_daemon_service *s) {
+    cz_sched *sched = cz_engine_sched(s->engine);
     for (;;) {
-        cz_sched_stats st;
         pthread_mutex_lock(&s->lock);
         size_t submitting = s->submitting;
         pthread_mutex_unlock(&s->lock);
-        cz_sched_stats_get(&st, cz_engine_sched(s->engine));
-        size_t live = st.running;
-        for (int p = 0; p < CZ_PRIO_COUNT; p++)
-            live += st.queued[p];
-        if (submitting == 0 && live == 0)
+        int idle = cz_sched_wait_idle(sched, submitting ? 5 : -1, NULL) == CZ_OK;
+        pthread_mutex_lock(&s->lock);
+        submitting = s->submitting;
+        pthread_mutex_unlock(&s->lock);
+        if (idle && submitting == 0 && cz_sched_wait_idle(sched, 0, NULL) == CZ_OK)
             return;
-        struct timespec ts = {0, 50 * 1000 * 1000};
-        nanosleep(&ts, NULL);
     }
 }
 
@@ -325,7 +272,7 @@ static int submit(char *key, uint32_t *queue_pos, cz_daemon_reply *rep, cz_daemo
                   const Cuzk__V1__SubmitProofRequest *r) {
     static const cz_priority prio_map[] = {CZ_PRIO_NORMAL, CZ_PRIO_LOW, CZ_PRIO_NORMAL,
                                            CZ_PRIO_HIGH, CZ_PRIO_CRITICAL};
-    int ret = -1, kind = kind_index((int)r->proof_kind);
+    int ret = -1;
     if ((unsigned)r->priority > 4) {
         set_reply(rep, CZ_RPC_INVALID_ARGUMENT, "unknown priority %d", (int)r->priority);
         return -1;
@@ -342,7 +289,6 @@ static int submit(char *key, uint32_t *queue_pos, cz_daemon_reply *rep, cz_daemo
     }
     s->submitting++;
     uint64_t id = ++s->submitted_id;
-    sweep_locked(s, NULL, NULL);
     pthread_mutex_unlock(&s->lock);
 
     if (r->request_id != NULL && r->request_id[0] != 0)
@@ -354,8 +300,7 @@ static int submit(char *key, uint32_t *queue_pos, cz_daemon_reply *rep, cz_daemo
         goto out;
     cz_errinfo ei;
     cz_errinfo_clear(&ei);
-    cz_job *job;
-    int rc = cz_engine_submit(&job, s->engine, key, prio_map[r->priority], &wl, &ei);
+    int rc = cz_engine_submit(NULL, s->engine, key, prio_map[r->priority], &wl, &ei);
     if (rc != CZ_OK) {
         wl.ops->destroy(wl.ctx);
         set_reply(rep,
@@ -371,20 +316,6 @@ static int submit(char *key, uint32_t *queue_pos, cz_daemon_reply *rep, cz_daemo
     *queue_pos = 0;
     for (int p = 0; p < CZ_PRIO_COUNT; p++)
         *queue_pos += (uint32_t)st.queued[p];
-    pthread_mutex_lock(&s->lock);
-    if (s->njobs == s->cap) {
-        size_t cap = s->cap ? 2 * s->cap : 64;
-        tracked *t = realloc(s->jobs, cap * sizeof *t);
-        if (t != NULL) {
-            s->jobs = t;
-            s->cap = cap;
-        }
-    }
-    if (s->njobs < s->cap)
-        s->jobs[s->njobs++] = (tracked){job, kind};
-    else
-        cz_job_unref(job); /* out of memory: the job runs, uncounted by kind */
-    pthread_mutex_unlock(&s->lock);
     ret = 0;
 out:
     pthread_mutex_lock(&s->lock);
@@ -397,38 +328,30 @@ out:
 static void await_job(Cuzk__V1__AwaitProofResponse *resp, uint8_t **proof_copy,
                       cz_daemon_reply *rep, cz_daemon_service *s, const char *key,
                       uint64_t timeout_ms, cz_daemon_stop_fn should_stop, void *stop_arg) {
-    uint64_t t0 = cz_clock_now_ms();
     cz_errinfo ei;
     *proof_copy = NULL;
     resp->job_id = (char *)key;
-    for (;;) {
+    {
         cz_job *job = NULL;
-        int64_t slice = POLL_MS;
-        if (timeout_ms > 0) {
-            uint64_t el = cz_clock_now_ms() - t0;
-            slice = el >= timeout_ms
-                        ? 0
-                        : (int64_t)(timeout_ms - el < POLL_MS ? timeout_ms - el : POLL_MS);
-        }
         cz_errinfo_clear(&ei);
-        int rc = cz_engine_await(&job, s->engine, key, slice, &ei);
+        int rc = cz_sched_await_stop(&job, cz_engine_sched(s->engine), key,
+                                     timeout_ms > 0 ? (int64_t)timeout_ms : -1, should_stop,
+                                     stop_arg, &ei);
         if (rc == CZ_ENOTFOUND) {
             set_reply(rep, CZ_RPC_NOT_FOUND, "unknown job \"%s\"", key);
             return;
         }
-        if (rc == CZ_ETIMEDOUT) {
+        if (rc == CZ_ETIMEDOUT || rc == CZ_ECANCELED)
             cz_job_unref(job);
-            if (timeout_ms > 0 && cz_clock_now_ms() - t0 >= timeout_ms) {
-                resp->status = CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__TIMEOUT;
-                resp->error_message = "timed out waiting for the proof";
-                rep->status = CZ_RPC_OK;
-                return;
-            }
-            if (should_stop != NULL && should_stop(stop_arg)) {
-                set_reply(rep, CZ_RPC_CANCELLED, "the client went away");
-                return;
-            }
-            continue;
+        if (rc == CZ_ETIMEDOUT) {
+            resp->status = CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__TIMEOUT;
+            resp->error_message = "timed out waiting for the proof";
+            rep->status = CZ_RPC_OK;
+            return;
+        }
+        if (rc == CZ_ECANCELED) {
+            set_reply(rep, CZ_RPC_CANCELLED, "the client went away");
+            return;
         }
         if (rc != CZ_OK) {
             set_reply(rep, CZ_RPC_INTERNAL, "await %s: %s", key, ei.msg);
@@ -575,7 +498,6 @@ static void h_status(cz_daemon_reply *rep, cz_daemon_service *s, const uint8_t *
         return;
     }
     cuzk__v1__get_status_request__free_unpacked(r, NULL);
-    uint32_t pending[K_COUNT] = {0}, running[K_COUNT] = {0};
     Cuzk__V1__QueueStatus q[K_COUNT], *qp[K_COUNT];
     Cuzk__V1__GPUStatus g[CZ_ENGINE_MAX_DEVICES], *gp[CZ_ENGINE_MAX_DEVICES];
     cz_daemon_gpu_status gs[CZ_ENGINE_MAX_DEVICES];
@@ -595,15 +517,15 @@ static void h_status(cz_daemon_reply *rep, cz_daemon_service *s, const uint8_t *
         g[i].busy_seconds = gs[i].busy_ms / 1e3;
         gp[i] = &g[i];
     }
-    pthread_mutex_lock(&s->lock);
-    sweep_locked(s, pending, running);
     for (int k = 0; k < K_COUNT; k++) {
+        const cz_sched_kind_stats *ks = &es.sched.kinds[K_FIRST + k];
         cuzk__v1__queue_status__init(&q[k]);
-        q[k].proof_kind = (char *)kind_names[k];
-        q[k].pending = pending[k];
-        q[k].in_progress = running[k];
+        q[k].proof_kind = (char *)cz_proof_kind_name((cz_proof_kind)(K_FIRST + k));
+        q[k].pending = (uint32_t)ks->queued;
+        q[k].in_progress = (uint32_t)ks->running;
         qp[k] = &q[k];
     }
+    pthread_mutex_lock(&s->lock);
     size_t nsrs = 0;
     if (s->npreloaded > 0) {
         srs = calloc(s->npreloaded, sizeof *srs);
@@ -668,23 +590,21 @@ static void h_metrics(cz_daemon_reply *rep, cz_daemon_service *s, const uint8_t 
             es.sched.completed, es.sched.failed, es.sched.cancelled, es.uptime_ms / 1e3, queued,
             es.sched.running, es.ndevices * es.workers_per_device, es.budget.used, es.budget.total);
     cz_daemon_gpus_metrics(f, &es, 0);
-    pthread_mutex_lock(&s->lock);
-    sweep_locked(s, NULL, NULL);
+    const cz_sched_kind_stats *ks = &es.sched.kinds[K_FIRST];
     fprintf(f, "# TYPE cuzk_proofs_completed counter\n");
     for (int k = 0; k < K_COUNT; k++)
         fprintf(f, "cuzk_proofs_completed{proof_kind=\"%s\"} %" PRIu64 "\n", kind_labels[k],
-                s->done[k]);
+                ks[k].done);
     fprintf(f, "# TYPE cuzk_proofs_failed counter\n");
     for (int k = 0; k < K_COUNT; k++)
         fprintf(f, "cuzk_proofs_failed{proof_kind=\"%s\"} %" PRIu64 "\n", kind_labels[k],
-                s->failed[k]);
+                ks[k].failed);
     fprintf(f, "# TYPE cuzk_proof_duration_seconds summary\n");
     for (int k = 0; k < K_COUNT; k++)
         fprintf(f,
                 "cuzk_proof_duration_seconds_count{proof_kind=\"%s\"} %" PRIu64
                 "\ncuzk_proof_duration_seconds_sum{proof_kind=\"%s\"} %.3f\n",
-                kind_labels[k], s->done[k], kind_labels[k], s->dur_sum_s[k]);
-    pthread_mutex_unlock(&s->lock);
+                kind_labels[k], ks[k].done, kind_labels[k], (double)ks[k].done_ms / 1e3);
     if (fclose(f) != 0 || text == NULL) {
         free(text);
         set_reply(rep, CZ_RPC_INTERNAL, "metrics text: out of memory");

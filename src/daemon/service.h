@@ -62,6 +62,9 @@ cz_srs *cz_daemon_service_srs(cz_daemon_service *s);
 
 /* From now on SubmitProof and Prove answer UNAVAILABLE. */
 void cz_daemon_service_stop_intake(cz_daemon_service *s);
+/* Wakes the handlers waiting for jobs to look at their stop predicates again (a client went
+ * away: the gRPC layer calls this after its should_stop turned true). */
+void cz_daemon_service_wake(cz_daemon_service *s);
 /* Waits until no accepted job is queued or running (call after stop_intake). */
 void cz_daemon_service_drain(cz_daemon_service *s);
 

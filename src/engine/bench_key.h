@@ -1,8 +1,9 @@
 /*
- * The porep-synth benchmark key (internal to the engine's workloads, src/engine/workload.c): a
- * proving key for large scales (up to 2^27, the real partition) that is not made by our CPU setup
- * (cz_groth16_setup would take hours and write ~100 GB at 2^27). Its proofs are timed, never
- * verified: nothing ties its points to a trapdoor of the circuit.
+ * The porep-synth benchmark key (internal to the engine's workloads,
+ * src/engine/workload_porep_synth.c): a proving key for large scales (up to 2^27, the real
+ * partition) that is not made by our CPU setup (cz_groth16_setup would take hours and write ~100 GB
+ * at 2^27). Its proofs are timed, never verified: nothing ties its points to a trapdoor of the
+ * circuit.
  *
  *   header     alpha1, beta1, delta1 in G1; beta2, gamma2, delta2 in G2: [x]G for x from the seed;
  *   IC         npublic + 1 G1 points (a progression, only for the verification key's shape);

@@ -183,14 +183,22 @@ void cz__job_finish(cz_job *job, cz_job_state st, int err, const char *msg) {
     if (st != CZ_JOB_DONE)
         set_error(job, err, msg);
     job->t_finish = cz__sched_now(s);
-    if (old == CZ_JOB_RUNNING)
+    cz_sched_kind_stats *k = &s->kinds[job->kind];
+    if (old == CZ_JOB_RUNNING) {
         s->nrunning--;
-    if (st == CZ_JOB_DONE)
+        k->running--;
+    }
+    if (st == CZ_JOB_DONE) {
         s->completed++;
-    else if (st == CZ_JOB_FAILED)
+        k->done++;
+        k->done_ms += job->t_finish - job->t_submit;
+    } else if (st == CZ_JOB_FAILED) {
         s->failed++;
-    else
+        k->failed++;
+    } else {
         s->cancelled++;
+        k->cancelled++;
+    }
     __atomic_store_n(&job->stop, 1, __ATOMIC_RELEASE);
     __atomic_store_n(&job->state, (int)st, __ATOMIC_RELEASE);
     /* Retained: appended in finish order, which is clock order, so pruning takes the head. */
@@ -264,4 +272,11 @@ int cz_job_complete(cz_job *job, int code, const void *result, size_t len, const
     pthread_mutex_unlock(&s->lock);
     free(copy);
     return rc;
+}
+
+const char *cz_proof_kind_name(cz_proof_kind k) {
+    static const char *const names[CZ_KIND_COUNT] = {"other",       "porep-c2",     "snap-update",
+                                                     "window-post", "winning-post", "snarkjs-zkey",
+                                                     "porep-synth"};
+    return (unsigned)k < CZ_KIND_COUNT ? names[k] : "?";
 }

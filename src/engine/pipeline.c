@@ -11,10 +11,10 @@
  * memory at most that far ahead; the pacer holds it back while partition_workers +
  * gpu_queue_depth partitions are not yet picked up by a GPU worker) → gpu_q (ordered by
  * (priority, dispatch order, partition): the most urgent, oldest job's lowest partition first) →
- * fin_q → end_part(). Between two partitions of a job, and while one waits for the pacer, the
- * dispatcher dispatches any queued job of a higher priority first (dispatch_more_urgent).
- * end_part() is
- * the one place a partition ends, whatever happened: it releases the reservation, passes the
+ * fin_q → end_part(). The dispatcher is one loop (dispatcher_main): before each partition it
+ * takes any queued job of a higher priority first, and a partition waiting for the pacer or for
+ * memory gives way to such a job (DEFERRED) and is dispatched again after it. end_part() is the
+ * one place a partition ends, whatever happened: it releases the reservation, passes the
  * buffers to the deallocation thread and reports the partition to the job; the report of the last
  * partition completes the job (assemble in order, verify, done) or leaves it failed/cancelled.
  *
@@ -43,9 +43,9 @@
 /* One job's pipeline state: the cz_job's payload. */
 typedef struct pjob {
     cz_workload wl;
-    uint8_t *proofs; /* nparts × proof_bytes, each written by its partition's finalizer */
-    uint64_t order;  /* dispatch order, set by the dispatcher */
-    uint32_t nended; /* partitions ended (under the engine's stats_lock) */
+    cz_groth16_proof *proofs; /* nparts, each written by its partition's finalizer */
+    uint64_t order;           /* dispatch order, set by the dispatcher */
+    uint32_t nended;          /* partitions ended (under the engine's stats_lock) */
 } pjob;
 
 typedef struct item {
@@ -55,18 +55,19 @@ typedef struct item {
     pjob *pj;
     uint32_t p;
     cz_reservation res;
-    void *asg, *pending;
+    void *part; /* the workload's partition, from synthesis on */
     cz_part_times t;
     char worker[24];
     int paced; /* counted in e->npaced */
 } item;
 
-/* A buffer for the deallocation thread (it holds a job reference: the workload lives on), or,
- * with release set, the job's end: ops->release after every earlier buffer (the queue is FIFO). */
+/* A partition for the deallocation thread (it holds a job reference: the workload lives on),
+ * or, with release set, the job's end: ops->release after every earlier partition (the queue is
+ * FIFO). */
 typedef struct dealloc {
     cz__wq_node node;
     cz_job *job;
-    void *asg, *pending;
+    void *part;
     int release;
 } dealloc;
 
@@ -160,48 +161,58 @@ static void emit_stages(cz_engine *e, const item *it) {
 
 /* ---- the end of a partition and of a job ---- */
 
-/* Frees a partition's buffers, or (release) ends the job's use of its workload. */
-static void dealloc_now(cz_job *job, void *asg, void *pending, int release) {
+/* Frees a partition, or (release) ends the job's use of its workload. */
+static void dealloc_now(cz_job *job, void *part, int release) {
     pjob *pj = cz_job_payload(job);
-    if (pending != NULL)
-        pj->wl.ops->pending_free(pending, pj->wl.ctx);
-    if (asg != NULL)
-        pj->wl.ops->asg_free(asg, pj->wl.ctx);
+    if (part != NULL)
+        pj->wl.ops->part_free(part, pj->wl.ctx);
     if (release && pj->wl.ops->release != NULL)
         pj->wl.ops->release(pj->wl.ctx);
 }
 
-static void free_later(cz_engine *e, cz_job *job, void *asg, void *pending, int release) {
+static void free_later(cz_engine *e, cz_job *job, void *part, int release) {
     dealloc *d;
-    if (asg == NULL && pending == NULL && !release)
+    if (part == NULL && !release)
         return;
     d = calloc(1, sizeof *d);
     if (d == NULL) { /* no memory for the hand-off: do it here, synchronously */
-        dealloc_now(job, asg, pending, release);
+        dealloc_now(job, part, release);
         return;
     }
     cz_job_ref(job);
     d->job = job;
-    d->asg = asg;
-    d->pending = pending;
+    d->part = part;
     d->release = release;
     cz__workq_push(&e->dealloc_q, &d->node);
 }
 
-/* All partitions succeeded: the proof in partition order, verified, makes the job done. */
+/* All partitions succeeded: their proofs, verified as structs, are encoded once in partition
+ * order (cz_groth16_proof_encode) as the job's result, which makes it done. */
 static void complete_job(item *it) {
     pjob *pj = it->pj;
-    size_t len = (size_t)pj->wl.nparts * pj->wl.proof_bytes;
+    uint32_t n = pj->wl.nparts;
+    size_t len = 0, off = 0;
+    uint8_t *bytes;
     cz_errinfo ei;
     int rc;
     cz_errinfo_clear(&ei);
-    rc = pj->wl.ops->verify(pj->wl.ctx, pj->proofs, len, &ei);
+    rc = pj->wl.ops->verify(pj->wl.ctx, pj->proofs, n, &ei);
     if (rc != CZ_OK) {
         CZ_LOG_ERROR("job %s: its proof does not verify: %s", cz_job_key(it->job), ei.msg);
         cz_job_complete(it->job, rc, NULL, 0, ei.msg[0] ? ei.msg : "proof does not verify");
-    } else if (cz_job_complete(it->job, CZ_OK, pj->proofs, len, NULL) != CZ_OK) {
-        CZ_LOG_ERROR("job %s: no memory for its result", cz_job_key(it->job));
+        return;
     }
+    for (uint32_t p = 0; p < n; p++)
+        len += cz_groth16_proof_bytes(pj->proofs[p].curve);
+    bytes = malloc(len);
+    if (bytes != NULL)
+        for (uint32_t p = 0; p < n; p++)
+            off += cz_groth16_proof_encode(bytes + off, &pj->proofs[p]);
+    if (bytes == NULL)
+        cz_job_complete(it->job, CZ_ENOMEM, NULL, 0, "no memory to encode the proof");
+    else if (cz_job_complete(it->job, CZ_OK, bytes, len, NULL) != CZ_OK)
+        CZ_LOG_ERROR("job %s: no memory for its result", cz_job_key(it->job));
+    free(bytes);
 }
 
 static void end_job_event(cz_engine *e, item *it) {
@@ -230,18 +241,26 @@ static void pace_leave(item *it) {
     pthread_mutex_unlock(&e->stats_lock);
 }
 
-static void dispatch_more_urgent(cz_engine *e, cz_job *job);
-
 /* 1 for a Critical job's partition while the urgent synthesis worker is on: the one place more
  * it gets in the pacer and in the synthesis queue's bound (that worker's); else 0. */
 static unsigned urgent_extra(const cz_engine *e, const cz_job *job) {
     return e->urgent && cz_job_priority(job) == CZ_PRIO_CRITICAL;
 }
 
-/* Waits until the pacer lets it into the pipeline, or its job should stop (CZ_ECANCELED; the
- * cancel is seen within PACE_POLL_MS). A Critical partition gets one place more (with the urgent
- * synthesis worker, whose partition it is), and a more urgent job that arrives during the wait
- * is dispatched from here (seen within PACE_POLL_MS), so it does not wait for this one. */
+/* A more urgent job than it's is queued: the dispatcher takes that job before this partition. */
+static int preempted(const item *it) {
+    return cz_sched_queued_above(it->e->sched, cz_job_priority(it->job));
+}
+
+/* What pace_enter and the dispatcher's reservation return when a more urgent job is queued: the
+ * partition goes back (retract) and is dispatched again after that job's partitions. */
+#define DEFERRED 1
+
+/* Waits until the pacer lets it into the pipeline; CZ_ECANCELED when its job should stop,
+ * DEFERRED when a more urgent job is queued. A Critical partition gets one place more (with the
+ * urgent synthesis worker, whose partition it is). A submit, a cancel and a partition leaving the
+ * pacer signal pace_cv; the wait also looks again every PACE_POLL_MS (a partition that fails
+ * makes its job stop without passing here). */
 #define PACE_POLL_MS 50
 static int pace_enter(item *it) {
     cz_engine *e = it->e;
@@ -262,8 +281,17 @@ static int pace_enter(item *it) {
         pthread_mutex_unlock(&e->stats_lock);
         if (cz_job_should_stop(it->job))
             return CZ_ECANCELED;
-        dispatch_more_urgent(e, it->job);
+        if (preempted(it))
+            return DEFERRED;
     }
+}
+
+/* Wakes the dispatcher's waits (pacer, memory) to look again: a job was queued or cancelled. */
+static void wake_dispatcher(cz_engine *e) {
+    pthread_mutex_lock(&e->stats_lock);
+    pthread_cond_broadcast(&e->pace_cv);
+    pthread_mutex_unlock(&e->stats_lock);
+    cz_budget_wake(e->budget);
 }
 
 /* The one way a partition ends (see the file comment); frees it. */
@@ -274,8 +302,8 @@ static void end_part(item *it, int code, const char *msg) {
     /* Buffers the partition still has come back later (deallocation thread): the pool pays for
      * them from here on, so they are not charged again then. */
     cz_bufpool_release_all(e->bufs, &it->res);
-    free_later(e, it->job, it->asg, it->pending, 0);
-    it->asg = it->pending = NULL;
+    free_later(e, it->job, it->part, 0);
+    it->part = NULL;
     pthread_mutex_lock(&e->stats_lock);
     e->nitems--;
     if (code == CZ_OK)
@@ -296,7 +324,7 @@ static void end_part(item *it, int code, const char *msg) {
     pthread_mutex_unlock(&e->stats_lock);
     if (last) {
         end_job_event(e, it);
-        free_later(e, it->job, NULL, NULL, 1);
+        free_later(e, it->job, NULL, 1);
     }
     cz_job_unref(it->job);
     free(it);
@@ -315,8 +343,11 @@ static void fail_part(item *it, int rc, cz_errinfo *ei, const char *step) {
 
 /* ---- threads ---- */
 
-static int job_should_stop(void *arg) {
-    return cz_job_should_stop((cz_job *)arg);
+/* The abort predicate of a partition's wait for memory (under the budget's lock, so the lock
+ * order is budget -> scheduler): its job should stop, or a more urgent job is queued. */
+static int part_wait_ends(void *arg) {
+    const item *it = arg;
+    return cz_job_should_stop(it->job) || preempted(it);
 }
 
 /* The dispatcher's reclaim hook (cz_budget_reserve_adopt): the pool's idle buffers of the sizes
@@ -335,23 +366,6 @@ static uint64_t reclaim_for_partition(void *arg, uint64_t short_by) {
     return cz_bufpool_adopt(&w->want, short_by);
 }
 
-static void dispatch_job(cz_engine *e, cz_job *job);
-
-/* Before each partition of job, and while one waits for the pacer: every queued job of a higher
- * priority is dispatched first, whole (and may be interrupted the same way by a still more urgent
- * one: at most CZ_PRIO_COUNT - 1 levels), so a Critical job does not wait for the partitions of
- * a Normal one. */
-static void dispatch_more_urgent(cz_engine *e, cz_job *job) {
-    cz_job *urgent;
-    while (cz_sched_next_above(&urgent, e->sched, cz_job_priority(job), NULL) == CZ_OK) {
-        CZ_LOG_DEBUG("engine: job %s (%s) goes before the rest of job %s (%s)", cz_job_key(urgent),
-                     cz_priority_name(cz_job_priority(urgent)), cz_job_key(job),
-                     cz_priority_name(cz_job_priority(job)));
-        dispatch_job(e, urgent);
-        cz_job_unref(urgent);
-    }
-}
-
 /* The synthesis and GPU queues' order of a partition of the job dispatched order-th: priority
  * first (Critical lowest), then dispatch order, so a more urgent job's partitions pass those
  * already waiting; within a priority, dispatch order is arrival order (first in, first out). */
@@ -362,61 +376,118 @@ static uint64_t queue_order(const cz_job *job, uint64_t order) {
 /* Every queue order below this is a Critical partition's. */
 #define QUEUE_CRITICAL_BELOW ((uint64_t)1 << QUEUE_PRIO_SHIFT)
 
-static void dispatch_job(cz_engine *e, cz_job *job) {
+/* Takes back a partition that has not entered the pipeline (DEFERRED): nothing is reported,
+ * the bytes its reservation holds (adopted buffers) go back to the pool. */
+static void retract(item *it) {
+    cz_engine *e = it->e;
+    pace_leave(it);
+    cz_bufpool_release_all(e->bufs, &it->res);
+    pthread_mutex_lock(&e->stats_lock);
+    e->nitems--;
+    pthread_mutex_unlock(&e->stats_lock);
+    cz_job_unref(it->job);
+    free(it);
+}
+
+/* Partition p of job into the pipeline: the pacer, its memory, the synthesis queue. Returns
+ * DEFERRED (the partition was taken back) when a more urgent job is queued while it waits, else
+ * CZ_OK (dispatched, or ended: skipped or failed). */
+static int dispatch_part(cz_engine *e, cz_job *job, uint32_t p) {
+    pjob *pj = cz_job_payload(job);
+    item *it = calloc(1, sizeof *it);
+    cz_errinfo ei;
+    int rc;
+    cz_errinfo_clear(&ei);
+    if (it == NULL) {
+        /* Cannot even track the partition: report it failed directly. */
+        if (cz_job_part_report(job, p, CZ_ENOMEM, "no memory to dispatch a partition"))
+            CZ_ASSERT(0 && "a failed partition cannot complete its job");
+        return CZ_OK;
+    }
+    cz_job_ref(job);
+    pthread_mutex_lock(&e->stats_lock);
+    e->nitems++; /* until end_part */
+    pthread_mutex_unlock(&e->stats_lock);
+    it->e = e;
+    it->job = job;
+    it->pj = pj;
+    it->p = p;
+    it->node.order = queue_order(job, pj->order);
+    it->node.part = p;
+    rc = cz_job_should_stop(job) ? CZ_ECANCELED : pace_enter(it);
+    if (rc == DEFERRED) {
+        retract(it);
+        return DEFERRED;
+    }
+    if (rc != CZ_OK) {
+        end_part(it, CZ_ECANCELED, NULL);
+        return CZ_OK;
+    }
+    /* Idle pooled buffers of the sizes this partition will get are adopted into its reservation
+     * while it waits, not freed (cz_bufpool_adopt); on failure end_part gives them back. */
+    part_want want = {{e->bufs, &it->res, {0}, 0, 0}, e};
+    memcpy(want.want.bytes, pj->wl.buf_bytes, sizeof want.want.bytes);
+    rc = cz_budget_reserve_adopt(&it->res, e->budget, pj->wl.part_bytes, -1, part_wait_ends, it,
+                                 reclaim_for_partition, &want, &ei);
+    if (rc == CZ_ECANCELED && !cz_job_should_stop(job)) {
+        retract(it); /* a more urgent job's partitions reserve first */
+        return DEFERRED;
+    }
+    if (rc != CZ_OK) {
+        fail_part(it, rc, &ei, "memory reservation");
+        return CZ_OK;
+    }
+    cz__workq_push_ordered_over(&e->synth_q, &it->node, urgent_extra(e, job));
+    return CZ_OK;
+}
+
+/* The dispatcher: one loop over the jobs it is dispatching, a stack ordered by priority (each
+ * one more urgent than the one below it, so at most CZ_PRIO_COUNT). It dispatches the next
+ * partition of the top job; before each, a queued job more urgent than the top is taken from the
+ * scheduler and pushed, and a partition whose wait (pacer or memory) a more urgent job
+ * interrupts is dispatched again after that job. So a Critical job passes a Normal job's
+ * partitions, also one waiting for memory, and among equals jobs go in arrival order. After the
+ * scheduler shuts down the jobs on the stack are dispatched to the end (their partitions are
+ * skipped once the engine stops them). */
+typedef struct dispatching {
+    cz_job *job;
+    uint32_t next; /* its next partition */
+} dispatching;
+
+static void start_job(cz_engine *e, dispatching *d, cz_job *job) {
     pjob *pj = cz_job_payload(job);
     pthread_mutex_lock(&e->stats_lock);
     pj->order = ++e->order;
     pthread_mutex_unlock(&e->stats_lock);
-    for (uint32_t p = 0; p < pj->wl.nparts; p++) {
-        cz_errinfo ei;
-        item *it;
-        if (p > 0)
-            dispatch_more_urgent(e, job);
-        it = calloc(1, sizeof *it);
-        cz_errinfo_clear(&ei);
-        if (it == NULL) {
-            /* Cannot even track the partition: report it failed directly. */
-            if (cz_job_part_report(job, p, CZ_ENOMEM, "no memory to dispatch a partition"))
-                CZ_ASSERT(0 && "a failed partition cannot complete its job");
-            continue;
-        }
-        cz_job_ref(job);
-        pthread_mutex_lock(&e->stats_lock);
-        e->nitems++; /* until end_part */
-        pthread_mutex_unlock(&e->stats_lock);
-        it->e = e;
-        it->job = job;
-        it->pj = pj;
-        it->p = p;
-        it->node.order = queue_order(job, pj->order);
-        it->node.part = p;
-        if (cz_job_should_stop(job) || pace_enter(it) != CZ_OK) {
-            end_part(it, CZ_ECANCELED, NULL);
-            continue;
-        }
-        /* Idle pooled buffers of the sizes this partition will get are adopted into its
-         * reservation while it waits, not freed (cz_bufpool_adopt); on failure end_part gives
-         * them back. */
-        part_want want = {{e->bufs, &it->res, {0}, 0, 0}, e};
-        memcpy(want.want.bytes, pj->wl.buf_bytes, sizeof want.want.bytes);
-        int rc = cz_budget_reserve_adopt(&it->res, e->budget, pj->wl.part_bytes, -1,
-                                         job_should_stop, job, reclaim_for_partition, &want, &ei);
-        if (rc != CZ_OK) {
-            fail_part(it, rc, &ei, "memory reservation");
-            continue;
-        }
-        cz__workq_push_ordered_over(&e->synth_q, &it->node, urgent_extra(e, job));
-    }
+    d->job = job;
+    d->next = 0;
 }
 
 static void *dispatcher_main(void *arg) {
     cz_engine *e = arg;
+    dispatching stack[CZ_PRIO_COUNT];
+    int n = 0;
     for (;;) {
         cz_job *job;
-        if (cz_sched_next(&job, e->sched, -1, NULL) != CZ_OK)
-            break; /* shut down */
-        dispatch_job(e, job);
-        cz_job_unref(job);
+        if (n == 0) {
+            if (cz_sched_next(&job, e->sched, -1, NULL) != CZ_OK)
+                break; /* shut down */
+            start_job(e, &stack[n++], job);
+        } else if (cz_sched_next_above(&job, e->sched, cz_job_priority(stack[n - 1].job), NULL) ==
+                   CZ_OK) {
+            CZ_ASSERT(n < CZ_PRIO_COUNT);
+            CZ_LOG_DEBUG("engine: job %s (%s) goes before the rest of job %s (%s)", cz_job_key(job),
+                         cz_priority_name(cz_job_priority(job)), cz_job_key(stack[n - 1].job),
+                         cz_priority_name(cz_job_priority(stack[n - 1].job)));
+            start_job(e, &stack[n++], job);
+        }
+        dispatching *d = &stack[n - 1];
+        if (dispatch_part(e, d->job, d->next) == DEFERRED)
+            continue;
+        if (++d->next == cz_job_nparts(d->job)) {
+            cz_job_unref(d->job);
+            n--;
+        }
     }
     return NULL;
 }
@@ -446,7 +517,8 @@ static void *synth_main(void *arg) {
         cz_errinfo_clear(&ei);
         emit(e, CZ_TL_SYNTH_START, it, NULL);
         t0 = cz_clock_now_ns();
-        rc = wl->ops->synthesize(&it->asg, wl->ctx, it->p, &it->res, e->synth_pool, &it->t, &ei);
+        cz_part_env env = {&it->res, e->bufs, e->synth_pool};
+        rc = wl->ops->synthesize(&it->part, wl->ctx, it->p, &env, &it->t, &ei);
         it->t.synth = ms_since(t0);
         emit(e, CZ_TL_SYNTH_END, it, "synth_ms=%.3f", it->t.synth);
         if (rc != CZ_OK) {
@@ -478,15 +550,14 @@ static void gpu_part(gpu_worker *w, item *it) {
     }
     cz_errinfo_clear(&ei);
     t0 = cz_clock_now_ns();
-    rc = wl->ops->prepare(&it->pending, wl->ctx, it->asg, it->p, &w->d, &it->t, &ei);
+    rc = wl->ops->prepare(it->part, wl->ctx, &w->d, &it->t, &ei);
     if (rc != CZ_OK) {
         fail_part(it, rc, &ei, "prepare");
         return;
     }
-    it->asg = NULL; /* the pending proof owns it now */
     it->t.prep += ms_since(t0);
     if (wl->ops->upload != NULL &&
-        (rc = wl->ops->upload(it->pending, wl->ctx, &w->d, &it->t, &ei)) != CZ_OK) {
+        (rc = wl->ops->upload(it->part, wl->ctx, &w->d, &it->t, &ei)) != CZ_OK) {
         fail_part(it, rc, &ei, "upload");
         return;
     }
@@ -499,7 +570,7 @@ static void gpu_part(gpu_worker *w, item *it) {
     ds->busy_now = 1;
     pthread_mutex_unlock(&e->stats_lock);
     emit(e, CZ_TL_GPU_START, it, NULL);
-    rc = wl->ops->compute(it->pending, wl->ctx, &w->d, &it->t, &ei);
+    rc = wl->ops->compute(it->part, wl->ctx, &w->d, &it->t, &ei);
     held_ms = ms_since(t_locked);
     emit(e, CZ_TL_GPU_END, it, "gpu_ms=%.3f", held_ms);
     pthread_mutex_lock(&e->stats_lock); /* before the device lock goes: the next holder sets 1 */
@@ -555,8 +626,7 @@ static void *fin_main(void *arg) {
         uint64_t t0 = cz_clock_now_ns();
         int rc;
         cz_errinfo_clear(&ei);
-        rc = wl->ops->finish(it->pj->proofs + (size_t)it->p * wl->proof_bytes, it->pending, wl->ctx,
-                             &it->t, &ei);
+        rc = wl->ops->finish(&it->pj->proofs[it->p], it->part, wl->ctx, &it->t, &ei);
         it->t.finish = ms_since(t0);
         emit_stages(e, it);
         if (rc != CZ_OK) {
@@ -574,7 +644,7 @@ static void *dealloc_main(void *arg) {
     cz__wq_node *n;
     while ((n = cz__workq_pop(&e->dealloc_q)) != NULL) {
         dealloc *d = (dealloc *)n;
-        dealloc_now(d->job, d->asg, d->pending, d->release);
+        dealloc_now(d->job, d->part, d->release);
         cz_job_unref(d->job);
         free(d);
     }
@@ -585,7 +655,7 @@ static void *dealloc_main(void *arg) {
 
 static void on_cancel(void *arg, cz_job *job) {
     (void)job;
-    cz_budget_wake(((cz_engine *)arg)->budget);
+    wake_dispatcher(arg);
 }
 
 static void pjob_free(void *arg) {
@@ -776,8 +846,8 @@ int cz_engine_submit(cz_job **out, cz_engine *e, const char *key, cz_priority pr
     if (out != NULL)
         *out = NULL;
     if (wl == NULL || wl->ops == NULL || wl->ops->synthesize == NULL || wl->ops->prepare == NULL ||
-        wl->ops->compute == NULL || wl->ops->finish == NULL || wl->ops->asg_free == NULL ||
-        wl->ops->pending_free == NULL || wl->ops->verify == NULL)
+        wl->ops->compute == NULL || wl->ops->finish == NULL || wl->ops->part_free == NULL ||
+        wl->ops->verify == NULL || (unsigned)wl->kind >= CZ_KIND_COUNT)
         return cz_fail(ei, CZ_EINVAL, "engine: job %s: incomplete workload", key ? key : "?");
     uint64_t pooled = 0;
     int pooled_ok = 1;
@@ -785,14 +855,12 @@ int cz_engine_submit(cz_job **out, cz_engine *e, const char *key, cz_priority pr
         pooled_ok &= wl->buf_bytes[i] <= wl->part_bytes - pooled;
         pooled += pooled_ok ? wl->buf_bytes[i] : 0;
     }
-    if (wl->nparts == 0 || wl->proof_bytes == 0 || wl->part_abc_bytes > wl->part_bytes ||
-        !pooled_ok)
+    if (wl->nparts == 0 || wl->part_abc_bytes > wl->part_bytes || !pooled_ok)
         return cz_fail(ei, CZ_EINVAL,
-                       "engine: job %s: workload with %u partitions, %zu-byte proofs, %llu of "
+                       "engine: job %s: workload with %u partitions, %llu of "
                        "%llu bytes released early, %llu in pooled buffers",
-                       key ? key : "?", wl->nparts, wl->proof_bytes,
-                       (unsigned long long)wl->part_abc_bytes, (unsigned long long)wl->part_bytes,
-                       (unsigned long long)pooled);
+                       key ? key : "?", wl->nparts, (unsigned long long)wl->part_abc_bytes,
+                       (unsigned long long)wl->part_bytes, (unsigned long long)pooled);
     if (wl->part_bytes > cz_budget_total(e->budget))
         return cz_fail(ei, CZ_ERANGE,
                        "engine: job %s: a partition needs %llu bytes, the memory budget is %llu",
@@ -800,19 +868,19 @@ int cz_engine_submit(cz_job **out, cz_engine *e, const char *key, cz_priority pr
                        (unsigned long long)cz_budget_total(e->budget));
     pj = calloc(1, sizeof *pj);
     if (pj != NULL)
-        pj->proofs = calloc(wl->nparts, wl->proof_bytes);
+        pj->proofs = calloc(wl->nparts, sizeof *pj->proofs);
     if (pj == NULL || pj->proofs == NULL) {
         if (pj != NULL)
             free(pj);
         return cz_fail(ei, CZ_ENOMEM, "engine: job %s", key ? key : "?");
     }
     pj->wl = *wl;
-    if (wl->ops->bind != NULL)
-        wl->ops->bind(wl->ctx, e->bufs);
-    rc = cz_sched_submit(out, e->sched, key, prio, wl->nparts, pj, pjob_free, ei);
+    rc = cz_sched_submit_kind(out, e->sched, key, prio, wl->kind, wl->nparts, pj, pjob_free, ei);
     if (rc != CZ_OK) { /* the workload stays the caller's */
         free(pj->proofs);
         free(pj);
+    } else if (prio > CZ_PRIO_LOW) {
+        wake_dispatcher(e); /* it may be more urgent than a partition waiting there */
     }
     return rc;
 }

@@ -155,11 +155,19 @@ void cz_sched_shutdown(cz_sched *s) {
     pthread_mutex_lock(&s->lock);
     s->shutdown = 1;
     pthread_cond_broadcast(&s->work);
+    pthread_cond_broadcast(&s->finished);
     pthread_mutex_unlock(&s->lock);
 }
 
 int cz_sched_submit(cz_job **out, cz_sched *s, const char *key, cz_priority prio, uint32_t nparts,
                     void *payload, void (*payload_free)(void *), cz_errinfo *ei) {
+    return cz_sched_submit_kind(out, s, key, prio, CZ_KIND_OTHER, nparts, payload, payload_free,
+                                ei);
+}
+
+int cz_sched_submit_kind(cz_job **out, cz_sched *s, const char *key, cz_priority prio,
+                         cz_proof_kind kind, uint32_t nparts, void *payload,
+                         void (*payload_free)(void *), cz_errinfo *ei) {
     if (out != NULL)
         *out = NULL;
     size_t klen = key != NULL ? strlen(key) : 0;
@@ -170,6 +178,8 @@ int cz_sched_submit(cz_job **out, cz_sched *s, const char *key, cz_priority prio
         return cz_fail(ei, CZ_EINVAL, "scheduler: job '%s': unknown priority %d", key, (int)prio);
     if (nparts == 0)
         return cz_fail(ei, CZ_EINVAL, "scheduler: job '%s' has no partitions", key);
+    if ((unsigned)kind >= CZ_KIND_COUNT)
+        return cz_fail(ei, CZ_EINVAL, "scheduler: job '%s': unknown proof kind %d", key, (int)kind);
     pthread_mutex_lock(&s->lock);
     prune_locked(s);
     int rc = CZ_OK;
@@ -190,6 +200,8 @@ int cz_sched_submit(cz_job **out, cz_sched *s, const char *key, cz_priority prio
         goto out;
     }
     job->seq = ++s->next_seq;
+    job->kind = kind;
+    s->kinds[kind].queued++;
     job->t_submit = cz__sched_now(s);
     table_grow(s);
     cz_job **slot = table_slot(s, key);
@@ -227,6 +239,7 @@ static void dequeue(cz_sched *s, cz_job *job) {
         s->queue[p].tail = job->qprev;
     job->qprev = job->qnext = NULL;
     s->queue[p].n--;
+    s->kinds[job->kind].queued--;
 }
 
 /* Takes the oldest job of the highest non-empty priority above `above` (-1: any), marks it
@@ -240,6 +253,7 @@ static cz_job *take_locked(cz_sched *s, int above) {
     dequeue(s, job);
     job->t_start = cz__sched_now(s);
     s->nrunning++;
+    s->kinds[job->kind].running++;
     __atomic_store_n(&job->state, CZ_JOB_RUNNING, __ATOMIC_RELEASE);
     cz_job_ref(job);
     return job;
@@ -287,6 +301,15 @@ int cz_sched_next_above(cz_job **out, cz_sched *s, cz_priority above, cz_errinfo
                      cz_priority_name(above));
     pthread_mutex_unlock(&s->lock);
     return rc;
+}
+
+int cz_sched_queued_above(cz_sched *s, cz_priority above) {
+    int any = 0;
+    pthread_mutex_lock(&s->lock);
+    for (int p = CZ_PRIO_COUNT - 1; p > (int)above && !s->shutdown; p--)
+        any |= s->queue[p].head != NULL;
+    pthread_mutex_unlock(&s->lock);
+    return any;
 }
 
 int cz_sched_cancel(cz_sched *s, const char *key, cz_errinfo *ei) {
@@ -339,6 +362,11 @@ int cz_sched_find(cz_job **out, cz_sched *s, const char *key, cz_errinfo *ei) {
 }
 
 int cz_sched_await(cz_job **out, cz_sched *s, const char *key, int64_t timeout_ms, cz_errinfo *ei) {
+    return cz_sched_await_stop(out, s, key, timeout_ms, NULL, NULL, ei);
+}
+
+int cz_sched_await_stop(cz_job **out, cz_sched *s, const char *key, int64_t timeout_ms,
+                        int (*stop)(void *), void *stop_arg, cz_errinfo *ei) {
     int rc = cz_sched_find(out, s, key, ei);
     if (rc != CZ_OK)
         return rc;
@@ -346,12 +374,45 @@ int cz_sched_await(cz_job **out, cz_sched *s, const char *key, int64_t timeout_m
     struct timespec deadline = cz__deadline(timeout_ms < 0 ? 0 : timeout_ms);
     pthread_mutex_lock(&s->lock);
     while (!cz__job_state_final(job->state)) {
+        if (stop != NULL && stop(stop_arg)) {
+            rc = cz_fail(ei, CZ_ECANCELED, "scheduler: the wait for job '%s' was stopped", key);
+            break;
+        }
         if (timeout_ms == 0 ||
             cz__cond_wait_until(&s->finished, &s->lock, timeout_ms < 0 ? NULL : &deadline)) {
             if (cz__job_state_final(job->state))
                 break;
             rc = cz_fail(ei, CZ_ETIMEDOUT, "scheduler: job '%s' still %s after %lld ms", key,
                          cz_job_state_name((cz_job_state)job->state), (long long)timeout_ms);
+            break;
+        }
+    }
+    pthread_mutex_unlock(&s->lock);
+    return rc;
+}
+
+void cz_sched_wake(cz_sched *s) {
+    pthread_mutex_lock(&s->lock);
+    pthread_cond_broadcast(&s->finished);
+    pthread_mutex_unlock(&s->lock);
+}
+
+static int idle_locked(const cz_sched *s) {
+    size_t n = s->nrunning;
+    for (int p = 0; p < CZ_PRIO_COUNT; p++)
+        n += s->queue[p].n;
+    return n == 0;
+}
+
+int cz_sched_wait_idle(cz_sched *s, int64_t timeout_ms, cz_errinfo *ei) {
+    struct timespec deadline = cz__deadline(timeout_ms < 0 ? 0 : timeout_ms);
+    int rc = CZ_OK;
+    pthread_mutex_lock(&s->lock);
+    while (!idle_locked(s)) {
+        if (timeout_ms == 0 ||
+            cz__cond_wait_until(&s->finished, &s->lock, timeout_ms < 0 ? NULL : &deadline)) {
+            if (!idle_locked(s))
+                rc = cz_fail(ei, CZ_ETIMEDOUT, "scheduler: jobs still queued or running");
             break;
         }
     }
@@ -377,6 +438,7 @@ void cz_sched_stats_get(cz_sched_stats *out, cz_sched *s) {
     out->failed = s->failed;
     out->cancelled = s->cancelled;
     out->pruned = s->pruned;
+    memcpy(out->kinds, s->kinds, sizeof out->kinds);
     pthread_mutex_unlock(&s->lock);
 }
 

@@ -19,6 +19,7 @@ struct cz_job {
     char *key;
     uint64_t seq;
     cz_priority prio;
+    cz_proof_kind kind;
     uint32_t nparts;
     void *payload;
     void (*payload_free)(void *);
@@ -44,7 +45,7 @@ struct cz_job {
 struct cz_sched {
     pthread_mutex_t lock;
     pthread_cond_t work;     /* a job was queued, or shutdown */
-    pthread_cond_t finished; /* a job reached a final state */
+    pthread_cond_t finished; /* a job reached a final state, cz_sched_wake, or shutdown */
     cz_sched_config cfg;
     struct {
         cz_job *head, *tail;
@@ -56,6 +57,7 @@ struct cz_sched {
     size_t nretained, nrunning;
     uint64_t next_seq;
     uint64_t submitted, completed, failed, cancelled, pruned;
+    cz_sched_kind_stats kinds[CZ_KIND_COUNT];
     int shutdown;
 };
 

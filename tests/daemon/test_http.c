@@ -38,12 +38,11 @@ typedef struct fake {
     int gated;       /* synthesis waits at the gate */
 } fake;
 
-static int fk_synth(void **asg, void *ctx, uint32_t p, cz_reservation *res, cz_threadpool *pool,
-                    cz_part_times *t, cz_errinfo *ei) {
+static int fk_synth(void **asg, void *ctx, uint32_t p, const cz_part_env *env, cz_part_times *t,
+                    cz_errinfo *ei) {
     fake *f = ctx;
     uint32_t *b = malloc(sizeof *b);
-    (void)res;
-    (void)pool;
+    (void)env;
     (void)t;
     if (b == NULL)
         return cz_fail(ei, CZ_ENOMEM, "fake");
@@ -59,10 +58,9 @@ static int fk_synth(void **asg, void *ctx, uint32_t p, cz_reservation *res, cz_t
     *asg = b;
     return CZ_OK;
 }
-static int fk_prepare(void **pending, void *ctx, void *asg, uint32_t p, const cz_engine_device *dev,
-                      cz_part_times *t, cz_errinfo *ei) {
-    (void)ctx, (void)p, (void)dev, (void)t, (void)ei;
-    *pending = asg;
+static int fk_prepare(void *part, void *ctx, const cz_engine_device *dev, cz_part_times *t,
+                      cz_errinfo *ei) {
+    (void)part, (void)ctx, (void)dev, (void)t, (void)ei;
     return CZ_OK;
 }
 static int fk_compute(void *pending, void *ctx, const cz_engine_device *dev, cz_part_times *t,
@@ -73,20 +71,24 @@ static int fk_compute(void *pending, void *ctx, const cz_engine_device *dev, cz_
         return cz_fail(ei, CZ_EGPU, "fake fault in partition %u", f->fail_p);
     return CZ_OK;
 }
-static int fk_finish(uint8_t *proof, void *pending, void *ctx, cz_part_times *t, cz_errinfo *ei) {
+static int fk_finish(cz_groth16_proof *proof, void *pending, void *ctx, cz_part_times *t,
+                     cz_errinfo *ei) {
     (void)ctx, (void)t, (void)ei;
-    memset(proof, (int)*(uint32_t *)pending, 8);
+    memset(proof, 0, sizeof *proof);
+    proof->curve = CZ_CURVE_BN254;
+    memset(&proof->u.bn254.a, (int)*(uint32_t *)pending, 8);
     return CZ_OK;
 }
 static void fk_free(void *p, void *ctx) {
     (void)ctx;
     free(p);
 }
-static int fk_verify(void *ctx, const uint8_t *proof, size_t len, cz_errinfo *ei) {
+static int fk_verify(void *ctx, const cz_groth16_proof *proofs, uint32_t nparts, cz_errinfo *ei) {
     (void)ctx;
-    for (size_t i = 0; i < len; i++)
-        if (proof[i] != i / 8)
-            return cz_fail(ei, CZ_EVERIFY, "fake: byte %zu", i);
+    for (uint32_t p = 0; p < nparts; p++)
+        for (size_t i = 0; i < 8; i++)
+            if (((const uint8_t *)&proofs[p].u.bn254.a)[i] != p)
+                return cz_fail(ei, CZ_EVERIFY, "fake: partition %u byte %zu", p, i);
     return CZ_OK;
 }
 static const cz_workload_ops fk_ops = {.name = "fake",
@@ -94,8 +96,7 @@ static const cz_workload_ops fk_ops = {.name = "fake",
                                        .prepare = fk_prepare,
                                        .compute = fk_compute,
                                        .finish = fk_finish,
-                                       .asg_free = fk_free,
-                                       .pending_free = fk_free,
+                                       .part_free = fk_free,
                                        .verify = fk_verify,
                                        .destroy = free};
 
@@ -106,8 +107,8 @@ static void submit_fake(cz_engine *e, const char *key, uint32_t nparts, uint32_t
     CZ_ASSERT(f != NULL);
     f->fail_p = fail_p;
     f->gated = gated;
-    cz_workload wl = {&fk_ops, f, nparts, 8, 4096, 1024, {0}};
-    CHECK_ERR(cz_engine_submit(NULL, e, key, CZ_PRIO_HIGH, &wl, &ei), CZ_OK);
+    cz_workload wl = {&fk_ops, f, nparts, CZ_KIND_OTHER, 4096, 1024, {0}};
+    CHECK(cz_engine_submit(NULL, e, key, CZ_PRIO_HIGH, &wl, &ei) == CZ_OK);
 }
 
 static cz_job_state await_state(cz_engine *e, const char *key) {

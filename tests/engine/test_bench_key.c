@@ -167,7 +167,7 @@ static void gpu_g2_matches_cpu_g2(void) {
         return;
     for (int c = 0; c < 2; c++) {
         cz_curve_id curve = c ? CZ_CURVE_BLS12381 : CZ_CURVE_BN254;
-        size_t len = 2 * cz_workload_proof_bytes(curve);
+        size_t len = 2 * cz_groth16_proof_bytes(curve);
         uint8_t gpu[2 * 256], cpu[2 * 256];
         int ok = gpu_job(gpu, len, curve);
         cz_tuning tu = {0};

@@ -52,41 +52,41 @@ static void gate_pass(void) {
 }
 
 typedef struct fake {
-    cz_bufpool *pool;
     int fail_at;
     uint32_t fail_p;
     int gated; /* partition 0's synthesis waits at the gate, holding its buffers */
 } fake;
 
 typedef struct part {
+    cz_bufpool *pool; /* the engine's (cz_part_env.bufs) */
     void *a, *b, *w;
     uint32_t p;
 } part;
 
 static void part_free(void *v, void *ctx) {
     part *s = v;
-    fake *f = ctx;
+    (void)ctx;
     if (s == NULL)
         return;
-    cz_bufpool_put(f->pool, s->a);
-    cz_bufpool_put(f->pool, s->b);
-    cz_bufpool_put(f->pool, s->w);
+    cz_bufpool_put(s->pool, s->a);
+    cz_bufpool_put(s->pool, s->b);
+    cz_bufpool_put(s->pool, s->w);
     free(s);
 }
 
-static int f_synth(void **asg, void *ctx, uint32_t p, cz_reservation *res, cz_threadpool *pool,
-                   cz_part_times *t, cz_errinfo *ei) {
+static int f_synth(void **asg, void *ctx, uint32_t p, const cz_part_env *env, cz_part_times *t,
+                   cz_errinfo *ei) {
     fake *f = ctx;
     part *s = calloc(1, sizeof *s);
-    (void)pool;
     (void)t;
     if (s == NULL)
         return cz_fail(ei, CZ_ENOMEM, "fake");
     s->p = p;
+    s->pool = env->bufs;
     *asg = s; /* the engine frees it on failure too */
-    s->a = cz_bufpool_get(f->pool, V, res);
-    s->b = cz_bufpool_get(f->pool, V, res);
-    s->w = cz_bufpool_get(f->pool, W, res);
+    s->a = cz_bufpool_get(s->pool, V, env->res);
+    s->b = cz_bufpool_get(s->pool, V, env->res);
+    s->w = cz_bufpool_get(s->pool, W, env->res);
     if (s->a == NULL || s->b == NULL || s->w == NULL)
         return cz_fail(ei, CZ_ENOMEM, "fake buffers");
     memset(s->a, (int)p, V); /* touched: ASan sees a buffer handed out twice or freed */
@@ -100,10 +100,9 @@ static int f_synth(void **asg, void *ctx, uint32_t p, cz_reservation *res, cz_th
     return CZ_OK;
 }
 
-static int f_prepare(void **pending, void *ctx, void *asg, uint32_t p, const cz_engine_device *dev,
-                     cz_part_times *t, cz_errinfo *ei) {
-    (void)ctx, (void)p, (void)dev, (void)t, (void)ei;
-    *pending = asg;
+static int f_prepare(void *pending, void *ctx, const cz_engine_device *dev, cz_part_times *t,
+                     cz_errinfo *ei) {
+    (void)pending, (void)ctx, (void)dev, (void)t, (void)ei;
     return CZ_OK;
 }
 
@@ -117,8 +116,8 @@ static int f_upload(void *pending, void *ctx, const cz_engine_device *dev, cz_pa
     for (int i = 0; i < V; i++) /* still ours, with what synthesis wrote */
         if (((uint8_t *)s->a)[i] != (uint8_t)s->p || ((uint8_t *)s->b)[i] != (uint8_t)s->p)
             return cz_fail(ei, CZ_EINTERNAL, "fake: a or b overwritten");
-    cz_bufpool_put(f->pool, s->a);
-    cz_bufpool_put(f->pool, s->b);
+    cz_bufpool_put(s->pool, s->a);
+    cz_bufpool_put(s->pool, s->b);
     s->a = s->b = NULL;
     return CZ_OK;
 }
@@ -129,7 +128,8 @@ static int f_compute(void *pending, void *ctx, const cz_engine_device *dev, cz_p
     return CZ_OK;
 }
 
-static int f_finish(uint8_t *proof, void *pending, void *ctx, cz_part_times *t, cz_errinfo *ei) {
+static int f_finish(cz_groth16_proof *proof, void *pending, void *ctx, cz_part_times *t,
+                    cz_errinfo *ei) {
     fake *f = ctx;
     part *s = pending;
     (void)t;
@@ -139,22 +139,21 @@ static int f_finish(uint8_t *proof, void *pending, void *ctx, cz_part_times *t, 
     for (int i = 0; i < W; i++)
         if (((uint8_t *)s->w)[i] != (uint8_t)s->p)
             return cz_fail(ei, CZ_EINTERNAL, "fake: witness overwritten");
-    cz_bufpool_put(f->pool, s->w);
+    cz_bufpool_put(s->pool, s->w);
     s->w = NULL;
-    memset(proof, (int)s->p, 8);
+    memset(proof, 0, sizeof *proof);
+    proof->curve = CZ_CURVE_BN254;
+    memset(&proof->u.bn254.a, (int)s->p, 8);
     return CZ_OK;
 }
 
-static int f_verify(void *ctx, const uint8_t *proof, size_t len, cz_errinfo *ei) {
+static int f_verify(void *ctx, const cz_groth16_proof *proofs, uint32_t nparts, cz_errinfo *ei) {
     (void)ctx;
-    for (size_t i = 0; i < len; i++)
-        if (proof[i] != (uint8_t)(i / 8))
-            return cz_fail(ei, CZ_EVERIFY, "fake: byte %zu", i);
+    for (uint32_t p = 0; p < nparts; p++)
+        for (size_t i = 0; i < 8; i++)
+            if (((const uint8_t *)&proofs[p].u.bn254.a)[i] != (uint8_t)p)
+                return cz_fail(ei, CZ_EVERIFY, "fake: partition %u byte %zu", p, i);
     return CZ_OK;
-}
-
-static void f_bind(void *ctx, cz_bufpool *bufs) {
-    ((fake *)ctx)->pool = bufs;
 }
 
 static const cz_workload_ops f_ops = {.name = "pooled-fake",
@@ -163,11 +162,9 @@ static const cz_workload_ops f_ops = {.name = "pooled-fake",
                                       .upload = f_upload,
                                       .compute = f_compute,
                                       .finish = f_finish,
-                                      .asg_free = part_free,
-                                      .pending_free = part_free,
+                                      .part_free = part_free,
                                       .verify = f_verify,
-                                      .destroy = free,
-                                      .bind = f_bind};
+                                      .destroy = free};
 
 static void submit(cz_engine *e, const char *key, uint32_t nparts, int fail_at, uint32_t fail_p,
                    int gated) {
@@ -177,7 +174,7 @@ static void submit(cz_engine *e, const char *key, uint32_t nparts, int fail_at, 
     f->fail_at = fail_at;
     f->fail_p = fail_p;
     f->gated = gated;
-    cz_workload wl = {&f_ops, f, nparts, 8, PART, 2 * V, {V, V, W}};
+    cz_workload wl = {&f_ops, f, nparts, CZ_KIND_OTHER, PART, 2 * V, {V, V, W}};
     int rc = cz_engine_submit(NULL, e, key, CZ_PRIO_NORMAL, &wl, &ei);
     CHECK_ERR(rc, CZ_OK);
     if (rc != CZ_OK)
@@ -329,7 +326,7 @@ static void test_prefill(void) {
     cz_engine *e = make_engine(b, 2);
     cz_errinfo ei;
     unsigned made = 0;
-    cz_workload wl = {&f_ops, NULL, 1, 8, PART, 2 * V, {V, V, W}};
+    cz_workload wl = {&f_ops, NULL, 1, CZ_KIND_OTHER, PART, 2 * V, {V, V, W}};
     cz_engine_stats es;
     cz_engine_stats_get(&es, e);
     CHECK(es.ahead_limit == 2 + 2 && es.ahead == 0); /* partition workers + one per GPU worker */

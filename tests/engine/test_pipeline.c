@@ -18,6 +18,9 @@
 #include "test.h"
 
 #define PROOF_BYTES 16
+/* A fake proof is a BN254 proof struct whose A point's first bytes are the proof: the engine
+ * encodes each as 256 bytes (cz_groth16_proof_encode), A's bytes first. */
+#define RESULT_BYTES 256
 
 /* A gate threads can wait at until the test opens it, or lets one of them through. */
 typedef struct gate {
@@ -101,12 +104,11 @@ static void expected_proof(uint8_t *out, int id, uint32_t p) {
     }
 }
 
-static int fake_synth(void **asg, void *ctx, uint32_t p, cz_reservation *res, cz_threadpool *pool,
-                      cz_part_times *t, cz_errinfo *ei) {
+static int fake_synth(void **part, void *ctx, uint32_t p, const cz_part_env *env, cz_part_times *t,
+                      cz_errinfo *ei) {
     fake *f = ctx;
     buf *b;
-    (void)res;
-    (void)pool;
+    (void)env;
     (void)t;
     if (f->trace_synth) {
         pthread_mutex_lock(&g_order_m);
@@ -141,21 +143,21 @@ static int fake_synth(void **asg, void *ctx, uint32_t p, cz_reservation *res, cz
     atomic_fetch_add(&g_live_bufs, 1);
     b->id = f->id;
     b->p = p;
-    *asg = b;
+    *part = b;
     return CZ_OK;
 }
 
-static int fake_prepare(void **pending, void *ctx, void *asg, uint32_t p,
-                        const cz_engine_device *dev, cz_part_times *t, cz_errinfo *ei) {
+static int fake_prepare(void *part, void *ctx, const cz_engine_device *dev, cz_part_times *t,
+                        cz_errinfo *ei) {
     fake *f = ctx;
+    buf *b = part;
     (void)dev;
     (void)t;
     atomic_fetch_sub(&g_prepick, 1);
-    if (f->fail_at == FAIL_PREP && p == f->fail_p) {
+    if (f->fail_at == FAIL_PREP && b->p == f->fail_p) {
         atomic_fetch_sub(&g_inflight, 1);
         return cz_fail(ei, CZ_EIO, "fake prepare error in job %d", f->id);
     }
-    *pending = asg;
     return CZ_OK;
 }
 
@@ -199,14 +201,17 @@ static int fake_compute(void *pending, void *ctx, const cz_engine_device *dev, c
     return CZ_OK;
 }
 
-static int fake_finish(uint8_t *proof, void *pending, void *ctx, cz_part_times *t, cz_errinfo *ei) {
+static int fake_finish(cz_groth16_proof *proof, void *pending, void *ctx, cz_part_times *t,
+                       cz_errinfo *ei) {
     fake *f = ctx;
     buf *b = pending;
     (void)t;
     atomic_fetch_sub(&g_inflight, 1);
     if (f->fail_at == FAIL_FINISH && b->p == f->fail_p)
         return cz_fail(ei, CZ_EINTERNAL, "fake finish error in job %d", f->id);
-    memcpy(proof, b->proof, PROOF_BYTES);
+    memset(proof, 0, sizeof *proof);
+    proof->curve = CZ_CURVE_BN254;
+    memcpy(&proof->u.bn254.a, b->proof, PROOF_BYTES);
     return CZ_OK;
 }
 
@@ -216,15 +221,15 @@ static void fake_free(void *p, void *ctx) {
     free(p);
 }
 
-static int fake_verify(void *ctx, const uint8_t *proof, size_t len, cz_errinfo *ei) {
+static int fake_verify(void *ctx, const cz_groth16_proof *proofs, uint32_t nparts, cz_errinfo *ei) {
     fake *f = ctx;
     uint8_t want[PROOF_BYTES];
     if (f->fail_at == FAIL_VERIFY)
         return cz_fail(ei, CZ_EVERIFY, "fake: job %d does not verify", f->id);
-    for (size_t p = 0; p * PROOF_BYTES < len; p++) {
-        expected_proof(want, f->id, (uint32_t)p);
-        if (memcmp(want, proof + p * PROOF_BYTES, PROOF_BYTES) != 0)
-            return cz_fail(ei, CZ_EVERIFY, "fake: job %d partition %zu wrong", f->id, p);
+    for (uint32_t p = 0; p < nparts; p++) {
+        expected_proof(want, f->id, p);
+        if (memcmp(want, &proofs[p].u.bn254.a, PROOF_BYTES) != 0)
+            return cz_fail(ei, CZ_EVERIFY, "fake: job %d partition %u wrong", f->id, p);
     }
     return CZ_OK;
 }
@@ -239,8 +244,7 @@ static const cz_workload_ops fake_ops = {.name = "fake",
                                          .prepare = fake_prepare,
                                          .compute = fake_compute,
                                          .finish = fake_finish,
-                                         .asg_free = fake_free,
-                                         .pending_free = fake_free,
+                                         .part_free = fake_free,
                                          .verify = fake_verify,
                                          .destroy = fake_destroy,
                                          .upload = fake_upload};
@@ -251,7 +255,7 @@ static cz_workload make_wl(int id, uint32_t nparts, int fail_at, uint32_t fail_p
     f->id = id;
     f->fail_at = fail_at;
     f->fail_p = fail_p;
-    cz_workload wl = {&fake_ops, f, nparts, PROOF_BYTES, 1000, 600, {0}};
+    cz_workload wl = {&fake_ops, f, nparts, CZ_KIND_OTHER, 1000, 600, {0}};
     return wl;
 }
 
@@ -307,10 +311,10 @@ static cz_job_state await_state(cz_engine *e, const char *key, char *msg, size_t
         size_t len = 0;
         const uint8_t *r = cz_job_result(job, &len);
         uint8_t want[PROOF_BYTES];
-        CHECK(r != NULL && len == (size_t)nparts * PROOF_BYTES);
+        CHECK(r != NULL && len == (size_t)nparts * RESULT_BYTES);
         for (uint32_t p = 0; r != NULL && p < nparts; p++) {
             expected_proof(want, check_result_id, p);
-            CHECK_EQ_MEM(want, r + (size_t)p * PROOF_BYTES, PROOF_BYTES);
+            CHECK(memcmp(want, r + (size_t)p * RESULT_BYTES, PROOF_BYTES) == 0);
         }
     }
     cz_job_unref(job);
@@ -649,6 +653,50 @@ static void test_urgent_worker(void) {
     }
 }
 
+static void test_critical_passes_budget_wait(void) {
+    /* A Normal job's partitions 0 and 1 held at the gate by both synthesis workers, with 1000 of
+     * the 2500 bytes of the budget each, and the dispatcher waiting for memory for partition 2
+     * (no pacer: the budget alone holds it back). A Critical job of smaller partitions arrives:
+     * the Normal partition's wait gives way, the Critical partitions are reserved, synthesized
+     * by the urgent worker and done while the gate is still closed; then the Normal job ends. */
+    cz_engine *e;
+    cz_workload wl = make_wl(70, 6, FAIL_NONE, 0);
+    cz_budget_stats bs;
+    g_queue_depth = -1;
+    e = make_engine(2, 1, 2500);
+    g_queue_depth = 0;
+    gate_close();
+    wl.part_abc_bytes = 0;
+    ((fake *)wl.ctx)->use_gate = 2;
+    submit(e, "budget-normal", CZ_PRIO_NORMAL, wl);
+    for (int ms = 0; ms < 30000; ms++) {
+        cz_budget_stats_get(&bs, cz_engine_budget(e));
+        if (gate_waiting() == 2 && bs.nwaiting == 1)
+            break;
+        usleep(1000);
+    }
+    CHECK(gate_waiting() == 2 && bs.nwaiting == 1 && bs.used == 2000);
+    for (int i = 0; i < 2; i++) {
+        char key[32];
+        cz_job *job = NULL;
+        snprintf(key, sizeof key, "budget-critical-%d", i);
+        wl = make_wl(71 + i, 2, FAIL_NONE, 0);
+        wl.part_bytes = 400;
+        wl.part_abc_bytes = 0;
+        submit(e, key, CZ_PRIO_CRITICAL, wl);
+        CHECK(cz_engine_await(&job, e, key, 20000, NULL) == CZ_OK &&
+              cz_job_state_get(job) == CZ_JOB_DONE);
+        cz_job_unref(job);
+        CHECK(gate_waiting() == 2); /* the Normal partitions are still held */
+    }
+    gate_open();
+    CHECK(await_state(e, "budget-normal", NULL, 0, 70, 6) == CZ_JOB_DONE);
+    cz_engine_stats es;
+    cz_engine_stats_get(&es, e);
+    CHECK(es.budget.used == 0 && es.budget.peak <= 2500);
+    cz_engine_destroy(e);
+}
+
 static void test_200_jobs_priority_order(void) {
     /* One synthesis worker and a synthesis queue of one: while the gate job blocks the worker,
      * one more partition waits in the queue and the dispatcher is stuck pushing a third; the
@@ -712,6 +760,7 @@ static const test_case cases[] = {
     {"urgent_job_passes", test_urgent_job_passes},
     {"urgent_synthesis_first", test_urgent_synthesis_first},
     {"urgent_worker", test_urgent_worker},
+    {"critical_passes_budget_wait", test_critical_passes_budget_wait},
     {"200_jobs_priority_order", test_200_jobs_priority_order},
 };
 

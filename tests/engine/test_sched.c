@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "cuzk/clock.h"
 #include "cuzk/engine.h"
@@ -488,6 +489,59 @@ static void test_pipeline(void) {
     cz_sched_destroy(s);
 }
 
+/* A waiter's stop predicate: set from another thread, which then calls cz_sched_wake. */
+static atomic_int g_stop_wait;
+static int stop_wait(void *arg) {
+    (void)arg;
+    return atomic_load(&g_stop_wait);
+}
+
+static void *stop_soon(void *arg) {
+    usleep(20000);
+    atomic_store(&g_stop_wait, 1);
+    cz_sched_wake(arg);
+    return NULL;
+}
+
+static void test_kinds_and_waits(void) {
+    /* Jobs carry their proof kind: queued, running and final counts per kind; a waiter blocked
+     * in cz_sched_await_stop (no timeout) ends when its predicate turns true and the scheduler
+     * is woken; cz_sched_wait_idle returns once nothing is queued or running. */
+    cz_sched *s = mk(0, 0);
+    cz_job *a = NULL, *b = NULL, *j = NULL;
+    cz_sched_stats st;
+    pthread_t t;
+    CHECK(cz_sched_submit_kind(NULL, s, "w1", CZ_PRIO_NORMAL, CZ_KIND_WINNING_POST, 1, NULL, NULL,
+                               NULL) == CZ_OK);
+    CHECK(cz_sched_submit_kind(NULL, s, "z1", CZ_PRIO_NORMAL, CZ_KIND_SNARKJS_ZKEY, 1, NULL, NULL,
+                               NULL) == CZ_OK);
+    CHECK(cz_sched_submit_kind(NULL, s, "bad", CZ_PRIO_NORMAL, (cz_proof_kind)CZ_KIND_COUNT, 1,
+                               NULL, NULL, NULL) == CZ_EINVAL);
+    CHECK(cz_sched_wait_idle(s, 0, NULL) == CZ_ETIMEDOUT);
+    CHECK(cz_sched_next(&a, s, 0, NULL) == CZ_OK); /* w1 runs */
+    cz_sched_stats_get(&st, s);
+    CHECK(st.kinds[CZ_KIND_WINNING_POST].running == 1 &&
+          st.kinds[CZ_KIND_WINNING_POST].queued == 0);
+    CHECK(st.kinds[CZ_KIND_SNARKJS_ZKEY].queued == 1 && st.kinds[CZ_KIND_OTHER].queued == 0);
+    atomic_store(&g_stop_wait, 0);
+    CHECK(pthread_create(&t, NULL, stop_soon, s) == 0);
+    CHECK(cz_sched_await_stop(&j, s, "w1", -1, stop_wait, NULL, NULL) == CZ_ECANCELED);
+    CHECK(j == a && cz_job_state_get(j) == CZ_JOB_RUNNING);
+    cz_job_unref(j);
+    pthread_join(t, NULL);
+    CHECK(cz_job_part_report(a, 0, CZ_OK, NULL) == 1);
+    CHECK(cz_job_complete(a, CZ_OK, "p", 1, NULL) == CZ_OK);
+    CHECK(cz_sched_next(&b, s, 0, NULL) == CZ_OK); /* z1 runs, then fails */
+    CHECK(cz_job_part_report(b, 0, CZ_EGPU, "fault") == 0);
+    CHECK(cz_sched_wait_idle(s, -1, NULL) == CZ_OK);
+    cz_sched_stats_get(&st, s);
+    CHECK(st.kinds[CZ_KIND_WINNING_POST].done == 1 && st.kinds[CZ_KIND_WINNING_POST].running == 0);
+    CHECK(st.kinds[CZ_KIND_SNARKJS_ZKEY].failed == 1 && st.kinds[CZ_KIND_SNARKJS_ZKEY].done == 0);
+    cz_job_unref(a);
+    cz_job_unref(b);
+    cz_sched_destroy(s);
+}
+
 static const test_case cases[] = {
     {"order_and_keys", test_order_and_keys},
     {"next_above", test_next_above},
@@ -495,6 +549,7 @@ static const test_case cases[] = {
     {"await", test_await},
     {"retention", test_retention},
     {"pipeline", test_pipeline},
+    {"kinds_and_waits", test_kinds_and_waits},
 };
 
 int main(int argc, char **argv) {

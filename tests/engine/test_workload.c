@@ -64,15 +64,7 @@ static int direct_proof(uint8_t *out, const cz_zkey *zk, const char *wtns_path) 
     }
     cz_groth16_public_free(&pub);
     cz_wtns_close(w);
-    if (proof.curve == CZ_CURVE_BLS12381) {
-        cz_bls12381_g1_to_compressed(out, &proof.u.bls12381.a);
-        cz_bls12381_g2_to_compressed(out + 48, &proof.u.bls12381.b);
-        cz_bls12381_g1_to_compressed(out + 144, &proof.u.bls12381.c);
-    } else {
-        memcpy(out, &proof.u.bn254.a, 64);
-        memcpy(out + 64, &proof.u.bn254.b, 128);
-        memcpy(out + 192, &proof.u.bn254.c, 64);
-    }
+    cz_groth16_proof_encode(out, &proof);
     return 0;
 }
 
@@ -97,8 +89,8 @@ static void test_zkey(int gpu) {
         CHECK(wt != NULL);
         CHECK_ERR(cz_srs_acquire(&key, srs, zkeys[i], NULL, &ei), CZ_OK);
         const cz_zkey *zk = cz_srs_key_data(key);
-        size_t pb = cz_workload_proof_bytes(zk->curve);
-        CHECK_EQ_INT(direct_proof(want, zk, wtnss[i]), 0);
+        size_t pb = cz_groth16_proof_bytes(zk->curve);
+        CHECK(direct_proof(want, zk, wtnss[i]) == 0);
         /* three jobs of the same key at once */
         for (int n = 0; n < 3; n++) {
             cz_srs_key *k2 = NULL;
@@ -200,36 +192,47 @@ static void test_porep_synth(int gpu, const char *cache) {
     {
         cz_workload wl;
         cz_workload_blinding bl = {R, S};
-        uint8_t swapped[NP * 192];
-        CHECK_ERR(cz_workload_porep_synth(&wl, ctx, NP, 42, &bl, &ei), CZ_OK);
+        cz_groth16_proof proofs[NP], swapped[NP];
+        cz_part_env none = {NULL, NULL, NULL};
+        for (uint32_t p = 0; p < NP; p++) {
+            proofs[p].curve = CZ_CURVE_BLS12381;
+            CHECK(cz_bls12381_g1_from_compressed(&proofs[p].u.bls12381.a, r1 + p * 192, 48, &ei) ==
+                      CZ_OK &&
+                  cz_bls12381_g2_from_compressed(&proofs[p].u.bls12381.b, r1 + p * 192 + 48, 96,
+                                                 &ei) == CZ_OK &&
+                  cz_bls12381_g1_from_compressed(&proofs[p].u.bls12381.c, r1 + p * 192 + 144, 48,
+                                                 &ei) == CZ_OK);
+        }
+        CHECK(cz_workload_porep_synth(&wl, ctx, NP, 42, &bl, &ei) == CZ_OK);
         /* its public inputs are filled by synthesis: run it for every partition first */
         for (uint32_t p = 0; p < NP; p++) {
-            void *asg = NULL;
+            void *part = NULL;
             cz_part_times t;
-            CHECK_ERR(wl.ops->synthesize(&asg, wl.ctx, p, NULL, NULL, &t, &ei), CZ_OK);
-            wl.ops->asg_free(asg, wl.ctx);
+            CHECK(wl.ops->synthesize(&part, wl.ctx, p, &none, &t, &ei) == CZ_OK);
+            wl.ops->part_free(part, wl.ctx);
         }
-        CHECK_ERR(wl.ops->verify(wl.ctx, r1, sizeof r1, &ei), CZ_OK);
+        CHECK(wl.ops->verify(wl.ctx, proofs, NP, &ei) == CZ_OK);
         /* synthesis gives the Montgomery witness's bytes back to the partition's reservation:
          * what stays reserved is exactly the other vectors of part_bytes */
         {
             cz_reservation res;
             cz_budget_stats b0, b1;
-            void *asg = NULL;
+            void *part = NULL;
             cz_part_times t;
+            cz_part_env env = {&res, NULL, NULL};
             uint64_t wbytes = (uint64_t)cz_porep_synth_ctx_zkey(ctx)->nvars * 32;
             cz_budget_stats_get(&b0, g_budget);
-            CHECK_ERR(cz_budget_reserve(&res, g_budget, wl.part_bytes, 0, NULL, NULL, &ei), CZ_OK);
-            CHECK_ERR(wl.ops->synthesize(&asg, wl.ctx, 0, &res, NULL, &t, &ei), CZ_OK);
+            CHECK(cz_budget_reserve(&res, g_budget, wl.part_bytes, 0, NULL, NULL, &ei) == CZ_OK);
+            CHECK(wl.ops->synthesize(&part, wl.ctx, 0, &env, &t, &ei) == CZ_OK);
             cz_budget_stats_get(&b1, g_budget);
             CHECK(res.bytes == wl.part_bytes - wbytes && b1.used == b0.used + res.bytes);
-            wl.ops->asg_free(asg, wl.ctx);
+            wl.ops->part_free(part, wl.ctx);
             cz_reservation_release_all(&res);
         }
-        memcpy(swapped, r1 + 192, 192);
-        memcpy(swapped + 192, r1, 192);
-        memcpy(swapped + 384, r1 + 384, 192);
-        CHECK(wl.ops->verify(wl.ctx, swapped, sizeof swapped, &ei) != CZ_OK);
+        swapped[0] = proofs[1];
+        swapped[1] = proofs[0];
+        swapped[2] = proofs[2];
+        CHECK(wl.ops->verify(wl.ctx, swapped, NP, &ei) != CZ_OK);
         wl.ops->destroy(wl.ctx);
     }
     cz_engine_destroy(e);

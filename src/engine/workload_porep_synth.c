@@ -1,0 +1,257 @@
+/*
+ * The synthetic PoRep-shaped workload (include/cuzk/workload.h, cz_workload_porep_synth): the
+ * circuit of include/cuzk/porep_synth.h at scale 2^k with its proving key, built once in a
+ * context that many jobs share (read only), and jobs of nparts partitions with witnesses from
+ * (seed, partition). Synthesis of a partition: its own witness (cz_porep_synth_witness into a
+ * shallow copy of the context's system), a, b = cz_r1cs_eval with snarkjs's input rows, and the
+ * witness in standard form for the MSMs, in a pooled buffer the GPU uploads from. The key is
+ * made by our test setup (cached as a .zkey file), so every proof is verified, or is a
+ * benchmark key (bench_key.h), whose proofs are timed and not verified. GPU keys live in the
+ * context (one per device, made on first use). Every other step is the shared Groth16 task
+ * (g16_task.h).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cuzk/groth16.h"
+#include "cuzk/groth16_setup.h"
+#include "cuzk/porep_synth.h"
+#include "cuzk/r1cs.h"
+#include "cuzk/r1cs_file.h"
+#include "cuzk/r1cs_io.h"
+#include "cuzk/threadpool.h"
+#include "cuzk/workload.h"
+#include "cuzk/zkey.h"
+#include "engine/bench_key.h"
+#include "engine/g16_task.h"
+
+#define FR_BYTES 32
+
+struct cz_porep_synth_ctx {
+    cz_curve_id curve;
+    unsigned k;
+    cz_r1cs cs;        /* the structure; cs.w is never written after build */
+    cz_zkey *zk;       /* the file's key, or &bk->zk */
+    cz__bench_key *bk; /* a benchmark key (bench_key.h): proofs timed, not verified */
+    cz__g16_keys keys; /* its GPU keys */
+    int keys_init;
+};
+
+typedef struct synth_job {
+    cz__g16_job g; /* first: the shared stages see the job as this */
+    cz_porep_synth_ctx *ctx;
+    uint64_t seed;
+} synth_job;
+
+/* ---- the synthetic PoRep-shaped circuit ---- */
+
+/* Montgomery -> standard form of a witness, in chunks over a pool. */
+typedef struct {
+    uint64_t (*mont)[4], (*std)[4];
+    cz_curve_id curve;
+    size_t n, chunk;
+} to_std_job;
+
+static void to_std_chunk(void *arg, size_t t) {
+    to_std_job *c = arg;
+    size_t lo = t * c->chunk, hi = lo + c->chunk < c->n ? lo + c->chunk : c->n;
+    for (size_t i = lo; i < hi; i++)
+        cz_r1cs_fr_to_std(c->std[i], c->curve, c->mont[i]);
+}
+
+static int synth_synthesize(void **out, void *job, uint32_t p, const cz_part_env *env,
+                            cz_part_times *t, cz_errinfo *ei) {
+    synth_job *j = job;
+    cz_porep_synth_ctx *ctx = j->ctx;
+    cz_r1cs cs = ctx->cs; /* shallow: shared matrices, a witness of our own */
+    size_t nvars = cs.nvars;
+    cz__g16_part *pt;
+    int rc;
+    (void)t;
+    if ((rc = cz__g16_part_new(&pt, &j->g, env, ei)) != CZ_OK)
+        return rc;
+    cs.w = malloc(nvars * sizeof *cs.w);
+    pt->wit = cz_bufpool_get(env->bufs, nvars * sizeof *pt->wit, env->res);
+    pt->wit_owned = 1;
+    if (cs.w == NULL || pt->wit == NULL) {
+        free(cs.w);
+        rc = cz_fail(ei, CZ_ENOMEM, "synthesis: witness of %zu values", nvars);
+        return cz__g16_part_end(out, &j->g, pt, p, rc);
+    }
+    memcpy(cs.w[0], ctx->cs.w[0], sizeof cs.w[0]); /* w[0] = 1 */
+    if ((rc = cz_porep_synth_witness(&cs, ctx->k, j->seed, p, env->pool, ei)) == CZ_OK)
+        rc = cz_r1cs_eval(pt->a, pt->b, NULL, &cs, ctx->zk->domain_size, CZ_R1CS_EVAL_INPUT_ROWS,
+                          env->pool, ei);
+    if (rc == CZ_OK) {
+        to_std_job tj = {cs.w, pt->wit, cs.curve, nvars, (size_t)1 << 16};
+        cz_threadpool_run(env->pool, to_std_chunk, &tj, (nvars + tj.chunk - 1) / tj.chunk);
+    }
+    free(cs.w);
+    /* The Montgomery witness (counted in part_bytes, not pooled) is gone: its bytes leave the
+     * partition's reservation now rather than at finish, so the next partition can start. */
+    if (env->res != NULL && env->res->budget != NULL && env->res->bytes >= nvars * sizeof *cs.w)
+        cz_reservation_release(env->res, nvars * sizeof *cs.w);
+    return cz__g16_part_end(out, &j->g, pt, p, rc);
+}
+
+static void synth_destroy(void *job) {
+    synth_job *j = job;
+    cz__g16_job_fini(&j->g);
+    free(j);
+}
+
+static const cz_workload_ops synth_ops = {
+    .name = "porep-synth",
+    .synthesize = synth_synthesize,
+    CZ__G16_STAGES,
+    .destroy = synth_destroy,
+};
+
+int cz_workload_porep_synth(cz_workload *out, cz_porep_synth_ctx *ctx, uint32_t nparts,
+                            uint64_t seed, const cz_workload_blinding *bl, cz_errinfo *ei) {
+    synth_job *j;
+    int rc;
+    memset(out, 0, sizeof *out);
+    if (nparts == 0)
+        return cz_fail(ei, CZ_EINVAL, "porep-synth: 0 partitions");
+    if ((j = calloc(1, sizeof *j)) == NULL)
+        return cz_fail(ei, CZ_ENOMEM, "workload");
+    if ((rc = cz__g16_job_init(&j->g, ctx->zk, nparts, bl, ei)) != CZ_OK) {
+        free(j);
+        return rc;
+    }
+    j->ctx = ctx;
+    j->seed = seed;
+    j->g.keys = &ctx->keys;
+    j->g.skip_verify = ctx->bk != NULL;
+    cz__g16_workload(out, &synth_ops, j, &j->g, CZ_KIND_POREP_SYNTH,
+                     cz_porep_synth_ctx_part_bytes(ctx), (uint64_t)ctx->cs.nvars * FR_BYTES);
+    return CZ_OK;
+}
+
+uint64_t cz_porep_synth_ctx_part_bytes(const cz_porep_synth_ctx *ctx) {
+    /* a, b, c (a CPU compute allocates c; a benchmark key computes on the GPU only, where c lives
+     * on the device) + the partition's Montgomery and standard witnesses (the Montgomery one's
+     * bytes are released at the end of synthesis) */
+    uint64_t nvec = ctx->bk != NULL ? 2 : 3;
+    return nvec * (uint64_t)ctx->zk->domain_size * FR_BYTES +
+           2 * (uint64_t)ctx->cs.nvars * FR_BYTES;
+}
+
+const cz_zkey *cz_porep_synth_ctx_zkey(const cz_porep_synth_ctx *ctx) {
+    return ctx->zk;
+}
+
+void cz_porep_synth_ctx_free(cz_porep_synth_ctx *ctx) {
+    if (ctx == NULL)
+        return;
+    if (ctx->keys_init)
+        cz__g16_keys_fini(&ctx->keys);
+    if (ctx->bk != NULL)
+        cz__bench_key_free(ctx->bk);
+    else
+        cz_zkey_close(ctx->zk);
+    cz_r1cs_free(&ctx->cs);
+    free(ctx);
+}
+
+/* Makes the key file at path from cs (written as .r1cs next to it, read back, set up). */
+static int make_key(const char *path, const cz_r1cs *cs, cz_threadpool *pool, cz_errinfo *ei) {
+    char r1cs_path[4200], tmp[4200];
+    cz_r1cs_file *rf = NULL;
+    cz_groth16_trapdoor td;
+    static const char seed[] = "cuzk porep-synth benchmark key (insecure)";
+    int rc;
+    if (strlen(path) >= 4096)
+        return cz_fail(ei, CZ_EINVAL, "porep-synth: key path too long");
+    snprintf(r1cs_path, sizeof r1cs_path, "%s.r1cs.tmp", path);
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    if ((rc = cz_r1cs_write(r1cs_path, cs, ei)) != CZ_OK)
+        return rc;
+    rc = cz_r1cs_open(&rf, r1cs_path, ei);
+    remove(r1cs_path);
+    if (rc != CZ_OK)
+        return rc;
+    cz_groth16_trapdoor_from_seed(&td, (const uint8_t *)seed, sizeof seed - 1);
+    rc = cz_groth16_setup(tmp, rf, &td, pool, ei);
+    cz_r1cs_close(rf);
+    if (rc == CZ_OK && rename(tmp, path) != 0)
+        rc = cz_fail(ei, CZ_EIO, "porep-synth: cannot rename %s to %s", tmp, path);
+    return rc;
+}
+
+/* A context with its circuit built (*out set even on failure, for the caller to free). */
+static int ctx_new(cz_porep_synth_ctx **out, cz_curve_id curve, unsigned k, cz_threadpool *pool,
+                   cz_errinfo *ei) {
+    cz_porep_synth_ctx *ctx = calloc(1, sizeof *ctx);
+    *out = ctx;
+    if (ctx == NULL)
+        return cz_fail(ei, CZ_ENOMEM, "porep-synth context");
+    ctx->curve = curve;
+    ctx->k = k;
+    return cz_porep_synth_build(&ctx->cs, curve, k, pool, ei);
+}
+
+int cz_porep_synth_ctx_create(cz_porep_synth_ctx **out, cz_curve_id curve, unsigned k,
+                              const char *cache_dir, cz_threadpool *pool, cz_errinfo *ei) {
+    cz_porep_synth_ctx *ctx;
+    char path[4096];
+    struct stat st;
+    int rc;
+    *out = NULL;
+    if ((rc = ctx_new(&ctx, curve, k, pool, ei)) != CZ_OK)
+        goto fail;
+    mkdir(cache_dir, 0755);
+    snprintf(path, sizeof path, "%s/porep-synth-%s-%u.zkey", cache_dir,
+             curve == CZ_CURVE_BN254 ? "bn254" : "bls12381", k);
+    if (stat(path, &st) != 0 && (rc = make_key(path, &ctx->cs, pool, ei)) != CZ_OK)
+        goto fail;
+    if ((rc = cz_zkey_open(&ctx->zk, path, ei)) != CZ_OK)
+        goto fail;
+    if (ctx->zk->nvars != ctx->cs.nvars || ctx->zk->npublic != ctx->cs.npublic) {
+        rc = cz_fail(ei, CZ_EFORMAT, "porep-synth: %s does not belong to the scale-%u circuit",
+                     path, k);
+        goto fail;
+    }
+    cz__g16_keys_init(&ctx->keys, ctx->zk, NULL, NULL);
+    ctx->keys_init = 1;
+    *out = ctx;
+    return CZ_OK;
+fail:
+    cz_porep_synth_ctx_free(ctx);
+    return rc;
+}
+
+int cz_porep_synth_ctx_create_bench(cz_porep_synth_ctx **out, cz_curve_id curve, unsigned k,
+                                    cz_threadpool *pool, cz_errinfo *ei) {
+    cz_porep_synth_ctx *ctx;
+    int rc;
+    *out = NULL;
+    if ((rc = ctx_new(&ctx, curve, k, pool, ei)) != CZ_OK ||
+        (rc = cz__bench_key_make(&ctx->bk, &ctx->cs, k, 0x70726570ull + k, pool, ei)) != CZ_OK) {
+        cz_porep_synth_ctx_free(ctx);
+        return rc;
+    }
+    ctx->zk = &ctx->bk->zk;
+    cz__g16_keys_init(&ctx->keys, ctx->zk, ctx->bk->p0, ctx->bk->step);
+    ctx->keys_init = 1;
+    *out = ctx;
+    return CZ_OK;
+}
+
+int cz_porep_synth_ctx_is_bench(const cz_porep_synth_ctx *ctx) {
+    return ctx->bk != NULL;
+}
+
+uint64_t cz_porep_synth_ctx_host_bytes(const cz_porep_synth_ctx *ctx) {
+    const cz_r1cs *cs = &ctx->cs;
+    uint64_t b = (uint64_t)cs->nvars * 32 + (uint64_t)cs->ncoefs * 32;
+    const cz_r1cs_mat *m[3] = {&cs->a, &cs->b, &cs->c};
+    for (int i = 0; i < 3; i++)
+        b += ((uint64_t)cs->nrows + 1) * 8 + m[i]->nnz * 8;
+    if (ctx->bk != NULL)
+        b += ctx->bk->b2_bytes + ((uint64_t)cs->npublic + 1) * 96;
+    return b;
+}
