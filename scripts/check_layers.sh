@@ -12,10 +12,24 @@
 # it is reported as one. The build enforces the same rule (each layer compiles against an include
 # root with only its headers and those below, CMakeLists.txt); this check says where.
 #
-# Usage: scripts/check_layers.sh [ROOT]   (ROOT: the tree to check, default this repository)
+#
+# With --objects BUILD (a configured and built CMake tree) it also reads the symbols of each
+# layer's object files (BUILD/CMakeFiles/cz_<layer>.dir, nm or $NM) and fails when an object uses
+# a function or variable that a layer above it defines: `OBJECT: layer X uses S (layer Z above
+# it)`. That catches a call that no include shows (a prototype written out by hand).
+#
+# Usage: scripts/check_layers.sh [ROOT] [--objects BUILD]   (ROOT: default this repository)
 # Output: one line per problem, `FILE:LINE: layer X includes Y (layer Z above it)`; exit 1 if any.
 set -euo pipefail
-root=${1:-"$(dirname "$0")/.."}
+status=0
+root="$(dirname "$0")/.."
+objdir=""
+while [ $# -gt 0 ]; do
+    case $1 in
+    --objects) objdir=$(cd "${2:?--objects needs a build folder}" && pwd); shift 2 ;;
+    *) root=$1; shift ;;
+    esac
+done
 cd "$root"
 [ -f src/LAYERS ] || { echo "check_layers: no src/LAYERS under $root" >&2; exit 2; }
 
@@ -113,4 +127,33 @@ END {
     if (bad) { print "check_layers: " bad " problem(s)" > "/dev/stderr"; exit 1 }
     printf "check_layers: ok (%d layers, %d files, %d includes)\n", nlayers, nfiles, ninc
 }
-' src/LAYERS $files
+' src/LAYERS $files || status=$?
+
+# The symbols: D(efined) and U(sed) lines per object file, in the order of the layers.
+if [ -n "$objdir" ]; then
+    nm=${NM:-nm}
+    layers=$(awk '!/^[ \t]*(#|$)/ { print $1 }' src/LAYERS)
+    for l in $layers; do
+        d="$objdir/CMakeFiles/cz_$l.dir"
+        [ -d "$d" ] || continue
+        while IFS= read -r o; do
+            name=${o#"$d"/}
+            name=${name%.o}
+            "$nm" -g --defined-only "$o" | awk -v l="$l" '$2 ~ /^[TDBRCGS]$/ { print "D", $3, l }'
+            "$nm" -u "$o" | awk -v l="$l" -v o="$name" '{ print "U", $NF, l, o }'
+        done < <(find "$d" -name '*.o' | LC_ALL=C sort)
+    done | awk -v layers="$layers" '
+        BEGIN { n = split(layers, ls, "\n"); for (i = 1; i <= n; i++) rank[ls[i]] = i }
+        $1 == "D" { def[$2] = $3; next }
+        { nu++; us[nu] = $2; ul[nu] = $3; uo[nu] = $4 }
+        END {
+            for (i = 1; i <= nu; i++)
+                if ((us[i] in def) && rank[def[us[i]]] > rank[ul[i]]) {
+                    print uo[i] ": layer " ul[i] " uses " us[i] " (layer " def[us[i]] " above it)"
+                    bad++
+                }
+            if (bad) { print "check_layers: " bad " symbol(s) from a layer above" > "/dev/stderr"; exit 1 }
+            printf "check_layers: symbols ok (%d uses)\n", nu
+        }' || status=$?
+fi
+exit "${status:-0}"

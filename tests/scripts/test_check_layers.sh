@@ -3,7 +3,8 @@
 # - scripts/check_layers.sh passes on this tree, and fails on a copy of src/ and include/ to which
 #   one wrong include (or an unplaced folder or header) was added, naming the file and line;
 # - with CC and the build's include roots (<build>/layers, CMakeLists.txt): a core file that
-#   includes a header of a layer above does not compile, one that includes its own layer's does.
+#   includes a header of a layer above does not compile, one that includes its own layer's does;
+#   and check_layers.sh --objects refuses an object that calls a function of a layer above.
 # Usage: tests/scripts/test_check_layers.sh SRCROOT [CC LAYER_ROOTS]
 set -u
 src=${1:?usage: test_check_layers.sh SRCROOT [CC LAYER_ROOTS]}
@@ -91,6 +92,22 @@ if [ -n "$cc" ]; then
     done
     if compiles r1cs cuzk/r1cs.h; then ok; else bad "r1cs.h in r1cs: $(cat "$tmp/cc.out")"; fi
     if compiles r1cs cuzk/zkey.h; then bad "r1cs compiled with cuzk/zkey.h (formats)"; else ok; fi
+
+    # --objects: a core object that calls a function defined in groth16 (a prototype written out
+    # by hand, no include) fails; groth16 calling core is fine.
+    obj() { # LAYER FILE C-SOURCE
+        mkdir -p "$tmp/objs/CMakeFiles/cz_$1.dir/src/$1"
+        printf '%s\n' "$3" >"$tmp/obj.c"
+        "$cc" -c -o "$tmp/objs/CMakeFiles/cz_$1.dir/src/$1/$2.o" "$tmp/obj.c"
+    }
+    obj core low.c 'int cz_fake_high(void); int cz_fake_low(void); int cz_fake_low(void) { return cz_fake_high(); }'
+    obj groth16 high.c 'int cz_fake_high(void); int cz_fake_high(void) { return 1; }'
+    out=$(bash "$check" "$src" --objects "$tmp/objs" 2>&1) && bad "upward call passed: $out" ||
+        { grep -qxF 'src/core/low.c: layer core uses cz_fake_high (layer groth16 above it)' <<<"$out" &&
+            ok || bad "upward call: $out"; }
+    obj core low.c 'int cz_fake_low(void); int cz_fake_low(void) { return 0; }'
+    obj groth16 high.c 'int cz_fake_low(void); int cz_fake_high(void); int cz_fake_high(void) { return cz_fake_low(); }'
+    if out=$(bash "$check" "$src" --objects "$tmp/objs" 2>&1); then ok; else bad "downward call refused: $out"; fi
 fi
 
 echo "$passed passed, $failed failed"
