@@ -139,6 +139,8 @@ if [ -n "$objdir" ]; then
         while IFS= read -r o; do
             name=${o#"$d"/}
             name=${name%.o}
+            # An object whose source is gone (moved or deleted since it was built) is stale.
+            [ -f "$name" ] || continue
             "$nm" -g --defined-only "$o" | awk -v l="$l" '$2 ~ /^[TDBRCGS]$/ { print "D", $3, l }'
             "$nm" -u "$o" | awk -v l="$l" -v o="$name" '{ print "U", $NF, l, o }'
         done < <(find "$d" -name '*.o' | LC_ALL=C sort)

@@ -97,17 +97,21 @@ if [ -n "$cc" ]; then
     # by hand, no include) fails; groth16 calling core is fine.
     obj() { # LAYER FILE C-SOURCE
         mkdir -p "$tmp/objs/CMakeFiles/cz_$1.dir/src/$1"
-        printf '%s\n' "$3" >"$tmp/obj.c"
-        "$cc" -c -o "$tmp/objs/CMakeFiles/cz_$1.dir/src/$1/$2.o" "$tmp/obj.c"
+        printf '%s\n' "$3" >"$tmp/src/$1/$2"
+        "$cc" -c -o "$tmp/objs/CMakeFiles/cz_$1.dir/src/$1/$2.o" "$tmp/src/$1/$2"
     }
     obj core low.c 'int cz_fake_high(void); int cz_fake_low(void); int cz_fake_low(void) { return cz_fake_high(); }'
     obj groth16 high.c 'int cz_fake_high(void); int cz_fake_high(void) { return 1; }'
-    out=$(bash "$check" "$src" --objects "$tmp/objs" 2>&1) && bad "upward call passed: $out" ||
+    out=$(bash "$check" "$tmp" --objects "$tmp/objs" 2>&1) && bad "upward call passed: $out" ||
         { grep -qxF 'src/core/low.c: layer core uses cz_fake_high (layer groth16 above it)' <<<"$out" &&
             ok || bad "upward call: $out"; }
     obj core low.c 'int cz_fake_low(void); int cz_fake_low(void) { return 0; }'
     obj groth16 high.c 'int cz_fake_low(void); int cz_fake_high(void); int cz_fake_high(void) { return cz_fake_low(); }'
-    if out=$(bash "$check" "$src" --objects "$tmp/objs" 2>&1); then ok; else bad "downward call refused: $out"; fi
+    if out=$(bash "$check" "$tmp" --objects "$tmp/objs" 2>&1); then ok; else bad "downward call refused: $out"; fi
+    # An object whose source is gone is stale, not read.
+    obj core low.c 'int cz_fake_high(void); int cz_fake_low(void); int cz_fake_low(void) { return cz_fake_high(); }'
+    rm "$tmp/src/core/low.c"
+    if out=$(bash "$check" "$tmp" --objects "$tmp/objs" 2>&1); then ok; else bad "stale object read: $out"; fi
 fi
 
 echo "$passed passed, $failed failed"
