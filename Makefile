@@ -21,7 +21,7 @@ CMAKE_GEN  := $(shell command -v ninja >/dev/null 2>&1 && echo -G Ninja)
 VECTOR_OUT := tests/vectors/out
 
 .PHONY: all setup build build-asan vectors test test-unit test-asan test-tsan test-fuzz test-install \
-  install format-check format demo bench clean
+  install format-check layers-check format demo bench clean
 
 all: build
 
@@ -55,10 +55,12 @@ vectors:
 	  node "$$s" $(VECTOR_OUT); \
 	done
 
-# Everything CI checks: formatting, the unit tests, the installation, the unit tests again under
-# ASan+UBSan, the threaded engine and the daemon under TSan, and the fuzz targets. One sub-make, so the vectors are made once.
+# Everything CI checks: formatting, the layer order of the includes, the unit tests, the
+# installation, the unit tests again under ASan+UBSan, the threaded engine and the daemon under
+# TSan, and the fuzz targets. One sub-make, so the vectors are made once.
 test: setup
 	@bash scripts/check_format.sh
+	@bash scripts/check_layers.sh
 	@$(MAKE) --no-print-directory test-unit test-install test-asan test-tsan test-fuzz
 
 # Each libFuzzer target (fuzz/) for a bounded time: a crash fails the run.
@@ -96,6 +98,10 @@ test-tsan:
 
 format-check:
 	@bash scripts/check_format.sh
+
+# No include points up the layer order (src/LAYERS, docs/build.md).
+layers-check:
+	@bash scripts/check_layers.sh
 
 format:
 	git ls-files '*.c' '*.h' '*.cu' '*.cuh' | xargs clang-format -i
