@@ -82,6 +82,8 @@ static void test_defaults(void) {
     CHECK_EQ_INT(c.gpus.ndevices, 0);
     CHECK_EQ_INT(c.gpus.gpu_threads, 0);
     CHECK_EQ_INT(c.gpus.gpu_workers_per_device, 2);
+    CHECK_EQ_INT(c.gpus.g2_msm_on_gpu, 1);
+    CHECK_EQ_U64(c.gpus.upload_chunk, 64ull << 20);
     CHECK_EQ_INT(c.synthesis.threads, 0);
     CHECK_EQ_STR(c.srs.param_cache, "/data/zk/params");
     CHECK_EQ_INT(c.srs.npreload, 0);
@@ -111,6 +113,8 @@ static const char *every_key = "# every key, none at its default\n"
                                "]\n"
                                "gpu_threads = 32\n"
                                "gpu_workers_per_device = 1\n"
+                               "g2_msm_on_gpu = 0\n"
+                               "upload_chunk = \"16MiB\"\n"
                                "[scheduler]\n"
                                "job_retention = 90\n"
                                "max_retained_jobs = 50\n"
@@ -137,6 +141,8 @@ static void check_every_key(const cz_daemon_config *c) {
     CHECK(c->gpus.ndevices == 2 && c->gpus.devices[0] == 3 && c->gpus.devices[1] == 1);
     CHECK_EQ_INT(c->gpus.gpu_threads, 32);
     CHECK_EQ_INT(c->gpus.gpu_workers_per_device, 1);
+    CHECK_EQ_INT(c->gpus.g2_msm_on_gpu, 0);
+    CHECK_EQ_U64(c->gpus.upload_chunk, 16ull << 20);
     CHECK_EQ_INT(c->scheduler.job_retention, 90);
     CHECK_EQ_INT(c->scheduler.max_retained_jobs, 50);
     CHECK_EQ_INT(c->synthesis.threads, 64);
@@ -184,6 +190,8 @@ static void test_every_key_set(void) {
         {"gpus.devices", "3,1"},
         {"gpus.gpu_threads", "32"},
         {"gpus.gpu_workers_per_device", "1"},
+        {"gpus.g2_msm_on_gpu", "0"},
+        {"gpus.upload_chunk", "16MiB"},
         {"scheduler.job_retention", "90s"},
         {"scheduler.max_retained_jobs", "50"},
         {"synthesis.threads", "64"},

@@ -23,6 +23,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "cuzk/tuning.h"
 #include "cuzk/workload.h"
 #include "daemon/http.h"
 #include "test.h"
@@ -197,6 +198,23 @@ static void check_status(const char *text, cz_engine *e, cz_srs *srs, int njobs_
     CHECK_EQ_INT(ju(root, "srs.loads"), ss.nloads);
     CHECK_EQ_INT(ju(root, "srs.hits"), ss.nhits);
     CHECK_EQ_INT(ju(root, "srs.evictions"), ss.nevictions);
+    {
+        /* the installed tuning, as cz_tuning_get reads it now */
+        cz_tuning tu;
+        json_t *t = json_object_get(root, "tuning");
+        cz_tuning_get(&tu);
+        CHECK(json_is_boolean(json_object_get(t, "g2_msm_on_gpu")) &&
+              json_is_true(json_object_get(t, "g2_msm_on_gpu")) == !tu.gpu_g2_on_cpu);
+        CHECK_EQ_INT(ju(root, "tuning.upload_chunk_bytes"), tu.gpu_copy_whole ? 0
+                                                            : tu.gpu_copy_chunk_bytes
+                                                                ? tu.gpu_copy_chunk_bytes
+                                                                : 64u << 20);
+        CHECK_EQ_STR(json_string_value(json_object_get(t, "msm_split")),
+                     tu.msm_split == CZ_SPLIT_ON    ? "on"
+                     : tu.msm_split == CZ_SPLIT_OFF ? "off"
+                                                    : "auto");
+        CHECK_EQ_INT(ju(root, "tuning.msm_window_bits"), tu.gpu_msm_window_bits);
+    }
     double up = json_real_value(json_object_get(root, "uptime_secs"));
     CHECK(up > 0 && up <= st.uptime_ms / 1000.0 * (1 + 1e-9));
     json_t *devs = json_object_get(root, "devices");
@@ -524,6 +542,20 @@ static void test_http(void) {
     /* a listener from the start: pages while nothing ran */
     CHECK_ERR(cz_http_start(&h, "127.0.0.1:0", e, srs, &ei), CZ_OK);
     CHECK(h != NULL && cz_http_port(h) > 0);
+    {
+        /* a tuning other than the defaults shows as installed (the later pages: the defaults) */
+        cz_tuning tu = {0};
+        tu.gpu_g2_on_cpu = 1;
+        tu.gpu_copy_chunk_bytes = 16u << 20;
+        tu.msm_split = CZ_SPLIT_ON;
+        tu.gpu_msm_window_bits = 10;
+        CHECK_ERR(cz_tuning_set(&tu, &ei), CZ_OK);
+        doc = cz_http_status_json(e, srs);
+        CHECK(doc != NULL);
+        check_status(doc, e, srs, 0);
+        free(doc);
+        CHECK_ERR(cz_tuning_set(NULL, &ei), CZ_OK);
+    }
     doc = cz_http_status_json(e, srs);
     CHECK(doc != NULL);
     check_status(doc, e, srs, 0);
