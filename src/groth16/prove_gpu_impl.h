@@ -11,8 +11,8 @@ typedef P(fr) I(fr_t);
 
 #define GPU(name) CZ_CAT3(CZ_CAT(cz_, CURVE), _gpu_, name)
 
-/* Uploads zk's B2 to k->dev unless cz_tuning.gpu_g2_on_cpu or zk has none (gpu_key_g2_done: a device without
- * room for it gives a key without it). */
+/* Uploads zk's B2 to k->dev unless cz_tuning.gpu_g2_on_cpu or zk has none (gpu_key_g2_done: a
+ * device without room for it gives a key without it). */
 static int I(gpu_key_upload_b2)(cz_groth16_gpu_key *k, const cz_zkey *zk, cz_errinfo *ei) {
     size_t nvars = zk->nvars, pt = sizeof(P(g2_affine));
     int rc;
@@ -42,10 +42,10 @@ static int I(gpu_key_upload)(cz_groth16_gpu_key *k, const cz_zkey *zk, cz_errinf
 }
 
 /* The four G1 base arrays of a benchmark key made on k->dev as progressions P_i = p0 + i·step
- * (p0[v], step[v] for v = A, B1, C, H): never in host memory. B2 (unless cz_tuning.gpu_g2_on_cpu) uploaded
- * from zk's host B2 when it has one; B1 then keeps only the positions B2 stores (sparse, as a
- * real key's B1 and B2 both are infinity for the variables B does not touch), also when B2 stays
- * on the CPU. */
+ * (p0[v], step[v] for v = A, B1, C, H): never in host memory. B2 (unless cz_tuning.gpu_g2_on_cpu)
+ * uploaded from zk's host B2 when it has one; B1 then keeps only the positions B2 stores (sparse,
+ * as a real key's B1 and B2 both are infinity for the variables B does not touch), also when B2
+ * stays on the CPU. */
 static int I(gpu_key_progression)(cz_groth16_gpu_key *k, const cz_zkey *zk, const void *p0,
                                   const void *step, cz_errinfo *ei) {
     const P(g1_affine) *q = p0, *d = step;
@@ -65,8 +65,8 @@ static int I(gpu_key_progression)(cz_groth16_gpu_key *k, const cz_zkey *zk, cons
     if (k->b2 != NULL) {
         rc = cz_gpu_bases_restrict(k->b1, k->b2, ei);
     } else if (zk->u.CURVE.b2 != NULL) {
-        /* B2 stays on the CPU (cz_tuning.gpu_g2_on_cpu): a moment's upload of it still shapes B1, so the
-         * proof is the same either way */
+        /* B2 stays on the CPU (cz_tuning.gpu_g2_on_cpu): a moment's upload of it still shapes B1,
+         * so the proof is the same either way */
         cz_gpu_bases *b2 = NULL;
         if ((rc = GPU(g2_bases_upload)(&b2, zk->u.CURVE.b2, nvars, k->dev, ei)) == CZ_OK)
             rc = cz_gpu_bases_restrict(k->b1, b2, ei);

@@ -28,7 +28,8 @@ int cz__bn254_g2_msm_limbs(cz_bn254_g2_jacobian *ret, const cz_bn254_g2_affine *
 /*
  * The public MSMs with the 0/1 split (msm_split_impl.h) forced: mode MSM_SPLIT_OFF runs GLV +
  * Pippenger on all points, MSM_SPLIT_ON always splits off zero scalars, infinity bases and
- * scalars 1, MSM_SPLIT_AUTO decides as the public entry points do (the counts, cz_tuning.msm_split).
+ * scalars 1, MSM_SPLIT_AUTO decides as the public entry points do (the counts,
+ * cz_tuning.msm_split).
  */
 #define MSM_SPLIT_AUTO (-1)
 #define MSM_SPLIT_OFF  0
