@@ -414,12 +414,62 @@ static void test_prefill(void) {
     cz_budget_destroy(b);
 }
 
+/* The manager counts the partitions holding memory (cz_mem_reserve until cz_mem_release to the
+ * end): while one does, a waiting partition keeps the idle buffers of its sizes (that one will
+ * give memory back); once none does, it frees them rather than wait for nothing. A wait that
+ * failed is not counted. */
+static void pool_inflight(void) {
+    cz_budget_config bc = {1000, 0};
+    cz_budget *b = NULL;
+    cz_mem *p = NULL;
+    cz_mem_stats st;
+    cz_reservation A, B, R;
+    const uint64_t want[CZ_MEM_BUFS_MAX] = {200};
+    CHECK_ERR(cz_budget_create(&b, &bc, NULL), CZ_OK);
+    cz_mem_config pc = {1, b, 0};
+    cz_host_set_pinner(&fake);
+    fake_allocs = fake_frees = 0;
+    CHECK_ERR(cz_mem_create(&p, &pc, NULL), CZ_OK);
+    /* two idle 200s the manager pays for */
+    CHECK_ERR(cz_budget_reserve(&R, b, 400, 0, NULL, NULL, NULL), CZ_OK);
+    void *x = cz_mem_get(p, 200, &R), *y = cz_mem_get(p, 200, &R);
+    cz_mem_put(p, x);
+    cz_mem_put(p, y);
+    cz_mem_release(p, &R, CZ_MEM_ALL);
+    st = pstats(p);
+    CHECK(st.nparts == 0 && st.reserved_bytes == 400 && st.nidle == 2 && used(b) == 400);
+    /* partition A holds 300 */
+    CHECK_ERR(cz_mem_reserve(&A, p, 300, NULL, 0, NULL, NULL, NULL), CZ_OK);
+    st = pstats(p);
+    CHECK(A.bytes == 300 && A.part && st.nparts == 1 && used(b) == 700);
+    /* B (900, one 200) takes over a 200 and keeps the other while A is in flight: it times out */
+    CHECK_ERR(cz_mem_reserve(&B, p, 900, want, 0, NULL, NULL, NULL), CZ_ETIMEDOUT);
+    st = pstats(p);
+    CHECK(B.bytes == 200 && !B.part && st.nparts == 1 && st.nadopted == 1 && st.nidle == 2);
+    CHECK(st.nfreed == 0 && fake_frees == 0 && used(b) == 700);
+    cz_mem_release(p, &B, CZ_MEM_ALL);
+    st = pstats(p);
+    CHECK(st.nparts == 1 && st.reserved_bytes == 400 && used(b) == 700);
+    /* A ends: now B frees the other 200 and gets its 900 */
+    cz_mem_release(p, &A, CZ_MEM_ALL);
+    st = pstats(p);
+    CHECK(A.bytes == 0 && !A.part && st.nparts == 0 && used(b) == 400);
+    CHECK_ERR(cz_mem_reserve(&B, p, 900, want, 0, NULL, NULL, NULL), CZ_OK);
+    st = pstats(p);
+    CHECK(B.bytes == 900 && st.nparts == 1 && st.nfreed == 1 && fake_frees == 1 && used(b) == 900);
+    cz_mem_release(p, &B, CZ_MEM_ALL);
+    st = pstats(p);
+    CHECK(st.nparts == 0 && st.reserved_bytes == 200 && used(b) == 200);
+    cz_mem_destroy(p);
+    CHECK(used(b) == 0 && fake_allocs == fake_frees);
+    cz_host_set_pinner(NULL);
+    cz_budget_destroy(b);
+}
+
 static const test_case cases[] = {
-    {"host_alloc", test_host_alloc},
-    {"pool_accounting", test_pool_accounting},
-    {"pool_waiting", test_pool_waiting},
-    {"prefill", test_prefill},
-    {"engine", test_engine},
+    {"host_alloc", test_host_alloc},     {"pool_accounting", test_pool_accounting},
+    {"pool_waiting", test_pool_waiting}, {"pool_inflight", pool_inflight},
+    {"prefill", test_prefill},           {"engine", test_engine},
 };
 
 int main(int argc, char **argv) {
