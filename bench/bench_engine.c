@@ -288,7 +288,7 @@ static int run_config(const erun *r, int gw, int pw, int warm, cz_errinfo *ei) {
     /* The buffer pool filled (and pinned) before any job. */
     if (o->prefill) {
         cz_workload wl;
-        cz_bufpool_stats ps;
+        cz_mem_stats ps;
         unsigned made = 0;
         uint64_t t = cz_clock_now_ns();
         if ((rc = make_workload(&wl, o, r->srs, r->ctx, r->wtns, r->wtns_len, o->seed,
@@ -298,7 +298,7 @@ static int run_config(const erun *r, int gw, int pw, int warm, cz_errinfo *ei) {
         wl.ops->destroy(wl.ctx);
         if (rc != CZ_OK)
             goto out;
-        cz_bufpool_stats_get(&ps, cz_engine_bufpool(e));
+        cz_mem_stats_get(&ps, cz_engine_mem(e));
         fprintf(stderr,
                 "cuzk-bench engine: prefill: %u buffers (%.2f GiB idle in the pool) in %.1f s\n",
                 made, (double)ps.idle_bytes / (1u << 30), cz_clock_elapsed_s(t));
@@ -360,8 +360,8 @@ static int run_config(const erun *r, int gw, int pw, int warm, cz_errinfo *ei) {
         for (int d = 0; d < s1.ndevices; d++)
             printf("%s%.1f", d ? "," : "", 100.0 * (s1.busy_ms[d] - s0.busy_ms[d]) / b.batch_ms);
         /* The buffer pool since the engine started (warm-up included): churn shows as frees. */
-        cz_bufpool_stats ps;
-        cz_bufpool_stats_get(&ps, cz_engine_bufpool(e));
+        cz_mem_stats ps;
+        cz_mem_stats_get(&ps, cz_engine_mem(e));
         printf("],\"buffers\":\"%s\",\"pool_allocs\":%llu,\"pool_prefilled\":%llu,"
                "\"pool_reuses\":%llu,\"pool_adopted\":%llu,\"pool_frees\":%llu}\n",
                cfg.ndevices > 0 && !cfg.pageable_buffers ? "pinned" : "pageable",
@@ -393,7 +393,7 @@ int bench_cmd_engine(int argc, char **argv) {
     cz_srs *srs = NULL;
     cz_srs_key *key = NULL;
     cz_porep_synth_ctx *ctx = NULL;
-    cz_reservation ctx_res = {NULL, 0};
+    cz_reservation ctx_res = {NULL, 0, 0};
     void *wtns = NULL;
     size_t wtns_len = 0;
     cz_errinfo ei;

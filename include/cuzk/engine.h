@@ -8,18 +8,18 @@
  *   dispatcher:  one loop; the most urgent job it holds goes next: cz_sched_next, and before
  *                each partition cz_sched_next_above (a more urgent job first)
  *                    if cz_job_should_stop(job): cz_job_part_report(job, p, CZ_ECANCELED) ...
- *                    cz_budget_reserve_adopt(&res[p], bytes)  (FIFO; the wait gives way when
- *                                                              cz_sched_queued_above)
+ *                    cz_mem_reserve(&res[p], bytes, bufs)  (FIFO; the wait gives way when
+ *                                                           cz_sched_queued_above)
  *                    hand (job, p, res[p]) to synthesis
- *   GPU worker:  after the GPU region: cz_reservation_release(&res, abc_bytes)
- *   finalizer:   cz_reservation_release_all(&res); cz_job_part_report(job, p, code, msg)
+ *   GPU worker:  after the GPU region: cz_mem_release(&res, abc_bytes)
+ *   finalizer:   cz_mem_release(&res, CZ_MEM_ALL); cz_job_part_report(job, p, code, msg)
  *   assembler:   when the report says all partitions succeeded: cz_job_complete(job, proof, ...)
  *
  * Common rules. Functions that can fail take a cz_errinfo (may be NULL) and return a cz_err.
  * Timeouts are milliseconds of real monotonic time; a negative timeout waits forever, 0 polls.
  * Every object is thread-safe unless a function says otherwise. Lock order across modules:
- * SRS load lock -> SRS lock -> budget lock; buffer pool lock -> budget lock. The budget never holds
- * its lock while it calls its evictor, and the scheduler never calls into the other two (its
+ * SRS load lock -> SRS lock -> budget lock; memory manager lock -> budget lock. The budget never
+ * holds its lock while it calls its evictors, and the scheduler never calls into the others (its
  * on_cancel hook runs unlocked).
  */
 #ifndef CUZK_ENGINE_H
@@ -43,7 +43,10 @@ extern "C" {
  * (job seq, partition) order is also the order in which memory is granted). Used bytes never
  * exceed the total (checked by CZ_ASSERT on every grant; the peak is recorded). A request
  * larger than the total fails at once with CZ_ERANGE. When the request at the head of the queue
- * does not fit, the budget calls its evictor (e.g. cz_srs_evict_lru) without holding its lock.
+ * does not fit, the budget asks the memory manager attached to it (below; it frees idle buffers)
+ * and then its evictor (e.g. cz_srs_evict_lru), without holding its lock. The budget is one part
+ * of the engine's memory manager (src/engine/mem.h); it is public because keys and partitions
+ * share it (the daemon gives one budget to the SRS manager and the engine).
  * ============================================================================================ */
 
 typedef struct cz_budget cz_budget;
@@ -62,6 +65,7 @@ typedef struct cz_budget_config {
 typedef struct cz_reservation {
     cz_budget *budget;
     uint64_t bytes;
+    int part; /* a partition's, counted by its memory manager (cz_mem_reserve) until its end */
 } cz_reservation;
 
 /* Abort predicate of a waiting reservation: non-zero = stop waiting (CZ_ECANCELED). Evaluated
@@ -81,7 +85,8 @@ typedef struct cz_budget_stats {
 int cz_budget_create(cz_budget **out, const cz_budget_config *cfg, cz_errinfo *ei);
 /* Nothing may be reserved or waiting (CZ_ASSERT). NULL is a no-op. */
 void cz_budget_destroy(cz_budget *b);
-/* Sets (or clears, fn NULL) the evictor. Set it before reservations start. */
+/* Sets (or clears, fn NULL) the evictor, asked after the memory manager's idle buffers. Set it
+ * before reservations start; an engine does not change it. */
 void cz_budget_set_evictor(cz_budget *b, cz_budget_evict_fn fn, void *arg);
 
 /*
@@ -95,22 +100,6 @@ int cz_budget_reserve(cz_reservation *out, cz_budget *b, uint64_t bytes, int64_t
 void cz_reservation_release(cz_reservation *r, uint64_t bytes);
 /* Releases what r still holds; r then holds 0 bytes (idempotent). */
 void cz_reservation_release_all(cz_reservation *r);
-/* Moves bytes (<= from->bytes) from one reservation to another of the same budget (to may be
- * empty, budget NULL). The budget's used bytes do not change, so no other request can take them
- * in between. Both reservations must be the caller's (no lock is taken). */
-void cz_reservation_move(cz_reservation *to, cz_reservation *from, uint64_t bytes);
-/*
- * cz_budget_reserve with a reclaim hook of the request's own: while the request is at the head of
- * the queue and does not fit, the budget calls reclaim(reclaim_arg, short_by) (without its lock)
- * in place of its evictor. The hook may free memory as an evictor does, and may move bytes
- * already reserved into *out (cz_reservation_move): the request then waits for that much less
- * (never more than bytes in all). It returns the bytes freed or moved; 0 = nothing now (it is
- * called again after the next change). On failure *out keeps the bytes moved into it, for the
- * caller to give back. reclaim NULL: cz_budget_reserve.
- */
-int cz_budget_reserve_adopt(cz_reservation *out, cz_budget *b, uint64_t bytes, int64_t timeout_ms,
-                            cz_budget_abort_fn abort, void *abort_arg, cz_budget_evict_fn reclaim,
-                            void *reclaim_arg, cz_errinfo *ei);
 /* Wakes every waiter to re-evaluate its abort predicate (e.g. after a job was cancelled). */
 void cz_budget_wake(cz_budget *b);
 void cz_budget_stats_get(cz_budget_stats *out, cz_budget *b);
@@ -118,7 +107,7 @@ uint64_t cz_budget_total(const cz_budget *b);
 /* Grants bytes only if they fit now and nobody waits; never waits, never calls the evictor (for
  * memory that is nice to keep, e.g. idle pooled buffers). 1 granted (*out holds them), else 0. */
 int cz_budget_try_reserve(cz_reservation *out, cz_budget *b, uint64_t bytes);
-/* The evictor now set (to chain a new one in front of it). */
+/* The evictor now set. */
 void cz_budget_get_evictor(cz_budget *b, cz_budget_evict_fn *fn, void **arg);
 
 /* ============================================================================================
@@ -428,14 +417,21 @@ uint64_t cz_srs_key_bytes(const cz_srs_key *k);
 int cz_srs_key_device(void **out, cz_srs_key *k, int device, cz_errinfo *ei);
 
 /* ============================================================================================
- * Host memory and the buffer pool (src/engine/hostmem.c, src/engine/bufpool.c)
+ * Memory manager: host memory, the buffer pool and a partition's memory (src/engine/mem.c,
+ * src/engine/hostmem.c; the budget above is its accounting)
  *
  * Host buffers the GPU uploads from: pinned (page-locked, cz_gpu_host_alloc) when a GPU is
  * present, so copies run at full PCIe speed; plain malloc otherwise or when pinning fails
  * (RLIMIT_MEMLOCK, the driver out of pinned memory, no GPU): then one warning per process and
  * pageable memory, never a failed job. want_pinned 0 (pageable_buffers) never pins.
- * The pool keeps freed buffers for the next partition (see bufpool.c for its budget rules).
- * Lock order: pool lock -> budget lock.
+ *
+ * The memory manager (cz_mem) is what a partition's memory goes through: one reserve path
+ * (cz_mem_reserve: the partition's bytes, taking over idle buffers of the sizes it will use) and
+ * one release path (cz_mem_release: in steps, and all at its end), with the buffers in between
+ * (cz_mem_get / cz_mem_put) kept for the next partition instead of being freed and pinned again.
+ * Idle buffers are charged to the budget, and the manager, attached to its budget at create,
+ * frees them for any other request (a key load) before the budget's evictor is asked. See
+ * src/engine/mem.c for who pays for a buffer when. Lock order: manager lock -> budget lock.
  * ============================================================================================ */
 
 /* bytes of host memory, pinned if want_pinned and possible; NULL when out of memory. Free with
@@ -461,92 +457,85 @@ typedef struct cz_host_stats {
 } cz_host_stats;
 void cz_host_stats_get(cz_host_stats *out);
 
-typedef struct cz_bufpool cz_bufpool;
+typedef struct cz_mem cz_mem;
 
-/* The most buffer sizes a partition takes from the pool (cz_bufpool_want, cz_bufpool_prefill). */
-#define CZ_BUFPOOL_WANT_MAX 4
+/* The most buffer sizes a partition takes from the manager (cz_mem_reserve, cz_mem_prefill). */
+#define CZ_MEM_BUFS_MAX 4
+/* cz_mem_release's bytes for the end of a partition: everything its reservation holds. */
+#define CZ_MEM_ALL UINT64_MAX
 
-typedef struct cz_bufpool_config {
+typedef struct cz_mem_config {
     int pinned;              /* buffers from cz_host_alloc(bytes, 1) */
     cz_budget *budget;       /* buffers are charged to it; NULL: not charged */
-    uint64_t max_idle_bytes; /* idle bytes the pool itself pays for; 0 = the budget's total */
-} cz_bufpool_config;
+    uint64_t max_idle_bytes; /* idle bytes the manager itself pays for; 0 = the budget's total */
+} cz_mem_config;
 
-typedef struct cz_bufpool_stats {
+typedef struct cz_mem_stats {
     uint64_t nallocs, nreuses, nfreed; /* gets that allocated / reused; buffers freed */
-    uint64_t nadopted;                 /* idle buffers handed to a waiting reservation */
-    uint64_t nprefilled;               /* of nallocs, made by cz_bufpool_prefill */
+    uint64_t nadopted;                 /* idle buffers taken over by a waiting reservation */
+    uint64_t nprefilled;               /* of nallocs, made by cz_mem_prefill */
     uint64_t inuse_bytes;              /* handed out, not yet put back */
     uint64_t idle_bytes, nidle;        /* kept for reuse */
     uint64_t owed_bytes;     /* of idle_bytes, paid by a partition's reservation (given back
                               * before its release, or adopted by it) */
-    uint64_t reserved_bytes; /* the pool's own reservation: the other idle bytes, plus buffers
+    uint64_t reserved_bytes; /* the manager's own reservation: the other idle bytes, plus buffers
                               * still in use whose partition was released before they came back */
-} cz_bufpool_stats;
+    uint64_t nparts;         /* reservations of cz_mem_reserve not yet released to the end */
+} cz_mem_stats;
 
-/* cfg may be NULL (pageable, no budget). CZ_ENOMEM. */
-int cz_bufpool_create(cz_bufpool **out, const cz_bufpool_config *cfg, cz_errinfo *ei);
-/* Frees the idle buffers; every buffer must have been put back and every reservation that paid
- * for one released through the pool (CZ_ASSERT). NULL is a no-op. */
-void cz_bufpool_destroy(cz_bufpool *p);
+/* cfg may be NULL (pageable, no budget). With a budget the manager attaches to it: the budget
+ * asks it first when a request does not fit (one manager per budget, CZ_ASSERT). CZ_ENOMEM. */
+int cz_mem_create(cz_mem **out, const cz_mem_config *cfg, cz_errinfo *ei);
+/* Frees the idle buffers and detaches from the budget; every buffer must have been put back and
+ * every reservation that paid for one released through the manager (CZ_ASSERT). NULL: no-op. */
+void cz_mem_destroy(cz_mem *m);
+/*
+ * The reserve path of a partition: bytes of the budget, waiting in its FIFO order (as
+ * cz_budget_reserve: timeout_ms, abort, the same errors; m NULL is not allowed). bufs[] are the
+ * sizes of the buffers the partition will get (0 = unused slot; may be NULL): while it waits, idle
+ * buffers of those sizes move with their bytes into *out instead of being freed (they stay idle,
+ * for its gets), so a full budget does not make the manager free and pin them again. When there
+ * is nothing to take over it frees idle buffers of other sizes, and of those sizes too only when
+ * nothing else will give memory back (no other partition's reservation, no buffer in use or owed
+ * elsewhere), then asks the budget's evictor. On failure *out keeps what it took over, for
+ * cz_mem_release(CZ_MEM_ALL) to give back.
+ */
+int cz_mem_reserve(cz_reservation *out, cz_mem *m, uint64_t bytes,
+                   const uint64_t bufs[CZ_MEM_BUFS_MAX], int64_t timeout_ms,
+                   cz_budget_abort_fn abort, void *abort_arg, cz_errinfo *ei);
+/*
+ * The release path: gives bytes (<= res->bytes, CZ_ASSERT) of res up. The bytes of the idle
+ * buffers res pays for (whole buffers, up to bytes) stay reserved, the manager's from now on
+ * (beyond max_idle_bytes those buffers are freed); the rest goes back to the budget. CZ_MEM_ALL
+ * is the partition's end: all of res, and the buffers res pays for that are still in use become
+ * the manager's (as far as res holds their bytes), so they are not charged again when they come
+ * back; afterwards the manager holds no reference to res. m NULL: cz_reservation_release.
+ */
+void cz_mem_release(cz_mem *m, cz_reservation *res, uint64_t bytes);
 /*
  * A buffer of bytes (an idle one of exactly that size, else a new one); NULL when out of memory.
  * res is the reservation that pays for it (a partition's, which counts its bytes) until it is
- * released with cz_bufpool_release_all; NULL: the caller reserved its bytes some other way (the
- * buffer is charged again when it comes back). p NULL: cz_host_alloc.
+ * released to the end; NULL: the caller reserved its bytes some other way (the buffer is charged
+ * again when it comes back). m NULL: cz_host_alloc.
  */
-void *cz_bufpool_get(cz_bufpool *p, size_t bytes, cz_reservation *res);
-/* Gives a buffer of cz_bufpool_get back. While its reservation is not released it stays idle,
- * paid by it ("owed"): no budget call, nothing freed. Otherwise it is kept as before: if the pool
- * pays for it or the budget grants its bytes at once, within max_idle_bytes; else freed. NULL buf
- * is a no-op; p NULL: cz_host_free. */
-void cz_bufpool_put(cz_bufpool *p, void *buf);
+void *cz_mem_get(cz_mem *m, size_t bytes, cz_reservation *res);
+/* Gives a buffer of cz_mem_get back. While its reservation is not released it stays idle, paid by
+ * it ("owed"): no budget call, nothing freed. Otherwise it is kept as before: if the manager pays
+ * for it or the budget grants its bytes at once, within max_idle_bytes; else freed. NULL buf is a
+ * no-op; m NULL: cz_host_free. */
+void cz_mem_put(cz_mem *m, void *buf);
 /*
  * Allocates idle buffers ahead of the partitions that will get them, so that pinning (seconds
  * per GiB-sized buffer, and it holds up the other threads' device calls) happens before a job
- * instead of inside the first ones: afterwards the pool holds at least sets idle buffers of each
- * size of bytes[] (a size listed twice counts twice; 0 = unused slot), paid by the pool's own
+ * instead of inside the first ones: afterwards the manager holds at least sets idle buffers of
+ * each size of bytes[] (a size listed twice counts twice; 0 = unused slot), paid by its own
  * reservation. It stops without error where the budget cannot grant a buffer at once
  * (cz_budget_try_reserve: never waiting, never evicting) or the idle cap is reached; *made
  * (may be NULL) gets the number of buffers allocated. CZ_ENOMEM when host memory runs out.
  */
-int cz_bufpool_prefill(cz_bufpool *p, const uint64_t bytes[CZ_BUFPOOL_WANT_MAX], unsigned sets,
-                       unsigned *made, cz_errinfo *ei);
-/* cz_reservation_release(res, bytes) for a reservation that got buffers from p: the bytes of the
- * idle buffers res pays for (whole buffers, up to bytes) move into the pool's reservation instead
- * (cz_reservation_move; beyond max_idle_bytes those buffers are freed), the rest is released.
- * p NULL: cz_reservation_release. */
-void cz_bufpool_release(cz_bufpool *p, cz_reservation *res, uint64_t bytes);
-/* Likewise for all of res; buffers res pays for that are still in use become the pool's (as far
- * as res holds their bytes), so they are not charged again when they come back. Afterwards the
- * pool holds no reference to res. */
-void cz_bufpool_release_all(cz_bufpool *p, cz_reservation *res);
-
-/* The sizes of the buffers a reservation being made will get from the pool (cz_bufpool_adopt). */
-typedef struct cz_bufpool_want {
-    cz_bufpool *pool;
-    cz_reservation *res;                 /* cz_budget_reserve_adopt's out */
-    uint64_t bytes[CZ_BUFPOOL_WANT_MAX]; /* 0 = unused slot */
-    unsigned adopted;                    /* slots already adopted (bit i), set by the pool */
-    int others_pending; /* set by the caller before each call: other reservations (e.g. partitions
-                         * in flight) will give memory back, so waiting beats freeing */
-} cz_bufpool_want;
-/*
- * cz_budget_reserve_adopt's reclaim hook (arg = a cz_bufpool_want): moves idle buffers of the
- * wanted sizes, with their bytes, from the pool's reservation into want->res (they stay idle, for
- * its gets); when there is nothing to adopt, frees idle buffers of other sizes, and of the wanted
- * sizes too only when nothing else will give memory back (want->others_pending 0, no buffer in
- * use or paid by another reservation), then asks the next evictor for the rest. So a partition
- * waiting for memory takes over the buffers it will use instead of having them freed and
- * allocated again.
- */
-uint64_t cz_bufpool_adopt(void *want, uint64_t short_by);
-/* A budget evictor (arg = the pool), for every other request (a key load): frees the idle
- * buffers the pool pays for, oldest first, then asks the next evictor (cz_bufpool_set_next_evictor,
- * e.g. cz_srs_evict_lru) for the rest. */
-uint64_t cz_bufpool_evict(void *p, uint64_t need);
-void cz_bufpool_set_next_evictor(cz_bufpool *p, cz_budget_evict_fn fn, void *arg);
-void cz_bufpool_stats_get(cz_bufpool_stats *out, cz_bufpool *p);
+int cz_mem_prefill(cz_mem *m, const uint64_t bytes[CZ_MEM_BUFS_MAX], unsigned sets, unsigned *made,
+                   cz_errinfo *ei);
+void cz_mem_stats_get(cz_mem_stats *out, cz_mem *m);
 
 #ifdef __cplusplus
 }

@@ -79,7 +79,7 @@ int cz_gpu_download(void *dst, const void *d_src, size_t bytes, int dev, cz_erri
  * Host buffers the GPU copies from at full PCIe speed by DMA, without the driver's staging copy
  * through its own pinned bounce buffer (pageable memory). Pinned memory is locked in RAM: it
  * counts against RLIMIT_MEMLOCK only for cudaHostRegister, and a machine has a finite amount of
- * it, so callers fall back to malloc when these fail (src/engine/bufpool.c, the SRS manager).
+ * it, so callers fall back to malloc when these fail (src/engine/mem.c, the SRS manager).
  *
  * cz_gpu_host_alloc: cudaHostAlloc(cudaHostAllocPortable) (usable by every device). CZ_ENOGPU
  * without CUDA or a device, CZ_ENOMEM when the driver cannot pin that much, CZ_EGPU otherwise.

@@ -65,9 +65,10 @@ typedef struct cz_engine_device {
 /* What synthesis gets from the engine for one partition. */
 typedef struct cz_part_env {
     cz_reservation *res; /* the partition's reservation: pays for the buffers synthesis takes
-                          * from bufs (pass it to cz_bufpool_get); NULL outside the engine */
-    cz_bufpool *bufs;    /* the engine's buffer pool (pinned with GPUs unless pageable_buffers);
-                          * it outlives the job; NULL: plain host memory */
+                          * from mem (pass it to cz_mem_get); bytes the partition no longer needs
+                          * go back early through cz_mem_release; NULL outside the engine */
+    cz_mem *mem;         /* the engine's memory manager (pinned buffers with GPUs unless
+                          * pageable_buffers); it outlives the job; NULL: plain host memory */
     cz_threadpool *pool; /* the synthesis pool */
 } cz_part_env;
 
@@ -117,8 +118,8 @@ typedef struct cz_workload {
     uint64_t part_abc_bytes; /* the part of it released right after the kernel region */
     /* Optional: the sizes of the buffers each partition takes from the engine's buffer pool
      * (counted in part_bytes; 0 = unused slot). A partition waiting for memory adopts idle
-     * buffers of these sizes instead of having them freed (cz_bufpool_adopt). */
-    uint64_t buf_bytes[CZ_BUFPOOL_WANT_MAX];
+     * buffers of these sizes instead of having them freed (cz_mem_reserve). */
+    uint64_t buf_bytes[CZ_MEM_BUFS_MAX];
 } cz_workload;
 
 typedef struct cz_engine cz_engine;
@@ -138,14 +139,14 @@ typedef struct cz_engine_config {
                                          * SRS manager whose keys outlive the engine's jobs) */
     cz_sched_config sched;              /* retention etc.; on_cancel is the engine's */
     cz_timeline_emitter *timeline;      /* NULL: no timeline; not owned */
-    /* The buffer pool of the partitions' vectors: pinned host memory when ndevices > 0 unless
-     * pageable_buffers (pinned uploads are about 7x faster: docs/engine.md). Buffers
-     * pass from partition to partition with their budget bytes (cz_bufpool_adopt), so a full
-     * budget does not make the pool free and pin them again (each cudaHostAlloc / cudaFreeHost
-     * of 4 GiB stalls the other workers' device calls: docs/engine.md). Idle buffers are charged
-     * to the budget, at most pool_idle_bytes of them (0 = the whole budget; the pool's evictor
-     * frees them for anyone else who needs the memory). Its evictor is chained in front of the
-     * budget's evictor at create (set that one first) and removed at destroy. */
+    /* The memory manager's buffers of the partitions' vectors: pinned host memory when
+     * ndevices > 0 unless pageable_buffers (pinned uploads are about 7x faster: docs/engine.md).
+     * Buffers pass from partition to partition with their budget bytes (cz_mem_reserve), so a
+     * full budget does not make the manager free and pin them again (each cudaHostAlloc /
+     * cudaFreeHost of 4 GiB stalls the other workers' device calls: docs/engine.md). Idle
+     * buffers are charged to the budget, at most pool_idle_bytes of them (0 = the whole budget);
+     * the manager frees them for anyone else who needs the memory before the budget's evictor
+     * is asked, which the engine leaves as the caller set it. */
     int pageable_buffers;
     uint64_t pool_idle_bytes;
     /* The pacer: the dispatcher holds a partition back (before its memory) while
@@ -200,14 +201,14 @@ int cz_engine_await(cz_job **out, cz_engine *e, const char *key, int64_t timeout
 cz_sched *cz_engine_sched(cz_engine *e);
 cz_budget *cz_engine_budget(cz_engine *e);
 void cz_engine_stats_get(cz_engine_stats *out, cz_engine *e);
-/* The engine's buffer pool (its stats; a budget evictor to chain, cz_bufpool_evict). */
-cz_bufpool *cz_engine_bufpool(cz_engine *e);
+/* The engine's memory manager (its stats). */
+cz_mem *cz_engine_mem(cz_engine *e);
 /* Fills the engine's buffer pool ahead of jobs of workload wl (its buf_bytes) with the buffers
  * of partitions partitions (0: the most the pipeline holds at once: with the pacer
  * partition_workers + gpu_queue_depth + the GPU workers + 1, without it 2 x partition_workers + the
  * GPU workers), at most as many partitions as fit whole (part_bytes) in the budget's free bytes
  * (the pool's idle buffers counted as free), each as far as the budget grants it at once
- * (cz_bufpool_prefill): with pinned buffers this moves the pinning (seconds per GiB) out of the
+ * (cz_mem_prefill): with pinned buffers this moves the pinning (seconds per GiB) out of the
  * first jobs. When the budget caps the count below the pacer's, the pacer is lowered to it
  * (partitions - GPU workers - 1, at least 1), so that the pool does not grow mid-run. *made (may be
  * NULL): buffers allocated. CZ_ENOMEM when host memory runs out (what was made stays). */

@@ -8,19 +8,20 @@
  * the dispatcher makes (job seq, partition) order. The price is head-of-line blocking, which is
  * what the engine wants (the oldest job finishes first).
  *
- * When the head does not fit it calls the evictor once (lock dropped; the evictor releases
- * reservations it owns, e.g. idle proving keys, which re-enters this file through
- * cz_reservation_release) and otherwise sleeps until a release, a wake or its deadline. Every
- * change that can let a waiter proceed (a release, a grant that makes a new head, a waiter
- * leaving) broadcasts `changed`; waiters are few (the dispatcher, key loads), so a broadcast
- * costs nothing worth a per-waiter condition variable.
+ * When the head does not fit it calls the attached memory manager's evictor once, or with no
+ * manager the budget's own (lock dropped; the evictor releases reservations it owns, idle
+ * buffers or idle proving keys, which re-enters this file through cz_reservation_release; the
+ * manager asks the budget's evictor itself for what it could not free) and otherwise sleeps until a
+ * release, a wake or its deadline. Every change that can let a waiter proceed (a release, a grant
+ * that makes a new head, a waiter leaving) broadcasts `changed`; waiters are few (the dispatcher,
+ * key loads), so a broadcast costs nothing worth a per-waiter condition variable.
  *
- * A request may bring a reclaim hook of its own (cz_budget_reserve_adopt), called in place of the
- * evictor. Besides freeing memory it may move bytes that are already reserved into the request
- * (cz_reservation_move from a reservation its caller owns, e.g. the buffer pool's idle buffers
- * into the partition that will use them): `used` does not change, the request simply needs less,
- * and no other waiter can take those bytes in between, as it could if they were released and
- * reserved again.
+ * A request may bring a reclaim hook of its own (cz__budget_reserve_reclaim, src/engine/mem.h),
+ * called in place of the evictor. Besides freeing memory it may move bytes that are already
+ * reserved into the request (cz__reservation_move from a reservation its caller owns: the memory
+ * manager's idle buffers into the partition that will use them): `used` does not change, the
+ * request simply needs less, and no other waiter can take those bytes in between, as it could if
+ * they were released and reserved again.
  *
  * Invariant, checked on every grant: used <= total. Locking: `lock` protects everything here;
  * it is never held while calling the evictor or anything outside this file except the abort
@@ -31,6 +32,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "engine/mem.h"
 #include "engine/wait.h"
 
 typedef struct waiter {
@@ -46,8 +48,10 @@ struct cz_budget {
     size_t nwaiting;
     uint64_t waiting_bytes;
     uint64_t ngranted, nevict_calls, nrefused;
-    cz_budget_evict_fn evict;
+    cz_budget_evict_fn evict; /* the caller's (cz_budget_set_evictor) */
     void *evict_arg;
+    cz_budget_evict_fn mem_evict; /* the attached memory manager's, asked first */
+    void *mem_evict_arg;
 };
 
 int cz_budget_create(cz_budget **out, const cz_budget_config *cfg, cz_errinfo *ei) {
@@ -90,6 +94,21 @@ void cz_budget_set_evictor(cz_budget *b, cz_budget_evict_fn fn, void *arg) {
     pthread_mutex_unlock(&b->lock);
 }
 
+void cz__budget_attach(cz_budget *b, cz_budget_evict_fn fn, void *arg) {
+    pthread_mutex_lock(&b->lock);
+    CZ_ASSERT(fn == NULL || b->mem_evict == NULL); /* one manager per budget */
+    b->mem_evict = fn;
+    b->mem_evict_arg = arg;
+    pthread_mutex_unlock(&b->lock);
+}
+
+uint64_t cz__budget_evict_next(cz_budget *b, uint64_t need) {
+    cz_budget_evict_fn fn;
+    void *arg;
+    cz_budget_get_evictor(b, &fn, &arg);
+    return fn != NULL ? fn(arg, need) : 0;
+}
+
 uint64_t cz_budget_total(const cz_budget *b) {
     return b->total; /* immutable after create */
 }
@@ -123,14 +142,15 @@ static void leave(cz_budget *b, waiter *w) {
 
 int cz_budget_reserve(cz_reservation *out, cz_budget *b, uint64_t bytes, int64_t timeout_ms,
                       cz_budget_abort_fn abort, void *abort_arg, cz_errinfo *ei) {
-    return cz_budget_reserve_adopt(out, b, bytes, timeout_ms, abort, abort_arg, NULL, NULL, ei);
+    return cz__budget_reserve_reclaim(out, b, bytes, timeout_ms, abort, abort_arg, NULL, NULL, ei);
 }
 
-int cz_budget_reserve_adopt(cz_reservation *out, cz_budget *b, uint64_t bytes, int64_t timeout_ms,
-                            cz_budget_abort_fn abort, void *abort_arg, cz_budget_evict_fn reclaim,
-                            void *reclaim_arg, cz_errinfo *ei) {
+int cz__budget_reserve_reclaim(cz_reservation *out, cz_budget *b, uint64_t bytes,
+                               int64_t timeout_ms, cz_budget_abort_fn abort, void *abort_arg,
+                               cz_budget_evict_fn reclaim, void *reclaim_arg, cz_errinfo *ei) {
     out->budget = b;
     out->bytes = 0;
+    out->part = 0;
     if (bytes == 0)
         return CZ_OK;
     if (bytes > b->total) {
@@ -174,8 +194,12 @@ int cz_budget_reserve_adopt(cz_reservation *out, cz_budget *b, uint64_t bytes, i
                          (unsigned long long)bytes);
             break;
         }
-        cz_budget_evict_fn fn = reclaim != NULL ? reclaim : b->evict;
-        void *arg = reclaim != NULL ? reclaim_arg : b->evict_arg;
+        cz_budget_evict_fn fn = reclaim != NULL        ? reclaim
+                                : b->mem_evict != NULL ? b->mem_evict
+                                                       : b->evict;
+        void *arg = reclaim != NULL        ? reclaim_arg
+                    : b->mem_evict != NULL ? b->mem_evict_arg
+                                           : b->evict_arg;
         if (b->head == &w && fn != NULL && !evict_tried) {
             uint64_t short_by = need - (b->total - b->used);
             b->nevict_calls++;
@@ -209,6 +233,7 @@ int cz_budget_try_reserve(cz_reservation *out, cz_budget *b, uint64_t bytes) {
     int ok = 1;
     out->budget = b;
     out->bytes = 0;
+    out->part = 0;
     if (bytes == 0)
         return 1;
     pthread_mutex_lock(&b->lock);
@@ -240,7 +265,7 @@ void cz_reservation_release(cz_reservation *r, uint64_t bytes) {
     pthread_mutex_unlock(&b->lock);
 }
 
-void cz_reservation_move(cz_reservation *to, cz_reservation *from, uint64_t bytes) {
+void cz__reservation_move(cz_reservation *to, cz_reservation *from, uint64_t bytes) {
     CZ_ASSERT(bytes <= from->bytes);
     if (to->budget == NULL)
         to->budget = from->budget;

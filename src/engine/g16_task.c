@@ -116,10 +116,10 @@ void cz__g16_part_free(void *v, void *job) {
     if (pt == NULL)
         return;
     cz_groth16_pending_free(pt->pp); /* joins a G2 MSM still running; gives a, b back */
-    cz_bufpool_put(pt->bufs, pt->a);
-    cz_bufpool_put(pt->bufs, pt->b);
+    cz_mem_put(pt->mem, pt->a);
+    cz_mem_put(pt->mem, pt->b);
     if (pt->wit_owned)
-        cz_bufpool_put(pt->bufs, pt->wit);
+        cz_mem_put(pt->mem, pt->wit);
     free(pt);
 }
 
@@ -130,9 +130,9 @@ int cz__g16_part_new(cz__g16_part **out, const cz__g16_job *j, const cz_part_env
     *out = NULL;
     if (pt == NULL)
         return cz_fail(ei, CZ_ENOMEM, "synthesis: partition state");
-    pt->bufs = env->bufs;
-    pt->a = cz_bufpool_get(env->bufs, vbytes, env->res);
-    pt->b = cz_bufpool_get(env->bufs, vbytes, env->res);
+    pt->mem = env->mem;
+    pt->a = cz_mem_get(env->mem, vbytes, env->res);
+    pt->b = cz_mem_get(env->mem, vbytes, env->res);
     if (pt->a == NULL || pt->b == NULL) {
         cz__g16_part_free(pt, NULL);
         return cz_fail(ei, CZ_ENOMEM, "synthesis: 2 x %zu bytes of evaluations", vbytes);
@@ -152,8 +152,8 @@ int cz__g16_part_end(void **out, cz__g16_job *j, cz__g16_part *pt, uint32_t p, i
 }
 
 /* The pending proof's release hook for a and b. */
-static void buf_back(void *bufs, void *p) {
-    cz_bufpool_put(bufs, p);
+static void buf_back(void *mem, void *p) {
+    cz_mem_put(mem, p);
 }
 
 int cz__g16_prepare(void *part, void *job, const cz_engine_device *dev, cz_part_times *t,
@@ -169,7 +169,7 @@ int cz__g16_prepare(void *part, void *job, const cz_engine_device *dev, cz_part_
         return rc;
     /* a and b go to the pending proof (begin gives them back if it fails). */
     rc = cz_groth16_begin_pooled(&pt->pp, j->zk, (const uint64_t(*)[4])pt->wit, pt->a, pt->b,
-                                 buf_back, pt->bufs, j->fixed ? j->r : NULL, j->fixed ? j->s : NULL,
+                                 buf_back, pt->mem, j->fixed ? j->r : NULL, j->fixed ? j->s : NULL,
                                  ei);
     pt->a = pt->b = NULL;
     if (rc == CZ_OK && !cz_groth16_gpu_key_has_g2(key))
@@ -227,9 +227,9 @@ int cz__g16_finish(cz_groth16_proof *proof, void *part, void *job, cz_part_times
     t->g2_msm = cz_groth16_pending_timings(pt->pp)->msm_b2_ms;
     /* The G2 MSM (joined by a successful finish) was the witness's last reader: it goes back
      * now, while the partition's reservation still pays for it, and the pipeline's release
-     * hands it to the pool. After a failure part_free gives it back (joining the G2 MSM). */
+     * hands it to the manager. After a failure part_free gives it back (joining the G2 MSM). */
     if (rc == CZ_OK && pt->wit_owned) {
-        cz_bufpool_put(pt->bufs, pt->wit);
+        cz_mem_put(pt->mem, pt->wit);
         pt->wit = NULL;
         pt->wit_owned = 0;
     }

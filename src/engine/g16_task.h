@@ -16,10 +16,10 @@
  * GPU keys come from the SRS manager (job->key, cz_srs_key_device) or from a key cache of the
  * workload's (job->keys, cz__g16_keys), which a context shared by many jobs owns.
  *
- * Buffers: a and b (and a workload's own witness, wit_owned) come from the engine's buffer pool
- * (cz_part_env.bufs) and go back to it: a and b through the pending proof's release hook, the
+ * Buffers: a and b (and a workload's own witness, wit_owned) come from the engine's memory manager
+ * (cz_part_env.mem) and go back to it: a and b through the pending proof's release hook, the
  * witness at finish or in part_free. Gets name the partition's reservation, which pays for them
- * until the pipeline's release hands them to the pool.
+ * until the pipeline's release hands them to the manager.
  */
 #ifndef CUZK_ENGINE_G16_TASK_H
 #define CUZK_ENGINE_G16_TASK_H
@@ -58,9 +58,9 @@ typedef struct cz__g16_job {
 
 /* One partition in flight. */
 typedef struct cz__g16_part {
-    cz_bufpool *bufs;
-    void *a, *b;        /* evaluations, from bufs; handed to pp by prepare */
-    uint64_t (*wit)[4]; /* canonical witness; from bufs when wit_owned, else the job's */
+    cz_mem *mem;
+    void *a, *b;        /* evaluations, from mem; handed to pp by prepare */
+    uint64_t (*wit)[4]; /* canonical witness; from mem when wit_owned, else the job's */
     int wit_owned;
     cz_groth16_pending *pp;
 } cz__g16_part;

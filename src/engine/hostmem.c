@@ -1,9 +1,10 @@
 /*
- * Host memory for data the GPU copies from (include/cuzk/engine.h, "Host memory"): pinned
- * (page-locked, cz_gpu_host_alloc) when asked for and possible, plain malloc otherwise.
+ * Host memory for data the GPU copies from (include/cuzk/engine.h, "Memory manager"; the
+ * allocation part of the memory module, src/engine/mem.h): pinned (page-locked,
+ * cz_gpu_host_alloc) when asked for and possible, plain malloc otherwise.
  *
  * Every block starts with a 64-byte header {magic, pinned, bytes}, so cz_host_free needs only the
- * pointer (the SRS seam's free and the buffer pool's put get no flag) and the pool can read a
+ * pointer (the SRS seam's free and the memory manager's put get no flag) and the manager can read a
  * buffer's size. Blocks are 64-byte aligned (pinned: page aligned; pageable: posix_memalign), so
  * the payload after the 64-byte header is too, for 32-byte limb loads and DMA.
  *

@@ -1,25 +1,28 @@
 /*
- * The engine's pipeline (include/cuzk/pipeline.h): the threads, the hand-off between them and
- * the end of every partition and job.
+ * The engine's pipeline (include/cuzk/pipeline.h): its life cycle, the threads after the
+ * dispatcher, the hand-off between them and the end of every partition and job. The dispatcher
+ * (the order of jobs and partitions, the pacer, each partition's reservation) is dispatch.c;
+ * pipeline_internal.h holds what the two share.
  *
- * Threads: 1 dispatcher, partition_workers synthesis workers (and, unless urgent_synthesis < 0,
- * one more that takes only Critical partitions from the head of synth_q, which takes one of them
- * beyond its bound for it), ndevices × workers_per_device GPU
- * workers, `finalizers` finalizer threads, 1 deallocation thread. A partition is an `item` that
- * moves synth_q (ordered like gpu_q below, which is first in, first out within a priority;
- * bounded by the number of synthesis workers, so the dispatcher reserves
- * memory at most that far ahead; the pacer holds it back while partition_workers +
- * gpu_queue_depth partitions are not yet picked up by a GPU worker) → gpu_q (ordered by
- * (priority, dispatch order, partition): the most urgent, oldest job's lowest partition first) →
- * fin_q → end_part(). The dispatcher is one loop (dispatcher_main): before each partition it
- * takes any queued job of a higher priority first, and a partition waiting for the pacer or for
- * memory gives way to such a job (DEFERRED) and is dispatched again after it. end_part() is the
- * one place a partition ends, whatever happened: it releases the reservation, passes the
- * buffers to the deallocation thread and reports the partition to the job; the report of the last
- * partition completes the job (assemble in order, verify, done) or leaves it failed/cancelled.
+ * Threads: 1 dispatcher (dispatch.c), partition_workers synthesis workers (and, unless
+ * urgent_synthesis < 0, one more that takes only Critical partitions from the head of synth_q,
+ * which takes one of them beyond its bound for it), ndevices x workers_per_device GPU workers,
+ * `finalizers` finalizer threads, 1 deallocation thread. A partition is an `item` that moves
+ * synth_q (ordered like gpu_q below, which is first in, first out within a priority; bounded by
+ * the number of synthesis workers, so the dispatcher reserves memory at most that far ahead) ->
+ * gpu_q (ordered by (priority, dispatch order, partition): the most urgent, oldest job's lowest
+ * partition first) -> fin_q -> cz__end_part(). A GPU worker releases the partition's a/b/c bytes
+ * after its kernel region (cz_mem_release, step one). cz__end_part() is the one place a partition
+ * ends, whatever happened: it releases the reservation to the end (cz_mem_release, CZ_MEM_ALL),
+ * passes the partition's buffers to the deallocation thread and reports the partition to the
+ * job; the report of the last partition completes the job (verify, encode in order, done) or
+ * leaves it failed/cancelled.
  *
- * Shutdown drains in pipeline order: the scheduler stops handing out jobs, the dispatcher ends
- * the job it is dispatching, then each queue is closed once the stage before it has joined.
+ * Lifecycle: cz_engine_create makes the memory manager on the budget (own or shared), the
+ * scheduler, the pools and the queues, then starts the threads from the end of the pipeline
+ * backwards. Shutdown drains in pipeline order: the scheduler stops handing out jobs, the
+ * dispatcher ends the job it is dispatching, then each queue is closed once the stage before it
+ * has joined; the memory manager goes last, when every buffer has come back.
  */
 #include <pthread.h>
 #include <stdarg.h>
@@ -36,30 +39,8 @@
 #include "cuzk/pipeline.h"
 #include "cuzk/threadpool.h"
 #include "cuzk/timeline.h"
-#include "engine/fifo_lock.h"
+#include "engine/pipeline_internal.h"
 #include "engine/wait.h"
-#include "engine/workq.h"
-
-/* One job's pipeline state: the cz_job's payload. */
-typedef struct pjob {
-    cz_workload wl;
-    cz_groth16_proof *proofs; /* nparts, each written by its partition's finalizer */
-    uint64_t order;           /* dispatch order, set by the dispatcher */
-    uint32_t nended;          /* partitions ended (under the engine's stats_lock) */
-} pjob;
-
-typedef struct item {
-    cz__wq_node node; /* first: queues hand items around as nodes */
-    cz_engine *e;
-    cz_job *job; /* a reference, dropped by end_part */
-    pjob *pj;
-    uint32_t p;
-    cz_reservation res;
-    void *part; /* the workload's partition, from synthesis on */
-    cz_part_times t;
-    char worker[24];
-    int paced; /* counted in e->npaced */
-} item;
 
 /* A partition for the deallocation thread (it holds a job reference: the workload lives on),
  * or, with release set, the job's end: ops->release after every earlier partition (the queue is
@@ -70,49 +51,6 @@ typedef struct dealloc {
     void *part;
     int release;
 } dealloc;
-
-typedef struct gpu_worker {
-    cz_engine *e;
-    int slot; /* index into e->dev */
-    int index;
-    cz_engine_device d; /* the slot's, with this worker's device buffers (d.ws) */
-    pthread_t thread;
-} gpu_worker;
-
-typedef struct dev_slot {
-    cz_engine_device d;
-    cz__fifo_lock lock; /* held around compute only, granted first come first served */
-    double busy_ms;     /* lock held, summed (under e->stats_lock) */
-    int busy_now;       /* the lock is held (under e->stats_lock) */
-} dev_slot;
-
-struct cz_engine {
-    cz_engine_config cfg;
-    cz_sched *sched;
-    cz_budget *budget;
-    int own_budget;
-    cz_bufpool *bufs;              /* the partitions' vectors (pinned with GPUs if asked) */
-    cz_budget_evict_fn prev_evict; /* the budget's evictor before ours (chained) */
-    void *prev_evict_arg;
-    cz_threadpool *synth_pool, *gpu_pool;
-    cz_timeline_emitter *tl;
-    cz__workq synth_q, gpu_q, fin_q, dealloc_q;
-    dev_slot dev[CZ_ENGINE_MAX_DEVICES];
-    int nslots;
-    pthread_t dispatcher, deallocator;
-    pthread_t *synth, *fin;
-    gpu_worker *gpu;
-    int nsynth, ngpu, nfin;
-    int urgent; /* one more synthesis worker, synth[nsynth], for Critical partitions only */
-    int started_dispatcher, started_deallocator, nsynth_started, ngpu_started, nfin_started;
-    pthread_mutex_t stats_lock;
-    uint64_t parts_done, parts_failed, parts_skipped, order;
-    uint64_t nitems;     /* partitions dispatched and not yet ended (under stats_lock) */
-    uint64_t npaced;     /* partitions dispatched, not yet picked up by a GPU worker (stats_lock) */
-    uint64_t pace_limit; /* the pacer's bound on npaced; 0 = no pacer */
-    pthread_cond_t pace_cv; /* npaced went down (with stats_lock) */
-    uint64_t start_ns;
-};
 
 static double ms_since(uint64_t t0) {
     return (double)cz_clock_elapsed_ns(t0) / 1e6;
@@ -229,79 +167,14 @@ static void end_job_event(cz_engine *e, item *it) {
     }
 }
 
-/* The pacer (cz_engine_config.gpu_queue_depth): it leaves the partitions a GPU worker took. */
-static void pace_leave(item *it) {
-    cz_engine *e = it->e;
-    if (!it->paced)
-        return;
-    pthread_mutex_lock(&e->stats_lock);
-    e->npaced--;
-    it->paced = 0;
-    pthread_cond_signal(&e->pace_cv);
-    pthread_mutex_unlock(&e->stats_lock);
-}
-
-/* 1 for a Critical job's partition while the urgent synthesis worker is on: the one place more
- * it gets in the pacer and in the synthesis queue's bound (that worker's); else 0. */
-static unsigned urgent_extra(const cz_engine *e, const cz_job *job) {
-    return e->urgent && cz_job_priority(job) == CZ_PRIO_CRITICAL;
-}
-
-/* A more urgent job than it's is queued: the dispatcher takes that job before this partition. */
-static int preempted(const item *it) {
-    return cz_sched_queued_above(it->e->sched, cz_job_priority(it->job));
-}
-
-/* What pace_enter and the dispatcher's reservation return when a more urgent job is queued: the
- * partition goes back (retract) and is dispatched again after that job's partitions. */
-#define DEFERRED 1
-
-/* Waits until the pacer lets it into the pipeline; CZ_ECANCELED when its job should stop,
- * DEFERRED when a more urgent job is queued. A Critical partition gets one place more (with the
- * urgent synthesis worker, whose partition it is). A submit, a cancel and a partition leaving the
- * pacer signal pace_cv; the wait also looks again every PACE_POLL_MS (a partition that fails
- * makes its job stop without passing here). */
-#define PACE_POLL_MS 50
-static int pace_enter(item *it) {
-    cz_engine *e = it->e;
-    const uint64_t extra = urgent_extra(e, it->job);
-    if (e->pace_limit == 0)
-        return CZ_OK;
-    for (;;) {
-        struct timespec ts;
-        pthread_mutex_lock(&e->stats_lock);
-        if (e->npaced < e->pace_limit + extra) {
-            e->npaced++;
-            it->paced = 1;
-            pthread_mutex_unlock(&e->stats_lock);
-            return CZ_OK;
-        }
-        ts = cz__deadline(PACE_POLL_MS);
-        (void)cz__cond_wait_until(&e->pace_cv, &e->stats_lock, &ts);
-        pthread_mutex_unlock(&e->stats_lock);
-        if (cz_job_should_stop(it->job))
-            return CZ_ECANCELED;
-        if (preempted(it))
-            return DEFERRED;
-    }
-}
-
-/* Wakes the dispatcher's waits (pacer, memory) to look again: a job was queued or cancelled. */
-static void wake_dispatcher(cz_engine *e) {
-    pthread_mutex_lock(&e->stats_lock);
-    pthread_cond_broadcast(&e->pace_cv);
-    pthread_mutex_unlock(&e->stats_lock);
-    cz_budget_wake(e->budget);
-}
-
 /* The one way a partition ends (see the file comment); frees it. */
-static void end_part(item *it, int code, const char *msg) {
+void cz__end_part(item *it, int code, const char *msg) {
     cz_engine *e = it->e;
     int last_ok, last;
-    pace_leave(it);
-    /* Buffers the partition still has come back later (deallocation thread): the pool pays for
-     * them from here on, so they are not charged again then. */
-    cz_bufpool_release_all(e->bufs, &it->res);
+    cz__pace_leave(it);
+    /* Buffers the partition still has come back later (deallocation thread): the memory manager
+     * pays for them from here on, so they are not charged again then. */
+    cz_mem_release(e->mem, &it->res, CZ_MEM_ALL);
     free_later(e, it->job, it->part, 0);
     it->part = NULL;
     pthread_mutex_lock(&e->stats_lock);
@@ -330,167 +203,18 @@ static void end_part(item *it, int code, const char *msg) {
     free(it);
 }
 
-static void fail_part(item *it, int rc, cz_errinfo *ei, const char *step) {
+void cz__fail_part(item *it, int rc, cz_errinfo *ei, const char *step) {
     char msg[CZ_ERRINFO_MSG_MAX + 64];
     if (rc == CZ_ECANCELED) {
-        end_part(it, rc, NULL);
+        cz__end_part(it, rc, NULL);
         return;
     }
     snprintf(msg, sizeof msg, "partition %u: %s: %s", it->p, step,
              ei->msg[0] ? ei->msg : cz_strerror(rc));
-    end_part(it, rc, msg);
+    cz__end_part(it, rc, msg);
 }
 
 /* ---- threads ---- */
-
-/* The abort predicate of a partition's wait for memory (under the budget's lock, so the lock
- * order is budget -> scheduler): its job should stop, or a more urgent job is queued. */
-static int part_wait_ends(void *arg) {
-    const item *it = arg;
-    return cz_job_should_stop(it->job) || preempted(it);
-}
-
-/* The dispatcher's reclaim hook (cz_budget_reserve_adopt): the pool's idle buffers of the sizes
- * the partition will get are adopted into its reservation; buffers of those sizes are freed only
- * when no other partition is in flight (those would give memory back, and take them). */
-typedef struct part_want {
-    cz_bufpool_want want;
-    cz_engine *e;
-} part_want;
-
-static uint64_t reclaim_for_partition(void *arg, uint64_t short_by) {
-    part_want *w = arg;
-    pthread_mutex_lock(&w->e->stats_lock);
-    w->want.others_pending = w->e->nitems > 1; /* the partition being reserved is one */
-    pthread_mutex_unlock(&w->e->stats_lock);
-    return cz_bufpool_adopt(&w->want, short_by);
-}
-
-/* The synthesis and GPU queues' order of a partition of the job dispatched order-th: priority
- * first (Critical lowest), then dispatch order, so a more urgent job's partitions pass those
- * already waiting; within a priority, dispatch order is arrival order (first in, first out). */
-#define QUEUE_PRIO_SHIFT 56
-static uint64_t queue_order(const cz_job *job, uint64_t order) {
-    return ((uint64_t)(CZ_PRIO_COUNT - 1 - (int)cz_job_priority(job)) << QUEUE_PRIO_SHIFT) | order;
-}
-/* Every queue order below this is a Critical partition's. */
-#define QUEUE_CRITICAL_BELOW ((uint64_t)1 << QUEUE_PRIO_SHIFT)
-
-/* Takes back a partition that has not entered the pipeline (DEFERRED): nothing is reported,
- * the bytes its reservation holds (adopted buffers) go back to the pool. */
-static void retract(item *it) {
-    cz_engine *e = it->e;
-    pace_leave(it);
-    cz_bufpool_release_all(e->bufs, &it->res);
-    pthread_mutex_lock(&e->stats_lock);
-    e->nitems--;
-    pthread_mutex_unlock(&e->stats_lock);
-    cz_job_unref(it->job);
-    free(it);
-}
-
-/* Partition p of job into the pipeline: the pacer, its memory, the synthesis queue. Returns
- * DEFERRED (the partition was taken back) when a more urgent job is queued while it waits, else
- * CZ_OK (dispatched, or ended: skipped or failed). */
-static int dispatch_part(cz_engine *e, cz_job *job, uint32_t p) {
-    pjob *pj = cz_job_payload(job);
-    item *it = calloc(1, sizeof *it);
-    cz_errinfo ei;
-    int rc;
-    cz_errinfo_clear(&ei);
-    if (it == NULL) {
-        /* Cannot even track the partition: report it failed directly. */
-        if (cz_job_part_report(job, p, CZ_ENOMEM, "no memory to dispatch a partition"))
-            CZ_ASSERT(0 && "a failed partition cannot complete its job");
-        return CZ_OK;
-    }
-    cz_job_ref(job);
-    pthread_mutex_lock(&e->stats_lock);
-    e->nitems++; /* until end_part */
-    pthread_mutex_unlock(&e->stats_lock);
-    it->e = e;
-    it->job = job;
-    it->pj = pj;
-    it->p = p;
-    it->node.order = queue_order(job, pj->order);
-    it->node.part = p;
-    rc = cz_job_should_stop(job) ? CZ_ECANCELED : pace_enter(it);
-    if (rc == DEFERRED) {
-        retract(it);
-        return DEFERRED;
-    }
-    if (rc != CZ_OK) {
-        end_part(it, CZ_ECANCELED, NULL);
-        return CZ_OK;
-    }
-    /* Idle pooled buffers of the sizes this partition will get are adopted into its reservation
-     * while it waits, not freed (cz_bufpool_adopt); on failure end_part gives them back. */
-    part_want want = {{e->bufs, &it->res, {0}, 0, 0}, e};
-    memcpy(want.want.bytes, pj->wl.buf_bytes, sizeof want.want.bytes);
-    rc = cz_budget_reserve_adopt(&it->res, e->budget, pj->wl.part_bytes, -1, part_wait_ends, it,
-                                 reclaim_for_partition, &want, &ei);
-    if (rc == CZ_ECANCELED && !cz_job_should_stop(job)) {
-        retract(it); /* a more urgent job's partitions reserve first */
-        return DEFERRED;
-    }
-    if (rc != CZ_OK) {
-        fail_part(it, rc, &ei, "memory reservation");
-        return CZ_OK;
-    }
-    cz__workq_push_ordered_over(&e->synth_q, &it->node, urgent_extra(e, job));
-    return CZ_OK;
-}
-
-/* The dispatcher: one loop over the jobs it is dispatching, a stack ordered by priority (each
- * one more urgent than the one below it, so at most CZ_PRIO_COUNT). It dispatches the next
- * partition of the top job; before each, a queued job more urgent than the top is taken from the
- * scheduler and pushed, and a partition whose wait (pacer or memory) a more urgent job
- * interrupts is dispatched again after that job. So a Critical job passes a Normal job's
- * partitions, also one waiting for memory, and among equals jobs go in arrival order. After the
- * scheduler shuts down the jobs on the stack are dispatched to the end (their partitions are
- * skipped once the engine stops them). */
-typedef struct dispatching {
-    cz_job *job;
-    uint32_t next; /* its next partition */
-} dispatching;
-
-static void start_job(cz_engine *e, dispatching *d, cz_job *job) {
-    pjob *pj = cz_job_payload(job);
-    pthread_mutex_lock(&e->stats_lock);
-    pj->order = ++e->order;
-    pthread_mutex_unlock(&e->stats_lock);
-    d->job = job;
-    d->next = 0;
-}
-
-static void *dispatcher_main(void *arg) {
-    cz_engine *e = arg;
-    dispatching stack[CZ_PRIO_COUNT];
-    int n = 0;
-    for (;;) {
-        cz_job *job;
-        if (n == 0) {
-            if (cz_sched_next(&job, e->sched, -1, NULL) != CZ_OK)
-                break; /* shut down */
-            start_job(e, &stack[n++], job);
-        } else if (cz_sched_next_above(&job, e->sched, cz_job_priority(stack[n - 1].job), NULL) ==
-                   CZ_OK) {
-            CZ_ASSERT(n < CZ_PRIO_COUNT);
-            CZ_LOG_DEBUG("engine: job %s (%s) goes before the rest of job %s (%s)", cz_job_key(job),
-                         cz_priority_name(cz_job_priority(job)), cz_job_key(stack[n - 1].job),
-                         cz_priority_name(cz_job_priority(stack[n - 1].job)));
-            start_job(e, &stack[n++], job);
-        }
-        dispatching *d = &stack[n - 1];
-        if (dispatch_part(e, d->job, d->next) == DEFERRED)
-            continue;
-        if (++d->next == cz_job_nparts(d->job)) {
-            cz_job_unref(d->job);
-            n--;
-        }
-    }
-    return NULL;
-}
 
 /* Synthesis worker index; index nsynth is the urgent one (Critical partitions only). */
 static cz__wq_node *synth_next(cz_engine *e, int index) {
@@ -511,18 +235,18 @@ static void *synth_main(void *arg) {
         int rc;
         snprintf(it->worker, sizeof it->worker, "synth%d", index);
         if (cz_job_should_stop(it->job)) {
-            end_part(it, CZ_ECANCELED, NULL);
+            cz__end_part(it, CZ_ECANCELED, NULL);
             continue;
         }
         cz_errinfo_clear(&ei);
         emit(e, CZ_TL_SYNTH_START, it, NULL);
         t0 = cz_clock_now_ns();
-        cz_part_env env = {&it->res, e->bufs, e->synth_pool};
+        cz_part_env env = {&it->res, e->mem, e->synth_pool};
         rc = wl->ops->synthesize(&it->part, wl->ctx, it->p, &env, &it->t, &ei);
         it->t.synth = ms_since(t0);
         emit(e, CZ_TL_SYNTH_END, it, "synth_ms=%.3f", it->t.synth);
         if (rc != CZ_OK) {
-            fail_part(it, rc, &ei, "synthesis");
+            cz__fail_part(it, rc, &ei, "synthesis");
             continue;
         }
         it->worker[0] = 0;
@@ -543,22 +267,22 @@ static void gpu_part(gpu_worker *w, item *it) {
 
     snprintf(it->worker, sizeof it->worker, "gpu%d.%d", w->slot, w->index);
     emit(e, CZ_TL_GPU_PICKUP, it, NULL);
-    pace_leave(it);
+    cz__pace_leave(it);
     if (cz_job_should_stop(it->job)) {
-        end_part(it, CZ_ECANCELED, NULL);
+        cz__end_part(it, CZ_ECANCELED, NULL);
         return;
     }
     cz_errinfo_clear(&ei);
     t0 = cz_clock_now_ns();
     rc = wl->ops->prepare(it->part, wl->ctx, &w->d, &it->t, &ei);
     if (rc != CZ_OK) {
-        fail_part(it, rc, &ei, "prepare");
+        cz__fail_part(it, rc, &ei, "prepare");
         return;
     }
     it->t.prep += ms_since(t0);
     if (wl->ops->upload != NULL &&
         (rc = wl->ops->upload(it->part, wl->ctx, &w->d, &it->t, &ei)) != CZ_OK) {
-        fail_part(it, rc, &ei, "upload");
+        cz__fail_part(it, rc, &ei, "upload");
         return;
     }
 
@@ -586,12 +310,12 @@ static void gpu_part(gpu_worker *w, item *it) {
                                CZ_TL_STAGE_LOCK_HELD, held_ms);
     }
     if (rc != CZ_OK) {
-        fail_part(it, rc, &ei, "GPU compute");
+        cz__fail_part(it, rc, &ei, "GPU compute");
         return;
     }
-    /* Release step 1: a and b, given back to the pool by now, stay there (paid by the pool). */
-    cz_bufpool_release(e->bufs, &it->res,
-                       wl->part_abc_bytes < it->res.bytes ? wl->part_abc_bytes : it->res.bytes);
+    /* Release step 1: a and b, given back to the manager by now, stay there (paid by it). */
+    cz_mem_release(e->mem, &it->res,
+                   wl->part_abc_bytes < it->res.bytes ? wl->part_abc_bytes : it->res.bytes);
     cz__workq_push(&e->fin_q, &it->node);
 }
 
@@ -630,11 +354,11 @@ static void *fin_main(void *arg) {
         it->t.finish = ms_since(t0);
         emit_stages(e, it);
         if (rc != CZ_OK) {
-            fail_part(it, rc, &ei, "finish");
+            cz__fail_part(it, rc, &ei, "finish");
             continue;
         }
         emit(e, CZ_TL_FINALIZE, it, NULL);
-        end_part(it, CZ_OK, NULL);
+        cz__end_part(it, CZ_OK, NULL);
     }
     return NULL;
 }
@@ -655,7 +379,7 @@ static void *dealloc_main(void *arg) {
 
 static void on_cancel(void *arg, cz_job *job) {
     (void)job;
-    wake_dispatcher(arg);
+    cz__wake_dispatcher(arg);
 }
 
 static void pjob_free(void *arg) {
@@ -701,14 +425,7 @@ void cz_engine_destroy(cz_engine *e) {
         return;
     stop_threads(e);
     cz_sched_destroy(e->sched);
-    if (e->bufs != NULL) {
-        cz_budget_evict_fn fn;
-        void *arg;
-        cz_budget_get_evictor(e->budget, &fn, &arg);
-        if (fn == cz_bufpool_evict && arg == e->bufs)
-            cz_budget_set_evictor(e->budget, e->prev_evict, e->prev_evict_arg);
-        cz_bufpool_destroy(e->bufs);
-    }
+    cz_mem_destroy(e->mem); /* detaches from the budget */
     if (e->own_budget)
         cz_budget_destroy(e->budget);
     cz_threadpool_destroy(e->synth_pool);
@@ -750,7 +467,7 @@ static int start_threads(cz_engine *e, cz_errinfo *ei) {
             return cz_fail(ei, CZ_EINTERNAL, "engine: cannot start a synthesis worker");
         }
     }
-    if (pthread_create(&e->dispatcher, NULL, dispatcher_main, e) != 0)
+    if (pthread_create(&e->dispatcher, NULL, cz__dispatcher_main, e) != 0)
         return cz_fail(ei, CZ_EINTERNAL, "engine: cannot start the dispatcher");
     e->started_dispatcher = 1;
     return CZ_OK;
@@ -810,13 +527,10 @@ int cz_engine_create(cz_engine **out, const cz_engine_config *cfg, cz_errinfo *e
         e->own_budget = 1;
     }
     {
-        cz_bufpool_config pc = {cfg->ndevices > 0 && !cfg->pageable_buffers, e->budget,
-                                cfg->pool_idle_bytes};
-        if ((rc = cz_bufpool_create(&e->bufs, &pc, ei)) != CZ_OK)
+        cz_mem_config mc = {cfg->ndevices > 0 && !cfg->pageable_buffers, e->budget,
+                            cfg->pool_idle_bytes};
+        if ((rc = cz_mem_create(&e->mem, &mc, ei)) != CZ_OK)
             goto fail;
-        cz_budget_get_evictor(e->budget, &e->prev_evict, &e->prev_evict_arg);
-        cz_bufpool_set_next_evictor(e->bufs, e->prev_evict, e->prev_evict_arg);
-        cz_budget_set_evictor(e->budget, cz_bufpool_evict, e->bufs);
     }
     sc = cfg->sched;
     sc.on_cancel = on_cancel;
@@ -851,7 +565,7 @@ int cz_engine_submit(cz_job **out, cz_engine *e, const char *key, cz_priority pr
         return cz_fail(ei, CZ_EINVAL, "engine: job %s: incomplete workload", key ? key : "?");
     uint64_t pooled = 0;
     int pooled_ok = 1;
-    for (int i = 0; i < CZ_BUFPOOL_WANT_MAX; i++) {
+    for (int i = 0; i < CZ_MEM_BUFS_MAX; i++) {
         pooled_ok &= wl->buf_bytes[i] <= wl->part_bytes - pooled;
         pooled += pooled_ok ? wl->buf_bytes[i] : 0;
     }
@@ -880,7 +594,7 @@ int cz_engine_submit(cz_job **out, cz_engine *e, const char *key, cz_priority pr
         free(pj->proofs);
         free(pj);
     } else if (prio > CZ_PRIO_LOW) {
-        wake_dispatcher(e); /* it may be more urgent than a partition waiting there */
+        cz__wake_dispatcher(e); /* it may be more urgent than a partition waiting there */
     }
     return rc;
 }
@@ -902,23 +616,23 @@ cz_budget *cz_engine_budget(cz_engine *e) {
     return e->budget;
 }
 
-cz_bufpool *cz_engine_bufpool(cz_engine *e) {
-    return e->bufs;
+cz_mem *cz_engine_mem(cz_engine *e) {
+    return e->mem;
 }
 
 int cz_engine_prefill(cz_engine *e, const cz_workload *wl, unsigned partitions, unsigned *made,
                       cz_errinfo *ei) {
     cz_budget_stats bs;
-    cz_bufpool_stats ps;
+    cz_mem_stats ps;
     uint64_t fit;
     if (partitions == 0) /* + 1 with the pacer: a partition finishing still holds a buffer */
         partitions = (e->pace_limit > 0 ? (unsigned)e->pace_limit + 1 : 2 * (unsigned)e->nsynth) +
                      (unsigned)e->ngpu;
-    /* no more sets than partitions fit in what the budget has free (with the pool's own idle
+    /* no more sets than partitions fit in what the budget has free (with the manager's own idle
      * buffers, which partitions adopt): a partition also needs room for its bytes that are not
      * pooled, and filling it all would make the first partitions free buffers to get it */
     cz_budget_stats_get(&bs, e->budget);
-    cz_bufpool_stats_get(&ps, e->bufs);
+    cz_mem_stats_get(&ps, e->mem);
     fit = wl->part_bytes == 0 ? 0 : (bs.total - bs.used + ps.reserved_bytes) / wl->part_bytes;
     if (partitions > fit) {
         partitions = (unsigned)fit;
@@ -937,7 +651,7 @@ int cz_engine_prefill(cz_engine *e, const cz_workload *wl, unsigned partitions, 
         }
         pthread_mutex_unlock(&e->stats_lock);
     }
-    return cz_bufpool_prefill(e->bufs, wl->buf_bytes, partitions, made, ei);
+    return cz_mem_prefill(e->mem, wl->buf_bytes, partitions, made, ei);
 }
 
 void cz_engine_stats_get(cz_engine_stats *out, cz_engine *e) {

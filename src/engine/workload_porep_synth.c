@@ -73,7 +73,7 @@ static int synth_synthesize(void **out, void *job, uint32_t p, const cz_part_env
     if ((rc = cz__g16_part_new(&pt, &j->g, env, ei)) != CZ_OK)
         return rc;
     cs.w = malloc(nvars * sizeof *cs.w);
-    pt->wit = cz_bufpool_get(env->bufs, nvars * sizeof *pt->wit, env->res);
+    pt->wit = cz_mem_get(env->mem, nvars * sizeof *pt->wit, env->res);
     pt->wit_owned = 1;
     if (cs.w == NULL || pt->wit == NULL) {
         free(cs.w);
@@ -92,7 +92,7 @@ static int synth_synthesize(void **out, void *job, uint32_t p, const cz_part_env
     /* The Montgomery witness (counted in part_bytes, not pooled) is gone: its bytes leave the
      * partition's reservation now rather than at finish, so the next partition can start. */
     if (env->res != NULL && env->res->budget != NULL && env->res->bytes >= nvars * sizeof *cs.w)
-        cz_reservation_release(env->res, nvars * sizeof *cs.w);
+        cz_mem_release(env->mem, env->res, nvars * sizeof *cs.w);
     return cz__g16_part_end(out, &j->g, pt, p, rc);
 }
 

@@ -109,8 +109,8 @@ static void cpu_refused(void) {
     {
         /* Its partitions' vectors came from the engine's buffer pool (pinned with GPUs): the
          * job was bound to the pool like any porep-synth job. */
-        cz_bufpool_stats bs;
-        cz_bufpool_stats_get(&bs, cz_engine_bufpool(e));
+        cz_mem_stats bs;
+        cz_mem_stats_get(&bs, cz_engine_mem(e));
         CHECK(bs.nallocs >= 3);
     }
     cz_job_unref(job);

@@ -1,7 +1,7 @@
 /*
  * The memory budget: oversize requests fail at once, two-step release, strict FIFO order of
  * grants, timeouts and aborts, the evictor, a request's own reclaim hook that moves reserved bytes
- * into it (cz_budget_reserve_adopt), the physical-RAM total, and many threads on a tiny
+ * into it (cz__budget_reserve_reclaim), the physical-RAM total, and many threads on a tiny
  * budget never exceeding it (an independent watcher samples `used`, and every holder checks that
  * the sum of live reservations it can see stays within the total).
  */
@@ -13,6 +13,7 @@
 
 #include "cuzk/clock.h"
 #include "cuzk/engine.h"
+#include "engine/mem.h"
 #include "test.h"
 
 static cz_budget *mk(uint64_t total) {
@@ -200,14 +201,14 @@ static uint64_t adopt_cb(void *arg, uint64_t short_by) {
     adopter *a = arg;
     uint64_t n = a->donor.bytes < a->step ? a->donor.bytes : a->step;
     (void)short_by;
-    cz_reservation_move(a->out, &a->donor, n);
+    cz__reservation_move(a->out, &a->donor, n);
     return n;
 }
 
 static void test_adopt(void) {
     cz_budget *b = mk(100);
     evictor e = {0};
-    adopter a = {{NULL, 0}, NULL, 10};
+    adopter a = {{NULL, 0, 0}, NULL, 10};
     cz_reservation r, hold;
     cz_budget_stats st;
     CHECK_ERR(cz_budget_reserve(&a.donor, b, 30, 0, NULL, NULL, NULL), CZ_OK);
@@ -215,14 +216,15 @@ static void test_adopt(void) {
     cz_budget_set_evictor(b, evict_cb, &e);
     /* 60 asked, 20 free: the hook moves the donor's 30 in steps of 10, then 30 more fit */
     a.out = &r;
-    CHECK_ERR(cz_budget_reserve_adopt(&r, b, 60, 0, NULL, NULL, adopt_cb, &a, NULL), CZ_ETIMEDOUT);
+    CHECK_ERR(cz__budget_reserve_reclaim(&r, b, 60, 0, NULL, NULL, adopt_cb, &a, NULL),
+              CZ_ETIMEDOUT);
     cz_budget_stats_get(&st, b);
     CHECK(r.bytes == 30 && a.donor.bytes == 0 && st.used == 80 && e.calls == 0);
     CHECK(st.nwaiting == 0 && st.waiting_bytes == 0);
     /* 40 free after this: two steps of 10 moved, then the remaining 40 are granted */
     cz_reservation_release(&hold, 20);
     a.donor = r; /* the moved bytes, to be adopted again */
-    CHECK_ERR(cz_budget_reserve_adopt(&r, b, 60, 0, NULL, NULL, adopt_cb, &a, NULL), CZ_OK);
+    CHECK_ERR(cz__budget_reserve_reclaim(&r, b, 60, 0, NULL, NULL, adopt_cb, &a, NULL), CZ_OK);
     cz_budget_stats_get(&st, b);
     CHECK(r.bytes == 60 && a.donor.bytes == 10 && st.used == 100 && st.peak == 100);
     cz_reservation_release_all(&a.donor);

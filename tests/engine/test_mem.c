@@ -90,9 +90,9 @@ static uint64_t used(cz_budget *b) {
     return s.used;
 }
 
-static cz_bufpool_stats pstats(cz_bufpool *p) {
-    cz_bufpool_stats st;
-    cz_bufpool_stats_get(&st, p);
+static cz_mem_stats pstats(cz_mem *p) {
+    cz_mem_stats st;
+    cz_mem_stats_get(&st, p);
     return st;
 }
 
@@ -109,55 +109,53 @@ static uint64_t next_evict(void *arg, uint64_t need) {
 static void test_pool_accounting(void) {
     cz_budget_config bc = {1000, 0};
     cz_budget *b = NULL;
-    cz_bufpool *p = NULL;
-    cz_bufpool_stats st;
+    cz_mem *p = NULL;
+    cz_mem_stats st;
     cz_reservation A, B, key;
     CHECK_ERR(cz_budget_create(&b, &bc, NULL), CZ_OK);
-    cz_bufpool_config pc = {1, b, 0};
+    cz_mem_config pc = {1, b, 0};
     cz_host_set_pinner(&fake);
     fake_allocs = fake_frees = 0;
-    CHECK_ERR(cz_bufpool_create(&p, &pc, NULL), CZ_OK);
-    cz_bufpool_set_next_evictor(p, next_evict, NULL);
-    cz_budget_set_evictor(b, cz_bufpool_evict, p);
+    CHECK_ERR(cz_mem_create(&p, &pc, NULL), CZ_OK);
+    cz_budget_set_evictor(b, next_evict, NULL); /* asked after the manager (attached at create) */
 
     /* partition A: reserves, gets two buffers, gives them back before its release: they stay
      * idle, owed by A (no budget call, nothing freed, nothing counted twice) */
     CHECK_ERR(cz_budget_reserve(&A, b, 400, 0, NULL, NULL, NULL), CZ_OK);
-    void *x = cz_bufpool_get(p, 200, &A), *y = cz_bufpool_get(p, 200, &A);
+    void *x = cz_mem_get(p, 200, &A), *y = cz_mem_get(p, 200, &A);
     CHECK(x != NULL && y != NULL && x != y && cz_host_is_pinned(x) && fake_allocs == 2);
     memset(x, 1, 200);
-    cz_bufpool_put(p, x);
-    cz_bufpool_put(p, y);
+    cz_mem_put(p, x);
+    cz_mem_put(p, y);
     st = pstats(p);
     CHECK(used(b) == 400 && st.owed_bytes == 400 && st.reserved_bytes == 0 && st.nidle == 2);
     /* release step 1 (200): one buffer's bytes move to the pool, none is released */
-    cz_bufpool_release(p, &A, 200);
+    cz_mem_release(p, &A, 200);
     st = pstats(p);
     CHECK(used(b) == 400 && A.bytes == 200 && st.owed_bytes == 200 && st.reserved_bytes == 200);
-    cz_bufpool_release_all(p, &A);
+    cz_mem_release(p, &A, CZ_MEM_ALL);
     st = pstats(p);
     CHECK(used(b) == 400 && A.bytes == 0 && st.owed_bytes == 0 && st.reserved_bytes == 400);
     CHECK(st.idle_bytes == 400 && fake_frees == 0);
 
     /* partition B (700: the two buffers and 300 more) does not fit beside the idle 400: waiting,
      * it adopts the two buffers (their bytes move into B) instead of having them freed */
-    cz_bufpool_want want = {p, &B, {200, 200}, 0, 0};
-    CHECK_ERR(cz_budget_reserve_adopt(&B, b, 700, 0, NULL, NULL, cz_bufpool_adopt, &want, NULL),
-              CZ_OK);
+    const uint64_t want2[CZ_MEM_BUFS_MAX] = {200, 200};
+    CHECK_ERR(cz_mem_reserve(&B, p, 700, want2, 0, NULL, NULL, NULL), CZ_OK);
     st = pstats(p);
     CHECK(B.bytes == 700 && used(b) == 700 && st.nadopted == 2 && st.reserved_bytes == 0);
     CHECK(st.owed_bytes == 400 && fake_frees == 0 && next_calls == 0);
     /* another partition (A again, fresh bytes) may take one of them: B's bytes then pay for
      * whatever B gets instead, and A's give-back is settled at A's release */
     CHECK_ERR(cz_budget_reserve(&A, b, 200, 0, NULL, NULL, NULL), CZ_OK);
-    void *z = cz_bufpool_get(p, 200, &A);
+    void *z = cz_mem_get(p, 200, &A);
     CHECK((z == x || z == y) && fake_allocs == 2 && used(b) == 900);
-    cz_bufpool_put(p, z);
-    cz_bufpool_release_all(p, &A);
+    cz_mem_put(p, z);
+    cz_mem_release(p, &A, CZ_MEM_ALL);
     st = pstats(p);
     CHECK(used(b) == 900 && st.reserved_bytes == 200 && st.owed_bytes == 200); /* B + the pool */
     /* B's gets take its adopted buffer, then the pool's (whose bytes the pool releases) */
-    void *x2 = cz_bufpool_get(p, 200, &B), *y2 = cz_bufpool_get(p, 200, &B);
+    void *x2 = cz_mem_get(p, 200, &B), *y2 = cz_mem_get(p, 200, &B);
     CHECK(((x2 == x && y2 == y) || (x2 == y && y2 == x)) && fake_allocs == 2);
     st = pstats(p);
     CHECK(used(b) == 700 && st.nidle == 0 && st.inuse_bytes == 400 && st.owed_bytes == 0);
@@ -165,11 +163,11 @@ static void test_pool_accounting(void) {
     /* B ends with its buffers still in use (freed later, as the pipeline's deallocation thread
      * does): the pool pays for them from the release on, and takes them back without asking
      * the budget */
-    cz_bufpool_release_all(p, &B);
+    cz_mem_release(p, &B, CZ_MEM_ALL);
     st = pstats(p);
     CHECK(used(b) == 400 && st.reserved_bytes == 400 && st.inuse_bytes == 400);
-    cz_bufpool_put(p, x2);
-    cz_bufpool_put(p, y2);
+    cz_mem_put(p, x2);
+    cz_mem_put(p, y2);
     st = pstats(p);
     CHECK(used(b) == 400 && st.idle_bytes == 400 && st.reserved_bytes == 400 && fake_frees == 0);
 
@@ -189,32 +187,32 @@ static void test_pool_accounting(void) {
 
     /* a get without a reservation, put back: charged to the pool if the budget grants it at
      * once, else freed (never waits) */
-    void *w = cz_bufpool_get(p, 300, NULL);
+    void *w = cz_mem_get(p, 300, NULL);
     CHECK_ERR(cz_budget_reserve(&key, b, 800, 0, NULL, NULL, NULL), CZ_OK);
-    cz_bufpool_put(p, w); /* 800 + 300 > 1000 */
+    cz_mem_put(p, w); /* 800 + 300 > 1000 */
     st = pstats(p);
     CHECK(st.nidle == 0 && st.inuse_bytes == 0 && fake_frees == 3);
     cz_reservation_release_all(&key);
 
     /* pinning fails: the pool still serves, from pageable memory */
     fake_fail = 1;
-    void *v = cz_bufpool_get(p, 64, NULL);
+    void *v = cz_mem_get(p, 64, NULL);
     CHECK(v != NULL && !cz_host_is_pinned(v));
-    cz_bufpool_put(p, v);
+    cz_mem_put(p, v);
     fake_fail = 0;
     CHECK_EQ_INT(used(b), 64); /* kept, charged to the pool */
 
     cz_budget_set_evictor(b, NULL, NULL);
-    cz_bufpool_destroy(p);
+    cz_mem_destroy(p);
     CHECK_EQ_INT(used(b), 0);
     CHECK_EQ_INT(fake_allocs, fake_frees); /* every pinned block went back to the pinner */
     cz_host_set_pinner(NULL);
     cz_budget_destroy(b);
 
     /* NULL pool: plain host memory */
-    void *n = cz_bufpool_get(NULL, 10, NULL);
+    void *n = cz_mem_get(NULL, 10, NULL);
     CHECK(n != NULL && !cz_host_is_pinned(n));
-    cz_bufpool_put(NULL, n);
+    cz_mem_put(NULL, n);
 }
 
 /* Aborts a wait the second time it is asked (after the reclaim hook ran once). */
@@ -229,74 +227,68 @@ static int abort_second(void *arg) {
 static void test_pool_waiting(void) {
     cz_budget_config bc = {1000, 0};
     cz_budget *b = NULL;
-    cz_bufpool *p = NULL;
-    cz_bufpool_stats st;
+    cz_mem *p = NULL;
+    cz_mem_stats st;
     cz_reservation A, B, C;
     CHECK_ERR(cz_budget_create(&b, &bc, NULL), CZ_OK);
-    cz_bufpool_config pc = {1, b, 500};
+    cz_mem_config pc = {1, b, 500};
     cz_host_set_pinner(&fake);
     fake_allocs = fake_frees = 0;
-    CHECK_ERR(cz_bufpool_create(&p, &pc, NULL), CZ_OK);
+    CHECK_ERR(cz_mem_create(&p, &pc, NULL), CZ_OK);
 
     /* 600 bytes come back, 500 may stay idle (max_idle_bytes): the last one settled is freed */
     CHECK_ERR(cz_budget_reserve(&A, b, 700, 0, NULL, NULL, NULL), CZ_OK);
-    void *x = cz_bufpool_get(p, 200, &A), *y = cz_bufpool_get(p, 200, &A);
-    void *s = cz_bufpool_get(p, 100, &A), *t = cz_bufpool_get(p, 100, &A);
-    cz_bufpool_put(p, s);
-    cz_bufpool_put(p, t);
-    cz_bufpool_put(p, x);
-    cz_bufpool_put(p, y);
-    cz_bufpool_release_all(p, &A);
+    void *x = cz_mem_get(p, 200, &A), *y = cz_mem_get(p, 200, &A);
+    void *s = cz_mem_get(p, 100, &A), *t = cz_mem_get(p, 100, &A);
+    cz_mem_put(p, s);
+    cz_mem_put(p, t);
+    cz_mem_put(p, x);
+    cz_mem_put(p, y);
+    cz_mem_release(p, &A, CZ_MEM_ALL);
     st = pstats(p);
     CHECK(st.idle_bytes == 500 && st.reserved_bytes == 500 && st.nfreed == 1 && used(b) == 500);
     CHECK_EQ_INT(fake_frees, 1);
 
     /* C is in flight with a buffer in use */
     CHECK_ERR(cz_budget_reserve(&C, b, 100, 0, NULL, NULL, NULL), CZ_OK);
-    void *c = cz_bufpool_get(p, 100, &C); /* the idle 100: the pool releases its bytes */
+    void *c = cz_mem_get(p, 100, &C); /* the idle 100: the pool releases its bytes */
     CHECK(c == t && used(b) == 500 && fake_allocs == 4);
     /* B wants one 200 and needs 800: adopts one 200 and is still 100 short; the only idle
      * buffer left is of its size, kept while C may give memory back: B times out, holding the
      * adopted 200 */
-    cz_bufpool_want want = {p, &B, {200}, 0, 0};
-    CHECK_ERR(cz_budget_reserve_adopt(&B, b, 800, 0, NULL, NULL, cz_bufpool_adopt, &want, NULL),
-              CZ_ETIMEDOUT);
+    const uint64_t want[CZ_MEM_BUFS_MAX] = {200};
+    CHECK_ERR(cz_mem_reserve(&B, p, 800, want, 0, NULL, NULL, NULL), CZ_ETIMEDOUT);
     st = pstats(p);
     CHECK(B.bytes == 200 && st.nadopted == 1 && st.owed_bytes == 200 && st.nidle == 2);
     CHECK(fake_frees == 1 && used(b) == 500);
-    cz_bufpool_release_all(p, &B); /* the adopted buffer goes back to the pool */
+    cz_mem_release(p, &B, CZ_MEM_ALL); /* the adopted buffer goes back to the pool */
     st = pstats(p);
     CHECK(B.bytes == 0 && st.owed_bytes == 0 && st.reserved_bytes == 400 && used(b) == 500);
 
     /* C ends; nothing is in flight: a wait for 900 adopts a 200, frees the 100 (not its size),
      * then the other 200 (its size, but nothing else will come back) */
-    cz_bufpool_put(p, c);
-    cz_bufpool_release_all(p, &C);
+    cz_mem_put(p, c);
+    cz_mem_release(p, &C, CZ_MEM_ALL);
     CHECK_EQ_INT(used(b), 500);
-    want.adopted = 0;
-    CHECK_ERR(cz_budget_reserve_adopt(&B, b, 900, 0, NULL, NULL, cz_bufpool_adopt, &want, NULL),
-              CZ_OK);
+    CHECK_ERR(cz_mem_reserve(&B, p, 900, want, 0, NULL, NULL, NULL), CZ_OK);
     st = pstats(p);
     CHECK(B.bytes == 900 && used(b) == 900 && st.nidle == 1 && st.owed_bytes == 200);
     CHECK_EQ_INT(fake_frees, 3);
-    cz_bufpool_release_all(p, &B);
+    cz_mem_release(p, &B, CZ_MEM_ALL);
     CHECK_EQ_INT(used(b), 200);
 
     /* a wait given up (the job was cancelled) after adopting: its reservation holds the
      * adopted bytes, and its release returns them to the pool */
     int asked = 0;
-    want.adopted = 0;
     CHECK_ERR(cz_budget_reserve(&A, b, 800, 0, NULL, NULL, NULL), CZ_OK); /* 1000 used */
-    CHECK_ERR(cz_budget_reserve_adopt(&B, b, 400, -1, abort_second, &asked, cz_bufpool_adopt, &want,
-                                      NULL),
-              CZ_ECANCELED);
+    CHECK_ERR(cz_mem_reserve(&B, p, 400, want, -1, abort_second, &asked, NULL), CZ_ECANCELED);
     st = pstats(p);
     CHECK(B.bytes == 200 && st.owed_bytes == 200 && st.reserved_bytes == 0 && used(b) == 1000);
-    cz_bufpool_release_all(p, &B);
+    cz_mem_release(p, &B, CZ_MEM_ALL);
     st = pstats(p);
     CHECK(B.bytes == 0 && st.reserved_bytes == 200 && used(b) == 1000);
     cz_reservation_release_all(&A);
-    cz_bufpool_destroy(p);
+    cz_mem_destroy(p);
     CHECK(used(b) == 0 && fake_allocs == fake_frees);
     cz_host_set_pinner(NULL);
     cz_budget_destroy(b);
@@ -341,9 +333,9 @@ static void test_engine(void) {
         CHECK_EQ_INT(cz_job_state_get(job), CZ_JOB_DONE);
         cz_job_unref(job);
     }
-    cz_bufpool_stats st;
+    cz_mem_stats st;
     for (int i = 0; i < 10000; i++) { /* the deallocation thread gives the last job's back */
-        cz_bufpool_stats_get(&st, cz_engine_bufpool(e));
+        cz_mem_stats_get(&st, cz_engine_mem(e));
         if (st.inuse_bytes == 0)
             break;
         usleep(1000);
@@ -358,7 +350,7 @@ static void test_engine(void) {
         cz_budget_evict_fn fn;
         void *arg;
         cz_budget_get_evictor(b, &fn, &arg);
-        CHECK(fn == cz_srs_evict_lru && arg == srs); /* the engine took its evictor out */
+        CHECK(fn == cz_srs_evict_lru && arg == srs); /* the engine left the evictor as set */
     }
     cz_srs_destroy(srs);
     cz_budget_destroy(b);
@@ -370,74 +362,114 @@ static void test_engine(void) {
 static void test_prefill(void) {
     cz_budget_config bc = {1000, 0};
     cz_budget *b = NULL;
-    cz_bufpool *p = NULL;
-    cz_bufpool_stats st;
+    cz_mem *p = NULL;
+    cz_mem_stats st;
     cz_reservation A;
     unsigned made = 99;
-    const uint64_t sizes[CZ_BUFPOOL_WANT_MAX] = {200, 200, 100, 0};
+    const uint64_t sizes[CZ_MEM_BUFS_MAX] = {200, 200, 100, 0};
     CHECK_ERR(cz_budget_create(&b, &bc, NULL), CZ_OK);
-    cz_bufpool_config pc = {1, b, 0};
+    cz_mem_config pc = {1, b, 0};
     cz_host_set_pinner(&fake);
     fake_allocs = fake_frees = 0;
-    CHECK_ERR(cz_bufpool_create(&p, &pc, NULL), CZ_OK);
-    cz_budget_set_evictor(b, cz_bufpool_evict, p);
+    CHECK_ERR(cz_mem_create(&p, &pc, NULL), CZ_OK);
     /* one set: two of 200 (listed twice) and one of 100, pinned, paid by the pool */
-    CHECK_ERR(cz_bufpool_prefill(p, sizes, 1, &made, NULL), CZ_OK);
+    CHECK_ERR(cz_mem_prefill(p, sizes, 1, &made, NULL), CZ_OK);
     st = pstats(p);
     CHECK(made == 3 && fake_allocs == 3 && st.nprefilled == 3 && st.nallocs == 3);
     CHECK(st.nidle == 3 && st.idle_bytes == 500 && st.reserved_bytes == 500 && used(b) == 500);
     /* asking again for the same set makes nothing */
-    CHECK_ERR(cz_bufpool_prefill(p, sizes, 1, &made, NULL), CZ_OK);
+    CHECK_ERR(cz_mem_prefill(p, sizes, 1, &made, NULL), CZ_OK);
     CHECK(made == 0 && used(b) == 500);
     /* three sets: the budget (1000) has room for 500 more: one more 200 pair and the 100 */
-    CHECK_ERR(cz_bufpool_prefill(p, sizes, 3, &made, NULL), CZ_OK);
+    CHECK_ERR(cz_mem_prefill(p, sizes, 3, &made, NULL), CZ_OK);
     st = pstats(p);
     CHECK(made == 3 && used(b) == 1000 && st.idle_bytes == 1000 && st.reserved_bytes == 1000);
     CHECK(st.nidle == 6 && fake_allocs == 6 && fake_frees == 0);
     /* a partition adopting from a full budget takes prefilled buffers, allocates none */
-    {
-        cz_bufpool_want w;
-        memset(&w, 0, sizeof w);
-        w.pool = p;
-        w.res = &A;
-        memcpy(w.bytes, sizes, sizeof w.bytes);
-        CHECK_ERR(cz_budget_reserve_adopt(&A, b, 500, 1000, NULL, NULL, cz_bufpool_adopt, &w, NULL),
-                  CZ_OK);
-    }
-    void *x = cz_bufpool_get(p, 200, &A), *y = cz_bufpool_get(p, 200, &A),
-         *z = cz_bufpool_get(p, 100, &A);
+    CHECK_ERR(cz_mem_reserve(&A, p, 500, sizes, 1000, NULL, NULL, NULL), CZ_OK);
+    void *x = cz_mem_get(p, 200, &A), *y = cz_mem_get(p, 200, &A), *z = cz_mem_get(p, 100, &A);
     st = pstats(p);
     CHECK(x && y && z && fake_allocs == 6 && fake_frees == 0 && st.nreuses == 3);
     CHECK(used(b) == 1000 && st.reserved_bytes == 500);
-    cz_bufpool_put(p, x);
-    cz_bufpool_put(p, y);
-    cz_bufpool_put(p, z);
-    cz_bufpool_release_all(p, &A);
+    cz_mem_put(p, x);
+    cz_mem_put(p, y);
+    cz_mem_put(p, z);
+    cz_mem_release(p, &A, CZ_MEM_ALL);
     st = pstats(p);
     CHECK(used(b) == 1000 && st.reserved_bytes == 1000 && st.nidle == 6 && st.nfreed == 0);
-    cz_bufpool_destroy(p);
+    cz_mem_destroy(p);
     CHECK(used(b) == 0 && fake_frees == 6);
     /* the idle cap bounds a prefill too */
     pc.max_idle_bytes = 300;
-    CHECK_ERR(cz_bufpool_create(&p, &pc, NULL), CZ_OK);
-    CHECK_ERR(cz_bufpool_prefill(p, sizes, 4, &made, NULL), CZ_OK);
+    CHECK_ERR(cz_mem_create(&p, &pc, NULL), CZ_OK);
+    CHECK_ERR(cz_mem_prefill(p, sizes, 4, &made, NULL), CZ_OK);
     st = pstats(p);
     CHECK(made == 2 && st.idle_bytes == 300 && used(b) == 300); /* one 200, then one 100 */
-    cz_bufpool_destroy(p);
+    cz_mem_destroy(p);
     CHECK_EQ_INT(used(b), 0);
     /* no pool: nothing to do */
-    CHECK_ERR(cz_bufpool_prefill(NULL, sizes, 1, &made, NULL), CZ_OK);
+    CHECK_ERR(cz_mem_prefill(NULL, sizes, 1, &made, NULL), CZ_OK);
     CHECK_EQ_INT(made, 0);
     cz_host_set_pinner(NULL);
     cz_budget_destroy(b);
 }
 
+/* The manager counts the partitions holding memory (cz_mem_reserve until cz_mem_release to the
+ * end): while one does, a waiting partition keeps the idle buffers of its sizes (that one will
+ * give memory back); once none does, it frees them rather than wait for nothing. A wait that
+ * failed is not counted. */
+static void pool_inflight(void) {
+    cz_budget_config bc = {1000, 0};
+    cz_budget *b = NULL;
+    cz_mem *p = NULL;
+    cz_mem_stats st;
+    cz_reservation A, B, R;
+    const uint64_t want[CZ_MEM_BUFS_MAX] = {200};
+    CHECK_ERR(cz_budget_create(&b, &bc, NULL), CZ_OK);
+    cz_mem_config pc = {1, b, 0};
+    cz_host_set_pinner(&fake);
+    fake_allocs = fake_frees = 0;
+    CHECK_ERR(cz_mem_create(&p, &pc, NULL), CZ_OK);
+    /* two idle 200s the manager pays for */
+    CHECK_ERR(cz_budget_reserve(&R, b, 400, 0, NULL, NULL, NULL), CZ_OK);
+    void *x = cz_mem_get(p, 200, &R), *y = cz_mem_get(p, 200, &R);
+    cz_mem_put(p, x);
+    cz_mem_put(p, y);
+    cz_mem_release(p, &R, CZ_MEM_ALL);
+    st = pstats(p);
+    CHECK(st.nparts == 0 && st.reserved_bytes == 400 && st.nidle == 2 && used(b) == 400);
+    /* partition A holds 300 */
+    CHECK_ERR(cz_mem_reserve(&A, p, 300, NULL, 0, NULL, NULL, NULL), CZ_OK);
+    st = pstats(p);
+    CHECK(A.bytes == 300 && A.part && st.nparts == 1 && used(b) == 700);
+    /* B (900, one 200) takes over a 200 and keeps the other while A is in flight: it times out */
+    CHECK_ERR(cz_mem_reserve(&B, p, 900, want, 0, NULL, NULL, NULL), CZ_ETIMEDOUT);
+    st = pstats(p);
+    CHECK(B.bytes == 200 && !B.part && st.nparts == 1 && st.nadopted == 1 && st.nidle == 2);
+    CHECK(st.nfreed == 0 && fake_frees == 0 && used(b) == 700);
+    cz_mem_release(p, &B, CZ_MEM_ALL);
+    st = pstats(p);
+    CHECK(st.nparts == 1 && st.reserved_bytes == 400 && used(b) == 700);
+    /* A ends: now B frees the other 200 and gets its 900 */
+    cz_mem_release(p, &A, CZ_MEM_ALL);
+    st = pstats(p);
+    CHECK(A.bytes == 0 && !A.part && st.nparts == 0 && used(b) == 400);
+    CHECK_ERR(cz_mem_reserve(&B, p, 900, want, 0, NULL, NULL, NULL), CZ_OK);
+    st = pstats(p);
+    CHECK(B.bytes == 900 && st.nparts == 1 && st.nfreed == 1 && fake_frees == 1 && used(b) == 900);
+    cz_mem_release(p, &B, CZ_MEM_ALL);
+    st = pstats(p);
+    CHECK(st.nparts == 0 && st.reserved_bytes == 200 && used(b) == 200);
+    cz_mem_destroy(p);
+    CHECK(used(b) == 0 && fake_allocs == fake_frees);
+    cz_host_set_pinner(NULL);
+    cz_budget_destroy(b);
+}
+
 static const test_case cases[] = {
-    {"host_alloc", test_host_alloc},
-    {"pool_accounting", test_pool_accounting},
-    {"pool_waiting", test_pool_waiting},
-    {"prefill", test_prefill},
-    {"engine", test_engine},
+    {"host_alloc", test_host_alloc},     {"pool_accounting", test_pool_accounting},
+    {"pool_waiting", test_pool_waiting}, {"pool_inflight", pool_inflight},
+    {"prefill", test_prefill},           {"engine", test_engine},
 };
 
 int main(int argc, char **argv) {

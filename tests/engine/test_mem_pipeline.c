@@ -58,7 +58,7 @@ typedef struct fake {
 } fake;
 
 typedef struct part {
-    cz_bufpool *pool; /* the engine's (cz_part_env.bufs) */
+    cz_mem *pool; /* the engine's (cz_part_env.mem) */
     void *a, *b, *w;
     uint32_t p;
 } part;
@@ -68,9 +68,9 @@ static void part_free(void *v, void *ctx) {
     (void)ctx;
     if (s == NULL)
         return;
-    cz_bufpool_put(s->pool, s->a);
-    cz_bufpool_put(s->pool, s->b);
-    cz_bufpool_put(s->pool, s->w);
+    cz_mem_put(s->pool, s->a);
+    cz_mem_put(s->pool, s->b);
+    cz_mem_put(s->pool, s->w);
     free(s);
 }
 
@@ -82,11 +82,11 @@ static int f_synth(void **asg, void *ctx, uint32_t p, const cz_part_env *env, cz
     if (s == NULL)
         return cz_fail(ei, CZ_ENOMEM, "fake");
     s->p = p;
-    s->pool = env->bufs;
+    s->pool = env->mem;
     *asg = s; /* the engine frees it on failure too */
-    s->a = cz_bufpool_get(s->pool, V, env->res);
-    s->b = cz_bufpool_get(s->pool, V, env->res);
-    s->w = cz_bufpool_get(s->pool, W, env->res);
+    s->a = cz_mem_get(s->pool, V, env->res);
+    s->b = cz_mem_get(s->pool, V, env->res);
+    s->w = cz_mem_get(s->pool, W, env->res);
     if (s->a == NULL || s->b == NULL || s->w == NULL)
         return cz_fail(ei, CZ_ENOMEM, "fake buffers");
     memset(s->a, (int)p, V); /* touched: ASan sees a buffer handed out twice or freed */
@@ -116,8 +116,8 @@ static int f_upload(void *pending, void *ctx, const cz_engine_device *dev, cz_pa
     for (int i = 0; i < V; i++) /* still ours, with what synthesis wrote */
         if (((uint8_t *)s->a)[i] != (uint8_t)s->p || ((uint8_t *)s->b)[i] != (uint8_t)s->p)
             return cz_fail(ei, CZ_EINTERNAL, "fake: a or b overwritten");
-    cz_bufpool_put(s->pool, s->a);
-    cz_bufpool_put(s->pool, s->b);
+    cz_mem_put(s->pool, s->a);
+    cz_mem_put(s->pool, s->b);
     s->a = s->b = NULL;
     return CZ_OK;
 }
@@ -139,7 +139,7 @@ static int f_finish(cz_groth16_proof *proof, void *pending, void *ctx, cz_part_t
     for (int i = 0; i < W; i++)
         if (((uint8_t *)s->w)[i] != (uint8_t)s->p)
             return cz_fail(ei, CZ_EINTERNAL, "fake: witness overwritten");
-    cz_bufpool_put(s->pool, s->w);
+    cz_mem_put(s->pool, s->w);
     s->w = NULL;
     memset(proof, 0, sizeof *proof);
     proof->curve = CZ_CURVE_BN254;
@@ -207,10 +207,10 @@ static cz_engine *make_engine(cz_budget *b, int synth_workers) {
 /* Waits until every buffer is back (the deallocation thread runs after the job's end), then
  * checks that the budget holds exactly the pool's idle buffers. */
 static void check_settled(cz_engine *e, cz_budget *b) {
-    cz_bufpool_stats st;
+    cz_mem_stats st;
     cz_budget_stats bs;
     for (int i = 0; i < 10000; i++) {
-        cz_bufpool_stats_get(&st, cz_engine_bufpool(e));
+        cz_mem_stats_get(&st, cz_engine_mem(e));
         if (st.inuse_bytes == 0)
             break;
         usleep(1000);
@@ -239,9 +239,9 @@ static void test_churn(void) {
      * budget, so a release in between can only make used smaller, never the buffers larger) */
     int over = 0;
     for (int i = 0; i < 400; i++) {
-        cz_bufpool_stats st;
+        cz_mem_stats st;
         cz_budget_stats bs;
-        cz_bufpool_stats_get(&st, cz_engine_bufpool(e));
+        cz_mem_stats_get(&st, cz_engine_mem(e));
         cz_budget_stats_get(&bs, b);
         over += st.inuse_bytes + st.idle_bytes > bs.used;
         cz_sched_stats ss;
@@ -256,8 +256,8 @@ static void test_churn(void) {
         CHECK_EQ_INT(await_state(e, key), CZ_JOB_DONE);
     }
     check_settled(e, b);
-    cz_bufpool_stats st;
-    cz_bufpool_stats_get(&st, cz_engine_bufpool(e));
+    cz_mem_stats st;
+    cz_mem_stats_get(&st, cz_engine_mem(e));
     /* every buffer is paid for and none is freed: all of them fit in the budget at once */
     CHECK_EQ_INT(st.nfreed, 0);
     CHECK(st.nallocs <= (uint64_t)(PART * 5 / 2) / W);
@@ -306,8 +306,8 @@ static void test_failures_and_cancel(void) {
     CHECK_EQ_INT(await_state(e, "f-finish"), CZ_JOB_FAILED);
     CHECK_EQ_INT(await_state(e, "ok"), CZ_JOB_DONE);
     check_settled(e, b);
-    cz_bufpool_stats st;
-    cz_bufpool_stats_get(&st, cz_engine_bufpool(e));
+    cz_mem_stats st;
+    cz_mem_stats_get(&st, cz_engine_mem(e));
     CHECK_EQ_INT(st.nfreed, 0); /* late buffers came back paid for, not charged again */
     cz_engine_destroy(e);
     cz_budget_stats bs;
@@ -335,8 +335,8 @@ static void test_prefill(void) {
      * lowered to what the pool holds (at least 1), so the pool never has to grow */
     cz_engine_stats_get(&es, e);
     CHECK_EQ_INT(es.ahead_limit, 1);
-    cz_bufpool_stats st;
-    cz_bufpool_stats_get(&st, cz_engine_bufpool(e));
+    cz_mem_stats st;
+    cz_mem_stats_get(&st, cz_engine_mem(e));
     CHECK(made == 6 && st.nprefilled == 6 && st.idle_bytes == 2 * (2 * V + W));
     /* asked for more partitions than fit: still two sets */
     CHECK_ERR(cz_engine_prefill(e, &wl, 10, &made, &ei), CZ_OK);
@@ -352,7 +352,7 @@ static void test_prefill(void) {
         CHECK_EQ_INT(await_state(e, key), CZ_JOB_DONE);
     }
     check_settled(e, b);
-    cz_bufpool_stats_get(&st, cz_engine_bufpool(e));
+    cz_mem_stats_get(&st, cz_engine_mem(e));
     CHECK(st.nallocs == 6 && st.nfreed == 0);
     CHECK_EQ_INT(st.nreuses, (uint64_t)njobs * nparts * 3);
     if (st.nallocs != 6 || st.nfreed != 0)

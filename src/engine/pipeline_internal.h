@@ -1,0 +1,100 @@
+/*
+ * What the pipeline's two files share (include/cuzk/pipeline.h is the public side):
+ *   pipeline.c  the engine's life cycle, the synthesis, GPU, finalizer and deallocation threads,
+ *               and the end of every partition and job (cz__end_part);
+ *   dispatch.c  the dispatcher thread: the order of jobs and partitions, the pacer, and each
+ *               partition's reservation (the memory manager's reserve path).
+ * A partition is an `item` from dispatch to cz__end_part, which frees it; the engine owns it
+ * while it is in a queue, else the thread that popped it.
+ */
+#ifndef CZ_ENGINE_PIPELINE_INTERNAL_H
+#define CZ_ENGINE_PIPELINE_INTERNAL_H
+
+#include <pthread.h>
+#include <stdint.h>
+
+#include "cuzk/pipeline.h"
+#include "engine/fifo_lock.h"
+#include "engine/workq.h"
+
+/* One job's pipeline state: the cz_job's payload. */
+typedef struct pjob {
+    cz_workload wl;
+    cz_groth16_proof *proofs; /* nparts, each written by its partition's finalizer */
+    uint64_t order;           /* dispatch order, set by the dispatcher */
+    uint32_t nended;          /* partitions ended (under the engine's stats_lock) */
+} pjob;
+
+typedef struct item {
+    cz__wq_node node; /* first: queues hand items around as nodes */
+    cz_engine *e;
+    cz_job *job; /* a reference, dropped by end_part */
+    pjob *pj;
+    uint32_t p;
+    cz_reservation res;
+    void *part; /* the workload's partition, from synthesis on */
+    cz_part_times t;
+    char worker[24];
+    int paced; /* counted in e->npaced */
+} item;
+
+typedef struct gpu_worker {
+    cz_engine *e;
+    int slot; /* index into e->dev */
+    int index;
+    cz_engine_device d; /* the slot's, with this worker's device buffers (d.ws) */
+    pthread_t thread;
+} gpu_worker;
+
+typedef struct dev_slot {
+    cz_engine_device d;
+    cz__fifo_lock lock; /* held around compute only, granted first come first served */
+    double busy_ms;     /* lock held, summed (under e->stats_lock) */
+    int busy_now;       /* the lock is held (under e->stats_lock) */
+} dev_slot;
+
+struct cz_engine {
+    cz_engine_config cfg;
+    cz_sched *sched;
+    cz_budget *budget;
+    int own_budget;
+    cz_mem *mem; /* the partitions' memory and buffers (pinned with GPUs if asked) */
+    cz_threadpool *synth_pool, *gpu_pool;
+    cz_timeline_emitter *tl;
+    cz__workq synth_q, gpu_q, fin_q, dealloc_q;
+    dev_slot dev[CZ_ENGINE_MAX_DEVICES];
+    int nslots;
+    pthread_t dispatcher, deallocator;
+    pthread_t *synth, *fin;
+    gpu_worker *gpu;
+    int nsynth, ngpu, nfin;
+    int urgent; /* one more synthesis worker, synth[nsynth], for Critical partitions only */
+    int started_dispatcher, started_deallocator, nsynth_started, ngpu_started, nfin_started;
+    pthread_mutex_t stats_lock;
+    uint64_t parts_done, parts_failed, parts_skipped, order;
+    uint64_t nitems;     /* partitions dispatched and not yet ended (under stats_lock) */
+    uint64_t npaced;     /* partitions dispatched, not yet picked up by a GPU worker (stats_lock) */
+    uint64_t pace_limit; /* the pacer's bound on npaced; 0 = no pacer */
+    pthread_cond_t pace_cv; /* npaced went down (with stats_lock) */
+    uint64_t start_ns;
+};
+
+/* The synthesis and GPU queues' order of a partition: priority first (Critical lowest), then the
+ * job's dispatch order (dispatch.c); every order below QUEUE_CRITICAL_BELOW is a Critical one's. */
+#define QUEUE_PRIO_SHIFT     56
+#define QUEUE_CRITICAL_BELOW ((uint64_t)1 << QUEUE_PRIO_SHIFT)
+
+/* pipeline.c: the one way a partition ends, whatever happened: it leaves the pacer, releases its
+ * memory to the end, passes its buffers to the deallocation thread and reports it to the job;
+ * frees it. fail_part: the same for a step that failed (its message names the step). */
+void cz__end_part(item *it, int code, const char *msg);
+void cz__fail_part(item *it, int rc, cz_errinfo *ei, const char *step);
+
+/* dispatch.c: the dispatcher thread (arg: the engine); a partition leaving the pacer (a GPU worker
+ * took it, or it ended first); and the wake of the dispatcher's waits (a job queued or cancelled).
+ */
+void *cz__dispatcher_main(void *arg);
+void cz__pace_leave(item *it);
+void cz__wake_dispatcher(cz_engine *e);
+
+#endif
