@@ -44,7 +44,7 @@
  *      (combine_tree_kern, 512 partials a warp and level). So a skewed scalar set (one bucket
  *      holding every point) costs the same as a uniform one.
  *   4. Bucket reduction Σ_k k·B_k per window, in segments of ls buckets (a power of two dividing
- *      every window, about 2^17 segments in all), one thread each over the
+ *      every window, about 2^16 or 2^17 segments in all, reduce_segs), one thread each over the
  *      packed buckets: the running-sum trick inside a segment (segment_kern), (j·ls)·(segment
  *      sum) for the segment's index j in its window by double-and-add (weight_kern), a pairwise
  *      tree per window (wtree_kern, log2 of the largest window's segment count launches).
@@ -70,9 +70,14 @@
 
 #define ACC_CHUNKS (1u << 19) /* target number of accumulation threads */
 #define NO_OWNER   0xffffffffu
-/* Reduction threads: 2^17 segments measured 0.25 % (BLS12-381) and 0.5 % (BN254) faster than
- * 2^16 at 2^26 on the H200 (bench/results/2026-12-01-h200-variants-before-ca5c72d.md). */
-#define REDUCE_SEGS (1u << 17)
+/* Reduction threads for an MSM of group G over n points: 2^17 segments for G1 MSMs of at least
+ * 2^25 points (0.25 % faster at 2^26 BLS12-381 and 0.5 % BN254 than 2^16 on the H200), 2^16
+ * otherwise: with 2^17 for every MSM, the G2 MSM and the bit-heavy G1 MSMs of a 2^27 PoRep
+ * partition took 12 and 6 ms more (bench/results/2026-12-01-h200-variants-before-ca5c72d.md,
+ * 2026-12-01-h200-after-restructuring-6f5857a.md). */
+static size_t reduce_segs(int group, size_t n) {
+    return group == 1 && n >= ((size_t)1 << 25) ? (size_t)1 << 17 : (size_t)1 << 16;
+}
 
 /* Stores a finished run of key to buckets / part[2t] / part[2t + 1] (see the file comment, step
  * 3): inside the chunk, crossing its start, or starting inside and crossing its end. */
@@ -572,9 +577,9 @@ static int pippenger(typename H::jac *ret, const cz_gpu_bases *bh, const void *d
     g = gmax >= nwin ? nwin : (unsigned)gmax;
     g = (nwin + ((nwin + g - 1) / g) - 1) / ((nwin + g - 1) / g); /* even groups */
     /* reduction segments: ls buckets each (a power of two dividing every window), about
-     * REDUCE_SEGS threads in all */
+     * reduce_segs threads in all */
     ls = 1u << (wt.c - 1);
-    while (ls > 1 && (size_t)(nbt / ls) * 2 <= (size_t)REDUCE_SEGS)
+    while (ls > 1 && (size_t)(nbt / ls) * 2 <= reduce_segs(H::group, n))
         ls /= 2;
     nsegs = nbt / ls;
 
