@@ -18,7 +18,8 @@
 # appends a line to $OUT/summary.txt as it ends (what a call cut short still returns); the logs
 # go to $OUT/logs.tgz at the end (the device returns at most 8 files).
 #   unit    every packed test program on the GPU (gpu_test_*, engine_test_*, daemon_test_gpus),
-#           UNIT_LIMIT seconds each (default 150); the GPU results are checked against the CPU
+#           or those named in UNIT_TESTS, UNIT_LIMIT seconds each (default 150); the GPU results
+#           are checked against the CPU
 #   micro   G1 MSM 2^MSM_LOG (26) and Fr NTT 2^NTT_LOG (27) of both curves, data on the device,
 #           median of 5 (cuzk-bench msm|ntt --gpu --no-copies), the JSON lines into summary.txt
 #   engine  the engine at 2^ESCALE (27) with the benchmark key on GPU 0, the pinned pool filled
@@ -104,7 +105,13 @@ run() {
     for q in $p; do
       case $q in
       unit)
-        for t in $X/gpu_test_* $X/engine_test_* $X/daemon_test_gpus; do
+        local tests=()
+        if [ -n "${UNIT_TESTS:-}" ]; then
+          for t in $UNIT_TESTS; do tests+=("$X/$t"); done
+        else
+          tests=($X/gpu_test_* $X/engine_test_* $X/daemon_test_gpus)
+        fi
+        for t in "${tests[@]}"; do
           [ -x "$t" ] && step "$(basename "$t")" "${UNIT_LIMIT:-150}" "$t"
         done
         ;;
