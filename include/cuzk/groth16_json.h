@@ -21,6 +21,11 @@ extern "C" {
 int cz_groth16_proof_write_json(const char *path, const cz_groth16_proof *proof, cz_errinfo *ei);
 /* The curve is taken from the file's "curve" key. */
 int cz_groth16_proof_read_json(cz_groth16_proof *proof, const char *path, cz_errinfo *ei);
+/* For a caller that knows the curve (a verifier, from its key): the file's "curve" key may be
+ * missing, as in rapidsnark's proof.json; one that names another curve is CZ_ECURVE (the message
+ * names both). */
+int cz_groth16_proof_read_json_as(cz_groth16_proof *proof, cz_curve_id curve, const char *path,
+                                  cz_errinfo *ei);
 
 int cz_groth16_public_write_json(const char *path, const cz_groth16_public *pub, cz_errinfo *ei);
 /* public.json names no curve: the caller says which (the key's). Free with cz_groth16_public_free.

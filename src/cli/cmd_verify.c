@@ -11,7 +11,9 @@
 static const char verify_help[] =
     "usage: cuzk verify VK.json PUBLIC.json PROOF.json\n"
     "\n"
-    "Verifies a Groth16 proof written by snarkjs or cuzk against a snarkjs verification key.\n"
+    "Verifies a Groth16 proof written by snarkjs, rapidsnark or cuzk against a snarkjs\n"
+    "verification key. The proof's \"curve\" may be missing (rapidsnark); if given, it must\n"
+    "be the key's.\n"
     "Public inputs must be below r; proof points must be on the curve and in the subgroup.\n"
     "Prints OK and exits 0 for a valid proof; prints INVALID and exits 1 otherwise.\n";
 
@@ -59,7 +61,7 @@ int cz__cli_verify(int argc, char **argv) {
         cz_groth16_vk_free(&vk);
         return cz__cli_report("verify", &ei);
     }
-    if (cz_groth16_proof_read_json(&proof, pos[2], &ei) == CZ_OK &&
+    if (cz_groth16_proof_read_json_as(&proof, vk.curve, pos[2], &ei) == CZ_OK &&
         cz_groth16_verify(&vk, &pub, &proof, &ei) == CZ_OK) {
         printf("OK\n");
         exit_code = CZ_EXIT_OK;

@@ -143,15 +143,41 @@ static int read_g2(void *out, cz_curve_id curve, json_t *v, const char *path, co
     return CZ_OK;
 }
 
-static int read_curve(cz_curve_id *curve, json_t *root, const char *path, cz_errinfo *ei) {
+static int read_protocol(json_t *root, const char *path, cz_errinfo *ei) {
     json_t *proto = json_object_get(root, "protocol");
-    json_t *name = json_object_get(root, "curve");
     if (!json_is_string(proto) || strcmp(json_string_value(proto), "groth16") != 0)
         return cz_fail(ei, CZ_EFORMAT, "%s: \"protocol\" is not \"groth16\"", path);
+    return CZ_OK;
+}
+
+static int read_curve(cz_curve_id *curve, json_t *root, const char *path, cz_errinfo *ei) {
+    json_t *name = json_object_get(root, "curve");
+    int rc = read_protocol(root, path, ei);
+    if (rc != CZ_OK)
+        return rc;
     if (!json_is_string(name))
         return cz_fail(ei, CZ_EFORMAT, "%s: \"curve\" is missing", path);
     if (cz_curve_from_name(curve, json_string_value(name)) != CZ_OK)
         return cz_fail(ei, CZ_ECURVE, "%s: unknown curve \"%s\"", path, json_string_value(name));
+    return CZ_OK;
+}
+
+/* A proof whose curve the caller knows: "curve" may be absent (rapidsnark writes none) but, when
+ * present, must name that curve. */
+static int read_curve_as(cz_curve_id want, json_t *root, const char *path, cz_errinfo *ei) {
+    json_t *name = json_object_get(root, "curve");
+    cz_curve_id got;
+    int rc = read_protocol(root, path, ei);
+    if (rc != CZ_OK || name == NULL)
+        return rc;
+    if (!json_is_string(name))
+        return cz_fail(ei, CZ_EFORMAT, "%s: \"curve\" is not a string", path);
+    if (cz_curve_from_name(&got, json_string_value(name)) != CZ_OK)
+        return cz_fail(ei, CZ_ECURVE, "%s: unknown curve \"%s\"", path, json_string_value(name));
+    if (got != want)
+        return cz_fail(ei, CZ_ECURVE,
+                       "%s: the proof's \"curve\" is \"%s\" but the verification key's is %s", path,
+                       json_string_value(name), cz_curve_name(want));
     return CZ_OK;
 }
 
@@ -165,22 +191,44 @@ static void proof_points(const cz_groth16_proof *p, const void **a, const void *
     }
 }
 
-int cz_groth16_proof_read_json(cz_groth16_proof *proof, const char *path, cz_errinfo *ei) {
-    json_t *root = NULL;
+/* The points, once proof->curve is set. */
+static int read_proof_points(cz_groth16_proof *proof, json_t *root, const char *path,
+                             cz_errinfo *ei) {
     const void *a, *b, *c;
-    int rc = load_json(&root, path, ei);
-    if (rc != CZ_OK)
-        return rc;
-    rc = read_curve(&proof->curve, root, path, ei);
-    if (rc != CZ_OK)
-        goto out;
     proof_points(proof, &a, &b, &c);
-    rc = read_g1((void *)a, proof->curve, json_object_get(root, "pi_a"), path, "pi_a", ei);
+    int rc = read_g1((void *)a, proof->curve, json_object_get(root, "pi_a"), path, "pi_a", ei);
     if (rc == CZ_OK)
         rc = read_g2((void *)b, proof->curve, json_object_get(root, "pi_b"), path, "pi_b", ei);
     if (rc == CZ_OK)
         rc = read_g1((void *)c, proof->curve, json_object_get(root, "pi_c"), path, "pi_c", ei);
-out:
+    return rc;
+}
+
+int cz_groth16_proof_read_json(cz_groth16_proof *proof, const char *path, cz_errinfo *ei) {
+    json_t *root = NULL;
+    int rc = load_json(&root, path, ei);
+    if (rc != CZ_OK)
+        return rc;
+    rc = read_curve(&proof->curve, root, path, ei);
+    if (rc == CZ_OK)
+        rc = read_proof_points(proof, root, path, ei);
+    json_decref(root);
+    return rc;
+}
+
+int cz_groth16_proof_read_json_as(cz_groth16_proof *proof, cz_curve_id curve, const char *path,
+                                  cz_errinfo *ei) {
+    json_t *root = NULL;
+    if ((unsigned)curve >= sizeof codecs / sizeof codecs[0])
+        return cz_fail(ei, CZ_EINVAL, "%s: no such curve (%d)", path, (int)curve);
+    int rc = load_json(&root, path, ei);
+    if (rc != CZ_OK)
+        return rc;
+    rc = read_curve_as(curve, root, path, ei);
+    if (rc == CZ_OK) {
+        proof->curve = curve;
+        rc = read_proof_points(proof, root, path, ei);
+    }
     json_decref(root);
     return rc;
 }
@@ -206,8 +254,17 @@ int cz_groth16_public_read_json(cz_groth16_public *pub, cz_curve_id curve, const
         }
         rc = codecs[curve].fr_from_dec(pub->values[i], s);
         if (rc != CZ_OK) {
-            rc =
-                cz_fail(ei, rc, "%s: [%zu]: \"%.40s\" is not a decimal number below r", path, i, s);
+            /* Shown in full up to 80 characters (r has 77 digits), else its first 40 with an
+             * ellipsis and its length, so that a cut never reads as a number below r. */
+            size_t len = strlen(s);
+            if (len <= 80)
+                rc = cz_fail(ei, rc, "%s: [%zu]: \"%s\" is not a decimal number below r", path, i,
+                             s);
+            else
+                rc = cz_fail(ei, rc,
+                             "%s: [%zu]: \"%.40s...\" (%zu characters) is not a decimal number "
+                             "below r",
+                             path, i, s, len);
             break;
         }
     }
