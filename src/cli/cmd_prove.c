@@ -11,6 +11,7 @@
 #include "cuzk/groth16.h"
 #include "cuzk/groth16_json.h"
 #include "cuzk/threadpool.h"
+#include "cuzk/zkey.h"
 
 static const char prove_help[] =
     "usage: cuzk prove [options] ZKEY WTNS PROOF.json PUBLIC.json\n"
@@ -28,6 +29,38 @@ static const char prove_help[] =
     "  --r HEX --s HEX   fixed blinding factors (hex, < r): for tests only, NOT zero-knowledge\n"
     "                    when reused\n"
     "  -v, --verbose     print the time of each step\n";
+
+/* The circuit's constraint count, which the key does not store: snarkjs (and cuzk setup) put
+ * the R1CS rows first and then one A row per public signal (the one signal, the public inputs),
+ * so the last row with a coefficient is nConstraints + nPublic. */
+static uint32_t zkey_constraints(const cz_zkey *zk) {
+    uint32_t last = 0;
+    for (size_t i = 0; i < zk->ncoefs; i++) {
+        cz_zkey_coef c;
+        cz_zkey_coef_at(&c, zk, i);
+        if (c.row > last)
+            last = c.row;
+    }
+    return last >= zk->npublic ? last - zk->npublic : 0;
+}
+
+/* The -v lines (tested in tests/cli/test_cli.sh). */
+static void print_verbose(const cz_zkey *zk, const cz_threadpool *pool, double load_ms,
+                          const cz_groth16_timings *tm, int use_gpu, int device) {
+    fprintf(stderr, "cuzk prove: %s, %u constraints, domain 2^%u, %u signals, %zu threads\n",
+            cz_curve_name(zk->curve), zkey_constraints(zk), zk->log_domain_size, zk->nvars,
+            cz_threadpool_size(pool));
+    fprintf(stderr,
+            "  load %.1f ms, witness %.1f ms, ntt %.1f ms, msm A %.1f ms, B1 %.1f ms, "
+            "B2(G2) %.1f ms, C %.1f ms, H %.1f ms; prove %.1f ms\n",
+            load_ms, tm->witness_ms, tm->ntt_ms, tm->msm_a_ms, tm->msm_b1_ms, tm->msm_b2_ms,
+            tm->msm_c_ms, tm->msm_h_ms, tm->total_ms);
+    if (use_gpu)
+        fprintf(stderr,
+                "  GPU %d: upload %.1f ms, device region %.1f ms (the B2 MSM ran on the CPU "
+                "meanwhile)\n",
+                device, tm->upload_ms, tm->gpu_ms);
+}
 
 int cz__cli_prove(int argc, char **argv) {
     const char *pos[4];
@@ -114,20 +147,8 @@ int cz__cli_prove(int argc, char **argv) {
     if (cz_groth16_proof_write_json(pos[2], &proof, &ei) != CZ_OK ||
         cz_groth16_public_write_json(pos[3], &pub, &ei) != CZ_OK)
         goto fail;
-    if (verbose) {
-        fprintf(stderr,
-                "cuzk prove: %s, %u constraints domain, %u signals, %zu threads\n"
-                "  load %.1f ms, witness %.1f ms, ntt %.1f ms, msm A %.1f, B1 %.1f, B2(G2) %.1f, "
-                "C %.1f, H %.1f ms; prove %.1f ms\n",
-                cz_curve_name(zk->curve), zk->domain_size, zk->nvars, cz_threadpool_size(pool),
-                load_ms, tm.witness_ms, tm.ntt_ms, tm.msm_a_ms, tm.msm_b1_ms, tm.msm_b2_ms,
-                tm.msm_c_ms, tm.msm_h_ms, tm.total_ms);
-        if (use_gpu)
-            fprintf(stderr,
-                    "  GPU %d: upload %.1f ms, device region %.1f ms (the B2 MSM ran on the CPU "
-                    "meanwhile)\n",
-                    device, tm.upload_ms, tm.gpu_ms);
-    }
+    if (verbose)
+        print_verbose(zk, pool, load_ms, &tm, use_gpu, device);
     goto out;
 fail:
     exit_code = cz__cli_report("prove", &ei);
