@@ -394,6 +394,13 @@ async function rejectChecks(curve, name, circ) {
   // The untouched files are valid (so each rejection below is due to the one change).
   await verify(proof, pub, "untouched snarkjs proof", 0, /^OK$/m);
 
+  // rapidsnark's proof.json has no "curve": the key's curve is used. Another curve is refused.
+  const { curve: _, ...noCurve } = proof;
+  await verify(noCurve, pub, 'snarkjs proof without "curve" (as rapidsnark writes it)', 0, /^OK$/m);
+  const otherCurve = curve === "bn128" ? "bls12381" : "bn128";
+  await verify({ ...proof, curve: otherCurve }, pub, `proof with "curve": "${otherCurve}"`, 3,
+    new RegExp(`"curve" is "${otherCurve}" but the verification key's is ${curve}`));
+
   // Another valid point in place of pi_a, pi_b, pi_c: a wrong proof (exit 1).
   const other = {
     pi_a: g1Json(g1(proof.pi_a).add(E.G1.Point.BASE)),
