@@ -55,6 +55,8 @@ const char *bench_curve_name(cz_curve_id c);
  * printed). */
 int bench_cli_parse(bench_opts *o, int argc, char **argv);
 void bench_usage(FILE *f);
+/* `cuzk-bench CMD --help`: CMD's usage (timeline has its own). 0, or -1 for an unknown CMD. */
+int bench_cmd_usage(FILE *f, const char *cmd);
 /* Prints "cuzk-bench CMD: WHAT: ARG (cuzk-bench --help)" on stderr; returns BENCH_USAGE. */
 int bench_usage_error(const char *cmd, const char *what, const char *arg);
 /* A whole decimal number in [lo, hi] (s may be NULL); 0, or -1 without touching *out. */

@@ -25,7 +25,9 @@ void bench_usage(FILE *f) {
         "  ntt     number-theoretic transform over Fr\n"
         "  prove   Groth16 proofs of a multiplication chain of domain 2^K\n"
         "  upload  --gpu: host->device copy of 2^K Fr, pageable vs pinned host memory\n"
-        "  list    this text (also --help)\n"
+        "  engine  proofs through the in-process proving engine (its own options)\n"
+        "  timeline LOG  a waterfall of an engine log (its own options)\n"
+        "  list    this text (also --help); cuzk-bench SUBCOMMAND --help: that one's usage\n"
         "options (all subcommands):\n"
         "  --curve bn254|bls12381   repeatable or a list (default bn254)\n"
         "  --log-n K                size 2^K; repeatable or a list like 16,18,20\n"
@@ -53,6 +55,98 @@ void bench_usage(FILE *f) {
         "  sweep --key TABLE.KEY --values V1,V2,.. [--config BASE] [--daemon PATH]\n"
         "        [--daemon-arg ARG].. plus the batch options: one daemon per value, one table\n"
         "exit: 0 ok, 1 failure, 2 usage (or --gpu where no GPU is)\n");
+}
+
+static const char common_opts[] =
+    "options:\n"
+    "  --curve bn254|bls12381   repeatable or a list (default bn254)\n"
+    "  --log-n K                size 2^K; repeatable or a list like 16,18,20\n"
+    "  --runs N                 timed runs (default 5)\n"
+    "  --warmup N               untimed runs first (default 1)\n"
+    "  --threads T              CPU thread pool size (default 0: one per CPU)\n"
+    "  --gpu [--device D]       run on CUDA device D (default 0) instead of the CPU\n";
+
+static const char proof_opts[] =
+    "proofs: --workload porep-synth [--scale K] [--partitions N] [--curve C] [--seed S]\n"
+    "        | --workload zkey --zkey F --wtns F;  --priority low|normal|high|critical\n"
+    "        --timeout S (0: none); -a/--addr before the subcommand, or here\n";
+
+static const struct {
+    const char *cmd, *usage, *opts;
+} sub_usage[] = {
+    {"msm",
+     "usage: cuzk-bench msm [options]\n"
+     "Multi-scalar multiplication over random scalars (CPU G1/G2, GPU G1/G2), default 2^16.\n",
+     "  --copies | --no-copies   GPU: time only with (or only without) the host copies\n"
+     "  --group g1|g2            (default g1)\n"
+     "  --scalars uniform|bits|equal|porep   scalar set (default uniform; bits: 98.7 % 0/1;\n"
+     "                           porep: bits, and 3/4 of the bases infinity like B2)\n"
+     "  --split auto|on|off      the 0/1 split, GPU or CPU (default auto)\n"},
+    {"ntt",
+     "usage: cuzk-bench ntt [options]\n"
+     "One in-place number-theoretic transform of 2^K elements of Fr, default 2^16.\n",
+     "  --copies | --no-copies   GPU: time only with (or only without) the host copies\n"
+     "  --kind forward|inverse|coset-forward|coset-inverse   repeatable or a list\n"},
+    {"prove",
+     "usage: cuzk-bench prove [options]\n"
+     "Groth16 proofs of a multiplication chain of domain 2^K (default 2^10).\n",
+     "  --cache DIR              circuits and keys are kept there (default ./bench-cache)\n"
+     "  --check                  verify every proof (not timed)\n"},
+    {"upload",
+     "usage: cuzk-bench upload --gpu [options]\n"
+     "Host->device copy of 2^K Fr, pageable vs pinned host memory (default 2^16).\n",
+     ""},
+    {"engine",
+     "usage: cuzk-bench engine [options]\n"
+     "Proofs through the in-process proving engine, as the daemon runs them.\n"
+     "  --workload porep-synth [--scale K (12)] [--partitions N (10)] [--curve C (bls12381)]\n"
+     "             [--seed S] [--bench-key] [--cache DIR]\n"
+     "  --workload zkey --zkey F --wtns F\n"
+     "  -c COUNT -j CONCURRENCY  jobs, and at most that many in flight (default 1, 1)\n"
+     "  --gpu [--device D,...]   the GPUs; --gw N GPU workers per device\n"
+     "  --partition-workers N --gpu-threads N --synthesis-threads N --queue-depth N\n"
+     "  --budget-gib G           the memory budget;  --pinned | --pageable;  --prefill\n"
+     "  --timeline FILE          the engine's TIMELINE log (cuzk-bench timeline FILE)\n"
+     "  --warmup P               partitions of the untimed warm-up job (0: none)\n"
+     "  --sweep GW:PW,...        one engine per pair, one summary line each\n",
+     NULL},
+    {"single",
+     "usage: cuzk-bench [-a ADDR] single [proof options] [--id ID]\n"
+     "One proof from cuzk-daemon, its line and times.\n",
+     proof_opts},
+    {"batch",
+     "usage: cuzk-bench [-a ADDR] batch [proof options] -c COUNT -j CONCURRENCY "
+     "[--warmup N]\n"
+     "COUNT proofs from cuzk-daemon, at most CONCURRENCY in flight, and a summary.\n",
+     proof_opts},
+    {"sweep",
+     "usage: cuzk-bench sweep --key TABLE.KEY --values V1,V2,.. [--config BASE] [--daemon PATH]\n"
+     "       [--daemon-arg ARG].. [--start-timeout S] [--stop-timeout S] plus the batch options\n"
+     "One cuzk-daemon per value of the configuration key, a batch against each, one table.\n",
+     proof_opts},
+    {"status", "usage: cuzk-bench [-a ADDR] status\nThe daemon's status.\n", NULL},
+    {"metrics", "usage: cuzk-bench [-a ADDR] metrics\nThe daemon's metrics.\n", NULL},
+    {"preload", "usage: cuzk-bench [-a ADDR] preload ID\nLoads a key (ID: a .zkey path).\n", NULL},
+    {"evict", "usage: cuzk-bench [-a ADDR] evict ID\nDrops a loaded key.\n", NULL},
+    {"cancel", "usage: cuzk-bench [-a ADDR] cancel JOB\nCancels a queued or running job.\n", NULL},
+};
+
+int bench_cmd_usage(FILE *f, const char *cmd) {
+    for (size_t i = 0; i < sizeof sub_usage / sizeof sub_usage[0]; i++) {
+        if (strcmp(cmd, sub_usage[i].cmd) != 0)
+            continue;
+        fputs(sub_usage[i].usage, f);
+        if (i < 4) { /* msm, ntt, prove, upload: the common options and their own */
+            fputs(common_opts, f);
+            fputs(sub_usage[i].opts, f);
+            fputs("output: one JSON line per (op, curve, size, mode) on stdout; docs/bench.md\n",
+                  f);
+        } else if (sub_usage[i].opts != NULL) {
+            fputs(sub_usage[i].opts, f);
+        }
+        return 0;
+    }
+    return -1;
 }
 
 int bench_usage_error(const char *cmd, const char *what, const char *arg) {

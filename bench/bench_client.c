@@ -621,7 +621,7 @@ int bench_cmd_client(int argc, char **argv, const char *addr) {
     cz_grpc_client *cl = NULL;
     for (int a = 1; a < argc; a++)
         if (strcmp(argv[a], "--help") == 0 || strcmp(argv[a], "-h") == 0) {
-            bench_usage(stdout);
+            bench_cmd_usage(stdout, argv[0]);
             return BENCH_OK;
         }
     int rc = parse(&o, argc, argv, addr);

@@ -9,7 +9,7 @@
  *   cuzk-bench timeline LOG [-o OUT.svg]   (a waterfall of an engine log: docs/timeline.md)
  *   cuzk-bench [-a ADDR] single|batch|status|metrics|preload|evict|cancel|sweep ...
  *                                          (a client of cuzk-daemon: bench_client.c)
- *   cuzk-bench list | --help
+ *   cuzk-bench list | --help | SUBCOMMAND --help   (the global usage, or one subcommand's)
  *
  * One JSON line per (op, curve, size, mode) on stdout, messages on stderr. Exit status: 0 ok,
  * 1 a measurement failed, 2 usage (bad options, or --gpu where there is no GPU).
@@ -55,8 +55,16 @@ int main(int argc, char **argv) {
         bench_usage(stdout);
         return BENCH_OK;
     }
-    if (strcmp(argv[1], "timeline") == 0) /* its own options: src/engine/timeline_cmd.c */
+    if (strcmp(argv[1], "timeline") == 0) { /* its own options: src/engine/timeline_cmd.c */
+        static char timeline_prog[] = "cuzk-bench timeline"; /* for its usage line */
+        argv[1] = timeline_prog;
         return cz_timeline_cmd(argc - 1, argv + 1);
+    }
+    /* SUBCOMMAND --help (or -h) anywhere after it: that subcommand's usage. */
+    for (int a = 2; a < argc; a++)
+        if ((strcmp(argv[a], "--help") == 0 || strcmp(argv[a], "-h") == 0) &&
+            bench_cmd_usage(stdout, argv[1]) == 0)
+            return BENCH_OK;
     if (strcmp(argv[1], "engine") == 0) /* its own options: bench_engine.c */
         return bench_cmd_engine(argc - 1, argv + 1);
     if (bench_is_client_cmd(argv[1])) /* a client of cuzk-daemon: bench_client.c */
@@ -64,11 +72,6 @@ int main(int argc, char **argv) {
     for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
         if (strcmp(argv[1], cmds[i].name) != 0)
             continue;
-        for (int a = 2; a < argc; a++)
-            if (strcmp(argv[a], "--help") == 0 || strcmp(argv[a], "-h") == 0) {
-                bench_usage(stdout);
-                return BENCH_OK;
-            }
         int rc = bench_cli_parse(&o, argc - 1, argv + 1);
         if (rc == BENCH_OK)
             rc = bench_device_open(&o);

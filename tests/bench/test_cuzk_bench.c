@@ -130,6 +130,25 @@ static void teardown(void) {
 static void test_list_and_help(void) {
     CHECK(run("list") == 0 && strstr(out, "msm") && strstr(out, "ntt") && strstr(out, "prove"));
     CHECK(run("msm --help") == 0 && strstr(out, "--log-n") != NULL);
+    /* SUBCOMMAND --help prints that subcommand's usage, not the global one. */
+    static const char *const subs[] = {"prove",   "msm",   "ntt",   "upload", "engine",
+                                       "single",  "batch", "sweep", "status", "metrics",
+                                       "preload", "evict", "cancel"};
+    for (size_t i = 0; i < sizeof subs / sizeof subs[0]; i++) {
+        char args[64], want[64];
+        snprintf(args, sizeof args, "%s --help", subs[i]);
+        snprintf(want, sizeof want, "usage: cuzk-bench %s", subs[i]);
+        if (!CHECK_EQ_INT(run(args), 0) || !CHECK(strstr(out, subs[i]) != NULL) ||
+            !CHECK(strstr(out, "subcommands:") == NULL))
+            fprintf(stderr, "%s: %s\n", args, out);
+        /* the client commands' usage starts "usage: cuzk-bench [-a ADDR] CMD" */
+        CHECK(strncmp(out, want, strlen(want)) == 0 || strstr(out, "[-a ADDR] ") != NULL);
+    }
+    CHECK(run("prove -h") == 0 && strstr(out, "--check") && strstr(out, "--cache") &&
+          !strstr(out, "--group"));
+    CHECK(run("engine --workload zkey --help") == 0 && strstr(out, "--partition-workers"));
+    CHECK(run("timeline --help") == 0 && strstr(out, "usage: cuzk-bench timeline LOG"));
+    CHECK(run("nosuch --help") == 2 && strstr(err, "unknown subcommand"));
 }
 
 static void test_msm(void) {
