@@ -50,8 +50,18 @@ const char *cz_log_level_name(cz_log_level level);
 FILE *cz_log_set_output(FILE *out);
 
 /* Writes one line at level, unconditionally of the level (the macros check it). A trailing
- * newline in the message is dropped; the line always ends with exactly one. */
+ * newline in the message is dropped; the line always ends with exactly one. Control characters
+ * in the message (a newline in a client's job id or path) are written escaped as by
+ * cz_log_escape, so a message is always one line and cannot forge another. */
 void cz_log_write(cz_log_level level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/*
+ * Copies the n bytes at src into dst (cap bytes, NUL-terminated when cap > 0, truncated to fit)
+ * with every control character (below 0x20, and 0x7f) escaped: "\n", "\r", "\t", else
+ * "\xHH". Other bytes, backslashes and UTF-8 included, are copied as they are. Returns the
+ * length of the whole escaped text (without the NUL), like snprintf; dst may be NULL when cap is 0.
+ */
+size_t cz_log_escape(char *dst, size_t cap, const char *src, size_t n);
 
 /* The current level, read without a lock; exposed only for the macros below. */
 extern int cz__log_level;

@@ -100,6 +100,46 @@ static size_t format_prefix(char *buf, size_t size, cz_log_level level) {
     return n + (size_t)m;
 }
 
+size_t cz_log_escape(char *dst, size_t cap, const char *src, size_t n) {
+    static const char hex[] = "0123456789abcdef";
+    size_t out = 0;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)src[i];
+        char e[4];
+        size_t k = 0;
+        if (c >= 0x20 && c != 0x7f) {
+            e[k++] = (char)c;
+        } else {
+            e[k++] = '\\';
+            if (c == '\n')
+                e[k++] = 'n';
+            else if (c == '\r')
+                e[k++] = 'r';
+            else if (c == '\t')
+                e[k++] = 't';
+            else {
+                e[k++] = 'x';
+                e[k++] = hex[c >> 4];
+                e[k++] = hex[c & 15];
+            }
+        }
+        for (size_t j = 0; j < k; j++, out++)
+            if (out + 1 < cap)
+                dst[out] = e[j];
+    }
+    if (cap > 0)
+        dst[out < cap ? out : cap - 1] = '\0';
+    return out;
+}
+
+/* Whether any of the n bytes at s is one that cz_log_escape rewrites. */
+static int needs_escape(const char *s, size_t n) {
+    for (size_t i = 0; i < n; i++)
+        if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f)
+            return 1;
+    return 0;
+}
+
 void cz_log_write(cz_log_level level, const char *fmt, ...) {
     char stack[1024];
     char *line = stack;
@@ -134,6 +174,24 @@ void cz_log_write(cz_log_level level, const char *fmt, ...) {
     size_t n = prefix + (size_t)len;
     while (n > prefix && line[n - 1] == '\n')
         n--;
+    if (needs_escape(line + prefix, n - prefix)) {
+        /* A control character (a newline in a client's job id) would forge or break a line: the
+         * message is written escaped, always as one line. */
+        size_t m = cz_log_escape(NULL, 0, line + prefix, n - prefix);
+        char *esc = malloc(prefix + m + 2);
+        if (esc != NULL) {
+            memcpy(esc, line, prefix);
+            cz_log_escape(esc + prefix, m + 1, line + prefix, n - prefix);
+            if (line != stack)
+                free(line);
+            line = esc;
+            n = prefix + m;
+        } else {
+            for (size_t i = prefix; i < n; i++) /* out of memory: blank them rather than split */
+                if ((unsigned char)line[i] < 0x20 || line[i] == 0x7f)
+                    line[i] = ' ';
+        }
+    }
     line[n++] = '\n';
 
     pthread_mutex_lock(&out_lock);

@@ -64,6 +64,9 @@ static const keydef keys[] = {
      "gRPC address: \"unix:///path\" or \"host:port\" (CLI: --listen)."},
     {"daemon", "status_listen", K_STR_EMPTY, OFF(daemon.status_listen), 0, 0,
      "HTTP address of GET /status and /metrics, \"host:port\"; \"\" = off."},
+    {"daemon", "status_cors_origin", K_STR_EMPTY, OFF(daemon.status_cors_origin), 0, 0,
+     "Access-Control-Allow-Origin of the HTTP answers (\"https://dash.example\", \"*\"); \"\" = "
+     "none."},
     {"memory", "total_budget", K_SIZE_AUTO, OFF(memory.total_budget), 1 << 20, INT64_MAX,
      "Bytes for proving: \"auto\" (RAM minus safety_margin) or a size (\"200GiB\", \"500GB\")."},
     {"memory", "safety_margin", K_SIZE, OFF(memory.safety_margin), 0, INT64_MAX,
@@ -144,6 +147,7 @@ void cz_daemon_config_defaults(cz_daemon_config *c) {
     memset(c, 0, sizeof *c);
     c->daemon.listen = xstrdup("unix:///run/curio/cuzk.sock");
     c->daemon.status_listen = xstrdup("");
+    c->daemon.status_cors_origin = xstrdup("");
     c->memory.total_budget = 0;
     c->memory.safety_margin = 5 * GIB;
     c->memory.eviction_min_idle = 5 * 60;
@@ -177,6 +181,7 @@ void cz_daemon_config_free(cz_daemon_config *c) {
         return;
     free(c->daemon.listen);
     free(c->daemon.status_listen);
+    free(c->daemon.status_cors_origin);
     free(c->srs.param_cache);
     free_strlist(c->srs.preload, c->srs.npreload);
     free(c->logging.timeline);

@@ -37,8 +37,9 @@ typedef enum cz_daemon_gpu_mode {
 
 typedef struct cz_daemon_config {
     struct {
-        char *listen;        /* gRPC address: "unix:///path" or "host:port" */
-        char *status_listen; /* HTTP /status and /metrics "host:port"; "" = off */
+        char *listen;             /* gRPC address: "unix:///path" or "host:port" */
+        char *status_listen;      /* HTTP /status and /metrics "host:port"; "" = off */
+        char *status_cors_origin; /* Access-Control-Allow-Origin of those; "" = no header */
     } daemon;
     struct {
         uint64_t total_budget;      /* bytes for proving; 0 = "auto" (RAM - safety_margin) */

@@ -22,20 +22,52 @@
 #include "cuzk/tuning.h"
 #include "daemon/gpus.h"
 
+#include <errno.h>
 #include <jansson.h>
 #include <microhttpd.h>
 #include <netdb.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <time.h>
+
+/* One open connection: its socket (owned by libmicrohttpd) and when its current request began. */
+typedef struct conn {
+    int fd;
+    uint64_t start_ms; /* accept, or the end of the previous request on a kept-alive connection */
+    int closing;       /* shut down by us (deadline or eviction); libmicrohttpd closes it */
+    int used;
+} conn;
 
 struct cz_http {
     struct MHD_Daemon *d;
     cz_engine *e;
     cz_srs *srs;
     int port;
+    char *cors;           /* Access-Control-Allow-Origin value; NULL = no header */
+    unsigned deadline_ms; /* absolute limit of one request, from its first byte to its last */
+    unsigned max_conns;   /* connections kept; one more evicts the oldest */
+    /* The connection table and the deadline thread; m protects everything below. */
+    pthread_mutex_t m;
+    pthread_cond_t cv;
+    pthread_t watchdog;
+    int have_watchdog, stop;
+    conn *conns;    /* max_conns + CONN_SLACK slots */
+    unsigned nlive; /* used slots not yet shut down by us */
+    uint64_t nexpired, nevicted;
 };
+
+/* Slots beyond max_conns: libmicrohttpd's hard limit, so that a new connection is accepted (and
+ * evicts an old one) rather than refused while the table is full. */
+#define CONN_SLACK 16u
+
+static uint64_t now_ms(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+}
 
 /* ------------------------------------------------------------------------------------------
  * /status
@@ -353,7 +385,7 @@ char *cz_http_metrics_text(cz_engine *e, cz_srs *srs) {
  * The server
  * ------------------------------------------------------------------------------------------ */
 
-static enum MHD_Result reply(struct MHD_Connection *c, unsigned code, char *body,
+static enum MHD_Result reply(const cz_http *h, struct MHD_Connection *c, unsigned code, char *body,
                              const char *type) {
     struct MHD_Response *r;
     enum MHD_Result ret;
@@ -370,7 +402,8 @@ static enum MHD_Result reply(struct MHD_Connection *c, unsigned code, char *body
         return MHD_NO;
     }
     MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
-    MHD_add_response_header(r, "Access-Control-Allow-Origin", "*");
+    if (h->cors != NULL)
+        MHD_add_response_header(r, "Access-Control-Allow-Origin", h->cors);
     if (code == MHD_HTTP_METHOD_NOT_ALLOWED)
         MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, "GET, HEAD");
     ret = MHD_queue_response(c, code, r);
@@ -396,14 +429,129 @@ static enum MHD_Result handle(void *arg, struct MHD_Connection *c, const char *u
     (void)con_cls;
     if (strcmp(method, MHD_HTTP_METHOD_GET) != 0 && strcmp(method, MHD_HTTP_METHOD_HEAD) != 0) {
         *upload_len = 0; /* the body is not read: answer at once (the connection then closes) */
-        return reply(c, MHD_HTTP_METHOD_NOT_ALLOWED, dup_str("method not allowed\n"), text);
+        return reply(h, c, MHD_HTTP_METHOD_NOT_ALLOWED, dup_str("method not allowed\n"), text);
     }
     if (strcmp(url, "/status") == 0)
-        return reply(c, MHD_HTTP_OK, cz_http_status_json(h->e, h->srs), "application/json");
+        return reply(h, c, MHD_HTTP_OK, cz_http_status_json(h->e, h->srs), "application/json");
     if (strcmp(url, "/metrics") == 0)
-        return reply(c, MHD_HTTP_OK, cz_http_metrics_text(h->e, h->srs),
+        return reply(h, c, MHD_HTTP_OK, cz_http_metrics_text(h->e, h->srs),
                      "text/plain; version=0.0.4; charset=utf-8");
-    return reply(c, MHD_HTTP_NOT_FOUND, dup_str("not found: try /status or /metrics\n"), text);
+    return reply(h, c, MHD_HTTP_NOT_FOUND, dup_str("not found: try /status or /metrics\n"), text);
+}
+
+/* ------------------------------------------------------------------------------------------
+ * Connection limits. libmicrohttpd's own timeout (MHD_OPTION_CONNECTION_TIMEOUT) restarts at
+ * every byte, so a client sending one byte a second holds its connection for ever; and its
+ * connection limit refuses new connections once full, so 64 such clients lock monitoring out.
+ * Here every connection is in a table (the notify-connection callback adds and removes it) with
+ * the time its current request began: the watchdog thread shuts down (shutdown(2), not close:
+ * the socket stays libmicrohttpd's, which then sees EOF and closes it) every connection whose
+ * request has lasted deadline_ms, however it trickles; and a connection beyond max_conns evicts
+ * the oldest one, so that a new client (a scrape takes milliseconds) is always served. The slot
+ * is freed in the CLOSED notification, before libmicrohttpd closes the socket, and both run under
+ * h->m, so the watchdog never shuts down a reused descriptor.
+ * ------------------------------------------------------------------------------------------ */
+
+/* Marks slot k shut down; h->m held. */
+static void conn_shut(cz_http *h, conn *k) {
+    shutdown(k->fd, SHUT_RDWR);
+    k->closing = 1;
+    h->nlive--;
+}
+
+static void on_connection(void *arg, struct MHD_Connection *c, void **socket_context,
+                          enum MHD_ConnectionNotificationCode what) {
+    cz_http *h = arg;
+    pthread_mutex_lock(&h->m);
+    if (what == MHD_CONNECTION_NOTIFY_STARTED) {
+        const union MHD_ConnectionInfo *ci =
+            MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+        conn *k = NULL, *oldest = NULL;
+        for (unsigned i = 0; i < h->max_conns + CONN_SLACK; i++) {
+            conn *s = &h->conns[i];
+            if (!s->used && k == NULL)
+                k = s;
+            else if (s->used && !s->closing && (oldest == NULL || s->start_ms < oldest->start_ms))
+                oldest = s;
+        }
+        *socket_context = k;
+        if (k != NULL && ci != NULL) {
+            k->fd = ci->connect_fd;
+            k->start_ms = now_ms();
+            k->closing = 0;
+            k->used = 1;
+            if (++h->nlive > h->max_conns && oldest != NULL) {
+                conn_shut(h, oldest);
+                h->nevicted++;
+            }
+        } else if (ci != NULL) {
+            shutdown(ci->connect_fd, SHUT_RDWR); /* no slot: cannot happen below the hard limit */
+        }
+    } else if (*socket_context != NULL) {
+        conn *k = *socket_context;
+        if (!k->closing)
+            h->nlive--;
+        k->used = 0;
+        *socket_context = NULL;
+    }
+    pthread_mutex_unlock(&h->m);
+}
+
+/* A request answered: the connection's next request (keep-alive) gets a deadline of its own. */
+static void on_completed(void *arg, struct MHD_Connection *c, void **con_cls,
+                         enum MHD_RequestTerminationCode why) {
+    cz_http *h = arg;
+    const union MHD_ConnectionInfo *ci =
+        MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    (void)con_cls;
+    (void)why;
+    if (ci == NULL || ci->socket_context == NULL)
+        return;
+    pthread_mutex_lock(&h->m);
+    ((conn *)ci->socket_context)->start_ms = now_ms();
+    pthread_mutex_unlock(&h->m);
+}
+
+/* Shuts down the connections past their deadline, then sleeps until the next one is due. A
+ * connection added or renewed meanwhile is due no earlier than deadline_ms from now, so sleeping
+ * until the earliest deadline in the table (or deadline_ms when it is empty) misses none. */
+static void *watchdog(void *arg) {
+    cz_http *h = arg;
+    pthread_mutex_lock(&h->m);
+    while (!h->stop) {
+        uint64_t now = now_ms(), next = now + h->deadline_ms;
+        for (unsigned i = 0; i < h->max_conns + CONN_SLACK; i++) {
+            conn *k = &h->conns[i];
+            if (!k->used || k->closing)
+                continue;
+            if (now - k->start_ms >= h->deadline_ms) {
+                conn_shut(h, k);
+                h->nexpired++;
+            } else if (k->start_ms + h->deadline_ms < next) {
+                next = k->start_ms + h->deadline_ms;
+            }
+        }
+        struct timespec ts = {(time_t)(next / 1000u), (long)(next % 1000u) * 1000000L};
+        pthread_cond_timedwait(&h->cv, &h->m, &ts);
+    }
+    pthread_mutex_unlock(&h->m);
+    return NULL;
+}
+
+/* Frees h (its server stopped or never started). */
+static void http_free(cz_http *h) {
+    if (h->have_watchdog) {
+        pthread_mutex_lock(&h->m);
+        h->stop = 1;
+        pthread_cond_signal(&h->cv);
+        pthread_mutex_unlock(&h->m);
+        pthread_join(h->watchdog, NULL);
+    }
+    pthread_cond_destroy(&h->cv);
+    pthread_mutex_destroy(&h->m);
+    free(h->conns);
+    free(h->cors);
+    free(h);
 }
 
 /* Splits "host:port", "[host]:port" or ":port" into host (empty = any) and port. */
@@ -432,18 +580,24 @@ static int parse_listen(char *host, size_t hostcap, unsigned *port, const char *
     return CZ_OK;
 }
 
-int cz_http_start(cz_http **out, const char *listen, cz_engine *e, cz_srs *srs, cz_errinfo *ei) {
+int cz_http_start(cz_http **out, const char *listen, const cz_http_opts *opts, cz_engine *e,
+                  cz_srs *srs, cz_errinfo *ei) {
     char host[256], portstr[8];
     unsigned port = 0;
     struct addrinfo hints, *ai = NULL;
     cz_http *h = NULL;
     unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL;
+    const char *cors = opts != NULL ? opts->cors_origin : NULL;
+    pthread_condattr_t ca;
     int rc;
     *out = NULL;
     if (listen == NULL)
         return cz_fail(ei, CZ_EINVAL, "http: no listen address");
     if ((rc = parse_listen(host, sizeof host, &port, listen, ei)) != CZ_OK)
         return rc;
+    for (const char *p = cors != NULL ? cors : ""; *p != '\0'; p++)
+        if ((unsigned char)*p < 0x20 || *p == 0x7f)
+            return cz_fail(ei, CZ_EINVAL, "http: CORS origin has a control character");
     if (host[0] != '\0') {
         int g;
         memset(&hints, 0, sizeof hints);
@@ -462,14 +616,33 @@ int cz_http_start(cz_http **out, const char *listen, cz_engine *e, cz_srs *srs, 
     }
     h->e = e;
     h->srs = srs;
-    if (ai != NULL)
-        h->d = MHD_start_daemon(flags, (uint16_t)port, NULL, NULL, handle, h, MHD_OPTION_SOCK_ADDR,
-                                ai->ai_addr, MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)10,
-                                MHD_OPTION_CONNECTION_LIMIT, (unsigned)64, MHD_OPTION_END);
-    else
-        h->d = MHD_start_daemon(flags, (uint16_t)port, NULL, NULL, handle, h,
-                                MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)10,
-                                MHD_OPTION_CONNECTION_LIMIT, (unsigned)64, MHD_OPTION_END);
+    h->deadline_ms = opts != NULL && opts->request_timeout_ms != 0 ? opts->request_timeout_ms
+                                                                   : CZ_HTTP_REQUEST_TIMEOUT_MS;
+    h->max_conns = opts != NULL && opts->max_connections != 0 ? opts->max_connections
+                                                              : CZ_HTTP_MAX_CONNECTIONS;
+    pthread_mutex_init(&h->m, NULL);
+    pthread_condattr_init(&ca);
+    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+    pthread_cond_init(&h->cv, &ca);
+    pthread_condattr_destroy(&ca);
+    h->conns = calloc(h->max_conns + CONN_SLACK, sizeof *h->conns);
+    if (h->conns == NULL || (cors != NULL && cors[0] != '\0' && (h->cors = strdup(cors)) == NULL)) {
+        rc = cz_fail(ei, CZ_ENOMEM, "http: server");
+        goto out;
+    }
+    if (pthread_create(&h->watchdog, NULL, watchdog, h) != 0) {
+        rc = cz_fail(ei, CZ_ENOMEM, "http: cannot start the deadline thread");
+        goto out;
+    }
+    h->have_watchdog = 1;
+    /* libmicrohttpd's inactivity timeout (whole seconds) as well: it closes an idle connection at
+     * about the same time, without the watchdog */
+    unsigned idle_s = (h->deadline_ms + 999u) / 1000u;
+    h->d = MHD_start_daemon(flags, (uint16_t)port, NULL, NULL, handle, h, MHD_OPTION_SOCK_ADDR,
+                            ai != NULL ? ai->ai_addr : NULL, MHD_OPTION_CONNECTION_TIMEOUT, idle_s,
+                            MHD_OPTION_CONNECTION_LIMIT, h->max_conns + CONN_SLACK,
+                            MHD_OPTION_NOTIFY_CONNECTION, on_connection, h,
+                            MHD_OPTION_NOTIFY_COMPLETED, on_completed, h, MHD_OPTION_END);
     if (h->d == NULL) {
         rc = cz_fail(ei, CZ_EIO, "http: cannot listen on '%s' (address in use or not local?)",
                      listen);
@@ -481,7 +654,8 @@ int cz_http_start(cz_http **out, const char *listen, cz_engine *e, cz_srs *srs, 
     h = NULL;
     rc = CZ_OK;
 out:
-    free(h);
+    if (h != NULL)
+        http_free(h);
     if (ai != NULL)
         freeaddrinfo(ai);
     return rc;
@@ -491,9 +665,17 @@ void cz_http_stop(cz_http *h) {
     if (h == NULL)
         return;
     MHD_stop_daemon(h->d);
-    free(h);
+    http_free(h);
 }
 
 int cz_http_port(const cz_http *h) {
     return h->port;
+}
+
+void cz_http_conn_stats(const cz_http *h, uint64_t *expired, uint64_t *evicted) {
+    cz_http *m = (cz_http *)h; /* the lock only */
+    pthread_mutex_lock(&m->m);
+    *expired = h->nexpired;
+    *evicted = h->nevicted;
+    pthread_mutex_unlock(&m->m);
 }

@@ -280,8 +280,9 @@ int main(int argc, char **argv) {
         CZ_LOG_ERROR("cuzk-daemon: %s", ei.msg);
         goto out;
     }
+    cz_http_opts ho = {dc.daemon.status_cors_origin, 0, 0};
     if (dc.daemon.status_listen[0] != '\0' &&
-        cz_http_start(&http, dc.daemon.status_listen, cz_daemon_service_engine(svc),
+        cz_http_start(&http, dc.daemon.status_listen, &ho, cz_daemon_service_engine(svc),
                       cz_daemon_service_srs(svc), &ei) != CZ_OK) {
         CZ_LOG_ERROR("cuzk-daemon: daemon.status_listen: %s", ei.msg);
         goto out;

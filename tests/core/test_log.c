@@ -182,6 +182,45 @@ static void test_long_message(void) {
     free(msg);
 }
 
+/* The escaping helper: control characters become \n, \r, \t or \xHH; the rest is copied;
+ * the return is the full length, as snprintf's, also when dst is too small. */
+static void test_escape(void) {
+    char buf[64];
+    const char in[] = "a\nb\r\tc\x01\x7f\\ \xc3\xa9";
+    const char want[] = "a\\nb\\r\\tc\\x01\\x7f\\ \xc3\xa9";
+    CHECK_EQ_INT(cz_log_escape(buf, sizeof buf, in, sizeof in - 1), sizeof want - 1);
+    CHECK_EQ_STR(buf, want);
+    CHECK_EQ_INT(cz_log_escape(NULL, 0, in, sizeof in - 1), sizeof want - 1);
+    CHECK_EQ_INT(cz_log_escape(buf, 4, "a\nb", 3), 4);
+    CHECK_EQ_STR(buf, "a\\n");
+    CHECK_EQ_INT(cz_log_escape(buf, 3, "a\nb", 3), 4);
+    CHECK_EQ_STR(buf, "a\\");
+    CHECK_EQ_INT(cz_log_escape(buf, sizeof buf, "x\0y", 3), 6); /* a NUL within n too */
+    CHECK_EQ_STR(buf, "x\\x00y");
+}
+
+/* A message with a newline (a client's job id) is one line, escaped: it cannot forge a second
+ * line with a level of its own. */
+static void test_one_line(void) {
+    FILE *f = tmpfile();
+    CHECK(f != NULL);
+    if (f == NULL)
+        return;
+    cz_log_set_output(f);
+    cz_log_set_level(CZ_LOG_LEVEL_INFO);
+    CZ_LOG_ERROR("job %s: failed", "x\n2026-01-01T00:00:00.000Z INFO  forged\r");
+    cz_log_set_output(NULL);
+    char *s = slurp(f);
+    fclose(f);
+    CHECK(s != NULL);
+    if (s != NULL) {
+        CHECK(strchr(s, '\n') == s + strlen(s) - 1 && strchr(s, '\r') == NULL);
+        CHECK(strstr(s, "ERROR job x\\n2026-01-01T00:00:00.000Z INFO  forged\\r: failed\n") !=
+              NULL);
+    }
+    free(s);
+}
+
 enum { NWRITERS = 4, NLINES = 2000 };
 
 static void *writer(void *arg) {
@@ -263,6 +302,8 @@ static const test_case cases[] = {
     {"line_format", test_line_format},
     {"names", test_names},
     {"long_message", test_long_message},
+    {"escape", test_escape},
+    {"one_line", test_one_line},
     {"concurrent_lines", test_concurrent_lines},
 };
 

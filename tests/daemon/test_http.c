@@ -13,6 +13,7 @@
  */
 #include <arpa/inet.h>
 #include <ctype.h>
+#include <errno.h>
 #include <jansson.h>
 #include <math.h>
 #include <netinet/in.h>
@@ -21,6 +22,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/time.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cuzk/tuning.h"
@@ -466,14 +469,18 @@ static void check_metrics(const char *text, cz_engine *e, cz_srs *srs) {
 /* ---- a tiny HTTP/1.0 client ---- */
 
 /* Sends "METHOD path", returns the status code and the body (malloc'd) in *body. */
-static int http_req(char **body, int port, const char *method, const char *path) {
+static int http_req_head(char **body, char **head, int port, const char *method, const char *path) {
     struct sockaddr_in a;
     char req[256], *buf = NULL;
     size_t len = 0, cap = 0;
     int fd = socket(AF_INET, SOCK_STREAM, 0), code = -1;
+    struct timeval tv = {5, 0}; /* a hung server fails the test instead of hanging it */
     *body = NULL;
+    if (head != NULL)
+        *head = NULL;
     if (fd < 0)
         return -1;
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
     memset(&a, 0, sizeof a);
     a.sin_family = AF_INET;
     a.sin_port = htons((uint16_t)port);
@@ -506,6 +513,8 @@ static int http_req(char **body, int port, const char *method, const char *path)
     char *sep = strstr(buf, "\r\n\r\n");
     if (sep != NULL)
         *body = strdup(sep + 4);
+    if (sep != NULL && head != NULL)
+        *head = strndup(buf, (size_t)(sep - buf) + 2);
     if (strstr(buf, "Content-Type: ") == NULL && strstr(buf, "Content-type: ") == NULL &&
         strstr(buf, "content-type: ") == NULL)
         code = -2;
@@ -513,6 +522,10 @@ out:
     free(buf);
     close(fd);
     return code;
+}
+
+static int http_req(char **body, int port, const char *method, const char *path) {
+    return http_req_head(body, NULL, port, method, path);
 }
 
 static void test_http(void) {
@@ -540,7 +553,7 @@ static void test_http(void) {
     CHECK_ERR(cz_srs_create(&srs, &sc, &ei), CZ_OK);
 
     /* a listener from the start: pages while nothing ran */
-    CHECK_ERR(cz_http_start(&h, "127.0.0.1:0", e, srs, &ei), CZ_OK);
+    CHECK_ERR(cz_http_start(&h, "127.0.0.1:0", NULL, e, srs, &ei), CZ_OK);
     CHECK(h != NULL && cz_http_port(h) > 0);
     {
         /* a tuning other than the defaults shows as installed (the later pages: the defaults) */
@@ -656,14 +669,14 @@ static void test_http(void) {
     /* addresses */
     char addr[32];
     snprintf(addr, sizeof addr, "127.0.0.1:%d", port);
-    CHECK(cz_http_start(&h2, addr, e, srs, &ei) == CZ_EIO && h2 == NULL);
-    CHECK_ERR(cz_http_start(&h2, "127.0.0.1", e, srs, &ei), CZ_EINVAL);
-    CHECK_ERR(cz_http_start(&h2, "127.0.0.1:70000", e, srs, &ei), CZ_EINVAL);
-    CHECK_ERR(cz_http_start(&h2, "127.0.0.1:8x", e, srs, &ei), CZ_EINVAL);
-    CHECK_ERR(cz_http_start(&h2, "[::1:0", e, srs, &ei), CZ_EINVAL);
-    CHECK_ERR(cz_http_start(&h2, "no.such.host.invalid:0", e, srs, &ei), CZ_EINVAL);
+    CHECK(cz_http_start(&h2, addr, NULL, e, srs, &ei) == CZ_EIO && h2 == NULL);
+    CHECK_ERR(cz_http_start(&h2, "127.0.0.1", NULL, e, srs, &ei), CZ_EINVAL);
+    CHECK_ERR(cz_http_start(&h2, "127.0.0.1:70000", NULL, e, srs, &ei), CZ_EINVAL);
+    CHECK_ERR(cz_http_start(&h2, "127.0.0.1:8x", NULL, e, srs, &ei), CZ_EINVAL);
+    CHECK_ERR(cz_http_start(&h2, "[::1:0", NULL, e, srs, &ei), CZ_EINVAL);
+    CHECK_ERR(cz_http_start(&h2, "no.such.host.invalid:0", NULL, e, srs, &ei), CZ_EINVAL);
     /* a server without an SRS manager: no srs metrics, "srs": null */
-    CHECK_ERR(cz_http_start(&h2, ":0", e, NULL, &ei), CZ_OK);
+    CHECK_ERR(cz_http_start(&h2, ":0", NULL, e, NULL, &ei), CZ_OK);
     if (h2 != NULL) {
         CHECK_EQ_INT(http_req(&body, cz_http_port(h2), "GET", "/status"), 200);
         root = body != NULL ? json_loads(body, 0, NULL) : NULL;
@@ -682,6 +695,206 @@ static void test_http(void) {
     cz_srs_destroy(srs);
     cz_budget_destroy(budget);
     free(wt);
+}
+
+/* ------------------------------------------------------------------------------------------
+ * Slow clients, the request time limit and CORS
+ * ------------------------------------------------------------------------------------------ */
+
+static uint64_t ms_now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+}
+
+/* A small CPU engine with nothing to do (the pages need one). */
+static cz_engine *idle_engine(void) {
+    cz_engine_config cfg;
+    cz_engine *e = NULL;
+    cz_errinfo ei;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.partition_workers = 1;
+    cfg.synthesis_threads = 1;
+    cfg.gpu_threads = 1;
+    cfg.budget.total_bytes = 64u << 20;
+    CHECK_ERR(cz_engine_create(&e, &cfg, &ei), CZ_OK);
+    return e;
+}
+
+/* A loopback connection that has sent the start of a request; -1 on failure. */
+static int trickle_open(int port) {
+    struct sockaddr_in a;
+    static const char start[] = "GET /status HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ";
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    if (fd < 0)
+        return -1;
+    memset(&a, 0, sizeof a);
+    a.sin_family = AF_INET;
+    a.sin_port = htons((uint16_t)port);
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (connect(fd, (struct sockaddr *)&a, sizeof a) != 0 ||
+        send(fd, start, sizeof start - 1, MSG_NOSIGNAL) != (ssize_t)(sizeof start - 1)) {
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+/* Whether the server has closed fd (EOF or reset; nothing else is ever sent on it). */
+static int trickle_closed(int fd) {
+    char b[256];
+    ssize_t r = recv(fd, b, sizeof b, MSG_DONTWAIT);
+    return r == 0 || (r < 0 && errno != EAGAIN && errno != EWOULDBLOCK);
+}
+
+enum { NSLOW = 64, DEADLINE_MS = 1500, SLACK_MS = 1000 };
+
+/* 64 clients each sending one byte of a header every 100-200 ms, for longer than the request
+ * time limit, while /status is polled: every poll is answered within a bound (the tricklers
+ * hold every connection slot, and a new one evicts the oldest), and every trickler is closed
+ * by the deadline (or earlier, evicted), although it never stopped sending. */
+static void test_slow_clients(void) {
+    cz_engine *e = idle_engine();
+    cz_http *h = NULL;
+    cz_errinfo ei;
+    cz_http_opts o = {NULL, DEADLINE_MS, NSLOW};
+    int fd[NSLOW];
+    uint64_t opened[NSLOW], next[NSLOW], closed_at[NSLOW];
+    if (e == NULL)
+        return;
+    CHECK_ERR(cz_http_start(&h, "127.0.0.1:0", &o, e, NULL, &ei), CZ_OK);
+    if (h == NULL) {
+        cz_engine_destroy(e);
+        return;
+    }
+    int port = cz_http_port(h), nopen = 0, npolls = 0, slowest = 0;
+    for (int i = 0; i < NSLOW; i++) {
+        fd[i] = trickle_open(port);
+        opened[i] = next[i] = ms_now();
+        closed_at[i] = 0;
+        nopen += fd[i] >= 0;
+    }
+    CHECK_EQ_INT(nopen, NSLOW);
+    uint64_t t0 = ms_now(), last_poll = 0;
+    /* bounded: the deadline and its slack, then every trickler must have been closed */
+    while (ms_now() - t0 < DEADLINE_MS + SLACK_MS) {
+        uint64_t now = ms_now();
+        for (int i = 0; i < NSLOW; i++) {
+            if (fd[i] < 0 || closed_at[i] != 0)
+                continue;
+            if (trickle_closed(fd[i])) {
+                closed_at[i] = now;
+            } else if (now >= next[i]) {
+                if (send(fd[i], "a", 1, MSG_NOSIGNAL) != 1)
+                    closed_at[i] = now;
+                next[i] = now + 100 + (uint64_t)(i * 37 % 101); /* 100-200 ms, staggered */
+            }
+        }
+        if (now - last_poll >= 100) {
+            char *body = NULL;
+            uint64_t q = ms_now();
+            CHECK_EQ_INT(http_req(&body, port, "GET", "/status"), 200);
+            int took = (int)(ms_now() - q);
+            if (took > slowest)
+                slowest = took;
+            CHECK(body != NULL && strstr(body, "\"uptime_secs\"") != NULL);
+            free(body);
+            npolls++;
+            last_poll = ms_now();
+        }
+        usleep(5000);
+    }
+    /* /status never waited for a slot; 1 s is far beyond a page's few milliseconds, for CI */
+    CHECK(npolls >= 10);
+    if (!CHECK(slowest < 1000))
+        fprintf(stderr, "slowest /status: %d ms\n", slowest);
+    int nclosed = 0, late = 0;
+    for (int i = 0; i < NSLOW; i++) {
+        if (closed_at[i] != 0) {
+            nclosed++;
+            late += closed_at[i] - opened[i] > DEADLINE_MS + SLACK_MS - 100;
+        }
+        if (fd[i] >= 0)
+            close(fd[i]);
+    }
+    CHECK_EQ_INT(nclosed, NSLOW);
+    CHECK_EQ_INT(late, 0);
+    uint64_t expired, evicted;
+    cz_http_conn_stats(h, &expired, &evicted);
+    CHECK(expired >= 1 && expired + evicted >= NSLOW);
+    cz_http_stop(h);
+    cz_engine_destroy(e);
+}
+
+/* One trickler alone (no eviction): closed at its deadline, not before, however it trickles;
+ * a quick request on a fresh connection meanwhile is answered. */
+static void test_deadline(void) {
+    cz_engine *e = idle_engine();
+    cz_http *h = NULL;
+    cz_errinfo ei;
+    cz_http_opts o = {NULL, 600, 0};
+    if (e == NULL)
+        return;
+    CHECK_ERR(cz_http_start(&h, "127.0.0.1:0", &o, e, NULL, &ei), CZ_OK);
+    if (h == NULL) {
+        cz_engine_destroy(e);
+        return;
+    }
+    int port = cz_http_port(h), fd = trickle_open(port);
+    uint64_t t0 = ms_now(), closed = 0;
+    CHECK(fd >= 0);
+    while (fd >= 0 && ms_now() - t0 < 600 + SLACK_MS) {
+        if (trickle_closed(fd) || send(fd, "a", 1, MSG_NOSIGNAL) != 1) {
+            closed = ms_now() - t0;
+            break;
+        }
+        usleep(100 * 1000);
+    }
+    if (!CHECK(closed >= 550 && closed < 600 + SLACK_MS))
+        fprintf(stderr, "trickler closed after %llu ms\n", (unsigned long long)closed);
+    if (fd >= 0)
+        close(fd);
+    uint64_t expired, evicted;
+    cz_http_conn_stats(h, &expired, &evicted);
+    CHECK(expired == 1 && evicted == 0);
+    cz_http_stop(h);
+    cz_engine_destroy(e);
+}
+
+/* No Access-Control-Allow-Origin unless configured; then exactly the configured value; a
+ * control character in it is refused. */
+static void test_cors(void) {
+    cz_engine *e = idle_engine();
+    cz_http *h = NULL;
+    cz_errinfo ei;
+    char *body = NULL, *head = NULL;
+    if (e == NULL)
+        return;
+    for (int k = 0; k < 3; k++) {
+        cz_http_opts o = {k == 0 ? NULL : k == 1 ? "" : "https://dash.example", 0, 0};
+        CHECK_ERR(cz_http_start(&h, "127.0.0.1:0", &o, e, NULL, &ei), CZ_OK);
+        if (h == NULL)
+            break;
+        for (int p = 0; p < 2; p++) {
+            CHECK_EQ_INT(
+                http_req_head(&body, &head, cz_http_port(h), "GET", p ? "/metrics" : "/status"),
+                200);
+            CHECK(head != NULL);
+            if (head != NULL && k < 2)
+                CHECK(strstr(head, "Access-Control-Allow-Origin") == NULL);
+            if (head != NULL && k == 2)
+                CHECK(strstr(head, "\r\nAccess-Control-Allow-Origin: https://dash.example\r\n") !=
+                      NULL);
+            free(body);
+            free(head);
+        }
+        cz_http_stop(h);
+        h = NULL;
+    }
+    cz_http_opts bad = {"x\r\nSet-Cookie: a=b", 0, 0};
+    CHECK_ERR(cz_http_start(&h, "127.0.0.1:0", &bad, e, NULL, &ei), CZ_EINVAL);
+    CHECK(h == NULL);
+    cz_engine_destroy(e);
 }
 
 /* The validator itself refuses malformed pages. */
@@ -703,8 +916,8 @@ static void test_validator(void) {
 }
 
 static const test_case cases[] = {
-    {"validator", test_validator},
-    {"http", test_http},
+    {"validator", test_validator}, {"http", test_http}, {"slow_clients", test_slow_clients},
+    {"deadline", test_deadline},   {"cors", test_cors},
 };
 
 int main(int argc, char **argv) {
