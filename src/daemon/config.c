@@ -30,6 +30,7 @@ enum kind {
     K_DEVICES,
     K_STRLIST,
     K_LEVEL,
+    K_MODE,
     K_DEPR
 };
 
@@ -62,6 +63,9 @@ static const tabledef tables[] = {
 static const keydef keys[] = {
     {"daemon", "listen", K_STR, OFF(daemon.listen), 0, 0,
      "gRPC address: \"unix:///path\" or \"host:port\" (CLI: --listen)."},
+    {"daemon", "socket_mode", K_MODE, OFF(daemon.socket_mode), 0, 0777,
+     "Permissions of the Unix socket, an octal string (\"0660\": owner and group), whatever the "
+     "umask."},
     {"daemon", "status_listen", K_STR_EMPTY, OFF(daemon.status_listen), 0, 0,
      "HTTP address of GET /status and /metrics, \"host:port\"; \"\" = off."},
     {"daemon", "status_cors_origin", K_STR_EMPTY, OFF(daemon.status_cors_origin), 0, 0,
@@ -146,6 +150,7 @@ static char *xstrdup(const char *s) {
 void cz_daemon_config_defaults(cz_daemon_config *c) {
     memset(c, 0, sizeof *c);
     c->daemon.listen = xstrdup("unix:///run/curio/cuzk.sock");
+    c->daemon.socket_mode = 0660;
     c->daemon.status_listen = xstrdup("");
     c->daemon.status_cors_origin = xstrdup("");
     c->memory.total_budget = 0;
@@ -395,6 +400,26 @@ static int apply(cz_daemon_config *c, const keydef *k, const cz__toml_value *v, 
         *(cz_log_level *)field(c, k) = lv;
         return CZ_OK;
     }
+    case K_MODE: {
+        if (v->kind != CZ_TOML_STRING)
+            return type_error(ei, where, k, "an octal string (\"0660\")", v);
+        const char *p = v->u.s;
+        size_t n = strlen(p);
+        long m = 0;
+        if (n == 0 || n > 4 || strspn(p, "01234567") != n)
+            return cz_fail(ei, CZ_EFORMAT,
+                           "%s: %s.%s = \"%.40s\" is not an octal mode (e.g. \"0660\")", where,
+                           k->table, k->name, p);
+        m = strtol(p, NULL, 8);
+        if (m < k->min || m > k->max) {
+            char got[64];
+            snprintf(got, sizeof got, "\"%s\"", p);
+            return cz_fail(ei, CZ_ERANGE, "%s: %s.%s = %s is out of range [\"0000\", \"0777\"]",
+                           where, k->table, k->name, got);
+        }
+        *(unsigned *)field(c, k) = (unsigned)m;
+        return CZ_OK;
+    }
     case K_DEPR:
         CZ_LOG_WARN("%s: %s.%s is deprecated and ignored (%s)", where, k->table, k->name, k->doc);
         return CZ_OK;
@@ -503,6 +528,7 @@ int cz_daemon_config_set(cz_daemon_config *c, const char *dotted_key, const char
     case K_SIZE:
     case K_SIZE_AUTO:
     case K_DUR:
+    case K_MODE:
     case K_LEVEL: {
         /* Plain text; apply only reads it. */
         cz__toml_value s = {.kind = CZ_TOML_STRING};
@@ -654,6 +680,9 @@ static void put_value(FILE *out, const cz_daemon_config *c, const keydef *k) {
         break;
     case K_LEVEL:
         put_string(out, cz_log_level_name(c->logging.level));
+        break;
+    case K_MODE:
+        fprintf(out, "\"%04o\"", *(const unsigned *)cfield(c, k));
         break;
     case K_DEPR:
         break;

@@ -38,6 +38,7 @@ typedef enum cz_daemon_gpu_mode {
 typedef struct cz_daemon_config {
     struct {
         char *listen;             /* gRPC address: "unix:///path" or "host:port" */
+        unsigned socket_mode;     /* permissions of the Unix socket (0660), whatever the umask */
         char *status_listen;      /* HTTP /status and /metrics "host:port"; "" = off */
         char *status_cors_origin; /* Access-Control-Allow-Origin of those; "" = no header */
     } daemon;

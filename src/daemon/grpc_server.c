@@ -29,6 +29,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -75,6 +77,10 @@ struct cz_grpc_server {
     grpc_completion_queue *cq;
     cz_daemon_service *svc;
     char unix_path[512];
+    char lock_path[520];
+    int lock_fd; /* flock(LOCK_EX) on lock_path while we own the socket; -1 = none */
+    int started; /* grpc_server_start was called */
+    int shut;    /* grpc_server_shutdown_and_notify's tag has arrived */
     atomic_int live_calls;
     atomic_int shutting_down;
     atomic_int drained;
@@ -277,8 +283,77 @@ static int mkdir_parents(const char *path) {
     return mkdir(buf, 0755) != 0 && errno != EEXIST ? -1 : 0;
 }
 
+/* One daemon per socket: takes flock(LOCK_EX|LOCK_NB) on PATH.lock and writes our PID into it.
+ * CZ_EBUSY (naming the holder's PID) when a live daemon holds it. The file is checked to be
+ * the one at the path after locking: a daemon that exits unlinks it, and a lock on the unlinked
+ * file would guard nothing. */
+static int take_lock(cz_grpc_server *s, const char *addr, cz_errinfo *ei) {
+    snprintf(s->lock_path, sizeof s->lock_path, "%s.lock", s->unix_path);
+    for (int tries = 0; tries < 10; tries++) {
+        int fd = open(s->lock_path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+        if (fd < 0)
+            return cz_fail(ei, CZ_EIO, "listen address %s: lock file %s: %s", addr, s->lock_path,
+                           strerror(errno));
+        if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+            int e = errno;
+            char pid[32] = "";
+            ssize_t n = pread(fd, pid, sizeof pid - 1, 0);
+            close(fd);
+            if (e != EWOULDBLOCK)
+                return cz_fail(ei, CZ_EIO, "listen address %s: lock file %s: %s", addr,
+                               s->lock_path, strerror(e));
+            pid[n > 0 ? n : 0] = '\0';
+            pid[strcspn(pid, "\n")] = '\0';
+            return cz_fail(ei, CZ_EBUSY,
+                           "listen address %s: another daemon (PID %s) holds %s; not starting",
+                           addr, pid[0] ? pid : "unknown", s->lock_path);
+        }
+        struct stat a, b;
+        if (fstat(fd, &a) != 0 || stat(s->lock_path, &b) != 0 || a.st_dev != b.st_dev ||
+            a.st_ino != b.st_ino) {
+            close(fd); /* unlinked by its exiting owner meanwhile: take the new one */
+            continue;
+        }
+        char pid[32];
+        int n = snprintf(pid, sizeof pid, "%ld\n", (long)getpid());
+        if (ftruncate(fd, 0) != 0 || pwrite(fd, pid, (size_t)n, 0) != n) {
+            int e = errno;
+            unlink(s->lock_path);
+            close(fd);
+            return cz_fail(ei, CZ_EIO, "listen address %s: lock file %s: %s", addr, s->lock_path,
+                           strerror(e));
+        }
+        s->lock_fd = fd;
+        return CZ_OK;
+    }
+    return cz_fail(ei, CZ_EBUSY, "listen address %s: lock file %s keeps changing", addr,
+                   s->lock_path);
+}
+
+static void drop_lock(cz_grpc_server *s) {
+    if (s->lock_fd < 0)
+        return;
+    unlink(s->lock_path); /* while still holding it */
+    close(s->lock_fd);
+    s->lock_fd = -1;
+}
+
 /* Destroys the server and drains and destroys its completion queue, then releases grpc. */
 static void release_grpc(cz_grpc_server *s) {
+    if (s->started && !s->shut) {
+        /* never run (start-up failed after create): grpc wants a shutdown before destroy */
+        grpc_server_shutdown_and_notify(s->server, s->cq, &s->t_shutdown);
+        grpc_server_cancel_all_calls(s->server);
+        for (;;) {
+            grpc_event ev =
+                grpc_completion_queue_next(s->cq, gpr_inf_future(GPR_CLOCK_REALTIME), NULL);
+            if (ev.type == GRPC_OP_COMPLETE && ev.tag == &s->t_shutdown)
+                break;
+            if (ev.type == GRPC_QUEUE_SHUTDOWN)
+                break;
+        }
+        s->shut = 1;
+    }
     grpc_server_destroy(s->server);
     grpc_completion_queue_shutdown(s->cq);
     while (grpc_completion_queue_next(s->cq, gpr_inf_future(GPR_CLOCK_REALTIME), NULL).type !=
@@ -298,13 +373,14 @@ grpc_channel_args cz__grpc_message_args(grpc_arg args[2]) {
     return (grpc_channel_args){2, args};
 }
 
-int cz_grpc_server_create(cz_grpc_server **out, const char *addr, cz_daemon_service *svc,
-                          cz_errinfo *ei) {
+int cz_grpc_server_create(cz_grpc_server **out, const char *addr, unsigned socket_mode,
+                          cz_daemon_service *svc, cz_errinfo *ei) {
     *out = NULL;
     cz_grpc_server *s = calloc(1, sizeof *s);
     if (s == NULL)
         return cz_fail(ei, CZ_ENOMEM, "grpc server");
     s->svc = svc;
+    s->lock_fd = -1;
     s->t_shutdown = (tag){TAG_SHUTDOWN, NULL};
     if (strncmp(addr, "unix://", 7) == 0 || strncmp(addr, "unix:", 5) == 0) {
         const char *path = addr + (strncmp(addr, "unix://", 7) == 0 ? 7 : 5);
@@ -318,9 +394,14 @@ int cz_grpc_server_create(cz_grpc_server **out, const char *addr, cz_daemon_serv
             return cz_fail(ei, CZ_EIO, "listen address %s: cannot create the directory (%s)", addr,
                            strerror(errno));
         }
+        int rc = take_lock(s, addr, ei);
+        if (rc != CZ_OK) {
+            free(s);
+            return rc;
+        }
         struct stat st;
         if (lstat(path, &st) == 0 && S_ISSOCK(st.st_mode))
-            unlink(path); /* stale socket of an earlier run */
+            unlink(path); /* stale socket of an earlier run: nobody holds its lock */
     }
     grpc_init();
     grpc_arg args[2];
@@ -329,14 +410,28 @@ int cz_grpc_server_create(cz_grpc_server **out, const char *addr, cz_daemon_serv
     s->cq = grpc_completion_queue_create_for_next(NULL);
     grpc_server_register_completion_queue(s->server, s->cq, NULL);
     grpc_server_credentials *cred = grpc_insecure_server_credentials_create();
+    /* The socket is bound here: created with socket_mode at most (umask), then set exactly. */
+    mode_t old = umask(s->unix_path[0] ? (mode_t)(~socket_mode & 0777) : (mode_t)0022);
     int port = grpc_server_add_http2_port(s->server, addr, cred);
+    umask(old);
     grpc_server_credentials_release(cred);
+    if (port != 0 && s->unix_path[0] && chmod(s->unix_path, (mode_t)socket_mode) != 0) {
+        int e = errno;
+        release_grpc(s);
+        unlink(s->unix_path);
+        drop_lock(s);
+        free(s);
+        return cz_fail(ei, CZ_EIO, "listen address %s: chmod %04o: %s", addr, socket_mode,
+                       strerror(e));
+    }
     if (port == 0) {
         release_grpc(s);
+        drop_lock(s);
         free(s);
         return cz_fail(ei, CZ_EIO, "cannot listen on %s", addr);
     }
     grpc_server_start(s->server);
+    s->started = 1;
     *out = s;
     return CZ_OK;
 }
@@ -401,6 +496,7 @@ int cz_grpc_server_run(cz_grpc_server *s, atomic_int *stop) {
             break;
         case TAG_SHUTDOWN:
             shutdown_done = 1;
+            s->shut = 1;
             break;
         }
     }
@@ -413,5 +509,6 @@ void cz_grpc_server_destroy(cz_grpc_server *s) {
     release_grpc(s);
     if (s->unix_path[0])
         unlink(s->unix_path);
+    drop_lock(s); /* after the socket: a lock holder always owns the socket at the path */
     free(s);
 }

@@ -21,11 +21,14 @@ grpc_channel_args cz__grpc_message_args(grpc_arg args[2]);
 typedef struct cz_grpc_server cz_grpc_server;
 
 /*
- * Listens on addr: "unix:///path" (a stale socket file is removed, the parent directory
- * created) or "host:port". CZ_EIO when the address cannot be bound.
+ * Listens on addr: "unix:///path" or "host:port". For a path: the parent directory is created,
+ * flock(LOCK_EX|LOCK_NB) is taken on "PATH.lock" (holding our PID; CZ_EBUSY naming the holder's
+ * PID when a live daemon has it, and its socket is left alone), then a stale socket file is
+ * removed and the socket created with socket_mode exactly, whatever the umask. The socket and
+ * the lock file are removed by cz_grpc_server_destroy. CZ_EIO when the address cannot be bound.
  */
-int cz_grpc_server_create(cz_grpc_server **out, const char *addr, cz_daemon_service *svc,
-                          cz_errinfo *ei);
+int cz_grpc_server_create(cz_grpc_server **out, const char *addr, unsigned socket_mode,
+                          cz_daemon_service *svc, cz_errinfo *ei);
 /*
  * Serves until *stop becomes non-zero (e.g. set by a signal handler), then: new submits are
  * refused (UNAVAILABLE), accepted jobs are drained, the server shuts down after the replies

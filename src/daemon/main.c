@@ -276,10 +276,13 @@ int main(int argc, char **argv) {
     }
     if (preload_keys(svc, &dc) != CZ_OK)
         goto out;
-    if (cz_grpc_server_create(&srv, dc.daemon.listen, svc, &ei) != CZ_OK) {
+    if ((rc = cz_grpc_server_create(&srv, dc.daemon.listen, dc.daemon.socket_mode, svc, &ei)) !=
+        CZ_OK) {
         CZ_LOG_ERROR("cuzk-daemon: %s", ei.msg);
+        rc = rc == CZ_EBUSY ? 2 : 1; /* another daemon has the socket: a configuration error */
         goto out;
     }
+    rc = 1;
     cz_http_opts ho = {dc.daemon.status_cors_origin, 0, 0};
     if (dc.daemon.status_listen[0] != '\0' &&
         cz_http_start(&http, dc.daemon.status_listen, &ho, cz_daemon_service_engine(svc),

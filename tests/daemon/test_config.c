@@ -545,6 +545,30 @@ static void test_gpus(void) {
     cz_daemon_config_free(&c);
 }
 
+/* daemon.socket_mode: an octal string, 0660 by default, written back as "0NNN". */
+static void test_socket_mode(void) {
+    cz_daemon_config c;
+    cz_errinfo ei;
+    cz_errinfo_clear(&ei);
+    cz_daemon_config_defaults(&c);
+    CHECK_EQ_INT(c.daemon.socket_mode, 0660);
+    CHECK_EQ_INT(cz_daemon_config_set(&c, "daemon.socket_mode", "0600", &ei), CZ_OK);
+    CHECK_EQ_INT(c.daemon.socket_mode, 0600);
+    CHECK_EQ_INT(cz_daemon_config_set(&c, "daemon.socket_mode", "770", &ei), CZ_OK);
+    CHECK_EQ_INT(c.daemon.socket_mode, 0770);
+    char *text = dump(&c);
+    CHECK(strstr(text, "socket_mode = \"0770\"\n") != NULL);
+    free(text);
+    CHECK_EQ_INT(cz_daemon_config_set(&c, "daemon.socket_mode", "0680", &ei), CZ_EFORMAT);
+    CHECK(strstr(ei.msg, "not an octal mode") != NULL);
+    CHECK_EQ_INT(cz_daemon_config_set(&c, "daemon.socket_mode", "1777", &ei), CZ_ERANGE);
+    CHECK_EQ_INT(cz_daemon_config_set(&c, "daemon.socket_mode", "", &ei), CZ_EFORMAT);
+    CHECK_EQ_INT(c.daemon.socket_mode, 0770); /* failed sets leave it */
+    cz_daemon_config_free(&c);
+    check_error("[daemon]\nsocket_mode = 660\n", CZ_EFORMAT, 2, "must be an octal string");
+    check_error("[daemon]\n\nsocket_mode = \"06600\"\n", CZ_EFORMAT, 3, "not an octal mode");
+}
+
 static const test_case cases[] = {
     {"defaults", test_defaults},
     {"every_key_file", test_every_key_file},
@@ -554,6 +578,7 @@ static const test_case cases[] = {
     {"deprecated", test_deprecated},
     {"example", test_example},
     {"gpus", test_gpus},
+    {"socket_mode", test_socket_mode},
 };
 
 int main(int argc, char **argv) {
