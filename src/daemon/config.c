@@ -255,6 +255,27 @@ static int range_error(cz_errinfo *ei, const char *where, const keydef *k, const
                    k->name, got, (long long)k->min, (long long)k->max);
 }
 
+/* An address: "unix:PATH" (when unix is allowed) or "host:port" with a port in 1..65535. */
+static int check_addr(const char *s, int unix_ok, const char *where, const keydef *k,
+                      cz_errinfo *ei) {
+    if (strncmp(s, "unix:", 5) == 0) {
+        if (unix_ok)
+            return CZ_OK;
+        return cz_fail(ei, CZ_EFORMAT, "%s: %s.%s = \"%.80s\": not a host:port address", where,
+                       k->table, k->name, s);
+    }
+    const char *colon = strrchr(s, ':');
+    if (colon == NULL || colon == s || colon[1] == '\0' ||
+        strspn(colon + 1, "0123456789") != strlen(colon + 1))
+        return cz_fail(ei, CZ_EFORMAT, "%s: %s.%s = \"%.80s\": not %shost:port", where, k->table,
+                       k->name, s, unix_ok ? "unix:///path or " : "");
+    if (strlen(colon + 1) > 5 || atol(colon + 1) < 1 || atol(colon + 1) > 65535)
+        return cz_fail(ei, CZ_ERANGE,
+                       "%s: %s.%s = \"%.80s\": port %.20s is out of range [1, 65535]", where,
+                       k->table, k->name, s, colon + 1);
+    return CZ_OK;
+}
+
 /* Validates v for k and stores it in c; c is untouched on failure. */
 static int apply(cz_daemon_config *c, const keydef *k, const cz__toml_value *v, const char *where,
                  cz_errinfo *ei) {
@@ -265,6 +286,11 @@ static int apply(cz_daemon_config *c, const keydef *k, const cz__toml_value *v, 
             return type_error(ei, where, k, "a string", v);
         if (k->kind == K_STR && !v->u.s[0])
             return cz_fail(ei, CZ_ERANGE, "%s: %s.%s must not be empty", where, k->table, k->name);
+        if ((k->off == OFF(daemon.listen) || k->off == OFF(daemon.status_listen)) && v->u.s[0]) {
+            int rc = check_addr(v->u.s, k->off == OFF(daemon.listen), where, k, ei);
+            if (rc != CZ_OK)
+                return rc;
+        }
         char *s = strdup(v->u.s), **dst = field(c, k);
         if (!s)
             return cz_fail(ei, CZ_ENOMEM, "%s: out of memory", where);

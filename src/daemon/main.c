@@ -27,6 +27,8 @@
  * SIGTERM/SIGINT: stop taking jobs, finish the accepted ones, exit 0; a second signal exits at
  * once (status 1). Exit status 2: bad flags or configuration; 1: start-up failed.
  */
+#include <errno.h>
+#include <math.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -54,6 +56,31 @@ static void on_signal(int sig) {
     (void)sig;
     if (atomic_exchange(&stop_requested, 1))
         _exit(1);
+}
+
+/* A whole decimal integer in [min, max], else exit 2 naming the flag. */
+static int int_flag(int *out, const char *flag, const char *v, long min, long max) {
+    char *end;
+    errno = 0;
+    long x = strtol(v, &end, 10);
+    if (v[0] == '\0' || *end != '\0' || errno != 0 || x < min || x > max) {
+        fprintf(stderr, "cuzk-daemon: %s %s: not an integer in [%ld, %ld]\n", flag, v, min, max);
+        return -1;
+    }
+    *out = (int)x;
+    return 0;
+}
+
+static int gib_flag(double *out, const char *flag, const char *v) {
+    char *end;
+    errno = 0;
+    double x = strtod(v, &end);
+    if (v[0] == '\0' || *end != '\0' || errno != 0 || !isfinite(x) || x <= 0 || x > 1e9) {
+        fprintf(stderr, "cuzk-daemon: %s %s: not a positive number of GiB\n", flag, v);
+        return -1;
+    }
+    *out = x;
+    return 0;
 }
 
 static void usage(FILE *f) {
@@ -170,13 +197,18 @@ int main(int argc, char **argv) {
         } else if (strcmp(a, "--gpus") == 0) {
             gpus = v;
         } else if (strcmp(a, "--budget-gib") == 0) {
-            budget_gib = atof(v);
+            if (gib_flag(&budget_gib, a, v) != 0)
+                return 2;
         } else if (strcmp(a, "--synth-cache") == 0) {
             cfg.synth_cache = v;
         } else if (strcmp(a, "--synth-max-scale") == 0) {
-            cfg.synth_max_scale = (unsigned)atoi(v);
+            int k;
+            if (int_flag(&k, a, v, 10, 30) != 0)
+                return 2;
+            cfg.synth_max_scale = (unsigned)k;
         } else if (strcmp(a, "--threads") == 0) {
-            threads = atoi(v);
+            if (int_flag(&threads, a, v, 0, 4096) != 0)
+                return 2;
         } else {
             fprintf(stderr, "cuzk-daemon: unknown option %s\n", a);
             usage(stderr);
@@ -207,6 +239,18 @@ int main(int argc, char **argv) {
     cfg.engine.budget.total_bytes =
         budget_gib > 0 ? (uint64_t)(budget_gib * 1073741824.0) : dc.memory.total_budget;
     cfg.engine.budget.margin_bytes = dc.memory.safety_margin;
+    {
+        long pages = sysconf(_SC_PHYS_PAGES), psz = sysconf(_SC_PAGESIZE);
+        uint64_t phys = pages > 0 && psz > 0 ? (uint64_t)pages * (uint64_t)psz : 0;
+        if (phys != 0 && cfg.engine.budget.total_bytes > phys) {
+            CZ_LOG_ERROR("cuzk-daemon: %s: budget %llu bytes is above physical memory %llu bytes",
+                         budget_gib > 0 ? "--budget-gib" : "memory.total_budget",
+                         (unsigned long long)cfg.engine.budget.total_bytes,
+                         (unsigned long long)phys);
+            cz_daemon_config_free(&dc);
+            return 2;
+        }
+    }
     {
         int visible = 0;
         char note[512];
@@ -276,6 +320,14 @@ int main(int argc, char **argv) {
     }
     if (preload_keys(svc, &dc) != CZ_OK)
         goto out;
+    cz_http_opts ho = {dc.daemon.status_cors_origin, 0, 0};
+    if (dc.daemon.status_listen[0] != '\0' &&
+        cz_http_start(&http, dc.daemon.status_listen, &ho, cz_daemon_service_engine(svc),
+                      cz_daemon_service_srs(svc), &ei) != CZ_OK) {
+        CZ_LOG_ERROR("cuzk-daemon: daemon.status_listen: %s", ei.msg);
+        rc = 2; /* a bad or busy address: before the socket, so nothing is left behind */
+        goto out;
+    }
     if ((rc = cz_grpc_server_create(&srv, dc.daemon.listen, dc.daemon.socket_mode, svc, &ei)) !=
         CZ_OK) {
         CZ_LOG_ERROR("cuzk-daemon: %s", ei.msg);
@@ -283,13 +335,6 @@ int main(int argc, char **argv) {
         goto out;
     }
     rc = 1;
-    cz_http_opts ho = {dc.daemon.status_cors_origin, 0, 0};
-    if (dc.daemon.status_listen[0] != '\0' &&
-        cz_http_start(&http, dc.daemon.status_listen, &ho, cz_daemon_service_engine(svc),
-                      cz_daemon_service_srs(svc), &ei) != CZ_OK) {
-        CZ_LOG_ERROR("cuzk-daemon: daemon.status_listen: %s", ei.msg);
-        goto out;
-    }
     CZ_LOG_INFO("cuzk-daemon: ready: listening on %s (%s)%s%s", dc.daemon.listen,
                 cfg.engine.ndevices > 0 ? "GPU backend" : "CPU backend", http ? "; status on " : "",
                 http ? dc.daemon.status_listen : "");

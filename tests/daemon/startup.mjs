@@ -107,5 +107,39 @@ check("socket and lock file removed at exit", !fs.existsSync(sock) && !fs.exists
   await timeout(d3.exited, 30000);
 }
 
+// --- values start-up refuses: exit 2, the message names the value, nothing at the socket path ---
+{
+  const net = await import("node:net");
+  const busy = net.createServer();
+  await new Promise((res) => busy.listen(0, "127.0.0.1", res));
+  const busyPort = busy.address().port;
+  const cfgFile = (name, text) => { const f = path.join(scratch, name); fs.writeFileSync(f, text); return f; };
+  const bad = [
+    [["--threads", "abc"], "--threads abc"],
+    [["--threads", "-1"], "--threads -1"],
+    [["--threads", "3x"], "--threads 3x"],
+    [["--budget-gib", "-4"], "--budget-gib -4"],
+    [["--budget-gib", "lots"], "--budget-gib lots"],
+    [["--synth-max-scale", "99"], "--synth-max-scale 99"],
+    [["--budget-gib", "102400"], "--budget-gib: budget"],
+    [["--config", cfgFile("big.toml", '[memory]\ntotal_budget = "100TiB"\n')], "memory.total_budget: budget"],
+    [["--config", cfgFile("port.toml", '[daemon]\nlisten = "127.0.0.1:99999"\n')], "port 99999 is out of range"],
+    [["--config", cfgFile("st.toml", '[daemon]\nstatus_listen = "127.0.0.1:70000"\n')], "70000"],
+    [["--config", cfgFile("st2.toml", '[daemon]\nstatus_listen = "nonsense"\n')], "nonsense"],
+    [["--config", cfgFile("st3.toml", `[daemon]\nstatus_listen = "127.0.0.1:${busyPort}"\n`)], "status_listen"],
+    [["--config", cfgFile("st4.toml", `[daemon]\nstatus_listen = "256.1.1.1:80"\n`)], "256.1.1.1"],
+    [["--config", cfgFile("mode.toml", '[daemon]\nsocket_mode = "0999"\n')], "0999"],
+  ];
+  for (const [args, what] of bad) {
+    const d = start([...args]);
+    const e = await timeout(d.exited, 60000);
+    check(`refused: ${args.join(" ")} exits 2`, e.code === 2, JSON.stringify(e) + d.stderrText);
+    check(`refused: ${args.join(" ")} names ${what}`, d.stderrText.includes(what), d.stderrText);
+    check(`refused: ${args.join(" ")} leaves nothing at the socket path`,
+          !fs.existsSync(sock) && !fs.existsSync(lock));
+  }
+  busy.close();
+}
+
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed ? 1 : 0);

@@ -569,6 +569,16 @@ static void test_socket_mode(void) {
     check_error("[daemon]\n\nsocket_mode = \"06600\"\n", CZ_EFORMAT, 3, "not an octal mode");
 }
 
+/* daemon.listen and status_listen: a port in 1..65535, refused at configuration time. */
+static void test_listen_port(void) {
+    check_error("[daemon]\nlisten = \"127.0.0.1:99999\"\n", CZ_ERANGE, 2,
+                "port 99999 is out of range [1, 65535]");
+    check_error("[daemon]\nlisten = \"127.0.0.1:\"\n", CZ_EFORMAT, 2,
+                "not unix:///path or host:port");
+    check_error("[daemon]\nstatus_listen = \"unix:///x\"\n", CZ_EFORMAT, 2, "not a host:port");
+    check_error("[daemon]\nstatus_listen = \"h:0\"\n", CZ_ERANGE, 2, "out of range");
+}
+
 static const test_case cases[] = {
     {"defaults", test_defaults},
     {"every_key_file", test_every_key_file},
@@ -579,6 +589,7 @@ static const test_case cases[] = {
     {"example", test_example},
     {"gpus", test_gpus},
     {"socket_mode", test_socket_mode},
+    {"listen_port", test_listen_port},
 };
 
 int main(int argc, char **argv) {
