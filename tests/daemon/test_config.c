@@ -263,7 +263,7 @@ static void test_every_key_set(void) {
 }
 
 static void test_errors(void) {
-    check_error("[daemon]\nlisten = \"x\"\nnope = 1\n", CZ_EFORMAT, 3, "unknown key 'nope'");
+    check_error("[daemon]\nlisten = \"unix:x\"\nnope = 1\n", CZ_EFORMAT, 3, "unknown key 'nope'");
     check_error("# c\n\n[daemons]\n", CZ_EFORMAT, 3, "unknown table [daemons]");
     check_error("listen = \"x\"\n", CZ_EFORMAT, 1, "outside a table");
     check_error("[gpus]\ngpu_threads = 1\n\ngpu_threads = 2\n", CZ_EFORMAT, 4,
