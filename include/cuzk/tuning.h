@@ -34,6 +34,9 @@ typedef enum {
     CZ_COMPACT_ALWAYS = 2 /* whenever any point is infinity (tests) */
 } cz_compact_mode;
 
+/* The upload piece size when gpu_copy_chunk_bytes is 0 (the daemon's gpus.upload_chunk default). */
+#define CZ_TUNING_COPY_CHUNK_DEFAULT ((size_t)64 << 20)
+
 typedef struct cz_tuning {
     cz_split_mode msm_split; /* CPU and GPU MSMs */
     int msm_profile;         /* 1: every MSM prints its phases' times to stderr */
@@ -41,7 +44,7 @@ typedef struct cz_tuning {
      * gpu_msm_window_bits wide (4..22), or there are gpu_msm_windows of them (12..64, balanced
      * widths; this one wins when both are set). */
     unsigned gpu_msm_window_bits, gpu_msm_windows;
-    size_t gpu_copy_chunk_bytes;       /* uploads in pieces of this size; 0: 64 MiB */
+    size_t gpu_copy_chunk_bytes;       /* uploads in pieces of this size; 0: the default */
     int gpu_copy_whole;                /* 1: an upload is one piece */
     cz_compact_mode gpu_bases_compact; /* sparse GPU bases */
     int gpu_g2_on_cpu; /* 1: GPU keys leave B2 on the host, so the G2 MSM runs on the CPU */
@@ -52,6 +55,11 @@ int cz_tuning_check(const cz_tuning *t, cz_errinfo *ei);
 /* Installs *t (a copy; NULL: the defaults). CZ_ERANGE (nothing changes) as cz_tuning_check. */
 int cz_tuning_set(const cz_tuning *t, cz_errinfo *ei);
 void cz_tuning_get(cz_tuning *out);
+
+/* msm_split as the MSMs take it: -1 auto, 0 forced off, 1 forced on. */
+static inline int cz_tuning_split(const cz_tuning *t) {
+    return t->msm_split == CZ_SPLIT_OFF ? 0 : t->msm_split == CZ_SPLIT_ON ? 1 : -1;
+}
 
 #ifdef __cplusplus
 }

@@ -18,6 +18,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "cuzk/tuning.h"
 #include "daemon/toml.h"
 
 enum kind {
@@ -160,7 +161,7 @@ void cz_daemon_config_defaults(cz_daemon_config *c) {
     c->gpus.gpu_threads = 0;
     c->gpus.pinned_buffers = 1;
     c->gpus.g2_msm_on_gpu = 1;
-    c->gpus.upload_chunk = 64ull << 20;
+    c->gpus.upload_chunk = CZ_TUNING_COPY_CHUNK_DEFAULT;
     c->gpus.gpu_workers_per_device = 2;
     c->scheduler.job_retention = 10 * 60;
     c->scheduler.max_retained_jobs = 10000;

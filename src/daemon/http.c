@@ -238,7 +238,7 @@ static json_t *tuning_json(int *bad) {
     put(o, "upload_chunk_bytes",
         jint(t.gpu_copy_whole         ? 0
              : t.gpu_copy_chunk_bytes ? t.gpu_copy_chunk_bytes
-                                      : 64u << 20),
+                                      : CZ_TUNING_COPY_CHUNK_DEFAULT),
         bad);
     put(o, "msm_split", json_string(split[t.msm_split]), bad);
     put(o, "msm_window_bits", jint(t.gpu_msm_window_bits), bad);

@@ -168,7 +168,7 @@ static size_t copy_chunk_bytes(size_t bytes) {
     cz_tuning tu;
     size_t chunk;
     cz_tuning_get(&tu);
-    chunk = tu.gpu_copy_chunk_bytes != 0 ? tu.gpu_copy_chunk_bytes : (size_t)64 << 20;
+    chunk = tu.gpu_copy_chunk_bytes != 0 ? tu.gpu_copy_chunk_bytes : CZ_TUNING_COPY_CHUNK_DEFAULT;
     return !tu.gpu_copy_whole && chunk < bytes ? chunk : (bytes > 0 ? bytes : 1);
 }
 

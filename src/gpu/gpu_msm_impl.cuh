@@ -762,7 +762,7 @@ static int msm_run(typename H::jac *ret, const cz_gpu_bases *bh, const void *d_s
     prof pf;
     memset(&pf, 0, sizeof pf);
     cz_tuning_get(&tu);
-    mode = tu.msm_split == CZ_SPLIT_OFF ? 0 : tu.msm_split == CZ_SPLIT_ON ? 1 : -1;
+    mode = cz_tuning_split(&tu);
     pf.on = tu.msm_profile;
     if (n >= ((size_t)1 << 31))
         return cz_fail(ei, CZ_ERANGE, "gpu msm: n = %zu too large (< 2^31)", n);

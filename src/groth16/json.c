@@ -156,7 +156,8 @@ static int read_curve(cz_curve_id *curve, json_t *root, const char *path, cz_err
     if (rc != CZ_OK)
         return rc;
     if (!json_is_string(name))
-        return cz_fail(ei, CZ_EFORMAT, "%s: \"curve\" is missing", path);
+        return cz_fail(ei, CZ_EFORMAT, "%s: \"curve\" is %s", path,
+                       name == NULL ? "missing" : "not a string");
     if (cz_curve_from_name(curve, json_string_value(name)) != CZ_OK)
         return cz_fail(ei, CZ_ECURVE, "%s: unknown curve \"%s\"", path, json_string_value(name));
     return CZ_OK;
@@ -165,19 +166,16 @@ static int read_curve(cz_curve_id *curve, json_t *root, const char *path, cz_err
 /* A proof whose curve the caller knows: "curve" may be absent (rapidsnark writes none) but, when
  * present, must name that curve. */
 static int read_curve_as(cz_curve_id want, json_t *root, const char *path, cz_errinfo *ei) {
-    json_t *name = json_object_get(root, "curve");
     cz_curve_id got;
-    int rc = read_protocol(root, path, ei);
-    if (rc != CZ_OK || name == NULL)
+    int rc;
+    if (json_object_get(root, "curve") == NULL)
+        return read_protocol(root, path, ei);
+    if ((rc = read_curve(&got, root, path, ei)) != CZ_OK)
         return rc;
-    if (!json_is_string(name))
-        return cz_fail(ei, CZ_EFORMAT, "%s: \"curve\" is not a string", path);
-    if (cz_curve_from_name(&got, json_string_value(name)) != CZ_OK)
-        return cz_fail(ei, CZ_ECURVE, "%s: unknown curve \"%s\"", path, json_string_value(name));
     if (got != want)
         return cz_fail(ei, CZ_ECURVE,
                        "%s: the proof's \"curve\" is \"%s\" but the verification key's is %s", path,
-                       json_string_value(name), cz_curve_name(want));
+                       json_string_value(json_object_get(root, "curve")), cz_curve_name(want));
     return CZ_OK;
 }
 
@@ -204,33 +202,35 @@ static int read_proof_points(cz_groth16_proof *proof, json_t *root, const char *
     return rc;
 }
 
-int cz_groth16_proof_read_json(cz_groth16_proof *proof, const char *path, cz_errinfo *ei) {
+/* A proof file: its curve from the file (want NULL) or the caller's (read_curve_as). */
+static int read_proof(cz_groth16_proof *proof, const cz_curve_id *want, const char *path,
+                      cz_errinfo *ei) {
     json_t *root = NULL;
     int rc = load_json(&root, path, ei);
     if (rc != CZ_OK)
         return rc;
-    rc = read_curve(&proof->curve, root, path, ei);
+    if (want == NULL) {
+        rc = read_curve(&proof->curve, root, path, ei);
+    } else {
+        rc = read_curve_as(*want, root, path, ei);
+        if (rc == CZ_OK)
+            proof->curve = *want;
+    }
     if (rc == CZ_OK)
         rc = read_proof_points(proof, root, path, ei);
     json_decref(root);
     return rc;
 }
 
+int cz_groth16_proof_read_json(cz_groth16_proof *proof, const char *path, cz_errinfo *ei) {
+    return read_proof(proof, NULL, path, ei);
+}
+
 int cz_groth16_proof_read_json_as(cz_groth16_proof *proof, cz_curve_id curve, const char *path,
                                   cz_errinfo *ei) {
-    json_t *root = NULL;
     if ((unsigned)curve >= sizeof codecs / sizeof codecs[0])
         return cz_fail(ei, CZ_EINVAL, "%s: no such curve (%d)", path, (int)curve);
-    int rc = load_json(&root, path, ei);
-    if (rc != CZ_OK)
-        return rc;
-    rc = read_curve_as(curve, root, path, ei);
-    if (rc == CZ_OK) {
-        proof->curve = curve;
-        rc = read_proof_points(proof, root, path, ei);
-    }
-    json_decref(root);
-    return rc;
+    return read_proof(proof, &curve, path, ei);
 }
 
 int cz_groth16_public_read_json(cz_groth16_public *pub, cz_curve_id curve, const char *path,

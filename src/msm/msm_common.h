@@ -61,7 +61,7 @@ static inline void msm_bytes_limbs(uint64_t *k, const uint8_t *in) {
 static inline int msm_split_tuned(void) {
     cz_tuning tu;
     cz_tuning_get(&tu);
-    return tu.msm_split == CZ_SPLIT_OFF ? 0 : tu.msm_split == CZ_SPLIT_ON ? 1 : -1;
+    return cz_tuning_split(&tu);
 }
 
 /*
