@@ -29,6 +29,7 @@
 #include <stdint.h>
 
 #include "cuzk/err.h"
+#include "cuzk/fileio.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -325,24 +326,26 @@ const char *cz_priority_name(cz_priority p);
 /* ============================================================================================
  * SRS manager (src/engine/srs.c)
  *
- * Proving keys, loaded once per (canonical) path by a loader, kept resident while referenced.
- * acquire/release count references; a referenced key is never freed. An unreferenced key stays
- * loaded (warm) until it is evicted explicitly (cz_srs_evict) or by cz_srs_evict_lru when the
- * budget needs room (least recently released first). A key's bytes (the loader's footprint) are
- * reserved in the budget before it loads and released when it is evicted.
+ * Proving keys, loaded once per (canonical) path by a loader into memory the manager owns,
+ * kept resident while referenced. acquire/release count references; a referenced key is never
+ * freed. An unreferenced key stays loaded (warm) until it is evicted explicitly (cz_srs_evict) or
+ * by cz_srs_evict_lru when the budget needs room (least recently released first). A key's bytes
+ * (the loader's footprint) are reserved in the budget before it loads and released when it is
+ * freed.
+ *
+ * A key is loaded outside the manager's lock: while one key loads (or hangs on a stuck file
+ * system), other keys are acquired, loaded, preloaded and evicted. A key whose file changed on
+ * disk since it was loaded (cz_file_id: inode, size, mtime) is loaded again at its next acquire,
+ * with a warning in the log; jobs that hold the old copy finish with it.
  * ============================================================================================ */
 
 typedef struct cz_srs cz_srs;
 typedef struct cz_srs_key cz_srs_key;
 
-/* Where a loader puts data it copies into host memory: malloc/free, or pinned memory
- * (cudaHostAlloc, cz_srs_host_mem_pinned) when a GPU is present (cz_srs_config.host_mem). The zkey
- * loader maps its file and uses none (docs/engine.md, "Pinned memory"). */
-typedef struct cz_srs_host_mem {
-    void *(*alloc)(void *arg, size_t bytes);
-    void (*free)(void *arg, void *p, size_t bytes);
-    void *arg;
-} cz_srs_host_mem;
+/* Where a loader puts a key: malloc/free, or pinned memory (cudaHostAlloc,
+ * cz_srs_host_mem_pinned) when a GPU is present (cz_srs_config.host_mem), so the bases' upload
+ * copies from pinned memory. The allocator of cz_file_load. */
+typedef cz_file_alloc cz_srs_host_mem;
 
 /* A proving key format. Adding Filecoin .params means adding one of these. */
 typedef struct cz_srs_loader {
@@ -353,7 +356,8 @@ typedef struct cz_srs_loader {
     void (*close)(void *key, const cz_srs_host_mem *mem);
 } cz_srs_loader;
 
-/* snarkjs .zkey through cz_zkey_open; the key data is a cz_zkey *; footprint = file size. */
+/* snarkjs .zkey: the file read into host memory (cz_file_load) and opened over it
+ * (cz_zkey_open_owned); the key data is a cz_zkey *; footprint = file size. */
 extern const cz_srs_loader cz_srs_loader_zkey;
 
 /* Per-device resident data of a key (e.g. bases uploaded to a GPU), created on first use by
@@ -378,19 +382,24 @@ extern const cz_srs_host_mem cz_srs_host_mem_pinned;
 
 typedef struct cz_srs_stats {
     size_t nloaded, nreferenced;
+    size_t nloading;                    /* loads under way */
     uint64_t bytes;                     /* footprint of the loaded keys */
     uint64_t nloads, nhits, nevictions; /* totals */
+    uint64_t nchanged;                  /* keys found changed on disk (and so loaded again) */
 } cz_srs_stats;
 
 int cz_srs_create(cz_srs **out, const cz_srs_config *cfg, cz_errinfo *ei);
 /* Evicts every key; none may be referenced (CZ_ASSERT). NULL is a no-op. */
 void cz_srs_destroy(cz_srs *m);
 /*
- * A reference to the key at path, loading it first if needed (loader NULL = zkey). Loads are
- * serialised; a caller whose key is already loaded never waits for another load. Waiting for
- * budget may evict other keys. Errors from the loader, the budget (CZ_ERANGE: the key is larger
- * than the budget), CZ_EINVAL, CZ_ENOMEM. A key loaded with one loader is not reloaded with
- * another (the first one wins; CZ_EINVAL when they differ).
+ * A reference to the key at path, loading it first if needed (loader NULL = zkey). The path must
+ * name a regular file (a FIFO, a device or a directory is refused before anything is opened). A
+ * caller never waits for the load of another key; callers of a key that is being loaded wait for
+ * that load and share its result. A loaded key whose file changed is loaded again. Waiting for
+ * budget may evict other keys. Errors from the file (CZ_EIO naming the path and the reason), the
+ * loader, the budget (CZ_ERANGE: the key is larger than the budget), CZ_EINVAL, CZ_ENOMEM. A key
+ * loaded with one loader is not reloaded with another (the first one wins; CZ_EINVAL when they
+ * differ).
  */
 int cz_srs_acquire(cz_srs_key **out, cz_srs *m, const char *path, const cz_srs_loader *loader,
                    cz_errinfo *ei);
@@ -398,13 +407,13 @@ int cz_srs_acquire(cz_srs_key **out, cz_srs *m, const char *path, const cz_srs_l
 void cz_srs_release(cz_srs_key *k);
 /* Loads the key without keeping a reference (acquire + release). */
 int cz_srs_preload(cz_srs *m, const char *path, const cz_srs_loader *loader, cz_errinfo *ei);
-/* Unloads the key at path: CZ_ENOTFOUND if not loaded, CZ_EBUSY while referenced. */
+/* Unloads the key at path: CZ_ENOTFOUND if not loaded, CZ_EBUSY while referenced or loading. */
 int cz_srs_evict(cz_srs *m, const char *path, cz_errinfo *ei);
 /* Evicts unreferenced keys, least recently used first, until need bytes are freed or none is
  * left (need 0: one key); returns the bytes freed. Has the cz_budget_evict_fn signature
  * (arg = the manager). */
 uint64_t cz_srs_evict_lru(void *m, uint64_t need);
-/* 1 if the key at path is loaded. */
+/* 1 if the key at path is loaded (not while it is still loading). */
 int cz_srs_is_loaded(cz_srs *m, const char *path);
 void cz_srs_stats_get(cz_srs_stats *out, cz_srs *m);
 

@@ -14,7 +14,7 @@
  * CZ_EUNSUPPORTED.
  *
  * Unlike the zkey and wtns readers, the whole system is decoded into arrays owned by the
- * cz_r1cs_file (40 bytes per term) and the file is unmapped before cz_r1cs_open returns.
+ * cz_r1cs_file (40 bytes per term) and the file's bytes are freed before cz_r1cs_open returns.
  */
 #ifndef CUZK_R1CS_FILE_H
 #define CUZK_R1CS_FILE_H

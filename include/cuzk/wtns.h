@@ -6,9 +6,9 @@
  *
  * The prime must be the scalar field r of BN254 or BLS12-381 (n8 = 32), which identifies the
  * curve; every value must be < r. Values are exposed as they are in the file: 4 little-endian
- * 64-bit limbs per value, standard form (the MSM scalar format), pointing into the read-only
- * mapping when section 2 is 8-byte aligned, else into an aligned copy. They live until
- * cz_wtns_close.
+ * 64-bit limbs per value, standard form (the MSM scalar format), pointing into the file's
+ * bytes (read into memory at open) when section 2 is 8-byte aligned, else into an aligned copy.
+ * They live until cz_wtns_close.
  */
 #ifndef CUZK_WTNS_H
 #define CUZK_WTNS_H

@@ -1,7 +1,8 @@
 /*
  * snarkjs Groth16 proving keys (.zkey, version 1, protocol 1) for BN254 ("bn128") and BLS12-381.
  *
- * cz_zkey_open maps the file read-only and checks all of its structure before returning:
+ * cz_zkey_open reads the file into memory (cz_file_load) and checks all of its structure before
+ * returning:
  * container (magic "zkey", version 1, unique sections), protocol 1 (PLONK and FFLONK keys are
  * refused with CZ_EUNSUPPORTED), the header (q identifies the curve, r must be that curve's scalar
  * field, domainSize a power of two within the field's 2-adicity, nPublic < nVars), the exact size
@@ -12,8 +13,8 @@
  * Points in the file are snarkjs "LEM": affine x‖y, each coordinate little-endian in Montgomery
  * form, Fp2 = c0‖c1, all-zero bytes = infinity. On little-endian 64-bit hosts that is byte for
  * byte the layout of cz_<curve>_g1_affine / g2_affine (cuzk/curve.h), so the point arrays below
- * point straight into the mapping when the section payload is 8-byte aligned, and into a private
- * copy otherwise. The six header points are copied into the struct.
+ * point straight into the file's bytes when the section payload is 8-byte aligned, and into a
+ * private copy otherwise. The six header points are copied into the struct.
  *
  * Coefficients (section 4) stay in the file's packed 44-byte entries
  * { matrix u32 | constraint u32 | signal u32 | value 32 bytes LE }, where value = v·R² mod r
@@ -80,7 +81,7 @@ typedef struct cz_zkey {
     struct cz__zkey_priv *priv;
 } cz_zkey;
 
-/* Opens and checks path (see above). On success *out owns the mapping; close with cz_zkey_close.
+/* Reads and checks path (see above). On success *out owns the bytes; close with cz_zkey_close.
  * Errors: CZ_EIO, CZ_EFORMAT, CZ_EUNSUPPORTED (version, protocol), CZ_ECURVE (unknown q, r not
  * the curve's), CZ_ENONCANON (value or coordinate out of range), CZ_ENOMEM; ei names the file,
  * the section and the byte offset. */
@@ -88,6 +89,12 @@ int cz_zkey_open(cz_zkey **out, const char *path, cz_errinfo *ei);
 /* The same over a buffer the caller keeps alive until cz_zkey_close; name is used in messages. */
 int cz_zkey_open_mem(cz_zkey **out, const void *data, size_t size, const char *name,
                      cz_errinfo *ei);
+/* The same over data that the key takes over: release(arg, data, size) gives it back at
+ * cz_zkey_close, or before returning when the open fails (a loader that read the key into its own
+ * memory, e.g. pinned). */
+int cz_zkey_open_owned(cz_zkey **out, void *data, size_t size, const char *name,
+                       void (*release)(void *arg, void *data, size_t size), void *arg,
+                       cz_errinfo *ei);
 void cz_zkey_close(cz_zkey *zk);
 
 /* The file name given to open (for messages). */

@@ -220,6 +220,8 @@ static json_t *srs_json(cz_srs *srs, int *bad) {
     put(o, "loads", jint(s.nloads), bad);
     put(o, "hits", jint(s.nhits), bad);
     put(o, "evictions", jint(s.nevictions), bad);
+    put(o, "loading", jint(s.nloading), bad);
+    put(o, "changed_on_disk", jint(s.nchanged), bad);
     return o;
 }
 
@@ -368,6 +370,9 @@ char *cz_http_metrics_text(cz_engine *e, cz_srs *srs) {
         metric_u64(f, "cuzk_srs_hits_total", "counter", "Acquires of an already loaded key.",
                    s.nhits);
         metric_u64(f, "cuzk_srs_evictions_total", "counter", "Proving keys evicted.", s.nevictions);
+        metric_u64(f, "cuzk_srs_keys_loading", "gauge", "Proving key loads under way.", s.nloading);
+        metric_u64(f, "cuzk_srs_changed_on_disk_total", "counter",
+                   "Loaded proving keys whose file changed on disk (loaded again).", s.nchanged);
     }
     if (ferror(f)) {
         fclose(f);

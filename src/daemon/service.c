@@ -160,9 +160,10 @@ void cz_daemon_service_wake(cz_daemon_service *s) {
     cz_sched_wake(cz_engine_sched(s->engine));
 }
 
-/* Blocks until every accepted job has ended. A submit past the intake check (submitting) may
- * still add one: while one is under way the wait looks again every few ms (it takes no longer
- * than parsing its request). */
+/* Blocks until every accepted job has ended. A submit that passed the second intake check
+ * (submitting: its workload is built, its key loaded) may still add one: while one is under way
+ * the wait looks again every few ms (it is one call into the engine). A submit still loading
+ * its key is not waited for: it is answered UNAVAILABLE when its load ends. */
 void cz_daemon_service_drain(cz_daemon_service *s) {
     cz_sched *sched = cz_engine_sched(s->engine);
     for (;;) {
@@ -282,22 +283,34 @@ static int submit(char *key, uint32_t *queue_pos, cz_daemon_reply *rep, cz_daemo
         return -1;
     }
     pthread_mutex_lock(&s->lock);
-    if (s->intake_closed) {
-        pthread_mutex_unlock(&s->lock);
+    int closed = s->intake_closed;
+    uint64_t id = ++s->submitted_id;
+    pthread_mutex_unlock(&s->lock);
+    if (closed) {
         set_reply(rep, CZ_RPC_UNAVAILABLE, "the daemon is shutting down");
         return -1;
     }
-    s->submitting++;
-    uint64_t id = ++s->submitted_id;
-    pthread_mutex_unlock(&s->lock);
 
     if (r->request_id != NULL && r->request_id[0] != 0)
         snprintf(key, CZ_JOB_KEY_MAX + 1, "%s", r->request_id);
     else
         snprintf(key, CZ_JOB_KEY_MAX + 1, "job-%" PRIu64 "-%" PRIu64, s->start_ms, id);
+    /* Building the workload may load a key (seconds, or forever on a hung file system): it is
+     * not counted as submitting, so a drain never waits for it; the intake is checked again
+     * after it, under the lock the drain reads. */
     cz_workload wl;
     if (make_workload(&wl, rep, s, r) != 0)
-        goto out;
+        return -1;
+    pthread_mutex_lock(&s->lock);
+    closed = s->intake_closed;
+    if (!closed)
+        s->submitting++;
+    pthread_mutex_unlock(&s->lock);
+    if (closed) {
+        wl.ops->destroy(wl.ctx);
+        set_reply(rep, CZ_RPC_UNAVAILABLE, "the daemon is shutting down");
+        return -1;
+    }
     cz_errinfo ei;
     cz_errinfo_clear(&ei);
     int rc = cz_engine_submit(NULL, s->engine, key, prio_map[r->priority], &wl, &ei);

@@ -1,43 +1,57 @@
 /*
  * The SRS (proving key) manager (include/cuzk/engine.h).
  *
- * Entries: a short list (a daemon holds a handful of keys) of loaded keys, each with its
- * canonical path (realpath, so "./k.zkey" and "k.zkey" are one key), its loader, the loader's
- * data, its budget reservation (the footprint, taken before the load and given back when the key
- * is evicted), a reference count, a last-used tick and its per-device data.
+ * Entries: a short list (a daemon holds a handful of keys) of keys, each with its canonical path
+ * (realpath, so "./k.zkey" and "k.zkey" are one key), its loader, the loader's data, the identity
+ * of the file it was loaded from (cz_file_id: device, inode, size, mtime), its budget reservation
+ * (the footprint, taken before the load and given back when the key is freed), a reference count,
+ * a last-used tick, its state and its per-device data.
  *
- * Loading: acquire looks the path up under `lock` and, when the key is loaded, takes a reference
- * and returns at once. Otherwise it takes `load_lock` (loads are serialised: they are few, disk
- * bound, and it spares two threads loading one key twice), looks again, reserves the footprint
- * in the budget (this may wait, and may evict other keys through the evictor, which takes `lock`
- * only), opens the key without any lock but `load_lock`, and publishes the entry with one
- * reference. So a caller whose key is loaded never waits for another key's load.
+ * States: LOADING (published in the list before the load, so a second caller of the same key
+ * waits for it instead of loading it twice), READY, FAILED (the load failed: the entry leaves the
+ * list at once and its waiters get the loader's message). Loading runs without any lock: a load
+ * that blocks (a hung file system) holds up only the callers of that key. Other keys, hits on
+ * loaded keys, PreloadSRS of other paths, stats and eviction go on meanwhile.
  *
- * Eviction: an entry leaves the list only under `lock` and only with no reference; the thread
- * that unlinked it then frees it without locks (device data through the hooks, the loader's
- * close, the reservation). cz_srs_evict_lru picks the unreferenced entry with the oldest
- * last-used tick (ticks come from a counter, not a clock: deterministic order).
+ * Changed files: every acquire of a READY key first stats the path; when the identity differs
+ * from the loaded one (replaced, truncated, rewritten), the entry is retired: it leaves the list
+ * (jobs that hold it keep using its bytes, which the manager owns, and it is freed with its last
+ * reference), a warning names the path and the change, and the key is loaded again from the new
+ * file; a new file that is no valid key fails that acquire with the loader's message. A file that
+ * changes while it is loaded (identity before and after the load differ) fails the load.
+ *
+ * Eviction: only READY entries in the list with no reference; the thread that unlinked an entry
+ * frees it without locks (device data through the hooks, the loader's close, the reservation);
+ * an unlinked entry that is still referenced is freed by the release that drops its last
+ * reference. cz_srs_evict_lru picks the oldest last-used tick (ticks come from a counter, not a
+ * clock: deterministic order).
  *
  * Device data: created on first cz_srs_key_device for a device under the entry's `dev_lock`
  * (an upload may take long and must not block other keys), freed with the entry.
  *
- * Host memory: a loader that copies bases into host memory gets them from cfg->host_mem:
- * cz_srs_host_mem_pinned when the engine has GPUs (cudaHostAlloc, pageable with one warning when
- * pinning fails, hostmem.c), else malloc/free. The zkey loader maps its file
- * read-only and copies nothing: its bases are read once per device, when the key is made GPU
- * resident (cz_groth16_gpu_key_create), so pinning gigabytes of page cache for that one upload
- * would cost more RAM than it saves time (docs/engine.md, "Pinned memory").
+ * Host memory: loaders read keys into memory from cfg->host_mem: cz_srs_host_mem_pinned when the
+ * engine has GPUs (cudaHostAlloc, pageable with one warning when pinning fails, hostmem.c), else
+ * malloc/free. The zkey loader reads the whole file there (cz_file_load): nothing is served from a
+ * mapping of a file that someone else can change, and a GPU upload of its bases copies from
+ * pinned memory.
  *
- * Lock order: load_lock -> lock -> budget lock; dev_lock is taken alone.
+ * Lock order: lock -> budget lock (the evictor takes lock only, and is called by the budget
+ * without its lock); dev_lock is taken alone. Nothing slow (stat, load, budget wait) runs under
+ * lock.
  */
+#include <errno.h>
 #include <limits.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "cuzk/engine.h"
+#include "cuzk/fileio.h"
+#include "cuzk/log.h"
 #include "cuzk/zkey.h"
+
+typedef enum { KEY_LOADING, KEY_READY, KEY_FAILED } key_state;
 
 struct cz_srs_key {
     cz_srs *m;
@@ -45,9 +59,14 @@ struct cz_srs_key {
     const cz_srs_loader *loader;
     void *data;
     uint64_t bytes;
+    cz_file_id id; /* the file as loaded */
     cz_reservation res;
-    int refs;           /* under m->lock */
+    key_state state;    /* under m->lock */
+    int linked;         /* in m->list; under m->lock */
+    int refs;           /* under m->lock (waiters of a LOADING key count too) */
     uint64_t last_used; /* under m->lock */
+    int err_code;       /* FAILED: the load's error, for its waiters */
+    char err_msg[CZ_ERRINFO_MSG_MAX];
     pthread_mutex_t dev_lock;
     void *dev[CZ_SRS_MAX_DEVICES]; /* under dev_lock */
     uint8_t dev_made[CZ_SRS_MAX_DEVICES];
@@ -55,13 +74,13 @@ struct cz_srs_key {
 };
 
 struct cz_srs {
-    pthread_mutex_t lock;      /* the list, refs, ticks, counters */
-    pthread_mutex_t load_lock; /* one load at a time */
+    pthread_mutex_t lock;  /* the list, states, refs, ticks, counters */
+    pthread_cond_t loaded; /* broadcast when a LOADING entry becomes READY or FAILED */
     cz_srs_config cfg;
     cz_srs_host_mem host_mem;
     cz_srs_key *list;
     uint64_t tick;
-    uint64_t nloads, nhits, nevictions;
+    uint64_t nloads, nhits, nevictions, nchanged;
 };
 
 static void *heap_alloc(void *arg, size_t bytes) {
@@ -78,23 +97,31 @@ static void heap_free(void *arg, void *p, size_t bytes) {
 /* ---- the zkey loader ---- */
 
 static int zkey_footprint(uint64_t *bytes, const char *path, cz_errinfo *ei) {
-    struct stat st;
-    if (stat(path, &st) != 0)
-        return cz_fail(ei, CZ_EIO, "srs: cannot stat %s", path);
-    *bytes = (uint64_t)st.st_size;
-    return CZ_OK;
+    cz_file_id id;
+    int rc = cz_file_id_get(&id, path, ei);
+    *bytes = id.size;
+    return rc;
+}
+
+static void zkey_release(void *arg, void *data, size_t size) {
+    const cz_srs_host_mem *mem = arg;
+    mem->free(mem->arg, data, size ? size : 1);
 }
 
 static int zkey_open(void **key, const char *path, const cz_srs_host_mem *mem, cz_errinfo *ei) {
-    (void)mem; /* mapped, not copied */
-    cz_zkey *zk;
-    int rc = cz_zkey_open(&zk, path, ei);
-    *key = rc == CZ_OK ? zk : NULL;
+    void *data;
+    size_t size;
+    cz_zkey *zk = NULL;
+    *key = NULL;
+    int rc = cz_file_load(&data, &size, NULL, path, mem, ei);
+    if (rc == CZ_OK)
+        rc = cz_zkey_open_owned(&zk, data, size, path, zkey_release, (void *)mem, ei);
+    *key = zk;
     return rc;
 }
 
 static void zkey_close(void *key, const cz_srs_host_mem *mem) {
-    (void)mem;
+    (void)mem; /* the key gives its bytes back through zkey_release */
     cz_zkey_close(key);
 }
 
@@ -116,18 +143,19 @@ int cz_srs_create(cz_srs **out, const cz_srs_config *cfg, cz_errinfo *ei) {
         m->host_mem.free = heap_free;
     }
     pthread_mutex_init(&m->lock, NULL);
-    pthread_mutex_init(&m->load_lock, NULL);
+    pthread_cond_init(&m->loaded, NULL);
     *out = m;
     return CZ_OK;
 }
 
-/* Frees an unlinked entry (no reference, no lock held). */
+/* Frees an entry that is out of the list and unreferenced (no lock held). */
 static void free_entry(cz_srs_key *k) {
     cz_srs *m = k->m;
     for (int d = 0; d < CZ_SRS_MAX_DEVICES; d++)
         if (k->dev_made[d])
             m->cfg.device->free(k->dev[d], m->cfg.device->arg);
-    k->loader->close(k->data, &m->host_mem);
+    if (k->state == KEY_READY)
+        k->loader->close(k->data, &m->host_mem);
     cz_reservation_release_all(&k->res);
     pthread_mutex_destroy(&k->dev_lock);
     free(k->path);
@@ -147,8 +175,8 @@ void cz_srs_destroy(cz_srs *m) {
         free_entry(k);
         k = next;
     }
+    pthread_cond_destroy(&m->loaded);
     pthread_mutex_destroy(&m->lock);
-    pthread_mutex_destroy(&m->load_lock);
     free(m);
 }
 
@@ -159,21 +187,99 @@ static cz_srs_key *find(cz_srs *m, const char *canon) {
     return NULL;
 }
 
-/* A reference to the loaded key at canon, or NULL when it is not loaded. Lock held. */
-static int take_loaded(cz_srs_key **out, cz_srs *m, const char *canon, const cz_srs_loader *loader,
-                       cz_errinfo *ei) {
-    cz_srs_key *k = find(m, canon);
+/* Unlinks k from the list. Lock held. */
+static void unlink_entry(cz_srs *m, cz_srs_key *k) {
+    cz_srs_key **link = &m->list;
+    while (*link != k)
+        link = &(*link)->next;
+    *link = k->next;
+    k->next = NULL;
+    k->linked = 0;
+}
+
+/* Drops one reference; returns k when it was the last one of an unlinked entry (the caller frees
+ * it after unlocking), else NULL. Lock held. */
+static cz_srs_key *unref_locked(cz_srs_key *k) {
+    CZ_ASSERT(k->refs > 0);
+    k->refs--;
+    k->last_used = ++k->m->tick;
+    return k->refs == 0 && !k->linked ? k : NULL;
+}
+
+/*
+ * The lookup part of acquire, under the lock: *out = a reference to the READY key at canon whose
+ * file is still `now`; NULL when the caller has to load it (a retired entry goes to *retired when
+ * nobody holds it, for the caller to free). Waits for another caller's load of the same key.
+ */
+static int lookup_locked(cz_srs_key **out, cz_srs_key **retired, cz_srs *m, const char *canon,
+                         const cz_file_id *now, const cz_srs_loader *loader, cz_errinfo *ei) {
     *out = NULL;
-    if (k == NULL)
+    for (;;) {
+        cz_srs_key *k = find(m, canon);
+        if (k == NULL)
+            return CZ_OK;
+        if (k->loader != loader)
+            return cz_fail(ei, CZ_EINVAL, "srs: %s is loaded as %s, not %s", canon, k->loader->name,
+                           loader->name);
+        if (k->state == KEY_LOADING) {
+            k->refs++;
+            while (k->state == KEY_LOADING)
+                pthread_cond_wait(&m->loaded, &m->lock);
+            int failed = k->state == KEY_FAILED;
+            int rc = failed ? cz_fail(ei, k->err_code, "%s", k->err_msg) : CZ_OK;
+            cz_srs_key *last = unref_locked(k);
+            if (last != NULL) {
+                /* A failed load (unlinked at once), or a key retired while we waited. */
+                pthread_mutex_unlock(&m->lock);
+                free_entry(last);
+                pthread_mutex_lock(&m->lock);
+            }
+            if (failed)
+                return rc;
+            continue; /* READY now: look again (it may have been retired meanwhile) */
+        }
+        if (!cz_file_id_same(&k->id, now)) {
+            char what[160];
+            cz_file_id_describe_change(what, sizeof what, &k->id, now);
+            CZ_LOG_WARN("srs: key %s changed on disk (%s); loading it again (%d holders keep "
+                        "the copy loaded before)",
+                        canon, what, k->refs);
+            unlink_entry(m, k);
+            m->nchanged++;
+            if (k->refs == 0)
+                *retired = k;
+            return CZ_OK;
+        }
+        k->refs++;
+        k->last_used = ++m->tick;
+        m->nhits++;
+        *out = k;
         return CZ_OK;
-    if (k->loader != loader)
-        return cz_fail(ei, CZ_EINVAL, "srs: %s is loaded as %s, not %s", canon, k->loader->name,
-                       loader->name);
-    k->refs++;
-    k->last_used = ++m->tick;
-    m->nhits++;
-    *out = k;
-    return CZ_OK;
+    }
+}
+
+/* Loads k (LOADING, one reference: ours) without locks. */
+static int load_entry(cz_srs_key *k, const char *canon, cz_errinfo *ei) {
+    cz_srs *m = k->m;
+    const cz_srs_loader *loader = k->loader;
+    int rc = loader->footprint(&k->bytes, canon, ei);
+    if (rc == CZ_OK && m->cfg.budget != NULL)
+        rc = cz_budget_reserve(&k->res, m->cfg.budget, k->bytes, -1, NULL, NULL, ei);
+    if (rc == CZ_OK) {
+        rc = loader->open(&k->data, canon, &m->host_mem, ei);
+        cz_file_id after;
+        if (rc == CZ_OK &&
+            (cz_file_id_get(&after, canon, NULL) != CZ_OK || !cz_file_id_same(&after, &k->id))) {
+            loader->close(k->data, &m->host_mem);
+            k->data = NULL;
+            rc = cz_fail(ei, CZ_EIO, "%s: the file changed while it was being loaded", canon);
+        }
+        if (rc != CZ_OK)
+            cz_reservation_release_all(&k->res);
+    }
+    if (rc != CZ_OK)
+        cz_fail(ei, rc, "srs: loading %s key %s", loader->name, canon);
+    return rc;
 }
 
 int cz_srs_acquire(cz_srs_key **out, cz_srs *m, const char *path, const cz_srs_loader *loader,
@@ -184,55 +290,60 @@ int cz_srs_acquire(cz_srs_key **out, cz_srs *m, const char *path, const cz_srs_l
     if (path == NULL || path[0] == '\0')
         return cz_fail(ei, CZ_EINVAL, "srs: empty key path");
     char canon[PATH_MAX];
+    cz_file_id now;
     if (realpath(path, canon) == NULL)
-        return cz_fail(ei, CZ_EIO, "srs: cannot open key %s", path);
+        return cz_fail(ei, CZ_EIO, "srs: cannot open key %s: %s", path, strerror(errno));
+    int rc = cz_file_id_get(&now, canon, ei);
+    if (rc != CZ_OK)
+        return cz_fail(ei, rc, "srs: key %s", path);
 
+    cz_srs_key *retired = NULL, *k = NULL;
     pthread_mutex_lock(&m->lock);
-    int rc = take_loaded(out, m, canon, loader, ei);
+    rc = lookup_locked(out, &retired, m, canon, &now, loader, ei);
+    if (rc == CZ_OK && *out == NULL) {
+        /* Ours to load: publish it as LOADING, so callers of this key wait for us. */
+        if ((k = calloc(1, sizeof *k)) == NULL || (k->path = strdup(canon)) == NULL) {
+            free(k);
+            k = NULL;
+            rc = cz_fail(ei, CZ_ENOMEM, "srs: out of memory");
+        } else {
+            k->m = m;
+            k->loader = loader;
+            k->id = now;
+            k->state = KEY_LOADING;
+            k->refs = 1;
+            pthread_mutex_init(&k->dev_lock, NULL);
+            k->next = m->list;
+            m->list = k;
+            k->linked = 1;
+        }
+    }
     pthread_mutex_unlock(&m->lock);
-    if (rc != CZ_OK || *out != NULL)
+    if (retired != NULL)
+        free_entry(retired); /* before the load: its budget room goes to the new copy */
+    if (k == NULL)
         return rc;
 
-    pthread_mutex_lock(&m->load_lock);
-    pthread_mutex_lock(&m->lock);
-    rc = take_loaded(out, m, canon, loader, ei); /* loaded while we waited for load_lock? */
-    pthread_mutex_unlock(&m->lock);
-    if (rc != CZ_OK || *out != NULL)
-        goto out_unlock;
+    rc = load_entry(k, canon, ei);
 
-    cz_srs_key *k = calloc(1, sizeof *k);
-    if (k == NULL || (k->path = strdup(canon)) == NULL) {
-        free(k);
-        rc = cz_fail(ei, CZ_ENOMEM, "srs: out of memory");
-        goto out_unlock;
-    }
-    k->m = m;
-    k->loader = loader;
-    rc = loader->footprint(&k->bytes, canon, ei);
-    if (rc == CZ_OK && m->cfg.budget != NULL)
-        rc = cz_budget_reserve(&k->res, m->cfg.budget, k->bytes, -1, NULL, NULL, ei);
-    if (rc == CZ_OK) {
-        rc = loader->open(&k->data, canon, &m->host_mem, ei);
-        if (rc != CZ_OK)
-            cz_reservation_release_all(&k->res);
-    }
-    if (rc != CZ_OK) {
-        cz_fail(ei, rc, "srs: loading %s key %s", loader->name, canon);
-        free(k->path);
-        free(k);
-        goto out_unlock;
-    }
-    pthread_mutex_init(&k->dev_lock, NULL);
+    cz_srs_key *dead = NULL;
     pthread_mutex_lock(&m->lock);
-    k->refs = 1;
-    k->last_used = ++m->tick;
-    k->next = m->list;
-    m->list = k;
-    m->nloads++;
+    if (rc == CZ_OK) {
+        k->state = KEY_READY;
+        k->last_used = ++m->tick;
+        m->nloads++;
+        *out = k;
+    } else {
+        k->state = KEY_FAILED;
+        k->err_code = rc;
+        snprintf(k->err_msg, sizeof k->err_msg, "%s", ei != NULL ? ei->msg : "load failed");
+        unlink_entry(m, k);
+        dead = unref_locked(k);
+    }
+    pthread_cond_broadcast(&m->loaded);
     pthread_mutex_unlock(&m->lock);
-    *out = k;
-out_unlock:
-    pthread_mutex_unlock(&m->load_lock);
+    if (dead != NULL)
+        free_entry(dead);
     return rc;
 }
 
@@ -241,10 +352,10 @@ void cz_srs_release(cz_srs_key *k) {
         return;
     cz_srs *m = k->m;
     pthread_mutex_lock(&m->lock);
-    CZ_ASSERT(k->refs > 0);
-    k->refs--;
-    k->last_used = ++m->tick;
+    cz_srs_key *dead = unref_locked(k);
     pthread_mutex_unlock(&m->lock);
+    if (dead != NULL)
+        free_entry(dead);
 }
 
 int cz_srs_preload(cz_srs *m, const char *path, const cz_srs_loader *loader, cz_errinfo *ei) {
@@ -255,16 +366,6 @@ int cz_srs_preload(cz_srs *m, const char *path, const cz_srs_loader *loader, cz_
     return rc;
 }
 
-/* Unlinks k from the list. Lock held. */
-static void unlink_entry(cz_srs *m, cz_srs_key *k) {
-    cz_srs_key **link = &m->list;
-    while (*link != k)
-        link = &(*link)->next;
-    *link = k->next;
-    k->next = NULL;
-    m->nevictions++;
-}
-
 int cz_srs_evict(cz_srs *m, const char *path, cz_errinfo *ei) {
     char canon[PATH_MAX];
     const char *name = realpath(path, canon) != NULL ? canon : path;
@@ -273,11 +374,13 @@ int cz_srs_evict(cz_srs *m, const char *path, cz_errinfo *ei) {
     int rc = CZ_OK;
     if (k == NULL)
         rc = cz_fail(ei, CZ_ENOTFOUND, "srs: key %s is not loaded", path);
+    else if (k->state == KEY_LOADING)
+        rc = cz_fail(ei, CZ_EBUSY, "srs: key %s is being loaded; not evicted", name);
     else if (k->refs > 0)
         rc = cz_fail(ei, CZ_EBUSY, "srs: key %s is in use (%d references); not evicted", name,
                      k->refs);
     else
-        unlink_entry(m, k);
+        unlink_entry(m, k), m->nevictions++;
     pthread_mutex_unlock(&m->lock);
     if (rc == CZ_OK)
         free_entry(k);
@@ -291,10 +394,11 @@ uint64_t cz_srs_evict_lru(void *arg, uint64_t need) {
         pthread_mutex_lock(&m->lock);
         cz_srs_key *victim = NULL;
         for (cz_srs_key *k = m->list; k != NULL; k = k->next)
-            if (k->refs == 0 && (victim == NULL || k->last_used < victim->last_used))
+            if (k->state == KEY_READY && k->refs == 0 &&
+                (victim == NULL || k->last_used < victim->last_used))
                 victim = k;
         if (victim != NULL)
-            unlink_entry(m, victim);
+            unlink_entry(m, victim), m->nevictions++;
         pthread_mutex_unlock(&m->lock);
         if (victim == NULL)
             break;
@@ -311,7 +415,8 @@ int cz_srs_is_loaded(cz_srs *m, const char *path) {
     if (realpath(path, canon) == NULL)
         return 0;
     pthread_mutex_lock(&m->lock);
-    int loaded = find(m, canon) != NULL;
+    const cz_srs_key *k = find(m, canon);
+    int loaded = k != NULL && k->state == KEY_READY;
     pthread_mutex_unlock(&m->lock);
     return loaded;
 }
@@ -320,6 +425,10 @@ void cz_srs_stats_get(cz_srs_stats *out, cz_srs *m) {
     memset(out, 0, sizeof *out);
     pthread_mutex_lock(&m->lock);
     for (cz_srs_key *k = m->list; k != NULL; k = k->next) {
+        if (k->state == KEY_LOADING) {
+            out->nloading++;
+            continue;
+        }
         out->nloaded++;
         out->nreferenced += k->refs > 0;
         out->bytes += k->bytes;
@@ -327,6 +436,7 @@ void cz_srs_stats_get(cz_srs_stats *out, cz_srs *m) {
     out->nloads = m->nloads;
     out->nhits = m->nhits;
     out->nevictions = m->nevictions;
+    out->nchanged = m->nchanged;
     pthread_mutex_unlock(&m->lock);
 }
 

@@ -1,9 +1,11 @@
 /*
- * The iden3 binary container (see binfile.h): open, map, check, index sections, and a
- * bounds-checked section reader. Opening costs one mmap and a walk over the section headers;
- * payloads are not touched here.
+ * The iden3 binary container (see binfile.h): read, check, index sections, and a bounds-checked
+ * section reader. Opening a path reads the file into memory (cz_file_load) and walks the section
+ * headers; payloads are not looked at here.
  */
 #include "formats/binfile.h"
+
+#include "cuzk/fileio.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -11,7 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -98,15 +99,20 @@ static int set_name(cz__binfile *bf, const char *name, cz_errinfo *ei) {
     return CZ_OK;
 }
 
-int cz__binfile_open_mem(cz__binfile *bf, const void *data, size_t size, const char *name,
-                         const char magic[4], uint32_t version, cz_errinfo *ei) {
+int cz__binfile_open_owned(cz__binfile *bf, void *data, size_t size, const char *name,
+                           const cz__binfile_release *release, const char magic[4],
+                           uint32_t version, cz_errinfo *ei) {
     memset(bf, 0, sizeof *bf);
+    bf->owned = data;
+    bf->owned_len = size;
+    if (release != NULL)
+        bf->release = *release;
     int rc = set_name(bf, name, ei);
-    if (rc != CZ_OK)
-        return rc;
-    bf->data = data;
-    bf->size = data ? size : 0;
-    rc = index_sections(bf, magic, version, ei);
+    if (rc == CZ_OK) {
+        bf->data = data;
+        bf->size = size;
+        rc = index_sections(bf, magic, version, ei);
+    }
     if (rc != CZ_OK)
         cz__binfile_close(bf);
     return rc;
@@ -114,48 +120,31 @@ int cz__binfile_open_mem(cz__binfile *bf, const void *data, size_t size, const c
 
 int cz__binfile_open(cz__binfile *bf, const char *path, const char magic[4], uint32_t version,
                      cz_errinfo *ei) {
+    void *data;
+    size_t size;
     memset(bf, 0, sizeof *bf);
-    int rc = set_name(bf, path, ei);
+    int rc = cz_file_load(&data, &size, NULL, path, NULL, ei);
     if (rc != CZ_OK)
         return rc;
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    struct stat st;
-    if (fd < 0) {
-        rc = cz_fail(ei, CZ_EIO, "%s: cannot open: %s", path, strerror(errno));
-        goto out;
-    }
-    if (fstat(fd, &st) != 0) {
-        rc = cz_fail(ei, CZ_EIO, "%s: cannot stat: %s", path, strerror(errno));
-        goto out;
-    }
-    if (!S_ISREG(st.st_mode)) {
-        rc = cz_fail(ei, CZ_EIO, "%s: not a regular file", path);
-        goto out;
-    }
-    if (st.st_size > 0) {
-        void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-        if (m == MAP_FAILED) {
-            rc = cz_fail(ei, CZ_EIO, "%s: cannot map %lld bytes: %s", path, (long long)st.st_size,
-                         strerror(errno));
-            goto out;
-        }
-        bf->map = m;
-        bf->map_len = (size_t)st.st_size;
-        bf->data = m;
-        bf->size = (size_t)st.st_size;
-    }
-    rc = index_sections(bf, magic, version, ei);
-out:
-    if (fd >= 0)
-        close(fd);
-    if (rc != CZ_OK)
-        cz__binfile_close(bf);
-    return rc;
+    const cz__binfile_release heap = {cz__binfile_release_heap, NULL};
+    return cz__binfile_open_owned(bf, data, size, path, &heap, magic, version, ei);
+}
+
+int cz__binfile_open_mem(cz__binfile *bf, const void *data, size_t size, const char *name,
+                         const char magic[4], uint32_t version, cz_errinfo *ei) {
+    /* Not released (no release function), so never written either. */
+    return cz__binfile_open_owned(bf, (void *)data, data ? size : 0, name, NULL, magic, version,
+                                  ei);
+}
+
+void cz__binfile_release_heap(void *arg, void *data, size_t size) {
+    (void)arg, (void)size;
+    free(data);
 }
 
 void cz__binfile_close(cz__binfile *bf) {
-    if (bf->map != NULL)
-        munmap(bf->map, bf->map_len);
+    if (bf->release.fn != NULL)
+        bf->release.fn(bf->release.arg, bf->owned, bf->owned_len);
     free(bf->sects);
     free(bf->name);
     memset(bf, 0, sizeof *bf);

@@ -4,7 +4,9 @@
  *
  *   magic 4 bytes | version u32 | nsections u32 | nsections × { id u32 | size u64 | payload }
  *
- * all integers little-endian. A cz__binfile maps a file read-only (or wraps a caller's buffer),
+ * all integers little-endian. A cz__binfile reads a file into memory (cz_file_load: regular files
+ * only, so no mapping that another process can truncate under the reader), or takes over or wraps
+ * a caller's buffer,
  * checks magic and version, and indexes the sections by id. Readers look sections up by id, never
  * by position (circom writes .r1cs as 2,1,3; `groth16 setup` writes .zkey as 1,2,4,3,9,8,5,6,7,10).
  * A duplicated id is an error only when a reader asks for that section; unknown ids are ignored.
@@ -13,9 +15,9 @@
  * no input makes a reader touch memory outside the file. Errors name the file, the section and the
  * absolute byte offset: "<name>: section 4 at offset 712: ...".
  *
- * Lifetime: the mapping lives until cz__binfile_close; pointers into it (cz__breader_bytes) die
- * with it. A file truncated by another process while mapped makes later reads fault (SIGBUS), as
- * with any mmap reader; files are opened read-only and never written.
+ * Lifetime: the bytes live until cz__binfile_close; pointers into them (cz__breader_bytes) die
+ * with them. Files are opened read-only and never written; what happens to a file after it was
+ * read does not touch the bytes in memory.
  */
 #ifndef CUZK_FORMATS_BINFILE_H
 #define CUZK_FORMATS_BINFILE_H
@@ -31,20 +33,35 @@ typedef struct cz__bsect {
     uint64_t size; /* payload bytes; off + size <= file size */
 } cz__bsect;
 
+/* How a buffer handed to cz__binfile_open_owned is given back: fn(arg, data, size) at close. */
+typedef struct cz__binfile_release {
+    void (*fn)(void *arg, void *data, size_t size);
+    void *arg;
+} cz__binfile_release;
+
 typedef struct cz__binfile {
     char *name;          /* file path (or the caller's name for a buffer), for messages */
     const uint8_t *data; /* whole file */
     size_t size;
-    void *map; /* mmap base when we own a mapping, else NULL */
-    size_t map_len;
+    void *owned; /* the buffer we release at close (cz__binfile_open, _open_owned), else NULL */
+    size_t owned_len;
+    cz__binfile_release release;
     uint32_t version;
     cz__bsect *sects;
     size_t nsects;
 } cz__binfile;
 
-/* Maps path and indexes it. On error bf is left closed (nothing to release). */
+/* Reads path (cz_file_load, malloc'd) and indexes it. On error bf is left closed (nothing to
+ * release). */
 int cz__binfile_open(cz__binfile *bf, const char *path, const char magic[4], uint32_t version,
                      cz_errinfo *ei);
+/* Same over data, which bf takes over: release (NULL = keep it) gets it back at close, and also
+ * when the open fails. */
+int cz__binfile_open_owned(cz__binfile *bf, void *data, size_t size, const char *name,
+                           const cz__binfile_release *release, const char magic[4],
+                           uint32_t version, cz_errinfo *ei);
+/* The release of malloc'd buffers (free). */
+void cz__binfile_release_heap(void *arg, void *data, size_t size);
 /* Same over a caller's buffer, which must outlive bf (no copy is made). */
 int cz__binfile_open_mem(cz__binfile *bf, const void *data, size_t size, const char *name,
                          const char magic[4], uint32_t version, cz_errinfo *ei);

@@ -270,8 +270,10 @@ static int read_points(open_ctx *c) {
     return CZ_OK;
 }
 
-static int open_common(cz_zkey **out, const char *path, const void *data, size_t size,
-                       cz_errinfo *ei) {
+/* Opens the key over bf's source: path (read into memory) when data is NULL, else data (taken
+ * over when release is set). */
+static int open_common(cz_zkey **out, const char *path, void *data, size_t size,
+                       const cz__binfile_release *release, cz_errinfo *ei) {
     *out = NULL;
     cz_zkey *zk = calloc(1, sizeof *zk);
     struct cz__zkey_priv *pv = calloc(1, sizeof *pv);
@@ -279,10 +281,12 @@ static int open_common(cz_zkey **out, const char *path, const void *data, size_t
     if (zk == NULL || pv == NULL) {
         free(zk);
         free(pv);
+        if (data != NULL && release != NULL)
+            release->fn(release->arg, data, size);
         return cz_fail(ei, CZ_ENOMEM, "%s: out of memory", path);
     }
     zk->priv = pv;
-    rc = data != NULL ? cz__binfile_open_mem(&pv->bf, data, size, path, "zkey", 1, ei)
+    rc = data != NULL ? cz__binfile_open_owned(&pv->bf, data, size, path, release, "zkey", 1, ei)
                       : cz__binfile_open(&pv->bf, path, "zkey", 1, ei);
     if (rc != CZ_OK) {
         free(pv);
@@ -304,13 +308,24 @@ int cz_zkey_open(cz_zkey **out, const char *path, cz_errinfo *ei) {
         *out = NULL;
         return cz_fail(ei, CZ_EINVAL, "zkey: no file name");
     }
-    return open_common(out, path, NULL, 0, ei);
+    return open_common(out, path, NULL, 0, NULL, ei);
 }
 
 int cz_zkey_open_mem(cz_zkey **out, const void *data, size_t size, const char *name,
                      cz_errinfo *ei) {
     static const uint8_t empty[1];
-    return open_common(out, name ? name : "(buffer)", data ? data : empty, data ? size : 0, ei);
+    return open_common(out, name ? name : "(buffer)", (void *)(data ? data : empty),
+                       data ? size : 0, NULL, ei);
+}
+
+int cz_zkey_open_owned(cz_zkey **out, void *data, size_t size, const char *name,
+                       void (*release)(void *arg, void *data, size_t size), void *arg,
+                       cz_errinfo *ei) {
+    static const uint8_t empty[1];
+    const cz__binfile_release r = {release, arg};
+    if (data == NULL) /* nothing to take over */
+        return open_common(out, name ? name : "(buffer)", (void *)empty, 0, NULL, ei);
+    return open_common(out, name ? name : "(buffer)", data, size, &r, ei);
 }
 
 void cz_zkey_close(cz_zkey *zk) {

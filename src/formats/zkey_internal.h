@@ -1,5 +1,5 @@
 /*
- * What zkey.c records for zkey_validate.c: the mapping, aligned copies, and where each point
+ * What zkey.c records for zkey_validate.c: the container, aligned copies, and where each point
  * section and header point lies in the file (for error messages naming the byte offset).
  */
 #ifndef CUZK_FORMATS_ZKEY_INTERNAL_H

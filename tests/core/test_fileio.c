@@ -1,7 +1,17 @@
-/* cz_file_read against stdio reading the same file byte by byte; errors name the path. */
+/*
+ * cz_file_read against stdio reading the same file byte by byte; errors name the path.
+ * cz_file_load against cz_file_read (same bytes), through the caller's allocator; a FIFO, a
+ * directory and /dev/null refused at once (a FIFO without a writer would block an open without
+ * O_NONBLOCK: an alarm fails the test instead of hanging it); the identity against stat after
+ * truncation, rewrite and replacement.
+ */
+#include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cuzk/fileio.h"
 #include "test.h"
@@ -38,11 +48,147 @@ static void test_errors(void) {
     free(data);
 }
 
+static char dir[] = "/tmp/cuzk-fileio-XXXXXX";
+
+static int setup(void) {
+    return mkdtemp(dir) != NULL ? 0 : 1;
+}
+
+static void teardown(void) {
+    char cmd[64];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    if (system(cmd) != 0)
+        fprintf(stderr, "could not remove %s\n", dir);
+}
+
+static void write_file(const char *path, const char *text) {
+    FILE *f = fopen(path, "wb");
+    CHECK(f != NULL && fputs(text, f) >= 0 && fclose(f) == 0);
+}
+
+typedef struct {
+    int allocs, frees;
+    size_t bytes;
+} counting;
+
+static void *count_alloc(void *arg, size_t bytes) {
+    counting *c = arg;
+    c->allocs++;
+    c->bytes = bytes;
+    return malloc(bytes);
+}
+
+static void count_free(void *arg, void *p, size_t bytes) {
+    counting *c = arg;
+    c->frees++;
+    CHECK_EQ_SIZE(bytes, c->bytes);
+    free(p);
+}
+
+static void test_load(void) {
+    const char *path = "examples/mulchain/mulchain.zkey";
+    void *want, *got;
+    size_t wlen, glen;
+    CHECK_ERR(cz_file_read(&want, &wlen, path, NULL), CZ_OK);
+    counting c = {0, 0, 0};
+    cz_file_alloc mem = {count_alloc, count_free, &c};
+    cz_file_id id, st;
+    CHECK_ERR(cz_file_load(&got, &glen, &id, path, &mem, NULL), CZ_OK);
+    CHECK(glen == wlen && memcmp(got, want, wlen) == 0 && c.allocs == 1 && c.bytes == wlen);
+    CHECK_ERR(cz_file_id_get(&st, path, NULL), CZ_OK);
+    CHECK(cz_file_id_same(&id, &st) && id.size == wlen);
+    mem.free(mem.arg, got, glen);
+    CHECK_EQ_INT(c.frees, 1);
+    free(want);
+
+    /* The default allocator, and an empty file (a 1-byte buffer, length 0). */
+    char empty[96];
+    snprintf(empty, sizeof empty, "%s/empty", dir);
+    write_file(empty, "");
+    CHECK_ERR(cz_file_load(&got, &glen, NULL, empty, NULL, NULL), CZ_OK);
+    CHECK(got != NULL && glen == 0);
+    free(got);
+}
+
+static void on_alarm(int sig) {
+    (void)sig;
+    static const char msg[] = "FAIL: cz_file_load blocked on a FIFO\n";
+    if (write(2, msg, sizeof msg - 1) < 0)
+        _exit(1);
+    _exit(1);
+}
+
+static void test_refused(void) {
+    char fifo[96];
+    snprintf(fifo, sizeof fifo, "%s/fifo", dir);
+    CHECK(mkfifo(fifo, 0600) == 0);
+    struct {
+        const char *path, *why;
+    } bad[] = {{fifo, "not a regular file (a FIFO)"},
+               {dir, "not a regular file (a directory)"},
+               {"/dev/null", "not a regular file (a character device)"},
+               {"/nonexistent/cuzk-key", "cannot open: No such file or directory"}};
+    signal(SIGALRM, on_alarm);
+    alarm(10);
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        void *data = (void *)1;
+        size_t len = 1;
+        cz_errinfo ei;
+        cz_errinfo_clear(&ei);
+        CHECK_ERR(cz_file_load(&data, &len, NULL, bad[i].path, NULL, &ei), CZ_EIO);
+        CHECK(data == NULL && len == 0);
+        CHECK(strstr(ei.msg, bad[i].path) != NULL && strstr(ei.msg, bad[i].why) != NULL);
+        if (i < 3) { /* cz_file_id_get refuses the same (stat, no open) */
+            cz_file_id id;
+            cz_errinfo_clear(&ei);
+            CHECK_ERR(cz_file_id_get(&id, bad[i].path, &ei), CZ_EIO);
+            CHECK(strstr(ei.msg, bad[i].why) != NULL);
+        }
+    }
+    alarm(0);
+}
+
+static void test_identity(void) {
+    char path[96], other[96], what[160];
+    snprintf(path, sizeof path, "%s/key", dir);
+    snprintf(other, sizeof other, "%s/key.new", dir);
+    write_file(path, "0123456789abcdef");
+    cz_file_id a, b;
+    CHECK_ERR(cz_file_id_get(&a, path, NULL), CZ_OK);
+    CHECK_ERR(cz_file_id_get(&b, path, NULL), CZ_OK);
+    CHECK(cz_file_id_same(&a, &b));
+
+    CHECK(truncate(path, 8) == 0); /* shortened in place */
+    CHECK_ERR(cz_file_id_get(&b, path, NULL), CZ_OK);
+    CHECK(!cz_file_id_same(&a, &b));
+    cz_file_id_describe_change(what, sizeof what, &a, &b);
+    CHECK_EQ_STR(what, "size 16 -> 8 bytes");
+
+    /* Rewritten in place with the same size: only the modification time tells. */
+    CHECK_ERR(cz_file_id_get(&a, path, NULL), CZ_OK);
+    struct timespec ts[2] = {{0, UTIME_OMIT}, {a.mtime_ns / 1000000000 + 5, 0}};
+    write_file(path, "76543210");
+    CHECK(utimensat(AT_FDCWD, path, ts, 0) == 0);
+    CHECK_ERR(cz_file_id_get(&b, path, NULL), CZ_OK);
+    CHECK(!cz_file_id_same(&a, &b) && a.size == b.size);
+    cz_file_id_describe_change(what, sizeof what, &a, &b);
+    CHECK(strncmp(what, "modified (mtime ", 16) == 0);
+
+    /* Replaced by rename: another inode. */
+    CHECK_ERR(cz_file_id_get(&a, path, NULL), CZ_OK);
+    write_file(other, "76543210");
+    CHECK(rename(other, path) == 0);
+    CHECK_ERR(cz_file_id_get(&b, path, NULL), CZ_OK);
+    CHECK(!cz_file_id_same(&a, &b));
+    cz_file_id_describe_change(what, sizeof what, &a, &b);
+    CHECK(strncmp(what, "replaced by another file", 24) == 0);
+}
+
 static const test_case cases[] = {
-    {"read", test_read},
-    {"errors", test_errors},
+    {"read", test_read},       {"errors", test_errors},     {"load", test_load},
+    {"refused", test_refused}, {"identity", test_identity},
 };
 
 int main(int argc, char **argv) {
-    return test_main(argc, argv, cases, TEST_COUNT(cases));
+    return test_main_fixture(argc, argv, cases, TEST_COUNT(cases), setup, teardown);
 }

@@ -201,6 +201,8 @@ static void check_status(const char *text, cz_engine *e, cz_srs *srs, int njobs_
     CHECK_EQ_INT(ju(root, "srs.loads"), ss.nloads);
     CHECK_EQ_INT(ju(root, "srs.hits"), ss.nhits);
     CHECK_EQ_INT(ju(root, "srs.evictions"), ss.nevictions);
+    CHECK_EQ_INT(ju(root, "srs.loading"), ss.nloading);
+    CHECK_EQ_INT(ju(root, "srs.changed_on_disk"), ss.nchanged);
     {
         /* the installed tuning, as cz_tuning_get reads it now */
         cz_tuning tu;
@@ -446,6 +448,8 @@ static void check_metrics(const char *text, cz_engine *e, cz_srs *srs) {
     EQ("cuzk_srs_loads_total", ss.nloads);
     EQ("cuzk_srs_hits_total", ss.nhits);
     EQ("cuzk_srs_evictions_total", ss.nevictions);
+    EQ("cuzk_srs_keys_loading", ss.nloading);
+    EQ("cuzk_srs_changed_on_disk_total", ss.nchanged);
 #undef EQ
     static const char *const prio[CZ_PRIO_COUNT] = {"low", "normal", "high", "critical"};
     for (int p = 0; p < CZ_PRIO_COUNT; p++) {

@@ -3,10 +3,17 @@
  * evict refused while referenced, least-recently-used eviction when the budget needs room (and
  * never of a referenced key), a key larger than the budget, device data hooks, concurrent
  * acquires. The loaded data is compared with cz_zkey_open of the same file (the oracle).
+ * Hardening: a key file truncated or replaced while the key is held (the holder keeps reading its
+ * bytes, the next acquire loads the new file or fails with its error), a FIFO at a key path
+ * (refused at once), a load that blocks (other keys, preloads, stats and evictions go on; callers
+ * of the same key wait and share its result, also a failure).
  */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <sys/stat.h>
+#include <unistd.h>
+
+#include "cuzk/fileio.h"
 
 #include "cuzk/engine.h"
 #include "cuzk/zkey.h"
@@ -240,13 +247,232 @@ static void test_concurrent(void) {
     cz_budget_destroy(b);
 }
 
+static char dir[] = "/tmp/cuzk-srs-XXXXXX";
+
+static int setup(void) {
+    return mkdtemp(dir) != NULL ? 0 : 1;
+}
+
+static void teardown(void) {
+    char cmd[64];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    if (system(cmd) != 0)
+        fprintf(stderr, "could not remove %s\n", dir);
+}
+
+static int copy_file(const char *to, const char *from) {
+    void *data;
+    size_t len;
+    if (cz_file_read(&data, &len, from, NULL) != CZ_OK)
+        return -1;
+    FILE *f = fopen(to, "wb");
+    int ok = f != NULL && fwrite(data, 1, len, f) == len;
+    ok &= f != NULL && fclose(f) == 0;
+    free(data);
+    return ok ? 0 : -1;
+}
+
+/* A sum over every byte a key's sections point at (header, coefficients and all points), so a
+ * holder that reads freed or lost memory shows up here or under ASan. */
+static uint64_t key_sum(const cz_zkey *zk) {
+    uint64_t s = zk->nvars + zk->domain_size;
+    for (size_t i = 0; i < zk->ncoefs * CZ_ZKEY_COEF_BYTES; i++)
+        s = s * 31 + zk->coefs[i];
+    int bn = zk->curve == CZ_CURVE_BN254;
+    const uint8_t *h = bn ? (const uint8_t *)zk->u.bn254.h : (const uint8_t *)zk->u.bls12381.h;
+    size_t point = bn ? sizeof(cz_bn254_g1_affine) : sizeof(cz_bls12381_g1_affine);
+    for (size_t i = 0; i < (size_t)zk->domain_size * point; i++)
+        s = s * 31 + h[i];
+    return s;
+}
+
+static void test_changed(void) {
+    char path[96];
+    snprintf(path, sizeof path, "%s/k.zkey", dir);
+    CHECK(copy_file(path, MUL) == 0);
+    cz_budget_config bc = {64u << 20, 0};
+    cz_budget *b;
+    CHECK_ERR(cz_budget_create(&b, &bc, NULL), CZ_OK);
+    cz_srs *m = mk(b, NULL);
+    cz_zkey *oracle;
+    CHECK_ERR(cz_zkey_open(&oracle, MUL, NULL), CZ_OK);
+    uint64_t want = key_sum(oracle);
+    cz_zkey_close(oracle);
+
+    cz_srs_key *held, *k;
+    CHECK_ERR(cz_srs_acquire(&held, m, path, NULL, NULL), CZ_OK);
+    /* Truncated while held (a copy over it, a full disk): the holder is untouched; the next
+     * acquire notices, loads the file again and fails with the loader's reason. */
+    CHECK(truncate(path, (off_t)(file_size(MUL) / 2)) == 0);
+    CHECK_EQ_U64(key_sum(cz_srs_key_data(held)), want);
+    cz_errinfo ei;
+    cz_errinfo_clear(&ei);
+    CHECK(cz_srs_acquire(&k, m, path, NULL, &ei) != CZ_OK);
+    CHECK(k == NULL && strstr(ei.msg, path) != NULL && strstr(ei.msg, "loading zkey key") != NULL);
+    cz_srs_stats st;
+    cz_srs_stats_get(&st, m);
+    CHECK(st.nchanged == 1 && st.nloaded == 0 && st.nloading == 0);
+    CHECK_EQ_U64(key_sum(cz_srs_key_data(held)), want);
+    CHECK(!cz_srs_is_loaded(m, path));
+
+    /* Replaced by a valid key (rename: another inode): loaded again, a new entry. */
+    char tmp[112];
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    CHECK(copy_file(tmp, MUL) == 0 && rename(tmp, path) == 0);
+    CHECK_ERR(cz_srs_acquire(&k, m, path, NULL, NULL), CZ_OK);
+    CHECK(k != NULL && k != held);
+    CHECK_EQ_U64(key_sum(cz_srs_key_data(k)), want);
+    cz_budget_stats bs;
+    cz_budget_stats_get(&bs, b);
+    CHECK_EQ_U64(bs.used, 2 * file_size(MUL)); /* the old copy is charged while held */
+    cz_srs_release(held);                      /* its last reference: freed */
+    cz_budget_stats_get(&bs, b);
+    CHECK_EQ_U64(bs.used, file_size(MUL));
+    cz_srs_release(k);
+    cz_srs_key *again;
+    CHECK_ERR(cz_srs_acquire(&again, m, path, NULL, NULL), CZ_OK); /* unchanged: a hit */
+    CHECK(again == k);
+    cz_srs_release(again);
+    cz_srs_stats_get(&st, m);
+    CHECK(st.nchanged == 1 && st.nloaded == 1 && st.nloads == 2);
+    cz_srs_destroy(m);
+    cz_budget_stats_get(&bs, b);
+    CHECK_EQ_U64(bs.used, 0);
+    cz_budget_destroy(b);
+}
+
+static void test_fifo(void) {
+    char fifo[96];
+    snprintf(fifo, sizeof fifo, "%s/key.fifo", dir);
+    CHECK(mkfifo(fifo, 0600) == 0);
+    cz_srs *m = mk(NULL, NULL);
+    cz_srs_key *k;
+    cz_errinfo ei;
+    cz_errinfo_clear(&ei);
+    alarm(10); /* an open that blocks would hang here: SIGALRM ends the test instead */
+    CHECK_ERR(cz_srs_acquire(&k, m, fifo, NULL, &ei), CZ_EIO);
+    CHECK_ERR(cz_srs_preload(m, fifo, NULL, NULL), CZ_EIO);
+    alarm(0);
+    CHECK(strstr(ei.msg, fifo) != NULL && strstr(ei.msg, "not a regular file (a FIFO)") != NULL);
+    CHECK_ERR(cz_srs_preload(m, MUL, NULL, NULL), CZ_OK);
+    cz_srs_destroy(m);
+}
+
+/* A loader whose open waits until the test opens its gate, then loads a zkey (or fails). */
+typedef struct {
+    pthread_mutex_t lock;
+    pthread_cond_t cond;
+    int open, entered, fail;
+} gate;
+
+static gate g_gate = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 0, 0};
+
+static int gated_open(void **key, const char *path, const cz_srs_host_mem *mem, cz_errinfo *ei) {
+    pthread_mutex_lock(&g_gate.lock);
+    g_gate.entered++;
+    pthread_cond_broadcast(&g_gate.cond);
+    while (!g_gate.open)
+        pthread_cond_wait(&g_gate.cond, &g_gate.lock);
+    int fail = g_gate.fail;
+    pthread_mutex_unlock(&g_gate.lock);
+    if (fail)
+        return cz_fail(ei, CZ_EFORMAT, "gated loader: refused %s", path);
+    return cz_srs_loader_zkey.open(key, path, mem, ei);
+}
+
+static const cz_srs_loader *gated(void) {
+    static cz_srs_loader l;
+    l = cz_srs_loader_zkey;
+    l.name = "gated";
+    l.open = gated_open;
+    return &l;
+}
+
+typedef struct {
+    cz_srs *m;
+    const char *path;
+    cz_srs_key *key;
+    int rc;
+    char msg[CZ_ERRINFO_MSG_MAX];
+} acquirer;
+
+static void *acquire_main(void *vp) {
+    acquirer *a = vp;
+    cz_errinfo ei;
+    cz_errinfo_clear(&ei);
+    a->rc = cz_srs_acquire(&a->key, a->m, a->path, gated(), &ei);
+    snprintf(a->msg, sizeof a->msg, "%s", ei.msg);
+    return NULL;
+}
+
+static void wait_entered(int n) {
+    pthread_mutex_lock(&g_gate.lock);
+    while (g_gate.entered < n)
+        pthread_cond_wait(&g_gate.cond, &g_gate.lock);
+    pthread_mutex_unlock(&g_gate.lock);
+}
+
+static void open_gate(int fail) {
+    pthread_mutex_lock(&g_gate.lock);
+    g_gate.open = 1;
+    g_gate.fail = fail;
+    pthread_cond_broadcast(&g_gate.cond);
+    pthread_mutex_unlock(&g_gate.lock);
+}
+
+static void test_blocked_load(void) {
+    for (int fail = 0; fail <= 1; fail++) {
+        g_gate.open = g_gate.entered = 0;
+        cz_srs *m = mk(NULL, NULL);
+        acquirer a[3];
+        pthread_t t[3];
+        for (int i = 0; i < 3; i++) {
+            a[i] = (acquirer){m, POS, NULL, 0, ""};
+            pthread_create(&t[i], NULL, acquire_main, &a[i]);
+            if (i == 0)
+                wait_entered(1); /* the first one is loading and stuck */
+        }
+        /* While POS's load hangs: another key loads, preloads, and is evicted; stats answer. */
+        cz_srs_key *k;
+        CHECK_ERR(cz_srs_acquire(&k, m, MUL, NULL, NULL), CZ_OK);
+        cz_srs_release(k);
+        CHECK_ERR(cz_srs_evict(m, MUL, NULL), CZ_OK);
+        CHECK_ERR(cz_srs_preload(m, MUL, NULL, NULL), CZ_OK);
+        CHECK_ERR(cz_srs_evict(m, POS, NULL), CZ_EBUSY); /* loading: not evicted */
+        CHECK(!cz_srs_is_loaded(m, POS) && cz_srs_evict_lru(m, 0) == file_size(MUL));
+        cz_srs_stats st;
+        cz_srs_stats_get(&st, m);
+        CHECK(st.nloading == 1 && st.nloaded == 0);
+        usleep(20000); /* the other two callers reach their wait (the test holds either way) */
+        open_gate(fail);
+        for (int i = 0; i < 3; i++)
+            pthread_join(t[i], NULL);
+        CHECK_EQ_INT(g_gate.entered, 1); /* one load for the three callers */
+        for (int i = 0; i < 3; i++) {
+            if (!fail) {
+                CHECK(a[i].rc == CZ_OK && a[i].key == a[0].key);
+                cz_srs_release(a[i].key);
+            } else {
+                CHECK(a[i].rc == CZ_EFORMAT && a[i].key == NULL &&
+                      strstr(a[i].msg, "gated loader: refused") != NULL);
+            }
+        }
+        cz_srs_stats_get(&st, m);
+        CHECK(st.nloading == 0 && st.nloaded == (size_t)(fail ? 0 : 1));
+        cz_srs_destroy(m);
+    }
+}
+
 static const test_case cases[] = {
     {"refs", test_refs},
     {"lru", test_lru},
     {"device", test_device},
     {"concurrent", test_concurrent},
+    {"changed", test_changed},
+    {"fifo", test_fifo},
+    {"blocked_load", test_blocked_load},
 };
 
 int main(int argc, char **argv) {
-    return test_main(argc, argv, cases, TEST_COUNT(cases));
+    return test_main_fixture(argc, argv, cases, TEST_COUNT(cases), setup, teardown);
 }

@@ -1,0 +1,155 @@
+// cuzk-daemon's keys on disk, end to end over gRPC (CPU backend, a temporary Unix socket):
+//  - a loaded key truncated while its jobs run: the jobs finish with proofs that snarkjs
+//    verifies, the next submit is refused with the path and the reason, the daemon stays up and
+//    logs the change; the key put back is loaded again and proves;
+//  - a FIFO at a key path, submitted beside a normal job and a PreloadSRS of another key: the
+//    FIFO is refused at once (INVALID_ARGUMENT, "not a regular file"), the others complete.
+// Before keys were read into the daemon's memory, the truncation killed the daemon (SIGBUS) and
+// the FIFO blocked key loading for good.
+//
+//   node tests/daemon/keys.mjs <cuzk-daemon> <scratch dir>
+// Exit 0 all passed, 1 a check failed, 77 skipped (the npm modules are missing: npm install).
+import { spawn, execFileSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const [daemonBin, scratchArg] = process.argv.slice(2);
+if (!daemonBin) {
+  console.error("usage: keys.mjs <cuzk-daemon> <scratch dir>");
+  process.exit(2);
+}
+let grpc, protoLoader, snarkjs;
+try {
+  grpc = await import("@grpc/grpc-js");
+  protoLoader = await import("@grpc/proto-loader");
+  snarkjs = await import("snarkjs");
+} catch (e) {
+  console.log(`SKIP: @grpc/grpc-js, @grpc/proto-loader or snarkjs missing (run npm install): ${e.message}`);
+  process.exit(77);
+}
+
+let passed = 0, failed = 0;
+function check(name, ok, detail = "") {
+  if (ok) passed++;
+  else failed++;
+  console.log(`${ok ? "ok  " : "FAIL"} ${name}${ok || !detail ? "" : ": " + detail}`);
+}
+
+const scratch = path.resolve(scratchArg ?? "build/daemon-keys-test");
+fs.rmSync(scratch, { recursive: true, force: true });
+fs.mkdirSync(scratch, { recursive: true });
+const sock = path.join(scratch, "cuzk.sock");
+const srcKey = path.join(root, "examples/poseidon/poseidon_chain.zkey");
+const wtnsPath = path.join(root, "examples/poseidon/poseidon_chain.wtns");
+const wtns = fs.readFileSync(wtnsPath);
+const key = path.join(scratch, "k.zkey");
+const other = path.join(scratch, "other.zkey");
+const fifo = path.join(scratch, "key.fifo");
+fs.copyFileSync(srcKey, key);
+fs.copyFileSync(srcKey, other);
+execFileSync("mkfifo", [fifo]);
+
+const def = protoLoader.loadSync(path.join(root, "proto/cuzk/v1/proving.proto"), {
+  keepCase: true, longs: String, enums: String, defaults: true,
+});
+const Engine = grpc.loadPackageDefinition(def).cuzk.v1.ProvingEngine;
+const client = new Engine(`unix://${sock}`, grpc.credentials.createInsecure(),
+                          { "grpc.max_send_message_length": 64 << 20, "grpc.max_receive_message_length": 64 << 20 });
+const call = (m, req, deadlineMs = 60000) => new Promise((res) => {
+  client[m](req, { deadline: Date.now() + deadlineMs }, (err, resp) => res({ err, resp }));
+});
+const code = (r) => (r.err ? r.err.code : grpc.status.OK);
+const codeName = (c) => Object.keys(grpc.status).find((k) => grpc.status[k] === c) ?? String(c);
+const show = (r) => (r.err ? `${codeName(r.err.code)}: ${r.err.details}` : JSON.stringify({ ...r.resp, proof: undefined }));
+
+// BN254 proof bytes (affine little-endian Montgomery) to snarkjs JSON.
+function modpow(b, e, m) { let r = 1n; b %= m; for (; e > 0n; e >>= 1n, b = b * b % m) if (e & 1n) r = r * b % m; return r; }
+const BN_P = 21888242871839275222246405745257275088696311157297823662689037894645226208583n;
+const RINV = modpow(modpow(2n, 256n, BN_P), BN_P - 2n, BN_P);
+function fe(buf, off) {
+  let x = 0n;
+  for (let i = 31; i >= 0; i--) x = (x << 8n) | BigInt(buf[off + i]);
+  return (x * RINV % BN_P).toString();
+}
+const proofJson = (b) => ({
+  protocol: "groth16", curve: "bn128",
+  pi_a: [fe(b, 0), fe(b, 32), "1"],
+  pi_b: [[fe(b, 64), fe(b, 96)], [fe(b, 128), fe(b, 160)], ["1", "0"]],
+  pi_c: [fe(b, 192), fe(b, 224), "1"],
+});
+const vk = await snarkjs.zKey.exportVerificationKey(srcKey);
+const pub = (await snarkjs.wtns.exportJson(wtnsPath)).slice(1, 1 + vk.nPublic).map(String);
+const verifies = async (proof) => { try { return await snarkjs.groth16.verify(vk, pub, proofJson(proof)); } catch { return false; } };
+
+const daemon = spawn(daemonBin, ["--listen", `unix://${sock}`, "--synth-cache", path.join(scratch, "synth"),
+                                 "--budget-gib", "2"], { stdio: ["ignore", "inherit", "pipe"] });
+let log = "";
+daemon.stderr.on("data", (b) => { log += b; process.stderr.write(b); });
+const exited = new Promise((res) => daemon.on("exit", (c, sig) => res({ c, sig })));
+const t0 = Date.now();
+try {
+  await new Promise((res, rej) => client.waitForReady(Date.now() + 20000, (e) => (e ? rej(e) : res())));
+  const submit = (id, zkeyPath) => call("SubmitProof", { request_id: id, proof_kind: "SNARKJS_ZKEY",
+                                                         zkey_path: zkeyPath, witness: wtns });
+
+  // --- truncated while its jobs run
+  let r = await call("PreloadSRS", { circuit_id: key });
+  check("PreloadSRS of the key", code(r) === 0 && !r.resp.already_loaded, show(r));
+  const ids = Array.from({ length: 8 }, (_, i) => `t-${i}`);
+  const subs = await Promise.all(ids.map((id) => submit(id, key)));
+  check("eight jobs accepted", subs.every((x) => code(x) === 0), subs.map(show).join("; "));
+  fs.truncateSync(key, Math.floor(fs.statSync(srcKey).size / 2));
+  r = await call("GetStatus", {});
+  const q = code(r) === 0 ? r.resp.queues.find((x) => x.proof_kind === "snarkjs-zkey") : null;
+  check("jobs were still queued or running when the key was truncated",
+        q && q.pending + q.in_progress > 0, show(r));
+  const waits = await Promise.all(ids.map((id) => call("AwaitProof", { job_id: id })));
+  const done = waits.every((x) => code(x) === 0 && x.resp.status === "COMPLETED");
+  check("the jobs accepted before the truncation complete", done, waits.map(show).join("; "));
+  if (done) {
+    const ok = await Promise.all(waits.map((x) => verifies(x.resp.proof)));
+    check("snarkjs verifies each of their proofs", ok.every(Boolean), ok.join(","));
+  }
+  r = await submit("t-after", key);
+  check("a submit after the truncation: INVALID_ARGUMENT naming the key",
+        code(r) === grpc.status.INVALID_ARGUMENT && r.err.details.includes(key), show(r));
+  check("the daemon logged the change",
+        /WARN .*srs: key .*k\.zkey changed on disk \(size \d+ -> \d+ bytes\)/.test(log), log.slice(-2000));
+  r = await call("GetStatus", {});
+  check("the daemon is still up", code(r) === 0, show(r));
+  fs.copyFileSync(srcKey, key);
+  r = await call("Prove", { submit: { request_id: "t-back", proof_kind: "SNARKJS_ZKEY", zkey_path: key, witness: wtns } });
+  check("the key put back is loaded again and proves",
+        code(r) === 0 && r.resp.result.status === "COMPLETED" && await verifies(r.resp.result.proof), show(r));
+
+  // --- a FIFO beside a normal job and a PreloadSRS
+  const started = Date.now();
+  const [f, p, j, fp] = await Promise.all([
+    submit("fifo", fifo),
+    call("PreloadSRS", { circuit_id: path.join(root, "examples/mulchain/mulchain.zkey") }, 20000),
+    call("Prove", { submit: { request_id: "beside", proof_kind: "SNARKJS_ZKEY", zkey_path: other, witness: wtns } }, 20000),
+    call("PreloadSRS", { circuit_id: fifo }, 20000),
+  ]);
+  check("a FIFO key path: INVALID_ARGUMENT, not a regular file",
+        code(f) === grpc.status.INVALID_ARGUMENT && /key\.fifo: not a regular file \(a FIFO\)/.test(f.err.details), show(f));
+  check("PreloadSRS of the FIFO: INVALID_ARGUMENT", code(fp) === grpc.status.INVALID_ARGUMENT &&
+        fp.err.details.includes("not a regular file"), show(fp));
+  check("PreloadSRS of another key beside it", code(p) === 0, show(p));
+  check("a job beside it completes and verifies",
+        code(j) === 0 && j.resp.result.status === "COMPLETED" && await verifies(j.resp.result.proof), show(j));
+  check("all four answered within 20 s", Date.now() - started < 20000, `${Date.now() - started} ms`);
+
+  daemon.kill("SIGTERM");
+  const e = await exited;
+  check("SIGTERM: exit 0", e.c === 0, JSON.stringify(e));
+} catch (e) {
+  check("no exception", false, e.stack);
+} finally {
+  client.close();
+  daemon.kill("SIGKILL");
+}
+console.log(`daemon_keys: ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed ? 1 : 0);
