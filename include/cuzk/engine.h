@@ -251,7 +251,17 @@ int cz_sched_await(cz_job **out, cz_sched *s, const char *key, int64_t timeout_m
  */
 int cz_sched_await_stop(cz_job **out, cz_sched *s, const char *key, int64_t timeout_ms,
                         int (*stop)(void *), void *stop_arg, cz_errinfo *ei);
-/* Wakes every thread in cz_sched_await_stop and cz_sched_wait_idle to look again. */
+/*
+ * The wait of one thread that watches many jobs (the daemon's parked AwaitProof calls): returns
+ * CZ_OK once a job has reached a final state or cz_sched_wake has been called since the count
+ * *seen (0 before the first call), and sets *seen to the count now; the caller then looks at its
+ * jobs (cz_job_state_get) and calls again with that *seen, so an end that comes between two calls
+ * is never missed. CZ_ETIMEDOUT after timeout_ms (negative = no limit; 0 = only look) with
+ * nothing new; CZ_ECANCELED at once after cz_sched_shutdown.
+ */
+int cz_sched_await_any(cz_sched *s, uint64_t *seen, int64_t timeout_ms, cz_errinfo *ei);
+/* Wakes every thread in cz_sched_await_stop, cz_sched_await_any and cz_sched_wait_idle to look
+ * again. */
 void cz_sched_wake(cz_sched *s);
 /* Waits up to timeout_ms until no job is queued or running (a drain). CZ_ETIMEDOUT. */
 int cz_sched_wait_idle(cz_sched *s, int64_t timeout_ms, cz_errinfo *ei);

@@ -72,6 +72,9 @@ static const keydef keys[] = {
     {"daemon", "status_cors_origin", K_STR_EMPTY, OFF(daemon.status_cors_origin), 0, 0,
      "Access-Control-Allow-Origin of the HTTP answers (\"https://dash.example\", \"*\"); \"\" = "
      "none."},
+    {"daemon", "rpc_threads", K_INT, OFF(daemon.rpc_threads), 1, 1024,
+     "Threads that run the slow RPCs (SubmitProof, Prove's submit, PreloadSRS: parsing, key "
+     "loading); more such calls wait in line. A waiting AwaitProof or Prove holds none."},
     {"memory", "total_budget", K_SIZE_AUTO, OFF(memory.total_budget), 1 << 20, INT64_MAX,
      "Bytes for proving: \"auto\" (RAM minus safety_margin) or a size (\"200GiB\", \"500GB\")."},
     {"memory", "safety_margin", K_SIZE, OFF(memory.safety_margin), 0, INT64_MAX,
@@ -154,6 +157,7 @@ void cz_daemon_config_defaults(cz_daemon_config *c) {
     c->daemon.socket_mode = 0660;
     c->daemon.status_listen = xstrdup("");
     c->daemon.status_cors_origin = xstrdup("");
+    c->daemon.rpc_threads = 16;
     c->memory.total_budget = 0;
     c->memory.safety_margin = 5 * GIB;
     c->memory.eviction_min_idle = 5 * 60;

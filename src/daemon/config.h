@@ -41,6 +41,7 @@ typedef struct cz_daemon_config {
         unsigned socket_mode;     /* permissions of the Unix socket (0660), whatever the umask */
         char *status_listen;      /* HTTP /status and /metrics "host:port"; "" = off */
         char *status_cors_origin; /* Access-Control-Allow-Origin of those; "" = no header */
+        int rpc_threads;          /* threads of the slow RPCs (submit, preload), >= 1 */
     } daemon;
     struct {
         uint64_t total_budget;      /* bytes for proving; 0 = "auto" (RAM - safety_margin) */

@@ -1,6 +1,7 @@
 /*
  * The gRPC transport of the daemon over grpc's C core (<grpc/grpc.h>): one completion queue
- * driven by one thread, unary calls handed to the service (src/daemon/service.h).
+ * driven by one thread, unary calls handed to the service (src/daemon/service.h), the slow ones
+ * on a fixed pool of threads, the waiting ones parked on one thread (grpc_server.c).
  */
 #ifndef CZ_DAEMON_GRPC_SERVER_H
 #define CZ_DAEMON_GRPC_SERVER_H
@@ -26,9 +27,11 @@ typedef struct cz_grpc_server cz_grpc_server;
  * PID when a live daemon has it, and its socket is left alone), then a stale socket file is
  * removed and the socket created with socket_mode exactly, whatever the umask. The socket and
  * the lock file are removed by cz_grpc_server_destroy. CZ_EIO when the address cannot be bound.
+ * Starts rpc_threads (>= 1, else CZ_EINVAL) threads for the slow RPCs and one that answers the
+ * calls waiting for jobs (CZ_EINTERNAL when they cannot be started).
  */
 int cz_grpc_server_create(cz_grpc_server **out, const char *addr, unsigned socket_mode,
-                          cz_daemon_service *svc, cz_errinfo *ei);
+                          int rpc_threads, cz_daemon_service *svc, cz_errinfo *ei);
 /*
  * Serves until *stop becomes non-zero (e.g. set by a signal handler), then: new submits are
  * refused (UNAVAILABLE), accepted jobs are drained, the server shuts down after the replies

@@ -328,8 +328,8 @@ int main(int argc, char **argv) {
         rc = 2; /* a bad or busy address: before the socket, so nothing is left behind */
         goto out;
     }
-    if ((rc = cz_grpc_server_create(&srv, dc.daemon.listen, dc.daemon.socket_mode, svc, &ei)) !=
-        CZ_OK) {
+    if ((rc = cz_grpc_server_create(&srv, dc.daemon.listen, dc.daemon.socket_mode,
+                                    dc.daemon.rpc_threads, svc, &ei)) != CZ_OK) {
         CZ_LOG_ERROR("cuzk-daemon: %s", ei.msg);
         rc = rc == CZ_EBUSY ? 2 : 1; /* another daemon has the socket: a configuration error */
         goto out;

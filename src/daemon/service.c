@@ -9,10 +9,17 @@
  *   bad inputs (zkey path, witness, curve, scale) -> INVALID_ARGUMENT
  *   Filecoin proof kinds (no .params loader yet) -> UNIMPLEMENTED
  *
- * Waiting (AwaitProof, Prove) blocks in cz_sched_await_stop: the scheduler wakes the waiter when
- * the job ends, and when the gRPC layer sees the client go away (cz_daemon_service_wake), so the
- * handler thread is freed at once. A timeout_ms that passes answers status TIMEOUT. The drain
- * blocks in cz_sched_wait_idle the same way.
+ * No handler waits for a job. AwaitProof (and Prove once submitted) answers at once when the job
+ * has ended, else returns a cz_daemon_wait (a job reference, the deadline of timeout_ms) that the
+ * transport parks with the call; its one waiter thread sleeps in cz_sched_await_any
+ * (cz_daemon_service_wait_events), woken by every job end and by cz_daemon_service_wake (a call
+ * parked, a client gone), and gets the answer of each wait that is due from
+ * cz_daemon_service_wait_answer: the outcome, TIMEOUT, or for a client gone CANCELLED (and a
+ * Prove's job cancelled). The drain blocks in cz_sched_wait_idle.
+ *
+ * Request bytes: SubmitProof and Prove call the transport's release as soon as the request is
+ * unpacked, and Prove frees the unpacked copy once the job is submitted (the workload has its
+ * own copy of the witness), so a waiting Prove holds none of its request.
  *
  * Jobs carry their proof kind (cz_workload.kind), so the counts per kind (queues, completions,
  * durations) are the scheduler's (cz_sched_stats.kinds); the service tracks no jobs of its own.
@@ -337,80 +344,106 @@ out:
     return ret;
 }
 
-/* Waits for key; fills resp (proof points into *proof_copy, freed by the caller). */
-static void await_job(Cuzk__V1__AwaitProofResponse *resp, uint8_t **proof_copy,
-                      cz_daemon_reply *rep, cz_daemon_service *s, const char *key,
-                      uint64_t timeout_ms, cz_daemon_stop_fn should_stop, void *stop_arg) {
-    cz_errinfo ei;
+/* The answer for job into resp: its outcome when it has ended, else TIMEOUT (its wait's deadline
+ * passed); the proof points into *proof_copy (freed by the caller). The strings point into the
+ * job and rep: pack before the job handle goes. */
+static void job_answer(Cuzk__V1__AwaitProofResponse *resp, uint8_t **proof_copy,
+                       cz_daemon_reply *rep, cz_job *job) {
     *proof_copy = NULL;
-    resp->job_id = (char *)key;
-    {
-        cz_job *job = NULL;
-        cz_errinfo_clear(&ei);
-        int rc = cz_sched_await_stop(&job, cz_engine_sched(s->engine), key,
-                                     timeout_ms > 0 ? (int64_t)timeout_ms : -1, should_stop,
-                                     stop_arg, &ei);
-        if (rc == CZ_ENOTFOUND) {
-            set_reply(rep, CZ_RPC_NOT_FOUND, "unknown job \"%s\"", key);
+    resp->job_id = (char *)cz_job_key(job);
+    cz_job_state st = cz_job_state_get(job);
+    if (st == CZ_JOB_QUEUED || st == CZ_JOB_RUNNING) {
+        resp->status = CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__TIMEOUT;
+        resp->error_message = "timed out waiting for the proof";
+    } else if (st == CZ_JOB_DONE) {
+        size_t len;
+        const void *res = cz_job_result(job, &len);
+        uint64_t sub, start, fin;
+        cz_job_times(job, &sub, &start, &fin);
+        *proof_copy = malloc(len ? len : 1);
+        if (*proof_copy == NULL) {
+            set_reply(rep, CZ_RPC_RESOURCE_EXHAUSTED, "out of memory copying the proof");
             return;
         }
-        if (rc == CZ_ETIMEDOUT || rc == CZ_ECANCELED)
-            cz_job_unref(job);
-        if (rc == CZ_ETIMEDOUT) {
-            resp->status = CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__TIMEOUT;
-            resp->error_message = "timed out waiting for the proof";
-            rep->status = CZ_RPC_OK;
-            return;
-        }
-        if (rc == CZ_ECANCELED) {
-            set_reply(rep, CZ_RPC_CANCELLED, "the client went away");
-            return;
-        }
-        if (rc != CZ_OK) {
-            set_reply(rep, CZ_RPC_INTERNAL, "await %s: %s", key, ei.msg);
-            return;
-        }
-        cz_job_state st = cz_job_state_get(job);
-        if (st == CZ_JOB_DONE) {
-            size_t len;
-            const void *res = cz_job_result(job, &len);
-            uint64_t sub, start, fin;
-            cz_job_times(job, &sub, &start, &fin);
-            *proof_copy = malloc(len ? len : 1);
-            if (*proof_copy == NULL) {
-                cz_job_unref(job);
-                set_reply(rep, CZ_RPC_RESOURCE_EXHAUSTED, "out of memory copying the proof");
-                return;
-            }
-            memcpy(*proof_copy, res, len);
-            resp->status = CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__COMPLETED;
-            resp->proof.data = *proof_copy;
-            resp->proof.len = len;
-            resp->queue_wait_ms = start - sub;
-            resp->gpu_compute_ms = fin - start;
-            resp->total_ms = fin - sub;
-        } else {
-            const char *msg = NULL;
-            cz_job_error(job, &msg);
-            resp->status = st == CZ_JOB_CANCELLED
-                               ? CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__CANCELLED
-                               : CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__FAILED;
-            snprintf(rep->msg, sizeof rep->msg, "%s",
-                     st == CZ_JOB_CANCELLED ? "cancelled" : (msg ? msg : "failed"));
-            resp->error_message = rep->msg; /* copied before the job handle goes */
-        }
-        cz_job_unref(job);
-        rep->status = CZ_RPC_OK;
+        memcpy(*proof_copy, res, len);
+        resp->status = CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__COMPLETED;
+        resp->proof.data = *proof_copy;
+        resp->proof.len = len;
+        resp->queue_wait_ms = start - sub;
+        resp->gpu_compute_ms = fin - start;
+        resp->total_ms = fin - sub;
+    } else {
+        const char *msg = NULL;
+        cz_job_error(job, &msg);
+        resp->status = st == CZ_JOB_CANCELLED ? CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__CANCELLED
+                                              : CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__FAILED;
+        snprintf(rep->msg, sizeof rep->msg, "%s",
+                 st == CZ_JOB_CANCELLED ? "cancelled" : (msg ? msg : "failed"));
+        resp->error_message = rep->msg;
+    }
+    rep->status = CZ_RPC_OK;
+}
+
+/* The wait for the job with key: answered at once when the job has ended, else returned in
+ * rep->wait (the transport parks the call); NOT_FOUND for an unknown key. */
+static void await_job(cz_daemon_reply *rep, cz_daemon_service *s, const char *key,
+                      uint64_t timeout_ms, int prove) {
+    cz_job *job = NULL;
+    if (cz_sched_find(&job, cz_engine_sched(s->engine), key, NULL) != CZ_OK) {
+        set_reply(rep, CZ_RPC_NOT_FOUND, "unknown job \"%s\"", key);
         return;
     }
+    cz_daemon_wait w = {job, timeout_ms > 0 ? cz_clock_now_ms() + timeout_ms : 0, prove};
+    if (!cz_daemon_wait_due(&w, cz_clock_now_ms())) {
+        rep->wait = w;
+        return;
+    }
+    cz_daemon_service_wait_answer(rep, s, &w, 0);
+}
+
+int cz_daemon_wait_due(const cz_daemon_wait *w, uint64_t now_ms) {
+    cz_job_state st = cz_job_state_get(w->job);
+    return (st != CZ_JOB_QUEUED && st != CZ_JOB_RUNNING) ||
+           (w->deadline_ms != 0 && now_ms >= w->deadline_ms);
+}
+
+void cz_daemon_service_wait_answer(cz_daemon_reply *rep, cz_daemon_service *s, cz_daemon_wait *w,
+                                   int gone) {
+    memset(rep, 0, sizeof *rep);
+    cz_job_state st = cz_job_state_get(w->job);
+    if (gone && (st == CZ_JOB_QUEUED || st == CZ_JOB_RUNNING)) {
+        set_reply(rep, CZ_RPC_CANCELLED, "the client went away");
+        if (w->prove)
+            cz_engine_cancel(s->engine, cz_job_key(w->job), NULL); /* nobody waits for it */
+    } else {
+        Cuzk__V1__AwaitProofResponse res = CUZK__V1__AWAIT_PROOF_RESPONSE__INIT;
+        Cuzk__V1__ProveResponse resp = CUZK__V1__PROVE_RESPONSE__INIT;
+        uint8_t *proof = NULL;
+        job_answer(&res, &proof, rep, w->job);
+        resp.result = &res;
+        if (rep->status == CZ_RPC_OK)
+            reply_pack(rep, w->prove ? &resp.base : &res.base);
+        free(proof);
+    }
+    cz_job_unref(w->job);
+    w->job = NULL;
+}
+
+void cz_daemon_service_wait_events(cz_daemon_service *s, uint64_t *seen, int64_t timeout_ms) {
+    cz_sched_await_any(cz_engine_sched(s->engine), seen, timeout_ms, NULL);
 }
 
 /* ---------------------------------------------------------------------------------------- */
 
+static void release_request(cz_daemon_release_fn release, void *arg) {
+    if (release != NULL)
+        release(arg);
+}
+
 static void h_submit(cz_daemon_reply *rep, cz_daemon_service *s, const uint8_t *req, size_t len,
-                     cz_daemon_stop_fn stop, void *arg) {
-    (void)stop, (void)arg;
+                     cz_daemon_release_fn release, void *arg) {
     Cuzk__V1__SubmitProofRequest *r = cuzk__v1__submit_proof_request__unpack(NULL, len, req);
+    release_request(release, arg); /* r has its own copy of what the job needs */
     if (r == NULL) {
         set_reply(rep, CZ_RPC_INVALID_ARGUMENT, "malformed SubmitProofRequest");
         return;
@@ -427,52 +460,40 @@ static void h_submit(cz_daemon_reply *rep, cz_daemon_service *s, const uint8_t *
 }
 
 static void h_await(cz_daemon_reply *rep, cz_daemon_service *s, const uint8_t *req, size_t len,
-                    cz_daemon_stop_fn stop, void *arg) {
+                    cz_daemon_release_fn release, void *arg) {
+    (void)release, (void)arg;
     Cuzk__V1__AwaitProofRequest *r = cuzk__v1__await_proof_request__unpack(NULL, len, req);
-    if (r == NULL || r->job_id == NULL || r->job_id[0] == 0) {
+    if (r == NULL || r->job_id == NULL || r->job_id[0] == 0)
         set_reply(rep, CZ_RPC_INVALID_ARGUMENT, "malformed AwaitProofRequest (job_id needed)");
-        goto out;
-    }
-    Cuzk__V1__AwaitProofResponse resp = CUZK__V1__AWAIT_PROOF_RESPONSE__INIT;
-    uint8_t *proof = NULL;
-    await_job(&resp, &proof, rep, s, r->job_id, r->timeout_ms, stop, arg);
-    if (rep->status == CZ_RPC_OK)
-        reply_pack(rep, &resp.base);
-    free(proof);
-out:
+    else
+        await_job(rep, s, r->job_id, r->timeout_ms, 0);
     if (r != NULL)
         cuzk__v1__await_proof_request__free_unpacked(r, NULL);
 }
 
+/* Submit, then the wait for the job (no timeout; a client that goes away cancels the job). The
+ * request, often the largest message (a witness), is released once unpacked and the unpacked
+ * copy once submitted, so that neither is held while the job runs. */
 static void h_prove(cz_daemon_reply *rep, cz_daemon_service *s, const uint8_t *req, size_t len,
-                    cz_daemon_stop_fn stop, void *arg) {
+                    cz_daemon_release_fn release, void *arg) {
     Cuzk__V1__ProveRequest *r = cuzk__v1__prove_request__unpack(NULL, len, req);
-    if (r == NULL || r->submit == NULL) {
-        set_reply(rep, CZ_RPC_INVALID_ARGUMENT, "malformed ProveRequest (submit needed)");
-        goto out;
-    }
+    release_request(release, arg);
     char key[CZ_JOB_KEY_MAX + 1];
     uint32_t pos;
-    if (submit(key, &pos, rep, s, r->submit) != 0)
-        goto out;
-    Cuzk__V1__AwaitProofResponse res = CUZK__V1__AWAIT_PROOF_RESPONSE__INIT;
-    Cuzk__V1__ProveResponse resp = CUZK__V1__PROVE_RESPONSE__INIT;
-    uint8_t *proof = NULL;
-    await_job(&res, &proof, rep, s, key, 0, stop, arg);
-    resp.result = &res;
-    if (rep->status == CZ_RPC_OK)
-        reply_pack(rep, &resp.base);
-    else if (rep->status == CZ_RPC_CANCELLED)
-        cz_engine_cancel(s->engine, key, NULL); /* nobody waits for it any more */
-    free(proof);
-out:
+    int ok = 0;
+    if (r == NULL || r->submit == NULL)
+        set_reply(rep, CZ_RPC_INVALID_ARGUMENT, "malformed ProveRequest (submit needed)");
+    else
+        ok = submit(key, &pos, rep, s, r->submit) == 0;
     if (r != NULL)
         cuzk__v1__prove_request__free_unpacked(r, NULL);
+    if (ok)
+        await_job(rep, s, key, 0, 1);
 }
 
 static void h_cancel(cz_daemon_reply *rep, cz_daemon_service *s, const uint8_t *req, size_t len,
-                     cz_daemon_stop_fn stop, void *arg) {
-    (void)stop, (void)arg;
+                     cz_daemon_release_fn release, void *arg) {
+    (void)release, (void)arg;
     Cuzk__V1__CancelProofRequest *r = cuzk__v1__cancel_proof_request__unpack(NULL, len, req);
     if (r == NULL || r->job_id == NULL || r->job_id[0] == 0) {
         set_reply(rep, CZ_RPC_INVALID_ARGUMENT, "malformed CancelProofRequest (job_id needed)");
@@ -503,8 +524,8 @@ out:
 }
 
 static void h_status(cz_daemon_reply *rep, cz_daemon_service *s, const uint8_t *req, size_t len,
-                     cz_daemon_stop_fn stop, void *arg) {
-    (void)stop, (void)arg;
+                     cz_daemon_release_fn release, void *arg) {
+    (void)release, (void)arg;
     Cuzk__V1__GetStatusRequest *r = cuzk__v1__get_status_request__unpack(NULL, len, req);
     if (r == NULL) {
         set_reply(rep, CZ_RPC_INVALID_ARGUMENT, "malformed GetStatusRequest");
@@ -570,8 +591,8 @@ static void h_status(cz_daemon_reply *rep, cz_daemon_service *s, const uint8_t *
 }
 
 static void h_metrics(cz_daemon_reply *rep, cz_daemon_service *s, const uint8_t *req, size_t len,
-                      cz_daemon_stop_fn stop, void *arg) {
-    (void)stop, (void)arg;
+                      cz_daemon_release_fn release, void *arg) {
+    (void)release, (void)arg;
     Cuzk__V1__GetMetricsRequest *r = cuzk__v1__get_metrics_request__unpack(NULL, len, req);
     if (r == NULL) {
         set_reply(rep, CZ_RPC_INVALID_ARGUMENT, "malformed GetMetricsRequest");
@@ -630,8 +651,8 @@ static void h_metrics(cz_daemon_reply *rep, cz_daemon_service *s, const uint8_t 
 }
 
 static void h_preload(cz_daemon_reply *rep, cz_daemon_service *s, const uint8_t *req, size_t len,
-                      cz_daemon_stop_fn stop, void *arg) {
-    (void)stop, (void)arg;
+                      cz_daemon_release_fn release, void *arg) {
+    (void)release, (void)arg;
     Cuzk__V1__PreloadSrsRequest *r = cuzk__v1__preload_srs_request__unpack(NULL, len, req);
     if (r == NULL || r->circuit_id == NULL || r->circuit_id[0] == 0) {
         set_reply(rep, CZ_RPC_INVALID_ARGUMENT,
@@ -671,8 +692,8 @@ out:
 }
 
 static void h_evict(cz_daemon_reply *rep, cz_daemon_service *s, const uint8_t *req, size_t len,
-                    cz_daemon_stop_fn stop, void *arg) {
-    (void)stop, (void)arg;
+                    cz_daemon_release_fn release, void *arg) {
+    (void)release, (void)arg;
     Cuzk__V1__EvictSrsRequest *r = cuzk__v1__evict_srs_request__unpack(NULL, len, req);
     if (r == NULL || r->circuit_id == NULL || r->circuit_id[0] == 0) {
         set_reply(rep, CZ_RPC_INVALID_ARGUMENT, "malformed EvictSrsRequest (circuit_id needed)");
@@ -702,14 +723,14 @@ out:
 }
 
 typedef void (*handler_fn)(cz_daemon_reply *, cz_daemon_service *, const uint8_t *, size_t,
-                           cz_daemon_stop_fn, void *);
+                           cz_daemon_release_fn, void *);
 static const struct {
     const char *method;
     handler_fn fn;
     int slow;
 } methods[] = {
     {"/cuzk.v1.ProvingEngine/SubmitProof", h_submit, 1},
-    {"/cuzk.v1.ProvingEngine/AwaitProof", h_await, 1},
+    {"/cuzk.v1.ProvingEngine/AwaitProof", h_await, 0}, /* answers at once or parks */
     {"/cuzk.v1.ProvingEngine/Prove", h_prove, 1},
     {"/cuzk.v1.ProvingEngine/CancelProof", h_cancel, 0},
     {"/cuzk.v1.ProvingEngine/GetStatus", h_status, 0},
@@ -726,12 +747,12 @@ int cz_daemon_method_is_slow(const char *method) {
 }
 
 void cz_daemon_service_call(cz_daemon_reply *rep, cz_daemon_service *s, const char *method,
-                            const uint8_t *req, size_t len, cz_daemon_stop_fn should_stop,
-                            void *stop_arg) {
+                            const uint8_t *req, size_t len, cz_daemon_release_fn release,
+                            void *release_arg) {
     memset(rep, 0, sizeof *rep);
     for (size_t i = 0; i < sizeof methods / sizeof methods[0]; i++)
         if (strcmp(method, methods[i].method) == 0) {
-            methods[i].fn(rep, s, req, len, should_stop, stop_arg);
+            methods[i].fn(rep, s, req, len, release, release_arg);
             return;
         }
     set_reply(rep, CZ_RPC_UNIMPLEMENTED, "unknown method %s", method);

@@ -6,8 +6,10 @@
  *
  * Ownership: the service owns one engine (CPU backend or the configured GPUs), one memory
  * budget shared by the engine and the SRS manager, and the porep-synth contexts (one per curve
- * and scale, built on first use). Handlers are thread-safe; the slow ones (Await, Prove,
- * Submit, PreloadSRS) are meant to run on their own threads and poll should_stop.
+ * and scale, built on first use). Handlers are thread-safe and never wait for a job: the slow
+ * ones (Submit, Prove, PreloadSRS: parsing, key loading) may take long and are meant for a pool
+ * of threads; AwaitProof and Prove, when the job has not ended, return a wait (cz_daemon_wait)
+ * that the transport keeps with the call until cz_daemon_wait_due says its answer is due.
  */
 #ifndef CZ_DAEMON_SERVICE_H
 #define CZ_DAEMON_SERVICE_H
@@ -41,16 +43,31 @@ typedef struct cz_daemon_service_config {
     unsigned synth_max_scale; /* largest porep-synth scale accepted; 0 = 20 */
 } cz_daemon_service_config;
 
-/* A handler's answer: status (CZ_RPC_*), message (status details) and response bytes. */
+/*
+ * A call waiting for its job's end without a thread: AwaitProof (or Prove after its submit)
+ * whose job is still queued or running. The transport keeps it with the call, looks at it with
+ * cz_daemon_wait_due whenever cz_daemon_service_wait_events returns (a job ended, or a wake),
+ * and then gets the answer from cz_daemon_service_wait_answer, which releases the job.
+ */
+typedef struct cz_daemon_wait {
+    cz_job *job;          /* a reference; NULL: no wait (the reply is the answer) */
+    uint64_t deadline_ms; /* cz_clock_now_ms() of the TIMEOUT answer; 0 = none */
+    int prove;            /* the answer is a ProveResponse; a client gone cancels the job */
+} cz_daemon_wait;
+
+/* A handler's answer: status (CZ_RPC_*), message (status details) and response bytes, or a
+ * wait (wait.job set: no answer yet). */
 typedef struct cz_daemon_reply {
     int status;
     char msg[CZ_ERRINFO_MSG_MAX];
     uint8_t *body; /* malloc'd serialized response (status OK), freed by the caller */
     size_t len;
+    cz_daemon_wait wait;
 } cz_daemon_reply;
 
-/* Polled by long handlers: non-zero = the client went away (stop waiting). */
-typedef int (*cz_daemon_stop_fn)(void *arg);
+/* Given to a handler with its request: called (at most once) as soon as the request has been
+ * unpacked, so that the transport frees the request's bytes then and not at the call's end. */
+typedef void (*cz_daemon_release_fn)(void *arg);
 
 int cz_daemon_service_create(cz_daemon_service **out, const cz_daemon_service_config *cfg,
                              cz_errinfo *ei);
@@ -62,21 +79,36 @@ cz_srs *cz_daemon_service_srs(cz_daemon_service *s);
 
 /* From now on SubmitProof and Prove answer UNAVAILABLE. */
 void cz_daemon_service_stop_intake(cz_daemon_service *s);
-/* Wakes the handlers waiting for jobs to look at their stop predicates again (a client went
- * away: the gRPC layer calls this after its should_stop turned true). */
+/* Makes cz_daemon_service_wait_events return (a wait was added, or a client went away). */
 void cz_daemon_service_wake(cz_daemon_service *s);
+/* Blocks until a job has ended or cz_daemon_service_wake was called since *seen (0 at first;
+ * updated), or timeout_ms passed (negative: no limit). For the one thread that watches every
+ * wait: nothing that happens between two calls is missed. */
+void cz_daemon_service_wait_events(cz_daemon_service *s, uint64_t *seen, int64_t timeout_ms);
+/* 1 when w's answer is due at now_ms (cz_clock_now_ms): its job has ended or its deadline has
+ * passed. Thread-safe, takes no lock. */
+int cz_daemon_wait_due(const cz_daemon_wait *w, uint64_t now_ms);
+/* The answer of w into rep (as the handler would have answered): the job's outcome, TIMEOUT
+ * when it has not ended, or with gone (the client went away) CANCELLED, and for Prove the job
+ * is cancelled (nobody waits for it any more). Releases w's job; w is then empty. */
+void cz_daemon_service_wait_answer(cz_daemon_reply *rep, cz_daemon_service *s, cz_daemon_wait *w,
+                                   int gone);
 /* Waits until no accepted job is queued or running (call after stop_intake). */
 void cz_daemon_service_drain(cz_daemon_service *s);
 
-/* Whether the method (the gRPC path "/cuzk.v1.ProvingEngine/Name") may block; 0 also for an
- * unknown method. */
+/* Whether the method (the gRPC path "/cuzk.v1.ProvingEngine/Name") may take long (parsing a
+ * large request, loading a key); 0 also for an unknown method. AwaitProof is not slow: it
+ * answers at once or returns a wait. */
 int cz_daemon_method_is_slow(const char *method);
 /*
  * Runs the handler of method on the serialized request req (len bytes). Always fills rep
- * (UNIMPLEMENTED for an unknown method, INVALID_ARGUMENT for a request that does not parse).
+ * (UNIMPLEMENTED for an unknown method, INVALID_ARGUMENT for a request that does not parse), or
+ * returns a wait in rep->wait (AwaitProof, Prove) that the caller must see through. release
+ * (may be NULL) is called with release_arg once req is no longer read, possibly before the
+ * handler returns.
  */
 void cz_daemon_service_call(cz_daemon_reply *rep, cz_daemon_service *s, const char *method,
-                            const uint8_t *req, size_t len, cz_daemon_stop_fn should_stop,
-                            void *stop_arg);
+                            const uint8_t *req, size_t len, cz_daemon_release_fn release,
+                            void *release_arg);
 
 #endif

@@ -210,6 +210,7 @@ void cz__job_finish(cz_job *job, cz_job_state st, int err, const char *msg) {
         s->rhead = job;
     s->rtail = job;
     s->nretained++;
+    s->events++;
     pthread_cond_broadcast(&s->finished);
 }
 

@@ -12,8 +12,11 @@
  * Retention: finished jobs form a list in finish order; every public call first drops the
  * jobs past retention_ms (by the injected clock) and the oldest beyond max_retained.
  *
- * Waits: `work` wakes the dispatcher (cz_sched_next), `finished` wakes cz_sched_await; both use
- * the monotonic clock for their timeouts, whatever clock is injected for retention.
+ * Waits: `work` wakes the dispatcher (cz_sched_next), `finished` wakes cz_sched_await,
+ * cz_sched_await_any and cz_sched_wait_idle; both use the monotonic clock for their timeouts,
+ * whatever clock is injected for retention. `events` counts what broadcasts `finished` (a final
+ * state, a cz_sched_wake), so that cz_sched_await_any's caller, who passes the count it has seen,
+ * never misses one that came while it was not waiting.
  *
  * Locking: `lock` protects this file's state and every job's mutable state (jobs.c). Callbacks
  * into the pipeline (on_cancel) run without it; payload_free may run under it when a pruned job
@@ -391,8 +394,29 @@ int cz_sched_await_stop(cz_job **out, cz_sched *s, const char *key, int64_t time
     return rc;
 }
 
+int cz_sched_await_any(cz_sched *s, uint64_t *seen, int64_t timeout_ms, cz_errinfo *ei) {
+    struct timespec deadline = cz__deadline(timeout_ms < 0 ? 0 : timeout_ms);
+    int rc = CZ_OK;
+    pthread_mutex_lock(&s->lock);
+    while (s->events == *seen && !s->shutdown) {
+        if (timeout_ms == 0 ||
+            cz__cond_wait_until(&s->finished, &s->lock, timeout_ms < 0 ? NULL : &deadline)) {
+            if (s->events == *seen && !s->shutdown)
+                rc = cz_fail(ei, CZ_ETIMEDOUT, "scheduler: no job ended within %lld ms",
+                             (long long)timeout_ms);
+            break;
+        }
+    }
+    if (s->shutdown)
+        rc = cz_fail(ei, CZ_ECANCELED, "scheduler: shut down");
+    *seen = s->events;
+    pthread_mutex_unlock(&s->lock);
+    return rc;
+}
+
 void cz_sched_wake(cz_sched *s) {
     pthread_mutex_lock(&s->lock);
+    s->events++;
     pthread_cond_broadcast(&s->finished);
     pthread_mutex_unlock(&s->lock);
 }

@@ -46,6 +46,7 @@ struct cz_sched {
     pthread_mutex_t lock;
     pthread_cond_t work;     /* a job was queued, or shutdown */
     pthread_cond_t finished; /* a job reached a final state, cz_sched_wake, or shutdown */
+    uint64_t events;         /* final states reached + cz_sched_wake calls (cz_sched_await_any) */
     cz_sched_config cfg;
     struct {
         cz_job *head, *tail;

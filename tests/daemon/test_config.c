@@ -76,6 +76,7 @@ static void test_defaults(void) {
     /* the original's defaults (research notes, cuzk.md 4.1) */
     CHECK_EQ_STR(c.daemon.listen, "unix:///run/curio/cuzk.sock");
     CHECK_EQ_STR(c.daemon.status_listen, "");
+    CHECK_EQ_INT(c.daemon.rpc_threads, 16);
     CHECK_EQ_INT(c.memory.total_budget, 0);
     CHECK_EQ_INT(c.memory.safety_margin, 5ull << 30);
     CHECK_EQ_INT(c.memory.eviction_min_idle, 300);
@@ -101,6 +102,7 @@ static const char *every_key = "# every key, none at its default\n"
                                "[daemon]\n"
                                "listen = \"0.0.0.0:9820\"\n"
                                "status_listen = '127.0.0.1:9821' # a literal string\n"
+                               "rpc_threads = 3\n"
                                "\n"
                                "[memory]\n"
                                "total_budget = \"200GiB\"\n"
@@ -135,6 +137,7 @@ static const char *every_key = "# every key, none at its default\n"
 static void check_every_key(const cz_daemon_config *c) {
     CHECK_EQ_STR(c->daemon.listen, "0.0.0.0:9820");
     CHECK_EQ_STR(c->daemon.status_listen, "127.0.0.1:9821");
+    CHECK_EQ_INT(c->daemon.rpc_threads, 3);
     CHECK_EQ_INT(c->memory.total_budget, 200ull << 30);
     CHECK_EQ_INT(c->memory.safety_margin, 1000000);
     CHECK_EQ_INT(c->memory.eviction_min_idle, 7200);
@@ -184,6 +187,7 @@ static void test_every_key_set(void) {
     static const char *kv[][2] = {
         {"daemon.listen", "0.0.0.0:9820"},
         {"daemon.status_listen", "127.0.0.1:9821"},
+        {"daemon.rpc_threads", "3"},
         {"memory.total_budget", "200 GiB"},
         {"memory.safety_margin", "1000000"},
         {"memory.eviction_min_idle", "120m"},
@@ -288,6 +292,8 @@ static void test_errors(void) {
                 "unterminated array");
     check_error("[synthesis]\npartition_workers = 0\n", CZ_ERANGE, 2, "out of range [1, 1024]");
     check_error("[gpus]\ngpu_workers_per_device = 17\n", CZ_ERANGE, 2, "out of range");
+    check_error("[daemon]\nrpc_threads = 0\n", CZ_ERANGE, 2, "out of range [1, 1024]");
+    check_error("[daemon]\n\nrpc_threads = 1025\n", CZ_ERANGE, 3, "out of range [1, 1024]");
     check_error("[gpus]\ndevices = [0, 1, 0]\n", CZ_EFORMAT, 2, "twice");
     check_error("[gpus]\ndevices = [0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16]\n", CZ_ERANGE, 2,
                 "at most 16");

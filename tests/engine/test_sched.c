@@ -1,9 +1,10 @@
 /*
  * The scheduler and job tracker: priority then FIFO order, duplicate keys refused (and reused
  * once the job finished), cancel of queued and running jobs, partition failures, await with a
- * timeout, retention with a fake clock, and 200 jobs through a dispatcher + fake worker pool
- * with a tiny memory budget reserved per partition (none lost, start order = priority then
- * submission order, the budget never exceeded).
+ * timeout, one thread waiting for any job's end (cz_sched_await_any), retention with a fake
+ * clock, and 200 jobs through a dispatcher + fake worker pool with a tiny memory budget reserved
+ * per partition (none lost, start order = priority then submission order, the budget never
+ * exceeded).
  */
 #include <pthread.h>
 #include <stdatomic.h>
@@ -542,6 +543,59 @@ static void test_kinds_and_waits(void) {
     cz_sched_destroy(s);
 }
 
+static void test_await_any(void) {
+    /* One thread watching many jobs: cz_sched_await_any returns for every final state and every
+     * cz_sched_wake since the count the caller has seen, also those that came while it was not
+     * waiting (counted, never lost), and times out when nothing is new. A submit or a job taken
+     * by the dispatcher is no event. */
+    cz_sched *s = mk(0, 0);
+    cz_errinfo ei;
+    cz_job *j = NULL;
+    uint64_t seen = 0;
+    cz_errinfo_clear(&ei);
+    CHECK_ERR(cz_sched_await_any(s, &seen, 0, &ei), CZ_ETIMEDOUT);
+    CHECK(seen == 0 && strstr(ei.msg, "no job ended") != NULL);
+    CHECK_ERR(cz_sched_submit(NULL, s, "a", CZ_PRIO_NORMAL, 1, NULL, NULL, NULL), CZ_OK);
+    CHECK_ERR(cz_sched_submit(NULL, s, "b", CZ_PRIO_NORMAL, 1, NULL, NULL, NULL), CZ_OK);
+    CHECK_ERR(cz_sched_submit(NULL, s, "c", CZ_PRIO_NORMAL, 1, NULL, NULL, NULL), CZ_OK);
+    uint64_t t0 = cz_clock_now_ns();
+    CHECK_ERR(cz_sched_await_any(s, &seen, 30, NULL), CZ_ETIMEDOUT);
+    CHECK(cz_clock_elapsed_ns(t0) >= 30000000u && seen == 0);
+    CHECK_ERR(cz_sched_next(&j, s, 0, NULL), CZ_OK); /* "a" runs: not an end */
+    CHECK_ERR(cz_sched_await_any(s, &seen, 0, NULL), CZ_ETIMEDOUT);
+
+    /* Two ends while nobody waits: one call sees both, the next has nothing new. */
+    CHECK_ERR(cz_sched_cancel(s, "b", NULL), CZ_OK);
+    finish_ok(j);
+    CHECK_ERR(cz_sched_await_any(s, &seen, -1, NULL), CZ_OK);
+    CHECK(seen == 2);
+    CHECK_ERR(cz_sched_await_any(s, &seen, 0, NULL), CZ_ETIMEDOUT);
+    CHECK(seen == 2);
+    cz_job_unref(j);
+    cz_sched_wake(s);
+    CHECK_ERR(cz_sched_await_any(s, &seen, 0, NULL), CZ_OK);
+    CHECK(seen == 3);
+
+    /* Blocked without a limit: another thread takes "c" and finishes it; then a wake alone. */
+    finisher f = {s, NULL, 20};
+    pthread_t t;
+    CHECK(pthread_create(&t, NULL, finisher_main, &f) == 0);
+    CHECK_ERR(cz_sched_await_any(s, &seen, -1, NULL), CZ_OK);
+    pthread_join(t, NULL);
+    CHECK(f.job != NULL && cz_job_state_get(f.job) == CZ_JOB_DONE && seen == 4);
+    cz_job_unref(f.job);
+    CHECK(pthread_create(&t, NULL, stop_soon, s) == 0);
+    CHECK_ERR(cz_sched_await_any(s, &seen, -1, NULL), CZ_OK);
+    pthread_join(t, NULL);
+    CHECK(seen == 5);
+
+    /* Shut down: at once, whatever was seen. */
+    cz_sched_shutdown(s);
+    CHECK_ERR(cz_sched_await_any(s, &seen, -1, NULL), CZ_ECANCELED);
+    CHECK_ERR(cz_sched_await_any(s, &seen, -1, NULL), CZ_ECANCELED);
+    cz_sched_destroy(s);
+}
+
 static const test_case cases[] = {
     {"order_and_keys", test_order_and_keys},
     {"next_above", test_next_above},
@@ -550,6 +604,7 @@ static const test_case cases[] = {
     {"retention", test_retention},
     {"pipeline", test_pipeline},
     {"kinds_and_waits", test_kinds_and_waits},
+    {"await_any", test_await_any},
 };
 
 int main(int argc, char **argv) {
