@@ -101,7 +101,10 @@ static void usage(FILE *f) {
                "                   [--print-config]\n"
                "  ADDR: unix:///path or host:port (default: daemon.listen of the configuration)\n"
                "  FILE: default " CZ_DAEMON_CONFIG_DEFAULT_PATH " when it exists\n"
-               "  --gpus: gpus.devices (default: every visible GPU, else the CPU backend)\n");
+               "  --gpus: gpus.devices (default: every visible GPU, else the CPU backend)\n"
+               "  --synth-cache: the porep-synth key cache (default: <daemon.state_dir>/"
+               "synth-cache),\n"
+               "                 a directory private to this user, like daemon.state_dir\n");
 }
 
 /* Loads the keys of srs.preload through the PreloadSRS handler. A name without '/' is a file in
