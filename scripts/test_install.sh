@@ -45,6 +45,11 @@ check "share/cuzk/cuzk.example.toml" cmp cuzk.example.toml "$r/share/cuzk/cuzk.e
 check "share/cuzk/proving.proto" cmp proto/cuzk/v1/proving.proto "$r/share/cuzk/proving.proto"
 check "share/cuzk/cuzk-daemon.service: ExecStart=/usr/bin/cuzk-daemon" \
     grep -q '^ExecStart=/usr/bin/cuzk-daemon --config /etc/cuzk/cuzk.toml' "$r/share/cuzk/cuzk-daemon.service"
+# daemon.state_dir's default, /var/lib/cuzk, is the unit's StateDirectory, private to its user
+check "share/cuzk/cuzk-daemon.service: StateDirectory=cuzk, mode 0700, for state_dir = /var/lib/cuzk" \
+    bash -c "grep -qx StateDirectory=cuzk '$r/share/cuzk/cuzk-daemon.service' &&
+             grep -qx StateDirectoryMode=0700 '$r/share/cuzk/cuzk-daemon.service' &&
+             grep -qx 'state_dir = \"/var/lib/cuzk\"' cuzk.example.toml"
 
 if [ -x "$r/bin/cuzk" ]; then
     check "installed cuzk --help" "$r/bin/cuzk" --help

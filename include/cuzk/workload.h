@@ -55,7 +55,12 @@ typedef struct cz_porep_synth_ctx cz_porep_synth_ctx;
 /*
  * Builds the constraint system of scale k on curve and its proving key: read from
  * cache_dir/porep-synth-<curve>-<k>.zkey when present, else made by cz_groth16_setup with a
- * fixed seed trapdoor (INSECURE, benchmarks only) and written there. CZ_ERANGE (k), CZ_EIO, ...
+ * fixed seed trapdoor (INSECURE, benchmarks only) and written there (under a temporary name,
+ * then renamed), with a checksum beside it (<key>.sum). A cached key whose bytes do not match
+ * its checksum, that does not open or that is not this circuit's is logged (a warning naming the
+ * file and why) and made again, once; a key that cannot be made or read back is CZ_EIO (an
+ * internal error, not the caller's). cache_dir is made (0700) when missing; it must be private
+ * to the caller's user, whose keys are trusted as found. CZ_ERANGE (k), CZ_EIO, CZ_ENOMEM.
  * The context must outlive every job made from it.
  */
 int cz_porep_synth_ctx_create(cz_porep_synth_ctx **out, cz_curve_id curve, unsigned k,

@@ -75,6 +75,9 @@ static const keydef keys[] = {
     {"daemon", "rpc_threads", K_INT, OFF(daemon.rpc_threads), 1, 1024,
      "Threads that run the slow RPCs (SubmitProof, Prove's submit, PreloadSRS: parsing, key "
      "loading); more such calls wait in line. A waiting AwaitProof or Prove holds none."},
+    {"daemon", "state_dir", K_STR, OFF(daemon.state_dir), 0, 0,
+     "The daemon's own files (synth-cache/: porep-synth keys): made 0700 when missing; refused "
+     "if a symlink, another user's, or group/other-writable (systemd: StateDirectory=cuzk)."},
     {"memory", "total_budget", K_SIZE_AUTO, OFF(memory.total_budget), 1 << 20, INT64_MAX,
      "Bytes for proving: \"auto\" (RAM minus safety_margin) or a size (\"200GiB\", \"500GB\")."},
     {"memory", "safety_margin", K_SIZE, OFF(memory.safety_margin), 0, INT64_MAX,
@@ -158,6 +161,7 @@ void cz_daemon_config_defaults(cz_daemon_config *c) {
     c->daemon.status_listen = xstrdup("");
     c->daemon.status_cors_origin = xstrdup("");
     c->daemon.rpc_threads = 16;
+    c->daemon.state_dir = xstrdup("/var/lib/cuzk");
     c->memory.total_budget = 0;
     c->memory.safety_margin = 5 * GIB;
     c->memory.eviction_min_idle = 5 * 60;
@@ -192,10 +196,22 @@ void cz_daemon_config_free(cz_daemon_config *c) {
     free(c->daemon.listen);
     free(c->daemon.status_listen);
     free(c->daemon.status_cors_origin);
+    free(c->daemon.state_dir);
     free(c->srs.param_cache);
     free_strlist(c->srs.preload, c->srs.npreload);
     free(c->logging.timeline);
+    if (c->where != NULL)
+        free_strlist(c->where, (int)NKEYS);
     memset(c, 0, sizeof *c);
+}
+
+/* Notes where k was set (after it was applied); out of memory only loses the note. */
+static void set_where(cz_daemon_config *c, const keydef *k, const char *where) {
+    if (c->where == NULL && (c->where = calloc(NKEYS, sizeof *c->where)) == NULL)
+        return;
+    char **w = &c->where[k - keys];
+    free(*w);
+    *w = strdup(where);
 }
 
 /* ---- value parsing ---------------------------------------------------------------------- */
@@ -492,7 +508,10 @@ static int on_toml(void *arg, const char *file, int line, const char *table, con
         return cz_fail(ei, CZ_EFORMAT, "%s:%d: unknown key '%s' in [%s]", file, line, key, table);
     char where[300];
     snprintf(where, sizeof where, "%s:%d", file, line);
-    return apply(c, k, v, where, ei);
+    int rc = apply(c, k, v, where, ei);
+    if (rc == CZ_OK && k->kind != K_DEPR)
+        set_where(c, k, where);
+    return rc;
 }
 
 int cz_daemon_config_load(cz_daemon_config *c, const char *path, cz_errinfo *ei) {
@@ -537,10 +556,11 @@ out:
 
 /* ---- command-line overrides ------------------------------------------------------------- */
 
-int cz_daemon_config_set(cz_daemon_config *c, const char *dotted_key, const char *value,
-                         cz_errinfo *ei) {
+/* The key of "table.key" in *out, or the error. */
+static int find_dotted(const keydef **out, const char *dotted_key, cz_errinfo *ei) {
     const char *dot = dotted_key ? strchr(dotted_key, '.') : NULL;
-    if (!dot || !value || (size_t)(dot - dotted_key) >= 64)
+    *out = NULL;
+    if (!dot || (size_t)(dot - dotted_key) >= 64)
         return cz_fail(ei, CZ_EINVAL, "%s: expected a key of the form table.key",
                        dotted_key ? dotted_key : "(null)");
     char table[64];
@@ -548,9 +568,38 @@ int cz_daemon_config_set(cz_daemon_config *c, const char *dotted_key, const char
     table[dot - dotted_key] = '\0';
     if (!find_table(table))
         return cz_fail(ei, CZ_EFORMAT, "%s: unknown table [%s]", dotted_key, table);
-    const keydef *k = find_key(table, dot + 1);
-    if (!k)
+    if (!(*out = find_key(table, dot + 1)))
         return cz_fail(ei, CZ_EFORMAT, "%s: unknown key '%s' in [%s]", dotted_key, dot + 1, table);
+    return CZ_OK;
+}
+
+const char *cz_daemon_config_where(const cz_daemon_config *c, const char *dotted_key) {
+    const keydef *k;
+    if (find_dotted(&k, dotted_key, NULL) != CZ_OK || c->where == NULL || !c->where[k - keys])
+        return "";
+    return c->where[k - keys];
+}
+
+static int set_value(cz_daemon_config *c, const keydef *k, const char *dotted_key,
+                     const char *value, cz_errinfo *ei);
+
+int cz_daemon_config_set(cz_daemon_config *c, const char *dotted_key, const char *value,
+                         cz_errinfo *ei) {
+    const keydef *k;
+    int rc = find_dotted(&k, dotted_key, ei);
+    if (rc != CZ_OK)
+        return rc;
+    if (!value)
+        return cz_fail(ei, CZ_EINVAL, "%s: no value", dotted_key);
+    rc = set_value(c, k, dotted_key, value, ei);
+    if (rc == CZ_OK && k->kind != K_DEPR)
+        set_where(c, k, "command line");
+    return rc;
+}
+
+/* cz_daemon_config_set of key k. */
+static int set_value(cz_daemon_config *c, const keydef *k, const char *dotted_key,
+                     const char *value, cz_errinfo *ei) {
     cz__toml_value v = {.kind = CZ_TOML_INT};
     int rc = CZ_OK;
     switch (k->kind) {

@@ -42,6 +42,7 @@ typedef struct cz_daemon_config {
         char *status_listen;      /* HTTP /status and /metrics "host:port"; "" = off */
         char *status_cors_origin; /* Access-Control-Allow-Origin of those; "" = no header */
         int rpc_threads;          /* threads of the slow RPCs (submit, preload), >= 1 */
+        char *state_dir;          /* the daemon's own files (the porep-synth key cache) */
     } daemon;
     struct {
         uint64_t total_budget;      /* bytes for proving; 0 = "auto" (RAM - safety_margin) */
@@ -82,6 +83,8 @@ typedef struct cz_daemon_config {
         cz_log_level level; /* error, warn, info, debug, trace */
         char *timeline;     /* TIMELINE lines: "log" = the log, else a file path; "" = off */
     } logging;
+    /* Where each key was set, for errors found after loading (cz_daemon_config_where). */
+    char **where;
 } cz_daemon_config;
 
 /* Fills c with the defaults (docs/daemon.md). Aborts only when out of memory for the defaults'
@@ -103,6 +106,12 @@ int cz_daemon_config_load(cz_daemon_config *c, const char *path, cz_errinfo *ei)
  */
 int cz_daemon_config_set(cz_daemon_config *c, const char *dotted_key, const char *value,
                          cz_errinfo *ei);
+
+/* Where dotted_key ("memory.total_budget") got its value: "FILE:LINE" for a file, "command
+ * line" for cz_daemon_config_set, "" when it has its default (or is not a key). Start-up errors
+ * about a value (a budget above physical memory, a state directory that is not private) begin
+ * with it, as configuration errors do. The string lives as long as c. */
+const char *cz_daemon_config_where(const cz_daemon_config *c, const char *dotted_key);
 
 /* Writes every key of c as TOML, each with a comment; cuzk.example.toml is this output for the
  * defaults. CZ_OK or CZ_EIO. */

@@ -45,8 +45,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <fcntl.h>
-#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #ifdef __GLIBC__
@@ -55,6 +53,7 @@
 
 #include "cuzk/clock.h"
 #include "cuzk/log.h"
+#include "daemon/netaddr.h"
 
 #include <grpc/byte_buffer.h>
 #include <grpc/byte_buffer_reader.h>
@@ -100,11 +99,10 @@ struct cz_grpc_server {
     grpc_server *server;
     grpc_completion_queue *cq;
     cz_daemon_service *svc;
-    char unix_path[512];
-    char lock_path[520];
-    int lock_fd; /* flock(LOCK_EX) on lock_path while we own the socket; -1 = none */
-    int started; /* grpc_server_start was called */
-    int shut;    /* grpc_server_shutdown_and_notify's tag has arrived */
+    char unix_path[512]; /* the socket file we made; "" for host:port */
+    char bound[256];     /* the address(es) really bound, for the log */
+    int started;         /* grpc_server_start was called */
+    int shut;            /* grpc_server_shutdown_and_notify's tag has arrived */
     atomic_int live_calls;
     atomic_int shutting_down;
     atomic_int drained;
@@ -415,78 +413,6 @@ static void on_recv(cz_grpc_server *s, call_ctx *c, int ok) {
         handle(c);
 }
 
-static int mkdir_parents(const char *path) {
-    char buf[512];
-    snprintf(buf, sizeof buf, "%s", path);
-    char *slash = strrchr(buf, '/');
-    if (slash == NULL || slash == buf)
-        return 0;
-    *slash = 0;
-    for (char *p = buf + 1; *p; p++)
-        if (*p == '/') {
-            *p = 0;
-            if (mkdir(buf, 0755) != 0 && errno != EEXIST)
-                return -1;
-            *p = '/';
-        }
-    return mkdir(buf, 0755) != 0 && errno != EEXIST ? -1 : 0;
-}
-
-/* One daemon per socket: takes flock(LOCK_EX|LOCK_NB) on PATH.lock and writes our PID into it.
- * CZ_EBUSY (naming the holder's PID) when a live daemon holds it. The file is checked to be
- * the one at the path after locking: a daemon that exits unlinks it, and a lock on the unlinked
- * file would guard nothing. */
-static int take_lock(cz_grpc_server *s, const char *addr, cz_errinfo *ei) {
-    snprintf(s->lock_path, sizeof s->lock_path, "%s.lock", s->unix_path);
-    for (int tries = 0; tries < 10; tries++) {
-        int fd = open(s->lock_path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
-        if (fd < 0)
-            return cz_fail(ei, CZ_EIO, "listen address %s: lock file %s: %s", addr, s->lock_path,
-                           strerror(errno));
-        if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
-            int e = errno;
-            char pid[32] = "";
-            ssize_t n = pread(fd, pid, sizeof pid - 1, 0);
-            close(fd);
-            if (e != EWOULDBLOCK)
-                return cz_fail(ei, CZ_EIO, "listen address %s: lock file %s: %s", addr,
-                               s->lock_path, strerror(e));
-            pid[n > 0 ? n : 0] = '\0';
-            pid[strcspn(pid, "\n")] = '\0';
-            return cz_fail(ei, CZ_EBUSY,
-                           "listen address %s: another daemon (PID %s) holds %s; not starting",
-                           addr, pid[0] ? pid : "unknown", s->lock_path);
-        }
-        struct stat a, b;
-        if (fstat(fd, &a) != 0 || stat(s->lock_path, &b) != 0 || a.st_dev != b.st_dev ||
-            a.st_ino != b.st_ino) {
-            close(fd); /* unlinked by its exiting owner meanwhile: take the new one */
-            continue;
-        }
-        char pid[32];
-        int n = snprintf(pid, sizeof pid, "%ld\n", (long)getpid());
-        if (ftruncate(fd, 0) != 0 || pwrite(fd, pid, (size_t)n, 0) != n) {
-            int e = errno;
-            unlink(s->lock_path);
-            close(fd);
-            return cz_fail(ei, CZ_EIO, "listen address %s: lock file %s: %s", addr, s->lock_path,
-                           strerror(e));
-        }
-        s->lock_fd = fd;
-        return CZ_OK;
-    }
-    return cz_fail(ei, CZ_EBUSY, "listen address %s: lock file %s keeps changing", addr,
-                   s->lock_path);
-}
-
-static void drop_lock(cz_grpc_server *s) {
-    if (s->lock_fd < 0)
-        return;
-    unlink(s->lock_path); /* while still holding it */
-    close(s->lock_fd);
-    s->lock_fd = -1;
-}
-
 /* Destroys the server and drains and destroys its completion queue, then releases grpc. */
 static void release_grpc(cz_grpc_server *s) {
     if (s->started && !s->shut) {
@@ -565,8 +491,31 @@ static int start_threads(cz_grpc_server *s, int nthreads, cz_errinfo *ei) {
     return cz_fail(ei, CZ_EINTERNAL, "grpc server: cannot start %d RPC threads", nthreads);
 }
 
+/* The TCP listeners that appeared between before[0..nbefore) and now, as "A, B" in s->bound. */
+static void bound_tcp(cz_grpc_server *s, const int *before, size_t nbefore, int port,
+                      const char *addr) {
+    int now[64];
+    size_t n = cz__netaddr_listeners(now, 64), o = 0;
+    for (size_t i = 0; i < n && i < 64; i++) {
+        size_t j = 0;
+        char a[64];
+        while (j < nbefore && before[j] != now[i])
+            j++;
+        if (j < nbefore)
+            continue;
+        cz__netaddr_local(a, sizeof a, now[i]);
+        if (a[0] != '\0' && o < sizeof s->bound)
+            o += (size_t)snprintf(s->bound + o, sizeof s->bound - o, "%s%s", o ? ", " : "", a);
+    }
+    if (o == 0) /* not found (no /proc): what grpc said */
+        snprintf(s->bound, sizeof s->bound, "%.200s (port %d)", addr, port);
+}
+
 int cz_grpc_server_create(cz_grpc_server **out, const char *addr, unsigned socket_mode,
-                          int rpc_threads, cz_daemon_service *svc, cz_errinfo *ei) {
+                          const cz_daemon_socklock *lock, int rpc_threads, cz_daemon_service *svc,
+                          cz_errinfo *ei) {
+    int before[64];
+    size_t nbefore = 0;
     *out = NULL;
     if (rpc_threads < 1)
         return cz_fail(ei, CZ_EINVAL, "grpc server: %d RPC threads (at least 1)", rpc_threads);
@@ -574,32 +523,39 @@ int cz_grpc_server_create(cz_grpc_server **out, const char *addr, unsigned socke
     if (s == NULL)
         return cz_fail(ei, CZ_ENOMEM, "grpc server");
     s->svc = svc;
-    s->lock_fd = -1;
     s->t_shutdown = (tag){TAG_SHUTDOWN, NULL};
-    if (strncmp(addr, "unix://", 7) == 0 || strncmp(addr, "unix:", 5) == 0) {
-        const char *path = addr + (strncmp(addr, "unix://", 7) == 0 ? 7 : 5);
-        if (strlen(path) >= sizeof s->unix_path || path[0] == 0) {
+    if (strncmp(addr, "unix:", 5) == 0) {
+        /* Only the lock's holder may replace the file at the path. */
+        if (lock == NULL) {
             free(s);
-            return cz_fail(ei, CZ_EINVAL, "listen address %s: bad socket path", addr);
+            return cz_fail(ei, CZ_EINVAL, "listen address %s: the socket lock is not held", addr);
         }
-        snprintf(s->unix_path, sizeof s->unix_path, "%s", path);
-        if (mkdir_parents(path) != 0) {
-            free(s);
-            return cz_fail(ei, CZ_EIO, "listen address %s: cannot create the directory (%s)", addr,
-                           strerror(errno));
-        }
-        int rc = take_lock(s, addr, ei);
-        if (rc != CZ_OK) {
-            free(s);
-            return rc;
-        }
+        const char *path = cz_daemon_socklock_path(lock);
         struct stat st;
+        snprintf(s->unix_path, sizeof s->unix_path, "%s", path);
         if (lstat(path, &st) == 0 && S_ISSOCK(st.st_mode))
             unlink(path); /* stale socket of an earlier run: nobody holds its lock */
+        if (path[0] == '/') {
+            snprintf(s->bound, sizeof s->bound, "unix://%s", path);
+        } else {
+            char cwd[200];
+            snprintf(s->bound, sizeof s->bound, "unix://%s/%s",
+                     getcwd(cwd, sizeof cwd) != NULL ? cwd : ".", path);
+        }
+    } else {
+        nbefore = cz__netaddr_listeners(before, 64);
+        if (nbefore > 64)
+            nbefore = 64;
     }
     grpc_init();
-    grpc_arg args[2];
+    grpc_arg args[3];
     grpc_channel_args cargs = cz__grpc_message_args(args);
+    /* grpc sets SO_REUSEPORT by default: a second daemon would then share a TCP port with the
+     * first, each taking some of the connections. */
+    args[2].type = GRPC_ARG_INTEGER;
+    args[2].key = GRPC_ARG_ALLOW_REUSEPORT;
+    args[2].value.integer = 0;
+    cargs.num_args = 3;
     s->server = grpc_server_create(&cargs, NULL);
     s->cq = grpc_completion_queue_create_for_next(NULL);
     grpc_server_register_completion_queue(s->server, s->cq, NULL);
@@ -613,14 +569,12 @@ int cz_grpc_server_create(cz_grpc_server **out, const char *addr, unsigned socke
         int e = errno;
         release_grpc(s);
         unlink(s->unix_path);
-        drop_lock(s);
         free(s);
         return cz_fail(ei, CZ_EIO, "listen address %s: chmod %04o: %s", addr, socket_mode,
                        strerror(e));
     }
     if (port == 0) {
         release_grpc(s);
-        drop_lock(s);
         free(s);
         return cz_fail(ei, CZ_EIO, "cannot listen on %s", addr);
     }
@@ -629,14 +583,19 @@ int cz_grpc_server_create(cz_grpc_server **out, const char *addr, unsigned socke
         release_grpc(s);
         if (s->unix_path[0])
             unlink(s->unix_path);
-        drop_lock(s);
         free(s);
         return rc;
     }
     grpc_server_start(s->server);
     s->started = 1;
+    if (!s->unix_path[0])
+        bound_tcp(s, before, nbefore, port, addr);
     *out = s;
     return CZ_OK;
+}
+
+const char *cz_grpc_server_address(const cz_grpc_server *s) {
+    return s->bound;
 }
 
 static void *drain_thread(void *arg) {
@@ -714,7 +673,6 @@ void cz_grpc_server_destroy(cz_grpc_server *s) {
     stop_threads(s);
     release_grpc(s);
     if (s->unix_path[0])
-        unlink(s->unix_path);
-    drop_lock(s); /* after the socket: a lock holder always owns the socket at the path */
+        unlink(s->unix_path); /* before the lock is released (socklock.h) */
     free(s);
 }

@@ -11,6 +11,7 @@
 
 #include "cuzk/err.h"
 #include "daemon/service.h"
+#include "daemon/socklock.h"
 
 /* Largest request or response message (larger requests fail with RESOURCE_EXHAUSTED). */
 #define CZ_GRPC_MAX_MESSAGE (128u << 20)
@@ -22,16 +23,20 @@ grpc_channel_args cz__grpc_message_args(grpc_arg args[2]);
 typedef struct cz_grpc_server cz_grpc_server;
 
 /*
- * Listens on addr: "unix:///path" or "host:port". For a path: the parent directory is created,
- * flock(LOCK_EX|LOCK_NB) is taken on "PATH.lock" (holding our PID; CZ_EBUSY naming the holder's
- * PID when a live daemon has it, and its socket is left alone), then a stale socket file is
- * removed and the socket created with socket_mode exactly, whatever the umask. The socket and
- * the lock file are removed by cz_grpc_server_destroy. CZ_EIO when the address cannot be bound.
+ * Listens on addr: "unix:///path" or "host:port". For a path the caller holds its lock (lock,
+ * daemon/socklock.h; CZ_EINVAL without it): a stale socket file is removed and the socket created
+ * with socket_mode exactly, whatever the umask; cz_grpc_server_destroy removes it (then the
+ * caller releases the lock). lock is not used for host:port, which is bound without
+ * SO_REUSEPORT, so a port in use is refused. CZ_EIO when the address cannot be bound.
  * Starts rpc_threads (>= 1, else CZ_EINVAL) threads for the slow RPCs and one that answers the
  * calls waiting for jobs (CZ_EINTERNAL when they cannot be started).
  */
 int cz_grpc_server_create(cz_grpc_server **out, const char *addr, unsigned socket_mode,
-                          int rpc_threads, cz_daemon_service *svc, cz_errinfo *ei);
+                          const cz_daemon_socklock *lock, int rpc_threads, cz_daemon_service *svc,
+                          cz_errinfo *ei);
+/* The address really bound, for the log: "unix:///abs/path", or for host:port each listening
+ * socket grpc made ("127.0.0.1:9820", "127.0.0.1:9820, [::1]:9820" for localhost). */
+const char *cz_grpc_server_address(const cz_grpc_server *s);
 /*
  * Serves until *stop becomes non-zero (e.g. set by a signal handler), then: new submits are
  * refused (UNAVAILABLE), accepted jobs are drained, the server shuts down after the replies

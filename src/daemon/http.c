@@ -21,6 +21,7 @@
 
 #include "cuzk/tuning.h"
 #include "daemon/gpus.h"
+#include "daemon/netaddr.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -46,6 +47,7 @@ struct cz_http {
     cz_engine *e;
     cz_srs *srs;
     int port;
+    char addr[64];        /* the address bound: "127.0.0.1:9821" */
     char *cors;           /* Access-Control-Allow-Origin value; NULL = no header */
     unsigned deadline_ms; /* absolute limit of one request, from its first byte to its last */
     unsigned max_conns;   /* connections kept; one more evicts the oldest */
@@ -655,6 +657,11 @@ int cz_http_start(cz_http **out, const char *listen, const cz_http_opts *opts, c
     }
     const union MHD_DaemonInfo *info = MHD_get_daemon_info(h->d, MHD_DAEMON_INFO_BIND_PORT);
     h->port = info != NULL ? info->port : (int)port;
+    info = MHD_get_daemon_info(h->d, MHD_DAEMON_INFO_LISTEN_FD);
+    if (info != NULL)
+        cz__netaddr_local(h->addr, sizeof h->addr, info->listen_fd);
+    if (h->addr[0] == '\0')
+        snprintf(h->addr, sizeof h->addr, "%.40s:%d", host[0] ? host : "0.0.0.0", h->port);
     *out = h;
     h = NULL;
     rc = CZ_OK;
@@ -675,6 +682,10 @@ void cz_http_stop(cz_http *h) {
 
 int cz_http_port(const cz_http *h) {
     return h->port;
+}
+
+const char *cz_http_address(const cz_http *h) {
+    return h->addr;
 }
 
 void cz_http_conn_stats(const cz_http *h, uint64_t *expired, uint64_t *evicted) {

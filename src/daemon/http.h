@@ -51,6 +51,8 @@ int cz_http_start(cz_http **out, const char *listen, const cz_http_opts *opts, c
 void cz_http_stop(cz_http *h);
 /* The port the server listens on (the one the system chose for port 0). */
 int cz_http_port(const cz_http *h);
+/* The address it is bound to, as "127.0.0.1:9821" or "[::1]:9821" (":9821" is "0.0.0.0:9821"). */
+const char *cz_http_address(const cz_http *h);
 /* Connections closed so far for passing the request time limit, and evicted by a newer one. */
 void cz_http_conn_stats(const cz_http *h, uint64_t *expired, uint64_t *evicted);
 

@@ -19,11 +19,18 @@
  * whose keys are loaded. Keys that are parsed but not acted on yet (memory.eviction_min_idle) are
  * logged as warnings at start-up when set.
  *
+ * Start-up takes the socket's lock (daemon/socklock.h) as soon as the configuration is checked,
+ * before the engine is built or a key is loaded: a second daemon on the same socket exits 2 at
+ * once. daemon.state_dir (or --synth-cache DIR) must be a private directory (daemon/statedir.h);
+ * the porep-synth key cache is <state_dir>/synth-cache. Every failure after the lock releases
+ * it (the lock file and, when it was made, the socket are removed).
+ *
  * --print-config writes the resulting configuration as TOML on stdout and exits (0, or 2 for a
  * bad one): a check of a configuration file before a restart.
  *
  * Every line is written through cz_log (ISO-8601 UTC timestamp, level, message) on stderr; the
- * last line before the socket accepts calls is "cuzk-daemon: ready: listening on ADDR ...".
+ * last line before the socket accepts calls is "cuzk-daemon: ready: listening on ADDR ...", ADDR
+ * being what was bound (the socket's absolute path, each TCP address a name resolved to).
  * SIGTERM/SIGINT: stop taking jobs, finish the accepted ones, exit 0; a second signal exits at
  * once (status 1). Exit status 2: bad flags or configuration; 1: start-up failed.
  */
@@ -46,6 +53,8 @@
 #include "daemon/grpc_server.h"
 #include "daemon/http.h"
 #include "daemon/service.h"
+#include "daemon/socklock.h"
+#include "daemon/statedir.h"
 
 /* Atomic, not volatile sig_atomic_t: the handler may run on any thread (a worker's, say), and
  * only an atomic orders its store with the main loop's load. A lock-free atomic_int is
@@ -92,7 +101,10 @@ static void usage(FILE *f) {
                "                   [--print-config]\n"
                "  ADDR: unix:///path or host:port (default: daemon.listen of the configuration)\n"
                "  FILE: default " CZ_DAEMON_CONFIG_DEFAULT_PATH " when it exists\n"
-               "  --gpus: gpus.devices (default: every visible GPU, else the CPU backend)\n");
+               "  --gpus: gpus.devices (default: every visible GPU, else the CPU backend)\n"
+               "  --synth-cache: the porep-synth key cache (default: <daemon.state_dir>/"
+               "synth-cache),\n"
+               "                 a directory private to this user, like daemon.state_dir\n");
 }
 
 /* Loads the keys of srs.preload through the PreloadSRS handler. A name without '/' is a file in
@@ -162,6 +174,30 @@ static int timeline_open(cz_timeline_emitter **tl, FILE **file, const char *what
     }
     CZ_LOG_INFO("cuzk-daemon: timeline: %s", *file != NULL ? what : "TIMELINE lines in this log");
     return CZ_OK;
+}
+
+/* The porep-synth key cache: flag_dir (--synth-cache DIR), else <daemon.state_dir>/synth-cache,
+ * into out. Its keys are used as found, so the directories must be ours alone (statedir.h).
+ * 0, or -1 with the error logged (naming the flag, or the key with its FILE:LINE). */
+static int synth_cache_dir(char *out, size_t cap, const char *flag_dir,
+                           const cz_daemon_config *dc) {
+    cz_errinfo ei;
+    cz_errinfo_clear(&ei);
+    if (flag_dir != NULL) {
+        snprintf(out, cap, "%s", flag_dir);
+        if (cz_daemon_private_dir(out, &ei) == CZ_OK)
+            return 0;
+        CZ_LOG_ERROR("cuzk-daemon: --synth-cache: %s", ei.msg);
+        return -1;
+    }
+    if ((size_t)snprintf(out, cap, "%s/synth-cache", dc->daemon.state_dir) >= cap)
+        cz_fail(&ei, CZ_EINVAL, "%s: path too long", dc->daemon.state_dir);
+    else if (cz_daemon_private_dir(dc->daemon.state_dir, &ei) == CZ_OK &&
+             cz_daemon_private_dir(out, &ei) == CZ_OK)
+        return 0;
+    const char *where = cz_daemon_config_where(dc, "daemon.state_dir");
+    CZ_LOG_ERROR("cuzk-daemon: %s%sdaemon.state_dir: %s", where, where[0] ? ": " : "", ei.msg);
+    return -1;
 }
 
 int main(int argc, char **argv) {
@@ -243,7 +279,12 @@ int main(int argc, char **argv) {
         long pages = sysconf(_SC_PHYS_PAGES), psz = sysconf(_SC_PAGESIZE);
         uint64_t phys = pages > 0 && psz > 0 ? (uint64_t)pages * (uint64_t)psz : 0;
         if (phys != 0 && cfg.engine.budget.total_bytes > phys) {
-            CZ_LOG_ERROR("cuzk-daemon: %s: budget %llu bytes is above physical memory %llu bytes",
+            /* FILE:LINE of the key, as for the errors found while loading */
+            const char *where =
+                budget_gib > 0 ? "" : cz_daemon_config_where(&dc, "memory.total_budget");
+            CZ_LOG_ERROR("cuzk-daemon: %s%s%s: budget %llu bytes is above physical memory %llu "
+                         "bytes",
+                         where, where[0] ? ": " : "",
                          budget_gib > 0 ? "--budget-gib" : "memory.total_budget",
                          (unsigned long long)cfg.engine.budget.total_bytes,
                          (unsigned long long)phys);
@@ -297,6 +338,13 @@ int main(int argc, char **argv) {
     cfg.engine.sched.retention_ms = dc.scheduler.job_retention * 1000;
     cfg.engine.sched.max_retained = (size_t)dc.scheduler.max_retained_jobs;
 
+    char synth_cache[4096];
+    if (synth_cache_dir(synth_cache, sizeof synth_cache, cfg.synth_cache, &dc) != 0) {
+        cz_daemon_config_free(&dc);
+        return 2;
+    }
+    cfg.synth_cache = synth_cache;
+
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal;
@@ -305,11 +353,19 @@ int main(int argc, char **argv) {
     sigaction(SIGINT, &sa, NULL);
     signal(SIGPIPE, SIG_IGN);
 
+    cz_daemon_socklock *lock = NULL;
     cz_daemon_service *svc = NULL;
     cz_grpc_server *srv = NULL;
     cz_http *http = NULL;
     cz_timeline_emitter *tl = NULL;
     FILE *tl_file = NULL;
+    /* The lock before anything slow (the engine, the keys): a second daemon on a live socket
+     * stops here, exit 2, naming the holder. */
+    if ((rc = cz_daemon_socklock_take(&lock, dc.daemon.listen, &ei)) != CZ_OK) {
+        CZ_LOG_ERROR("cuzk-daemon: %s", ei.msg);
+        rc = rc == CZ_EBUSY ? 2 : 1; /* another daemon has the socket: a configuration error */
+        goto out;
+    }
     rc = 1;
     if (timeline_open(&tl, &tl_file, dc.logging.timeline) != CZ_OK)
         goto out;
@@ -325,19 +381,17 @@ int main(int argc, char **argv) {
         cz_http_start(&http, dc.daemon.status_listen, &ho, cz_daemon_service_engine(svc),
                       cz_daemon_service_srs(svc), &ei) != CZ_OK) {
         CZ_LOG_ERROR("cuzk-daemon: daemon.status_listen: %s", ei.msg);
-        rc = 2; /* a bad or busy address: before the socket, so nothing is left behind */
+        rc = 2; /* a bad or busy address: before the socket; out releases the lock */
         goto out;
     }
-    if ((rc = cz_grpc_server_create(&srv, dc.daemon.listen, dc.daemon.socket_mode,
-                                    dc.daemon.rpc_threads, svc, &ei)) != CZ_OK) {
+    if (cz_grpc_server_create(&srv, dc.daemon.listen, dc.daemon.socket_mode, lock,
+                              dc.daemon.rpc_threads, svc, &ei) != CZ_OK) {
         CZ_LOG_ERROR("cuzk-daemon: %s", ei.msg);
-        rc = rc == CZ_EBUSY ? 2 : 1; /* another daemon has the socket: a configuration error */
         goto out;
     }
-    rc = 1;
-    CZ_LOG_INFO("cuzk-daemon: ready: listening on %s (%s)%s%s", dc.daemon.listen,
+    CZ_LOG_INFO("cuzk-daemon: ready: listening on %s (%s)%s%s", cz_grpc_server_address(srv),
                 cfg.engine.ndevices > 0 ? "GPU backend" : "CPU backend", http ? "; status on " : "",
-                http ? dc.daemon.status_listen : "");
+                http ? cz_http_address(http) : "");
     cz_grpc_server_run(srv, &stop_requested);
     rc = 0;
     CZ_LOG_INFO("cuzk-daemon: stopped");
@@ -348,6 +402,7 @@ out:
     cz_timeline_emitter_destroy(tl); /* after the engine that writes to it */
     if (tl_file != NULL)
         fclose(tl_file);
+    cz_daemon_socklock_release(lock); /* last: the socket and the engine are gone */
     cz_daemon_config_free(&dc);
     return rc;
 }

@@ -114,8 +114,10 @@ int cz_daemon_service_create(cz_daemon_service **out, const cz_daemon_service_co
     pthread_mutex_init(&s->lock, NULL);
     pthread_mutex_init(&s->synth_lock, NULL);
     s->start_ms = cz_clock_now_ms();
+    /* No shared default (a key planted in /tmp would be used): the daemon passes its own
+     * directory; without one, porep-synth jobs fail. */
     snprintf(s->synth_cache, sizeof s->synth_cache, "%s",
-             cfg->synth_cache != NULL ? cfg->synth_cache : "/tmp/cuzk-synth-cache");
+             cfg->synth_cache != NULL ? cfg->synth_cache : "");
     s->synth_max_scale = cfg->synth_max_scale ? cfg->synth_max_scale : 20;
     s->ndevices = cfg->engine.ndevices;
     if ((rc = cz_budget_create(&s->budget, &cfg->engine.budget, ei)) != CZ_OK)
@@ -199,6 +201,10 @@ static int synth_ctx_get(cz_porep_synth_ctx **out, cz_daemon_service *s, cz_curv
         }
     if (s->nsynth == MAX_SYNTH_CTX) {
         rc = cz_fail(ei, CZ_ERANGE, "porep-synth: at most %d curve/scale pairs", MAX_SYNTH_CTX);
+        goto out;
+    }
+    if (s->synth_cache[0] == '\0') {
+        rc = cz_fail(ei, CZ_EIO, "no key cache directory");
         goto out;
     }
     if ((rc = cz_porep_synth_ctx_create(out, curve, k, s->synth_cache, NULL, ei)) == CZ_OK)

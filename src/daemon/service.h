@@ -39,7 +39,8 @@ typedef struct cz_daemon_service cz_daemon_service;
 
 typedef struct cz_daemon_service_config {
     cz_engine_config engine;  /* budget: engine.budget (shared with the SRS manager) */
-    const char *synth_cache;  /* porep-synth key cache directory; NULL = /tmp/cuzk-synth-cache */
+    const char *synth_cache;  /* porep-synth key cache directory, private to the daemon (the
+                               * daemon's <state_dir>/synth-cache); NULL = porep-synth jobs fail */
     unsigned synth_max_scale; /* largest porep-synth scale accepted; 0 = 20 */
 } cz_daemon_service_config;
 

@@ -5,18 +5,22 @@
  * (seed, partition). Synthesis of a partition: its own witness (cz_porep_synth_witness into a
  * shallow copy of the context's system), a, b = cz_r1cs_eval with snarkjs's input rows, and the
  * witness in standard form for the MSMs, in a pooled buffer the GPU uploads from. The key is
- * made by our test setup (cached as a .zkey file), so every proof is verified, or is a
+ * made by our test setup (cached as a .zkey file with a checksum file beside it; a cached key
+ * that fails its checksum or does not open is made again), so every proof is verified, or is a
  * benchmark key (bench_key.h), whose proofs are timed and not verified. GPU keys live in the
  * context (one per device, made on first use). Every other step is the shared Groth16 task
  * (g16_task.h).
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cuzk/groth16.h"
 #include "cuzk/groth16_setup.h"
+#include "cuzk/log.h"
 #include "cuzk/porep_synth.h"
 #include "cuzk/r1cs.h"
 #include "cuzk/r1cs_file.h"
@@ -157,17 +161,100 @@ void cz_porep_synth_ctx_free(cz_porep_synth_ctx *ctx) {
     free(ctx);
 }
 
-/* Makes the key file at path from cs (written as .r1cs next to it, read back, set up). */
+/* ---- the key cache ---- */
+
+/*
+ * A 64-bit checksum of a file's bytes: four lanes of xxHash64's round over 32-byte stripes, the
+ * tail zero-padded, then the lanes and the length mixed. It finds accidental damage (a torn
+ * write, a flipped bit, a truncation), not tampering: the cache directory is private to the
+ * daemon's user (docs/daemon.md), so nobody else can write there. ~1 s per GB on one core.
+ */
+#define SUM_P1 0x9E3779B185EBCA87ull
+#define SUM_P2 0xC2B2AE3D27D4EB4Full
+
+static uint64_t sum_round(uint64_t acc, uint64_t w) {
+    acc += w * SUM_P2;
+    return ((acc << 31) | (acc >> 33)) * SUM_P1;
+}
+
+static void sum_stripes(uint64_t v[4], const uint8_t *p, size_t n) {
+    for (size_t off = 0; off < n; off += 32)
+        for (int l = 0; l < 4; l++) {
+            uint64_t w;
+            memcpy(&w, p + off + 8 * l, 8);
+            v[l] = sum_round(v[l], w);
+        }
+}
+
+static int file_sum(uint64_t *out, const char *path, cz_errinfo *ei) {
+    enum { CHUNK = 1 << 20 };
+    uint64_t v[4] = {SUM_P1, SUM_P2, ~SUM_P1, ~SUM_P2}, len = 0;
+    uint8_t *buf = malloc(CHUNK + 32);
+    FILE *f = buf != NULL ? fopen(path, "rb") : NULL;
+    int rc = CZ_OK;
+    if (buf == NULL)
+        return cz_fail(ei, CZ_ENOMEM, "checksum buffer");
+    if (f == NULL) {
+        free(buf);
+        return cz_fail(ei, CZ_EIO, "%s: cannot open: %s", path, strerror(errno));
+    }
+    for (;;) {
+        size_t n = fread(buf, 1, CHUNK, f);
+        len += n;
+        if (n < CHUNK) { /* the end: pad the tail to a whole stripe */
+            memset(buf + n, 0, 32);
+            sum_stripes(v, buf, (n + 31) / 32 * 32);
+            break;
+        }
+        sum_stripes(v, buf, n);
+    }
+    if (ferror(f))
+        rc = cz_fail(ei, CZ_EIO, "%s: read error", path);
+    fclose(f);
+    free(buf);
+    uint64_t h = ((v[0] << 1) | (v[0] >> 63)) + ((v[1] << 7) | (v[1] >> 57)) +
+                 ((v[2] << 12) | (v[2] >> 52)) + ((v[3] << 18) | (v[3] >> 46));
+    h ^= len * SUM_P1;
+    h ^= h >> 33;
+    h *= SUM_P2;
+    h ^= h >> 29;
+    *out = h;
+    return rc;
+}
+
+/* The checksum file of a key: "<key>.sum", one line "cuzk-sum1 <16 hex digits>". */
+static void sum_path(char *out, size_t cap, const char *key) {
+    snprintf(out, cap, "%s.sum", key);
+}
+
+static int sum_write(const char *path, uint64_t sum, cz_errinfo *ei) {
+    FILE *f = fopen(path, "w");
+    if (f == NULL)
+        return cz_fail(ei, CZ_EIO, "%s: cannot create: %s", path, strerror(errno));
+    int ok = fprintf(f, "cuzk-sum1 %016llx\n", (unsigned long long)sum) > 0;
+    if (fclose(f) != 0 || !ok)
+        return cz_fail(ei, CZ_EIO, "%s: write failed", path);
+    return CZ_OK;
+}
+
+/* Makes the key file at path from cs (written as .r1cs next to it, read back, set up), with its
+ * checksum file. Every file is written under a name of this process and renamed into place, the
+ * checksum first: a reader finds a whole key or none, and a crash between the two renames leaves
+ * a checksum without a key, which is made again. */
 static int make_key(const char *path, const cz_r1cs *cs, cz_threadpool *pool, cz_errinfo *ei) {
-    char r1cs_path[4200], tmp[4200];
+    char r1cs_path[4200], tmp[4200], sum[4200], sum_tmp[4300];
     cz_r1cs_file *rf = NULL;
     cz_groth16_trapdoor td;
     static const char seed[] = "cuzk porep-synth benchmark key (insecure)";
+    uint64_t h = 0;
+    long pid = (long)getpid();
     int rc;
     if (strlen(path) >= 4096)
         return cz_fail(ei, CZ_EINVAL, "porep-synth: key path too long");
-    snprintf(r1cs_path, sizeof r1cs_path, "%s.r1cs.tmp", path);
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    snprintf(r1cs_path, sizeof r1cs_path, "%s.r1cs.tmp%ld", path, pid);
+    snprintf(tmp, sizeof tmp, "%s.tmp%ld", path, pid);
+    sum_path(sum, sizeof sum, path);
+    snprintf(sum_tmp, sizeof sum_tmp, "%s.tmp%ld", sum, pid);
     if ((rc = cz_r1cs_write(r1cs_path, cs, ei)) != CZ_OK)
         return rc;
     rc = cz_r1cs_open(&rf, r1cs_path, ei);
@@ -177,9 +264,45 @@ static int make_key(const char *path, const cz_r1cs *cs, cz_threadpool *pool, cz
     cz_groth16_trapdoor_from_seed(&td, (const uint8_t *)seed, sizeof seed - 1);
     rc = cz_groth16_setup(tmp, rf, &td, pool, ei);
     cz_r1cs_close(rf);
-    if (rc == CZ_OK && rename(tmp, path) != 0)
-        rc = cz_fail(ei, CZ_EIO, "porep-synth: cannot rename %s to %s", tmp, path);
+    if (rc == CZ_OK && (rc = file_sum(&h, tmp, ei)) == CZ_OK &&
+        (rc = sum_write(sum_tmp, h, ei)) == CZ_OK) {
+        if (rename(sum_tmp, sum) != 0 || rename(tmp, path) != 0)
+            rc = cz_fail(ei, CZ_EIO, "porep-synth: cannot rename %s into place: %s", tmp,
+                         strerror(errno));
+    }
+    remove(sum_tmp);
+    remove(tmp);
     return rc;
+}
+
+/* Opens the cached key at path for ctx: its checksum file must match its bytes and it must be the
+ * key of ctx's circuit. ctx->zk stays NULL on failure (ei says why). */
+static int open_key(cz_porep_synth_ctx *ctx, const char *path, cz_errinfo *ei) {
+    char sp[4200], line[64];
+    unsigned long long want;
+    uint64_t got;
+    int rc;
+    sum_path(sp, sizeof sp, path);
+    FILE *f = fopen(sp, "r");
+    if (f == NULL)
+        return cz_fail(ei, CZ_EFORMAT, "%s: no checksum file (%s)", sp, strerror(errno));
+    int ok = fgets(line, sizeof line, f) != NULL && sscanf(line, "cuzk-sum1 %16llx", &want) == 1;
+    fclose(f);
+    if (!ok)
+        return cz_fail(ei, CZ_EFORMAT, "%s: not a checksum file", sp);
+    if ((rc = file_sum(&got, path, ei)) != CZ_OK)
+        return rc;
+    if (got != (uint64_t)want)
+        return cz_fail(ei, CZ_EFORMAT, "%s: the checksum of its bytes is not the one in %s", path,
+                       sp);
+    if ((rc = cz_zkey_open(&ctx->zk, path, ei)) != CZ_OK)
+        return rc;
+    if (ctx->zk->nvars != ctx->cs.nvars || ctx->zk->npublic != ctx->cs.npublic) {
+        cz_zkey_close(ctx->zk);
+        ctx->zk = NULL;
+        return cz_fail(ei, CZ_EFORMAT, "%s does not belong to the scale-%u circuit", path, ctx->k);
+    }
+    return CZ_OK;
 }
 
 /* A context with its circuit built (*out set even on failure, for the caller to free). */
@@ -197,23 +320,35 @@ static int ctx_new(cz_porep_synth_ctx **out, cz_curve_id curve, unsigned k, cz_t
 int cz_porep_synth_ctx_create(cz_porep_synth_ctx **out, cz_curve_id curve, unsigned k,
                               const char *cache_dir, cz_threadpool *pool, cz_errinfo *ei) {
     cz_porep_synth_ctx *ctx;
-    char path[4096];
+    char path[4096], sp[4200];
     struct stat st;
     int rc;
     *out = NULL;
     if ((rc = ctx_new(&ctx, curve, k, pool, ei)) != CZ_OK)
         goto fail;
-    mkdir(cache_dir, 0755);
+    mkdir(cache_dir, 0700);
     snprintf(path, sizeof path, "%s/porep-synth-%s-%u.zkey", cache_dir,
              curve == CZ_CURVE_BN254 ? "bn254" : "bls12381", k);
-    if (stat(path, &st) != 0 && (rc = make_key(path, &ctx->cs, pool, ei)) != CZ_OK)
-        goto fail;
-    if ((rc = cz_zkey_open(&ctx->zk, path, ei)) != CZ_OK)
-        goto fail;
-    if (ctx->zk->nvars != ctx->cs.nvars || ctx->zk->npublic != ctx->cs.npublic) {
-        rc = cz_fail(ei, CZ_EFORMAT, "porep-synth: %s does not belong to the scale-%u circuit",
-                     path, k);
-        goto fail;
+    sum_path(sp, sizeof sp, path);
+    if (stat(path, &st) == 0) {
+        /* A cached key that cannot be used (damaged, cut short, of another circuit) is ours to
+         * repair, not the client's problem: it is made again, once. */
+        cz_errinfo why;
+        cz_errinfo_clear(&why);
+        if (open_key(ctx, path, &why) != CZ_OK) {
+            CZ_LOG_WARN("porep-synth: cached key %s cannot be used (%s); making it again", path,
+                        why.msg);
+            remove(path);
+            remove(sp);
+        }
+    }
+    if (ctx->zk == NULL) {
+        if ((rc = make_key(path, &ctx->cs, pool, ei)) != CZ_OK ||
+            (rc = open_key(ctx, path, ei)) != CZ_OK) {
+            /* our own file that we cannot make or read back: an internal error */
+            rc = cz_fail(ei, rc == CZ_ENOMEM ? CZ_ENOMEM : CZ_EIO, "porep-synth: key %s", path);
+            goto fail;
+        }
     }
     cz__g16_keys_init(&ctx->keys, ctx->zk, NULL, NULL);
     ctx->keys_init = 1;

@@ -13,7 +13,11 @@
  *
  * Every size and offset is checked against the file size before use (`if (len > size - pos)`), so
  * no input makes a reader touch memory outside the file. Errors name the file, the section and the
- * absolute byte offset: "<name>: section 4 at offset 712: ...".
+ * absolute byte offset: "<name>: section 4 at offset 712: ...". They never quote the file's
+ * bytes (a client of the daemon names a path, and an error must not become a way to read a file
+ * it could not): a file without the magic is "not a .zkey file", a prime or field that is not
+ * known is given by its width only. Counts and ids decoded from a file that has the magic (its
+ * version, section sizes, nVars) are the structure of a key, and are named.
  *
  * Lifetime: the bytes live until cz__binfile_close; pointers into them (cz__breader_bytes) die
  * with them. Files are opened read-only and never written; what happens to a file after it was

@@ -3,9 +3,6 @@
  */
 #include "formats/fmt_curve.h"
 
-#include <stdio.h>
-#include <string.h>
-
 #include "field/field_consts.h"
 #include "formats/binfile.h"
 
@@ -58,25 +55,4 @@ size_t cz__first_noncanonical(const uint8_t *p, size_t n, const uint64_t *mod, s
         if (!cz__le_lt(p + 8 * nlimbs * i, mod, nlimbs))
             return i;
     return n;
-}
-
-void cz__hex_le(char *out, size_t outlen, const uint8_t *le, size_t n) {
-    size_t o = 0, i = n;
-    if (outlen < 8) {
-        if (outlen > 0)
-            out[0] = '\0';
-        return;
-    }
-    out[o++] = '0';
-    out[o++] = 'x';
-    /* Two digits at a time while "..." and the NUL still fit after them. */
-    while (i > 0 && o + 6 <= outlen) {
-        snprintf(out + o, 3, "%02x", le[--i]);
-        o += 2;
-    }
-    if (i > 0) {
-        memcpy(out + o, "...", 3);
-        o += 3;
-    }
-    out[o] = '\0';
 }

@@ -31,7 +31,4 @@ int cz__le_lt(const uint8_t *p, const uint64_t *mod, size_t nlimbs);
 /* Index of the first of n consecutive nlimbs-limb values at p that is >= mod; n if none. */
 size_t cz__first_noncanonical(const uint8_t *p, size_t n, const uint64_t *mod, size_t nlimbs);
 
-/* Writes n LE bytes as "0x" + big-endian hex, truncated to fit out (at least 8 bytes). */
-void cz__hex_le(char *out, size_t outlen, const uint8_t *le, size_t n);
-
 #endif

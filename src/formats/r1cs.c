@@ -39,12 +39,10 @@ static int read_header(cz_r1cs_file *rf, const cz__binfile *bf, const cz__curve_
         return rc;
     *ci = cz__curve_by_r(prime, n8);
     if (*ci == NULL) {
-        char hex[120];
-        cz__hex_le(hex, sizeof hex, prime, n8);
         return cz__binfile_fail(bf, ei, CZ_ECURVE, SECT_HEADER, poff,
-                                "prime %s (%u bytes) is the scalar field of neither BN254 nor "
+                                "the %u-byte prime is the scalar field of neither BN254 nor "
                                 "BLS12-381",
-                                hex, n8);
+                                n8);
     }
     rf->curve = (*ci)->id;
     uint64_t woff = r.pos;

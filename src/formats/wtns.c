@@ -40,12 +40,10 @@ static int read_wtns(cz_wtns *w, cz__binfile *bf, cz_errinfo *ei) {
         return rc;
     const cz__curve_info *ci = cz__curve_by_r(prime, n8);
     if (ci == NULL) {
-        char hex[120];
-        cz__hex_le(hex, sizeof hex, prime, n8);
         return cz__binfile_fail(bf, ei, CZ_ECURVE, SECT_HEADER, poff,
-                                "prime %s (%u bytes) is the scalar field of neither BN254 nor "
+                                "the %u-byte prime is the scalar field of neither BN254 nor "
                                 "BLS12-381",
-                                hex, n8);
+                                n8);
     }
     if ((rc = cz__breader_u32(&r, &n, "nWitness", ei)) != CZ_OK ||
         (rc = cz__breader_expect_end(&r, "the witness header", ei)) != CZ_OK)

@@ -142,11 +142,10 @@ static int read_header(open_ctx *c) {
         return rc;
     c->ci = cz__curve_by_q(q, n8q);
     if (c->ci == NULL) {
-        char hex[120];
-        cz__hex_le(hex, sizeof hex, q, n8q);
         return cz__binfile_fail(c->bf, c->ei, CZ_ECURVE, SECT_HEADER, qoff,
-                                "unknown curve: q = %s (%u bytes) is neither BN254 nor BLS12-381",
-                                hex, n8q);
+                                "unknown curve: the %u-byte q is the base field of neither "
+                                "BN254 nor BLS12-381",
+                                n8q);
     }
     if ((rc = cz__breader_u32(&r, &n8r, "n8r", c->ei)) != CZ_OK)
         return rc;
@@ -154,10 +153,8 @@ static int read_header(open_ctx *c) {
     if ((rc = cz__breader_bytes(&r, &rr, n8r, "r", c->ei)) != CZ_OK)
         return rc;
     if (cz__curve_by_r(rr, n8r) != c->ci) {
-        char hex[120];
-        cz__hex_le(hex, sizeof hex, rr, n8r);
         return cz__binfile_fail(c->bf, c->ei, CZ_ECURVE, SECT_HEADER, roff,
-                                "r = %s (%u bytes) is not the scalar field of %s", hex, n8r,
+                                "the %u-byte r is not the scalar field of %s", n8r,
                                 cz_curve_name(c->ci->id));
     }
     zk->curve = c->ci->id;

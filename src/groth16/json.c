@@ -7,6 +7,7 @@
  */
 #include "cuzk/groth16_json.h"
 
+#include <errno.h>
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
@@ -80,13 +81,47 @@ static const point_codec codecs[] = {
 
 /* ---- reading ------------------------------------------------------------------------------- */
 
+/* Messages name the file, the place and what is wrong, never the file's text: jansson's own
+ * message quotes the token where parsing stopped ("invalid token near 'root:x:0'"), so only its
+ * error code is used, and values that are refused are described, not shown. */
+static const char *json_reason(const json_error_t *jerr) {
+#if JANSSON_VERSION_HEX >= 0x020b00
+    switch (json_error_code(jerr)) {
+    case json_error_invalid_utf8:
+        return "invalid UTF-8";
+    case json_error_premature_end_of_input:
+        return "the file ends inside a value";
+    case json_error_end_of_input_expected:
+        return "text after the JSON value";
+    case json_error_stack_overflow:
+        return "nested too deep";
+    case json_error_null_character:
+    case json_error_null_byte_in_key:
+        return "a NUL character";
+    case json_error_duplicate_key:
+        return "a key appears twice in an object";
+    case json_error_numeric_overflow:
+        return "a number out of range";
+    default:
+        break;
+    }
+#else
+    (void)jerr;
+#endif
+    return "invalid syntax";
+}
+
 static int load_json(json_t **out, const char *path, cz_errinfo *ei) {
     json_error_t jerr;
+    errno = 0;
     *out = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
-    if (*out == NULL)
-        return cz_fail(ei, jerr.line < 0 ? CZ_EIO : CZ_EFORMAT, "%s:%d:%d: %s", path, jerr.line,
-                       jerr.column, jerr.text);
-    return CZ_OK;
+    if (*out != NULL)
+        return CZ_OK;
+    if (jerr.line < 0)
+        return cz_fail(ei, CZ_EIO, "%s: cannot open: %s", path,
+                       errno != 0 ? strerror(errno) : "read error");
+    return cz_fail(ei, CZ_EFORMAT, "%s:%d:%d: not valid JSON: %s", path, jerr.line, jerr.column,
+                   json_reason(&jerr));
 }
 
 /* The string at arr[i], or NULL with an error naming path and key. */
@@ -159,7 +194,7 @@ static int read_curve(cz_curve_id *curve, json_t *root, const char *path, cz_err
         return cz_fail(ei, CZ_EFORMAT, "%s: \"curve\" is %s", path,
                        name == NULL ? "missing" : "not a string");
     if (cz_curve_from_name(curve, json_string_value(name)) != CZ_OK)
-        return cz_fail(ei, CZ_ECURVE, "%s: unknown curve \"%s\"", path, json_string_value(name));
+        return cz_fail(ei, CZ_ECURVE, "%s: \"curve\" names no known curve (bn128, bls12381)", path);
     return CZ_OK;
 }
 
@@ -175,7 +210,7 @@ static int read_curve_as(cz_curve_id want, json_t *root, const char *path, cz_er
     if (got != want)
         return cz_fail(ei, CZ_ECURVE,
                        "%s: the proof's \"curve\" is \"%s\" but the verification key's is %s", path,
-                       json_string_value(json_object_get(root, "curve")), cz_curve_name(want));
+                       cz_curve_name(got), cz_curve_name(want));
     return CZ_OK;
 }
 
@@ -254,17 +289,11 @@ int cz_groth16_public_read_json(cz_groth16_public *pub, cz_curve_id curve, const
         }
         rc = codecs[curve].fr_from_dec(pub->values[i], s);
         if (rc != CZ_OK) {
-            /* Shown in full up to 80 characters (r has 77 digits), else its first 40 with an
-             * ellipsis and its length, so that a cut never reads as a number below r. */
-            size_t len = strlen(s);
-            if (len <= 80)
-                rc = cz_fail(ei, rc, "%s: [%zu]: \"%s\" is not a decimal number below r", path, i,
-                             s);
-            else
-                rc = cz_fail(ei, rc,
-                             "%s: [%zu]: \"%.40s...\" (%zu characters) is not a decimal number "
-                             "below r",
-                             path, i, s, len);
+            /* Described by its length, not shown (see json_reason). */
+            rc = cz_fail(ei, rc,
+                         "%s: [%zu]: the value of %zu characters is not a decimal number "
+                         "below r",
+                         path, i, strlen(s));
             break;
         }
     }

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The `cuzk` command line from the outside, on the example keys (examples/): what `prove -v`
 # prints, `verify` of a proof.json without "curve" (as rapidsnark writes it) and of one whose
-# "curve" is not the key's, and the message for a public input that is not below r.
+# "curve" is not the key's, and the messages for a public input that is not below r and for a
+# file that is not JSON (they name the place, never the file's text).
 #   tests/cli/test_cli.sh CUZK SCRATCH_DIR       (run from the source root; ctest does)
 set -u
 CUZK=${1:?usage: test_cli.sh CUZK SCRATCH_DIR}
@@ -55,19 +56,30 @@ check "... saying which curves" \
     grep -q "othercurve.json: the proof's \"curve\" is \"bls12381\" but the verification key's is bn128" "$T/out"
 cat "$T/out"
 
-# A public input above r: shown in full when short, else cut with an ellipsis and its length.
+# A public input above r: named by its index and length, never shown (errors quote no file's
+# contents).
 big=$(printf '9%.0s' $(seq 100))
 printf '["%s"]\n' "$big" >"$T/big_public.json"
 cz verify "$T/vk.json" "$T/big_public.json" "$T/proof.json"
 check "a 100-digit public input exits 3" test "$rc" = 3
-check "... and is shown cut with an ellipsis and its length" \
-    grep -q "\[0\]: \"${big:0:40}...\" (100 characters) is not a decimal number below r" "$T/out"
+check "... and is named by its index and length" \
+    grep -q "big_public.json: \[0\]: the value of 100 characters is not a decimal number below r" \
+    "$T/out"
+check "... without its digits" bash -c "! grep -q 99999 '$T/out'"
 cat "$T/out"
 over=21888242871839275222246405745257275088548364400416034343698204186575808495617 # r
 printf '["%s"]\n' "$over" >"$T/r_public.json"
 cz verify "$T/vk.json" "$T/r_public.json" "$T/proof.json"
-check "r itself as a public input exits 3, shown in full" \
-    grep -q "\[0\]: \"$over\" is not a decimal number below r" "$T/out"
+check "r itself as a public input exits 3, named by its length" \
+    grep -q "\[0\]: the value of 77 characters is not a decimal number below r" "$T/out"
+check "... without its digits" bash -c "! grep -q 2188824287 '$T/out'"
+cat "$T/out"
+# A file that is not JSON: the place and the reason, not its text.
+printf 'root:x:0:0:secretword\n' >"$T/notjson.json"
+cz verify "$T/vk.json" "$T/notjson.json" "$T/proof.json"
+check "a file that is not JSON exits 3" test "$rc" = 3
+check "... naming the file, line and column" grep -q "notjson.json:1:[0-9]*: not valid JSON" "$T/out"
+check "... without its text" bash -c "! grep -q -e secretword -e 'root:x' '$T/out'"
 cat "$T/out"
 
 if [ "$fails" -ne 0 ]; then

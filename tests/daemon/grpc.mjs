@@ -275,6 +275,10 @@ try {
   const cfgPath = path.join(scratch, "cuzk.toml");
   const tlPath = path.join(scratch, "timeline.log");
   const zkeyDir = path.dirname(zkey), zkeyName = path.basename(zkey);
+  // Every daemon started from a file keeps its own files in the scratch directory, never in the
+  // default /var/lib/cuzk (CI runs as a user who cannot write there).
+  const stateDir = path.join(scratch, "state");
+  const stateLine = `state_dir = "${stateDir}"\n`;
   const startCfg = (text, level) => {
     fs.writeFileSync(cfgPath, text);
     const d = spawn(daemonBin, ["--config", cfgPath, "--log-level", level], { stdio: ["ignore", "ignore", "pipe"] });
@@ -291,7 +295,7 @@ try {
     await new Promise((res, rej) => client.waitForReady(Date.now() + 20000, (e) => (e ? rej(e) : res())));
     return call("GetStatus", {});
   };
-  const d2 = startCfg(`[daemon]\nlisten = "unix://${sock}"\nstatus_listen = "127.0.0.1:${port}"\n` +
+  const d2 = startCfg(`[daemon]\n${stateLine}listen = "unix://${sock}"\nstatus_listen = "127.0.0.1:${port}"\n` +
                       `[memory]\neviction_min_idle = "1m"\n[gpus]\ndevices = "none"\n` +
                       `[srs]\nparam_cache = "${zkeyDir}"\npreload = ["${zkeyName}"]\n` +
                       `[logging]\ntimeline = "${tlPath}"\n`, "warn");
@@ -307,6 +311,13 @@ try {
   r = await call("Prove", { submit: { request_id: "tl-1", proof_kind: "POREP_SYNTH", synth_scale: 10,
                                       synth_partitions: 2, synth_seed: 5 } }, 120000);
   check("Prove with a timeline file", code(r) === 0 && r.resp.result.status === "COMPLETED", r.err?.details);
+  {
+    const key = path.join(stateDir, "synth-cache", "porep-synth-bls12381-10.zkey");
+    const mode = (p) => (fs.existsSync(p) ? (fs.statSync(p).mode & 0o777).toString(8) : "missing");
+    check("daemon.state_dir: 0700, the porep-synth key cached in its synth-cache/ (0700)",
+          mode(stateDir) === "700" && mode(path.dirname(key)) === "700" && fs.existsSync(key),
+          `${mode(stateDir)} ${mode(path.dirname(key))} ${fs.existsSync(key)}`);
+  }
   d2.kill("SIGTERM");
   check("--config daemon exits 0", (await d2.exited) === 0, d2.stderrText);
   const tl = fs.existsSync(tlPath) ? fs.readFileSync(tlPath, "utf8") : "";
@@ -319,7 +330,7 @@ try {
         !/gpus\.devices is reserved/.test(d2.stderrText), d2.stderrText);
   check("--log-level warn: no INFO lines", !/ INFO /.test(d2.stderrText), d2.stderrText);
 
-  const d4 = startCfg(`[daemon]\nlisten = "unix://${sock}"\n[logging]\ntimeline = "log"\n`, "info");
+  const d4 = startCfg(`[daemon]\n${stateLine}listen = "unix://${sock}"\n[logging]\ntimeline = "log"\n`, "info");
   r = await firstStatus();
   r = await call("Prove", { submit: { request_id: "tl-2", proof_kind: "POREP_SYNTH", synth_scale: 10,
                                       synth_partitions: 1, synth_seed: 6 } }, 120000);
@@ -331,7 +342,7 @@ try {
         c4 === 0 && lines4.some((l) => / INFO  TIMELINE,[0-9.]+,DONE,tl-2,/.test(l)) &&
         lines4.every((l) => LOG_LINE.test(l)), d4.stderrText.slice(0, 2000));
 
-  const d5 = startCfg(`[daemon]\nlisten = "unix://${sock}"\n[srs]\nparam_cache = "${scratch}"\npreload = ["missing.zkey"]\n`, "info");
+  const d5 = startCfg(`[daemon]\n${stateLine}listen = "unix://${sock}"\n[srs]\nparam_cache = "${scratch}"\npreload = ["missing.zkey"]\n`, "info");
   const c5 = await d5.exited;
   check("srs.preload of a missing key stops start-up (exit 1, no socket)",
         c5 === 1 && /ERROR .*srs\.preload: .*missing\.zkey/.test(d5.stderrText) && !fs.existsSync(sock), `${c5} ${d5.stderrText}`);
@@ -349,10 +360,10 @@ try {
     d.stderr.on("data", (b) => { err += b; });
     return { code: await new Promise((res) => d.on("exit", (c) => res(c))), err };
   };
-  fs.writeFileSync(cfgPath, `[daemon]\nlisten = "unix://${sock}"\n[gpus]\ndevices = [1023]\n`);
+  fs.writeFileSync(cfgPath, `[daemon]\nlisten = "unix://${sock}"\n${stateLine}[gpus]\ndevices = [1023]\n`);
   let b = await runBad(["--config", cfgPath]);
   check("gpus.devices naming a missing GPU stops start-up with FILE:LINE",
-        b.code === 2 && b.err.includes(`${cfgPath}:4: gpus.devices = [1023]: `) &&
+        b.code === 2 && b.err.includes(`${cfgPath}:5: gpus.devices = [1023]: `) &&
         (onCpu ? b.err.includes("no GPU is visible") : b.err.includes("there is no GPU 1023")), b.err);
   if (onCpu) {
     b = await runBad(["--config", cfgPath, "--gpus", "all"]);

@@ -77,6 +77,7 @@ static void test_defaults(void) {
     CHECK_EQ_STR(c.daemon.listen, "unix:///run/curio/cuzk.sock");
     CHECK_EQ_STR(c.daemon.status_listen, "");
     CHECK_EQ_INT(c.daemon.rpc_threads, 16);
+    CHECK_EQ_STR(c.daemon.state_dir, "/var/lib/cuzk");
     CHECK_EQ_INT(c.memory.total_budget, 0);
     CHECK_EQ_INT(c.memory.safety_margin, 5ull << 30);
     CHECK_EQ_INT(c.memory.eviction_min_idle, 300);
@@ -103,6 +104,7 @@ static const char *every_key = "# every key, none at its default\n"
                                "listen = \"0.0.0.0:9820\"\n"
                                "status_listen = '127.0.0.1:9821' # a literal string\n"
                                "rpc_threads = 3\n"
+                               "state_dir = \"/srv/cuzk-state\"\n"
                                "\n"
                                "[memory]\n"
                                "total_budget = \"200GiB\"\n"
@@ -138,6 +140,7 @@ static void check_every_key(const cz_daemon_config *c) {
     CHECK_EQ_STR(c->daemon.listen, "0.0.0.0:9820");
     CHECK_EQ_STR(c->daemon.status_listen, "127.0.0.1:9821");
     CHECK_EQ_INT(c->daemon.rpc_threads, 3);
+    CHECK_EQ_STR(c->daemon.state_dir, "/srv/cuzk-state");
     CHECK_EQ_INT(c->memory.total_budget, 200ull << 30);
     CHECK_EQ_INT(c->memory.safety_margin, 1000000);
     CHECK_EQ_INT(c->memory.eviction_min_idle, 7200);
@@ -188,6 +191,7 @@ static void test_every_key_set(void) {
         {"daemon.listen", "0.0.0.0:9820"},
         {"daemon.status_listen", "127.0.0.1:9821"},
         {"daemon.rpc_threads", "3"},
+        {"daemon.state_dir", "/srv/cuzk-state"},
         {"memory.total_budget", "200 GiB"},
         {"memory.safety_margin", "1000000"},
         {"memory.eviction_min_idle", "120m"},
@@ -250,6 +254,7 @@ static void test_every_key_set(void) {
         {"memory.eviction_min_idle", "-5m", CZ_EFORMAT, "not a duration"},
         {"logging.level", "loud", CZ_EFORMAT, "not error, warn"},
         {"daemon.listen", "", CZ_ERANGE, "must not be empty"},
+        {"daemon.state_dir", "", CZ_ERANGE, "must not be empty"},
         {"srs.preload", "a,,b", CZ_ERANGE, "empty item"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
@@ -585,6 +590,41 @@ static void test_listen_port(void) {
     check_error("[daemon]\nstatus_listen = \"h:0\"\n", CZ_ERANGE, 2, "out of range");
 }
 
+/* cz_daemon_config_where: FILE:LINE of a file's key, "command line" after a set, "" for a default
+ * (the start-up checks after loading, such as the budget against physical memory, cite it). */
+static void test_where(void) {
+    cz_daemon_config c;
+    cz_errinfo ei;
+    cz_errinfo_clear(&ei);
+    const char *path = write_tmp("[daemon]\nstate_dir = \"/srv/s\"\n\n[memory]\n"
+                                 "total_budget = \"2GiB\"\npinned_budget = 1\n");
+    char want[128];
+    CHECK_ERR(cz_daemon_config_load(&c, path, &ei), CZ_OK);
+    snprintf(want, sizeof want, "%s:5", path);
+    CHECK_EQ_STR(cz_daemon_config_where(&c, "memory.total_budget"), want);
+    snprintf(want, sizeof want, "%s:2", path);
+    CHECK_EQ_STR(cz_daemon_config_where(&c, "daemon.state_dir"), want);
+    CHECK_EQ_STR(cz_daemon_config_where(&c, "memory.safety_margin"), ""); /* default */
+    CHECK_EQ_STR(cz_daemon_config_where(&c, "memory.pinned_budget"), ""); /* deprecated */
+    CHECK_EQ_STR(cz_daemon_config_where(&c, "memory.nope"), "");
+    CHECK_EQ_STR(cz_daemon_config_where(&c, "nope"), "");
+    CHECK_ERR(cz_daemon_config_set(&c, "memory.total_budget", "3GiB", &ei), CZ_OK);
+    CHECK_EQ_STR(cz_daemon_config_where(&c, "memory.total_budget"), "command line");
+    /* a failed set leaves it */
+    CHECK_ERR(cz_daemon_config_set(&c, "daemon.state_dir", "", &ei), CZ_ERANGE);
+    snprintf(want, sizeof want, "%s:2", path);
+    CHECK_EQ_STR(cz_daemon_config_where(&c, "daemon.state_dir"), want);
+    cz_daemon_config_free(&c);
+    /* a failed load: the defaults, set nowhere */
+    FILE *f = fopen(path, "a");
+    fputs("[gpus]\nnope = 1\n", f);
+    fclose(f);
+    CHECK_ERR(cz_daemon_config_load(&c, path, &ei), CZ_EFORMAT);
+    CHECK_EQ_STR(cz_daemon_config_where(&c, "memory.total_budget"), "");
+    cz_daemon_config_free(&c);
+    unlink(path);
+}
+
 static const test_case cases[] = {
     {"defaults", test_defaults},
     {"every_key_file", test_every_key_file},
@@ -596,6 +636,7 @@ static const test_case cases[] = {
     {"gpus", test_gpus},
     {"socket_mode", test_socket_mode},
     {"listen_port", test_listen_port},
+    {"where", test_where},
 };
 
 int main(int argc, char **argv) {

@@ -559,6 +559,12 @@ static void test_http(void) {
     /* a listener from the start: pages while nothing ran */
     CHECK_ERR(cz_http_start(&h, "127.0.0.1:0", NULL, e, srs, &ei), CZ_OK);
     CHECK(h != NULL && cz_http_port(h) > 0);
+    if (h != NULL) {
+        /* the address bound, with the port the system chose */
+        char want[64];
+        snprintf(want, sizeof want, "127.0.0.1:%d", cz_http_port(h));
+        CHECK_EQ_STR(cz_http_address(h), want);
+    }
     {
         /* a tuning other than the defaults shows as installed (the later pages: the defaults) */
         cz_tuning tu = {0};
@@ -682,6 +688,9 @@ static void test_http(void) {
     /* a server without an SRS manager: no srs metrics, "srs": null */
     CHECK_ERR(cz_http_start(&h2, ":0", NULL, e, NULL, &ei), CZ_OK);
     if (h2 != NULL) {
+        char want[64]; /* ":port" is every IPv4 address */
+        snprintf(want, sizeof want, "0.0.0.0:%d", cz_http_port(h2));
+        CHECK_EQ_STR(cz_http_address(h2), want);
         CHECK_EQ_INT(http_req(&body, cz_http_port(h2), "GET", "/status"), 200);
         root = body != NULL ? json_loads(body, 0, NULL) : NULL;
         CHECK(root != NULL && json_is_null(json_object_get(root, "srs")));

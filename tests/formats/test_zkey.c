@@ -175,7 +175,7 @@ static void malformed(const uint8_t *good, size_t size, int bn) {
     expect_fail(b, size, CZ_EFORMAT, "magic");
     FRESH();
     memcpy(b, "wtns", 4);
-    expect_fail(b, size, CZ_EFORMAT, "expected \"zkey\"");
+    expect_fail(b, size, CZ_EFORMAT, "bad.zkey: not a .zkey file (no \"zkey\" magic");
     FRESH();
     set32(b + 4, 2);
     expect_fail(b, size, CZ_EUNSUPPORTED, "version 2");
