@@ -64,6 +64,9 @@
 /* Longest wait for the calls received to be answered after the drain, before they are
  * cancelled. */
 #define GRACE_MS 5000
+/* Longest wait, once the server is shut down, for handlers that do not return (a key load
+ * stuck in the kernel on a hung file system); run then returns CZ_ETIMEDOUT without them. */
+#define STUCK_MS 10000
 /* Requests at least this large return their freed memory to the system (release_request). */
 #define TRIM_AFTER_BYTES (4u << 20)
 
@@ -104,6 +107,7 @@ struct cz_grpc_server {
     int started;         /* grpc_server_start was called */
     int shut;            /* grpc_server_shutdown_and_notify's tag has arrived */
     atomic_int live_calls;
+    int abandoned; /* run gave up on calls that did not end (STUCK_MS) */
     atomic_int shutting_down;
     atomic_int drained;
     atomic_int unanswered; /* calls received whose SEND batch has not completed */
@@ -607,7 +611,7 @@ static void *drain_thread(void *arg) {
 
 int cz_grpc_server_run(cz_grpc_server *s, atomic_int *stop) {
     int draining = 0, shutdown_started = 0, shutdown_done = 0;
-    uint64_t drained_at = 0;
+    uint64_t drained_at = 0, shutdown_at = 0;
     pthread_t drainer;
     request_next(s);
     for (;;) {
@@ -626,6 +630,7 @@ int cz_grpc_server_run(cz_grpc_server *s, atomic_int *stop) {
         if (drained_at != 0 && !shutdown_started &&
             (atomic_load(&s->unanswered) == 0 || cz_clock_now_ms() - drained_at > GRACE_MS)) {
             shutdown_started = 1;
+            shutdown_at = cz_clock_now_ms();
             if (draining == 1)
                 pthread_join(drainer, NULL);
             atomic_store(&s->shutting_down, 1);
@@ -634,6 +639,13 @@ int cz_grpc_server_run(cz_grpc_server *s, atomic_int *stop) {
         }
         if (shutdown_done && atomic_load(&s->live_calls) == 0)
             break;
+        if (shutdown_started && cz_clock_now_ms() - shutdown_at > STUCK_MS) {
+            CZ_LOG_WARN("cuzk-daemon: %d calls still running %d s after the shutdown (a key "
+                        "load that does not return?); exiting without them",
+                        atomic_load(&s->live_calls), STUCK_MS / 1000);
+            s->abandoned = 1;
+            return CZ_ETIMEDOUT;
+        }
         gpr_timespec dl =
             gpr_time_add(gpr_now(GPR_CLOCK_MONOTONIC), gpr_time_from_millis(100, GPR_TIMESPAN));
         grpc_event ev = grpc_completion_queue_next(s->cq, dl, NULL);
@@ -670,6 +682,11 @@ int cz_grpc_server_run(cz_grpc_server *s, atomic_int *stop) {
 void cz_grpc_server_destroy(cz_grpc_server *s) {
     if (s == NULL)
         return;
+    if (s->abandoned) { /* threads still inside: free nothing they use, keep no socket */
+        if (s->unix_path[0])
+            unlink(s->unix_path);
+        return;
+    }
     stop_threads(s);
     release_grpc(s);
     if (s->unix_path[0])

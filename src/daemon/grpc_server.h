@@ -40,10 +40,14 @@ const char *cz_grpc_server_address(const cz_grpc_server *s);
 /*
  * Serves until *stop becomes non-zero (e.g. set by a signal handler), then: new submits are
  * refused (UNAVAILABLE), accepted jobs are drained, the server shuts down after the replies
- * of those jobs' waiters have been sent. Returns CZ_OK.
+ * of those jobs' waiters have been sent. Returns CZ_OK; CZ_ETIMEDOUT when calls were still
+ * inside a handler 10 s after the shutdown (a key load stuck in the kernel): the server is then
+ * abandoned (destroy only removes the socket file) and the caller must exit without freeing what
+ * those handlers use (the service).
  */
 int cz_grpc_server_run(cz_grpc_server *s, atomic_int *stop);
-/* Frees the server (after run returned) and removes its Unix socket file. */
+/* Frees the server (after run returned) and removes its Unix socket file; after a run that
+ * returned CZ_ETIMEDOUT it removes the socket file and frees nothing. */
 void cz_grpc_server_destroy(cz_grpc_server *s);
 
 #endif

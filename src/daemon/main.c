@@ -392,9 +392,17 @@ int main(int argc, char **argv) {
     CZ_LOG_INFO("cuzk-daemon: ready: listening on %s (%s)%s%s", cz_grpc_server_address(srv),
                 cfg.engine.ndevices > 0 ? "GPU backend" : "CPU backend", http ? "; status on " : "",
                 http ? cz_http_address(http) : "");
-    cz_grpc_server_run(srv, &stop_requested);
+    int abandoned = cz_grpc_server_run(srv, &stop_requested) == CZ_ETIMEDOUT;
     rc = 0;
     CZ_LOG_INFO("cuzk-daemon: stopped");
+    if (abandoned) { /* handlers still inside the service: exit without freeing it */
+        cz_http_stop(http);
+        cz_grpc_server_destroy(srv);
+        if (tl_file != NULL)
+            fflush(tl_file);
+        cz_daemon_socklock_release(lock);
+        _exit(0);
+    }
 out:
     cz_http_stop(http); /* before the engine it reads */
     cz_grpc_server_destroy(srv);
