@@ -3,7 +3,9 @@
 //    verifies, the next submit is refused with the path and the reason, the daemon stays up and
 //    logs the change; the key put back is loaded again and proves;
 //  - a FIFO at a key path, submitted beside a normal job and a PreloadSRS of another key: the
-//    FIFO is refused at once (INVALID_ARGUMENT, "not a regular file"), the others complete.
+//    FIFO is refused at once (INVALID_ARGUMENT, "not a regular file"), the others complete;
+//  - a request_id with a newline, a CR and an escape (the job's TIMELINE lines are in the log):
+//    every line of the log is one log line; no control character reaches the log.
 // Before keys were read into the daemon's memory, the truncation killed the daemon (SIGBUS) and
 // the FIFO blocked key loading for good.
 //
@@ -83,8 +85,10 @@ const vk = await snarkjs.zKey.exportVerificationKey(srcKey);
 const pub = (await snarkjs.wtns.exportJson(wtnsPath)).slice(1, 1 + vk.nPublic).map(String);
 const verifies = async (proof) => { try { return await snarkjs.groth16.verify(vk, pub, proofJson(proof)); } catch { return false; } };
 
-const daemon = spawn(daemonBin, ["--listen", `unix://${sock}`, "--synth-cache", path.join(scratch, "synth"),
-                                 "--budget-gib", "2"], { stdio: ["ignore", "inherit", "pipe"] });
+const cfgPath = path.join(scratch, "cuzk.toml");
+fs.writeFileSync(cfgPath, `[daemon]\nlisten = "unix://${sock}"\nstate_dir = "${path.join(scratch, "state")}"\n` +
+                          `[memory]\ntotal_budget = "2GiB"\n[logging]\ntimeline = "log"\n`);
+const daemon = spawn(daemonBin, ["--config", cfgPath], { stdio: ["ignore", "inherit", "pipe"] });
 let log = "";
 daemon.stderr.on("data", (b) => { log += b; process.stderr.write(b); });
 const exited = new Promise((res) => daemon.on("exit", (c, sig) => res({ c, sig })));
@@ -141,8 +145,22 @@ try {
         code(j) === 0 && j.resp.result.status === "COMPLETED" && await verifies(j.resp.result.proof), show(j));
   check("all four answered within 20 s", Date.now() - started < 20000, `${Date.now() - started} ms`);
 
+  // --- a client string with control characters cannot forge a log line
+  const forged = "nl\n2026-01-01T00:00:00.000Z ERROR forged\r\x1b[2J";
+  r = await call("Prove", { submit: { request_id: forged, proof_kind: "POREP_SYNTH", synth_scale: 10,
+                                      synth_partitions: 1, synth_seed: 3 } });
+  check("a job whose request_id has a newline, CR and ESC completes",
+        code(r) === 0 && r.resp.result.status === "COMPLETED", show(r));
+
   daemon.kill("SIGTERM");
   const e = await exited;
+  const LOG_LINE = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z (ERROR|WARN |INFO |DEBUG|TRACE) \S/;
+  const lines = log.trim().split("\n");
+  check("every log line is a log line; the id's lines hold it on one line, its control characters replaced",
+        lines.every((l) => LOG_LINE.test(l)) && !lines.some((l) => l.startsWith("2026-01-01T00:00:00.000Z")) &&
+        lines.some((l) => /TIMELINE,[0-9.]+,DONE,nl.2026-01-01T00:00:00\.000Z.ERROR.forged/.test(l)) &&
+        !/[\r\x1b]/.test(log),
+        lines.filter((l) => !LOG_LINE.test(l) || l.includes("forged")).join("\n").slice(0, 1000));
   check("SIGTERM: exit 0", e.c === 0, JSON.stringify(e));
 } catch (e) {
   check("no exception", false, e.stack);
