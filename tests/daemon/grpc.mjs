@@ -10,42 +10,16 @@
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { setup, check, finish, sleep, root, bn254ProofJson, LOG_LINE } from "./harness.mjs";
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-const [daemonBin, scratchArg] = process.argv.slice(2);
-if (!daemonBin) {
-  console.error("usage: grpc.mjs <cuzk-daemon> <scratch dir>");
-  process.exit(2);
-}
-let grpc, protoLoader, snarkjs;
-try {
-  grpc = await import("@grpc/grpc-js");
-  protoLoader = await import("@grpc/proto-loader");
-  snarkjs = await import("snarkjs");
-} catch (e) {
-  console.log(`SKIP: @grpc/grpc-js, @grpc/proto-loader or snarkjs missing (run npm install): ${e.message}`);
-  process.exit(77);
-}
+const { daemonBin, scratch, grpc, snarkjs, Engine, code, codeName } = await setup("grpc", { snarkjs: true });
 
-let passed = 0, failed = 0;
-function check(name, ok, detail = "") {
-  if (ok) passed++;
-  else failed++;
-  console.log(`${ok ? "ok  " : "FAIL"} ${name}${ok || !detail ? "" : ": " + detail}`);
-}
 
-const scratch = path.resolve(scratchArg ?? "build/daemon-test");
-fs.rmSync(scratch, { recursive: true, force: true });
-fs.mkdirSync(scratch, { recursive: true });
+
 const sock = path.join(scratch, "run", "sub", "cuzk.sock"); // parent directories made by the daemon
 const zkey = path.join(root, "examples/poseidon/poseidon_chain.zkey");
 const wtns = fs.readFileSync(path.join(root, "examples/poseidon/poseidon_chain.wtns"));
 
-const def = protoLoader.loadSync(path.join(root, "proto/cuzk/v1/proving.proto"), {
-  keepCase: true, longs: String, enums: String, defaults: true,
-});
-const Engine = grpc.loadPackageDefinition(def).cuzk.v1.ProvingEngine;
 
 function startDaemon() {
   const d = spawn(daemonBin, ["--listen", `unix://${sock}`, "--synth-cache", path.join(scratch, "synth"),
@@ -66,31 +40,8 @@ const call = (m, req, deadlineMs = 60000) => new Promise((res) => {
 const rawCall = (m, bytes) => new Promise((res) => {
   client.makeUnaryRequest(`/cuzk.v1.ProvingEngine/${m}`, (x) => x, (x) => x, bytes, (err, resp) => res({ err, resp }));
 });
-const code = (r) => (r.err ? r.err.code : grpc.status.OK);
-const codeName = (c) => Object.keys(grpc.status).find((k) => grpc.status[k] === c) ?? String(c);
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const light = process.env.CZ_DAEMON_TEST_LIGHT === "1";
-// A daemon log line: ISO-8601 UTC time with milliseconds, the level in five columns, the text.
-const LOG_LINE = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z (ERROR|WARN |INFO |DEBUG|TRACE) \S/;
 
-// BN254 proof (snarkjs layout: affine little-endian Montgomery; A 64, B 128, C 64 bytes) to JSON.
-function modpow(b, e, m) { let r = 1n; b %= m; for (; e > 0n; e >>= 1n, b = b * b % m) if (e & 1n) r = r * b % m; return r; }
-// The BN254 base field modulus (snarkjs bn128 q).
-const BN_P = 21888242871839275222246405745257275088696311157297823662689037894645226208583n;
-const RINV = modpow(modpow(2n, 256n, BN_P), BN_P - 2n, BN_P);
-function fe(buf, off) {
-  let x = 0n;
-  for (let i = 31; i >= 0; i--) x = (x << 8n) | BigInt(buf[off + i]);
-  return (x * RINV % BN_P).toString();
-}
-function proofJson(b) {
-  return {
-    protocol: "groth16", curve: "bn128",
-    pi_a: [fe(b, 0), fe(b, 32), "1"],
-    pi_b: [[fe(b, 64), fe(b, 96)], [fe(b, 128), fe(b, 160)], ["1", "0"]],
-    pi_c: [fe(b, 192), fe(b, 224), "1"],
-  };
-}
 
 // Hand-encoded protobuf: varint field, length-delimited field.
 function varint(n) { const o = []; n = BigInt(n); do { let b = Number(n & 0x7fn); n >>= 7n; if (n) b |= 0x80; o.push(b); } while (n); return o; }
@@ -151,10 +102,10 @@ try {
     const vk = await snarkjs.zKey.exportVerificationKey(zkey);
     const w = await snarkjs.wtns.exportJson(path.join(root, "examples/poseidon/poseidon_chain.wtns"));
     const pub = w.slice(1, 1 + vk.nPublic).map(String);
-    check("snarkjs verifies the daemon's proof", await snarkjs.groth16.verify(vk, pub, proofJson(r.resp.proof)));
+    check("snarkjs verifies the daemon's proof", await snarkjs.groth16.verify(vk, pub, bn254ProofJson(r.resp.proof)));
     const bad = Buffer.from(r.resp.proof); bad[0] ^= 1;
     let badOk = false;
-    try { badOk = await snarkjs.groth16.verify(vk, pub, proofJson(bad)); } catch { badOk = false; }
+    try { badOk = await snarkjs.groth16.verify(vk, pub, bn254ProofJson(bad)); } catch { badOk = false; }
     check("snarkjs rejects the proof with one bit flipped", !badOk);
     check("timings: total_ms >= queue_wait_ms", Number(r.resp.total_ms) >= Number(r.resp.queue_wait_ms));
   }
@@ -376,6 +327,4 @@ try {
   client.close();
   if (daemon) daemon.kill("SIGKILL");
 }
-console.log(`daemon_grpc: ${((Date.now() - t0) / 1000).toFixed(1)} s`);
-console.log(`${passed} passed, ${failed} failed`);
-process.exit(failed ? 1 : 0);
+finish("daemon_grpc", t0);

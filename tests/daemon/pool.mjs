@@ -23,44 +23,18 @@
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { setup, check, finish, sleep } from "./harness.mjs";
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-const [daemonBin, scratchArg] = process.argv.slice(2);
-if (!daemonBin) {
-  console.error("usage: pool.mjs <cuzk-daemon> <scratch dir>");
-  process.exit(2);
-}
-let grpc, protoLoader;
-try {
-  grpc = await import("@grpc/grpc-js");
-  protoLoader = await import("@grpc/proto-loader");
-} catch (e) {
-  console.log(`SKIP: @grpc/grpc-js or @grpc/proto-loader missing (run npm install): ${e.message}`);
-  process.exit(77);
-}
+const { daemonBin, scratch, grpc, Engine, code, codeName } = await setup("pool");
 
-let passed = 0, failed = 0;
-function check(name, ok, detail = "") {
-  if (ok) passed++;
-  else failed++;
-  console.log(`${ok ? "ok  " : "FAIL"} ${name}${ok || !detail ? "" : ": " + detail}`);
-}
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
 const light = process.env.CZ_DAEMON_TEST_LIGHT === "1";
 // A sanitizer's allocator keeps freed memory resident (ASan's quarantine, TSan's caches).
 const sanitizer = process.env.CZ_DAEMON_SANITIZER ?? "";
 
-const scratch = path.resolve(scratchArg ?? "build/daemon-pool-test");
-fs.rmSync(scratch, { recursive: true, force: true });
-fs.mkdirSync(scratch, { recursive: true });
 const sock = path.join(scratch, "cuzk.sock");
 const cfgPath = path.join(scratch, "cuzk.toml");
 
-const def = protoLoader.loadSync(path.join(root, "proto/cuzk/v1/proving.proto"), {
-  keepCase: true, longs: String, enums: String, defaults: true,
-});
-const Engine = grpc.loadPackageDefinition(def).cuzk.v1.ProvingEngine;
 const opts = { "grpc.max_send_message_length": 256 << 20, "grpc.max_receive_message_length": 256 << 20 };
 
 const RPC_THREADS = 4;
@@ -105,8 +79,6 @@ function cancellable(m, req) {
   const done = new Promise((res) => { c = client[m](req, { deadline: Date.now() + 300000 }, (err, resp) => res({ err, resp })); });
   return { done, cancel: () => c.cancel() };
 }
-const code = (r) => (r.err ? r.err.code : grpc.status.OK);
-const codeName = (c) => Object.keys(grpc.status).find((k) => grpc.status[k] === c) ?? String(c);
 const synth = (id, scale, parts, extra = {}) =>
   ({ request_id: id, proof_kind: "POREP_SYNTH", synth_scale: scale, synth_partitions: parts, synth_seed: 9, ...extra });
 // A job that keeps the pipeline busy until it is cancelled: 64 partitions of 2^14 on one CPU
@@ -296,6 +268,4 @@ try {
   client?.close();
   if (daemon) daemon.kill("SIGKILL");
 }
-console.log(`daemon_pool: ${((Date.now() - t0) / 1000).toFixed(1)} s`);
-console.log(`${passed} passed, ${failed} failed`);
-process.exit(failed ? 1 : 0);
+finish("daemon_pool", t0);

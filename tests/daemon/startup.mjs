@@ -9,41 +9,16 @@
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { setup, check, finish, sleep } from "./harness.mjs";
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-const [daemonBin, scratchArg] = process.argv.slice(2);
-if (!daemonBin) {
-  console.error("usage: startup.mjs <cuzk-daemon> <scratch dir>");
-  process.exit(2);
-}
-let grpc, protoLoader;
-try {
-  grpc = await import("@grpc/grpc-js");
-  protoLoader = await import("@grpc/proto-loader");
-} catch (e) {
-  console.log(`SKIP: @grpc/grpc-js or @grpc/proto-loader missing (run npm install): ${e.message}`);
-  process.exit(77);
-}
+const { daemonBin, scratch, grpc, Engine, code } = await setup("startup");
+const t0 = Date.now();
 
-let passed = 0, failed = 0;
-function check(name, ok, detail = "") {
-  if (ok) passed++;
-  else failed++;
-  console.log(`${ok ? "ok  " : "FAIL"} ${name}${ok || !detail ? "" : ": " + detail}`);
-}
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-const scratch = path.resolve(scratchArg ?? "build/daemon-startup-test");
-fs.rmSync(scratch, { recursive: true, force: true });
-fs.mkdirSync(scratch, { recursive: true });
+
 const sock = path.join(scratch, "cuzk.sock");
 const lock = `${sock}.lock`;
 
-const def = protoLoader.loadSync(path.join(root, "proto/cuzk/v1/proving.proto"), {
-  keepCase: true, longs: String, enums: String, defaults: true,
-});
-const Engine = grpc.loadPackageDefinition(def).cuzk.v1.ProvingEngine;
 
 // Starts the daemon (umask 0, so the socket's and the directories' modes are the daemon's doing);
 // args after the defaults. synth: false leaves out --synth-cache (the key cache is then under
@@ -276,5 +251,4 @@ const prove = async (id) => {
   busy.close();
 }
 
-console.log(`${passed} passed, ${failed} failed`);
-process.exit(failed ? 1 : 0);
+finish("daemon_startup", t0);
