@@ -180,6 +180,19 @@ typedef struct test_case {
 
 /* Runs the cases the arguments select (see the top of this file) between setup and teardown
  * (either may be NULL); returns main's exit status. */
+/* A scratch directory for a test's files: tmpl is a mkdtemp template ("/tmp/cuzk-x-XXXXXX"),
+ * made in place; test_tmpdir_remove deletes it with everything in it. 0 or -1. */
+static inline int test_tmpdir(char *tmpl) {
+    return mkdtemp(tmpl) != NULL ? 0 : -1;
+}
+
+static inline void test_tmpdir_remove(const char *dir) {
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    if (system(cmd) != 0)
+        fprintf(stderr, "could not remove %s\n", dir);
+}
+
 static inline int test_main_fixture(int argc, char **argv, const test_case *cases, size_t ncases,
                                     int (*setup)(void), void (*teardown)(void)) {
     /* selected[i]: case i runs; none named means all. */

@@ -51,14 +51,11 @@ static void test_errors(void) {
 static char dir[] = "/tmp/cuzk-fileio-XXXXXX";
 
 static int setup(void) {
-    return mkdtemp(dir) != NULL ? 0 : 1;
+    return test_tmpdir(dir) == 0 ? 0 : 1;
 }
 
 static void teardown(void) {
-    char cmd[64];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    if (system(cmd) != 0)
-        fprintf(stderr, "could not remove %s\n", dir);
+    test_tmpdir_remove(dir);
 }
 
 static void write_file(const char *path, const char *text) {

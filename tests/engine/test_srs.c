@@ -250,14 +250,11 @@ static void test_concurrent(void) {
 static char dir[] = "/tmp/cuzk-srs-XXXXXX";
 
 static int setup(void) {
-    return mkdtemp(dir) != NULL ? 0 : 1;
+    return test_tmpdir(dir) == 0 ? 0 : 1;
 }
 
 static void teardown(void) {
-    char cmd[64];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    if (system(cmd) != 0)
-        fprintf(stderr, "could not remove %s\n", dir);
+    test_tmpdir_remove(dir);
 }
 
 static int copy_file(const char *to, const char *from) {
