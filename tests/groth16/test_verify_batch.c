@@ -109,70 +109,59 @@ static void batch_copy(batch *b, const fixture *f) {
     }
 }
 
-/* P += generator, in the group of the proof point named by which (0 = A, 1 = B, 2 = C). */
-static void move_point(cz_groth16_proof *p, int which) {
+/* The proof point named by which (0 = A, 1 = B, 2 = C) += k·G, G the generator of its group. */
+static void move_point(cz_groth16_proof *p, int which, int k) {
+    uint64_t m[1] = {(uint64_t)(k < 0 ? -k : k)};
     if (p->curve == CZ_CURVE_BLS12381) {
         cz_bls12381_groth16_proof *q = &p->u.bls12381;
-        cz_bls12381_g1_affine g1, *pt1 = which == 0 ? &q->a : &q->c;
-        cz_bls12381_g1_jacobian j1;
+        cz_bls12381_g1_affine g1, *pt = which == 0 ? &q->a : &q->c;
         cz_bls12381_g2_affine g2;
-        cz_bls12381_g2_jacobian j2;
+        cz_bls12381_g1_jacobian d1, j1;
+        cz_bls12381_g2_jacobian d2, j2;
         if (which == 1) {
             cz_bls12381_g2_generator(&g2);
+            bls12381_g2_from_affine(&d2, &g2);
+            bls12381_g2_mul_limbs(&d2, &d2, m, 1);
+            if (k < 0)
+                bls12381_g2_jac_neg(&d2, &d2);
             bls12381_g2_from_affine(&j2, &q->b);
-            bls12381_g2_add_mixed(&j2, &j2, &g2);
+            bls12381_g2_add(&j2, &j2, &d2);
             bls12381_g2_to_affine(&q->b, &j2);
             return;
         }
         cz_bls12381_g1_generator(&g1);
-        bls12381_g1_from_affine(&j1, pt1);
-        bls12381_g1_add_mixed(&j1, &j1, &g1);
-        bls12381_g1_to_affine(pt1, &j1);
+        bls12381_g1_from_affine(&d1, &g1);
+        bls12381_g1_mul_limbs(&d1, &d1, m, 1);
+        if (k < 0)
+            bls12381_g1_jac_neg(&d1, &d1);
+        bls12381_g1_from_affine(&j1, pt);
+        bls12381_g1_add(&j1, &j1, &d1);
+        bls12381_g1_to_affine(pt, &j1);
     } else {
         cz_bn254_groth16_proof *q = &p->u.bn254;
-        cz_bn254_g1_affine g1, *pt1 = which == 0 ? &q->a : &q->c;
-        cz_bn254_g1_jacobian j1;
+        cz_bn254_g1_affine g1, *pt = which == 0 ? &q->a : &q->c;
         cz_bn254_g2_affine g2;
-        cz_bn254_g2_jacobian j2;
+        cz_bn254_g1_jacobian d1, j1;
+        cz_bn254_g2_jacobian d2, j2;
         if (which == 1) {
             cz_bn254_g2_generator(&g2);
+            bn254_g2_from_affine(&d2, &g2);
+            bn254_g2_mul_limbs(&d2, &d2, m, 1);
+            if (k < 0)
+                bn254_g2_jac_neg(&d2, &d2);
             bn254_g2_from_affine(&j2, &q->b);
-            bn254_g2_add_mixed(&j2, &j2, &g2);
+            bn254_g2_add(&j2, &j2, &d2);
             bn254_g2_to_affine(&q->b, &j2);
             return;
         }
         cz_bn254_g1_generator(&g1);
-        bn254_g1_from_affine(&j1, pt1);
-        bn254_g1_add_mixed(&j1, &j1, &g1);
-        bn254_g1_to_affine(pt1, &j1);
-    }
-}
-
-/* C += k·G (k may be negative), G the G1 generator. */
-static void move_c(cz_groth16_proof *p, int k) {
-    uint64_t limbs[1] = {(uint64_t)(k < 0 ? -k : k)};
-    if (p->curve == CZ_CURVE_BLS12381) {
-        cz_bls12381_g1_affine g;
-        cz_bls12381_g1_jacobian d, c;
-        cz_bls12381_g1_generator(&g);
-        bls12381_g1_from_affine(&d, &g);
-        bls12381_g1_mul_limbs(&d, &d, limbs, 1);
+        bn254_g1_from_affine(&d1, &g1);
+        bn254_g1_mul_limbs(&d1, &d1, m, 1);
         if (k < 0)
-            bls12381_g1_jac_neg(&d, &d);
-        bls12381_g1_from_affine(&c, &p->u.bls12381.c);
-        bls12381_g1_add(&c, &c, &d);
-        bls12381_g1_to_affine(&p->u.bls12381.c, &c);
-    } else {
-        cz_bn254_g1_affine g;
-        cz_bn254_g1_jacobian d, c;
-        cz_bn254_g1_generator(&g);
-        bn254_g1_from_affine(&d, &g);
-        bn254_g1_mul_limbs(&d, &d, limbs, 1);
-        if (k < 0)
-            bn254_g1_jac_neg(&d, &d);
-        bn254_g1_from_affine(&c, &p->u.bn254.c);
-        bn254_g1_add(&c, &c, &d);
-        bn254_g1_to_affine(&p->u.bn254.c, &c);
+            bn254_g1_jac_neg(&d1, &d1);
+        bn254_g1_from_affine(&j1, pt);
+        bn254_g1_add(&j1, &j1, &d1);
+        bn254_g1_to_affine(pt, &j1);
     }
 }
 
@@ -218,7 +207,7 @@ static void test_tampered(void) {
             for (size_t j = 0; j < n; j++) {
                 batch b;
                 batch_copy(&b, f);
-                move_point(&b.proofs[j], (int)((j + n) % 3));
+                move_point(&b.proofs[j], (int)((j + n) % 3), 1);
                 CHECK_ERR(single_rc(f, &b, j), CZ_EVERIFY);
                 if (!CHECK_ERR(batch_rc(f, &b, n), CZ_EVERIFY))
                     fprintf(stderr, "  curve %d, n %zu, proof %zu, point %zu\n", c, n, j,
@@ -250,8 +239,8 @@ static void test_multipliers(void) {
         batch_copy(&b, f);
         CHECK_ERR(cz__groth16_verify_batch_z(&f->vk, b.pubs, b.proofs, 2, ones, &ei), CZ_OK);
         CHECK_ERR(cz__groth16_verify_batch_z(&f->vk, b.pubs, b.proofs, 1, ones, &ei), CZ_OK);
-        move_c(&b.proofs[0], 1);
-        move_c(&b.proofs[1], -1);
+        move_point(&b.proofs[0], 2, 1);
+        move_point(&b.proofs[1], 2, -1);
         CHECK_ERR(single_rc(f, &b, 0), CZ_EVERIFY);
         CHECK_ERR(single_rc(f, &b, 1), CZ_EVERIFY);
         CHECK_ERR(cz__groth16_verify_batch_z(&f->vk, b.pubs, b.proofs, 2, ones, &ei), CZ_OK);
@@ -260,8 +249,8 @@ static void test_multipliers(void) {
         CHECK_ERR(batch_rc(f, &b, NPROOFS), CZ_EVERIFY);
         /* 3·5D - 5·3D = 0: the multipliers weigh C exactly as the equation says. */
         batch_copy(&b, f);
-        move_c(&b.proofs[0], 5);
-        move_c(&b.proofs[1], -3);
+        move_point(&b.proofs[0], 2, 5);
+        move_point(&b.proofs[1], 2, -3);
         CHECK_ERR(cz__groth16_verify_batch_z(&f->vk, b.pubs, b.proofs, 2, z35, &ei), CZ_OK);
         CHECK_ERR(cz__groth16_verify_batch_z(&f->vk, b.pubs, b.proofs, 2, ones, &ei), CZ_EVERIFY);
         CHECK_ERR(batch_rc(f, &b, 2), CZ_EVERIFY);
