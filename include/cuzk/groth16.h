@@ -232,6 +232,22 @@ int cz_groth16_gpu_key_device(const cz_groth16_gpu_key *k);
 int cz_groth16_verify(const cz_groth16_vk *vk, const cz_groth16_public *pub,
                       const cz_groth16_proof *proof, cz_errinfo *ei);
 
+/*
+ * Verifies n proofs of one key at once, as bellperson's verify_proofs_batch: proof j with the
+ * public inputs pubs[j] (each pubs[j].n == vk->npublic), by one random linear combination of the
+ * n pairing equations (128-bit multipliers from the CSPRNG, drawn per call) and one multi-pairing
+ * of n + 3 pairs (docs/groth16.md, "Batch verification"). CZ_OK when every proof is valid;
+ * CZ_EVERIFY when at least one is not (a batch with a bad proof passes with probability at most
+ * 2^-128), without saying which: cz_groth16_verify on each finds it. n == 1 is cz_groth16_verify.
+ * Every point and input is checked as there, first, and an error names the proof: CZ_ECURVE,
+ * CZ_EFORMAT (proof j's input count), CZ_ERANGE, CZ_ENOTONCURVE / CZ_ENOTINSUBGROUP; also
+ * CZ_EINVAL (n == 0), CZ_ENOMEM, CZ_EIO (no randomness). Cost for n proofs of m public inputs:
+ * about n single verifications' point checks, n·m Fr products, one MSM of m + 1 points and
+ * n + 3 Miller loops sharing one final exponentiation (a single verify: 4 and 1).
+ */
+int cz_groth16_verify_batch(const cz_groth16_vk *vk, const cz_groth16_public *pubs,
+                            const cz_groth16_proof *proofs, size_t n, cz_errinfo *ei);
+
 /* The verification key of a proving key (a copy: it outlives zk). */
 int cz_groth16_vk_from_zkey(cz_groth16_vk *vk, const cz_zkey *zk, cz_errinfo *ei);
 

@@ -89,19 +89,22 @@ static inline void ptc_minus_one(cz_curve_id curve, uint64_t o[4]) {
 
 /*
  * Writes the circuit of 2^k - 3 constraints (k >= 3) as zkey_path and its witness as wtns_path.
+ * td NULL: a trapdoor derived from (k, mode, curve), γ = 1. zkey_path NULL writes only a new
+ * witness (each call draws new values), valid for every key of the same curve and k.
  * Returns CZ_OK or the error of setup / the witness writer (ei filled).
  */
-static inline int ptc_make(const char *zkey_path, const char *wtns_path, cz_curve_id curve,
-                           unsigned k, int mode, cz_threadpool *pool, cz_errinfo *ei) {
+static inline int ptc_make_td(const char *zkey_path, const char *wtns_path, cz_curve_id curve,
+                              unsigned k, int mode, const cz_groth16_trapdoor *td,
+                              cz_threadpool *pool, cz_errinfo *ei) {
     uint32_t nc = (1u << k) - 3, nw = 3 + 3 * (nc - 1);
     cz_r1cs_term *terms = calloc((size_t)5 * nc, sizeof *terms);
     cz_r1cs_constraint *cons = calloc(nc, sizeof *cons);
     uint64_t(*w)[4] = calloc(nw, sizeof *w);
     uint64_t one[4] = {1, 0, 0, 0}, coef[4];
     cz_r1cs_file r1cs;
-    cz_groth16_trapdoor td;
+    cz_groth16_trapdoor seeded;
     size_t nt = 0;
-    int rc;
+    int rc = CZ_OK;
     if (terms == NULL || cons == NULL || w == NULL) {
         rc = cz_fail(ei, CZ_ENOMEM, "test circuit 2^%u", k);
         goto out;
@@ -161,11 +164,13 @@ static inline int ptc_make(const char *zkey_path, const char *wtns_path, cz_curv
     r1cs.nconstraints = nc;
     r1cs.constraints = cons;
     r1cs.nterms = nt;
-    {
+    if (td == NULL) {
         uint8_t seed[8] = {(uint8_t)k, (uint8_t)mode, (uint8_t)curve, 'p', 't', 'c', 0, 0};
-        cz_groth16_trapdoor_from_seed(&td, seed, sizeof seed);
+        cz_groth16_trapdoor_from_seed(&seeded, seed, sizeof seed);
+        td = &seeded;
     }
-    rc = cz_groth16_setup(zkey_path, &r1cs, &td, pool, ei);
+    if (zkey_path != NULL)
+        rc = cz_groth16_setup(zkey_path, &r1cs, td, pool, ei);
     if (rc == CZ_OK)
         rc = cz_wtns_write(wtns_path, curve, &w[0][0], nw, ei);
 out:
@@ -173,6 +178,11 @@ out:
     free(cons);
     free(w);
     return rc;
+}
+
+static inline int ptc_make(const char *zkey_path, const char *wtns_path, cz_curve_id curve,
+                           unsigned k, int mode, cz_threadpool *pool, cz_errinfo *ei) {
+    return ptc_make_td(zkey_path, wtns_path, curve, k, mode, NULL, pool, ei);
 }
 
 #endif
