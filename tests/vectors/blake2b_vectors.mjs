@@ -5,7 +5,9 @@
 // Writes OUTDIR/blake2b/stream.bin, 3 MiB from the seeded PRNG (lib/prng.mjs), and
 // OUTDIR/blake2b/vectors.txt, one vector a line, every message a slice of the stream:
 //   <oracle> <outlen> <key hex, or - for none> <offset> <length> <digest hex>
-// oracle is "node" or "python". The lengths cover 0..300 byte by byte, every block boundary
+// oracle is "node" or "python". OUTDIR/blake2b/repeat.txt holds "<copies> <bytes> <digest hex>":
+// BLAKE2b-512 of the stream written that many times over (21 MiB, more than one read of the file
+// digest's loop, tests/formats/test_params.c), which is not written out. The lengths cover 0..300 byte by byte, every block boundary
 // (multiples of 128, one less, one more) up to 20 blocks, and a few long ones up to the whole
 // stream; the Python lines cover every output length 1..64 and key lengths 1..64.
 import { execFileSync } from "node:child_process";
@@ -80,4 +82,8 @@ if (pyLines.length !== pyCases.length) {
 }
 lines.push(...pyLines);
 fs.writeFileSync(path.join(dir, "vectors.txt"), lines.join("\n") + "\n");
+const COPIES = 7;
+const rep = crypto.createHash("blake2b512");
+for (let i = 0; i < COPIES; i++) rep.update(stream);
+fs.writeFileSync(path.join(dir, "repeat.txt"), `${COPIES} ${COPIES * STREAM_LEN} ${rep.digest("hex")}\n`);
 console.log(`blake2b vectors: ${lines.length} in ${path.join(dir, "vectors.txt")}`);
