@@ -44,5 +44,6 @@ int cz__cli_verify(int argc, char **argv);
 int cz__cli_info(int argc, char **argv);
 int cz__cli_vk(int argc, char **argv);
 int cz__cli_setup(int argc, char **argv);
+int cz__cli_params(int argc, char **argv);
 
 #endif

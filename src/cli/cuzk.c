@@ -16,6 +16,7 @@ static void usage(FILE *out) {
         "  vk ZKEY VK.json                          export the verification key of a proving key\n"
         "  setup R1CS ZKEY                          make an INSECURE test proving key\n"
         "  info FILE                                say what a file is (zkey, wtns, r1cs, JSON)\n"
+        "  params list|check [DIR]|digest FILE...   Filecoin's parameter files and their digests\n"
         "\n"
         "`cuzk <command> --help` describes each command.\n"
         "exit codes: 0 success (verify: valid), 1 invalid proof, 2 usage error, 3 bad input,\n"
@@ -29,7 +30,7 @@ int main(int argc, char **argv) {
         int (*run)(int argc, char **argv);
     } commands[] = {
         {"prove", cz__cli_prove}, {"verify", cz__cli_verify}, {"vk", cz__cli_vk},
-        {"setup", cz__cli_setup}, {"info", cz__cli_info},
+        {"setup", cz__cli_setup}, {"info", cz__cli_info},     {"params", cz__cli_params},
     };
     if (argc < 2) {
         usage(stderr);
