@@ -320,6 +320,7 @@ out:
 
 static int vk_read_src(cz_bellperson_vk *vk, cz__bp_src *s, cz_threadpool *pool, cz_errinfo *ei) {
     cz_bellperson_info info;
+    memset(vk, 0, sizeof *vk);
     int rc = cz__bp_walk(&info, s, CZ_BELLPERSON_VK, ei);
     if (rc == CZ_OK)
         rc = cz__bp_vk_read(vk, s, &info, pool, ei);
