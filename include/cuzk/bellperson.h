@@ -26,14 +26,18 @@
  * below p) and on the curve. The verifying key's points (the six and IC) are also checked to be in
  * the prime-order subgroup, always: there are few of them and a verifier relies on them. The
  * subgroup check of the five proving sections is an option (cz_bellperson_read_opts), off by
- * default: it costs a scalar multiplication per point (docs/formats.md gives the measured cost,
- * about an hour of CPU for Filecoin's 44 GiB PoRep parameters), and the keys Filecoin uses are
+ * default: it costs a scalar multiplication per point, some 400 times the decoding (docs/formats.md
+ * gives the measured costs: about 19 hours of CPU time for Filecoin's 44 GiB PoRep parameters,
+ * against 3 minutes to decode them), and the keys Filecoin uses are
  * checked against the BLAKE2b digests of its parameter manifest instead. The point at infinity is
  * refused everywhere: bellperson's readers refuse it in IC, H, L, A, B_G1, B_G2 and in proofs (the
  * generator leaves the zero polynomials out of A and B; an infinity in L is an unconstrained
  * variable); cuzk also refuses it for the six points of the verifying key, which bellperson would
  * read (an infinite delta or gamma lets anyone forge proofs). Every error names the file, the
  * section and the byte offset ("k.params: L point 3 at offset 1444: ..."), never the file's bytes.
+ * The files have no magic number, so the first 96 bytes stand in for one: until they decode as a
+ * point of the curve, the only error is "not a bellperson key", with no count or offset read from
+ * a file that may be anything (docs/formats.md).
  *
  * Reading the parameters. The file is opened once (cz_file_open: regular files only), its counts
  * are walked with 4-byte reads, and then each section's points are read with pread straight into

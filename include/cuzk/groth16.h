@@ -259,8 +259,9 @@ int cz_groth16_proof_decode(cz_groth16_proof *proof, cz_curve_id curve, const ui
                             size_t len, cz_errinfo *ei);
 /* A file of proofs: the proofs of N partitions one after the other (Filecoin's PoRep: 10 × 192
  * bytes). *proofs (malloc'd, free()) gets *n proofs; size must be a non-zero multiple of
- * cz_groth16_proof_bytes(curve). Errors as above, naming name, the partition and its offset
- * ("p.bin: partition 1: A at offset 192: ..."). */
+ * cz_groth16_proof_bytes(curve). Errors as above, naming name, the partition and the offset in
+ * the file ("p.bin: partition 1: A at offset 192: ..."), except that a file whose first point does
+ * not decode is only "not a file of proofs" (it has no magic number; its bytes are not told). */
 int cz_groth16_proofs_decode(cz_groth16_proof **proofs, size_t *n, cz_curve_id curve,
                              const uint8_t *data, size_t size, const char *name, cz_errinfo *ei);
 /* The same for the file at path (cz_file_load), plus CZ_EIO. */

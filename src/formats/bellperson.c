@@ -95,6 +95,28 @@ static int walk_fail(const cz__bp_src *s, cz_errinfo *ei, int section, uint64_t 
         (unsigned long long)(n * cz_bellperson_point_bytes(section)), (unsigned long long)left);
 }
 
+/*
+ * A bellperson file has no magic number, and its reader may be handed any file (a daemon reads
+ * the key paths its clients name): an error must not tell what a file that is no key holds (a
+ * count read from it, the offset that count leads to, the flag bits of its first byte). The
+ * file's first 96 bytes stand in for a magic: they must be a point of the curve (alpha_g1), which
+ * bytes not written as one are with probability 2^-381. Until they are, the only answer is that
+ * the file is not a key; after, counts and offsets are the structure of a key and are named.
+ */
+static int looks_like_a_key(const cz__bp_src *s, cz_errinfo *ei) {
+    uint8_t b[G1_BYTES];
+    cz_bls12381_g1_affine p;
+    int rc = src_read(s, b, sizeof b, 0, ei);
+    if (rc == CZ_OK &&
+        (cz_bls12381_g1_from_uncompressed_unchecked(&p, b, sizeof b, NULL) != CZ_OK ||
+         cz_bls12381_g1_is_infinity(&p)))
+        rc = cz_fail(ei, CZ_EFORMAT,
+                     "%s: not a bellperson key (.vk or .params): its first 96 bytes are not a "
+                     "point of the curve (alpha_g1)",
+                     s->name);
+    return rc;
+}
+
 int cz__bp_walk(cz_bellperson_info *info, const cz__bp_src *s, cz_bellperson_kind want,
                 cz_errinfo *ei) {
     uint8_t b[4];
@@ -107,6 +129,8 @@ int cz__bp_walk(cz_bellperson_info *info, const cz__bp_src *s, cz_bellperson_kin
                        "%s: vk at offset 0: the file has %llu bytes, fewer than the %llu of a "
                        "verifying key's six points and IC count",
                        s->name, (unsigned long long)size, (unsigned long long)(IC_OFFSET + 4));
+    if ((rc = looks_like_a_key(s, ei)) != CZ_OK)
+        return rc;
     for (int sect = CZ_BELLPERSON_IC; sect < CZ_BELLPERSON_NSECTIONS; sect++) {
         if (sect == CZ_BELLPERSON_H) {
             if (pos == size && want == CZ_BELLPERSON_PARAMS)

@@ -86,6 +86,17 @@ int cz_groth16_proof_decode(cz_groth16_proof *proof, cz_curve_id curve, const ui
     return decode_at(proof, curve, in, len, 0, ei);
 }
 
+/* 1 when data (a proof's bytes) starts with a point of the curve other than infinity. */
+static int first_point_ok(cz_curve_id curve, const uint8_t *data) {
+    if (curve == CZ_CURVE_BLS12381) {
+        cz_bls12381_g1_affine a;
+        return cz_bls12381_g1_from_compressed_unchecked(&a, data, 48, NULL) == CZ_OK &&
+               !cz_bls12381_g1_is_infinity(&a);
+    }
+    cz_bn254_g1_affine a;
+    return cz_bn254_g1_from_lem(&a, data, 64, 0, NULL) == CZ_OK && !cz_bn254_g1_is_infinity(&a);
+}
+
 int cz_groth16_proofs_decode(cz_groth16_proof **proofs, size_t *n, cz_curve_id curve,
                              const uint8_t *data, size_t size, const char *name, cz_errinfo *ei) {
     size_t pb = cz_groth16_proof_bytes(curve);
@@ -98,6 +109,13 @@ int cz_groth16_proofs_decode(cz_groth16_proof **proofs, size_t *n, cz_curve_id c
                        "%s: %zu bytes are not a whole number of %zu-byte %s proofs (%zu, and %zu "
                        "bytes over)",
                        name, size, pb, cz_curve_name(curve), size / pb, size % pb);
+    /* A file of proofs has no magic either (src/formats/bellperson.c): until its first point
+     * decodes, an error says only that the file is no proof, nothing about its bytes. */
+    if (!first_point_ok(curve, data))
+        return cz_fail(ei, CZ_EFORMAT,
+                       "%s: not a file of %s proofs: its first bytes are not a point of the "
+                       "curve (A)",
+                       name, cz_curve_name(curve));
     cz_groth16_proof *out = malloc(size / pb * sizeof *out);
     if (out == NULL)
         return cz_fail(ei, CZ_ENOMEM, "%s: cannot allocate %zu proofs", name, size / pb);

@@ -240,10 +240,17 @@ static void test_points(void) {
     f = params[pt_off(4, 3)] | 0x20;
     snprintf(want, sizeof want, "B_G1 point 3 at offset %zu", pt_off(4, 3));
     CHECK(expect_patch(pt_off(4, 3), &f, 1, 0, CZ_EFLAGS, want));
-    f = params[0] | 0x40;
-    CHECK(expect_patch(0, &f, 1, 0, CZ_EFLAGS,
-                       "bad.params: vk alpha_g1 at offset 0: bls12381 g1 "
+    f = params[96] | 0x40;
+    CHECK(expect_patch(96, &f, 1, 0, CZ_EFLAGS,
+                       "bad.params: vk beta_g1 at offset 96: bls12381 g1 "
                        "uncompressed: infinity flag with non-zero bytes"));
+    /* The first point stands in for a magic number: until it decodes, the file is "not a key",
+     * and nothing about its bytes is said (tests/formats/test_no_echo.c). */
+    f = params[0] | 0x40;
+    CHECK(expect_patch(0, &f, 1, 0, CZ_EFORMAT,
+                       "bad.params: not a bellperson key (.vk or .params): its first 96 bytes are "
+                       "not a point of the curve (alpha_g1)"));
+    CHECK(expect_patch(0, inf1, 96, 0, CZ_EFORMAT, "bad.params: not a bellperson key"));
 
     /* A coordinate >= p: x = 2^381 - 1. */
     uint8_t big[48];
@@ -430,9 +437,14 @@ static void test_bad_proofs(void) {
     CHECK(bp_unhex(x1, 48, json_string_value(bp_get("nocurve_x_g1"))));
     CHECK(bp_unhex(x2, 96, json_string_value(bp_get("nocurve_x_g2"))));
     x1[0] |= 0x80, x2[0] |= 0x80;
-    CHECK(expect_proof_patch(0, x1, 48, CZ_ENOTONCURVE,
-                             "partition 0: A at offset 0: bls12381 g1 compressed: no point "
+    CHECK(expect_proof_patch(192, x1, 48, CZ_ENOTONCURVE,
+                             "partition 1: A at offset 192: bls12381 g1 compressed: no point "
                              "with this x"));
+    /* The first point stands in for a magic number (tests/formats/test_no_echo.c). */
+    CHECK(
+        expect_proof_patch(0, x1, 48, CZ_EFORMAT,
+                           "p.bin: not a file of bls12381 proofs: its first bytes are not a point "
+                           "of the curve (A)"));
     CHECK(expect_proof_patch(192 + 48, x2, 96, CZ_ENOTONCURVE,
                              "partition 1: B at offset 240: bls12381 g2"));
     cz_bls12381_g1_affine p1;
