@@ -12,6 +12,12 @@
  * identity (cz_file_id) as it was read; a later cz_file_id_get of the path tells whether the file
  * on disk is still the one in memory. A file that changes while it is being read (another size,
  * another modification time) is refused.
+ *
+ * cz_file_open, cz_file_pread, cz_file_check_unchanged: the same path in pieces, for a reader that
+ * decodes a file too large to hold twice (bellperson's .params, 44 GiB) straight into memory of
+ * its own: cz_file_open opens and checks the file as cz_file_load does (cz_file_load is built on
+ * it), cz_file_pread reads a range of it, and cz_file_check_unchanged tells, after the last read,
+ * whether the file is still the version that was opened.
  */
 #ifndef CUZK_FILEIO_H
 #define CUZK_FILEIO_H
@@ -62,6 +68,26 @@ typedef struct cz_file_alloc {
  * error *data = NULL and *len = 0. An empty file gives a 1-byte buffer and *len = 0. */
 int cz_file_load(void **data, size_t *len, cz_file_id *id, const char *path,
                  const cz_file_alloc *mem, cz_errinfo *ei);
+
+/* The most bytes cz_file_pread asks of one read(2): large, so 44 GiB takes ~700 calls. */
+#define CZ_FILE_CHUNK ((size_t)64 << 20)
+
+/* Opens the regular file at path read-only, as cz_file_load does: with O_NONBLOCK (so a FIFO, a
+ * device or a socket is refused at once, never waited on), checked with fstat to be a regular
+ * file, then set to blocking reads. *fd is the caller's to close(2); *id (may be NULL) is the
+ * file's identity when opened. CZ_EIO naming the path and the reason ("cannot open: No such file
+ * or directory", "not a regular file (a FIFO)"); on error *fd = -1. */
+int cz_file_open(int *fd, cz_file_id *id, const char *path, cz_errinfo *ei);
+/* Reads len bytes at offset off of fd into buf, in reads of at most CZ_FILE_CHUNK bytes (short
+ * reads and EINTR are retried); safe to call from several threads on one fd. CZ_EIO naming path:
+ * a read error (with its offset and reason), or a file that ends before off + len ("the file
+ * ends at byte E, inside the N bytes read at offset O"). Callers check their ranges against the
+ * size the open saw, so an early end means that the file shrank after it was opened. */
+int cz_file_pread(int fd, void *buf, size_t len, uint64_t off, const char *path, cz_errinfo *ei);
+/* After the last read: CZ_OK when the file behind fd is still version id (fstat: same inode,
+ * size and modification time) and holds no byte past id->size; else CZ_EIO naming path ("the
+ * file changed while being read"). */
+int cz_file_check_unchanged(int fd, const cz_file_id *id, const char *path, cz_errinfo *ei);
 
 #ifdef __cplusplus
 }

@@ -22,6 +22,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cuzk/bellperson.h"
 #include "cuzk/curve.h"
 #include "cuzk/curve_id.h"
 #include "cuzk/err.h"
@@ -265,6 +266,30 @@ int cz_groth16_public_alloc(cz_groth16_public *pub, cz_curve_id curve, uint32_t 
 size_t cz_groth16_proof_bytes(cz_curve_id curve);
 /* Writes cz_groth16_proof_bytes(proof->curve) bytes to out; returns that count. */
 size_t cz_groth16_proof_encode(uint8_t *out, const cz_groth16_proof *proof);
+/* The inverse: len must be cz_groth16_proof_bytes(curve). Every point must be a valid encoding
+ * (zcash flag bits, coordinates below p), on the curve, in the subgroup, and not infinity (as
+ * bellperson's Proof::read_many). CZ_EFORMAT, CZ_EFLAGS, CZ_ENONCANON, CZ_ENOTONCURVE,
+ * CZ_ENOTINSUBGROUP naming the point and its offset in the proof ("B at offset 48: ..."),
+ * CZ_ECURVE. On error *proof is unchanged. */
+int cz_groth16_proof_decode(cz_groth16_proof *proof, cz_curve_id curve, const uint8_t *in,
+                            size_t len, cz_errinfo *ei);
+/* A file of proofs: the proofs of N partitions one after the other (Filecoin's PoRep: 10 × 192
+ * bytes). *proofs (malloc'd, free()) gets *n proofs; size must be a non-zero multiple of
+ * cz_groth16_proof_bytes(curve). Errors as above, naming name, the partition and the offset in
+ * the file ("p.bin: partition 1: A at offset 192: ..."), except that a file whose first point does
+ * not decode is only "not a file of proofs" (it has no magic number; its bytes are not told). */
+int cz_groth16_proofs_decode(cz_groth16_proof **proofs, size_t *n, cz_curve_id curve,
+                             const uint8_t *data, size_t size, const char *name, cz_errinfo *ei);
+/* The same for the file at path (cz_file_load), plus CZ_EIO. */
+int cz_groth16_proofs_read(cz_groth16_proof **proofs, size_t *n, cz_curve_id curve,
+                           const char *path, cz_errinfo *ei);
+/* Creates (or replaces) path with n >= 1 proofs of one curve. CZ_EINVAL, CZ_ECURVE, CZ_EIO. */
+int cz_groth16_proofs_write(const char *path, const cz_groth16_proof *proofs, size_t n,
+                            cz_errinfo *ei);
+
+/* The verifying key of a bellperson .vk or .params (cuzk/bellperson.h), for cz_groth16_verify: a
+ * copy of alpha_g1, beta_g2, gamma_g2, delta_g2 and IC (nic - 1 public inputs). CZ_ENOMEM. */
+int cz_groth16_vk_from_bellperson(cz_groth16_vk *vk, const cz_bellperson_vk *bp, cz_errinfo *ei);
 
 #ifdef __cplusplus
 }

@@ -50,8 +50,6 @@ int cz_file_read(void **data, size_t *len, const char *path, cz_errinfo *ei) {
 
 /* ---- cz_file_load and file identity ---- */
 
-#define LOAD_CHUNK ((size_t)64 << 20) /* bytes per read(2): large, so 44 GiB takes ~700 calls */
-
 static const char *file_type_name(mode_t mode) {
     if (S_ISDIR(mode))
         return "a directory";
@@ -119,23 +117,59 @@ static void heap_free(void *arg, void *p, size_t bytes) {
     free(p);
 }
 
-/* Reads size bytes of fd into buf; CZ_EIO when the file ends early or a read fails. */
-static int read_all(int fd, uint8_t *buf, size_t size, const char *path, cz_errinfo *ei) {
+int cz_file_open(int *fd, cz_file_id *id, const char *path, cz_errinfo *ei) {
+    struct stat st;
+    int rc = CZ_OK;
+    *fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    if (*fd < 0)
+        return cz_fail(ei, CZ_EIO, "%s: cannot open: %s", path, strerror(errno));
+    if (fstat(*fd, &st) != 0)
+        rc = cz_fail(ei, CZ_EIO, "%s: cannot stat: %s", path, strerror(errno));
+    else if ((rc = check_regular(&st, path, ei)) == CZ_OK) {
+        /* O_NONBLOCK was only for the open: a regular file's reads do not block on it anyway. */
+        (void)fcntl(*fd, F_SETFL, fcntl(*fd, F_GETFL) & ~O_NONBLOCK);
+        if (id != NULL)
+            id_from_stat(id, &st);
+    }
+    if (rc != CZ_OK) {
+        close(*fd);
+        *fd = -1;
+    }
+    return rc;
+}
+
+int cz_file_pread(int fd, void *buf, size_t len, uint64_t off, const char *path, cz_errinfo *ei) {
+    uint8_t *p = buf;
     size_t done = 0;
-    while (done < size) {
-        size_t want = size - done < LOAD_CHUNK ? size - done : LOAD_CHUNK;
-        ssize_t got = pread(fd, buf + done, want, (off_t)done);
+    if (len > (uint64_t)INT64_MAX || off > (uint64_t)INT64_MAX - len)
+        return cz_fail(ei, CZ_EINVAL, "%s: %zu bytes at offset %llu are past any file's end", path,
+                       len, (unsigned long long)off);
+    while (done < len) {
+        size_t want = len - done < CZ_FILE_CHUNK ? len - done : CZ_FILE_CHUNK;
+        ssize_t got = pread(fd, p + done, want, (off_t)(off + done));
         if (got < 0 && errno == EINTR)
             continue;
         if (got < 0)
-            return cz_fail(ei, CZ_EIO, "%s: read error at byte %zu: %s", path, done,
-                           strerror(errno));
+            return cz_fail(ei, CZ_EIO, "%s: read error at byte %llu: %s", path,
+                           (unsigned long long)(off + done), strerror(errno));
         if (got == 0)
             return cz_fail(ei, CZ_EIO,
-                           "%s: the file changed while being read (it ended at byte %zu of %zu)",
-                           path, done, size);
+                           "%s: the file ends at byte %llu, inside the %zu bytes read at offset "
+                           "%llu (it changed after it was opened)",
+                           path, (unsigned long long)(off + done), len, (unsigned long long)off);
         done += (size_t)got;
     }
+    return CZ_OK;
+}
+
+int cz_file_check_unchanged(int fd, const cz_file_id *id, const char *path, cz_errinfo *ei) {
+    /* Grown, rewritten or truncated and regrown while we read: what we hold is no version of it. */
+    struct stat st;
+    cz_file_id now;
+    uint8_t extra;
+    ssize_t more = pread(fd, &extra, 1, (off_t)id->size);
+    if (more != 0 || fstat(fd, &st) != 0 || (id_from_stat(&now, &st), !cz_file_id_same(id, &now)))
+        return cz_fail(ei, CZ_EIO, "%s: the file changed while being read", path);
     return CZ_OK;
 }
 
@@ -146,42 +180,27 @@ int cz_file_load(void **data, size_t *len, cz_file_id *id, const char *path,
         mem = &heap;
     *data = NULL;
     *len = 0;
-    int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-    if (fd < 0)
-        return cz_fail(ei, CZ_EIO, "%s: cannot open: %s", path, strerror(errno));
-    struct stat st, st2;
+    int fd;
+    cz_file_id a;
+    int rc = cz_file_open(&fd, &a, path, ei);
+    if (rc != CZ_OK)
+        return rc;
     uint8_t *buf = NULL;
     size_t size = 0;
-    int rc;
-    if (fstat(fd, &st) != 0) {
-        rc = cz_fail(ei, CZ_EIO, "%s: cannot stat: %s", path, strerror(errno));
+    if (a.size > (uint64_t)SIZE_MAX - 1) {
+        rc = cz_fail(ei, CZ_ENOMEM, "%s: %llu bytes do not fit in memory", path,
+                     (unsigned long long)a.size);
         goto out;
     }
-    if ((rc = check_regular(&st, path, ei)) != CZ_OK)
-        goto out;
-    if ((uint64_t)st.st_size > (uint64_t)SIZE_MAX - 1) {
-        rc = cz_fail(ei, CZ_ENOMEM, "%s: %lld bytes do not fit in memory", path,
-                     (long long)st.st_size);
-        goto out;
-    }
-    size = (size_t)st.st_size;
-    (void)fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+    size = (size_t)a.size;
     (void)posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
     if ((buf = mem->alloc(mem->arg, size ? size : 1)) == NULL) {
         rc = cz_fail(ei, CZ_ENOMEM, "%s: cannot allocate %zu bytes to read it", path, size);
         goto out;
     }
-    if ((rc = read_all(fd, buf, size, path, ei)) != CZ_OK)
+    if ((rc = cz_file_pread(fd, buf, size, 0, path, ei)) != CZ_OK ||
+        (rc = cz_file_check_unchanged(fd, &a, path, ei)) != CZ_OK)
         goto out;
-    /* Grown, rewritten or truncated and regrown while we read: what we hold is no version of it. */
-    uint8_t extra;
-    ssize_t more = pread(fd, &extra, 1, (off_t)size);
-    cz_file_id a, b;
-    id_from_stat(&a, &st);
-    if (more != 0 || fstat(fd, &st2) != 0 || (id_from_stat(&b, &st2), !cz_file_id_same(&a, &b))) {
-        rc = cz_fail(ei, CZ_EIO, "%s: the file changed while being read", path);
-        goto out;
-    }
     if (id != NULL)
         *id = a;
 out:

@@ -1,8 +1,9 @@
 /*
- * A buffered little-endian file writer for the snarkjs binary writers (r1cs_write.c,
- * wtns_write.c): bytes collect in a 1 MiB buffer and go out in large fwrite calls. The first error
- * sticks (bw->err) and later calls do nothing, so a writer checks once, at the end
- * (cz__bw_finish). cz__bw_open writes the iden3 container's preamble.
+ * A buffered file writer for the binary writers (r1cs_write.c, wtns_write.c: little-endian; the
+ * bellperson files use only its bytes): bytes collect in a 1 MiB buffer and go out in large
+ * fwrite calls. The first error sticks (bw->err) and later calls do nothing, so a writer checks
+ * once, at the end (cz__bw_finish). cz__bw_open writes the iden3 container's preamble,
+ * cz__bw_create nothing.
  */
 #ifndef CUZK_FORMATS_BUFWRITE_H
 #define CUZK_FORMATS_BUFWRITE_H
@@ -71,13 +72,21 @@ static inline int cz__bw_close(cz__bw *bw) {
     return bw->err;
 }
 
-/* Creates path and writes the container preamble: magic (4 bytes), version, section count. */
-static inline int cz__bw_open(cz__bw *bw, const char *path, const char magic[4], uint32_t version,
-                              uint32_t nsections, cz_errinfo *ei) {
+/* Creates (or truncates) path, with nothing written yet. */
+static inline int cz__bw_create(cz__bw *bw, const char *path, cz_errinfo *ei) {
     if ((bw->f = fopen(path, "wb")) == NULL)
         return cz_fail(ei, CZ_EIO, "%s: cannot create: %s", path, strerror(errno));
     bw->len = 0;
     bw->err = 0;
+    return CZ_OK;
+}
+
+/* Creates path and writes the container preamble: magic (4 bytes), version, section count. */
+static inline int cz__bw_open(cz__bw *bw, const char *path, const char magic[4], uint32_t version,
+                              uint32_t nsections, cz_errinfo *ei) {
+    int rc = cz__bw_create(bw, path, ei);
+    if (rc != CZ_OK)
+        return rc;
     cz__bw_bytes(bw, magic, 4);
     cz__bw_u32(bw, version);
     cz__bw_u32(bw, nsections);

@@ -2,7 +2,7 @@
 # The `cuzk` command line from the outside, on the example keys (examples/): what `prove -v`
 # prints, `verify` of a proof.json without "curve" (as rapidsnark writes it) and of one whose
 # "curve" is not the key's, and the messages for a public input that is not below r and for a
-# file that is not JSON (they name the place, never the file's text).
+# file that is not JSON (they name the place, never the file's text); `info` on bellperson files.
 #   tests/cli/test_cli.sh CUZK SCRATCH_DIR       (run from the source root; ctest does)
 set -u
 CUZK=${1:?usage: test_cli.sh CUZK SCRATCH_DIR}
@@ -81,6 +81,41 @@ check "a file that is not JSON exits 3" test "$rc" = 3
 check "... naming the file, line and column" grep -q "notjson.json:1:[0-9]*: not valid JSON" "$T/out"
 check "... without its text" bash -c "! grep -q -e secretword -e 'root:x' '$T/out'"
 cat "$T/out"
+
+# info on bellperson files (noble's, from tests/vectors/bellperson_vectors.mjs): the kind, the
+# counts, the partitions of a proof file; by extension and, without one, by size; clear errors.
+BP=tests/vectors/out/bellperson
+cz info "$BP/small.vk"
+check "info .vk exits 0" test "$rc" = 0
+check "... a verifying key with 2 public inputs" \
+    bash -c "grep -q 'bellperson Groth16 verifying key (.vk)' '$T/out' && grep -q '^public inputs: 2$' '$T/out'"
+cz info "$BP/small.params"
+check "info .params exits 0" test "$rc" = 0
+check "... H, L and B_G2 counted, points not read" \
+    bash -c "grep -q '^H: 7 points (672 bytes, count at offset 1156)$' '$T/out' &&
+             grep -q '^L: 5 points' '$T/out' && grep -q '^B_G2: 3 points (576 bytes' '$T/out' &&
+             grep -q '^domain: 8 (H + 1)$' '$T/out' && grep -q 'not read' '$T/out'"
+cz info --subgroup -t 2 "$BP/small.params"
+check "info --subgroup .params checks every point" \
+    grep -q '^points: all valid, on the curve and in the subgroup' "$T/out"
+cz info "$BP/proofs.bin"
+check "info of a proof file counts its partitions" \
+    bash -c "grep -q '^partitions: 2$' '$T/out' && grep -q 'Groth16 proofs (bellperson' '$T/out'"
+cp "$BP/small.params" "$T/key-no-extension"
+cz info "$T/key-no-extension"
+check "a .params without its extension is known by its size" \
+    grep -q 'bellperson Groth16 parameters (.params)' "$T/out"
+head -c 1000 "$BP/small.params" >"$T/cut.params"
+cz info "$T/cut.params"
+check "a cut .params exits 3 naming the section and offset" \
+    bash -c "test $rc = 3 && grep -q 'cut.params: vk IC at offset 864: its 3 points' '$T/out'"
+head -c 383 "$BP/proofs.bin" >"$T/cut.proof"
+cz info "$T/cut.proof"
+check "a file that fits no layout exits 3" \
+    bash -c "test $rc = 3 && grep -q 'its 383 bytes fit no bellperson file' '$T/out'"
+cat "$T/out"
+cz info --check "$BP/small.params" extra
+check "two files are a usage error" test "$rc" = 2
 
 if [ "$fails" -ne 0 ]; then
     echo "$fails check(s) failed"

@@ -3,7 +3,8 @@
  * cz_file_load against cz_file_read (same bytes), through the caller's allocator; a FIFO, a
  * directory and /dev/null refused at once (a FIFO without a writer would block an open without
  * O_NONBLOCK: an alarm fails the test instead of hanging it); the identity against stat after
- * truncation, rewrite and replacement.
+ * truncation, rewrite and replacement. cz_file_open / cz_file_pread / cz_file_check_unchanged:
+ * a range against the whole file, a read past the end, a file grown after the open.
  */
 #include <fcntl.h>
 #include <signal.h>
@@ -107,6 +108,43 @@ static void test_load(void) {
     free(got);
 }
 
+/* The pieces of cz_file_load: a range read equals the same bytes of the whole file; a read past
+ * the end, and a file grown after the open, are refused with the path. */
+static void test_pieces(void) {
+    const char *path = "examples/mulchain/mulchain.zkey";
+    uint8_t *want, got[300];
+    size_t wlen;
+    int fd;
+    cz_file_id id, st;
+    cz_errinfo ei;
+    CHECK_ERR(cz_file_read((void **)&want, &wlen, path, NULL), CZ_OK);
+    CHECK_ERR(cz_file_open(&fd, &id, path, NULL), CZ_OK);
+    CHECK_ERR(cz_file_id_get(&st, path, NULL), CZ_OK);
+    CHECK(cz_file_id_same(&id, &st) && id.size == wlen && wlen > 1000);
+    CHECK_ERR(cz_file_pread(fd, got, sizeof got, 700, path, NULL), CZ_OK);
+    CHECK_EQ_MEM(got, want + 700, sizeof got);
+    CHECK_ERR(cz_file_pread(fd, got, 0, wlen, path, NULL), CZ_OK); /* nothing, at the end */
+    cz_errinfo_clear(&ei);
+    CHECK_ERR(cz_file_pread(fd, got, 10, wlen - 4, path, &ei), CZ_EIO);
+    char ends[64];
+    snprintf(ends, sizeof ends, "the file ends at byte %zu", wlen);
+    CHECK(strstr(ei.msg, path) != NULL && strstr(ei.msg, ends) != NULL);
+    CHECK_ERR(cz_file_check_unchanged(fd, &id, path, NULL), CZ_OK);
+    close(fd);
+    free(want);
+
+    char grown[96];
+    snprintf(grown, sizeof grown, "%s/grown", dir);
+    write_file(grown, "0123456789");
+    CHECK_ERR(cz_file_open(&fd, &id, grown, NULL), CZ_OK);
+    FILE *f = fopen(grown, "ab");
+    CHECK(f != NULL && fputs("x", f) >= 0 && fclose(f) == 0);
+    cz_errinfo_clear(&ei);
+    CHECK_ERR(cz_file_check_unchanged(fd, &id, grown, &ei), CZ_EIO);
+    CHECK(strstr(ei.msg, grown) != NULL && strstr(ei.msg, "changed while being read") != NULL);
+    close(fd);
+}
+
 static void on_alarm(int sig) {
     (void)sig;
     static const char msg[] = "FAIL: cz_file_load blocked on a FIFO\n";
@@ -135,6 +173,10 @@ static void test_refused(void) {
         CHECK_ERR(cz_file_load(&data, &len, NULL, bad[i].path, NULL, &ei), CZ_EIO);
         CHECK(data == NULL && len == 0);
         CHECK(strstr(ei.msg, bad[i].path) != NULL && strstr(ei.msg, bad[i].why) != NULL);
+        int fd = 0; /* cz_file_open, which cz_file_load is built on, refuses the same */
+        cz_errinfo_clear(&ei);
+        CHECK_ERR(cz_file_open(&fd, NULL, bad[i].path, &ei), CZ_EIO);
+        CHECK(fd == -1 && strstr(ei.msg, bad[i].why) != NULL);
         if (i < 3) { /* cz_file_id_get refuses the same (stat, no open) */
             cz_file_id id;
             cz_errinfo_clear(&ei);
@@ -182,8 +224,8 @@ static void test_identity(void) {
 }
 
 static const test_case cases[] = {
-    {"read", test_read},       {"errors", test_errors},     {"load", test_load},
-    {"refused", test_refused}, {"identity", test_identity},
+    {"read", test_read},     {"errors", test_errors},   {"load", test_load},
+    {"pieces", test_pieces}, {"refused", test_refused}, {"identity", test_identity},
 };
 
 int main(int argc, char **argv) {

@@ -2,10 +2,11 @@
  * Errors about files name the file and the reason, never the file's contents: a client of the
  * daemon names a key path (and sends witness bytes), and an error message that quoted the bytes it
  * found would let it read files it cannot (a "/etc/shadow: magic is \"root\"" answer). Each reader
- * (.zkey, .wtns, .r1cs by path and from memory; proof.json, public.json, verification_key.json)
- * is given a file of secret-like text, and snarkjs files whose field prime was replaced by secret
- * bytes; the error must name the file and hold none of those bytes: no 4 of them in a row, nor
- * any 3 of them as hex (in either byte order, as a field element would be printed).
+ * (.zkey, .wtns, .r1cs by path and from memory; proof.json, public.json, verification_key.json;
+ * bellperson's .vk and .params and proof files) is given a file of secret-like text, and snarkjs
+ * files whose field prime was replaced by secret bytes; the error must name the file and hold none
+ * of those bytes: no 4 of them in a row, nor any 3 of them as hex (in either byte order, as a field
+ * element would be printed).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -13,6 +14,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cuzk/bellperson.h"
+#include "cuzk/groth16.h"
 #include "cuzk/groth16_json.h"
 #include "cuzk/r1cs_file.h"
 #include "cuzk/wtns.h"
@@ -204,6 +207,66 @@ static void test_json(void) {
                  (const uint8_t *)"hunter2Kx7Qz", 12);
 }
 
+/* The bellperson readers (.vk, .params, their walk, proof files), which have no magic number to
+ * refuse a file by: a short text gives its size only; a long one (a whole number of proofs and of
+ * 96-byte points, so that every reader gets past its size checks) is "not a key" or "not a file of
+ * proofs", with nothing read from it named, no count, no offset a count leads to. */
+/* 1 when msg holds no 4 bytes of data read as a big-endian count (bellperson's), in decimal. */
+static int echoes_no_count(const char *msg, const uint8_t *data, size_t n) {
+    for (size_t i = 0; i + 4 <= n; i++) {
+        char d[16];
+        uint32_t v = (uint32_t)data[i] << 24 | (uint32_t)data[i + 1] << 16 |
+                     (uint32_t)data[i + 2] << 8 | data[i + 3];
+        snprintf(d, sizeof d, "%u", v);
+        if (v >= 10000 && strstr(msg, d) != NULL) {
+            fprintf(stderr, "  message echoes bytes %zu.. as the count %s: %s\n", i, d, msg);
+            return 0;
+        }
+    }
+    return 1;
+}
+
+static void test_bellperson(void) {
+    const uint8_t *s = (const uint8_t *)SECRET;
+    size_t n = sizeof SECRET - 1, big_n = 21 * 192;
+    uint8_t *big = malloc(big_n);
+    for (size_t i = 0; i < big_n; i++)
+        big[i] = s[i % n];
+    char path[96];
+    snprintf(path, sizeof path, "%s/shadow-long", dir);
+    write_file(path, big, big_n);
+    cz_errinfo ei;
+    cz_bellperson_vk vk;
+    cz_bellperson_params p;
+    cz_bellperson_info info;
+    cz_groth16_proof *pr = NULL;
+    size_t np = 0;
+    expect_quiet(FRESH(cz_bellperson_vk_read(&vk, shadow, NULL, &ei)), &ei, CZ_EFORMAT, shadow, s,
+                 n);
+    expect_quiet(FRESH(cz_bellperson_params_read(&p, shadow, NULL, &ei)), &ei, CZ_EFORMAT, shadow,
+                 s, n);
+    expect_quiet(FRESH(cz_bellperson_vk_read(&vk, path, NULL, &ei)), &ei, CZ_EFORMAT, path, big,
+                 big_n);
+    CHECK(strstr(ei.msg, "not a bellperson key") != NULL);
+    expect_quiet(FRESH(cz_bellperson_params_read(&p, path, NULL, &ei)), &ei, CZ_EFORMAT, path, big,
+                 big_n);
+    CHECK(strstr(ei.msg, "not a bellperson key") != NULL);
+    CHECK(echoes_no_count(ei.msg, big, big_n));
+    expect_quiet(FRESH(cz_bellperson_info_read(&info, path, CZ_BELLPERSON_ANY, &ei)), &ei,
+                 CZ_EFORMAT, path, big, big_n);
+    CHECK(echoes_no_count(ei.msg, big, big_n));
+    expect_quiet(FRESH(cz_bellperson_params_read_mem(&p, big, big_n, "client-params", NULL, &ei)),
+                 &ei, CZ_EFORMAT, "client-params", big, big_n);
+    expect_quiet(FRESH(cz_groth16_proofs_read(&pr, &np, CZ_CURVE_BLS12381, path, &ei)), &ei,
+                 CZ_EFORMAT, path, big, big_n);
+    CHECK(strstr(ei.msg, "not a file of bls12381 proofs") != NULL);
+    expect_quiet(FRESH(cz_groth16_proofs_decode(&pr, &np, CZ_CURVE_BN254, big, 15 * 256,
+                                                "client-proof", &ei)),
+                 &ei, CZ_EFORMAT, "client-proof", big, 15 * 256);
+    CHECK(pr == NULL && np == 0);
+    free(big);
+}
+
 static int setup(void) {
     if (mkdtemp(dir) == NULL)
         return 1;
@@ -219,10 +282,9 @@ static void teardown(void) {
 }
 
 static const test_case cases[] = {
-    {"text_file", test_text_file},
-    {"secret_prime", test_secret_prime},
-    {"secret_zkey_r", test_secret_zkey_r},
-    {"json", test_json},
+    {"text_file", test_text_file},         {"secret_prime", test_secret_prime},
+    {"secret_zkey_r", test_secret_zkey_r}, {"json", test_json},
+    {"bellperson", test_bellperson},
 };
 
 int main(int argc, char **argv) {

@@ -1,0 +1,175 @@
+/*
+ * bellperson's .params (cuzk/bellperson.h): reading into the caller's memory in parallel, and
+ * writing. The reader walks the counts, reads the verifying key, allocates the five arrays from
+ * the caller's allocator (nothing is allocated before the walk has matched the counts to the
+ * file's size) and hands the five sections to the shared decoder of bellperson.c. The writer
+ * encodes on the calling thread: it writes test and local keys, not Filecoin's.
+ */
+#include "formats/bellperson_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "cuzk/encoding.h"
+#include "formats/bufwrite.h"
+
+#define NARRAYS (CZ_BELLPERSON_NSECTIONS - 1) /* H, L, A, B_G1, B_G2 */
+
+/* The array and count of section H + k, k < NARRAYS. */
+static void **array_of(cz_bellperson_params *p, int k) {
+    void **a[NARRAYS] = {(void **)&p->h, (void **)&p->l, (void **)&p->a, (void **)&p->b_g1,
+                         (void **)&p->b_g2};
+    return a[k];
+}
+
+static uint32_t *count_of(cz_bellperson_params *p, int k) {
+    uint32_t *n[NARRAYS] = {&p->nh, &p->nl, &p->na, &p->nb_g1, &p->nb_g2};
+    return n[k];
+}
+
+static size_t array_bytes(int k, uint32_t n) {
+    return (size_t)n * cz_bellperson_point_bytes(CZ_BELLPERSON_H + k);
+}
+
+void cz_bellperson_params_free(cz_bellperson_params *p) {
+    if (p == NULL)
+        return;
+    for (int k = 0; k < NARRAYS; k++) {
+        void **a = array_of(p, k);
+        if (*a != NULL && p->mem.alloc != NULL)
+            p->mem.free(p->mem.arg, *a, array_bytes(k, *count_of(p, k)));
+        else
+            free(*a);
+        *a = NULL;
+        *count_of(p, k) = 0;
+    }
+    cz_bellperson_vk_free(&p->vk);
+}
+
+static int params_read_src(cz_bellperson_params *p, const cz__bp_src *s,
+                           const cz_bellperson_read_opts *opts, cz_errinfo *ei) {
+    const cz_bellperson_read_opts none = {0, NULL, NULL};
+    cz_bellperson_info info;
+    cz__bp_job jobs[NARRAYS];
+    size_t njobs = 0;
+    if (opts == NULL)
+        opts = &none;
+    memset(p, 0, sizeof *p);
+    if (opts->mem != NULL && opts->mem->alloc != NULL)
+        p->mem = *opts->mem;
+    int rc = cz__bp_walk(&info, s, CZ_BELLPERSON_PARAMS, ei);
+    if (rc == CZ_OK)
+        rc = cz__bp_vk_read(&p->vk, s, &info, opts->pool, ei);
+    for (int k = 0; rc == CZ_OK && k < NARRAYS; k++) {
+        int sect = CZ_BELLPERSON_H + k;
+        uint32_t n = info.count[sect];
+        size_t bytes = array_bytes(k, n);
+        void **a = array_of(p, k);
+        if (n == 0)
+            continue;
+        *a = p->mem.alloc != NULL ? p->mem.alloc(p->mem.arg, bytes) : malloc(bytes);
+        if (*a == NULL) {
+            rc = cz_fail(ei, CZ_ENOMEM, "%s: cannot allocate %zu bytes for the %u %s points",
+                         s->name, bytes, n, cz_bellperson_section_name(sect));
+            break;
+        }
+        *count_of(p, k) = n;
+        jobs[njobs++] = (cz__bp_job){sect, *a, info.offset[sect] + 4, n, opts->check_subgroup};
+    }
+    if (rc == CZ_OK)
+        rc = cz__bp_decode(s, jobs, njobs, opts->pool, ei);
+    if (rc == CZ_OK && s->fd >= 0)
+        rc = cz_file_check_unchanged(s->fd, &s->id, s->name, ei);
+    if (rc == CZ_OK && s->fd >= 0)
+        p->id = s->id;
+    if (rc != CZ_OK) {
+        cz_bellperson_params_free(p);
+        memset(p, 0, sizeof *p);
+    }
+    return rc;
+}
+
+int cz_bellperson_params_read(cz_bellperson_params *p, const char *path,
+                              const cz_bellperson_read_opts *opts, cz_errinfo *ei) {
+    cz__bp_src s;
+    memset(p, 0, sizeof *p);
+    int rc = cz__bp_src_open(&s, path, ei);
+    if (rc != CZ_OK)
+        return rc;
+    rc = params_read_src(p, &s, opts, ei);
+    cz__bp_src_close(&s);
+    return rc;
+}
+
+int cz_bellperson_params_read_mem(cz_bellperson_params *p, const void *data, size_t size,
+                                  const char *name, const cz_bellperson_read_opts *opts,
+                                  cz_errinfo *ei) {
+    cz__bp_src s;
+    cz__bp_src_mem(&s, data, size, name);
+    return params_read_src(p, &s, opts, ei);
+}
+
+/* The five arrays of a params the writer only reads. */
+typedef struct arrays {
+    const void *a[NARRAYS];
+    uint32_t n[NARRAYS];
+} arrays;
+
+static void arrays_of(arrays *x, const cz_bellperson_params *p) {
+    *x = (arrays){{p->h, p->l, p->a, p->b_g1, p->b_g2}, {p->nh, p->nl, p->na, p->nb_g1, p->nb_g2}};
+}
+
+/* CZ_EINVAL naming the first infinity of the five arrays, before anything is written. */
+static int check_no_infinity(const arrays *x, const char *path, cz_errinfo *ei) {
+    for (int k = 0; k < NARRAYS; k++) {
+        int g2 = CZ_BELLPERSON_H + k == CZ_BELLPERSON_B_G2;
+        for (uint32_t i = 0; i < x->n[k]; i++) {
+            int inf = g2 ? cz_bls12381_g2_is_infinity((const cz_bls12381_g2_affine *)x->a[k] + i)
+                         : cz_bls12381_g1_is_infinity((const cz_bls12381_g1_affine *)x->a[k] + i);
+            if (inf)
+                return cz_fail(ei, CZ_EINVAL, "%s: %s point %u is the point at infinity", path,
+                               cz_bellperson_section_name(CZ_BELLPERSON_H + k), i);
+        }
+    }
+    return CZ_OK;
+}
+
+int cz_bellperson_params_write(const char *path, const cz_bellperson_params *p, cz_errinfo *ei) {
+    size_t vkn = cz_bellperson_vk_bytes(&p->vk);
+    uint8_t *vkb = malloc(vkn);
+    cz__bw *bw = malloc(sizeof *bw);
+    arrays x;
+    int rc;
+    arrays_of(&x, p);
+    if (vkb == NULL || bw == NULL) {
+        rc = cz_fail(ei, CZ_ENOMEM, "%s: out of memory", path);
+        goto out;
+    }
+    if ((rc = cz_bellperson_vk_encode(vkb, &p->vk, ei)) != CZ_OK) {
+        rc = cz_fail(ei, rc, "%s", path);
+        goto out;
+    }
+    if ((rc = check_no_infinity(&x, path, ei)) != CZ_OK ||
+        (rc = cz__bw_create(bw, path, ei)) != CZ_OK)
+        goto out;
+    cz__bw_bytes(bw, vkb, vkn);
+    for (int k = 0; k < NARRAYS; k++) {
+        uint8_t enc[CZ_BLS12381_G2_UNCOMPRESSED_BYTES];
+        cz__put_be32(enc, x.n[k]);
+        cz__bw_bytes(bw, enc, 4);
+        for (uint32_t i = 0; i < x.n[k]; i++) {
+            if (CZ_BELLPERSON_H + k == CZ_BELLPERSON_B_G2) {
+                cz_bls12381_g2_to_uncompressed(enc, (const cz_bls12381_g2_affine *)x.a[k] + i);
+                cz__bw_bytes(bw, enc, CZ_BLS12381_G2_UNCOMPRESSED_BYTES);
+            } else {
+                cz_bls12381_g1_to_uncompressed(enc, (const cz_bls12381_g1_affine *)x.a[k] + i);
+                cz__bw_bytes(bw, enc, CZ_BLS12381_G1_UNCOMPRESSED_BYTES);
+            }
+        }
+    }
+    rc = cz__bw_finish(bw, path, ei);
+out:
+    free(bw);
+    free(vkb);
+    return rc;
+}
