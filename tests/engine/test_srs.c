@@ -377,12 +377,11 @@ static int gated_open(void **key, const char *path, const cz_srs_host_mem *mem, 
     return cz_srs_loader_zkey.open(key, path, mem, ei);
 }
 
+/* The zkey loader with gated_open; set up by test_blocked_load before its threads start. */
+static cz_srs_loader g_gated_loader;
+
 static const cz_srs_loader *gated(void) {
-    static cz_srs_loader l;
-    l = cz_srs_loader_zkey;
-    l.name = "gated";
-    l.open = gated_open;
-    return &l;
+    return &g_gated_loader;
 }
 
 typedef struct {
@@ -418,6 +417,9 @@ static void open_gate(int fail) {
 }
 
 static void test_blocked_load(void) {
+    g_gated_loader = cz_srs_loader_zkey;
+    g_gated_loader.name = "gated";
+    g_gated_loader.open = gated_open;
     for (int fail = 0; fail <= 1; fail++) {
         g_gate.open = g_gate.entered = 0;
         cz_srs *m = mk(NULL, NULL);
