@@ -110,11 +110,13 @@ static int run_size(const bench_opts *o, cz_curve_id curve, unsigned log_n, cz_t
     bench_random_fr(c.a, curve, n, 0x6e7474 ^ log_n);
     if (!o->gpu) {
         uint64_t t0 = cz_clock_now_ns();
-        int e = curve == CZ_CURVE_BN254 ? cz_bn254_ntt_domain_create(&c.bn, log_n, pool, &ei)
-                                        : cz_bls12381_ntt_domain_create(&c.bls, log_n, pool, &ei);
+        int e = curve == CZ_CURVE_BN254
+                    ? cz_bn254_ntt_domain_create(&c.bn, log_n, CZ_NTT_ROOTS_SNARKJS, pool, &ei)
+                    : cz_bls12381_ntt_domain_create(&c.bls, log_n, CZ_NTT_ROOTS_SNARKJS, pool, &ei);
         if (e == CZ_OK)
-            e = curve == CZ_CURVE_BN254 ? cz_bn254_ntt_coset_gen(&c.bn_g, log_n)
-                                        : cz_bls12381_ntt_coset_gen(&c.bls_g, log_n);
+            e = curve == CZ_CURVE_BN254
+                    ? cz_bn254_ntt_coset_gen(&c.bn_g, log_n, CZ_NTT_ROOTS_SNARKJS)
+                    : cz_bls12381_ntt_coset_gen(&c.bls_g, log_n, CZ_NTT_ROOTS_SNARKJS);
         if (e != CZ_OK) {
             fprintf(stderr, "cuzk-bench ntt: %s 2^%u: %s\n", bench_curve_name(curve), log_n,
                     ei.msg[0] ? ei.msg : cz_strerror(e));

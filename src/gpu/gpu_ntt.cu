@@ -379,10 +379,10 @@ struct ntt_bn254 {
         cz_bn254_fr_from_u64(r, v);
     }
     static int root(fr *r, unsigned k) {
-        return cz_bn254_ntt_root_of_unity(r, k);
+        return cz_bn254_ntt_root_of_unity(r, k, CZ_NTT_ROOTS_SNARKJS);
     }
     static int coset_gen(fr *r, unsigned k) {
-        return cz_bn254_ntt_coset_gen(r, k);
+        return cz_bn254_ntt_coset_gen(r, k, CZ_NTT_ROOTS_SNARKJS);
     }
 };
 struct ntt_bls12381 {
@@ -402,10 +402,10 @@ struct ntt_bls12381 {
         cz_bls12381_fr_from_u64(r, v);
     }
     static int root(fr *r, unsigned k) {
-        return cz_bls12381_ntt_root_of_unity(r, k);
+        return cz_bls12381_ntt_root_of_unity(r, k, CZ_NTT_ROOTS_SNARKJS);
     }
     static int coset_gen(fr *r, unsigned k) {
-        return cz_bls12381_ntt_coset_gen(r, k);
+        return cz_bls12381_ntt_coset_gen(r, k, CZ_NTT_ROOTS_SNARKJS);
     }
 };
 
