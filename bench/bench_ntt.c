@@ -67,15 +67,17 @@ static int cpu_fn(void *p, cz_errinfo *ei) {
 static int gpu_host_fn(void *p, cz_errinfo *ei) {
     ntt_ctx *c = p;
     cz_gpu_ntt_kind k = (cz_gpu_ntt_kind)c->kind;
-    return c->curve == CZ_CURVE_BN254 ? cz_bn254_gpu_ntt(c->a, c->log_n, k, c->dev, ei)
-                                      : cz_bls12381_gpu_ntt(c->a, c->log_n, k, c->dev, ei);
+    return c->curve == CZ_CURVE_BN254
+               ? cz_bn254_gpu_ntt(c->a, c->log_n, CZ_NTT_ROOTS_SNARKJS, k, c->dev, ei)
+               : cz_bls12381_gpu_ntt(c->a, c->log_n, CZ_NTT_ROOTS_SNARKJS, k, c->dev, ei);
 }
 
 static int gpu_dev_fn(void *p, cz_errinfo *ei) {
     ntt_ctx *c = p;
     cz_gpu_ntt_kind k = (cz_gpu_ntt_kind)c->kind;
-    return c->curve == CZ_CURVE_BN254 ? cz_bn254_gpu_ntt_dev(c->d_a, c->log_n, k, c->dev, ei)
-                                      : cz_bls12381_gpu_ntt_dev(c->d_a, c->log_n, k, c->dev, ei);
+    return c->curve == CZ_CURVE_BN254
+               ? cz_bn254_gpu_ntt_dev(c->d_a, c->log_n, CZ_NTT_ROOTS_SNARKJS, k, c->dev, ei)
+               : cz_bls12381_gpu_ntt_dev(c->d_a, c->log_n, CZ_NTT_ROOTS_SNARKJS, k, c->dev, ei);
 }
 
 static int run_mode(const bench_opts *o, ntt_ctx *c, int copies, bench_fn fn, double domain_ms) {
