@@ -3,14 +3,17 @@
  *   TC          curve tag (bn254, bls12381)          TT   the Fr type
  *   TC_S        the 2-adicity of r - 1               TC_R the modulus r in hex (published)
  *   TC_W12/16/20, TC_WS   ffjavascript's published w[12], w[16], w[20], w[s] (big-endian hex)
- * Each transform test takes the domain's roots (cz_ntt_roots). The oracle for the transforms is
- * the O(n²) DFT (or Horner evaluation at single points) computed with the exported field
- * functions; the roots are checked against GMP and the published ffjavascript values.
+ * Each transform test takes the domain's roots (cz_ntt_roots). The oracles for the transforms
+ * are the O(n²) DFT (or Horner evaluation at single points) computed with the exported field
+ * functions, and the DFT of tests/vectors/ntt_vectors.mjs (BigInt arithmetic in Node); the roots
+ * are checked against GMP, the published ffjavascript values and the Node vectors.
  */
 #define TF(name) CZ_CAT(CZ_CAT3(cz_, TC, _fr_), name)
 #define TN(name) CZ_CAT(CZ_CAT3(cz_, TC, _ntt_), name)
 #define TD       CZ_CAT3(cz_, TC, _ntt_domain)
 #define TL(name) CZ_CAT3(name, _, TC)
+#define TQ_(x)   #x
+#define TQ(x)    TQ_(x)
 
 /* A pseudo-random element below 2^253 < r (deterministic, so a failure reproduces). */
 static void TL(rand_el)(TT *x) {
@@ -339,7 +342,92 @@ static void TL(test_pointwise)(cz_threadpool *pool) {
     free(r);
 }
 
+/* x = the 64 hex digits at h (canonical, big-endian); 0 when malformed or not below r. */
+static int TL(from_hex)(TT *x, const char *h) {
+    uint8_t b[32];
+    for (int i = 0; i < 32; i++) {
+        unsigned v;
+        if (sscanf(h + 2 * i, "%2x", &v) != 1)
+            return 0;
+        b[i] = (uint8_t)v;
+    }
+    return TF(from_bytes_be)(x, b) == CZ_OK;
+}
+
+/* The Node oracle's vectors of this curve and roots (tests/vectors/ntt_vectors.mjs, read from f):
+ * every "root" line (w[k], g, z for k = 0 .. s) and every "dft" block (the four transforms of one
+ * input, sizes 2^0 .. 2^8), the DFT blocks run on pool. */
+static void TL(test_vectors)(FILE *f, cz_ntt_roots roots, cz_threadpool *pool) {
+    const char *want = cz_ntt_roots_name(roots);
+    char line[512], curve[32], name[32], hw[65], hg[65], hz[65];
+    unsigned k;
+    int nroot = 0, ndft = 0, ok = 1;
+    size_t nmax = 256;
+    TT *v[5], *x = malloc(nmax * sizeof *x);
+    for (int c = 0; c < 5; c++)
+        CZ_ASSERT((v[c] = malloc(nmax * sizeof *v[c])) != NULL);
+    CZ_ASSERT(x != NULL);
+    rewind(f);
+    while (fgets(line, sizeof line, f) != NULL) {
+        if (sscanf(line, "root %31s %31s %u %64s %64s %64s", curve, name, &k, hw, hg, hz) == 6) {
+            TT w, g, z, t;
+            if (strcmp(curve, TQ(TC)) != 0 || strcmp(name, want) != 0)
+                continue;
+            CHECK(TL(from_hex)(&w, hw) && TL(from_hex)(&g, hg) && TL(from_hex)(&z, hz));
+            CHECK(TN(root_of_unity)(&t, k, roots) == CZ_OK && TF(eq)(&t, &w));
+            CHECK(TN(coset_gen)(&t, k, roots) == CZ_OK && TF(eq)(&t, &g));
+            CHECK(TN(coset_z)(&t, k, roots) == CZ_OK && TF(eq)(&t, &z));
+            nroot++;
+            continue;
+        }
+        if (sscanf(line, "dft %31s %31s %u", curve, name, &k) != 3 || strcmp(curve, TQ(TC)) != 0 ||
+            strcmp(name, want) != 0)
+            continue;
+        if (!CHECK(k <= 8))
+            break;
+        size_t n = (size_t)1 << k;
+        for (size_t j = 0; j < n; j++) { /* a F I CF CI */
+            const char *p = fgets(line, sizeof line, f);
+            if (!CHECK(p != NULL && strlen(line) >= 5 * 65 - 1))
+                goto out;
+            for (int c = 0; c < 5; c++)
+                CHECK(TL(from_hex)(&v[c][j], line + 65 * c));
+        }
+        TD *dom = NULL;
+        TT g;
+        CHECK_ERR(TN(domain_create)(&dom, k, roots, pool, NULL), CZ_OK);
+        CHECK_ERR(TN(coset_gen)(&g, k, roots), CZ_OK);
+        for (int kind = 1; kind < 5; kind++) {
+            memcpy(x, v[0], n * sizeof *x);
+            if (kind == 1)
+                TN(forward)(x, dom, pool);
+            else if (kind == 2)
+                TN(inverse)(x, dom, pool);
+            else if (kind == 3)
+                TN(coset_forward)(x, dom, &g, pool);
+            else
+                TN(coset_inverse)(x, dom, &g, pool);
+            if (!TL(vec_eq)(x, v[kind], n)) {
+                ok = 0;
+                fprintf(stderr, "  " TQ(TC) " %s 2^%u: transform %d differs from the vectors\n",
+                        want, k, kind);
+            }
+        }
+        TN(domain_destroy)(dom);
+        ndft++;
+    }
+out:
+    CHECK(ok);
+    CHECK_EQ_INT(nroot, TC_S + 1);
+    CHECK_EQ_INT(ndft, 9);
+    for (int c = 0; c < 5; c++)
+        free(v[c]);
+    free(x);
+}
+
 #undef TF
 #undef TN
 #undef TD
 #undef TL
+#undef TQ_
+#undef TQ

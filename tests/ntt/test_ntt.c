@@ -1,9 +1,11 @@
 /*
  * Tests of the CPU NTT (cuzk/ntt.h) for both curves over snarkjs's domains, and for BLS12-381 over
  * bellperson's: every transform against the O(n²) DFT for n <= 2^8 (also with small tiles, so
- * that several stage groups run), Horner spot checks and round trips at 2^14 and 2^16, the
- * roots, coset generators and Z on the coset against GMP, ffjavascript's published values and
- * blstrs's ROOT_OF_UNITY, threaded = single-threaded; BN254 refuses bellperson's domain.
+ * that several stage groups run), against the BigInt DFT of tests/vectors/ntt_vectors.mjs
+ * (tests/vectors/out/ntt_vectors.txt, made by `make vectors`; missing vectors fail that case),
+ * Horner spot checks and round trips at 2^14 and 2^16, the roots, coset generators and Z on the
+ * coset against GMP, ffjavascript's published values and blstrs's ROOT_OF_UNITY, threaded =
+ * single-threaded; BN254 refuses bellperson's domain.
  */
 #include <gmp.h>
 #include <stdint.h>
@@ -122,6 +124,23 @@ static void test_small_tiles(void) {
     cz__ntt_tile_log = NTT_TILE_LOG;
 }
 
+/* Every domain against the Node vectors, with the default tiles and with 2^4 ones. */
+static void test_vectors(void) {
+    FILE *f = fopen("tests/vectors/out/ntt_vectors.txt", "r");
+    if (!CHECK(f != NULL)) {
+        fprintf(stderr, "missing tests/vectors/out/ntt_vectors.txt: run "
+                        "node tests/vectors/ntt_vectors.mjs tests/vectors/out\n");
+        return;
+    }
+    test_vectors_bls12381(f, CZ_NTT_ROOTS_BELLPERSON, pool);
+    test_vectors_bls12381(f, CZ_NTT_ROOTS_SNARKJS, NULL);
+    test_vectors_bn254(f, CZ_NTT_ROOTS_SNARKJS, pool);
+    cz__ntt_tile_log = 4;
+    test_vectors_bls12381(f, CZ_NTT_ROOTS_BELLPERSON, NULL);
+    cz__ntt_tile_log = NTT_TILE_LOG;
+    fclose(f);
+}
+
 static void test_pointwise(void) {
     test_pointwise_bn254(pool);
     test_pointwise_bls12381(NULL);
@@ -143,6 +162,7 @@ static const test_case cases[] = {
     {"bn254_no_bellperson", test_bn254_no_bellperson},
     {"small", test_small},
     {"small_tiles", test_small_tiles},
+    {"vectors", test_vectors},
     {"pointwise", test_pointwise},
     {"large", test_large},
 };
