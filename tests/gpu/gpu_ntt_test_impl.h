@@ -1,8 +1,8 @@
 /*
  * One curve's GPU NTT checks (included by test_gpu_ntt.c and test_gpu_ntt_bellperson.c with
  * TC = bn254 or bls12381), over the domain of the roots given: every transform kind against the
- * CPU NTT (cuzk/ntt.h) on the same random input, byte for byte; and at large sizes, where a CPU
- * NTT would be slow, outputs against direct polynomial evaluation (Horner on the CPU at a few
+ * CPU NTT (cuzk/ntt.h), byte for byte (test_ntt_size_*); and at large sizes, where a CPU NTT
+ * would be slow, outputs against direct polynomial evaluation (Horner on the CPU at a few
  * indices) and forward/inverse round trips.
  */
 #define TCAT_(a, b) a##b
@@ -11,11 +11,22 @@
 #define TFR         TCAT(TCAT(cz_, TC), _fr)
 #define TDOM        TCAT(TCAT(cz_, TC), _ntt_domain)
 
-/* The kinds in the mask (bit k: cz_gpu_ntt_kind k) over the domain 2^log_n of roots: the GPU on
- * host memory against the CPU on the same random input (a, cpu, gpu: 2^log_n elements each). */
+/* One GPU call on host memory, checked: x = kind(x) over the domain 2^log_n of roots. */
+static void TCAT(gpu_call_, TC)(TFR *x, unsigned log_n, cz_ntt_roots roots, cz_gpu_ntt_kind kind) {
+    cz_errinfo ei;
+    cz_errinfo_clear(&ei);
+    if (!CHECK(TFN(gpu_ntt)(x, log_n, roots, kind, 0, &ei) == CZ_OK))
+        fprintf(stderr, "  %s\n", ei.msg);
+}
+
+/* All four kinds over the domain 2^log_n of roots, the GPU on host memory against the CPU, byte
+ * for byte (a, cpu, gpu: 2^log_n elements each). Forward and coset forward run on a random a.
+ * The inverse kinds run on the CPU's forward output F, which the CPU's inverse kinds map back to
+ * a exactly (tests/ntt checks that), so the GPU's must give a: the CPU's inverse of F, without
+ * running it, which halves the CPU work at 2^27. */
 static void TCAT(test_ntt_size_, TC)(TFR *a, TFR *cpu, TFR *gpu, unsigned log_n, cz_ntt_roots roots,
-                                     unsigned kinds, cz_threadpool *pool) {
-    size_t n = (size_t)1 << log_n;
+                                     cz_threadpool *pool) {
+    size_t n = (size_t)1 << log_n, bytes = n * sizeof *a;
     TDOM *dom = NULL;
     TFR g;
     cz_errinfo ei;
@@ -27,33 +38,24 @@ static void TCAT(test_ntt_size_, TC)(TFR *a, TFR *cpu, TFR *gpu, unsigned log_n,
     CHECK(TFN(ntt_coset_gen)(&g, log_n, roots) == CZ_OK);
     for (size_t i = 0; i < n; i++)
         gpu_random_fr_limbs(a[i].l);
-    for (int kind = 0; kind < 4; kind++) {
-        int rc;
-        if (!(kinds >> kind & 1))
-            continue;
-        memcpy(cpu, a, n * sizeof *a);
-        memcpy(gpu, a, n * sizeof *a);
-        switch (kind) {
-        case CZ_GPU_NTT_FORWARD:
-            TFN(ntt_forward)(cpu, dom, pool);
-            break;
-        case CZ_GPU_NTT_INVERSE:
-            TFN(ntt_inverse)(cpu, dom, pool);
-            break;
-        case CZ_GPU_NTT_COSET_FORWARD:
+    for (int coset = 0; coset < 2; coset++) {
+        cz_gpu_ntt_kind fwd = coset ? CZ_GPU_NTT_COSET_FORWARD : CZ_GPU_NTT_FORWARD;
+        cz_gpu_ntt_kind inv = coset ? CZ_GPU_NTT_COSET_INVERSE : CZ_GPU_NTT_INVERSE;
+        memcpy(cpu, a, bytes);
+        if (coset)
             TFN(ntt_coset_forward)(cpu, dom, &g, pool);
-            break;
-        default:
-            TFN(ntt_coset_inverse)(cpu, dom, &g, pool);
-            break;
-        }
-        cz_errinfo_clear(&ei);
-        rc = TFN(gpu_ntt)(gpu, log_n, roots, (cz_gpu_ntt_kind)kind, 0, &ei);
-        if (!CHECK(rc == CZ_OK))
-            fprintf(stderr, "%s\n", ei.msg);
-        if (!CHECK_EQ_MEM(cpu, gpu, n * sizeof *a))
+        else
+            TFN(ntt_forward)(cpu, dom, pool);
+        memcpy(gpu, a, bytes);
+        TCAT(gpu_call_, TC)(gpu, log_n, roots, fwd);
+        if (!CHECK_EQ_MEM(cpu, gpu, bytes))
             fprintf(stderr, "  " TSTR(TC) " %s log_n %u kind %d differs\n",
-                    cz_ntt_roots_name(roots), log_n, kind);
+                    cz_ntt_roots_name(roots), log_n, (int)fwd);
+        memcpy(gpu, cpu, bytes);
+        TCAT(gpu_call_, TC)(gpu, log_n, roots, inv);
+        if (!CHECK_EQ_MEM(a, gpu, bytes))
+            fprintf(stderr, "  " TSTR(TC) " %s log_n %u kind %d differs\n",
+                    cz_ntt_roots_name(roots), log_n, (int)inv);
     }
     TFN(ntt_domain_destroy)(dom);
 }
@@ -69,7 +71,7 @@ static void TCAT(test_ntt_, TC)(cz_threadpool *pool, unsigned max_log, cz_ntt_ro
     for (unsigned log_n = 1; log_n <= max_log; log_n++) {
         if (!every && log_n > 16 && log_n % 2)
             continue;
-        TCAT(test_ntt_size_, TC)(a, cpu, gpu, log_n, roots, 0xf, pool);
+        TCAT(test_ntt_size_, TC)(a, cpu, gpu, log_n, roots, pool);
     }
 
     /* Device-resident data: forward then inverse through cz_<curve>_gpu_ntt_dev is the identity,
