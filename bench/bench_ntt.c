@@ -67,15 +67,17 @@ static int cpu_fn(void *p, cz_errinfo *ei) {
 static int gpu_host_fn(void *p, cz_errinfo *ei) {
     ntt_ctx *c = p;
     cz_gpu_ntt_kind k = (cz_gpu_ntt_kind)c->kind;
-    return c->curve == CZ_CURVE_BN254 ? cz_bn254_gpu_ntt(c->a, c->log_n, k, c->dev, ei)
-                                      : cz_bls12381_gpu_ntt(c->a, c->log_n, k, c->dev, ei);
+    return c->curve == CZ_CURVE_BN254
+               ? cz_bn254_gpu_ntt(c->a, c->log_n, CZ_NTT_ROOTS_SNARKJS, k, c->dev, ei)
+               : cz_bls12381_gpu_ntt(c->a, c->log_n, CZ_NTT_ROOTS_SNARKJS, k, c->dev, ei);
 }
 
 static int gpu_dev_fn(void *p, cz_errinfo *ei) {
     ntt_ctx *c = p;
     cz_gpu_ntt_kind k = (cz_gpu_ntt_kind)c->kind;
-    return c->curve == CZ_CURVE_BN254 ? cz_bn254_gpu_ntt_dev(c->d_a, c->log_n, k, c->dev, ei)
-                                      : cz_bls12381_gpu_ntt_dev(c->d_a, c->log_n, k, c->dev, ei);
+    return c->curve == CZ_CURVE_BN254
+               ? cz_bn254_gpu_ntt_dev(c->d_a, c->log_n, CZ_NTT_ROOTS_SNARKJS, k, c->dev, ei)
+               : cz_bls12381_gpu_ntt_dev(c->d_a, c->log_n, CZ_NTT_ROOTS_SNARKJS, k, c->dev, ei);
 }
 
 static int run_mode(const bench_opts *o, ntt_ctx *c, int copies, bench_fn fn, double domain_ms) {
@@ -110,11 +112,13 @@ static int run_size(const bench_opts *o, cz_curve_id curve, unsigned log_n, cz_t
     bench_random_fr(c.a, curve, n, 0x6e7474 ^ log_n);
     if (!o->gpu) {
         uint64_t t0 = cz_clock_now_ns();
-        int e = curve == CZ_CURVE_BN254 ? cz_bn254_ntt_domain_create(&c.bn, log_n, pool, &ei)
-                                        : cz_bls12381_ntt_domain_create(&c.bls, log_n, pool, &ei);
+        int e = curve == CZ_CURVE_BN254
+                    ? cz_bn254_ntt_domain_create(&c.bn, log_n, CZ_NTT_ROOTS_SNARKJS, pool, &ei)
+                    : cz_bls12381_ntt_domain_create(&c.bls, log_n, CZ_NTT_ROOTS_SNARKJS, pool, &ei);
         if (e == CZ_OK)
-            e = curve == CZ_CURVE_BN254 ? cz_bn254_ntt_coset_gen(&c.bn_g, log_n)
-                                        : cz_bls12381_ntt_coset_gen(&c.bls_g, log_n);
+            e = curve == CZ_CURVE_BN254
+                    ? cz_bn254_ntt_coset_gen(&c.bn_g, log_n, CZ_NTT_ROOTS_SNARKJS)
+                    : cz_bls12381_ntt_coset_gen(&c.bls_g, log_n, CZ_NTT_ROOTS_SNARKJS);
         if (e != CZ_OK) {
             fprintf(stderr, "cuzk-bench ntt: %s 2^%u: %s\n", bench_curve_name(curve), log_n,
                     ei.msg[0] ? ei.msg : cz_strerror(e));

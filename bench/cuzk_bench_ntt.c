@@ -44,7 +44,7 @@ static void git_sha(char *out, size_t len) {
     do {                                                                                           \
         cz_##C##_ntt_domain *dom = NULL;                                                           \
         uint64_t t0 = cz_clock_now_ns();                                                           \
-        if (cz_##C##_ntt_domain_create(&dom, log_n, pool, &ei) != CZ_OK)                           \
+        if (cz_##C##_ntt_domain_create(&dom, log_n, CZ_NTT_ROOTS_SNARKJS, pool, &ei) != CZ_OK)     \
             goto fail;                                                                             \
         domain_ms = cz_clock_elapsed_s(t0) * 1e3;                                                  \
         domain_bytes = cz_##C##_ntt_domain_bytes(log_n);                                           \
@@ -55,7 +55,7 @@ static void git_sha(char *out, size_t len) {
         }                                                                                          \
         for (size_t i = 0; i < n; i++)                                                             \
             cz_##C##_fr_from_u64(&a[i], i * 0x9e3779b97f4a7c15ULL);                                \
-        cz_##C##_ntt_coset_gen(&g, log_n);                                                         \
+        cz_##C##_ntt_coset_gen(&g, log_n, CZ_NTT_ROOTS_SNARKJS);                                   \
         for (int r = 0; r < runs; r++) {                                                           \
             uint64_t s = cz_clock_now_ns();                                                        \
             switch (op) {                                                                          \

@@ -15,10 +15,12 @@
  * Element and point layouts are the host's, byte for byte (4 or 6 little-endian u64 limbs =
  * 8 or 12 u32 limbs on the device, Montgomery form), so arrays are copied without conversion.
  *
- * NTT: the same transforms as cuzk/ntt.h (natural order in and out, ffjavascript's roots,
- * the coset generator of cz_<curve>_ntt_coset_gen), for 1 <= log_n <= CZ_GPU_NTT_MAX_LOG.
- * Twiddles are made once per (device, curve, log_n) and stay cached on the device until
- * cz_gpu_release (about 48·n bytes per cached size: twiddles and a scratch buffer).
+ * NTT: the same transforms as cuzk/ntt.h (natural order in and out) over the same domains: the
+ * caller names the roots (cz_ntt_roots: snarkjs's, or bellperson's for BLS12-381), and the coset
+ * transforms use that domain's generator (cz_<curve>_ntt_coset_gen), for 1 <= log_n <=
+ * CZ_GPU_NTT_MAX_LOG. Twiddles are made once per (device, curve, roots, log_n) and stay cached on
+ * the device until cz_gpu_release (about 48·n bytes per cached domain: twiddles and a scratch
+ * buffer).
  *
  * MSM: ret = Σ [s_i] P_i over G1 affine bases. Bases are uploaded once into a cz_gpu_bases handle
  * and stay resident across calls; an MSM uses the first n bases of a handle. Scalars are
@@ -39,6 +41,7 @@
 #include "cuzk/curve.h"
 #include "cuzk/err.h"
 #include "cuzk/field.h"
+#include "cuzk/ntt.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -116,14 +119,18 @@ typedef enum cz_gpu_ntt_kind {
     CZ_GPU_NTT_COSET_INVERSE = 3  /* the inverse of the coset forward transform */
 } cz_gpu_ntt_kind;
 
-/* In place over a[0 .. 2^log_n) in host memory (copied to the device and back). */
-int cz_bn254_gpu_ntt(cz_bn254_fr *a, unsigned log_n, cz_gpu_ntt_kind kind, int dev, cz_errinfo *ei);
-int cz_bls12381_gpu_ntt(cz_bls12381_fr *a, unsigned log_n, cz_gpu_ntt_kind kind, int dev,
-                        cz_errinfo *ei);
+/* In place over a[0 .. 2^log_n) in host memory (copied to the device and back), over the domain
+ * 2^log_n of roots. CZ_EINVAL for an unknown roots value or kind, CZ_EUNSUPPORTED for roots the
+ * curve lacks (bellperson's on BN254), CZ_ERANGE for log_n. */
+int cz_bn254_gpu_ntt(cz_bn254_fr *a, unsigned log_n, cz_ntt_roots roots, cz_gpu_ntt_kind kind,
+                     int dev, cz_errinfo *ei);
+int cz_bls12381_gpu_ntt(cz_bls12381_fr *a, unsigned log_n, cz_ntt_roots roots, cz_gpu_ntt_kind kind,
+                        int dev, cz_errinfo *ei);
 /* In place over 2^log_n elements already in device memory at d_a (no host copies). */
-int cz_bn254_gpu_ntt_dev(void *d_a, unsigned log_n, cz_gpu_ntt_kind kind, int dev, cz_errinfo *ei);
-int cz_bls12381_gpu_ntt_dev(void *d_a, unsigned log_n, cz_gpu_ntt_kind kind, int dev,
-                            cz_errinfo *ei);
+int cz_bn254_gpu_ntt_dev(void *d_a, unsigned log_n, cz_ntt_roots roots, cz_gpu_ntt_kind kind,
+                         int dev, cz_errinfo *ei);
+int cz_bls12381_gpu_ntt_dev(void *d_a, unsigned log_n, cz_ntt_roots roots, cz_gpu_ntt_kind kind,
+                            int dev, cz_errinfo *ei);
 
 /* ---- MSM over G1 ---- */
 

@@ -1,6 +1,7 @@
 /*
  * The NTT over Fr on the GPU, for BN254 and BLS12-381 (see cuzk/gpu.h for the transforms; they
- * match cuzk/ntt.h exactly: natural order in and out, ffjavascript's roots).
+ * match cuzk/ntt.h exactly: natural order in and out, over the domain of the caller's roots,
+ * snarkjs's or bellperson's; the roots change only the host tables below, not the kernels).
  *
  * Algorithm: radix-2 decimation in time, the log_n stages in P = ceil(log_n / 10) passes of
  * s <= 10 stages each (sizes split evenly: 2^27 = 9 + 9 + 9, 2^24 = 8 + 8 + 8). In a pass every
@@ -38,7 +39,8 @@
  * memory next to its tile as the pass starts (the last pass's twiddles are distinct per block, so
  * those loads go to DRAM, and no stage waits on them). The table is generated on the device from
  * two small host tables (x^k for k < 1024 and x^(1024m)), one multiplication per entry, and cached
- * with the scratch buffer per (device, curve, log_n) until cz_gpu_release: 16·n + 32·n bytes.
+ * with the scratch buffer per (device, curve, roots, log_n) until cz_gpu_release: 16·n + 32·n
+ * bytes.
  * Coset factors use the same two-level tables (a[k] ·= hi[k >> 10]·lo[k & 1023]), with n⁻¹
  * folded into the lo table of g⁻¹. Forward and inverse passes are separate instantiations (the
  * inverse's output swap costs the forward nothing).
@@ -366,6 +368,9 @@ struct ntt_bn254 {
     typedef cz_bn254_fr fr;
     typedef gbn254_fr_cfg cfg;
     enum { id = 0, two_adicity = 28 };
+    static const char *name() {
+        return "bn254";
+    }
     static void mul(fr *r, const fr *a, const fr *b) {
         cz_bn254_fr_mul(r, a, b);
     }
@@ -378,17 +383,20 @@ struct ntt_bn254 {
     static void from_u64(fr *r, uint64_t v) {
         cz_bn254_fr_from_u64(r, v);
     }
-    static int root(fr *r, unsigned k) {
-        return cz_bn254_ntt_root_of_unity(r, k);
+    static int root(fr *r, unsigned k, cz_ntt_roots roots) {
+        return cz_bn254_ntt_root_of_unity(r, k, roots);
     }
-    static int coset_gen(fr *r, unsigned k) {
-        return cz_bn254_ntt_coset_gen(r, k);
+    static int coset_gen(fr *r, unsigned k, cz_ntt_roots roots) {
+        return cz_bn254_ntt_coset_gen(r, k, roots);
     }
 };
 struct ntt_bls12381 {
     typedef cz_bls12381_fr fr;
     typedef gbls12381_fr_cfg cfg;
     enum { id = 1, two_adicity = 32 };
+    static const char *name() {
+        return "bls12381";
+    }
     static void mul(fr *r, const fr *a, const fr *b) {
         cz_bls12381_fr_mul(r, a, b);
     }
@@ -401,16 +409,17 @@ struct ntt_bls12381 {
     static void from_u64(fr *r, uint64_t v) {
         cz_bls12381_fr_from_u64(r, v);
     }
-    static int root(fr *r, unsigned k) {
-        return cz_bls12381_ntt_root_of_unity(r, k);
+    static int root(fr *r, unsigned k, cz_ntt_roots roots) {
+        return cz_bls12381_ntt_root_of_unity(r, k, roots);
     }
-    static int coset_gen(fr *r, unsigned k) {
-        return cz_bls12381_ntt_coset_gen(r, k);
+    static int coset_gen(fr *r, unsigned k, cz_ntt_roots roots) {
+        return cz_bls12381_ntt_coset_gen(r, k, roots);
     }
 };
 
+/* The domains built so far, by (device, curve, roots, log_n). */
 static pthread_mutex_t ntt_cache_lock = PTHREAD_MUTEX_INITIALIZER; /* protects ntt_cache */
-static ntt_dom *ntt_cache[NTT_MAX_DEV][2][CZ_GPU_NTT_MAX_LOG + 1];
+static ntt_dom *ntt_cache[NTT_MAX_DEV][2][CZ_NTT_ROOTS_COUNT][CZ_GPU_NTT_MAX_LOG + 1];
 
 static void dom_free(ntt_dom *d) {
     if (d == NULL)
@@ -486,7 +495,9 @@ out:
     return rc;
 }
 
-template <class H> static int dom_build(ntt_dom **out_dom, unsigned log_n, cz_errinfo *ei) {
+/* The tables of the domain 2^log_n of roots (which the caller has checked, ntt_dev). */
+template <class H>
+static int dom_build(ntt_dom **out_dom, unsigned log_n, cz_ntt_roots roots, cz_errinfo *ei) {
     typedef typename H::fr fr;
     size_t n = (size_t)1 << log_n;
     fr w, g, gi, nn, ninv;
@@ -494,8 +505,8 @@ template <class H> static int dom_build(ntt_dom **out_dom, unsigned log_n, cz_er
     ntt_dom *d = (ntt_dom *)calloc(1, sizeof *d);
     if (d == NULL)
         return cz_fail(ei, CZ_ENOMEM, "gpu ntt: domain");
-    if (H::root(&w, log_n) != CZ_OK || H::coset_gen(&g, log_n) != CZ_OK) {
-        rc = cz_fail(ei, CZ_ERANGE, "gpu ntt: log_n %u too large", log_n);
+    if (H::root(&w, log_n, roots) != CZ_OK || H::coset_gen(&g, log_n, roots) != CZ_OK) {
+        rc = cz_fail(ei, CZ_ERANGE, "gpu ntt: no %s domain 2^%u", cz_ntt_roots_name(roots), log_n);
         goto out;
     }
     H::inv(&gi, &g);
@@ -523,17 +534,19 @@ out:
     return rc;
 }
 
-/* The cached domain of (dev, curve H, log_n), built on first use. dev is already selected. */
-template <class H> static int dom_get(ntt_dom **d, int dev, unsigned log_n, cz_errinfo *ei) {
+/* The cached domain of (dev, curve H, roots, log_n), built on first use. dev is already
+ * selected. */
+template <class H>
+static int dom_get(ntt_dom **d, int dev, unsigned log_n, cz_ntt_roots roots, cz_errinfo *ei) {
     int rc = CZ_OK;
     if (dev >= NTT_MAX_DEV)
         return cz_fail(ei, CZ_EUNSUPPORTED, "gpu ntt: device %d beyond the cache", dev);
     pthread_mutex_lock(&ntt_cache_lock);
-    *d = ntt_cache[dev][H::id][log_n];
+    *d = ntt_cache[dev][H::id][roots][log_n];
     if (*d == NULL) {
-        rc = dom_build<H>(d, log_n, ei);
+        rc = dom_build<H>(d, log_n, roots, ei);
         if (rc == CZ_OK)
-            ntt_cache[dev][H::id][log_n] = *d;
+            ntt_cache[dev][H::id][roots][log_n] = *d;
     }
     pthread_mutex_unlock(&ntt_cache_lock);
     return rc;
@@ -547,10 +560,11 @@ extern "C" int cz_gpu_release(int dev, cz_errinfo *ei) {
         return CZ_OK;
     pthread_mutex_lock(&ntt_cache_lock);
     for (int c = 0; c < 2; c++)
-        for (int k = 0; k <= CZ_GPU_NTT_MAX_LOG; k++) {
-            dom_free(ntt_cache[dev][c][k]);
-            ntt_cache[dev][c][k] = NULL;
-        }
+        for (int r = 0; r < CZ_NTT_ROOTS_COUNT; r++)
+            for (int k = 0; k <= CZ_GPU_NTT_MAX_LOG; k++) {
+                dom_free(ntt_cache[dev][c][r][k]);
+                ntt_cache[dev][c][r][k] = NULL;
+            }
     pthread_mutex_unlock(&ntt_cache_lock);
     return CZ_OK;
 }
@@ -615,8 +629,21 @@ out:
     return rc;
 }
 
+/* CZ_OK when the curve H has the roots (CZ_EINVAL: not an enum value; CZ_EUNSUPPORTED: the
+ * curve has no such domain, bellperson's on BN254), with the message in ei. */
+template <class H> static int roots_check(cz_ntt_roots roots, cz_errinfo *ei) {
+    typename H::fr w;
+    if ((unsigned)roots >= CZ_NTT_ROOTS_COUNT)
+        return cz_fail(ei, CZ_EINVAL, "gpu ntt: unknown roots %d", (int)roots);
+    if (H::root(&w, 0, roots) != CZ_OK)
+        return cz_fail(ei, CZ_EUNSUPPORTED, "gpu ntt: %s has no %s domain", H::name(),
+                       cz_ntt_roots_name(roots));
+    return CZ_OK;
+}
+
 template <class H>
-static int ntt_dev(void *d_a, unsigned log_n, cz_gpu_ntt_kind kind, int dev, cz_errinfo *ei) {
+static int ntt_dev(void *d_a, unsigned log_n, cz_ntt_roots roots, cz_gpu_ntt_kind kind, int dev,
+                   cz_errinfo *ei) {
     typedef typename H::cfg C;
     typedef fe<C> F;
     ntt_dom *d = NULL;
@@ -625,9 +652,11 @@ static int ntt_dev(void *d_a, unsigned log_n, cz_gpu_ntt_kind kind, int dev, cz_
         return cz_fail(ei, CZ_ERANGE, "gpu ntt: log_n %u outside 1..%d", log_n, CZ_GPU_NTT_MAX_LOG);
     if ((unsigned)kind > CZ_GPU_NTT_COSET_INVERSE)
         return cz_fail(ei, CZ_EINVAL, "gpu ntt: unknown kind %d", (int)kind);
+    if ((rc = roots_check<H>(roots, ei)) != CZ_OK)
+        return rc;
     if ((rc = cz__gpu_select(dev, ei)) != CZ_OK)
         return rc;
-    if ((rc = dom_get<H>(&d, dev, log_n, ei)) != CZ_OK)
+    if ((rc = dom_get<H>(&d, dev, log_n, roots, ei)) != CZ_OK)
         return rc;
     rc = ntt_core<C>((F *)d_a, d, log_n, kind, ei);
     if (rc != CZ_OK)
@@ -638,19 +667,21 @@ out:
 }
 
 template <class H>
-static int ntt_host(typename H::fr *a, unsigned log_n, cz_gpu_ntt_kind kind, int dev,
-                    cz_errinfo *ei) {
+static int ntt_host(typename H::fr *a, unsigned log_n, cz_ntt_roots roots, cz_gpu_ntt_kind kind,
+                    int dev, cz_errinfo *ei) {
     void *d_a = NULL;
     size_t bytes;
     int rc;
     if (log_n < 1 || log_n > CZ_GPU_NTT_MAX_LOG)
         return cz_fail(ei, CZ_ERANGE, "gpu ntt: log_n %u outside 1..%d", log_n, CZ_GPU_NTT_MAX_LOG);
+    if ((rc = roots_check<H>(roots, ei)) != CZ_OK) /* before any device memory is taken */
+        return rc;
     bytes = sizeof(typename H::fr) << log_n;
     if ((rc = cz__gpu_select(dev, ei)) != CZ_OK)
         return rc;
     CZ_CUDA_TRY(cudaMalloc(&d_a, bytes));
     CZ_CUDA_TRY(cudaMemcpy(d_a, a, bytes, cudaMemcpyHostToDevice));
-    if ((rc = ntt_dev<H>(d_a, log_n, kind, dev, ei)) != CZ_OK)
+    if ((rc = ntt_dev<H>(d_a, log_n, roots, kind, dev, ei)) != CZ_OK)
         goto out;
     CZ_CUDA_TRY(cudaMemcpy(a, d_a, bytes, cudaMemcpyDeviceToHost));
 out:
@@ -658,19 +689,19 @@ out:
     return rc;
 }
 
-extern "C" int cz_bn254_gpu_ntt(cz_bn254_fr *a, unsigned log_n, cz_gpu_ntt_kind kind, int dev,
-                                cz_errinfo *ei) {
-    return ntt_host<ntt_bn254>(a, log_n, kind, dev, ei);
+extern "C" int cz_bn254_gpu_ntt(cz_bn254_fr *a, unsigned log_n, cz_ntt_roots roots,
+                                cz_gpu_ntt_kind kind, int dev, cz_errinfo *ei) {
+    return ntt_host<ntt_bn254>(a, log_n, roots, kind, dev, ei);
 }
-extern "C" int cz_bls12381_gpu_ntt(cz_bls12381_fr *a, unsigned log_n, cz_gpu_ntt_kind kind, int dev,
-                                   cz_errinfo *ei) {
-    return ntt_host<ntt_bls12381>(a, log_n, kind, dev, ei);
+extern "C" int cz_bls12381_gpu_ntt(cz_bls12381_fr *a, unsigned log_n, cz_ntt_roots roots,
+                                   cz_gpu_ntt_kind kind, int dev, cz_errinfo *ei) {
+    return ntt_host<ntt_bls12381>(a, log_n, roots, kind, dev, ei);
 }
-extern "C" int cz_bn254_gpu_ntt_dev(void *d_a, unsigned log_n, cz_gpu_ntt_kind kind, int dev,
-                                    cz_errinfo *ei) {
-    return ntt_dev<ntt_bn254>(d_a, log_n, kind, dev, ei);
+extern "C" int cz_bn254_gpu_ntt_dev(void *d_a, unsigned log_n, cz_ntt_roots roots,
+                                    cz_gpu_ntt_kind kind, int dev, cz_errinfo *ei) {
+    return ntt_dev<ntt_bn254>(d_a, log_n, roots, kind, dev, ei);
 }
-extern "C" int cz_bls12381_gpu_ntt_dev(void *d_a, unsigned log_n, cz_gpu_ntt_kind kind, int dev,
-                                       cz_errinfo *ei) {
-    return ntt_dev<ntt_bls12381>(d_a, log_n, kind, dev, ei);
+extern "C" int cz_bls12381_gpu_ntt_dev(void *d_a, unsigned log_n, cz_ntt_roots roots,
+                                       cz_gpu_ntt_kind kind, int dev, cz_errinfo *ei) {
+    return ntt_dev<ntt_bls12381>(d_a, log_n, roots, kind, dev, ei);
 }

@@ -73,14 +73,14 @@ int cz_gpu_copy_wait(cz_gpu_copy *c, cz_errinfo *ei) {
 }
 
 #define STUB_NTT(curve)                                                                            \
-    int cz_##curve##_gpu_ntt(cz_##curve##_fr *a, unsigned log_n, cz_gpu_ntt_kind kind, int dev,    \
-                             cz_errinfo *ei) {                                                     \
-        (void)a, (void)log_n, (void)kind, (void)dev;                                               \
+    int cz_##curve##_gpu_ntt(cz_##curve##_fr *a, unsigned log_n, cz_ntt_roots roots,               \
+                             cz_gpu_ntt_kind kind, int dev, cz_errinfo *ei) {                      \
+        (void)a, (void)log_n, (void)roots, (void)kind, (void)dev;                                  \
         return no_gpu(ei);                                                                         \
     }                                                                                              \
-    int cz_##curve##_gpu_ntt_dev(void *d_a, unsigned log_n, cz_gpu_ntt_kind kind, int dev,         \
-                                 cz_errinfo *ei) {                                                 \
-        (void)d_a, (void)log_n, (void)kind, (void)dev;                                             \
+    int cz_##curve##_gpu_ntt_dev(void *d_a, unsigned log_n, cz_ntt_roots roots,                    \
+                                 cz_gpu_ntt_kind kind, int dev, cz_errinfo *ei) {                  \
+        (void)d_a, (void)log_n, (void)roots, (void)kind, (void)dev;                                \
         return no_gpu(ei);                                                                         \
     }                                                                                              \
     int cz_##curve##_gpu_fr_mul_dev(void *d_r, const void *d_a, const void *d_b, size_t n,         \

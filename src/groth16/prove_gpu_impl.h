@@ -90,16 +90,17 @@ static int I(gpu_region)(P(g1_jacobian) * msm_a, P(g1_jacobian) * msm_b1, P(g1_j
     unsigned log_n = zk->log_domain_size;
     int dev = key->dev, rc;
     void *const vec[3] = {d_a, d_b, d_c};
+    const cz_ntt_roots roots = CZ_NTT_ROOTS_SNARKJS; /* a zkey's H is over snarkjs's odd coset */
     uint64_t t = cz_clock_now_ns();
 
     /* c = a∘b, then all three to the coset, then h = a·b - c (into d_a). */
     if ((rc = gpu_wrap(GPU(fr_mul_dev)(d_c, d_a, d_b, n, dev, ei), ei, dev, "c = a∘b", 0)) != CZ_OK)
         return rc;
     for (int v = 0; v < 3; v++) {
-        if ((rc = gpu_wrap(GPU(ntt_dev)(vec[v], log_n, CZ_GPU_NTT_INVERSE, dev, ei), ei, dev,
+        if ((rc = gpu_wrap(GPU(ntt_dev)(vec[v], log_n, roots, CZ_GPU_NTT_INVERSE, dev, ei), ei, dev,
                            "inverse NTT", 0)) != CZ_OK ||
-            (rc = gpu_wrap(GPU(ntt_dev)(vec[v], log_n, CZ_GPU_NTT_COSET_FORWARD, dev, ei), ei, dev,
-                           "coset NTT", 0)) != CZ_OK)
+            (rc = gpu_wrap(GPU(ntt_dev)(vec[v], log_n, roots, CZ_GPU_NTT_COSET_FORWARD, dev, ei),
+                           ei, dev, "coset NTT", 0)) != CZ_OK)
             return rc;
     }
     if ((rc = gpu_wrap(GPU(fr_mul_sub_dev)(d_a, d_a, d_b, d_c, n, dev, ei), ei, dev, "h = a·b - c",

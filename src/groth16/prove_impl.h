@@ -59,10 +59,10 @@ static int I(groth16_compute_cpu)(cz_groth16_pending *pp, cz_threadpool *pool, c
         rc = cz_fail(ei, CZ_ENOMEM, "prove: cannot allocate %zu scalars", n);
         goto out;
     }
-    rc = P(ntt_domain_create)(&dom, zk->log_domain_size, pool, ei);
+    rc = P(ntt_domain_create)(&dom, zk->log_domain_size, CZ_NTT_ROOTS_SNARKJS, pool, ei);
     if (rc != CZ_OK)
         goto out;
-    rc = P(ntt_coset_gen)(&g, zk->log_domain_size);
+    rc = P(ntt_coset_gen)(&g, zk->log_domain_size, CZ_NTT_ROOTS_SNARKJS);
     if (rc != CZ_OK) {
         rc = cz_fail(ei, rc, "prove: no coset generator for domain 2^%u", zk->log_domain_size);
         goto out;

@@ -190,7 +190,8 @@ static int I(groth16_setup)(cz__zkey_writer *w, const cz_r1cs_file *r1cs, const 
     size_t g1b = sizeof(P(g1_affine)), g2b = sizeof(P(g2_affine)), big = nvars > n ? nvars : n;
     int rc;
 
-    if (P(ntt_root_of_unity)(&omega, k) != CZ_OK || P(ntt_coset_gen)(&g, k) != CZ_OK)
+    if (P(ntt_root_of_unity)(&omega, k, CZ_NTT_ROOTS_SNARKJS) != CZ_OK ||
+        P(ntt_coset_gen)(&g, k, CZ_NTT_ROOTS_SNARKJS) != CZ_OK)
         return cz_fail(ei, CZ_ERANGE, "setup: no FFT domain of size 2^%u", k);
     I(fr_set_one)(&one);
     uint64_t ne = n;

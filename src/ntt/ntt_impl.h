@@ -6,10 +6,14 @@
  *   NTT_F     prefix of the inline field functions of field/field.h (bn254_fr)
  *   NTT_T          the element type (cz_bn254_fr)
  *   NTT_TWO_ADICITY, NTT_ROOT_OF_UNITY, NTT_NQR   from field/field_consts.h
+ *   NTT_BP_ROOT_OF_UNITY, NTT_BP_GENERATOR   bellperson's w[s] (Montgomery limbs) and coset
+ *                  generator, defined only for a curve that has bellperson's domain (BLS12-381)
  *
- * Roots (ffjavascript's, so results match snarkjs bit for bit): w[s] = NTT_ROOT_OF_UNITY =
- * nqr^((r-1) >> s), s = NTT_TWO_ADICITY, and w[k] = w[k+1]^2. A domain of size n = 2^k uses
- * ω = w[k]; forward gives A[i] = Σ_j a[j]·ω^(i·j), inverse gives a[j] = n⁻¹·Σ_i A[i]·ω^(-i·j).
+ * Roots (cuzk/ntt.h, cz_ntt_roots): snarkjs's are ffjavascript's, w[s] = NTT_ROOT_OF_UNITY =
+ * nqr^((r-1) >> s), s = NTT_TWO_ADICITY; bellperson's are blstrs's, w[s] = NTT_BP_ROOT_OF_UNITY =
+ * 7^((r-1) >> s); in both w[k] = w[k+1]^2. A domain of size n = 2^k uses ω = w[k]; forward gives
+ * A[i] = Σ_j a[j]·ω^(i·j), inverse gives a[j] = n⁻¹·Σ_i A[i]·ω^(-i·j). The roots choose ω only:
+ * the transforms are the same code for both, and the coset ones take g from the caller.
  *
  * Algorithm: iterative radix-2 decimation in time. The input is permuted into bit-reversed order
  * (one swap pass), then log2(n) butterfly stages x, y <- x + ω_2h^j·y, x - ω_2h^j·y bring it to
@@ -48,6 +52,7 @@
 struct DOMAIN {
     unsigned log_n;
     size_t n;
+    cz_ntt_roots roots;
     NTT_T omega; /* w[log_n], a primitive n-th root of unity */
     NTT_T n_inv; /* n⁻¹ */
     NTT_T *tw;   /* tw[j] = ω^j for j < n/2 (NULL when n = 1) */
@@ -55,20 +60,61 @@ struct DOMAIN {
 
 /* ---- roots ---- */
 
-int PUB(root_of_unity)(NTT_T *w, unsigned log_n) {
+#define NTT_STR_(x) #x
+#define NTT_STR(x)  NTT_STR_(x)
+
+/* CZ_OK when the curve has the roots, else CZ_EINVAL (not an enum value) or CZ_EUNSUPPORTED. */
+static int roots_check(cz_ntt_roots roots) {
+    if ((unsigned)roots >= CZ_NTT_ROOTS_COUNT)
+        return CZ_EINVAL;
+#ifndef NTT_BP_ROOT_OF_UNITY
+    if (roots == CZ_NTT_ROOTS_BELLPERSON)
+        return CZ_EUNSUPPORTED;
+#endif
+    return CZ_OK;
+}
+
+#ifdef NTT_BP_ROOT_OF_UNITY
+_Static_assert(NTT_TWO_ADICITY == 32, "blstrs's root of unity has order 2^32 = 2^s");
+#endif
+
+/* w[s] of roots (checked), Montgomery limbs. */
+static const uint64_t *roots_top(cz_ntt_roots roots) {
+#ifdef NTT_BP_ROOT_OF_UNITY
+    if (roots == CZ_NTT_ROOTS_BELLPERSON)
+        return NTT_BP_ROOT_OF_UNITY;
+#endif
+    (void)roots;
+    return NTT_ROOT_OF_UNITY;
+}
+
+int PUB(root_of_unity)(NTT_T *w, unsigned log_n, cz_ntt_roots roots) {
+    int rc = roots_check(roots);
+    if (rc != CZ_OK)
+        return rc;
     if (log_n > NTT_TWO_ADICITY)
         return CZ_ERANGE;
     NTT_T r;
-    memcpy(r.l, NTT_ROOT_OF_UNITY, sizeof r.l);
+    memcpy(r.l, roots_top(roots), sizeof r.l);
     for (unsigned i = NTT_TWO_ADICITY; i > log_n; i--)
         FF(sqr)(&r, &r);
     *w = r;
     return CZ_OK;
 }
 
-int PUB(coset_gen)(NTT_T *g, unsigned log_n) {
+int PUB(coset_gen)(NTT_T *g, unsigned log_n, cz_ntt_roots roots) {
+    int rc = roots_check(roots);
+    if (rc != CZ_OK)
+        return rc;
     if (log_n > NTT_TWO_ADICITY)
         return CZ_ERANGE;
+#ifdef NTT_BP_ROOT_OF_UNITY
+    if (roots == CZ_NTT_ROOTS_BELLPERSON) {
+        /* bellperson's coset_fft: F::MULTIPLICATIVE_GENERATOR, whatever the size. */
+        FF(from_u64)(g, NTT_BP_GENERATOR);
+        return CZ_OK;
+    }
+#endif
     if (log_n == NTT_TWO_ADICITY) {
         /* ffjavascript's Fr.shift = nqr², used when no 2^(k+1)-th root exists. */
         NTT_T q;
@@ -76,7 +122,19 @@ int PUB(coset_gen)(NTT_T *g, unsigned log_n) {
         FF(sqr)(g, &q);
         return CZ_OK;
     }
-    return PUB(root_of_unity)(g, log_n + 1);
+    return PUB(root_of_unity)(g, log_n + 1, roots);
+}
+
+int PUB(coset_z)(NTT_T *z, unsigned log_n, cz_ntt_roots roots) {
+    NTT_T g, one;
+    int rc = PUB(coset_gen)(&g, log_n, roots);
+    if (rc != CZ_OK)
+        return rc;
+    for (unsigned i = 0; i < log_n; i++) /* g^(2^log_n) */
+        FF(sqr)(&g, &g);
+    FF(set_one)(&one);
+    FF(sub)(z, &g, &one);
+    return CZ_OK;
 }
 
 /* ---- element-wise passes ---- */
@@ -342,9 +400,16 @@ void PUB(coset_inverse)(NTT_T *a, const struct DOMAIN *dom, const NTT_T *g, cz_t
 
 /* ---- domain ---- */
 
-int PUB(domain_create)(struct DOMAIN **out, unsigned log_n, cz_threadpool *pool, cz_errinfo *ei) {
+int PUB(domain_create)(struct DOMAIN **out, unsigned log_n, cz_ntt_roots roots, cz_threadpool *pool,
+                       cz_errinfo *ei) {
     struct DOMAIN *dom = NULL;
+    int rc = roots_check(roots);
     *out = NULL;
+    if (rc == CZ_EINVAL)
+        return cz_fail(ei, rc, "ntt: unknown roots %d", (int)roots);
+    if (rc != CZ_OK)
+        return cz_fail(ei, rc, "ntt: " NTT_STR(NTT_CURVE) " has no %s domain",
+                       cz_ntt_roots_name(roots));
     if (log_n > NTT_TWO_ADICITY || log_n >= 8 * sizeof(size_t) - 6)
         return cz_fail(ei, CZ_ERANGE, "ntt: domain 2^%u exceeds the field's 2-adicity %u", log_n,
                        (unsigned)NTT_TWO_ADICITY);
@@ -353,7 +418,8 @@ int PUB(domain_create)(struct DOMAIN **out, unsigned log_n, cz_threadpool *pool,
         return cz_fail(ei, CZ_ENOMEM, "ntt: domain 2^%u", log_n);
     dom->log_n = log_n;
     dom->n = (size_t)1 << log_n;
-    PUB(root_of_unity)(&dom->omega, log_n);
+    dom->roots = roots;
+    PUB(root_of_unity)(&dom->omega, log_n, roots);
     NTT_T n_el;
     FF(from_u64)(&n_el, (uint64_t)dom->n);
     FF(inv)(&dom->n_inv, &n_el);
@@ -393,6 +459,10 @@ void PUB(domain_root)(NTT_T *w, const struct DOMAIN *dom) {
     *w = dom->omega;
 }
 
+cz_ntt_roots PUB(domain_roots)(const struct DOMAIN *dom) {
+    return dom->roots;
+}
+
 size_t PUB(domain_bytes)(unsigned log_n) {
     size_t half = log_n == 0 ? 0 : (size_t)1 << (log_n - 1);
     return sizeof(struct DOMAIN) + ((half * sizeof(NTT_T) + 63) & ~(size_t)63);
@@ -401,3 +471,5 @@ size_t PUB(domain_bytes)(unsigned log_n) {
 #undef FF
 #undef PUB
 #undef DOMAIN
+#undef NTT_STR_
+#undef NTT_STR

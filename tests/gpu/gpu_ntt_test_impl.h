@@ -1,8 +1,9 @@
 /*
- * One curve's GPU NTT checks (included by test_gpu_ntt.c with TC = bn254 or bls12381): every
- * transform kind against the CPU NTT (cuzk/ntt.h) on the same random input, byte for byte; and at
- * large sizes, where a CPU NTT would be slow, outputs against direct polynomial evaluation
- * (Horner on the CPU at a few indices) and forward/inverse round trips.
+ * One curve's GPU NTT checks (included by test_gpu_ntt.c and test_gpu_ntt_bellperson.c with
+ * TC = bn254 or bls12381), over the domain of the roots given: every transform kind against the
+ * CPU NTT (cuzk/ntt.h), byte for byte (test_ntt_size_*); and at large sizes, where a CPU NTT
+ * would be slow, outputs against direct polynomial evaluation (Horner on the CPU at a few
+ * indices) and forward/inverse round trips.
  */
 #define TCAT_(a, b) a##b
 #define TCAT(a, b)  TCAT_(a, b)
@@ -10,48 +11,67 @@
 #define TFR         TCAT(TCAT(cz_, TC), _fr)
 #define TDOM        TCAT(TCAT(cz_, TC), _ntt_domain)
 
-static void TCAT(test_ntt_, TC)(cz_threadpool *pool, unsigned max_log) {
+/* One GPU call on host memory, checked: x = kind(x) over the domain 2^log_n of roots. */
+static void TCAT(gpu_call_, TC)(TFR *x, unsigned log_n, cz_ntt_roots roots, cz_gpu_ntt_kind kind) {
+    cz_errinfo ei;
+    cz_errinfo_clear(&ei);
+    if (!CHECK(TFN(gpu_ntt)(x, log_n, roots, kind, 0, &ei) == CZ_OK))
+        fprintf(stderr, "  %s\n", ei.msg);
+}
+
+/* All four kinds over the domain 2^log_n of roots, the GPU on host memory against the CPU, byte
+ * for byte (a, cpu, gpu: 2^log_n elements each). Forward and coset forward run on a random a.
+ * The inverse kinds run on the CPU's forward output F, which the CPU's inverse kinds map back to
+ * a exactly (tests/ntt checks that), so the GPU's must give a: the CPU's inverse of F, without
+ * running it, which halves the CPU work at 2^27. */
+static void TCAT(test_ntt_size_, TC)(TFR *a, TFR *cpu, TFR *gpu, unsigned log_n, cz_ntt_roots roots,
+                                     cz_threadpool *pool) {
+    size_t n = (size_t)1 << log_n, bytes = n * sizeof *a;
+    TDOM *dom = NULL;
+    TFR g;
+    cz_errinfo ei;
+    cz_errinfo_clear(&ei);
+    if (!CHECK(TFN(ntt_domain_create)(&dom, log_n, roots, pool, &ei) == CZ_OK)) {
+        fprintf(stderr, "  %s\n", ei.msg);
+        return;
+    }
+    CHECK(TFN(ntt_coset_gen)(&g, log_n, roots) == CZ_OK);
+    for (size_t i = 0; i < n; i++)
+        gpu_random_fr_limbs(a[i].l);
+    for (int coset = 0; coset < 2; coset++) {
+        cz_gpu_ntt_kind fwd = coset ? CZ_GPU_NTT_COSET_FORWARD : CZ_GPU_NTT_FORWARD;
+        cz_gpu_ntt_kind inv = coset ? CZ_GPU_NTT_COSET_INVERSE : CZ_GPU_NTT_INVERSE;
+        memcpy(cpu, a, bytes);
+        if (coset)
+            TFN(ntt_coset_forward)(cpu, dom, &g, pool);
+        else
+            TFN(ntt_forward)(cpu, dom, pool);
+        memcpy(gpu, a, bytes);
+        TCAT(gpu_call_, TC)(gpu, log_n, roots, fwd);
+        if (!CHECK_EQ_MEM(cpu, gpu, bytes))
+            fprintf(stderr, "  " TSTR(TC) " %s log_n %u kind %d differs\n",
+                    cz_ntt_roots_name(roots), log_n, (int)fwd);
+        memcpy(gpu, cpu, bytes);
+        TCAT(gpu_call_, TC)(gpu, log_n, roots, inv);
+        if (!CHECK_EQ_MEM(a, gpu, bytes))
+            fprintf(stderr, "  " TSTR(TC) " %s log_n %u kind %d differs\n",
+                    cz_ntt_roots_name(roots), log_n, (int)inv);
+    }
+    TFN(ntt_domain_destroy)(dom);
+}
+
+/* Sizes 2^1 .. 2^max_log (every size when every, else 1..16 and then every other one), all four
+ * kinds against the CPU; device-resident calls; bad arguments refused. */
+static void TCAT(test_ntt_, TC)(cz_threadpool *pool, unsigned max_log, cz_ntt_roots roots,
+                                int every) {
     size_t nmax = (size_t)1 << max_log;
     TFR *a = malloc(nmax * sizeof *a), *cpu = malloc(nmax * sizeof *a),
         *gpu = malloc(nmax * sizeof *a);
-    cz_errinfo ei;
     CZ_ASSERT(a && cpu && gpu);
     for (unsigned log_n = 1; log_n <= max_log; log_n++) {
-        size_t n = (size_t)1 << log_n;
-        TDOM *dom = NULL;
-        TFR g;
-        if (log_n > 16 && log_n % 2)
-            continue; /* 1..16, then every other size */
-        CHECK(TFN(ntt_domain_create)(&dom, log_n, pool, NULL) == CZ_OK);
-        CHECK(TFN(ntt_coset_gen)(&g, log_n) == CZ_OK);
-        for (int kind = 0; kind < 4; kind++) {
-            int rc;
-            for (size_t i = 0; i < n; i++)
-                gpu_random_fr_limbs(a[i].l);
-            memcpy(cpu, a, n * sizeof *a);
-            memcpy(gpu, a, n * sizeof *a);
-            switch (kind) {
-            case CZ_GPU_NTT_FORWARD:
-                TFN(ntt_forward)(cpu, dom, pool);
-                break;
-            case CZ_GPU_NTT_INVERSE:
-                TFN(ntt_inverse)(cpu, dom, pool);
-                break;
-            case CZ_GPU_NTT_COSET_FORWARD:
-                TFN(ntt_coset_forward)(cpu, dom, &g, pool);
-                break;
-            default:
-                TFN(ntt_coset_inverse)(cpu, dom, &g, pool);
-                break;
-            }
-            cz_errinfo_clear(&ei);
-            rc = TFN(gpu_ntt)(gpu, log_n, (cz_gpu_ntt_kind)kind, 0, &ei);
-            if (!CHECK(rc == CZ_OK))
-                fprintf(stderr, "%s\n", ei.msg);
-            if (!CHECK_EQ_MEM(cpu, gpu, n * sizeof *a))
-                fprintf(stderr, "  " TSTR(TC) " log_n %u kind %d differs\n", log_n, kind);
-        }
-        TFN(ntt_domain_destroy)(dom);
+        if (!every && log_n > 16 && log_n % 2)
+            continue;
+        TCAT(test_ntt_size_, TC)(a, cpu, gpu, log_n, roots, pool);
     }
 
     /* Device-resident data: forward then inverse through cz_<curve>_gpu_ntt_dev is the identity,
@@ -63,21 +83,24 @@ static void TCAT(test_ntt_, TC)(cz_threadpool *pool, unsigned max_log) {
         for (size_t i = 0; i < n; i++)
             gpu_random_fr_limbs(a[i].l);
         memcpy(cpu, a, bytes);
-        CHECK(TFN(gpu_ntt)(cpu, log_n, CZ_GPU_NTT_FORWARD, 0, NULL) == CZ_OK);
+        CHECK(TFN(gpu_ntt)(cpu, log_n, roots, CZ_GPU_NTT_FORWARD, 0, NULL) == CZ_OK);
         CHECK(cz_gpu_alloc(&d, bytes, 0, NULL) == CZ_OK);
         CHECK(cz_gpu_upload(d, a, bytes, 0, NULL) == CZ_OK);
-        CHECK(TFN(gpu_ntt_dev)(d, log_n, CZ_GPU_NTT_FORWARD, 0, NULL) == CZ_OK);
+        CHECK(TFN(gpu_ntt_dev)(d, log_n, roots, CZ_GPU_NTT_FORWARD, 0, NULL) == CZ_OK);
         CHECK(cz_gpu_download(gpu, d, bytes, 0, NULL) == CZ_OK);
         CHECK_EQ_MEM(cpu, gpu, bytes);
-        CHECK(TFN(gpu_ntt_dev)(d, log_n, CZ_GPU_NTT_INVERSE, 0, NULL) == CZ_OK);
+        CHECK(TFN(gpu_ntt_dev)(d, log_n, roots, CZ_GPU_NTT_INVERSE, 0, NULL) == CZ_OK);
         CHECK(cz_gpu_download(gpu, d, bytes, 0, NULL) == CZ_OK);
         CHECK_EQ_MEM(a, gpu, bytes);
         cz_gpu_free(d, 0);
     }
     /* Bad arguments are refused, not run. */
-    CHECK(TFN(gpu_ntt)(a, 0, CZ_GPU_NTT_FORWARD, 0, NULL) == CZ_ERANGE);
-    CHECK(TFN(gpu_ntt)(a, CZ_GPU_NTT_MAX_LOG + 1, CZ_GPU_NTT_FORWARD, 0, NULL) == CZ_ERANGE);
-    CHECK(TFN(gpu_ntt)(a, 4, (cz_gpu_ntt_kind)7, 0, NULL) == CZ_EINVAL);
+    CHECK(TFN(gpu_ntt)(a, 0, roots, CZ_GPU_NTT_FORWARD, 0, NULL) == CZ_ERANGE);
+    CHECK(TFN(gpu_ntt)(a, CZ_GPU_NTT_MAX_LOG + 1, roots, CZ_GPU_NTT_FORWARD, 0, NULL) == CZ_ERANGE);
+    CHECK(TFN(gpu_ntt)(a, 4, roots, (cz_gpu_ntt_kind)7, 0, NULL) == CZ_EINVAL);
+    CHECK(TFN(gpu_ntt)(a, 4, (cz_ntt_roots)CZ_NTT_ROOTS_COUNT, CZ_GPU_NTT_FORWARD, 0, NULL) ==
+          CZ_EINVAL);
+    CHECK(TFN(gpu_ntt_dev)(NULL, 4, (cz_ntt_roots)-1, CZ_GPU_NTT_FORWARD, 0, NULL) == CZ_EINVAL);
     free(a);
     free(cpu);
     free(gpu);
@@ -86,13 +109,13 @@ static void TCAT(test_ntt_, TC)(cz_threadpool *pool, unsigned max_log) {
 /* Large sizes, data on the device: forward output k equals Σ a_i ω^(ik) (Horner at npts indices:
  * n-1, 1 and random ones), coset forward output k equals Σ a_i (g ω^k)^i, and inverse ∘ forward
  * and coset inverse ∘ coset forward give the input back exactly. */
-static void TCAT(test_ntt_big_, TC)(unsigned log_n, int npts) {
+static void TCAT(test_ntt_big_, TC)(unsigned log_n, cz_ntt_roots roots, int npts) {
     size_t n = (size_t)1 << log_n, bytes = n * sizeof(TFR);
     TFR *a = malloc(bytes), *r = malloc(bytes), w, g;
     void *d = NULL;
     CZ_ASSERT(a && r);
-    CHECK(TFN(ntt_root_of_unity)(&w, log_n) == CZ_OK);
-    CHECK(TFN(ntt_coset_gen)(&g, log_n) == CZ_OK);
+    CHECK(TFN(ntt_root_of_unity)(&w, log_n, roots) == CZ_OK);
+    CHECK(TFN(ntt_coset_gen)(&g, log_n, roots) == CZ_OK);
     for (size_t i = 0; i < n; i++)
         gpu_random_fr_limbs(a[i].l);
     CHECK(cz_gpu_alloc(&d, bytes, 0, NULL) == CZ_OK);
@@ -100,7 +123,7 @@ static void TCAT(test_ntt_big_, TC)(unsigned log_n, int npts) {
         cz_gpu_ntt_kind fwd = coset ? CZ_GPU_NTT_COSET_FORWARD : CZ_GPU_NTT_FORWARD;
         cz_gpu_ntt_kind inv = coset ? CZ_GPU_NTT_COSET_INVERSE : CZ_GPU_NTT_INVERSE;
         CHECK(cz_gpu_upload(d, a, bytes, 0, NULL) == CZ_OK);
-        CHECK(TFN(gpu_ntt_dev)(d, log_n, fwd, 0, NULL) == CZ_OK);
+        CHECK(TFN(gpu_ntt_dev)(d, log_n, roots, fwd, 0, NULL) == CZ_OK);
         CHECK(cz_gpu_download(r, d, bytes, 0, NULL) == CZ_OK);
         for (int p = 0; p < npts; p++) {
             uint64_t k = p == 0 ? n - 1 : p == 1 ? 1 : gpu_prng_next() & (n - 1);
@@ -116,7 +139,7 @@ static void TCAT(test_ntt_big_, TC)(unsigned log_n, int npts) {
                 fprintf(stderr, "  " TSTR(TC) " 2^%u coset %d output %llu differs\n", log_n, coset,
                         (unsigned long long)k);
         }
-        CHECK(TFN(gpu_ntt_dev)(d, log_n, inv, 0, NULL) == CZ_OK);
+        CHECK(TFN(gpu_ntt_dev)(d, log_n, roots, inv, 0, NULL) == CZ_OK);
         CHECK(cz_gpu_download(r, d, bytes, 0, NULL) == CZ_OK);
         if (!CHECK_EQ_MEM(a, r, bytes))
             fprintf(stderr, "  " TSTR(TC) " 2^%u coset %d round trip differs\n", log_n, coset);

@@ -1,8 +1,9 @@
 /*
- * The GPU NTT (cuzk/gpu.h) against the CPU NTT (cuzk/ntt.h), both curves, all four transforms,
- * sizes 2^1 .. 2^16 and 2^18, 2^20 (CZ_GPU_TEST_MAX_LOG overrides the top), byte-for-byte equal
- * on random inputs; device-resident calls; argument checks. Then 2^24 and 2^CZ_GPU_TEST_BIG_LOG
- * (default 27; 0 skips both) against Horner evaluation at a few indices, with round trips (see
+ * The GPU NTT (cuzk/gpu.h) against the CPU NTT (cuzk/ntt.h) over snarkjs's domains (bellperson's
+ * are test_gpu_ntt_bellperson.c's), both curves, all four transforms, sizes 2^1 .. 2^16 and
+ * 2^18, 2^20 (CZ_GPU_TEST_MAX_LOG overrides the top), byte-for-byte equal on random inputs;
+ * device-resident calls; argument checks. Then 2^24 and 2^CZ_GPU_TEST_BIG_LOG (default 27; 0
+ * skips both) against Horner evaluation at a few indices, with round trips (see
  * test_ntt_big_*). Exits 77 without a GPU.
  */
 #include <stdint.h>
@@ -45,21 +46,21 @@ static void teardown(void) {
 }
 
 static void test_bn254(void) {
-    test_ntt_bn254(pool, max_log);
+    test_ntt_bn254(pool, max_log, CZ_NTT_ROOTS_SNARKJS, 0);
 }
 static void test_bls12381(void) {
-    test_ntt_bls12381(pool, max_log);
+    test_ntt_bls12381(pool, max_log, CZ_NTT_ROOTS_SNARKJS, 0);
 }
 static void test_big24(void) {
     if (big >= 24) {
-        test_ntt_big_bn254(24, 4);
-        test_ntt_big_bls12381(24, 4);
+        test_ntt_big_bn254(24, CZ_NTT_ROOTS_SNARKJS, 4);
+        test_ntt_big_bls12381(24, CZ_NTT_ROOTS_SNARKJS, 4);
     }
 }
 static void test_big(void) {
     if (big > 24) {
-        test_ntt_big_bn254(big, 2);
-        test_ntt_big_bls12381(big, 2);
+        test_ntt_big_bn254(big, CZ_NTT_ROOTS_SNARKJS, 2);
+        test_ntt_big_bls12381(big, CZ_NTT_ROOTS_SNARKJS, 2);
     }
 }
 

@@ -269,11 +269,11 @@ static void test_curve(const char *curve, cz_threadpool *pool) {
     bad = td;
     if (mul->curve == CZ_CURVE_BN254) {
         cz_bn254_fr g;
-        CHECK_ERR(cz_bn254_ntt_coset_gen(&g, 3), CZ_OK);
+        CHECK_ERR(cz_bn254_ntt_coset_gen(&g, 3, CZ_NTT_ROOTS_SNARKJS), CZ_OK);
         cz_bn254_fr_to_bytes_le(bad.tau, &g);
     } else {
         cz_bls12381_fr g;
-        CHECK_ERR(cz_bls12381_ntt_coset_gen(&g, 3), CZ_OK);
+        CHECK_ERR(cz_bls12381_ntt_coset_gen(&g, 3, CZ_NTT_ROOTS_SNARKJS), CZ_OK);
         cz_bls12381_fr_to_bytes_le(bad.tau, &g);
     }
     CHECK_ERR(cz_groth16_setup(z3, mul, &bad, pool, &ei), CZ_EINVAL);

@@ -3,14 +3,17 @@
  *   TC          curve tag (bn254, bls12381)          TT   the Fr type
  *   TC_S        the 2-adicity of r - 1               TC_R the modulus r in hex (published)
  *   TC_W12/16/20, TC_WS   ffjavascript's published w[12], w[16], w[20], w[s] (big-endian hex)
- * The oracle for the transforms is the O(n²) DFT (or Horner evaluation at single points)
- * computed with the exported field functions; the roots are checked against GMP and against the
- * published ffjavascript values.
+ * Each transform test takes the domain's roots (cz_ntt_roots). The oracles for the transforms
+ * are the O(n²) DFT (or Horner evaluation at single points) computed with the exported field
+ * functions, and the DFT of tests/vectors/ntt_vectors.mjs (BigInt arithmetic in Node); the roots
+ * are checked against GMP, the published ffjavascript values and the Node vectors.
  */
 #define TF(name) CZ_CAT(CZ_CAT3(cz_, TC, _fr_), name)
 #define TN(name) CZ_CAT(CZ_CAT3(cz_, TC, _ntt_), name)
 #define TD       CZ_CAT3(cz_, TC, _ntt_domain)
 #define TL(name) CZ_CAT3(name, _, TC)
+#define TQ_(x)   #x
+#define TQ(x)    TQ_(x)
 
 /* A pseudo-random element below 2^253 < r (deterministic, so a failure reproduces). */
 static void TL(rand_el)(TT *x) {
@@ -89,20 +92,22 @@ static int TL(eq_mpz)(const TT *x, const mpz_t v) {
     return memcmp(b, c, 32) == 0;
 }
 
-static void TL(test_roots)(void) {
-    /* w[s] = 5^((r-1) >> s) mod r in GMP, squared down, against the library's w[k]. */
-    mpz_t r, e, w;
-    mpz_inits(r, e, w, NULL);
+/* For every k <= s against GMP: root_of_unity(k) = w[k] with w[s] = gen^((r-1) >> s) and
+ * w[k] = w[k+1]^2, of exact order 2^k; coset_gen(k) = g (bellperson: 7; snarkjs: w[k+1], or 25
+ * at k = s) and coset_z(k) = g^(2^k) - 1. k = s + 1 is out of range. */
+static void TL(check_roots)(cz_ntt_roots roots, unsigned long gen) {
+    mpz_t r, e, w, prev, g, z;
+    mpz_inits(r, e, w, prev, g, z, NULL);
     mpz_set_str(r, TC_R, 16);
     mpz_sub_ui(e, r, 1);
     mpz_fdiv_q_2exp(e, e, TC_S);
-    mpz_set_ui(w, 5);
+    mpz_set_ui(w, gen);
     mpz_powm(w, w, e, r);
     TT wk, t, one, minus_one;
     TF(one)(&one);
     TF(neg)(&minus_one, &one);
     for (int k = TC_S; k >= 0; k--) {
-        CHECK_ERR(TN(root_of_unity)(&wk, (unsigned)k), CZ_OK);
+        CHECK_ERR(TN(root_of_unity)(&wk, (unsigned)k, roots), CZ_OK);
         CHECK(TL(eq_mpz)(&wk, w));
         /* exact order 2^k: w^(2^(k-1)) = -1 (k >= 1) and w^(2^k) = 1 */
         t = wk;
@@ -113,42 +118,78 @@ static void TL(test_roots)(void) {
         if (k >= 1)
             TF(sqr)(&t, &t);
         CHECK(TF(eq)(&t, &one));
+
+        if (roots == CZ_NTT_ROOTS_BELLPERSON)
+            mpz_set_ui(g, 7);
+        else if (k == TC_S)
+            mpz_set_ui(g, 25);
+        else
+            mpz_set(g, prev);
+        CHECK_ERR(TN(coset_gen)(&t, (unsigned)k, roots), CZ_OK);
+        CHECK(TL(eq_mpz)(&t, g));
+        mpz_set_ui(e, 1);
+        mpz_mul_2exp(e, e, (mp_bitcnt_t)k);
+        mpz_powm(z, g, e, r);
+        mpz_sub_ui(z, z, 1);
+        mpz_mod(z, z, r);
+        CHECK_ERR(TN(coset_z)(&t, (unsigned)k, roots), CZ_OK);
+        CHECK(TL(eq_mpz)(&t, z));
+        CHECK(!TF(is_zero)(&t)); /* g^n != 1: the coset is disjoint from the domain */
+
+        mpz_set(prev, w);
         mpz_mul(w, w, w);
         mpz_mod(w, w, r);
     }
-    CHECK_ERR(TN(root_of_unity)(&wk, TC_S + 1), CZ_ERANGE);
-    mpz_clears(r, e, w, NULL);
+    CHECK_ERR(TN(root_of_unity)(&wk, TC_S + 1, roots), CZ_ERANGE);
+    CHECK_ERR(TN(coset_gen)(&wk, TC_S + 1, roots), CZ_ERANGE);
+    CHECK_ERR(TN(coset_z)(&wk, TC_S + 1, roots), CZ_ERANGE);
 
-    /* ffjavascript's published values. */
-    CHECK(TN(root_of_unity)(&wk, 12) == CZ_OK && TL(eq_hex)(&wk, TC_W12));
-    CHECK(TN(root_of_unity)(&wk, 16) == CZ_OK && TL(eq_hex)(&wk, TC_W16));
-    CHECK(TN(root_of_unity)(&wk, 20) == CZ_OK && TL(eq_hex)(&wk, TC_W20));
-    CHECK(TN(root_of_unity)(&wk, TC_S) == CZ_OK && TL(eq_hex)(&wk, TC_WS));
-
-    /* The coset generator: w[k+1], and 25 at k = s. */
-    TT g, w1, d;
-    CHECK(TN(coset_gen)(&g, 10) == CZ_OK && TN(root_of_unity)(&w1, 11) == CZ_OK);
-    CHECK(TF(eq)(&g, &w1));
-    CHECK_ERR(TN(coset_gen)(&g, TC_S), CZ_OK);
-    TF(from_u64)(&t, 25);
-    CHECK(TF(eq)(&g, &t));
-    CHECK_ERR(TN(coset_gen)(&g, TC_S + 1), CZ_ERANGE);
-
-    /* A domain's root is w[k]. */
+    /* A domain's root is w[k], and it knows its roots. */
     TD *dom = NULL;
-    CHECK_ERR(TN(domain_create)(&dom, 9, NULL, NULL), CZ_OK);
+    TT d;
+    CHECK_ERR(TN(domain_create)(&dom, 9, roots, NULL, NULL), CZ_OK);
     TN(domain_root)(&d, dom);
-    CHECK(TN(root_of_unity)(&wk, 9) == CZ_OK && TF(eq)(&d, &wk));
+    CHECK(TN(root_of_unity)(&wk, 9, roots) == CZ_OK && TF(eq)(&d, &wk));
     CHECK(TN(domain_size)(dom) == 512 && TN(domain_log_n)(dom) == 9);
+    CHECK(TN(domain_roots)(dom) == roots);
     TN(domain_destroy)(dom);
     cz_errinfo ei;
     cz_errinfo_clear(&ei);
-    CHECK(TN(domain_create)(&dom, TC_S + 1, NULL, &ei) == CZ_ERANGE && dom == NULL);
+    CHECK(TN(domain_create)(&dom, TC_S + 1, roots, NULL, &ei) == CZ_ERANGE && dom == NULL);
     CHECK_ERR(ei.code, CZ_ERANGE);
+    mpz_clears(r, e, w, prev, g, z, NULL);
+}
+
+static void TL(test_roots)(void) {
+    TT wk, g, t;
+    TL(check_roots)(CZ_NTT_ROOTS_SNARKJS, 5);
+
+    /* ffjavascript's published values. */
+    CHECK(TN(root_of_unity)(&wk, 12, CZ_NTT_ROOTS_SNARKJS) == CZ_OK && TL(eq_hex)(&wk, TC_W12));
+    CHECK(TN(root_of_unity)(&wk, 16, CZ_NTT_ROOTS_SNARKJS) == CZ_OK && TL(eq_hex)(&wk, TC_W16));
+    CHECK(TN(root_of_unity)(&wk, 20, CZ_NTT_ROOTS_SNARKJS) == CZ_OK && TL(eq_hex)(&wk, TC_W20));
+    CHECK(TN(root_of_unity)(&wk, TC_S, CZ_NTT_ROOTS_SNARKJS) == CZ_OK && TL(eq_hex)(&wk, TC_WS));
+
+    /* snarkjs's odd coset: g^n = w[k+1]^(2^k) = -1, so Z = x^n - 1 is -2 on it. */
+    TF(from_u64)(&t, 2);
+    TF(neg)(&t, &t);
+    CHECK(TN(coset_z)(&g, 10, CZ_NTT_ROOTS_SNARKJS) == CZ_OK && TF(eq)(&g, &t));
+
+    /* Roots that are not an enum value are refused everywhere. */
+    cz_ntt_roots bad = (cz_ntt_roots)CZ_NTT_ROOTS_COUNT;
+    TD *dom = NULL;
+    cz_errinfo ei;
+    cz_errinfo_clear(&ei);
+    CHECK_ERR(TN(root_of_unity)(&wk, 4, bad), CZ_EINVAL);
+    CHECK_ERR(TN(coset_gen)(&wk, 4, bad), CZ_EINVAL);
+    CHECK_ERR(TN(coset_z)(&wk, 4, bad), CZ_EINVAL);
+    CHECK_ERR(TN(root_of_unity)(&wk, 4, (cz_ntt_roots)-1), CZ_EINVAL);
+    CHECK(TN(domain_create)(&dom, 4, bad, NULL, &ei) == CZ_EINVAL && dom == NULL);
+    CHECK_ERR(ei.code, CZ_EINVAL);
 }
 
 /* Every transform against the O(n²) DFT for n = 2^0 .. 2^8. */
-static void TL(test_small)(cz_threadpool *pool) {
+static void TL(test_small)(cz_threadpool *pool, cz_ntt_roots roots) {
     size_t nmax = 256;
     TT *a = malloc(nmax * sizeof *a), *x = malloc(nmax * sizeof *x);
     TT *ref = malloc(nmax * sizeof *ref);
@@ -156,12 +197,12 @@ static void TL(test_small)(cz_threadpool *pool) {
     for (unsigned k = 0; k <= 8; k++) {
         size_t n = (size_t)1 << k;
         TD *dom = NULL;
-        CHECK_ERR(TN(domain_create)(&dom, k, pool, NULL), CZ_OK);
+        CHECK_ERR(TN(domain_create)(&dom, k, roots, pool, NULL), CZ_OK);
         TT w, w_inv, one, g, g_inv, n_inv, nel;
-        CHECK_ERR(TN(root_of_unity)(&w, k), CZ_OK);
+        CHECK_ERR(TN(root_of_unity)(&w, k, roots), CZ_OK);
         TF(inv)(&w_inv, &w);
         TF(one)(&one);
-        CHECK_ERR(TN(coset_gen)(&g, k), CZ_OK);
+        CHECK_ERR(TN(coset_gen)(&g, k, roots), CZ_OK);
         TF(inv)(&g_inv, &g);
         TF(from_u64)(&nel, n);
         TF(inv)(&n_inv, &nel);
@@ -202,15 +243,15 @@ static void TL(test_small)(cz_threadpool *pool) {
 }
 
 /* Large sizes: spot values by Horner, round trips, and the pool changes nothing. */
-static void TL(test_large)(unsigned k, cz_threadpool *pool, int full) {
+static void TL(test_large)(unsigned k, cz_threadpool *pool, int full, cz_ntt_roots roots) {
     size_t n = (size_t)1 << k;
     TT *a = malloc(n * sizeof *a), *x = malloc(n * sizeof *x), *y = malloc(n * sizeof *y);
     CZ_ASSERT(a && x && y);
     TD *dom = NULL;
-    CHECK_ERR(TN(domain_create)(&dom, k, pool, NULL), CZ_OK);
+    CHECK_ERR(TN(domain_create)(&dom, k, roots, pool, NULL), CZ_OK);
     TT w, g, p, v;
-    CHECK_ERR(TN(root_of_unity)(&w, k), CZ_OK);
-    CHECK_ERR(TN(coset_gen)(&g, k), CZ_OK);
+    CHECK_ERR(TN(root_of_unity)(&w, k, roots), CZ_OK);
+    CHECK_ERR(TN(coset_gen)(&g, k, roots), CZ_OK);
     TL(rand_vec)(a, n);
 
     memcpy(x, a, n * sizeof *a);
@@ -301,7 +342,92 @@ static void TL(test_pointwise)(cz_threadpool *pool) {
     free(r);
 }
 
+/* x = the 64 hex digits at h (canonical, big-endian); 0 when malformed or not below r. */
+static int TL(from_hex)(TT *x, const char *h) {
+    uint8_t b[32];
+    for (int i = 0; i < 32; i++) {
+        unsigned v;
+        if (sscanf(h + 2 * i, "%2x", &v) != 1)
+            return 0;
+        b[i] = (uint8_t)v;
+    }
+    return TF(from_bytes_be)(x, b) == CZ_OK;
+}
+
+/* The Node oracle's vectors of this curve and roots (tests/vectors/ntt_vectors.mjs, read from f):
+ * every "root" line (w[k], g, z for k = 0 .. s) and every "dft" block (the four transforms of one
+ * input, sizes 2^0 .. 2^8), the DFT blocks run on pool. */
+static void TL(test_vectors)(FILE *f, cz_ntt_roots roots, cz_threadpool *pool) {
+    const char *want = cz_ntt_roots_name(roots);
+    char line[512], curve[32], name[32], hw[65], hg[65], hz[65];
+    unsigned k;
+    int nroot = 0, ndft = 0, ok = 1;
+    size_t nmax = 256;
+    TT *v[5], *x = malloc(nmax * sizeof *x);
+    for (int c = 0; c < 5; c++)
+        CZ_ASSERT((v[c] = malloc(nmax * sizeof *v[c])) != NULL);
+    CZ_ASSERT(x != NULL);
+    rewind(f);
+    while (fgets(line, sizeof line, f) != NULL) {
+        if (sscanf(line, "root %31s %31s %u %64s %64s %64s", curve, name, &k, hw, hg, hz) == 6) {
+            TT w, g, z, t;
+            if (strcmp(curve, TQ(TC)) != 0 || strcmp(name, want) != 0)
+                continue;
+            CHECK(TL(from_hex)(&w, hw) && TL(from_hex)(&g, hg) && TL(from_hex)(&z, hz));
+            CHECK(TN(root_of_unity)(&t, k, roots) == CZ_OK && TF(eq)(&t, &w));
+            CHECK(TN(coset_gen)(&t, k, roots) == CZ_OK && TF(eq)(&t, &g));
+            CHECK(TN(coset_z)(&t, k, roots) == CZ_OK && TF(eq)(&t, &z));
+            nroot++;
+            continue;
+        }
+        if (sscanf(line, "dft %31s %31s %u", curve, name, &k) != 3 || strcmp(curve, TQ(TC)) != 0 ||
+            strcmp(name, want) != 0)
+            continue;
+        if (!CHECK(k <= 8))
+            break;
+        size_t n = (size_t)1 << k;
+        for (size_t j = 0; j < n; j++) { /* a F I CF CI */
+            const char *p = fgets(line, sizeof line, f);
+            if (!CHECK(p != NULL && strlen(line) >= 5 * 65 - 1))
+                goto out;
+            for (int c = 0; c < 5; c++)
+                CHECK(TL(from_hex)(&v[c][j], line + 65 * c));
+        }
+        TD *dom = NULL;
+        TT g;
+        CHECK_ERR(TN(domain_create)(&dom, k, roots, pool, NULL), CZ_OK);
+        CHECK_ERR(TN(coset_gen)(&g, k, roots), CZ_OK);
+        for (int kind = 1; kind < 5; kind++) {
+            memcpy(x, v[0], n * sizeof *x);
+            if (kind == 1)
+                TN(forward)(x, dom, pool);
+            else if (kind == 2)
+                TN(inverse)(x, dom, pool);
+            else if (kind == 3)
+                TN(coset_forward)(x, dom, &g, pool);
+            else
+                TN(coset_inverse)(x, dom, &g, pool);
+            if (!TL(vec_eq)(x, v[kind], n)) {
+                ok = 0;
+                fprintf(stderr, "  " TQ(TC) " %s 2^%u: transform %d differs from the vectors\n",
+                        want, k, kind);
+            }
+        }
+        TN(domain_destroy)(dom);
+        ndft++;
+    }
+out:
+    CHECK(ok);
+    CHECK_EQ_INT(nroot, TC_S + 1);
+    CHECK_EQ_INT(ndft, 9);
+    for (int c = 0; c < 5; c++)
+        free(v[c]);
+    free(x);
+}
+
 #undef TF
 #undef TN
 #undef TD
 #undef TL
+#undef TQ_
+#undef TQ

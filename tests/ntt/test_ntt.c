@@ -1,8 +1,11 @@
 /*
- * Tests of the CPU NTT (cuzk/ntt.h) for both curves: every transform against the O(n²) DFT for
- * n <= 2^8 (also with small tiles, so that several stage groups run), Horner spot checks and
- * round trips at 2^14 and 2^16, the roots against GMP and ffjavascript's published values, threaded
- * = single-threaded.
+ * Tests of the CPU NTT (cuzk/ntt.h) for both curves over snarkjs's domains, and for BLS12-381 over
+ * bellperson's: every transform against the O(n²) DFT for n <= 2^8 (also with small tiles, so
+ * that several stage groups run), against the BigInt DFT of tests/vectors/ntt_vectors.mjs
+ * (tests/vectors/out/ntt_vectors.txt, made by `make vectors`; missing vectors fail that case),
+ * Horner spot checks and round trips at 2^14 and 2^16, the roots, coset generators and Z on the
+ * coset against GMP, ffjavascript's published values and blstrs's ROOT_OF_UNITY, threaded =
+ * single-threaded; BN254 refuses bellperson's domain.
  */
 #include <gmp.h>
 #include <stdint.h>
@@ -67,20 +70,75 @@ static void teardown(void) {
     cz_threadpool_destroy(pool);
 }
 
+/* bellperson's domain: blstrs's Scalar::ROOT_OF_UNITY (published canonical value), the chain
+ * against GMP's 7^((r-1) >> 32), generator 7 and Z = 7^n - 1. */
+static void test_roots_bellperson(void) {
+    cz_bls12381_fr w, g, t;
+    check_roots_bls12381(CZ_NTT_ROOTS_BELLPERSON, 7);
+    CHECK(cz_bls12381_ntt_root_of_unity(&w, 32, CZ_NTT_ROOTS_BELLPERSON) == CZ_OK &&
+          eq_hex_bls12381(&w, "16a2a19edfe81f20d09b681922c813b4b63683508c2280b93829971f439f0d2b"));
+    /* not snarkjs's: its w[32] is 5^((r-1) >> 32) */
+    CHECK(cz_bls12381_ntt_root_of_unity(&t, 32, CZ_NTT_ROOTS_SNARKJS) == CZ_OK &&
+          !cz_bls12381_fr_eq(&w, &t));
+    cz_bls12381_fr_from_u64(&t, 7);
+    for (unsigned k = 0; k <= 32; k += 8)
+        CHECK(cz_bls12381_ntt_coset_gen(&g, k, CZ_NTT_ROOTS_BELLPERSON) == CZ_OK &&
+              cz_bls12381_fr_eq(&g, &t));
+    CHECK_EQ_STR(cz_ntt_roots_name(CZ_NTT_ROOTS_BELLPERSON), "bellperson");
+    CHECK_EQ_STR(cz_ntt_roots_name(CZ_NTT_ROOTS_SNARKJS), "snarkjs");
+    CHECK_EQ_STR(cz_ntt_roots_name((cz_ntt_roots)CZ_NTT_ROOTS_COUNT), "?");
+}
+
+/* bellperson defines no BN254 domain: every entry point says so. */
+static void test_bn254_no_bellperson(void) {
+    cz_bn254_fr x;
+    cz_bn254_ntt_domain *dom = NULL;
+    cz_errinfo ei;
+    cz_errinfo_clear(&ei);
+    CHECK_ERR(cz_bn254_ntt_root_of_unity(&x, 4, CZ_NTT_ROOTS_BELLPERSON), CZ_EUNSUPPORTED);
+    CHECK_ERR(cz_bn254_ntt_coset_gen(&x, 4, CZ_NTT_ROOTS_BELLPERSON), CZ_EUNSUPPORTED);
+    CHECK_ERR(cz_bn254_ntt_coset_z(&x, 4, CZ_NTT_ROOTS_BELLPERSON), CZ_EUNSUPPORTED);
+    CHECK(cz_bn254_ntt_domain_create(&dom, 4, CZ_NTT_ROOTS_BELLPERSON, NULL, &ei) ==
+              CZ_EUNSUPPORTED &&
+          dom == NULL);
+    CHECK_ERR(ei.code, CZ_EUNSUPPORTED);
+    CHECK(strstr(ei.msg, "bellperson") != NULL);
+}
+
 static void test_small(void) {
-    test_small_bn254(NULL);
-    test_small_bls12381(NULL);
-    test_small_bn254(pool);
+    test_small_bn254(NULL, CZ_NTT_ROOTS_SNARKJS);
+    test_small_bls12381(NULL, CZ_NTT_ROOTS_SNARKJS);
+    test_small_bn254(pool, CZ_NTT_ROOTS_SNARKJS);
+    test_small_bls12381(NULL, CZ_NTT_ROOTS_BELLPERSON);
+    test_small_bls12381(pool, CZ_NTT_ROOTS_BELLPERSON);
 }
 
 /* Smaller tiles: n <= 2^8 then runs 2 to 4 stage groups, still against the O(n²) DFT. */
 static void test_small_tiles(void) {
     for (unsigned tile = 4; tile <= 5; tile++) {
         cz__ntt_tile_log = tile;
-        test_small_bn254(pool);
-        test_small_bls12381(pool);
+        test_small_bn254(pool, CZ_NTT_ROOTS_SNARKJS);
+        test_small_bls12381(pool, CZ_NTT_ROOTS_SNARKJS);
+        test_small_bls12381(pool, CZ_NTT_ROOTS_BELLPERSON);
     }
     cz__ntt_tile_log = NTT_TILE_LOG;
+}
+
+/* Every domain against the Node vectors, with the default tiles and with 2^4 ones. */
+static void test_vectors(void) {
+    FILE *f = fopen("tests/vectors/out/ntt_vectors.txt", "r");
+    if (!CHECK(f != NULL)) {
+        fprintf(stderr, "missing tests/vectors/out/ntt_vectors.txt: run "
+                        "node tests/vectors/ntt_vectors.mjs tests/vectors/out\n");
+        return;
+    }
+    test_vectors_bls12381(f, CZ_NTT_ROOTS_BELLPERSON, pool);
+    test_vectors_bls12381(f, CZ_NTT_ROOTS_SNARKJS, NULL);
+    test_vectors_bn254(f, CZ_NTT_ROOTS_SNARKJS, pool);
+    cz__ntt_tile_log = 4;
+    test_vectors_bls12381(f, CZ_NTT_ROOTS_BELLPERSON, NULL);
+    cz__ntt_tile_log = NTT_TILE_LOG;
+    fclose(f);
 }
 
 static void test_pointwise(void) {
@@ -90,16 +148,21 @@ static void test_pointwise(void) {
 
 /* 2^16: stage groups 12 + 4; 2^14: 12 + 2. */
 static void test_large(void) {
-    test_large_bn254(16, pool, 1);
-    test_large_bls12381(14, pool, 1);
-    test_large_bls12381(16, NULL, 0);
+    test_large_bn254(16, pool, 1, CZ_NTT_ROOTS_SNARKJS);
+    test_large_bls12381(14, pool, 1, CZ_NTT_ROOTS_SNARKJS);
+    test_large_bls12381(16, NULL, 0, CZ_NTT_ROOTS_SNARKJS);
+    test_large_bls12381(16, pool, 1, CZ_NTT_ROOTS_BELLPERSON);
+    test_large_bls12381(14, NULL, 1, CZ_NTT_ROOTS_BELLPERSON);
 }
 
 static const test_case cases[] = {
     {"roots_bn254", test_roots_bn254},
     {"roots_bls12381", test_roots_bls12381},
+    {"roots_bellperson", test_roots_bellperson},
+    {"bn254_no_bellperson", test_bn254_no_bellperson},
     {"small", test_small},
     {"small_tiles", test_small_tiles},
+    {"vectors", test_vectors},
     {"pointwise", test_pointwise},
     {"large", test_large},
 };
