@@ -357,18 +357,30 @@ typedef struct cz_srs_key cz_srs_key;
  * copies from pinned memory. The allocator of cz_file_load. */
 typedef cz_file_alloc cz_srs_host_mem;
 
-/* A proving key format. Adding Filecoin .params means adding one of these. */
+typedef struct cz_threadpool cz_threadpool;
+
+/* What a loader's open gets from the manager: where to put the key, and threads to decode it. */
+typedef struct cz_srs_load_ctx {
+    const cz_srs_host_mem *mem; /* the manager's (lives as long as the manager) */
+    cz_threadpool *pool;        /* cz_srs_config.pool; NULL: the loading thread alone */
+} cz_srs_load_ctx;
+
+/* A proving key format (src/engine/srs_loaders.c). */
 typedef struct cz_srs_loader {
-    const char *name; /* "zkey" */
+    const char *name; /* "zkey", "params" */
     /* Bytes the key will occupy once loaded (charged to the budget before open). */
     int (*footprint)(uint64_t *bytes, const char *path, cz_errinfo *ei);
-    int (*open)(void **key, const char *path, const cz_srs_host_mem *mem, cz_errinfo *ei);
+    int (*open)(void **key, const char *path, const cz_srs_load_ctx *ctx, cz_errinfo *ei);
     void (*close)(void *key, const cz_srs_host_mem *mem);
 } cz_srs_loader;
 
 /* snarkjs .zkey: the file read into host memory (cz_file_load) and opened over it
  * (cz_zkey_open_owned); the key data is a cz_zkey *; footprint = file size. */
 extern const cz_srs_loader cz_srs_loader_zkey;
+/* bellperson .params (cz_bellperson_params_read into host memory, decoded on the pool; points
+ * checked on the curve, the verifying key also for the subgroup); the key data is a
+ * cz_bellperson_params *; footprint = file size (the decoded points take the same bytes). */
+extern const cz_srs_loader cz_srs_loader_params;
 
 /* Per-device resident data of a key (e.g. bases uploaded to a GPU), created on first use by
  * cz_srs_key_device and freed when the key is evicted. Fits cz_groth16_gpu_key_create/free. */
@@ -385,6 +397,7 @@ typedef struct cz_srs_config {
     const cz_srs_device_hooks *device; /* may be NULL (cz_srs_key_device fails) */
     /* NULL = malloc/free; &cz_srs_host_mem_pinned when the engine has GPUs (the daemon does) */
     const cz_srs_host_mem *host_mem;
+    cz_threadpool *pool; /* decoding threads for loaders that use them (.params); may be NULL */
 } cz_srs_config;
 
 /* cz_host_alloc(bytes, 1) / cz_host_free: pinned, pageable when pinning fails (one warning). */

@@ -125,7 +125,7 @@ int cz_daemon_service_create(cz_daemon_service **out, const cz_daemon_service_co
     {
         cz_srs_config sc = {s->budget,
                             cfg->engine.ndevices > 0 ? &cz_workload_zkey_gpu_hooks : NULL,
-                            cfg->engine.ndevices > 0 ? &cz_srs_host_mem_pinned : NULL};
+                            cfg->engine.ndevices > 0 ? &cz_srs_host_mem_pinned : NULL, NULL};
         if ((rc = cz_srs_create(&s->srs, &sc, ei)) != CZ_OK)
             goto fail;
     }

@@ -29,11 +29,10 @@
  * Device data: created on first cz_srs_key_device for a device under the entry's `dev_lock`
  * (an upload may take long and must not block other keys), freed with the entry.
  *
- * Host memory: loaders read keys into memory from cfg->host_mem: cz_srs_host_mem_pinned when the
- * engine has GPUs (cudaHostAlloc, pageable with one warning when pinning fails, hostmem.c), else
- * malloc/free. The zkey loader reads the whole file there (cz_file_load): nothing is served from a
- * mapping of a file that someone else can change, and a GPU upload of its bases copies from
- * pinned memory.
+ * Host memory: loaders (srs_loaders.c) read keys into memory from cfg->host_mem:
+ * cz_srs_host_mem_pinned when the engine has GPUs (cudaHostAlloc, pageable with one warning when
+ * pinning fails, hostmem.c), else malloc/free; nothing is served from a mapping of a file that
+ * someone else can change, and a GPU upload of the bases copies from pinned memory.
  *
  * Lock order: lock -> budget lock (the evictor takes lock only, and is called by the budget
  * without its lock); dev_lock is taken alone. Nothing slow (stat, load, budget wait) runs under
@@ -49,7 +48,6 @@
 #include "cuzk/engine.h"
 #include "cuzk/fileio.h"
 #include "cuzk/log.h"
-#include "cuzk/zkey.h"
 
 typedef enum { KEY_LOADING, KEY_READY, KEY_FAILED } key_state;
 
@@ -93,39 +91,6 @@ static void heap_free(void *arg, void *p, size_t bytes) {
     (void)bytes;
     free(p);
 }
-
-/* ---- the zkey loader ---- */
-
-static int zkey_footprint(uint64_t *bytes, const char *path, cz_errinfo *ei) {
-    cz_file_id id;
-    int rc = cz_file_id_get(&id, path, ei);
-    *bytes = id.size;
-    return rc;
-}
-
-static void zkey_release(void *arg, void *data, size_t size) {
-    const cz_srs_host_mem *mem = arg;
-    mem->free(mem->arg, data, size ? size : 1);
-}
-
-static int zkey_open(void **key, const char *path, const cz_srs_host_mem *mem, cz_errinfo *ei) {
-    void *data;
-    size_t size;
-    cz_zkey *zk = NULL;
-    *key = NULL;
-    int rc = cz_file_load(&data, &size, NULL, path, mem, ei);
-    if (rc == CZ_OK)
-        rc = cz_zkey_open_owned(&zk, data, size, path, zkey_release, (void *)mem, ei);
-    *key = zk;
-    return rc;
-}
-
-static void zkey_close(void *key, const cz_srs_host_mem *mem) {
-    (void)mem; /* the key gives its bytes back through zkey_release */
-    cz_zkey_close(key);
-}
-
-const cz_srs_loader cz_srs_loader_zkey = {"zkey", zkey_footprint, zkey_open, zkey_close};
 
 /* ---- the manager ---- */
 
@@ -266,7 +231,8 @@ static int load_entry(cz_srs_key *k, const char *canon, cz_errinfo *ei) {
     if (rc == CZ_OK && m->cfg.budget != NULL)
         rc = cz_budget_reserve(&k->res, m->cfg.budget, k->bytes, -1, NULL, NULL, ei);
     if (rc == CZ_OK) {
-        rc = loader->open(&k->data, canon, &m->host_mem, ei);
+        const cz_srs_load_ctx ctx = {&m->host_mem, m->cfg.pool};
+        rc = loader->open(&k->data, canon, &ctx, ei);
         cz_file_id after;
         if (rc == CZ_OK &&
             (cz_file_id_get(&after, canon, NULL) != CZ_OK || !cz_file_id_same(&after, &k->id))) {

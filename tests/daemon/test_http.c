@@ -553,7 +553,7 @@ static void test_http(void) {
     CHECK_ERR(cz_budget_create(&budget, &bc, &ei), CZ_OK);
     cfg.shared_budget = budget; /* the SRS manager's keys outlive the engine */
     CHECK_ERR(cz_engine_create(&e, &cfg, &ei), CZ_OK);
-    cz_srs_config sc = {cz_engine_budget(e), NULL, NULL};
+    cz_srs_config sc = {cz_engine_budget(e), NULL, NULL, NULL};
     CHECK_ERR(cz_srs_create(&srs, &sc, &ei), CZ_OK);
 
     /* a listener from the start: pages while nothing ran */

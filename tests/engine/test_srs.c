@@ -13,7 +13,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cuzk/bellperson.h"
 #include "cuzk/fileio.h"
+#include "cuzk/threadpool.h"
 
 #include "cuzk/engine.h"
 #include "cuzk/zkey.h"
@@ -28,7 +30,7 @@ static uint64_t file_size(const char *path) {
 }
 
 static cz_srs *mk(cz_budget *b, const cz_srs_device_hooks *hooks) {
-    cz_srs_config cfg = {b, hooks, NULL};
+    cz_srs_config cfg = {b, hooks, NULL, NULL};
     cz_srs *m = NULL;
     CHECK_ERR(cz_srs_create(&m, &cfg, NULL), CZ_OK);
     if (b != NULL)
@@ -364,7 +366,7 @@ typedef struct {
 
 static gate g_gate = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 0, 0};
 
-static int gated_open(void **key, const char *path, const cz_srs_host_mem *mem, cz_errinfo *ei) {
+static int gated_open(void **key, const char *path, const cz_srs_load_ctx *ctx, cz_errinfo *ei) {
     pthread_mutex_lock(&g_gate.lock);
     g_gate.entered++;
     pthread_cond_broadcast(&g_gate.cond);
@@ -374,7 +376,7 @@ static int gated_open(void **key, const char *path, const cz_srs_host_mem *mem, 
     pthread_mutex_unlock(&g_gate.lock);
     if (fail)
         return cz_fail(ei, CZ_EFORMAT, "gated loader: refused %s", path);
-    return cz_srs_loader_zkey.open(key, path, mem, ei);
+    return cz_srs_loader_zkey.open(key, path, ctx, ei);
 }
 
 /* The zkey loader with gated_open; set up by test_blocked_load before its threads start. */
@@ -462,6 +464,78 @@ static void test_blocked_load(void) {
     }
 }
 
+/* A bellperson key made by @noble/curves (tests/vectors/bellperson_vectors.mjs) through the
+ * .params loader, against a direct read of the same file: the same counts and points, decoded
+ * on the manager's pool into its host allocator, charged to the budget; a zkey is not a .params
+ * and the same path is not loaded twice under two loaders. */
+#define BP_PARAMS "tests/vectors/out/bellperson/small.params"
+
+typedef struct {
+    atomic_int allocs, frees;
+} host_count;
+
+static void *count_alloc(void *arg, size_t bytes) {
+    atomic_fetch_add(&((host_count *)arg)->allocs, 1);
+    return malloc(bytes);
+}
+
+static void count_free(void *arg, void *p, size_t bytes) {
+    (void)bytes;
+    atomic_fetch_add(&((host_count *)arg)->frees, 1);
+    free(p);
+}
+
+static void test_params(void) {
+    cz_bellperson_params want;
+    if (!CHECK_ERR(cz_bellperson_params_read(&want, BP_PARAMS, NULL, NULL), CZ_OK))
+        return;
+    cz_budget_config bc = {64u << 20, 0};
+    cz_budget *b;
+    CHECK_ERR(cz_budget_create(&b, &bc, NULL), CZ_OK);
+    cz_threadpool *pool;
+    CHECK_ERR(cz_threadpool_create(&pool, 2, NULL), CZ_OK);
+    host_count hc = {0, 0};
+    cz_srs_host_mem mem = {count_alloc, count_free, &hc};
+    cz_srs_config cfg = {b, NULL, &mem, pool};
+    cz_srs *m;
+    CHECK_ERR(cz_srs_create(&m, &cfg, NULL), CZ_OK);
+    cz_budget_set_evictor(b, cz_srs_evict_lru, m);
+
+    cz_srs_key *k;
+    if (CHECK_ERR(cz_srs_acquire(&k, m, BP_PARAMS, &cz_srs_loader_params, NULL), CZ_OK)) {
+        const cz_bellperson_params *p = cz_srs_key_data(k);
+        CHECK(p->nh == want.nh && p->nl == want.nl && p->na == want.na && p->nb_g1 == want.nb_g1 &&
+              p->nb_g2 == want.nb_g2 && p->vk.nic == want.vk.nic);
+        CHECK(p->nh > 0 && memcmp(p->h, want.h, p->nh * sizeof *p->h) == 0);
+        CHECK(p->nl > 0 && memcmp(p->l, want.l, p->nl * sizeof *p->l) == 0);
+        CHECK(memcmp(p->a, want.a, p->na * sizeof *p->a) == 0);
+        CHECK(memcmp(p->b_g1, want.b_g1, p->nb_g1 * sizeof *p->b_g1) == 0);
+        CHECK(p->nb_g2 > 0 && memcmp(p->b_g2, want.b_g2, p->nb_g2 * sizeof *p->b_g2) == 0);
+        CHECK(memcmp(&p->vk.delta_g2, &want.vk.delta_g2, sizeof want.vk.delta_g2) == 0);
+        CHECK(atomic_load(&hc.allocs) > 0); /* the arrays came from the manager's allocator */
+        CHECK_EQ_U64(cz_srs_key_bytes(k), file_size(BP_PARAMS));
+        cz_budget_stats bs;
+        cz_budget_stats_get(&bs, b);
+        CHECK_EQ_U64(bs.used, file_size(BP_PARAMS));
+        cz_errinfo ei;
+        cz_errinfo_clear(&ei);
+        cz_srs_key *k2;
+        CHECK_ERR(cz_srs_acquire(&k2, m, BP_PARAMS, NULL, &ei), CZ_EINVAL); /* not as a zkey */
+        CHECK(strstr(ei.msg, "is loaded as params, not zkey") != NULL);
+        cz_srs_release(k);
+    }
+    cz_errinfo ei;
+    cz_errinfo_clear(&ei);
+    CHECK(cz_srs_acquire(&k, m, MUL, &cz_srs_loader_params, &ei) != CZ_OK);
+    CHECK(k == NULL && strstr(ei.msg, "loading params key") != NULL);
+    CHECK_ERR(cz_srs_evict(m, BP_PARAMS, NULL), CZ_OK);
+    CHECK_EQ_INT(atomic_load(&hc.frees), atomic_load(&hc.allocs)); /* everything given back */
+    cz_srs_destroy(m);
+    cz_threadpool_destroy(pool);
+    cz_budget_destroy(b);
+    cz_bellperson_params_free(&want);
+}
+
 static const test_case cases[] = {
     {"refs", test_refs},
     {"lru", test_lru},
@@ -470,6 +544,7 @@ static const test_case cases[] = {
     {"changed", test_changed},
     {"fifo", test_fifo},
     {"blocked_load", test_blocked_load},
+    {"params", test_params},
 };
 
 int main(int argc, char **argv) {
