@@ -180,6 +180,21 @@ typedef struct test_case {
 
 /* Runs the cases the arguments select (see the top of this file) between setup and teardown
  * (either may be NULL); returns main's exit status. */
+/* Hex string to bytes (two digits per byte); the byte count, or -1 for an odd length, a bad
+ * digit or more than cap bytes. */
+static inline int test_unhex(uint8_t *out, size_t cap, const char *s) {
+    size_t n = strlen(s);
+    if (n % 2 != 0 || n / 2 > cap)
+        return -1;
+    for (size_t i = 0; i < n / 2; i++) {
+        unsigned v;
+        if (sscanf(s + 2 * i, "%2x", &v) != 1)
+            return -1;
+        out[i] = (uint8_t)v;
+    }
+    return (int)(n / 2);
+}
+
 /* A scratch directory for a test's files: tmpl is a mkdtemp template ("/tmp/cuzk-x-XXXXXX"),
  * made in place; test_tmpdir_remove deletes it with everything in it. 0 or -1. */
 static inline int test_tmpdir(char *tmpl) {

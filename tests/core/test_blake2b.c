@@ -20,19 +20,6 @@
 static uint8_t *stream;
 static size_t stream_len;
 
-static int unhex(uint8_t *out, size_t cap, const char *s) {
-    size_t n = strlen(s);
-    if (n % 2 != 0 || n / 2 > cap)
-        return -1;
-    for (size_t i = 0; i < n / 2; i++) {
-        unsigned v;
-        if (sscanf(s + 2 * i, "%2x", &v) != 1)
-            return -1;
-        out[i] = (uint8_t)v;
-    }
-    return (int)(n / 2);
-}
-
 static uint64_t splitmix64(uint64_t *s) {
     uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
@@ -90,8 +77,8 @@ static void test_vectors(void) {
                           dhex) == 6))
             break;
         if (strcmp(keyhex, "-") != 0)
-            keylen = unhex(key, sizeof key, keyhex);
-        if (!CHECK(keylen >= 0 && unhex(want, sizeof want, dhex) == (int)outlen &&
+            keylen = test_unhex(key, sizeof key, keyhex);
+        if (!CHECK(keylen >= 0 && test_unhex(want, sizeof want, dhex) == (int)outlen &&
                    off <= stream_len && n <= stream_len - off))
             break;
         CHECK_ERR(cz_blake2b_hash(got, outlen, key, (size_t)keylen, stream + off, n), CZ_OK);

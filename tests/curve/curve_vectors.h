@@ -42,20 +42,6 @@ static inline size_t curve_vectors_each(curve_vector_fn fn) {
     return n;
 }
 
-/* Hex string to bytes; returns the byte count or -1. */
-static inline int curve_unhex(uint8_t *out, size_t cap, const char *s) {
-    size_t n = strlen(s);
-    if (n % 2 != 0 || n / 2 > cap)
-        return -1;
-    for (size_t i = 0; i < n / 2; i++) {
-        unsigned v;
-        if (sscanf(s + 2 * i, "%2x", &v) != 1)
-            return -1;
-        out[i] = (uint8_t)v;
-    }
-    return (int)(n / 2);
-}
-
 /* SplitMix64: the deterministic stream behind every "random" scalar of the C tests. */
 static inline uint64_t curve_rand64(uint64_t *s) {
     uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);

@@ -176,8 +176,8 @@ static inline void T(enc_zcash)(const T_AFF *P, const char *chex, const char *uh
     T_AFF Q, nP;
     cz_errinfo ei;
     int inf = G(is_infinity)(P);
-    CHECK_EQ_INT(curve_unhex(nc, sizeof nc, chex), T_CB);
-    CHECK_EQ_INT(curve_unhex(nu, sizeof nu, uhex), 2 * T_CB);
+    CHECK_EQ_INT(test_unhex(nc, sizeof nc, chex), T_CB);
+    CHECK_EQ_INT(test_unhex(nu, sizeof nu, uhex), 2 * T_CB);
     G(to_compressed)(c, P);
     G(to_uncompressed)(u, P);
     CHECK_EQ_MEM(c, nc, T_CB);

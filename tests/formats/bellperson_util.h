@@ -96,15 +96,7 @@ static inline size_t bp_g2_diff(const cz_bls12381_g2_affine *p, size_t n, json_t
 
 /* hex (2·n digits) into n bytes; 0 on a bad digit or length. */
 static inline int bp_unhex(uint8_t *out, size_t n, const char *hex) {
-    if (hex == NULL || strlen(hex) != 2 * n)
-        return 0;
-    for (size_t i = 0; i < n; i++) {
-        unsigned v;
-        if (sscanf(hex + 2 * i, "%2x", &v) != 1)
-            return 0;
-        out[i] = (uint8_t)v;
-    }
-    return 1;
+    return hex != NULL && test_unhex(out, n, hex) == (int)n;
 }
 
 /* n points of the subgroup: [k0]G, [k0 + step]G, ... (Jacobian additions, one inversion). */

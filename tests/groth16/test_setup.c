@@ -46,15 +46,7 @@ static json_t *load_json(const char *path) {
 
 /* Decodes a hex string of exactly len bytes; 0 on a malformed string. */
 static int unhex(uint8_t *out, const char *hex, size_t len) {
-    if (hex == NULL || strlen(hex) != 2 * len)
-        return 0;
-    for (size_t i = 0; i < len; i++) {
-        unsigned v;
-        if (sscanf(hex + 2 * i, "%2x", &v) != 1)
-            return 0;
-        out[i] = (uint8_t)v;
-    }
-    return 1;
+    return hex != NULL && test_unhex(out, len, hex) == (int)len;
 }
 
 /* CHECKs that the point at p (bytes long) equals the hex string j. */
