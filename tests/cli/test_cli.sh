@@ -9,17 +9,7 @@ CUZK=${1:?usage: test_cli.sh CUZK SCRATCH_DIR}
 T=${2:?usage: test_cli.sh CUZK SCRATCH_DIR}
 EX=examples/poseidon
 rm -rf "$T" && mkdir -p "$T" || exit 1
-fails=0
-check() { # check NAME COMMAND...: the command must succeed
-    local name=$1
-    shift
-    if "$@"; then
-        echo "ok   $name"
-    else
-        echo "FAIL $name"
-        fails=$((fails + 1))
-    fi
-}
+. "$(dirname "$0")/lib.sh"
 # Runs cuzk, its stdout+stderr in $T/out; the exit status in $rc.
 cz() {
     "$CUZK" "$@" >"$T/out" 2>&1

@@ -11,17 +11,7 @@ set -u
 CUZK=${1:?usage: test_params.sh CUZK SCRATCH_DIR}
 T=${2:?usage: test_params.sh CUZK SCRATCH_DIR}
 rm -rf "$T" && mkdir -p "$T/dir" || exit 1
-fails=0
-check() { # check NAME COMMAND...: the command must succeed
-    local name=$1
-    shift
-    if "$@"; then
-        echo "ok   $name"
-    else
-        echo "FAIL $name"
-        fails=$((fails + 1))
-    fi
-}
+. "$(dirname "$0")/lib.sh"
 # Runs cuzk, stdout in $T/out, stderr in $T/err; the exit status in $rc.
 cz() {
     "$CUZK" "$@" >"$T/out" 2>"$T/err"
