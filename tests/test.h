@@ -35,7 +35,9 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cuzk/err.h"
 
@@ -193,6 +195,23 @@ static inline int test_unhex(uint8_t *out, size_t cap, const char *s) {
         out[i] = (uint8_t)v;
     }
     return (int)(n / 2);
+}
+
+/* A watchdog for a call that must not block (a FIFO opened without O_NONBLOCK): after seconds,
+ * "FAIL: <what> blocked" on stderr and exit 1 instead of a hung test; 0 disarms it. what must
+ * outlive the watchdog. */
+static const char *test_watchdog_what;
+static inline void test_watchdog_fire(int sig) {
+    (void)sig;
+    const char *w = test_watchdog_what != NULL ? test_watchdog_what : "a call";
+    if (write(2, "FAIL: ", 6) < 0 || write(2, w, strlen(w)) < 0 || write(2, " blocked\n", 9) < 0)
+        _exit(1);
+    _exit(1);
+}
+static inline void test_watchdog(unsigned seconds, const char *what) {
+    test_watchdog_what = what;
+    signal(SIGALRM, test_watchdog_fire);
+    alarm(seconds);
 }
 
 /* A scratch directory for a test's files: tmpl is a mkdtemp template ("/tmp/cuzk-x-XXXXXX"),

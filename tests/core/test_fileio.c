@@ -145,14 +145,6 @@ static void test_pieces(void) {
     close(fd);
 }
 
-static void on_alarm(int sig) {
-    (void)sig;
-    static const char msg[] = "FAIL: cz_file_load blocked on a FIFO\n";
-    if (write(2, msg, sizeof msg - 1) < 0)
-        _exit(1);
-    _exit(1);
-}
-
 static void test_refused(void) {
     char fifo[96];
     snprintf(fifo, sizeof fifo, "%s/fifo", dir);
@@ -163,8 +155,7 @@ static void test_refused(void) {
                {dir, "not a regular file (a directory)"},
                {"/dev/null", "not a regular file (a character device)"},
                {"/nonexistent/cuzk-key", "cannot open: No such file or directory"}};
-    signal(SIGALRM, on_alarm);
-    alarm(10);
+    test_watchdog(10, "cz_file_load on a FIFO");
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         void *data = (void *)1;
         size_t len = 1;
@@ -184,7 +175,7 @@ static void test_refused(void) {
             CHECK(strstr(ei.msg, bad[i].why) != NULL);
         }
     }
-    alarm(0);
+    test_watchdog(0, NULL);
 }
 
 static void test_identity(void) {

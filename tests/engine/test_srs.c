@@ -348,10 +348,10 @@ static void test_fifo(void) {
     cz_srs_key *k;
     cz_errinfo ei;
     cz_errinfo_clear(&ei);
-    alarm(10); /* an open that blocks would hang here: SIGALRM ends the test instead */
+    test_watchdog(10, "cz_srs_acquire of a FIFO");
     CHECK_ERR(cz_srs_acquire(&k, m, fifo, NULL, &ei), CZ_EIO);
     CHECK_ERR(cz_srs_preload(m, fifo, NULL, NULL), CZ_EIO);
-    alarm(0);
+    test_watchdog(0, NULL);
     CHECK(strstr(ei.msg, fifo) != NULL && strstr(ei.msg, "not a regular file (a FIFO)") != NULL);
     CHECK_ERR(cz_srs_preload(m, MUL, NULL, NULL), CZ_OK);
     cz_srs_destroy(m);

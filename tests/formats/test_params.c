@@ -234,14 +234,6 @@ static void test_digest_file(void) {
     CHECK_EQ_U64(size, 0);
 }
 
-static void on_alarm(int sig) {
-    (void)sig;
-    static const char msg[] = "FAIL: cz_params_digest_file blocked on a FIFO\n";
-    if (write(2, msg, sizeof msg - 1) < 0)
-        _exit(1);
-    _exit(1);
-}
-
 static void test_digest_refused(void) {
     char fifo[96], digest[CZ_PARAM_DIGEST_HEX + 1];
     snprintf(fifo, sizeof fifo, "%s/fifo", dir);
@@ -251,8 +243,7 @@ static void test_digest_refused(void) {
     } bad[] = {{fifo, "not a regular file (a FIFO)"},
                {dir, "not a regular file (a directory)"},
                {"/nonexistent/cuzk-params", "No such file or directory"}};
-    signal(SIGALRM, on_alarm);
-    alarm(10);
+    test_watchdog(10, "cz_params_digest_file on a FIFO");
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         cz_errinfo ei;
         uint64_t size = 1;
@@ -261,7 +252,7 @@ static void test_digest_refused(void) {
         CHECK(size == 0 && digest[0] == '\0');
         CHECK(strstr(ei.msg, bad[i].path) != NULL && strstr(ei.msg, bad[i].why) != NULL);
     }
-    alarm(0);
+    test_watchdog(0, NULL);
     unlink(fifo);
 }
 
