@@ -1,0 +1,87 @@
+/*
+ * Groth16 proofs for bellperson keys (.params, cuzk/bellperson.h) from proving assignments
+ * (cuzk/assignment.h): exactly what bellperson's create_proof_batch_priority and supra_seal's
+ * generate_groth16_proofs compute, on the CPU or on the GPU, so that given the same r and s the
+ * proof is the same, point for point (docs/groth16.md, "bellperson prover").
+ *
+ * Per circuit, with n = |H| + 1 the key's domain (a power of two, n >= abc_size; a, b, c are
+ * zero past abc_size), over blstrs's domain (CZ_NTT_ROOTS_BELLPERSON: root 7^((r-1)/2^32) squared
+ * down, coset generator g = 7):
+ *   h     a, b, c ← iNTT; a, b, c ← coset NTT; h = (a·b − c) / Z(g) with Z(g) = g^n − 1;
+ *         h ← coset iNTT; the first n − 1 coefficients are the H MSM's scalars (7 NTTs);
+ *   MSMs  H' = Σ h_i·H_i; L' = Σ aux_j·L_j over all aux;
+ *         A' = Σ input_i·A_i + Σ_{a_aux_j} aux_j·A_{ninput + rank_j} (inputs dense, aux where
+ *         a_aux_density is set, in order); B1' and B2' likewise over b_input_density then
+ *         b_aux_density, in G1 (B_G1) and G2 (B_G2);
+ *   proof πA = A' + α₁ + r·δ₁;  πB = B2' + β₂ + s·δ₂;
+ *         πC = s·A' + r·B1' + r·s·δ₁ + s·α₁ + r·β₁ + H' + L'.
+ * A key must match the assignments: |IC| = ninput, |L| = naux, |A| = ninput + popcount(a_aux),
+ * |B_G1| = |B_G2| = popcount(b_input) + popcount(b_aux), abc_size <= n; every mismatch is
+ * CZ_EFORMAT naming the count, before any work. A batch may mix densities (each circuit uses its
+ * own), but every circuit must fit the key.
+ *
+ * Blinding: r_s[i], s_s[i] (Montgomery form, as supra_seal's r_s, s_s) or, both NULL, drawn from
+ * the CSPRNG per circuit and wiped after use. r = s = 0 gives bellperson's non-zero-knowledge
+ * proof (tests only). The scalar multiplications by r and s are not constant-time
+ * (cuzk/curve_api.h).
+ */
+#ifndef CUZK_GROTH16_BELLPERSON_H
+#define CUZK_GROTH16_BELLPERSON_H
+
+#include <stddef.h>
+
+#include "cuzk/assignment.h"
+#include "cuzk/bellperson.h"
+#include "cuzk/err.h"
+#include "cuzk/groth16.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct cz_threadpool cz_threadpool;
+
+/*
+ * A bellperson key's bases resident on one GPU (H, L, A, B_G1 and, unless the device lacks the
+ * room or cz_tuning.gpu_g2_on_cpu is set, B_G2), uploaded once and shared by every proof with
+ * that key on that device; it keeps a pointer to params, which must outlive it. Errors as for
+ * cz_groth16_gpu_key_create (CZ_ENOGPU, CZ_ENOMEM naming the section, CZ_EGPU).
+ */
+typedef struct cz_groth16_bp_gpu_key cz_groth16_bp_gpu_key;
+int cz_groth16_bp_gpu_key_create(cz_groth16_bp_gpu_key **out, const cz_bellperson_params *params,
+                                 int dev, cz_errinfo *ei);
+void cz_groth16_bp_gpu_key_free(cz_groth16_bp_gpu_key *k); /* NULL is a no-op */
+size_t cz_groth16_bp_gpu_key_bytes(const cz_groth16_bp_gpu_key *k);
+
+typedef struct cz_groth16_bp_opts {
+    const cz_bls12381_fr *r_s, *s_s; /* n each, or both NULL: random */
+    cz_threadpool *pool;             /* NULL: the calling thread only */
+    /* use_gpu = 0: the CPU. Otherwise device gpu_device, with gpu_key's resident bases (made for
+     * this params on that device, else CZ_EINVAL) or, gpu_key NULL, bases uploaded for the call. */
+    int use_gpu;
+    int gpu_device;
+    const cz_groth16_bp_gpu_key *gpu_key;
+    cz_groth16_timings *timings; /* NULL: not recorded; summed over the batch */
+} cz_groth16_bp_opts;
+
+/*
+ * proofs[i] = the proof of assignment asg[i] with params, for i < n (n >= 1); opts may be NULL.
+ * Errors: CZ_EFORMAT (an assignment that does not fit the key, naming circuit and count),
+ * CZ_EINVAL (n == 0; one of r_s/s_s NULL; a gpu_key of another key or device), CZ_ERANGE (a
+ * domain past 2^32), CZ_ENOMEM, CZ_EIO (no randomness), and with use_gpu CZ_ENOGPU, CZ_EGPU.
+ * The assignments are not checked for satisfaction: a wrong one gives a proof that fails
+ * verification.
+ */
+int cz_groth16_bp_prove(cz_groth16_proof *proofs, const cz_bellperson_params *params,
+                        const cz_assignment *asg, size_t n, const cz_groth16_bp_opts *opts,
+                        cz_errinfo *ei);
+
+/* The public inputs of an assignment as cz_groth16_verify takes them: input[1 .. ninput),
+ * canonical. CZ_ENOMEM. */
+int cz_groth16_bp_public(cz_groth16_public *pub, const cz_assignment *asg, cz_errinfo *ei);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
