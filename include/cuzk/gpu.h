@@ -37,6 +37,7 @@
 #define CUZK_GPU_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "cuzk/curve.h"
 #include "cuzk/err.h"
@@ -163,6 +164,14 @@ size_t cz_gpu_bases_bytes(const cz_gpu_bases *b);  /* device bytes of points and
  * device as a progression, takes the sparsity of its B2). Nothing changes when like is dense.
  * CZ_EINVAL when b is already sparse or the two differ in count or device. */
 int cz_gpu_bases_restrict(cz_gpu_bases *b, const cz_gpu_bases *like, cz_errinfo *ei);
+
+/* Makes the dense handle b of m points (either group) stand for n >= m bases: its point j
+ * sits at position idx[j] (host array of m indices, strictly ascending, each < n < 2^31) and
+ * every other position is infinity. A bellperson key stores A and B only for the variables a
+ * circuit's A and B touch; spread over the variables, an MSM takes the full assignment as its
+ * scalars and reads only those positions. CZ_EINVAL (b already sparse, idx not ascending or out
+ * of range), CZ_ENOMEM (device), CZ_EGPU. */
+int cz_gpu_bases_spread(cz_gpu_bases *b, const uint32_t *idx, size_t n, cz_errinfo *ei);
 
 /* *ret = Σ_{i<n} [scalars[i]] bases[i]; n <= cz_gpu_bases_count(b); CZ_ECURVE for a handle of
  * the other curve. */

@@ -44,12 +44,24 @@ typedef struct cz_threadpool cz_threadpool;
 /*
  * A bellperson key's bases resident on one GPU (H, L, A, B_G1 and, unless the device lacks the
  * room or cz_tuning.gpu_g2_on_cpu is set, B_G2), uploaded once and shared by every proof with
- * that key on that device; it keeps a pointer to params, which must outlive it. Errors as for
- * cz_groth16_gpu_key_create (CZ_ENOGPU, CZ_ENOMEM naming the section, CZ_EGPU).
+ * that key on that device; it keeps a pointer to params, which must outlive it. A, B_G1 and B_G2
+ * are spread over the variables by the densities of shape (an assignment of the key's circuit;
+ * only its counts and densities are read): every circuit proved with the key must have the
+ * same densities (CZ_EFORMAT otherwise), as every partition of one Filecoin circuit has.
+ * Errors: CZ_ENOGPU, CZ_EINVAL (no such device), CZ_EFORMAT (shape does not fit the key),
+ * CZ_ENOMEM naming the section, CZ_EGPU.
  */
 typedef struct cz_groth16_bp_gpu_key cz_groth16_bp_gpu_key;
 int cz_groth16_bp_gpu_key_create(cz_groth16_bp_gpu_key **out, const cz_bellperson_params *params,
-                                 int dev, cz_errinfo *ei);
+                                 const cz_assignment *shape, int dev, cz_errinfo *ei);
+/* A benchmark key made on the device: H, L, A, B_G1 as progressions p0[v] + i·step[v] (v = H,
+ * L, A, B_G1) and B_G2 as p0_g2 + i·step_g2, with params's counts and verifying key (its arrays
+ * may be NULL). Proofs with it are timed, not verifiable. Errors as above. */
+int cz_groth16_bp_gpu_key_create_progression(
+    cz_groth16_bp_gpu_key **out, const cz_bellperson_params *params, const cz_assignment *shape,
+    const cz_bls12381_g1_affine p0[4], const cz_bls12381_g1_affine step[4],
+    const cz_bls12381_g2_affine *p0_g2, const cz_bls12381_g2_affine *step_g2, int dev,
+    cz_errinfo *ei);
 void cz_groth16_bp_gpu_key_free(cz_groth16_bp_gpu_key *k); /* NULL is a no-op */
 size_t cz_groth16_bp_gpu_key_bytes(const cz_groth16_bp_gpu_key *k);
 
@@ -57,7 +69,8 @@ typedef struct cz_groth16_bp_opts {
     const cz_bls12381_fr *r_s, *s_s; /* n each, or both NULL: random */
     cz_threadpool *pool;             /* NULL: the calling thread only */
     /* use_gpu = 0: the CPU. Otherwise device gpu_device, with gpu_key's resident bases (made for
-     * this params on that device, else CZ_EINVAL) or, gpu_key NULL, bases uploaded for the call. */
+     * this params on that device, else CZ_EINVAL) or, gpu_key NULL, bases uploaded for the call
+     * and spread by the first circuit's densities (so a GPU batch shares its densities). */
     int use_gpu;
     int gpu_device;
     const cz_groth16_bp_gpu_key *gpu_key;

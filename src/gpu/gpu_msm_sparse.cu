@@ -196,3 +196,34 @@ out:
     cudaFree(idx);
     return rc;
 }
+
+extern "C" int cz_gpu_bases_spread(cz_gpu_bases *b, const uint32_t *idx, size_t n,
+                                   cz_errinfo *ei) {
+    int rc = CZ_OK;
+    uint32_t *d_idx = NULL;
+    size_t m;
+    if (b == NULL)
+        return cz_fail(ei, CZ_EINVAL, "gpu bases spread: no bases");
+    m = b->n;
+    if (b->d_idx != NULL)
+        return cz_fail(ei, CZ_EINVAL, "gpu bases spread: the bases are already sparse");
+    if (n < m || n >= ((size_t)1 << 31))
+        return cz_fail(ei, CZ_EINVAL, "gpu bases spread: %zu points cannot stand for %zu bases", m,
+                       n);
+    for (size_t j = 0; j < m; j++)
+        if (idx[j] >= n || (j > 0 && idx[j] <= idx[j - 1]))
+            return cz_fail(ei, CZ_EINVAL,
+                           "gpu bases spread: index %zu (%u) is not ascending below %zu", j,
+                           idx[j], n);
+    if ((rc = cz__gpu_select(b->dev, ei)) != CZ_OK)
+        return rc;
+    CZ_CUDA_TRY(cudaMalloc((void **)&d_idx, m ? m * sizeof *d_idx : 1));
+    CZ_CUDA_TRY(cudaMemcpy(d_idx, idx, m * sizeof *d_idx, cudaMemcpyHostToDevice));
+    b->d_idx = d_idx;
+    b->stored = m;
+    b->n = n;
+    d_idx = NULL;
+out:
+    cudaFree(d_idx);
+    return rc;
+}

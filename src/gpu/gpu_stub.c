@@ -157,3 +157,7 @@ int cz_gpu_bases_restrict(cz_gpu_bases *b, const cz_gpu_bases *like, cz_errinfo 
     (void)b, (void)like;
     return no_gpu(ei);
 }
+int cz_gpu_bases_spread(cz_gpu_bases *b, const uint32_t *idx, size_t n, cz_errinfo *ei) {
+    (void)b, (void)idx, (void)n;
+    return no_gpu(ei);
+}

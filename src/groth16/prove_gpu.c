@@ -38,6 +38,7 @@
 #include "cuzk/tuning.h"
 #include "curve/ec.h"
 #include "field/field.h"
+#include "groth16/gpu_util.h"
 #include "groth16/pending.h"
 
 /* One allocation holding a | b | c | witness of the proof being computed (prove_gpu_impl.h). */
@@ -56,7 +57,7 @@ struct cz_groth16_gpu_key {
 };
 
 /* Checks that dev names a CUDA device. what prefixes the message ("prove", "gpu key"). */
-static int gpu_check_device(int dev, const char *what, cz_errinfo *ei) {
+int cz__g16_gpu_check(int dev, const char *what, cz_errinfo *ei) {
     cz_errinfo sub;
     int count = 0, rc;
     cz_errinfo_clear(&sub);
@@ -70,7 +71,7 @@ static int gpu_check_device(int dev, const char *what, cz_errinfo *ei) {
 }
 
 /* Renames the error of a failed device call: what was being done, on which device. */
-static int gpu_wrap(int rc, cz_errinfo *ei, int dev, const char *what, size_t bytes) {
+int cz__g16_gpu_wrap(int rc, cz_errinfo *ei, int dev, const char *what, size_t bytes) {
     /* cz_fail keeps the inner message after ours ("outer: inner"). */
     if (rc == CZ_OK)
         return rc;
@@ -80,7 +81,7 @@ static int gpu_wrap(int rc, cz_errinfo *ei, int dev, const char *what, size_t by
 }
 
 /* Whether a key gets its B2 bases on the device (cz_tuning.gpu_g2_on_cpu: no). */
-static int gpu_g2_wanted(void) {
+int cz__g16_gpu_g2_wanted(void) {
     cz_tuning tu;
     cz_tuning_get(&tu);
     return !tu.gpu_g2_on_cpu;
@@ -108,8 +109,8 @@ static void gpu_key_count_g1(cz_groth16_gpu_key *k) {
 }
 
 /* A device buffer named what for the error message. */
-static int gpu_alloc(void **d, size_t bytes, int dev, const char *what, cz_errinfo *ei) {
-    return gpu_wrap(cz_gpu_alloc(d, bytes, dev, ei), ei, dev, what, bytes);
+int cz__g16_gpu_alloc(void **d, size_t bytes, int dev, const char *what, cz_errinfo *ei) {
+    return cz__g16_gpu_wrap(cz_gpu_alloc(d, bytes, dev, ei), ei, dev, what, bytes);
 }
 
 /* *out = a zeroed host object of size bytes for device dev, once dev is checked; what names it
@@ -117,7 +118,7 @@ static int gpu_alloc(void **d, size_t bytes, int dev, const char *what, cz_errin
 static int gpu_object_new(void **out, size_t size, int dev, const char *what, cz_errinfo *ei) {
     int rc;
     *out = NULL;
-    if ((rc = gpu_check_device(dev, what, ei)) != CZ_OK)
+    if ((rc = cz__g16_gpu_check(dev, what, ei)) != CZ_OK)
         return rc;
     if ((*out = calloc(1, size)) == NULL)
         return cz_fail(ei, CZ_ENOMEM, "%s: cannot allocate it", what);
@@ -157,7 +158,7 @@ static int gpu_ws_reserve(cz_groth16_gpu_ws *ws, size_t bytes, cz_errinfo *ei) {
     cz_gpu_free(ws->buf, ws->dev);
     ws->buf = NULL;
     ws->cap = 0;
-    if ((rc = gpu_alloc(&ws->buf, bytes, ws->dev, "the vectors a, b, c and the witness", ei)) ==
+    if ((rc = cz__g16_gpu_alloc(&ws->buf, bytes, ws->dev, "the vectors a, b, c and the witness", ei)) ==
         CZ_OK)
         ws->cap = bytes;
     return rc;

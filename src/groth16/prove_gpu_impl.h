@@ -16,10 +16,10 @@ typedef P(fr) I(fr_t);
 static int I(gpu_key_upload_b2)(cz_groth16_gpu_key *k, const cz_zkey *zk, cz_errinfo *ei) {
     size_t nvars = zk->nvars, pt = sizeof(P(g2_affine));
     int rc;
-    if (!gpu_g2_wanted() || zk->u.CURVE.b2 == NULL)
+    if (!cz__g16_gpu_g2_wanted() || zk->u.CURVE.b2 == NULL)
         return CZ_OK;
     rc = GPU(g2_bases_upload)(&k->b2, zk->u.CURVE.b2, nvars, k->dev, ei);
-    return gpu_key_g2_done(k, gpu_wrap(rc, ei, k->dev, "the B2 bases", nvars * pt), ei);
+    return gpu_key_g2_done(k, cz__g16_gpu_wrap(rc, ei, k->dev, "the B2 bases", nvars * pt), ei);
 }
 
 /* Uploads the four G1 base arrays of zk to k->dev, and B2 (gpu_key_upload_b2). */
@@ -28,14 +28,14 @@ static int I(gpu_key_upload)(cz_groth16_gpu_key *k, const cz_zkey *zk, cz_errinf
     size_t nvars = zk->nvars, nc = (size_t)zk->nvars - zk->npublic - 1, n = zk->domain_size;
     size_t pt = sizeof(P(g1_affine));
     int rc;
-    if ((rc = gpu_wrap(GPU(g1_bases_upload)(&k->a, z->a, nvars, k->dev, ei), ei, k->dev,
-                       "the A bases", nvars * pt)) != CZ_OK ||
-        (rc = gpu_wrap(GPU(g1_bases_upload)(&k->b1, z->b1, nvars, k->dev, ei), ei, k->dev,
-                       "the B1 bases", nvars * pt)) != CZ_OK ||
-        (rc = gpu_wrap(GPU(g1_bases_upload)(&k->c, z->c, nc, k->dev, ei), ei, k->dev, "the C bases",
-                       nc * pt)) != CZ_OK ||
-        (rc = gpu_wrap(GPU(g1_bases_upload)(&k->h, z->h, n, k->dev, ei), ei, k->dev, "the H bases",
-                       n * pt)) != CZ_OK)
+    if ((rc = cz__g16_gpu_wrap(GPU(g1_bases_upload)(&k->a, z->a, nvars, k->dev, ei), ei, k->dev,
+                               "the A bases", nvars * pt)) != CZ_OK ||
+        (rc = cz__g16_gpu_wrap(GPU(g1_bases_upload)(&k->b1, z->b1, nvars, k->dev, ei), ei, k->dev,
+                               "the B1 bases", nvars * pt)) != CZ_OK ||
+        (rc = cz__g16_gpu_wrap(GPU(g1_bases_upload)(&k->c, z->c, nc, k->dev, ei), ei, k->dev,
+                               "the C bases", nc * pt)) != CZ_OK ||
+        (rc = cz__g16_gpu_wrap(GPU(g1_bases_upload)(&k->h, z->h, n, k->dev, ei), ei, k->dev,
+                               "the H bases", n * pt)) != CZ_OK)
         return rc;
     gpu_key_count_g1(k);
     return I(gpu_key_upload_b2)(k, zk, ei);
@@ -52,14 +52,14 @@ static int I(gpu_key_progression)(cz_groth16_gpu_key *k, const cz_zkey *zk, cons
     size_t nvars = zk->nvars, nc = (size_t)zk->nvars - zk->npublic - 1, n = zk->domain_size;
     size_t pt = sizeof(P(g1_affine));
     int rc;
-    if ((rc = gpu_wrap(GPU(g1_bases_progression)(&k->a, &q[0], &d[0], nvars, k->dev, ei), ei,
-                       k->dev, "the A bases", nvars * pt)) != CZ_OK ||
-        (rc = gpu_wrap(GPU(g1_bases_progression)(&k->b1, &q[1], &d[1], nvars, k->dev, ei), ei,
-                       k->dev, "the B1 bases", nvars * pt)) != CZ_OK ||
-        (rc = gpu_wrap(GPU(g1_bases_progression)(&k->c, &q[2], &d[2], nc, k->dev, ei), ei, k->dev,
-                       "the C bases", nc * pt)) != CZ_OK ||
-        (rc = gpu_wrap(GPU(g1_bases_progression)(&k->h, &q[3], &d[3], n, k->dev, ei), ei, k->dev,
-                       "the H bases", n * pt)) != CZ_OK ||
+    if ((rc = cz__g16_gpu_wrap(GPU(g1_bases_progression)(&k->a, &q[0], &d[0], nvars, k->dev, ei),
+                               ei, k->dev, "the A bases", nvars * pt)) != CZ_OK ||
+        (rc = cz__g16_gpu_wrap(GPU(g1_bases_progression)(&k->b1, &q[1], &d[1], nvars, k->dev, ei),
+                               ei, k->dev, "the B1 bases", nvars * pt)) != CZ_OK ||
+        (rc = cz__g16_gpu_wrap(GPU(g1_bases_progression)(&k->c, &q[2], &d[2], nc, k->dev, ei), ei,
+                               k->dev, "the C bases", nc * pt)) != CZ_OK ||
+        (rc = cz__g16_gpu_wrap(GPU(g1_bases_progression)(&k->h, &q[3], &d[3], n, k->dev, ei), ei,
+                               k->dev, "the H bases", n * pt)) != CZ_OK ||
         (rc = I(gpu_key_upload_b2)(k, zk, ei)) != CZ_OK)
         return rc;
     if (k->b2 != NULL) {
@@ -72,7 +72,7 @@ static int I(gpu_key_progression)(cz_groth16_gpu_key *k, const cz_zkey *zk, cons
             rc = cz_gpu_bases_restrict(k->b1, b2, ei);
         cz_gpu_bases_free(b2);
     }
-    if ((rc = gpu_wrap(rc, ei, k->dev, "the B1 bases (sparse as B2)", nvars * pt)) != CZ_OK)
+    if ((rc = cz__g16_gpu_wrap(rc, ei, k->dev, "the B1 bases (sparse as B2)", nvars * pt)) != CZ_OK)
         return rc;
     gpu_key_count_g1(k);
     return CZ_OK;
@@ -94,31 +94,33 @@ static int I(gpu_region)(P(g1_jacobian) * msm_a, P(g1_jacobian) * msm_b1, P(g1_j
     uint64_t t = cz_clock_now_ns();
 
     /* c = a∘b, then all three to the coset, then h = a·b - c (into d_a). */
-    if ((rc = gpu_wrap(GPU(fr_mul_dev)(d_c, d_a, d_b, n, dev, ei), ei, dev, "c = a∘b", 0)) != CZ_OK)
+    if ((rc = cz__g16_gpu_wrap(GPU(fr_mul_dev)(d_c, d_a, d_b, n, dev, ei), ei, dev, "c = a∘b",
+                               0)) != CZ_OK)
         return rc;
     for (int v = 0; v < 3; v++) {
-        if ((rc = gpu_wrap(GPU(ntt_dev)(vec[v], log_n, roots, CZ_GPU_NTT_INVERSE, dev, ei), ei, dev,
-                           "inverse NTT", 0)) != CZ_OK ||
-            (rc = gpu_wrap(GPU(ntt_dev)(vec[v], log_n, roots, CZ_GPU_NTT_COSET_FORWARD, dev, ei),
-                           ei, dev, "coset NTT", 0)) != CZ_OK)
+        if ((rc = cz__g16_gpu_wrap(GPU(ntt_dev)(vec[v], log_n, roots, CZ_GPU_NTT_INVERSE, dev, ei),
+                                   ei, dev, "inverse NTT", 0)) != CZ_OK ||
+            (rc = cz__g16_gpu_wrap(
+                 GPU(ntt_dev)(vec[v], log_n, roots, CZ_GPU_NTT_COSET_FORWARD, dev, ei), ei, dev,
+                 "coset NTT", 0)) != CZ_OK)
             return rc;
     }
-    if ((rc = gpu_wrap(GPU(fr_mul_sub_dev)(d_a, d_a, d_b, d_c, n, dev, ei), ei, dev, "h = a·b - c",
-                       0)) != CZ_OK)
+    if ((rc = cz__g16_gpu_wrap(GPU(fr_mul_sub_dev)(d_a, d_a, d_b, d_c, n, dev, ei), ei, dev,
+                               "h = a·b - c", 0)) != CZ_OK)
         return rc;
     rc = cz_gpu_copy_wait(*wcopy, ei);
     *wcopy = NULL;
-    if ((rc = gpu_wrap(rc, ei, dev, "upload witness", 0)) != CZ_OK)
+    if ((rc = cz__g16_gpu_wrap(rc, ei, dev, "upload witness", 0)) != CZ_OK)
         return rc;
-    if ((rc = gpu_wrap(GPU(fr_to_mont_dev)(d_w, nvars, dev, ei), ei, dev, "witness to Montgomery",
-                       0)) != CZ_OK)
+    if ((rc = cz__g16_gpu_wrap(GPU(fr_to_mont_dev)(d_w, nvars, dev, ei), ei, dev,
+                               "witness to Montgomery", 0)) != CZ_OK)
         return rc;
     tm->ntt_ms = (double)(cz_clock_now_ns() - t) / 1e6;
 
 #define GPU_MSM(field, name, call)                                                                 \
     do {                                                                                           \
         t = cz_clock_now_ns();                                                                     \
-        rc = gpu_wrap((call), ei, dev, name, 0);                                                   \
+        rc = cz__g16_gpu_wrap((call), ei, dev, name, 0);                                           \
         tm->field = (double)(cz_clock_now_ns() - t) / 1e6;                                         \
         if (rc != CZ_OK)                                                                           \
             return rc;                                                                             \
@@ -154,20 +156,21 @@ static int I(gpu_upload)(cz_groth16_pending *pp, cz_groth16_gpu_ws *ws, cz_gpu_c
     if ((rc = gpu_ws_reserve(ws, 3 * vbytes + wbytes, ei)) != CZ_OK)
         return rc; /* a and b stay: the caller may still compute with a workspace of its own */
     base = ws->buf;
-    if ((rc = gpu_wrap(cz_gpu_upload_start(&ca, base, cp->a, vbytes, dev, ei), ei, dev, "upload a",
-                       0)) != CZ_OK ||
-        (rc = gpu_wrap(cz_gpu_upload_start(&cb, base + vbytes, cp->b, vbytes, dev, ei), ei, dev,
-                       "upload b", 0)) != CZ_OK ||
-        (rc = gpu_wrap(cz_gpu_upload_start(&cw, base + 3 * vbytes, pp->wit, wbytes, dev, ei), ei,
-                       dev, "upload witness", 0)) != CZ_OK)
+    if ((rc = cz__g16_gpu_wrap(cz_gpu_upload_start(&ca, base, cp->a, vbytes, dev, ei), ei, dev,
+                               "upload a", 0)) != CZ_OK ||
+        (rc = cz__g16_gpu_wrap(cz_gpu_upload_start(&cb, base + vbytes, cp->b, vbytes, dev, ei), ei,
+                               dev, "upload b", 0)) != CZ_OK ||
+        (rc =
+             cz__g16_gpu_wrap(cz_gpu_upload_start(&cw, base + 3 * vbytes, pp->wit, wbytes, dev, ei),
+                              ei, dev, "upload witness", 0)) != CZ_OK)
         goto out;
     rc = cz_gpu_copy_wait(ca, ei);
     ca = NULL;
-    if ((rc = gpu_wrap(rc, ei, dev, "upload a", 0)) != CZ_OK)
+    if ((rc = cz__g16_gpu_wrap(rc, ei, dev, "upload a", 0)) != CZ_OK)
         goto out;
     rc = cz_gpu_copy_wait(cb, ei);
     cb = NULL;
-    if ((rc = gpu_wrap(rc, ei, dev, "upload b", 0)) != CZ_OK)
+    if ((rc = cz__g16_gpu_wrap(rc, ei, dev, "upload b", 0)) != CZ_OK)
         goto out;
     if (wcopy != NULL) {
         *wcopy = cw;
@@ -175,7 +178,7 @@ static int I(gpu_upload)(cz_groth16_pending *pp, cz_groth16_gpu_ws *ws, cz_gpu_c
     } else {
         rc = cz_gpu_copy_wait(cw, ei);
         cw = NULL;
-        rc = gpu_wrap(rc, ei, dev, "upload witness", 0);
+        rc = cz__g16_gpu_wrap(rc, ei, dev, "upload witness", 0);
     }
 out:
     /* Copies still in flight (a failure on the way) end before their buffers are given back. */

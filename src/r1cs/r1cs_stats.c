@@ -10,18 +10,23 @@
 
 #include "cuzk/r1cs.h"
 #include "cuzk/threadpool.h"
+#include "r1cs/r1cs_internal.h"
 
 #define STATS_CHUNK 65536
 
 struct stats_ctx {
     const cz_r1cs *cs;
-    uint8_t *in_a, *in_b;
     uint64_t one[4], zero[4];
     uint64_t *bits, *ones; /* per task of the value pass */
 };
 
+struct mark_ctx {
+    const cz_r1cs *cs;
+    uint8_t *in_a, *in_b;
+};
+
 static void mark_task(void *arg, size_t task) {
-    struct stats_ctx *x = arg;
+    struct mark_ctx *x = arg;
     const cz_r1cs *cs = x->cs;
     size_t lo = task * STATS_CHUNK,
            hi = lo + STATS_CHUNK < cs->nrows ? lo + STATS_CHUNK : cs->nrows;
@@ -29,6 +34,14 @@ static void mark_task(void *arg, size_t task) {
         __atomic_store_n(&x->in_a[cs->a.var[k]], 1, __ATOMIC_RELAXED);
     for (uint64_t k = cs->b.row_ptr[lo]; k < cs->b.row_ptr[hi]; k++)
         __atomic_store_n(&x->in_b[cs->b.var[k]], 1, __ATOMIC_RELAXED);
+}
+
+void cz__r1cs_mark_occurrence(uint8_t *in_a, uint8_t *in_b, const cz_r1cs *cs,
+                              cz_threadpool *pool) {
+    struct mark_ctx x = {cs, in_a, in_b};
+    memset(in_a, 0, cs->nvars);
+    memset(in_b, 0, cs->nvars);
+    cz_threadpool_run(pool, mark_task, &x, ((size_t)cs->nrows + STATS_CHUNK - 1) / STATS_CHUNK);
 }
 
 static void value_task(void *arg, size_t task) {
@@ -49,20 +62,18 @@ static void value_task(void *arg, size_t task) {
 
 int cz_r1cs_stats_get(cz_r1cs_stats *st, const cz_r1cs *cs, cz_threadpool *pool, cz_errinfo *ei) {
     memset(st, 0, sizeof *st);
-    size_t nmark = ((size_t)cs->nrows + STATS_CHUNK - 1) / STATS_CHUNK;
     size_t nval = ((size_t)cs->naux + STATS_CHUNK - 1) / STATS_CHUNK;
     struct stats_ctx x = {.cs = cs};
-    x.in_a = calloc(cs->nvars, 1);
-    x.in_b = calloc(cs->nvars, 1);
+    uint8_t *in_a = malloc(cs->nvars), *in_b = malloc(cs->nvars);
     x.bits = calloc(nval ? nval : 1, sizeof(uint64_t));
     x.ones = calloc(nval ? nval : 1, sizeof(uint64_t));
     int rc = CZ_OK;
-    if (x.in_a == NULL || x.in_b == NULL || x.bits == NULL || x.ones == NULL) {
+    if (in_a == NULL || in_b == NULL || x.bits == NULL || x.ones == NULL) {
         rc = cz_fail(ei, CZ_ENOMEM, "r1cs stats: out of memory for %u variables", cs->nvars);
         goto out;
     }
     cz_r1cs_fr_from_u64(x.one, cs->curve, 1);
-    cz_threadpool_run(pool, mark_task, &x, nmark);
+    cz__r1cs_mark_occurrence(in_a, in_b, cs, pool);
     cz_threadpool_run(pool, value_task, &x, nval);
     st->nrows = cs->nrows;
     st->npublic = cs->npublic;
@@ -72,10 +83,10 @@ int cz_r1cs_stats_get(cz_r1cs_stats *st, const cz_r1cs *cs, cz_threadpool *pool,
     st->nnz[2] = cs->c.row_ptr[cs->nrows];
     for (uint32_t v = 0; v < cs->nvars; v++) {
         if (v <= cs->npublic) {
-            st->b_input += x.in_b[v];
+            st->b_input += in_b[v];
         } else {
-            st->a_aux += x.in_a[v];
-            st->b_aux += x.in_b[v];
+            st->a_aux += in_a[v];
+            st->b_aux += in_b[v];
         }
     }
     for (size_t t = 0; t < nval; t++) {
@@ -83,8 +94,8 @@ int cz_r1cs_stats_get(cz_r1cs_stats *st, const cz_r1cs *cs, cz_threadpool *pool,
         st->aux_ones += x.ones[t];
     }
 out:
-    free(x.in_a);
-    free(x.in_b);
+    free(in_a);
+    free(in_b);
     free(x.bits);
     free(x.ones);
     return rc;

@@ -1,0 +1,269 @@
+/*
+ * The prover of bellperson keys from proving assignments (cuzk/groth16_bellperson.h): checks,
+ * the per-circuit steps on the CPU, and the epilogue, which the GPU backend
+ * (prove_bellperson_gpu.c) shares.
+ *
+ * Per circuit on the CPU: h from a, b, c by 7 NTTs over bellperson's domain (bp_h), then the
+ * five MSMs. A and B take their scalars through the densities: the key holds bases only for
+ * the variables a circuit's A (or B) touches, in variable order, so the MSM's scalars are the
+ * values of exactly those variables, gathered in order (bp_gather). Memory per circuit: three
+ * domain-sized Fr vectors for h (96 bytes per row), then the gathered scalars (at most 32 bytes
+ * per variable) and the MSMs' buckets.
+ */
+#include "cuzk/groth16_bellperson.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "cuzk/clock.h"
+#include "cuzk/msm.h"
+#include "cuzk/ntt.h"
+#include "curve/ec.h"
+#include "field/field.h"
+#include "groth16/prove_bellperson.h"
+
+void cz__bp_wipe(void *p, size_t n) {
+    volatile unsigned char *v = p;
+    while (n--)
+        *v++ = 0;
+}
+
+int cz__bp_check(unsigned *log_n, const cz_bellperson_params *params, const cz_assignment *asg,
+                 size_t n, const cz_groth16_bp_opts *opts, cz_errinfo *ei) {
+    size_t dom = (size_t)params->nh + 1;
+    if (n == 0)
+        return cz_fail(ei, CZ_EINVAL, "bellperson prove: no circuits");
+    if (opts != NULL && (opts->r_s == NULL) != (opts->s_s == NULL))
+        return cz_fail(ei, CZ_EINVAL, "bellperson prove: give both r_s and s_s, or neither");
+    if ((dom & (dom - 1)) != 0 || dom < 2)
+        return cz_fail(ei, CZ_EFORMAT,
+                       "bellperson prove: the key's H has %u points, not a power of two minus one",
+                       params->nh);
+    *log_n = (unsigned)__builtin_ctzll((unsigned long long)dom);
+    if (*log_n > 32)
+        return cz_fail(ei, CZ_ERANGE, "bellperson prove: domain 2^%u is past 2^32", *log_n);
+    for (size_t i = 0; i < n; i++) {
+        const cz_assignment *as = &asg[i];
+        size_t na = cz_density_popcount(as->a_aux_density, as->naux);
+        size_t nb = cz_density_popcount(as->b_input_density, as->ninput) +
+                    cz_density_popcount(as->b_aux_density, as->naux);
+        if (as->ninput == 0 || as->ninput != params->vk.nic)
+            return cz_fail(ei, CZ_EFORMAT,
+                           "bellperson prove: circuit %zu has %zu inputs (ONE included), the key "
+                           "%u (|IC|)",
+                           i, as->ninput, params->vk.nic);
+        if (as->naux != params->nl)
+            return cz_fail(ei, CZ_EFORMAT,
+                           "bellperson prove: circuit %zu has %zu aux variables, the key %u (|L|)",
+                           i, as->naux, params->nl);
+        if (as->ninput + na != params->na)
+            return cz_fail(ei, CZ_EFORMAT,
+                           "bellperson prove: circuit %zu has %zu inputs + %zu aux in A, the key "
+                           "%u A points",
+                           i, as->ninput, na, params->na);
+        if (nb != params->nb_g1 || nb != params->nb_g2)
+            return cz_fail(ei, CZ_EFORMAT,
+                           "bellperson prove: circuit %zu has %zu variables in B, the key %u B_G1 "
+                           "and %u B_G2 points",
+                           i, nb, params->nb_g1, params->nb_g2);
+        if (as->abc_size > dom)
+            return cz_fail(ei, CZ_EFORMAT,
+                           "bellperson prove: circuit %zu has %zu constraints, more than the key's "
+                           "domain of %zu",
+                           i, as->abc_size, dom);
+    }
+    return CZ_OK;
+}
+
+size_t cz__bp_gather(cz_bls12381_fr *out, const cz_bls12381_fr *input, const uint64_t *in_density,
+                     size_t ninput, const cz_bls12381_fr *aux, const uint64_t *aux_density,
+                     size_t naux) {
+    size_t k = 0;
+    for (size_t i = 0; i < ninput; i++)
+        if (in_density == NULL || cz_density_bit(in_density, i))
+            out[k++] = input[i];
+    for (size_t j = 0; j < naux; j++)
+        if (cz_density_bit(aux_density, j))
+            out[k++] = aux[j];
+    return k;
+}
+
+int cz__bp_blinding(cz_bls12381_fr *r, cz_bls12381_fr *s, const cz_groth16_bp_opts *opts, size_t i,
+                    cz_errinfo *ei) {
+    if (opts != NULL && opts->r_s != NULL) {
+        *r = opts->r_s[i];
+        *s = opts->s_s[i];
+        return CZ_OK;
+    }
+    if (cz_bls12381_fr_random(r) != CZ_OK || cz_bls12381_fr_random(s) != CZ_OK)
+        return cz_fail(ei, CZ_EIO, "bellperson prove: no randomness for the blinding factors");
+    return CZ_OK;
+}
+
+void cz__bp_epilogue(cz_groth16_proof *proof, const cz_bellperson_vk *vk, const cz__bp_msms *m,
+                     const cz_bls12381_fr *r, const cz_bls12381_fr *s) {
+    cz_bls12381_g1_jacobian ga, gc, t;
+    cz_bls12381_g2_jacobian gb, t2;
+    cz_bls12381_fr rs;
+    /* πA = A' + α₁ + r·δ₁ */
+    bls12381_g1_from_affine(&t, &vk->delta_g1);
+    bls12381_g1_mul(&ga, &t, r);
+    bls12381_g1_add_mixed(&ga, &ga, &vk->alpha_g1);
+    bls12381_g1_add(&ga, &ga, &m->a);
+    /* πB = B2' + β₂ + s·δ₂ */
+    bls12381_g2_from_affine(&t2, &vk->delta_g2);
+    bls12381_g2_mul(&gb, &t2, s);
+    bls12381_g2_add_mixed(&gb, &gb, &vk->beta_g2);
+    bls12381_g2_add(&gb, &gb, &m->b2);
+    /* πC = s·A' + r·B1' + r·s·δ₁ + s·α₁ + r·β₁ + H' + L' */
+    bls12381_g1_mul(&gc, &m->a, s);
+    bls12381_g1_mul(&t, &m->b1, r);
+    bls12381_g1_add(&gc, &gc, &t);
+    bls12381_fr_mul(&rs, r, s);
+    bls12381_g1_from_affine(&t, &vk->delta_g1);
+    bls12381_g1_mul(&t, &t, &rs);
+    bls12381_g1_add(&gc, &gc, &t);
+    bls12381_g1_from_affine(&t, &vk->alpha_g1);
+    bls12381_g1_mul(&t, &t, s);
+    bls12381_g1_add(&gc, &gc, &t);
+    bls12381_g1_from_affine(&t, &vk->beta_g1);
+    bls12381_g1_mul(&t, &t, r);
+    bls12381_g1_add(&gc, &gc, &t);
+    bls12381_g1_add(&gc, &gc, &m->h);
+    bls12381_g1_add(&gc, &gc, &m->l);
+    cz__bp_wipe(&rs, sizeof rs);
+    proof->curve = CZ_CURVE_BLS12381;
+    bls12381_g1_to_affine(&proof->u.bls12381.a, &ga);
+    bls12381_g2_to_affine(&proof->u.bls12381.b, &gb);
+    bls12381_g1_to_affine(&proof->u.bls12381.c, &gc);
+}
+
+/* h: the H MSM's n - 1 scalars in x (n elements; x = a, with b and c as scratch), from the
+ * assignment's a, b, c padded with zeros to n (see the header). */
+static void bp_h(cz_bls12381_fr *x, cz_bls12381_fr *y, cz_bls12381_fr *z, const cz_assignment *as,
+                 size_t n, const cz_bls12381_ntt_domain *dom, const cz_bls12381_fr *g,
+                 const cz_bls12381_fr *zinv, cz_threadpool *pool) {
+    size_t pad = (n - as->abc_size) * sizeof *x;
+    memcpy(x, as->a, as->abc_size * sizeof *x);
+    memcpy(y, as->b, as->abc_size * sizeof *y);
+    memcpy(z, as->c, as->abc_size * sizeof *z);
+    memset(x + as->abc_size, 0, pad);
+    memset(y + as->abc_size, 0, pad);
+    memset(z + as->abc_size, 0, pad);
+    cz_bls12381_ntt_inverse(x, dom, pool);
+    cz_bls12381_ntt_inverse(y, dom, pool);
+    cz_bls12381_ntt_inverse(z, dom, pool);
+    cz_bls12381_ntt_coset_forward(x, dom, g, pool);
+    cz_bls12381_ntt_coset_forward(y, dom, g, pool);
+    cz_bls12381_ntt_coset_forward(z, dom, g, pool);
+    cz_bls12381_ntt_mul_sub(x, x, y, z, n, pool);
+    cz_bls12381_ntt_scale(x, x, zinv, n, pool);
+    cz_bls12381_ntt_coset_inverse(x, dom, g, pool);
+}
+
+int cz__bp_domain_consts(cz_bls12381_fr *g, cz_bls12381_fr *zinv, unsigned log_n, cz_errinfo *ei) {
+    cz_bls12381_fr z;
+    if (cz_bls12381_ntt_coset_gen(g, log_n, CZ_NTT_ROOTS_BELLPERSON) != CZ_OK ||
+        cz_bls12381_ntt_coset_z(&z, log_n, CZ_NTT_ROOTS_BELLPERSON) != CZ_OK)
+        return cz_fail(ei, CZ_ERANGE, "bellperson prove: no bellperson domain of size 2^%u", log_n);
+    bls12381_fr_inv(zinv, &z);
+    return CZ_OK;
+}
+
+/* One circuit on the CPU: the five MSMs into *m. */
+static int bp_msms_cpu(cz__bp_msms *m, const cz_bellperson_params *params, const cz_assignment *as,
+                       size_t n, const cz_bls12381_ntt_domain *dom, const cz_bls12381_fr *g,
+                       const cz_bls12381_fr *zinv, cz_threadpool *pool, cz_groth16_timings *tm,
+                       cz_errinfo *ei) {
+    cz_bls12381_fr *v = malloc(3 * n * sizeof *v);
+    int rc = CZ_OK;
+    uint64_t t;
+    if (v == NULL)
+        return cz_fail(ei, CZ_ENOMEM, "bellperson prove: cannot allocate 3 x %zu scalars", n);
+    t = cz_clock_now_ns();
+    bp_h(v, v + n, v + 2 * n, as, n, dom, g, zinv, pool);
+    tm->ntt_ms += (double)(cz_clock_now_ns() - t) / 1e6;
+
+#define BP_TIMED(field, what, call)                                                                \
+    do {                                                                                           \
+        t = cz_clock_now_ns();                                                                     \
+        rc = (call);                                                                               \
+        tm->field += (double)(cz_clock_now_ns() - t) / 1e6;                                        \
+        if (rc != CZ_OK) {                                                                         \
+            rc = cz_fail(ei, rc, "bellperson prove: the %s MSM failed", what);                     \
+            goto out;                                                                              \
+        }                                                                                          \
+    } while (0)
+    BP_TIMED(msm_h_ms, "H", cz_bls12381_g1_msm(&m->h, params->h, v, n - 1, pool));
+    BP_TIMED(msm_c_ms, "L", cz_bls12381_g1_msm(&m->l, params->l, as->aux, as->naux, pool));
+    /* The gathered scalars reuse the h vectors when they fit (|A| and |B| are at most the
+     * variable count, which may exceed 3n in a circuit with few constraints). */
+    if (params->na > 3 * n || params->nb_g1 > 3 * n) {
+        free(v);
+        v = malloc((params->na > params->nb_g1 ? params->na : params->nb_g1) * sizeof *v);
+        if (v == NULL) {
+            rc = cz_fail(ei, CZ_ENOMEM, "bellperson prove: cannot allocate the A/B scalars");
+            goto out;
+        }
+    }
+    cz__bp_gather(v, as->input, NULL, as->ninput, as->aux, as->a_aux_density, as->naux);
+    BP_TIMED(msm_a_ms, "A", cz_bls12381_g1_msm(&m->a, params->a, v, params->na, pool));
+    cz__bp_gather(v, as->input, as->b_input_density, as->ninput, as->aux, as->b_aux_density,
+                  as->naux);
+    BP_TIMED(msm_b1_ms, "B_G1", cz_bls12381_g1_msm(&m->b1, params->b_g1, v, params->nb_g1, pool));
+    BP_TIMED(msm_b2_ms, "B_G2", cz_bls12381_g2_msm(&m->b2, params->b_g2, v, params->nb_g2, pool));
+#undef BP_TIMED
+out:
+    free(v);
+    return rc;
+}
+
+int cz_groth16_bp_prove(cz_groth16_proof *proofs, const cz_bellperson_params *params,
+                        const cz_assignment *asg, size_t n, const cz_groth16_bp_opts *opts,
+                        cz_errinfo *ei) {
+    cz_bls12381_ntt_domain *dom = NULL;
+    cz_groth16_timings tm = {0};
+    cz_bls12381_fr g, zinv, r, s;
+    cz_threadpool *pool = opts != NULL ? opts->pool : NULL;
+    unsigned log_n = 0;
+    uint64_t t0 = cz_clock_now_ns();
+    int rc;
+
+    if ((rc = cz__bp_check(&log_n, params, asg, n, opts, ei)) != CZ_OK)
+        return rc;
+    if (opts != NULL && opts->use_gpu) {
+        rc = cz__bp_prove_gpu(proofs, params, asg, n, log_n, opts, &tm, ei);
+        goto out;
+    }
+    if ((rc = cz__bp_domain_consts(&g, &zinv, log_n, ei)) != CZ_OK)
+        goto out;
+    rc = cz_bls12381_ntt_domain_create(&dom, log_n, CZ_NTT_ROOTS_BELLPERSON, pool, ei);
+    if (rc != CZ_OK)
+        goto out;
+    for (size_t i = 0; i < n; i++) {
+        cz__bp_msms m;
+        rc = bp_msms_cpu(&m, params, &asg[i], (size_t)1 << log_n, dom, &g, &zinv, pool, &tm, ei);
+        if (rc == CZ_OK)
+            rc = cz__bp_blinding(&r, &s, opts, i, ei);
+        if (rc != CZ_OK)
+            goto out;
+        cz__bp_epilogue(&proofs[i], &params->vk, &m, &r, &s);
+    }
+out:
+    cz__bp_wipe(&r, sizeof r);
+    cz__bp_wipe(&s, sizeof s);
+    cz_bls12381_ntt_domain_destroy(dom);
+    tm.total_ms = (double)(cz_clock_now_ns() - t0) / 1e6;
+    if (opts != NULL && opts->timings != NULL)
+        *opts->timings = tm;
+    return rc;
+}
+
+int cz_groth16_bp_public(cz_groth16_public *pub, const cz_assignment *asg, cz_errinfo *ei) {
+    int rc = cz_groth16_public_alloc(pub, CZ_CURVE_BLS12381, (uint32_t)(asg->ninput - 1), ei);
+    if (rc != CZ_OK)
+        return rc;
+    for (size_t i = 1; i < asg->ninput; i++)
+        bls12381_fr_from_mont(pub->values[i - 1], &asg->input[i]);
+    return CZ_OK;
+}

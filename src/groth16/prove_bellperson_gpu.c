@@ -1,0 +1,386 @@
+/*
+ * The bellperson prover on a CUDA GPU (cz_groth16_bp_prove with opts->use_gpu) and its resident
+ * key (cz_groth16_bp_gpu_key): the CPU prover's proof (prove_bellperson.c), byte for byte, for
+ * the same r and s.
+ *
+ * The key: H and L as they are; A, B_G1 and B_G2 spread over the variables (cz_gpu_bases_spread:
+ * point k of A sits at the position of the k-th variable that A touches, inputs first, then aux),
+ * so the A and B MSMs take the whole assignment input | aux as their scalars, already on the
+ * device, with no gathering on the host. The positions come from the densities of the assignment
+ * the key is made for; every circuit proved with the key must have the same densities (they are
+ * a property of the circuit, so every partition of a Filecoin proof does), else CZ_EFORMAT.
+ * B_G2 stays on the host (the G2 MSM then runs on the CPU after the GPU work) when
+ * cz_tuning.gpu_g2_on_cpu is set or the device has no room for it.
+ *
+ * Per circuit: upload a, b, c (zero past abc_size) and w = input | aux; three inverse NTTs and
+ * three coset NTTs over bellperson's domain, h = (a·b − c)·Z(g)⁻¹, one coset inverse NTT; the
+ * MSMs H (n − 1 scalars of h), L (aux), A, B_G1 and B_G2 (w). Device memory per proof: 3 domain
+ * vectors + the assignment (32 bytes per row and per variable) + the MSMs' temporaries.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cuzk/clock.h"
+#include "cuzk/gpu.h"
+#include "cuzk/groth16_bellperson.h"
+#include "cuzk/log.h"
+#include "cuzk/msm.h"
+#include "groth16/gpu_util.h"
+#include "groth16/prove_bellperson.h"
+
+struct cz_groth16_bp_gpu_key {
+    const cz_bellperson_params *params;
+    int dev;
+    cz_gpu_bases *h, *l, *a, *b1, *b2; /* b2 NULL: the G2 MSM runs on the CPU */
+    size_t ninput, naux;
+    uint64_t *a_aux, *b_in, *b_aux; /* the densities the key was spread by */
+    size_t bytes;
+};
+
+void cz_groth16_bp_gpu_key_free(cz_groth16_bp_gpu_key *k) {
+    if (k == NULL)
+        return;
+    cz_gpu_bases_free(k->h);
+    cz_gpu_bases_free(k->l);
+    cz_gpu_bases_free(k->a);
+    cz_gpu_bases_free(k->b1);
+    cz_gpu_bases_free(k->b2);
+    free(k->a_aux);
+    free(k->b_in);
+    free(k->b_aux);
+    free(k);
+}
+
+size_t cz_groth16_bp_gpu_key_bytes(const cz_groth16_bp_gpu_key *k) {
+    return k != NULL ? k->bytes : 0;
+}
+
+/* The positions of the variables a query touches: the inputs whose bit is set in in_density
+ * (every input when it is NULL), then ninput + j for the aux j set in aux_density. */
+static uint32_t *positions(size_t *m, const cz_assignment *as, const uint64_t *in_density,
+                           const uint64_t *aux_density) {
+    uint32_t *idx = malloc((as->ninput + as->naux) * sizeof *idx);
+    size_t k = 0;
+    if (idx == NULL)
+        return NULL;
+    for (size_t i = 0; i < as->ninput; i++)
+        if (in_density == NULL || cz_density_bit(in_density, i))
+            idx[k++] = (uint32_t)i;
+    for (size_t j = 0; j < as->naux; j++)
+        if (cz_density_bit(aux_density, j))
+            idx[k++] = (uint32_t)(as->ninput + j);
+    *m = k;
+    return idx;
+}
+
+/* Copies nbits of a density into a new array of whole words with the tail bits cleared. */
+static uint64_t *density_copy(const uint64_t *d, size_t nbits) {
+    size_t nw = cz_density_words(nbits);
+    uint64_t *c = malloc((nw ? nw : 1) * sizeof *c);
+    if (c == NULL)
+        return NULL;
+    memcpy(c, d, nw * sizeof *c);
+    if (nbits % 64 != 0)
+        c[nw - 1] &= (UINT64_C(1) << (nbits % 64)) - 1;
+    return c;
+}
+
+/* Whether nbits of d equal the key's copy kd. */
+static int density_same(const uint64_t *kd, const uint64_t *d, size_t nbits) {
+    size_t full = nbits / 64;
+    if (memcmp(kd, d, full * sizeof *d) != 0)
+        return 0;
+    return nbits % 64 == 0 || kd[full] == (d[full] & ((UINT64_C(1) << (nbits % 64)) - 1));
+}
+
+/* Spreads handle b (its points made already) over the variables of query (A: in_density NULL). */
+static int key_spread(cz_groth16_bp_gpu_key *k, cz_gpu_bases *b, const cz_assignment *as,
+                      const uint64_t *in_density, const uint64_t *aux_density, const char *what,
+                      cz_errinfo *ei) {
+    size_t m = 0;
+    uint32_t *idx = positions(&m, as, in_density, aux_density);
+    int rc;
+    if (idx == NULL)
+        return cz_fail(ei, CZ_ENOMEM, "bellperson gpu key: cannot allocate the %s positions", what);
+    if (m != cz_gpu_bases_count(b))
+        rc = cz_fail(ei, CZ_EFORMAT, "bellperson gpu key: %zu variables in %s, the key has %zu", m,
+                     what, cz_gpu_bases_count(b));
+    else
+        rc = cz__g16_gpu_wrap(cz_gpu_bases_spread(b, idx, as->ninput + as->naux, ei), ei, k->dev,
+                              what, m * sizeof *idx);
+    free(idx);
+    return rc;
+}
+
+/* A key with its device checked, the densities of shape copied, no bases yet. */
+static int key_new(cz_groth16_bp_gpu_key **out, const cz_bellperson_params *params,
+                   const cz_assignment *shape, int dev, cz_errinfo *ei) {
+    cz_groth16_bp_gpu_key *k;
+    int rc;
+    *out = NULL;
+    if ((rc = cz__g16_gpu_check(dev, "bellperson gpu key", ei)) != CZ_OK)
+        return rc;
+    if ((k = calloc(1, sizeof *k)) == NULL)
+        return cz_fail(ei, CZ_ENOMEM, "bellperson gpu key: cannot allocate it");
+    k->params = params;
+    k->dev = dev;
+    k->ninput = shape->ninput;
+    k->naux = shape->naux;
+    k->a_aux = density_copy(shape->a_aux_density, shape->naux);
+    k->b_in = density_copy(shape->b_input_density, shape->ninput);
+    k->b_aux = density_copy(shape->b_aux_density, shape->naux);
+    if (k->a_aux == NULL || k->b_in == NULL || k->b_aux == NULL) {
+        cz_groth16_bp_gpu_key_free(k);
+        return cz_fail(ei, CZ_ENOMEM, "bellperson gpu key: cannot copy the densities");
+    }
+    *out = k;
+    return CZ_OK;
+}
+
+/* Spreads A, B_G1 and B_G2 (made already, B_G2 possibly absent) and counts the bytes. */
+static int key_finish(cz_groth16_bp_gpu_key *k, const cz_assignment *shape, cz_errinfo *ei) {
+    int rc;
+    if ((rc = key_spread(k, k->a, shape, NULL, shape->a_aux_density, "A", ei)) != CZ_OK ||
+        (rc = key_spread(k, k->b1, shape, shape->b_input_density, shape->b_aux_density, "B_G1",
+                         ei)) != CZ_OK)
+        return rc;
+    if (k->b2 != NULL && (rc = key_spread(k, k->b2, shape, shape->b_input_density,
+                                          shape->b_aux_density, "B_G2", ei)) != CZ_OK)
+        return rc;
+    k->bytes = cz_gpu_bases_bytes(k->h) + cz_gpu_bases_bytes(k->l) + cz_gpu_bases_bytes(k->a) +
+               cz_gpu_bases_bytes(k->b1) + cz_gpu_bases_bytes(k->b2);
+    return CZ_OK;
+}
+
+/* The outcome of making B_G2: no room (CZ_ENOMEM) leaves the G2 MSM on the CPU, with a warning. */
+static int key_g2_done(cz_groth16_bp_gpu_key *k, int rc, cz_errinfo *ei) {
+    if (rc != CZ_ENOMEM)
+        return rc;
+    CZ_LOG_WARN("bellperson gpu key: the G2 MSM stays on the CPU: %s", ei != NULL ? ei->msg : "");
+    cz_errinfo_clear(ei);
+    cz_gpu_bases_free(k->b2);
+    k->b2 = NULL;
+    return CZ_OK;
+}
+
+static int key_done(cz_groth16_bp_gpu_key **out, cz_groth16_bp_gpu_key *k, int rc) {
+    if (rc != CZ_OK) {
+        cz_groth16_bp_gpu_key_free(k);
+        return rc;
+    }
+    *out = k;
+    return CZ_OK;
+}
+
+int cz_groth16_bp_gpu_key_create(cz_groth16_bp_gpu_key **out, const cz_bellperson_params *params,
+                                 const cz_assignment *shape, int dev, cz_errinfo *ei) {
+    cz_groth16_bp_gpu_key *k;
+    size_t g1 = sizeof(cz_bls12381_g1_affine), g2 = sizeof(cz_bls12381_g2_affine);
+    int rc;
+    if ((rc = key_new(&k, params, shape, dev, ei)) != CZ_OK)
+        return rc;
+    if ((rc = cz__g16_gpu_wrap(
+             cz_bls12381_gpu_g1_bases_upload(&k->h, params->h, params->nh, dev, ei), ei, dev,
+             "the H bases", params->nh * g1)) != CZ_OK ||
+        (rc = cz__g16_gpu_wrap(
+             cz_bls12381_gpu_g1_bases_upload(&k->l, params->l, params->nl, dev, ei), ei, dev,
+             "the L bases", params->nl * g1)) != CZ_OK ||
+        (rc = cz__g16_gpu_wrap(
+             cz_bls12381_gpu_g1_bases_upload(&k->a, params->a, params->na, dev, ei), ei, dev,
+             "the A bases", params->na * g1)) != CZ_OK ||
+        (rc = cz__g16_gpu_wrap(
+             cz_bls12381_gpu_g1_bases_upload(&k->b1, params->b_g1, params->nb_g1, dev, ei), ei, dev,
+             "the B_G1 bases", params->nb_g1 * g1)) != CZ_OK)
+        return key_done(out, k, rc);
+    if (cz__g16_gpu_g2_wanted() &&
+        (rc = key_g2_done(k,
+                          cz__g16_gpu_wrap(cz_bls12381_gpu_g2_bases_upload(&k->b2, params->b_g2,
+                                                                           params->nb_g2, dev, ei),
+                                           ei, dev, "the B_G2 bases", params->nb_g2 * g2),
+                          ei)) != CZ_OK)
+        return key_done(out, k, rc);
+    return key_done(out, k, key_finish(k, shape, ei));
+}
+
+int cz_groth16_bp_gpu_key_create_progression(
+    cz_groth16_bp_gpu_key **out, const cz_bellperson_params *params, const cz_assignment *shape,
+    const cz_bls12381_g1_affine p0[4], const cz_bls12381_g1_affine step[4],
+    const cz_bls12381_g2_affine *p0_g2, const cz_bls12381_g2_affine *step_g2, int dev,
+    cz_errinfo *ei) {
+    cz_groth16_bp_gpu_key *k;
+    cz_gpu_bases **h[4];
+    const uint32_t cnt[4] = {params->nh, params->nl, params->na, params->nb_g1};
+    static const char *const what[4] = {"the H bases", "the L bases", "the A bases",
+                                        "the B_G1 bases"};
+    size_t g1 = sizeof(cz_bls12381_g1_affine), g2 = sizeof(cz_bls12381_g2_affine);
+    int rc;
+    if ((rc = key_new(&k, params, shape, dev, ei)) != CZ_OK)
+        return rc;
+    h[0] = &k->h, h[1] = &k->l, h[2] = &k->a, h[3] = &k->b1;
+    for (int v = 0; v < 4; v++)
+        if ((rc = cz__g16_gpu_wrap(
+                 cz_bls12381_gpu_g1_bases_progression(h[v], &p0[v], &step[v], cnt[v], dev, ei), ei,
+                 dev, what[v], cnt[v] * g1)) != CZ_OK)
+            return key_done(out, k, rc);
+    if (cz__g16_gpu_g2_wanted() &&
+        (rc = key_g2_done(k,
+                          cz__g16_gpu_wrap(cz_bls12381_gpu_g2_bases_progression(
+                                               &k->b2, p0_g2, step_g2, params->nb_g2, dev, ei),
+                                           ei, dev, "the B_G2 bases", params->nb_g2 * g2),
+                          ei)) != CZ_OK)
+        return key_done(out, k, rc);
+    return key_done(out, k, key_finish(k, shape, ei));
+}
+
+/* CZ_EFORMAT unless circuit i has the densities key was spread by. */
+static int key_fits(const cz_groth16_bp_gpu_key *k, const cz_assignment *as, size_t i,
+                    cz_errinfo *ei) {
+    if (as->ninput != k->ninput || as->naux != k->naux ||
+        !density_same(k->a_aux, as->a_aux_density, as->naux) ||
+        !density_same(k->b_in, as->b_input_density, as->ninput) ||
+        !density_same(k->b_aux, as->b_aux_density, as->naux))
+        return cz_fail(ei, CZ_EFORMAT,
+                       "bellperson prove: circuit %zu has other densities than the GPU key was "
+                       "made for (another circuit?)",
+                       i);
+    return CZ_OK;
+}
+
+/* The device buffers of one batch: a | b | c (n each) and w = input | aux. */
+typedef struct {
+    void *abc, *w;
+} bp_dev;
+
+/* One circuit on the key's device: uploads, h, the MSMs into *m (B_G2 on the CPU when the key
+ * lacks it, with the gathered scalars in host memory). */
+static int bp_circuit_gpu(cz__bp_msms *m, const cz_groth16_bp_gpu_key *k, const cz_assignment *as,
+                          const bp_dev *d, unsigned log_n, const cz_bls12381_fr *zinv,
+                          cz_threadpool *pool, cz_groth16_timings *tm, cz_errinfo *ei) {
+    size_t n = (size_t)1 << log_n, fr = sizeof(cz_bls12381_fr), nvars = as->ninput + as->naux;
+    int dev = k->dev, rc = CZ_OK;
+    uint8_t *abc = d->abc, *w = d->w;
+    void *vec[3] = {abc, abc + n * fr, abc + 2 * n * fr};
+    const cz_bls12381_fr *src[3] = {as->a, as->b, as->c};
+    const cz_ntt_roots roots = CZ_NTT_ROOTS_BELLPERSON;
+    uint64_t t = cz_clock_now_ns(), tg;
+
+    for (int v = 0; v < 3; v++)
+        if ((rc = cz__g16_gpu_wrap(cz_gpu_upload(vec[v], src[v], as->abc_size * fr, dev, ei), ei,
+                                   dev, "upload a, b, c", 0)) != CZ_OK)
+            return rc;
+    if ((rc = cz__g16_gpu_wrap(cz_gpu_upload(w, as->input, as->ninput * fr, dev, ei), ei, dev,
+                               "upload the inputs", 0)) != CZ_OK ||
+        (rc = cz__g16_gpu_wrap(cz_gpu_upload(w + as->ninput * fr, as->aux, as->naux * fr, dev, ei),
+                               ei, dev, "upload the aux values", 0)) != CZ_OK)
+        return rc;
+    tg = cz_clock_now_ns();
+    tm->upload_ms += (double)(tg - t) / 1e6;
+    /* zero padding past abc_size: a scaling by zero of the tails */
+    if (as->abc_size < n) {
+        cz_bls12381_fr zero = {{0}};
+        for (int v = 0; v < 3; v++)
+            if ((rc = cz__g16_gpu_wrap(
+                     cz_bls12381_gpu_fr_scale_dev((uint8_t *)vec[v] + as->abc_size * fr, &zero,
+                                                  n - as->abc_size, dev, ei),
+                     ei, dev, "zero padding", 0)) != CZ_OK)
+                return rc;
+    }
+    for (int v = 0; v < 3; v++)
+        if ((rc = cz__g16_gpu_wrap(
+                 cz_bls12381_gpu_ntt_dev(vec[v], log_n, roots, CZ_GPU_NTT_INVERSE, dev, ei), ei,
+                 dev, "inverse NTT", 0)) != CZ_OK ||
+            (rc = cz__g16_gpu_wrap(
+                 cz_bls12381_gpu_ntt_dev(vec[v], log_n, roots, CZ_GPU_NTT_COSET_FORWARD, dev, ei),
+                 ei, dev, "coset NTT", 0)) != CZ_OK)
+            return rc;
+    if ((rc = cz__g16_gpu_wrap(
+             cz_bls12381_gpu_fr_mul_sub_dev(vec[0], vec[0], vec[1], vec[2], n, dev, ei), ei, dev,
+             "a·b - c", 0)) != CZ_OK ||
+        (rc = cz__g16_gpu_wrap(cz_bls12381_gpu_fr_scale_dev(vec[0], zinv, n, dev, ei), ei, dev,
+                               "divide by Z", 0)) != CZ_OK ||
+        (rc = cz__g16_gpu_wrap(
+             cz_bls12381_gpu_ntt_dev(vec[0], log_n, roots, CZ_GPU_NTT_COSET_INVERSE, dev, ei), ei,
+             dev, "coset inverse NTT", 0)) != CZ_OK)
+        return rc;
+    t = cz_clock_now_ns();
+    tm->ntt_ms += (double)(t - tg) / 1e6;
+
+#define BP_GPU_MSM(field, name, call)                                                              \
+    do {                                                                                           \
+        t = cz_clock_now_ns();                                                                     \
+        rc = cz__g16_gpu_wrap((call), ei, dev, name, 0);                                           \
+        tm->field += (double)(cz_clock_now_ns() - t) / 1e6;                                        \
+        if (rc != CZ_OK)                                                                           \
+            return rc;                                                                             \
+    } while (0)
+    BP_GPU_MSM(msm_h_ms, "the H MSM", cz_bls12381_gpu_g1_msm_dev(&m->h, k->h, vec[0], n - 1, ei));
+    BP_GPU_MSM(msm_c_ms, "the L MSM",
+               cz_bls12381_gpu_g1_msm_dev(&m->l, k->l, w + as->ninput * fr, as->naux, ei));
+    BP_GPU_MSM(msm_a_ms, "the A MSM", cz_bls12381_gpu_g1_msm_dev(&m->a, k->a, w, nvars, ei));
+    BP_GPU_MSM(msm_b1_ms, "the B_G1 MSM", cz_bls12381_gpu_g1_msm_dev(&m->b1, k->b1, w, nvars, ei));
+    if (k->b2 != NULL)
+        BP_GPU_MSM(msm_b2_ms, "the B_G2 MSM",
+                   cz_bls12381_gpu_g2_msm_dev(&m->b2, k->b2, w, nvars, ei));
+#undef BP_GPU_MSM
+    tm->gpu_ms += (double)(cz_clock_now_ns() - tg) / 1e6;
+    if (k->b2 == NULL) {
+        const cz_bellperson_params *p = k->params;
+        cz_bls12381_fr *v = malloc((p->nb_g2 ? p->nb_g2 : 1) * sizeof *v);
+        if (v == NULL)
+            return cz_fail(ei, CZ_ENOMEM, "bellperson prove: cannot allocate the B scalars");
+        cz__bp_gather(v, as->input, as->b_input_density, as->ninput, as->aux, as->b_aux_density,
+                      as->naux);
+        t = cz_clock_now_ns();
+        rc = cz_bls12381_g2_msm(&m->b2, p->b_g2, v, p->nb_g2, pool);
+        tm->msm_b2_ms += (double)(cz_clock_now_ns() - t) / 1e6;
+        free(v);
+        if (rc != CZ_OK)
+            return cz_fail(ei, rc, "bellperson prove: the B_G2 MSM failed");
+    }
+    return CZ_OK;
+}
+
+int cz__bp_prove_gpu(cz_groth16_proof *proofs, const cz_bellperson_params *params,
+                     const cz_assignment *asg, size_t n, unsigned log_n,
+                     const cz_groth16_bp_opts *opts, cz_groth16_timings *tm, cz_errinfo *ei) {
+    cz_groth16_bp_gpu_key *own = NULL;
+    const cz_groth16_bp_gpu_key *k = opts->gpu_key;
+    size_t dom = (size_t)1 << log_n, fr = sizeof(cz_bls12381_fr);
+    bp_dev d = {NULL, NULL};
+    cz_bls12381_fr g, zinv, r, s;
+    int rc;
+
+    if (k != NULL && (k->params != params || k->dev != opts->gpu_device))
+        return cz_fail(ei, CZ_EINVAL,
+                       "bellperson prove: the GPU key was made for another key or device");
+    if ((rc = cz__bp_domain_consts(&g, &zinv, log_n, ei)) != CZ_OK)
+        return rc;
+    if (k == NULL) {
+        if ((rc = cz_groth16_bp_gpu_key_create(&own, params, &asg[0], opts->gpu_device, ei)) !=
+            CZ_OK)
+            return rc;
+        k = own;
+    }
+    for (size_t i = 0; i < n; i++)
+        if ((rc = key_fits(k, &asg[i], i, ei)) != CZ_OK)
+            goto out;
+    if ((rc = cz__g16_gpu_alloc(&d.abc, 3 * dom * fr, k->dev, "the vectors a, b, c", ei)) !=
+            CZ_OK ||
+        (rc = cz__g16_gpu_alloc(&d.w, (asg[0].ninput + asg[0].naux) * fr, k->dev, "the assignment",
+                                ei)) != CZ_OK)
+        goto out;
+    for (size_t i = 0; i < n; i++) {
+        cz__bp_msms m;
+        if ((rc = bp_circuit_gpu(&m, k, &asg[i], &d, log_n, &zinv, opts->pool, tm, ei)) != CZ_OK ||
+            (rc = cz__bp_blinding(&r, &s, opts, i, ei)) != CZ_OK)
+            goto out;
+        cz__bp_epilogue(&proofs[i], &params->vk, &m, &r, &s);
+    }
+out:
+    cz__bp_wipe(&r, sizeof r);
+    cz__bp_wipe(&s, sizeof s);
+    cz_gpu_free(d.abc, k != NULL ? k->dev : 0);
+    cz_gpu_free(d.w, k != NULL ? k->dev : 0);
+    cz_groth16_bp_gpu_key_free(own);
+    return rc;
+}
