@@ -89,6 +89,45 @@ int cz_groth16_bp_prove(cz_groth16_proof *proofs, const cz_bellperson_params *pa
                         const cz_assignment *asg, size_t n, const cz_groth16_bp_opts *opts,
                         cz_errinfo *ei);
 
+/*
+ * The prover in stages, for an engine that overlaps proofs (as the zkey prover's stages in
+ * cuzk/groth16.h); cz_groth16_bp_prove is begin → [g2_start] → [upload] → compute → finish per
+ * circuit:
+ *
+ *   cz_groth16_bp_begin     checks one assignment against the key, takes r and s (Montgomery,
+ *                           both NULL: random);
+ *   cz_groth16_bp_g2_start  starts the G2 MSM (B2') on a thread of its own, computing on pool:
+ *                           call it when the G2 MSM should run on the CPU beside the GPU work
+ *                           (a key without B_G2 on the device, or the CPU backend);
+ *   cz_groth16_bp_upload    optional, GPU only: a, b, c and the assignment into ws (grown to
+ *                           fit), so that compute runs kernels only; a, b, c are not read again;
+ *   cz_groth16_bp_compute   h and the G1 MSMs on the CPU (key NULL, on pool) or on the key's
+ *                           GPU (uploading first when upload was not called); with a key holding
+ *                           B_G2 and the G2 MSM not started, the G2 MSM too, on the GPU;
+ *   cz_groth16_bp_finish    joins the G2 MSM (running it inline when nothing ran it) and writes
+ *                           the proof.
+ * The assignment and the key must outlive the pending proof. A pending proof is used by one
+ * thread at a time (its G2 thread aside) and freed with cz_groth16_bp_pending_free on every path
+ * (joining a running G2 thread first). Errors as for cz_groth16_bp_prove; compute on a GPU key
+ * of another key, or after an upload to another device: CZ_EINVAL.
+ */
+typedef struct cz_groth16_bp_pending cz_groth16_bp_pending;
+typedef struct cz_groth16_gpu_ws cz_groth16_gpu_ws;
+int cz_groth16_bp_begin(cz_groth16_bp_pending **out, const cz_bellperson_params *params,
+                        const cz_assignment *as, const cz_bls12381_fr *r, const cz_bls12381_fr *s,
+                        cz_errinfo *ei);
+int cz_groth16_bp_g2_start(cz_groth16_bp_pending *pp, cz_threadpool *pool, cz_errinfo *ei);
+int cz_groth16_bp_upload(cz_groth16_bp_pending *pp, cz_groth16_gpu_ws *ws, cz_errinfo *ei);
+int cz_groth16_bp_compute(cz_groth16_bp_pending *pp, const cz_groth16_bp_gpu_key *key,
+                          cz_threadpool *pool, cz_errinfo *ei);
+int cz_groth16_bp_finish(cz_groth16_proof *proof, cz_groth16_bp_pending *pp, cz_errinfo *ei);
+/* The stage times so far (ntt_ms, msm_*, upload_ms, gpu_ms). */
+const cz_groth16_timings *cz_groth16_bp_pending_timings(const cz_groth16_bp_pending *pp);
+void cz_groth16_bp_pending_free(cz_groth16_bp_pending *pp); /* NULL is a no-op */
+/* Whether a resident key holds B_G2 (then compute runs the G2 MSM on the GPU unless it was
+ * started on the CPU). */
+int cz_groth16_bp_gpu_key_has_g2(const cz_groth16_bp_gpu_key *k);
+
 /* The public inputs of an assignment as cz_groth16_verify takes them: input[1 .. ninput),
  * canonical. CZ_ENOMEM. */
 int cz_groth16_bp_public(cz_groth16_public *pub, const cz_assignment *asg, cz_errinfo *ei);

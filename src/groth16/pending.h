@@ -10,6 +10,7 @@
 #include <stdlib.h>
 
 #include "cuzk/groth16.h"
+#include "groth16/gpu_util.h"
 
 /* Per curve: the evaluations a, b (owned until the compute stage frees them), the blinding
  * factors (Montgomery, wiped when the pending proof is freed) and the MSM results. */
@@ -61,8 +62,6 @@ const cz_zkey *cz__groth16_gpu_key_zkey(const cz_groth16_gpu_key *k);
 /* The GPU upload stage (prove_gpu.c): a, b and the witness into ws; a and b given back. */
 int cz__bn254_groth16_upload_gpu(cz_groth16_pending *pp, cz_groth16_gpu_ws *ws, cz_errinfo *ei);
 int cz__bls12381_groth16_upload_gpu(cz_groth16_pending *pp, cz_groth16_gpu_ws *ws, cz_errinfo *ei);
-/* The device of a workspace (prove_gpu.c). */
-int cz__groth16_gpu_ws_device(const cz_groth16_gpu_ws *ws);
 
 /* The GPU compute stage (prove_gpu.c): a, b -> the four G1 MSM results on key's device (from
  * pp->ws when cz_groth16_upload ran, else uploading into a workspace of this call's own), and

@@ -1,10 +1,12 @@
 /*
  * What the CPU and GPU backends of the bellperson prover share (prove_bellperson.c,
- * prove_bellperson_gpu.c): the checks of a batch against its key, the gathering of the scalars
- * of a density, the blinding factors and the epilogue.
+ * prove_bellperson_gpu.c): the pending proof between the stages, the checks of an assignment
+ * against its key, the gathering of the scalars of a density, and the epilogue.
  */
 #ifndef CZ_GROTH16_PROVE_BELLPERSON_H
 #define CZ_GROTH16_PROVE_BELLPERSON_H
+
+#include <pthread.h>
 
 #include "cuzk/groth16_bellperson.h"
 
@@ -14,10 +16,25 @@ typedef struct cz__bp_msms {
     cz_bls12381_g2_jacobian b2;
 } cz__bp_msms;
 
-/* Checks every assignment against the key (see the header) and sets *log_n to the key's
- * domain. CZ_EINVAL, CZ_EFORMAT, CZ_ERANGE. */
-int cz__bp_check(unsigned *log_n, const cz_bellperson_params *params, const cz_assignment *asg,
-                 size_t n, const cz_groth16_bp_opts *opts, cz_errinfo *ei);
+struct cz_groth16_bp_pending {
+    const cz_bellperson_params *params;
+    const cz_assignment *as;
+    unsigned log_n;
+    cz_bls12381_fr r, s; /* wiped when freed */
+    cz__bp_msms m;
+    int computed; /* the G1 MSMs are done */
+    /* The G2 MSM: 0 not started, 1 on its thread, 2 done (by that thread, the GPU or inline). */
+    pthread_t g2_thread;
+    cz_threadpool *g2_pool;
+    int g2_state, g2_rc;
+    cz_groth16_gpu_ws *ws; /* set by cz_groth16_bp_upload: the vectors are in ws */
+    cz_groth16_timings tm;
+};
+
+/* Checks assignment as (circuit i of a batch) against the key and sets *log_n to the key's
+ * domain. CZ_EFORMAT, CZ_ERANGE. */
+int cz__bp_check_one(unsigned *log_n, const cz_bellperson_params *params, const cz_assignment *as,
+                     size_t i, cz_errinfo *ei);
 /* out = the inputs whose bit is set in in_density (all of them when it is NULL), then the aux
  * whose bit is set in aux_density, in order; returns how many. */
 size_t cz__bp_gather(cz_bls12381_fr *out, const cz_bls12381_fr *input, const uint64_t *in_density,
@@ -25,17 +42,11 @@ size_t cz__bp_gather(cz_bls12381_fr *out, const cz_bls12381_fr *input, const uin
                      size_t naux);
 /* The coset generator g and 1 / Z(g) of the bellperson domain 2^log_n. CZ_ERANGE. */
 int cz__bp_domain_consts(cz_bls12381_fr *g, cz_bls12381_fr *zinv, unsigned log_n, cz_errinfo *ei);
-/* Circuit i's r and s: the caller's, or from the CSPRNG (CZ_EIO). */
-int cz__bp_blinding(cz_bls12381_fr *r, cz_bls12381_fr *s, const cz_groth16_bp_opts *opts, size_t i,
-                    cz_errinfo *ei);
-/* Wipes memory in a way the compiler may not drop as a dead store (the blinding factors). */
-void cz__bp_wipe(void *p, size_t n);
-/* The proof from the MSM results, bellperson's combination (see the header). */
-void cz__bp_epilogue(cz_groth16_proof *proof, const cz_bellperson_vk *vk, const cz__bp_msms *m,
-                     const cz_bls12381_fr *r, const cz_bls12381_fr *s);
-/* The batch on the GPU (prove_bellperson_gpu.c), after cz__bp_check; adds to *tm. */
-int cz__bp_prove_gpu(cz_groth16_proof *proofs, const cz_bellperson_params *params,
-                     const cz_assignment *asg, size_t n, unsigned log_n,
-                     const cz_groth16_bp_opts *opts, cz_groth16_timings *tm, cz_errinfo *ei);
+/* The G2 MSM of pp on the host, on pool: B2' over the gathered B scalars. CZ_ENOMEM. */
+int cz__bp_g2_host(cz_groth16_bp_pending *pp, cz_threadpool *pool);
+
+/* The GPU stages (prove_bellperson_gpu.c). */
+int cz__bp_upload_gpu(cz_groth16_bp_pending *pp, cz_groth16_gpu_ws *ws, cz_errinfo *ei);
+int cz__bp_compute_gpu(cz_groth16_bp_pending *pp, const cz_groth16_bp_gpu_key *key, cz_errinfo *ei);
 
 #endif

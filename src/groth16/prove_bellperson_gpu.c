@@ -26,6 +26,7 @@
 #include "cuzk/log.h"
 #include "cuzk/msm.h"
 #include "groth16/gpu_util.h"
+#include "groth16/pending.h"
 #include "groth16/prove_bellperson.h"
 
 struct cz_groth16_bp_gpu_key {
@@ -246,45 +247,68 @@ static int key_fits(const cz_groth16_bp_gpu_key *k, const cz_assignment *as, siz
     return CZ_OK;
 }
 
-/* The device buffers of one batch: a | b | c (n each) and w = input | aux. */
-typedef struct {
-    void *abc, *w;
-} bp_dev;
+int cz_groth16_bp_gpu_key_has_g2(const cz_groth16_bp_gpu_key *k) {
+    return k != NULL && k->b2 != NULL;
+}
 
-/* One circuit on the key's device: uploads, h, the MSMs into *m (B_G2 on the CPU when the key
- * lacks it, with the gathered scalars in host memory). */
-static int bp_circuit_gpu(cz__bp_msms *m, const cz_groth16_bp_gpu_key *k, const cz_assignment *as,
-                          const bp_dev *d, unsigned log_n, const cz_bls12381_fr *zinv,
-                          cz_threadpool *pool, cz_groth16_timings *tm, cz_errinfo *ei) {
-    size_t n = (size_t)1 << log_n, fr = sizeof(cz_bls12381_fr), nvars = as->ninput + as->naux;
-    int dev = k->dev, rc = CZ_OK;
-    uint8_t *abc = d->abc, *w = d->w;
-    void *vec[3] = {abc, abc + n * fr, abc + 2 * n * fr};
+/* Workspace layout: a | b | c (n elements each) | w = input | aux. */
+static size_t ws_bytes(const cz_groth16_bp_pending *pp) {
+    return (3 * ((size_t)1 << pp->log_n) + pp->as->ninput + pp->as->naux) * sizeof(cz_bls12381_fr);
+}
+
+int cz__bp_upload_gpu(cz_groth16_bp_pending *pp, cz_groth16_gpu_ws *ws, cz_errinfo *ei) {
+    const cz_assignment *as = pp->as;
+    size_t n = (size_t)1 << pp->log_n, fr = sizeof(cz_bls12381_fr);
+    int dev = cz__groth16_gpu_ws_device(ws), rc;
     const cz_bls12381_fr *src[3] = {as->a, as->b, as->c};
-    const cz_ntt_roots roots = CZ_NTT_ROOTS_BELLPERSON;
-    uint64_t t = cz_clock_now_ns(), tg;
+    cz_bls12381_fr zero = {{0}};
+    uint64_t t = cz_clock_now_ns();
+    uint8_t *buf;
 
-    for (int v = 0; v < 3; v++)
-        if ((rc = cz__g16_gpu_wrap(cz_gpu_upload(vec[v], src[v], as->abc_size * fr, dev, ei), ei,
-                                   dev, "upload a, b, c", 0)) != CZ_OK)
-            return rc;
-    if ((rc = cz__g16_gpu_wrap(cz_gpu_upload(w, as->input, as->ninput * fr, dev, ei), ei, dev,
-                               "upload the inputs", 0)) != CZ_OK ||
-        (rc = cz__g16_gpu_wrap(cz_gpu_upload(w + as->ninput * fr, as->aux, as->naux * fr, dev, ei),
-                               ei, dev, "upload the aux values", 0)) != CZ_OK)
+    if ((rc = cz__g16_gpu_ws_reserve(ws, ws_bytes(pp), ei)) != CZ_OK)
         return rc;
-    tg = cz_clock_now_ns();
-    tm->upload_ms += (double)(tg - t) / 1e6;
-    /* zero padding past abc_size: a scaling by zero of the tails */
-    if (as->abc_size < n) {
-        cz_bls12381_fr zero = {{0}};
-        for (int v = 0; v < 3; v++)
-            if ((rc = cz__g16_gpu_wrap(
-                     cz_bls12381_gpu_fr_scale_dev((uint8_t *)vec[v] + as->abc_size * fr, &zero,
-                                                  n - as->abc_size, dev, ei),
-                     ei, dev, "zero padding", 0)) != CZ_OK)
-                return rc;
+    buf = cz__g16_gpu_ws_buf(ws);
+    for (int v = 0; v < 3; v++) {
+        uint8_t *d = buf + (size_t)v * n * fr;
+        if ((rc = cz__g16_gpu_wrap(cz_gpu_upload(d, src[v], as->abc_size * fr, dev, ei), ei, dev,
+                                   "upload a, b, c", 0)) != CZ_OK)
+            return rc;
+        /* zero past abc_size: a product with zero is zero whatever the buffer held */
+        if (as->abc_size < n &&
+            (rc = cz__g16_gpu_wrap(cz_bls12381_gpu_fr_scale_dev(d + as->abc_size * fr, &zero,
+                                                                n - as->abc_size, dev, ei),
+                                   ei, dev, "zero padding", 0)) != CZ_OK)
+            return rc;
     }
+    buf += 3 * n * fr;
+    if ((rc = cz__g16_gpu_wrap(cz_gpu_upload(buf, as->input, as->ninput * fr, dev, ei), ei, dev,
+                               "upload the inputs", 0)) != CZ_OK ||
+        (rc =
+             cz__g16_gpu_wrap(cz_gpu_upload(buf + as->ninput * fr, as->aux, as->naux * fr, dev, ei),
+                              ei, dev, "upload the aux values", 0)) != CZ_OK)
+        return rc;
+    pp->ws = ws;
+    pp->tm.upload_ms += (double)(cz_clock_now_ns() - t) / 1e6;
+    return CZ_OK;
+}
+
+/* The kernel region on the key's device, with the vectors in buf (ws layout): h, then the
+ * MSMs into pp->m (B_G2 when the key has it and the G2 MSM was not started). */
+static int bp_region(cz_groth16_bp_pending *pp, const cz_groth16_bp_gpu_key *k, uint8_t *buf,
+                     cz_errinfo *ei) {
+    const cz_assignment *as = pp->as;
+    unsigned log_n = pp->log_n;
+    size_t n = (size_t)1 << log_n, fr = sizeof(cz_bls12381_fr), nvars = as->ninput + as->naux;
+    int dev = k->dev, rc;
+    void *vec[3] = {buf, buf + n * fr, buf + 2 * n * fr};
+    uint8_t *w = buf + 3 * n * fr;
+    const cz_ntt_roots roots = CZ_NTT_ROOTS_BELLPERSON;
+    cz_groth16_timings *tm = &pp->tm;
+    cz_bls12381_fr g, zinv;
+    uint64_t t0 = cz_clock_now_ns(), t;
+
+    if ((rc = cz__bp_domain_consts(&g, &zinv, log_n, ei)) != CZ_OK)
+        return rc;
     for (int v = 0; v < 3; v++)
         if ((rc = cz__g16_gpu_wrap(
                  cz_bls12381_gpu_ntt_dev(vec[v], log_n, roots, CZ_GPU_NTT_INVERSE, dev, ei), ei,
@@ -296,14 +320,13 @@ static int bp_circuit_gpu(cz__bp_msms *m, const cz_groth16_bp_gpu_key *k, const 
     if ((rc = cz__g16_gpu_wrap(
              cz_bls12381_gpu_fr_mul_sub_dev(vec[0], vec[0], vec[1], vec[2], n, dev, ei), ei, dev,
              "a·b - c", 0)) != CZ_OK ||
-        (rc = cz__g16_gpu_wrap(cz_bls12381_gpu_fr_scale_dev(vec[0], zinv, n, dev, ei), ei, dev,
+        (rc = cz__g16_gpu_wrap(cz_bls12381_gpu_fr_scale_dev(vec[0], &zinv, n, dev, ei), ei, dev,
                                "divide by Z", 0)) != CZ_OK ||
         (rc = cz__g16_gpu_wrap(
              cz_bls12381_gpu_ntt_dev(vec[0], log_n, roots, CZ_GPU_NTT_COSET_INVERSE, dev, ei), ei,
              dev, "coset inverse NTT", 0)) != CZ_OK)
         return rc;
-    t = cz_clock_now_ns();
-    tm->ntt_ms += (double)(t - tg) / 1e6;
+    tm->ntt_ms += (double)(cz_clock_now_ns() - t0) / 1e6;
 
 #define BP_GPU_MSM(field, name, call)                                                              \
     do {                                                                                           \
@@ -313,74 +336,44 @@ static int bp_circuit_gpu(cz__bp_msms *m, const cz_groth16_bp_gpu_key *k, const 
         if (rc != CZ_OK)                                                                           \
             return rc;                                                                             \
     } while (0)
-    BP_GPU_MSM(msm_h_ms, "the H MSM", cz_bls12381_gpu_g1_msm_dev(&m->h, k->h, vec[0], n - 1, ei));
+    BP_GPU_MSM(msm_h_ms, "the H MSM",
+               cz_bls12381_gpu_g1_msm_dev(&pp->m.h, k->h, vec[0], n - 1, ei));
     BP_GPU_MSM(msm_c_ms, "the L MSM",
-               cz_bls12381_gpu_g1_msm_dev(&m->l, k->l, w + as->ninput * fr, as->naux, ei));
-    BP_GPU_MSM(msm_a_ms, "the A MSM", cz_bls12381_gpu_g1_msm_dev(&m->a, k->a, w, nvars, ei));
-    BP_GPU_MSM(msm_b1_ms, "the B_G1 MSM", cz_bls12381_gpu_g1_msm_dev(&m->b1, k->b1, w, nvars, ei));
-    if (k->b2 != NULL)
+               cz_bls12381_gpu_g1_msm_dev(&pp->m.l, k->l, w + as->ninput * fr, as->naux, ei));
+    BP_GPU_MSM(msm_a_ms, "the A MSM", cz_bls12381_gpu_g1_msm_dev(&pp->m.a, k->a, w, nvars, ei));
+    BP_GPU_MSM(msm_b1_ms, "the B_G1 MSM",
+               cz_bls12381_gpu_g1_msm_dev(&pp->m.b1, k->b1, w, nvars, ei));
+    if (k->b2 != NULL && pp->g2_state == 0) {
         BP_GPU_MSM(msm_b2_ms, "the B_G2 MSM",
-                   cz_bls12381_gpu_g2_msm_dev(&m->b2, k->b2, w, nvars, ei));
-#undef BP_GPU_MSM
-    tm->gpu_ms += (double)(cz_clock_now_ns() - tg) / 1e6;
-    if (k->b2 == NULL) {
-        const cz_bellperson_params *p = k->params;
-        cz_bls12381_fr *v = malloc((p->nb_g2 ? p->nb_g2 : 1) * sizeof *v);
-        if (v == NULL)
-            return cz_fail(ei, CZ_ENOMEM, "bellperson prove: cannot allocate the B scalars");
-        cz__bp_gather(v, as->input, as->b_input_density, as->ninput, as->aux, as->b_aux_density,
-                      as->naux);
-        t = cz_clock_now_ns();
-        rc = cz_bls12381_g2_msm(&m->b2, p->b_g2, v, p->nb_g2, pool);
-        tm->msm_b2_ms += (double)(cz_clock_now_ns() - t) / 1e6;
-        free(v);
-        if (rc != CZ_OK)
-            return cz_fail(ei, rc, "bellperson prove: the B_G2 MSM failed");
+                   cz_bls12381_gpu_g2_msm_dev(&pp->m.b2, k->b2, w, nvars, ei));
+        pp->g2_state = 2;
+        pp->g2_rc = CZ_OK;
     }
+#undef BP_GPU_MSM
+    tm->gpu_ms += (double)(cz_clock_now_ns() - t0) / 1e6;
     return CZ_OK;
 }
 
-int cz__bp_prove_gpu(cz_groth16_proof *proofs, const cz_bellperson_params *params,
-                     const cz_assignment *asg, size_t n, unsigned log_n,
-                     const cz_groth16_bp_opts *opts, cz_groth16_timings *tm, cz_errinfo *ei) {
-    cz_groth16_bp_gpu_key *own = NULL;
-    const cz_groth16_bp_gpu_key *k = opts->gpu_key;
-    size_t dom = (size_t)1 << log_n, fr = sizeof(cz_bls12381_fr);
-    bp_dev d = {NULL, NULL};
-    cz_bls12381_fr g, zinv, r, s;
+int cz__bp_compute_gpu(cz_groth16_bp_pending *pp, const cz_groth16_bp_gpu_key *key,
+                       cz_errinfo *ei) {
+    cz_groth16_gpu_ws *own = NULL;
     int rc;
-
-    if (k != NULL && (k->params != params || k->dev != opts->gpu_device))
-        return cz_fail(ei, CZ_EINVAL,
-                       "bellperson prove: the GPU key was made for another key or device");
-    if ((rc = cz__bp_domain_consts(&g, &zinv, log_n, ei)) != CZ_OK)
+    if (key->params != pp->params)
+        return cz_fail(ei, CZ_EINVAL, "bellperson prove: the GPU key was made for another key");
+    if (pp->ws != NULL && cz__groth16_gpu_ws_device(pp->ws) != key->dev)
+        return cz_fail(ei, CZ_EINVAL, "bellperson prove: uploaded to GPU %d, computing on GPU %d",
+                       cz__groth16_gpu_ws_device(pp->ws), key->dev);
+    if ((rc = key_fits(key, pp->as, 0, ei)) != CZ_OK)
         return rc;
-    if (k == NULL) {
-        if ((rc = cz_groth16_bp_gpu_key_create(&own, params, &asg[0], opts->gpu_device, ei)) !=
-            CZ_OK)
-            return rc;
-        k = own;
-    }
-    for (size_t i = 0; i < n; i++)
-        if ((rc = key_fits(k, &asg[i], i, ei)) != CZ_OK)
+    if (pp->ws == NULL) { /* no upload stage: into a workspace of this call's own */
+        if ((rc = cz_groth16_gpu_ws_create(&own, key->dev, ei)) != CZ_OK ||
+            (rc = cz__bp_upload_gpu(pp, own, ei)) != CZ_OK)
             goto out;
-    if ((rc = cz__g16_gpu_alloc(&d.abc, 3 * dom * fr, k->dev, "the vectors a, b, c", ei)) !=
-            CZ_OK ||
-        (rc = cz__g16_gpu_alloc(&d.w, (asg[0].ninput + asg[0].naux) * fr, k->dev, "the assignment",
-                                ei)) != CZ_OK)
-        goto out;
-    for (size_t i = 0; i < n; i++) {
-        cz__bp_msms m;
-        if ((rc = bp_circuit_gpu(&m, k, &asg[i], &d, log_n, &zinv, opts->pool, tm, ei)) != CZ_OK ||
-            (rc = cz__bp_blinding(&r, &s, opts, i, ei)) != CZ_OK)
-            goto out;
-        cz__bp_epilogue(&proofs[i], &params->vk, &m, &r, &s);
     }
+    rc = bp_region(pp, key, cz__g16_gpu_ws_buf(pp->ws), ei);
 out:
-    cz__bp_wipe(&r, sizeof r);
-    cz__bp_wipe(&s, sizeof s);
-    cz_gpu_free(d.abc, k != NULL ? k->dev : 0);
-    cz_gpu_free(d.w, k != NULL ? k->dev : 0);
-    cz_groth16_bp_gpu_key_free(own);
+    if (own != NULL)
+        pp->ws = NULL;
+    cz_groth16_gpu_ws_free(own);
     return rc;
 }

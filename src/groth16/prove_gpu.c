@@ -149,9 +149,13 @@ int cz__groth16_gpu_ws_device(const cz_groth16_gpu_ws *ws) {
     return ws->dev;
 }
 
+void *cz__g16_gpu_ws_buf(const cz_groth16_gpu_ws *ws) {
+    return ws->buf;
+}
+
 /* Makes ws hold at least bytes (what it held is lost): one free and one allocation when it
  * grows, nothing otherwise. */
-static int gpu_ws_reserve(cz_groth16_gpu_ws *ws, size_t bytes, cz_errinfo *ei) {
+int cz__g16_gpu_ws_reserve(cz_groth16_gpu_ws *ws, size_t bytes, cz_errinfo *ei) {
     int rc;
     if (ws->cap >= bytes)
         return CZ_OK;

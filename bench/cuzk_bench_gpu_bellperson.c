@@ -1,0 +1,152 @@
+/*
+ * cuzk-bench-gpu-bellperson: the bellperson prover on the GPU (cuzk/groth16_bellperson.h) for
+ * one partition of the synthetic PoRep circuit (cuzk/porep_synth.h: the counts, densities and
+ * 0/1 share of a PoRep 32 GiB partition at scale 2^K), with a benchmark key made on the device
+ * (cz_groth16_bp_gpu_key_create_progression: points of no trapdoor, so the proofs are timed,
+ * never verified). One JSON line per run and a summary line:
+ *
+ *   {"bench":"gpu-bellperson","k":27,"run":0,"gpu_ms":...,"ntt_ms":...,"msm_h_ms":...,
+ *    "msm_l_ms":...,"msm_a_ms":...,"msm_b1_ms":...,"msm_b2_ms":...,"upload_ms":...,
+ *    "total_ms":...}
+ *
+ * gpu_ms is the device region of one partition (NTTs and the five MSMs, the uploads excluded),
+ * what the engine holds its device lock for; upload_ms the host-to-device copies of a, b, c and
+ * the assignment from pageable memory. Usage: cuzk-bench-gpu-bellperson K [RUNS [THREADS]]
+ * (defaults 27, 3, one thread per CPU; K from 10 to 27). Host memory at 2^27: the constraint
+ * system (~7 GB) and the assignment (~17 GB); device: the key (~44 GB) and the vectors (~17 GB).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cuzk/assignment.h"
+#include "cuzk/clock.h"
+#include "cuzk/curve.h"
+#include "cuzk/groth16_bellperson.h"
+#include "cuzk/porep_synth.h"
+#include "cuzk/threadpool.h"
+
+/* [k]G1 and [k]G2 affine for a small k. */
+static void g1_small(cz_bls12381_g1_affine *out, uint64_t k) {
+    cz_bls12381_g1_affine g;
+    cz_bls12381_g1_jacobian j;
+    uint64_t l[1] = {k};
+    cz_bls12381_g1_generator(&g);
+    cz_bls12381_g1_from_affine(&j, &g);
+    cz_bls12381_g1_mul_limbs(&j, &j, l, 1);
+    cz_bls12381_g1_to_affine(out, &j);
+}
+
+static void g2_small(cz_bls12381_g2_affine *out, uint64_t k) {
+    cz_bls12381_g2_affine g;
+    cz_bls12381_g2_jacobian j;
+    uint64_t l[1] = {k};
+    cz_bls12381_g2_generator(&g);
+    cz_bls12381_g2_from_affine(&j, &g);
+    cz_bls12381_g2_mul_limbs(&j, &j, l, 1);
+    cz_bls12381_g2_to_affine(out, &j);
+}
+
+static int cmp_double(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+int main(int argc, char **argv) {
+    unsigned k = argc > 1 ? (unsigned)atoi(argv[1]) : 27;
+    int runs = argc > 2 ? atoi(argv[2]) : 3;
+    size_t threads = argc > 3 ? (size_t)atoi(argv[3]) : 0;
+    cz_threadpool *pool = NULL;
+    cz_r1cs cs = {0};
+    cz_assignment as = {0};
+    cz_bellperson_params params = {0};
+    cz_groth16_bp_gpu_key *key = NULL;
+    cz_bls12381_g1_affine p0[4], step[4];
+    cz_bls12381_g2_affine p0_g2, step_g2;
+    cz_bls12381_fr r = {{0}}, s = {{0}};
+    double *gpu = NULL;
+    cz_errinfo ei;
+    int rc, status = 1;
+    uint64_t t;
+
+    cz_errinfo_clear(&ei);
+    if (runs < 1 || runs > 100) {
+        fprintf(stderr, "usage: cuzk-bench-gpu-bellperson K [RUNS [THREADS]]\n");
+        return 2;
+    }
+    if ((rc = cz_threadpool_create(&pool, threads, &ei)) != CZ_OK)
+        goto out;
+    t = cz_clock_now_ns();
+    if ((rc = cz_porep_synth_build(&cs, CZ_CURVE_BLS12381, k, pool, &ei)) != CZ_OK ||
+        (rc = cz_porep_synth_witness(&cs, k, 1, 0, pool, &ei)) != CZ_OK ||
+        (rc = cz_r1cs_assignment_make(&as, &cs, pool, &ei)) != CZ_OK)
+        goto out;
+    cz_r1cs_free(&cs);
+    fprintf(stderr, "gpu-bellperson: 2^%u partition synthesized in %.1f s\n", k,
+            (double)(cz_clock_now_ns() - t) / 1e9);
+
+    /* A key of the partition's counts: only the vk's points (for the epilogue) live on the host. */
+    params.vk.nic = (uint32_t)as.ninput;
+    g1_small(&params.vk.alpha_g1, 3);
+    g1_small(&params.vk.beta_g1, 5);
+    g1_small(&params.vk.delta_g1, 7);
+    g2_small(&params.vk.beta_g2, 11);
+    g2_small(&params.vk.gamma_g2, 13);
+    g2_small(&params.vk.delta_g2, 17);
+    params.nh = (uint32_t)((size_t)1 << k) - 1;
+    params.nl = (uint32_t)as.naux;
+    params.na = (uint32_t)(as.ninput + cz_density_popcount(as.a_aux_density, as.naux));
+    params.nb_g1 = params.nb_g2 = (uint32_t)(cz_density_popcount(as.b_input_density, as.ninput) +
+                                             cz_density_popcount(as.b_aux_density, as.naux));
+    for (int v = 0; v < 4; v++) {
+        g1_small(&p0[v], 19 + (uint64_t)v);
+        g1_small(&step[v], 29 + (uint64_t)v);
+    }
+    g2_small(&p0_g2, 37);
+    g2_small(&step_g2, 41);
+    t = cz_clock_now_ns();
+    if ((rc = cz_groth16_bp_gpu_key_create_progression(&key, &params, &as, p0, step, &p0_g2,
+                                                       &step_g2, 0, &ei)) != CZ_OK)
+        goto out;
+    fprintf(stderr,
+            "gpu-bellperson: key |H| %u |L| %u |A| %u |B| %u made on the device in %.1f s "
+            "(%.1f GiB)\n",
+            params.nh, params.nl, params.na, params.nb_g1, (double)(cz_clock_now_ns() - t) / 1e9,
+            (double)cz_groth16_bp_gpu_key_bytes(key) / (1u << 30));
+
+    gpu = calloc((size_t)runs, sizeof *gpu);
+    if (gpu == NULL)
+        goto out;
+    for (int i = 0; i <= runs; i++) { /* run 0 warms up (twiddles, allocations) */
+        cz_groth16_proof proof;
+        cz_groth16_timings tm = {0};
+        cz_groth16_bp_opts o = {
+            .r_s = &r, .s_s = &s, .pool = pool, .use_gpu = 1, .gpu_key = key, .timings = &tm};
+        if ((rc = cz_groth16_bp_prove(&proof, &params, &as, 1, &o, &ei)) != CZ_OK)
+            goto out;
+        printf("{\"bench\":\"gpu-bellperson\",\"k\":%u,\"run\":%d,\"warmup\":%s,\"gpu_ms\":%.3f,"
+               "\"ntt_ms\":%.3f,\"msm_h_ms\":%.3f,\"msm_l_ms\":%.3f,\"msm_a_ms\":%.3f,"
+               "\"msm_b1_ms\":%.3f,\"msm_b2_ms\":%.3f,\"upload_ms\":%.3f,\"total_ms\":%.3f}\n",
+               k, i, i == 0 ? "true" : "false", tm.gpu_ms, tm.ntt_ms, tm.msm_h_ms, tm.msm_c_ms,
+               tm.msm_a_ms, tm.msm_b1_ms, tm.msm_b2_ms, tm.upload_ms, tm.total_ms);
+        fflush(stdout);
+        if (i > 0)
+            gpu[i - 1] = tm.gpu_ms;
+    }
+    qsort(gpu, (size_t)runs, sizeof *gpu, cmp_double);
+    printf("{\"bench\":\"gpu-bellperson\",\"summary\":true,\"k\":%u,\"runs\":%d,"
+           "\"median_gpu_ms\":%.3f,\"min_gpu_ms\":%.3f,\"verified\":false,"
+           "\"aux\":%zu,\"a_aux\":%zu,\"b_aux\":%zu}\n",
+           k, runs, gpu[runs / 2], gpu[0], as.naux, cz_density_popcount(as.a_aux_density, as.naux),
+           cz_density_popcount(as.b_aux_density, as.naux));
+    status = 0;
+out:
+    if (status != 0)
+        fprintf(stderr, "cuzk-bench-gpu-bellperson: %s\n", ei.msg[0] ? ei.msg : "failed");
+    free(gpu);
+    cz_groth16_bp_gpu_key_free(key);
+    cz_assignment_free(&as);
+    cz_r1cs_free(&cs);
+    cz_threadpool_destroy(pool);
+    return status;
+}
