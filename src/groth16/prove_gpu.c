@@ -162,8 +162,8 @@ int cz__g16_gpu_ws_reserve(cz_groth16_gpu_ws *ws, size_t bytes, cz_errinfo *ei) 
     cz_gpu_free(ws->buf, ws->dev);
     ws->buf = NULL;
     ws->cap = 0;
-    if ((rc = cz__g16_gpu_alloc(&ws->buf, bytes, ws->dev, "the vectors a, b, c and the witness", ei)) ==
-        CZ_OK)
+    if ((rc = cz__g16_gpu_alloc(&ws->buf, bytes, ws->dev, "the vectors a, b, c and the witness",
+                                ei)) == CZ_OK)
         ws->cap = bytes;
     return rc;
 }
