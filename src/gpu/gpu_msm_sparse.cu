@@ -197,8 +197,7 @@ out:
     return rc;
 }
 
-extern "C" int cz_gpu_bases_spread(cz_gpu_bases *b, const uint32_t *idx, size_t n,
-                                   cz_errinfo *ei) {
+extern "C" int cz_gpu_bases_spread(cz_gpu_bases *b, const uint32_t *idx, size_t n, cz_errinfo *ei) {
     int rc = CZ_OK;
     uint32_t *d_idx = NULL;
     size_t m;
@@ -213,8 +212,8 @@ extern "C" int cz_gpu_bases_spread(cz_gpu_bases *b, const uint32_t *idx, size_t 
     for (size_t j = 0; j < m; j++)
         if (idx[j] >= n || (j > 0 && idx[j] <= idx[j - 1]))
             return cz_fail(ei, CZ_EINVAL,
-                           "gpu bases spread: index %zu (%u) is not ascending below %zu", j,
-                           idx[j], n);
+                           "gpu bases spread: index %zu (%u) is not ascending below %zu", j, idx[j],
+                           n);
     if ((rc = cz__gpu_select(b->dev, ei)) != CZ_OK)
         return rc;
     CZ_CUDA_TRY(cudaMalloc((void **)&d_idx, m ? m * sizeof *d_idx : 1));
