@@ -24,6 +24,9 @@
 #           median of 5 (cuzk-bench msm|ntt --gpu --no-copies), the JSON lines into summary.txt
 #   engine  the engine at 2^ESCALE (27) with the benchmark key on GPU 0, the pinned pool filled
 #           first: ECOUNT proofs (2), EJOBS in flight (2), sweep ESWEEP (gw:pw, 2:4)
+#   bp      the bellperson prover on GPU 0 for one PoRep-shaped partition of 2^BPSCALE (27), a key
+#           made on the device, BPRUNS (3) timed runs after a warm-up
+#           (cuzk-bench-gpu-bellperson), the JSON lines into summary.txt
 #   daemon  cuzk-daemon on a Unix socket with GPU 0: GetStatus must list the GPU; DCOUNT (2)
 #           porep-synth proofs of 2^DSCALE (18) x DPARTS (2) through gRPC (cuzk-bench batch);
 #           then DCOUNT more with 4x the partitions and SIGTERM while they run: every proof must
@@ -39,7 +42,7 @@ pack() {
   local targets=(cuzk-bench)
   local all
   all=$(ninja -C "$B" -t targets all 2>/dev/null | sed 's/:.*//')
-  for t in cuzk-daemon daemon_test_gpus; do
+  for t in cuzk-daemon daemon_test_gpus cuzk-bench-gpu-bellperson; do
     grep -qx "$t" <<<"$all" && targets+=("$t")
   done
   for t in $(grep -E '^(gpu_test_|engine_test_)' <<<"$all"); do
@@ -131,11 +134,15 @@ run() {
           --sweep "${ESWEEP:-2:4}" --pinned --prefill
         grep -h '"summary"' "$O/engine.log" >>"$S"
         ;;
+      bp)
+        step bp "${BPLIMIT:-240}" $X/cuzk-bench-gpu-bellperson "${BPSCALE:-27}" "${BPRUNS:-3}"
+        grep -h '^{' "$O/bp.log" >>"$S"
+        ;;
       daemon)
         daemon_phase
         ;;
       *)
-        say "unknown phase $q (unit micro engine daemon)"
+        say "unknown phase $q (unit micro engine bp daemon)"
         ;;
       esac
     done
