@@ -424,7 +424,7 @@ int bench_cmd_engine(int argc, char **argv) {
     }
     erun r = {&o, budget, NULL, NULL, NULL, 0, "zkey"};
     if (strcmp(o.workload, "zkey") == 0) {
-        cz_srs_config sc = {budget, &cz_workload_zkey_gpu_hooks, NULL, NULL};
+        cz_srs_config sc = {budget, &cz_workload_zkey_gpu_hooks, NULL, NULL, 0};
         if ((rc = cz_file_read(&wtns, &wtns_len, o.wtns, &ei)) != CZ_OK)
             goto fail;
         if ((rc = cz_srs_create(&srs, &sc, &ei)) != CZ_OK ||

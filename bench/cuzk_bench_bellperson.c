@@ -24,6 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench_points.h"
 #include "bench_util.h"
 #include "cuzk/bellperson.h"
 #include "cuzk/curve.h"
@@ -42,37 +43,6 @@ static double cpu_ns(void) {
 
 static volatile uint64_t sink;
 
-/* n points [k0 + i·step]G of G1 / G2 (Jacobian additions, one inversion). */
-static void make_g1(cz_bls12381_g1_affine *out, size_t n, uint64_t k0, uint64_t step) {
-    cz_bls12381_g1_affine g;
-    cz_bls12381_g1_jacobian gj, p, q, *t = malloc(n * sizeof *t);
-    cz_bls12381_g1_generator(&g);
-    cz_bls12381_g1_from_affine(&gj, &g);
-    cz_bls12381_g1_mul_limbs(&p, &gj, &k0, 1);
-    cz_bls12381_g1_mul_limbs(&q, &gj, &step, 1);
-    for (size_t i = 0; i < n; i++) {
-        t[i] = p;
-        cz_bls12381_g1_add(&p, &p, &q);
-    }
-    cz_bls12381_g1_batch_to_affine(out, t, n);
-    free(t);
-}
-
-static void make_g2(cz_bls12381_g2_affine *out, size_t n, uint64_t k0, uint64_t step) {
-    cz_bls12381_g2_affine g;
-    cz_bls12381_g2_jacobian gj, p, q, *t = malloc(n * sizeof *t);
-    cz_bls12381_g2_generator(&g);
-    cz_bls12381_g2_from_affine(&gj, &g);
-    cz_bls12381_g2_mul_limbs(&p, &gj, &k0, 1);
-    cz_bls12381_g2_mul_limbs(&q, &gj, &step, 1);
-    for (size_t i = 0; i < n; i++) {
-        t[i] = p;
-        cz_bls12381_g2_add(&p, &p, &q);
-    }
-    cz_bls12381_g2_batch_to_affine(out, t, n);
-    free(t);
-}
-
 static void report(const char *op, double *t) {
     char f[64];
     snprintf(f, sizeof f, "\"op\":\"%s\"", op);
@@ -84,8 +54,8 @@ static void per_point(void) {
     cz_bls12381_g2_affine *p2 = malloc(NG2 * sizeof *p2), *q2 = malloc(NG2 * sizeof *q2);
     uint8_t *e1 = malloc(NG1 * 96), *e2 = malloc(NG2 * 192);
     double t[NREP];
-    make_g1(p1, NG1, 3, 5);
-    make_g2(p2, NG2, 7, 11);
+    bench_g1_progression(p1, NG1, 3, 5);
+    bench_g2_progression(p2, NG2, 7, 11);
     for (size_t i = 0; i < NG1; i++)
         cz_bls12381_g1_to_uncompressed(e1 + 96 * i, &p1[i]);
     for (size_t i = 0; i < NG2; i++)
@@ -131,21 +101,21 @@ static int read_file(const char *dir, unsigned log_n, size_t threads) {
     cz_errinfo ei;
     cz_threadpool *pool = NULL;
     memset(&p, 0, sizeof p);
-    make_g1(&p.vk.alpha_g1, 1, 2, 1);
-    make_g1(&p.vk.beta_g1, 1, 3, 1);
-    make_g2(&p.vk.beta_g2, 1, 3, 1);
-    make_g2(&p.vk.gamma_g2, 1, 4, 1);
-    make_g1(&p.vk.delta_g1, 1, 5, 1);
-    make_g2(&p.vk.delta_g2, 1, 5, 1);
+    bench_g1_progression(&p.vk.alpha_g1, 1, 2, 1);
+    bench_g1_progression(&p.vk.beta_g1, 1, 3, 1);
+    bench_g2_progression(&p.vk.beta_g2, 1, 3, 1);
+    bench_g2_progression(&p.vk.gamma_g2, 1, 4, 1);
+    bench_g1_progression(&p.vk.delta_g1, 1, 5, 1);
+    bench_g2_progression(&p.vk.delta_g2, 1, 5, 1);
     p.vk.nic = 1;
     p.vk.ic = malloc(sizeof *p.vk.ic);
-    make_g1(p.vk.ic, 1, 6, 1);
+    bench_g1_progression(p.vk.ic, 1, 6, 1);
     p.nh = 1u << log_n;
     p.nb_g2 = 1u << (log_n - 2);
     p.h = malloc(p.nh * sizeof *p.h);
     p.b_g2 = malloc(p.nb_g2 * sizeof *p.b_g2);
-    make_g1(p.h, p.nh, 7, 9);
-    make_g2(p.b_g2, p.nb_g2, 8, 9);
+    bench_g1_progression(p.h, p.nh, 7, 9);
+    bench_g2_progression(p.b_g2, p.nb_g2, 8, 9);
     snprintf(path, sizeof path, "%s/cuzk-bench-%d.params", dir, (int)getpid());
     cz_errinfo_clear(&ei);
     int rc = cz_bellperson_params_write(path, &p, &ei);

@@ -7,8 +7,8 @@
 #
 # pack: libcuzk is built shared (CZ_SHARED_LIB) with the shared CUDA runtime, so the kernels
 # travel once, in libcuzk.so; sm_90 machine code only, no PTX (the carried folder is limited to
-# 64 MiB). DIR gets every program xz-compressed (cuzk-bench, cuzk-daemon when the daemon is
-# built here, each gpu_test_*, engine_test_* and daemon_test_gpus), libcuzk.so, the CUDA runtime,
+# 64 MiB). DIR gets every program xz-compressed (cuzk-bench, cuzk-bench-params, cuzk-daemon when
+# the daemon is built here, each gpu_test_*, engine_test_* and daemon_test_gpus), libcuzk.so, the CUDA runtime,
 # lib.tar.xz with the other shared libraries they need that a bare machine lacks (everything ldd
 # lists except the C and compiler runtimes, the CUDA driver and the loader: the target's glibc
 # must be at least this machine's), MANIFEST.txt and this script.
@@ -31,6 +31,15 @@
 #           porep-synth proofs of 2^DSCALE (18) x DPARTS (2) through gRPC (cuzk-bench batch);
 #           then DCOUNT more with 4x the partitions and SIGTERM while they run: every proof must
 #           complete and the daemon exit 0
+#   params  (not in the default list) the .params load benchmark (docs/params.md): a key of the
+#           32 GiB PoRep shape (47.2 GB, for timing only) written by cuzk-bench-params into a
+#           temporary folder on the file system with the most room among PARAMS_DIR, TMPDIR,
+#           /tmp, /var/tmp and /dev/shm (half the shape, --scale 26, where none has 48 GB free),
+#           loaded PRUNS (2) times on PTHREADS (16) threads into heap memory, then once into
+#           pinned memory (the daemon's with GPUs), and deleted; then a key of 2^PSUB (18) loaded
+#           with and without the subgroup check, whose per-point cost scales to the full key
+#           (PSHAPE, e.g. "--scale 20", writes another shape than the largest that fits).
+#           The JSON lines into summary.txt; about 2-3 minutes
 set -u
 
 pack() {
@@ -39,7 +48,7 @@ pack() {
   # -U: JSON and the daemon as this machine's packages allow, whatever an older cache says
   cmake -S . -B "$B" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_COMPILER="${NVCC:-nvcc}" \
     -DCMAKE_CUDA_ARCHITECTURES=90-real -DCZ_SHARED_LIB=ON -UCZ_WITH_JSON -UCZ_WITH_DAEMON >/dev/null
-  local targets=(cuzk-bench)
+  local targets=(cuzk-bench cuzk-bench-params)
   local all
   all=$(ninja -C "$B" -t targets all 2>/dev/null | sed 's/:.*//')
   for t in cuzk-daemon daemon_test_gpus cuzk-bench-gpu-bellperson; do
@@ -141,8 +150,11 @@ run() {
       daemon)
         daemon_phase
         ;;
+      params)
+        params_phase
+        ;;
       *)
-        say "unknown phase $q (unit micro engine bp daemon)"
+        say "unknown phase $q (unit micro engine bp daemon params)"
         ;;
       esac
     done
@@ -200,6 +212,36 @@ EOF
     say "daemon: FAIL: SIGTERM drain: batch rc=$brc, daemon exit $drc"
   fi
   rm -rf "$T"
+}
+
+# The params phase (see the file comment); X, O, S, say, step and el come from run.
+params_phase() {
+  local d dir="" best=0 avail K key shape="--shape porep-32g" th=${PTHREADS:-16}
+  for d in ${PARAMS_DIR:-} ${TMPDIR:-} /tmp /var/tmp /dev/shm; do
+    [ -d "$d" ] && [ -w "$d" ] || continue
+    avail=$(df -Pk "$d" | awk 'NR == 2 { print $4 }')
+    if [ "${avail:-0}" -gt "$best" ]; then best=$avail dir=$d; fi
+  done
+  [ -n "$dir" ] || { say "params: FAIL: no writable folder"; return; }
+  # 47.2 GB and a little more, in KiB; PSHAPE (e.g. "--scale 20") chooses another shape
+  [ "$best" -lt 46500000 ] && shape="--scale 26"
+  shape=${PSHAPE:-$shape}
+  say "params: key in $dir ($(df -PhT "$dir" | awk 'NR == 2 { print $2 ", " $5 " free" }')), $shape"
+  K=$(mktemp -d "$dir/cuzk-params.XXXXXX")
+  key=$K/porep.params
+  step params-write 200 $X/cuzk-bench-params write "$key" $shape
+  grep -h '^{' "$O/params-write.log" >>"$S"
+  if [ -s "$key" ]; then
+    step params-load 150 $X/cuzk-bench-params load "$key" --threads "$th" --runs "${PRUNS:-2}"
+    grep -h '^{' "$O/params-load.log" >>"$S"
+    step params-load-pinned 90 $X/cuzk-bench-params load "$key" --threads "$th" --runs 1 --pinned
+    grep -h '^{' "$O/params-load-pinned.log" >>"$S"
+  fi
+  rm -f "$key"
+  step params-sub-write 30 $X/cuzk-bench-params write "$K/sub.params" --scale "${PSUB:-18}"
+  step params-sub 90 $X/cuzk-bench-params load "$K/sub.params" --threads "$th" --runs 2 --subgroup
+  grep -h '^{' "$O/params-sub.log" >>"$S"
+  rm -rf "$K"
 }
 
 case ${1:-} in

@@ -359,10 +359,12 @@ typedef cz_file_alloc cz_srs_host_mem;
 
 typedef struct cz_threadpool cz_threadpool;
 
-/* What a loader's open gets from the manager: where to put the key, and threads to decode it. */
+/* What a loader's open gets from the manager: where to put the key, threads to decode it, and
+ * how much of it to check. */
 typedef struct cz_srs_load_ctx {
     const cz_srs_host_mem *mem; /* the manager's (lives as long as the manager) */
     cz_threadpool *pool;        /* cz_srs_config.pool; NULL: the loading thread alone */
+    int params_check_subgroup;  /* cz_srs_config.params_check_subgroup */
 } cz_srs_load_ctx;
 
 /* A proving key format (src/engine/srs_loaders.c). */
@@ -378,8 +380,9 @@ typedef struct cz_srs_loader {
  * (cz_zkey_open_owned); the key data is a cz_zkey *; footprint = file size. */
 extern const cz_srs_loader cz_srs_loader_zkey;
 /* bellperson .params (cz_bellperson_params_read into host memory, decoded on the pool; points
- * checked on the curve, the verifying key also for the subgroup); the key data is a
- * cz_bellperson_params *; footprint = file size (the decoded points take the same bytes). */
+ * checked on the curve, the verifying key also for the subgroup, the proving sections too when
+ * cz_srs_config.params_check_subgroup is set); the key data is a cz_bellperson_params *;
+ * footprint = file size (the decoded points take the same bytes). */
 extern const cz_srs_loader cz_srs_loader_params;
 
 /* Per-device resident data of a key (e.g. bases uploaded to a GPU), created on first use by
@@ -398,6 +401,10 @@ typedef struct cz_srs_config {
     /* NULL = malloc/free; &cz_srs_host_mem_pinned when the engine has GPUs (the daemon does) */
     const cz_srs_host_mem *host_mem;
     cz_threadpool *pool; /* decoding threads for loaders that use them (.params); may be NULL */
+    /* 1: .params keys also have every point of H, L, A, B_G1 and B_G2 checked for the subgroup,
+     * a scalar multiplication per point (about 19 CPU-hours for the 44 GiB PoRep key,
+     * docs/params.md); 0 (the default): on the curve only, as bellperson.h explains. */
+    int params_check_subgroup;
 } cz_srs_config;
 
 /* cz_host_alloc(bytes, 1) / cz_host_free: pinned, pageable when pinning fails (one warning). */
@@ -409,6 +416,8 @@ typedef struct cz_srs_stats {
     uint64_t bytes;                     /* footprint of the loaded keys */
     uint64_t nloads, nhits, nevictions; /* totals */
     uint64_t nchanged;                  /* keys found changed on disk (and so loaded again) */
+    size_t load_threads;                /* cz_threadpool_size of cz_srs_config.pool */
+    int params_check_subgroup;          /* cz_srs_config.params_check_subgroup */
 } cz_srs_stats;
 
 int cz_srs_create(cz_srs **out, const cz_srs_config *cfg, cz_errinfo *ei);

@@ -130,6 +130,13 @@ static const keydef keys[] = {
     {"srs", "param_cache", K_STR, OFF(srs.param_cache), 0, 0, "Directory of the proving keys."},
     {"srs", "preload", K_STRLIST, OFF(srs.preload), 0, 1024,
      "Keys loaded at start-up (file names in param_cache, or absolute paths); others on demand."},
+    {"srs", "load_threads", K_INT, OFF(srs.load_threads), 0, 4096,
+     "Threads that read and decode a bellperson .params key while it loads; 0 = all CPUs."},
+    {"srs", "params_subgroup_check", K_INT, OFF(srs.params_subgroup_check), 0, 1,
+     "1 = every point of a .params key's proving sections is also checked for the subgroup as it "
+     "loads: a scalar multiplication per point, about 19 CPU-hours for the 44 GiB PoRep key "
+     "(docs/params.md); 0 = on the curve only, for keys whose digest matches Filecoin's "
+     "manifest (the verifying key is always checked)."},
     {"logging", "level", K_LEVEL, OFF(logging.level), 0, 0,
      "error, warn, info, debug or trace (CLI: --log-level)."},
     {"logging", "timeline", K_STR_EMPTY, OFF(logging.timeline), 0, 0,

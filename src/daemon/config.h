@@ -78,6 +78,8 @@ typedef struct cz_daemon_config {
         char *param_cache; /* directory of the proving keys */
         char **preload;    /* key files (relative to param_cache, or absolute) loaded at start */
         int npreload;
+        int load_threads;          /* threads decoding a .params key as it loads; 0 = all CPUs */
+        int params_subgroup_check; /* 1: .params proving sections checked for the subgroup */
     } srs;
     struct {
         cz_log_level level; /* error, warn, info, debug, trace */

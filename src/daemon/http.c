@@ -224,6 +224,8 @@ static json_t *srs_json(cz_srs *srs, int *bad) {
     put(o, "evictions", jint(s.nevictions), bad);
     put(o, "loading", jint(s.nloading), bad);
     put(o, "changed_on_disk", jint(s.nchanged), bad);
+    put(o, "load_threads", jint(s.load_threads), bad);
+    put(o, "params_subgroup_check", json_boolean(s.params_check_subgroup), bad);
     return o;
 }
 

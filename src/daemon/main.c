@@ -331,6 +331,8 @@ int main(int argc, char **argv) {
     cfg.engine.pageable_buffers = !dc.gpus.pinned_buffers;
     cfg.engine.gpu_threads = threads >= 0 ? threads : dc.gpus.gpu_threads;
     cfg.engine.synthesis_threads = threads >= 0 ? threads : dc.synthesis.threads;
+    cfg.srs_load_threads = threads >= 0 ? threads : dc.srs.load_threads;
+    cfg.params_check_subgroup = dc.srs.params_subgroup_check;
     cfg.engine.partition_workers = dc.synthesis.partition_workers;
     cfg.engine.urgent_synthesis = dc.synthesis.urgent_worker ? 0 : -1;
     cfg.engine.finalizers = dc.pipeline.finalizers;

@@ -7,7 +7,10 @@
  *   CZ_ENOTFOUND (job) -> NOT_FOUND; CZ_EBUSY (evict) -> FAILED_PRECONDITION
  *   CZ_ERANGE (partition or key larger than the memory budget) -> RESOURCE_EXHAUSTED
  *   bad inputs (zkey path, witness, curve, scale) -> INVALID_ARGUMENT
- *   Filecoin proof kinds (no .params loader yet) -> UNIMPLEMENTED
+ *   Filecoin proof kinds (no bellperson prover yet) -> UNIMPLEMENTED
+ *
+ * Keys: PreloadSRS (and srs.preload) loads a path ending in ".params" as bellperson parameters
+ * (cz_srs_loader_params, decoded on the service's load pool), anything else as a snarkjs .zkey.
  *
  * No handler waits for a job. AwaitProof (and Prove once submitted) answers at once when the job
  * has ended, else returns a cz_daemon_wait (a job reference, the deadline of timeout_ms) that the
@@ -41,6 +44,7 @@
 #include "cuzk/clock.h"
 #include "cuzk/curve_id.h"
 #include "cuzk/engine.h"
+#include "cuzk/threadpool.h"
 #include "cuzk/workload.h"
 #include "cuzk/v1/proving.pb-c.h"
 #include "daemon/gpus.h"
@@ -63,6 +67,7 @@ typedef struct synth_entry {
 
 struct cz_daemon_service {
     cz_budget *budget;
+    cz_threadpool *load_pool; /* the SRS manager's decoding threads */
     cz_srs *srs;
     cz_engine *engine;
     int ndevices;
@@ -120,12 +125,14 @@ int cz_daemon_service_create(cz_daemon_service **out, const cz_daemon_service_co
              cfg->synth_cache != NULL ? cfg->synth_cache : "");
     s->synth_max_scale = cfg->synth_max_scale ? cfg->synth_max_scale : 20;
     s->ndevices = cfg->engine.ndevices;
-    if ((rc = cz_budget_create(&s->budget, &cfg->engine.budget, ei)) != CZ_OK)
+    if ((rc = cz_budget_create(&s->budget, &cfg->engine.budget, ei)) != CZ_OK ||
+        (rc = cz_threadpool_create(&s->load_pool, (size_t)cfg->srs_load_threads, ei)) != CZ_OK)
         goto fail;
     {
         cz_srs_config sc = {s->budget,
                             cfg->engine.ndevices > 0 ? &cz_workload_zkey_gpu_hooks : NULL,
-                            cfg->engine.ndevices > 0 ? &cz_srs_host_mem_pinned : NULL, NULL};
+                            cfg->engine.ndevices > 0 ? &cz_srs_host_mem_pinned : NULL, s->load_pool,
+                            cfg->params_check_subgroup};
         if ((rc = cz_srs_create(&s->srs, &sc, ei)) != CZ_OK)
             goto fail;
     }
@@ -150,6 +157,7 @@ void cz_daemon_service_destroy(cz_daemon_service *s) {
     for (size_t i = 0; i < s->nsynth; i++)
         cz_porep_synth_ctx_free(s->synth[i].ctx);
     cz_srs_destroy(s->srs);
+    cz_threadpool_destroy(s->load_pool);
     cz_budget_destroy(s->budget);
     for (size_t i = 0; i < s->npreloaded; i++)
         free(s->preloaded[i]);
@@ -656,20 +664,27 @@ static void h_metrics(cz_daemon_reply *rep, cz_daemon_service *s, const uint8_t 
     free(text);
 }
 
+/* The loader of a key path: bellperson parameters by their extension, else a snarkjs zkey. */
+static const cz_srs_loader *loader_of(const char *path) {
+    size_t n = strlen(path);
+    return n > 7 && strcmp(path + n - 7, ".params") == 0 ? &cz_srs_loader_params
+                                                         : &cz_srs_loader_zkey;
+}
+
 static void h_preload(cz_daemon_reply *rep, cz_daemon_service *s, const uint8_t *req, size_t len,
                       cz_daemon_release_fn release, void *arg) {
     (void)release, (void)arg;
     Cuzk__V1__PreloadSrsRequest *r = cuzk__v1__preload_srs_request__unpack(NULL, len, req);
     if (r == NULL || r->circuit_id == NULL || r->circuit_id[0] == 0) {
         set_reply(rep, CZ_RPC_INVALID_ARGUMENT,
-                  "malformed PreloadSrsRequest (circuit_id: a .zkey path)");
+                  "malformed PreloadSrsRequest (circuit_id: a .zkey or .params path)");
         goto out;
     }
     cz_errinfo ei;
     cz_errinfo_clear(&ei);
     int already = cz_srs_is_loaded(s->srs, r->circuit_id);
     uint64_t t0 = cz_clock_now_ms();
-    int rc = cz_srs_preload(s->srs, r->circuit_id, NULL, &ei);
+    int rc = cz_srs_preload(s->srs, r->circuit_id, loader_of(r->circuit_id), &ei);
     if (rc != CZ_OK) {
         set_reply(rep, rc == CZ_ERANGE ? CZ_RPC_RESOURCE_EXHAUSTED : CZ_RPC_INVALID_ARGUMENT,
                   "%s: %s", r->circuit_id, ei.msg);

@@ -5,7 +5,8 @@
  * code, a message and the serialized response; src/daemon/grpc_server.c moves the bytes.
  *
  * Ownership: the service owns one engine (CPU backend or the configured GPUs), one memory
- * budget shared by the engine and the SRS manager, and the porep-synth contexts (one per curve
+ * budget shared by the engine and the SRS manager, the pool of threads on which the SRS manager
+ * decodes bellperson .params keys (srs.load_threads), and the porep-synth contexts (one per curve
  * and scale, built on first use). Handlers are thread-safe and never wait for a job: the slow
  * ones (Submit, Prove, PreloadSRS: parsing, key loading) may take long and are meant for a pool
  * of threads; AwaitProof and Prove, when the job has not ended, return a wait (cz_daemon_wait)
@@ -38,10 +39,12 @@ enum {
 typedef struct cz_daemon_service cz_daemon_service;
 
 typedef struct cz_daemon_service_config {
-    cz_engine_config engine;  /* budget: engine.budget (shared with the SRS manager) */
-    const char *synth_cache;  /* porep-synth key cache directory, private to the daemon (the
-                               * daemon's <state_dir>/synth-cache); NULL = porep-synth jobs fail */
-    unsigned synth_max_scale; /* largest porep-synth scale accepted; 0 = 20 */
+    cz_engine_config engine;   /* budget: engine.budget (shared with the SRS manager) */
+    const char *synth_cache;   /* porep-synth key cache directory, private to the daemon (the
+                                * daemon's <state_dir>/synth-cache); NULL = porep-synth jobs fail */
+    unsigned synth_max_scale;  /* largest porep-synth scale accepted; 0 = 20 */
+    int srs_load_threads;      /* the key-decoding pool of the SRS manager; 0 = all CPUs */
+    int params_check_subgroup; /* cz_srs_config.params_check_subgroup */
 } cz_daemon_service_config;
 
 /*

@@ -48,6 +48,7 @@
 #include "cuzk/engine.h"
 #include "cuzk/fileio.h"
 #include "cuzk/log.h"
+#include "cuzk/threadpool.h"
 
 typedef enum { KEY_LOADING, KEY_READY, KEY_FAILED } key_state;
 
@@ -231,7 +232,7 @@ static int load_entry(cz_srs_key *k, const char *canon, cz_errinfo *ei) {
     if (rc == CZ_OK && m->cfg.budget != NULL)
         rc = cz_budget_reserve(&k->res, m->cfg.budget, k->bytes, -1, NULL, NULL, ei);
     if (rc == CZ_OK) {
-        const cz_srs_load_ctx ctx = {&m->host_mem, m->cfg.pool};
+        const cz_srs_load_ctx ctx = {&m->host_mem, m->cfg.pool, m->cfg.params_check_subgroup};
         rc = loader->open(&k->data, canon, &ctx, ei);
         cz_file_id after;
         if (rc == CZ_OK &&
@@ -404,6 +405,8 @@ void cz_srs_stats_get(cz_srs_stats *out, cz_srs *m) {
     out->nevictions = m->nevictions;
     out->nchanged = m->nchanged;
     pthread_mutex_unlock(&m->lock);
+    out->load_threads = cz_threadpool_size(m->cfg.pool);
+    out->params_check_subgroup = m->cfg.params_check_subgroup;
 }
 
 const void *cz_srs_key_data(const cz_srs_key *k) {

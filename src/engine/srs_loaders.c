@@ -59,9 +59,9 @@ static int params_open(void **key, const char *path, const cz_srs_load_ctx *ctx,
     *key = NULL;
     if (p == NULL)
         return cz_fail(ei, CZ_ENOMEM, "%s: out of memory", path);
-    /* The subgroup check of the proving sections is off: ~19 CPU-hours for a 44 GiB key
-     * (docs/formats.md); the verifying key is always checked. */
-    const cz_bellperson_read_opts opts = {0, ctx->pool, ctx->mem};
+    /* The subgroup check of the proving sections is the manager's choice (off by default:
+     * ~19 CPU-hours for a 44 GiB key, docs/params.md); the verifying key is always checked. */
+    const cz_bellperson_read_opts opts = {ctx->params_check_subgroup, ctx->pool, ctx->mem};
     int rc = cz_bellperson_params_read(p, path, &opts, ei);
     if (rc != CZ_OK) {
         free(p);

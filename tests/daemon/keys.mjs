@@ -4,6 +4,8 @@
 //    logs the change; the key put back is loaded again and proves;
 //  - a FIFO at a key path, submitted beside a normal job and a PreloadSRS of another key: the
 //    FIFO is refused at once (INVALID_ARGUMENT, "not a regular file"), the others complete;
+//  - a bellperson .params path in PreloadSRS loads as bellperson parameters (then hit, evicted with
+//    its size), and a .zkey's bytes named .params are refused as "not a bellperson key";
 //  - a request_id with a newline, a CR and an escape (the job's TIMELINE lines are in the log):
 //    every line of the log is one log line; no control character reaches the log.
 // Before keys were read into the daemon's memory, the truncation killed the daemon (SIGBUS) and
@@ -102,6 +104,21 @@ try {
   check("a job beside it completes and verifies",
         code(j) === 0 && j.resp.result.status === "COMPLETED" && await verifies(j.resp.result.proof), show(j));
   check("all four answered within 20 s", Date.now() - started < 20000, `${Date.now() - started} ms`);
+
+  // --- .params keys: the extension picks the bellperson loader
+  const bpKey = path.join(scratch, "small.params"), zkAsParams = path.join(scratch, "zk.params");
+  fs.copyFileSync(path.join(root, "tests/vectors/out/bellperson/small.params"), bpKey);
+  fs.copyFileSync(srcKey, zkAsParams);
+  r = await call("PreloadSRS", { circuit_id: bpKey });
+  check("PreloadSRS of a .params loads it", code(r) === 0 && !r.resp.already_loaded, show(r));
+  r = await call("PreloadSRS", { circuit_id: bpKey });
+  check("... a second PreloadSRS finds it loaded", code(r) === 0 && r.resp.already_loaded, show(r));
+  r = await call("EvictSRS", { circuit_id: bpKey });
+  check("... EvictSRS frees its size", code(r) === 0 && Number(r.resp.freed_bytes) === fs.statSync(bpKey).size,
+        show(r));
+  r = await call("PreloadSRS", { circuit_id: zkAsParams });
+  check("a zkey named .params: INVALID_ARGUMENT, not a bellperson key",
+        code(r) === grpc.status.INVALID_ARGUMENT && r.err.details.includes("not a bellperson key"), show(r));
 
   // --- a client string with control characters cannot forge a log line
   const forged = "nl\n2026-01-01T00:00:00.000Z ERROR forged\r\x1b[2J";

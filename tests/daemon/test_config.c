@@ -89,6 +89,8 @@ static void test_defaults(void) {
     CHECK_EQ_INT(c.synthesis.threads, 0);
     CHECK_EQ_STR(c.srs.param_cache, "/data/zk/params");
     CHECK_EQ_INT(c.srs.npreload, 0);
+    CHECK_EQ_INT(c.srs.load_threads, 0);
+    CHECK_EQ_INT(c.srs.params_subgroup_check, 0);
     CHECK_EQ_INT(c.logging.level, CZ_LOG_LEVEL_INFO);
     CHECK_EQ_STR(c.logging.timeline, "");
     cz_daemon_config_free(&c);
@@ -132,6 +134,8 @@ static const char *every_key = "# every key, none at its default\n"
                                "[srs]\n"
                                "param_cache = \"/var/tmp/p\\u00e9\\\"q\\\\\"\n"
                                "preload = [\"porep-32g.zkey\", \"/abs/wpost.zkey\"]\n"
+                               "load_threads = 12\n"
+                               "params_subgroup_check = 1\n"
                                "[logging]\n"
                                "level = \"debug\"\n"
                                "timeline = \"/tmp/tl.txt\"\n";
@@ -159,6 +163,8 @@ static void check_every_key(const cz_daemon_config *c) {
     CHECK_EQ_STR(c->srs.param_cache, "/var/tmp/p\xc3\xa9\"q\\");
     CHECK(c->srs.npreload == 2 && strcmp(c->srs.preload[0], "porep-32g.zkey") == 0 &&
           strcmp(c->srs.preload[1], "/abs/wpost.zkey") == 0);
+    CHECK_EQ_INT(c->srs.load_threads, 12);
+    CHECK_EQ_INT(c->srs.params_subgroup_check, 1);
     CHECK_EQ_INT(c->logging.level, CZ_LOG_LEVEL_DEBUG);
     CHECK_EQ_STR(c->logging.timeline, "/tmp/tl.txt");
 }
@@ -209,6 +215,8 @@ static void test_every_key_set(void) {
         {"pipeline.max_gpu_queue_depth", "-1"},
         {"srs.param_cache", "/var/tmp/p\xc3\xa9\"q\\"},
         {"srs.preload", "porep-32g.zkey, /abs/wpost.zkey "},
+        {"srs.load_threads", "12"},
+        {"srs.params_subgroup_check", "1"},
         {"logging.level", "DEBUG"},
         {"logging.timeline", "/tmp/tl.txt"},
     };
@@ -256,6 +264,9 @@ static void test_every_key_set(void) {
         {"daemon.listen", "", CZ_ERANGE, "must not be empty"},
         {"daemon.state_dir", "", CZ_ERANGE, "must not be empty"},
         {"srs.preload", "a,,b", CZ_ERANGE, "empty item"},
+        {"srs.params_subgroup_check", "2", CZ_ERANGE, "out of range"},
+        {"srs.params_subgroup_check", "\"yes\"", CZ_EFORMAT, "must be an integer"},
+        {"srs.load_threads", "-1", CZ_ERANGE, "out of range"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         cz_errinfo_clear(&ei);
@@ -275,6 +286,9 @@ static void test_errors(void) {
     check_error("[daemon]\nlisten = \"unix:x\"\nnope = 1\n", CZ_EFORMAT, 3, "unknown key 'nope'");
     check_error("# c\n\n[daemons]\n", CZ_EFORMAT, 3, "unknown table [daemons]");
     check_error("listen = \"x\"\n", CZ_EFORMAT, 1, "outside a table");
+    check_error("[srs]\nparam_cache = \"/p\"\n\nparams_subgroup_check = true\n", CZ_EFORMAT, 4,
+                "srs.params_subgroup_check must be an integer");
+    check_error("[srs]\nload_threads = 5000\n", CZ_ERANGE, 2, "out of range");
     check_error("[gpus]\ngpu_threads = 1\n\ngpu_threads = 2\n", CZ_EFORMAT, 4,
                 "duplicate key 'gpu_threads' in [gpus]");
     check_error("[gpus]\n[srs]\n[gpus]\n", CZ_EFORMAT, 3, "duplicate table [gpus]");

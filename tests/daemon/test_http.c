@@ -203,6 +203,10 @@ static void check_status(const char *text, cz_engine *e, cz_srs *srs, int njobs_
     CHECK_EQ_INT(ju(root, "srs.evictions"), ss.nevictions);
     CHECK_EQ_INT(ju(root, "srs.loading"), ss.nloading);
     CHECK_EQ_INT(ju(root, "srs.changed_on_disk"), ss.nchanged);
+    /* the manager's loading settings (the daemon's srs.load_threads, srs.params_subgroup_check):
+     * the test's manager has no pool and the check on */
+    CHECK_EQ_INT(ju(root, "srs.load_threads"), 1);
+    CHECK(json_is_true(json_object_get(json_object_get(root, "srs"), "params_subgroup_check")));
     {
         /* the installed tuning, as cz_tuning_get reads it now */
         cz_tuning tu;
@@ -553,7 +557,7 @@ static void test_http(void) {
     CHECK_ERR(cz_budget_create(&budget, &bc, &ei), CZ_OK);
     cfg.shared_budget = budget; /* the SRS manager's keys outlive the engine */
     CHECK_ERR(cz_engine_create(&e, &cfg, &ei), CZ_OK);
-    cz_srs_config sc = {cz_engine_budget(e), NULL, NULL, NULL};
+    cz_srs_config sc = {cz_engine_budget(e), NULL, NULL, NULL, 1};
     CHECK_ERR(cz_srs_create(&srs, &sc, &ei), CZ_OK);
 
     /* a listener from the start: pages while nothing ran */

@@ -306,7 +306,7 @@ static void test_engine(void) {
     size_t len = 0;
     static const uint8_t R[32] = {1}, S[32] = {2};
     CHECK_ERR(cz_budget_create(&b, &bc, NULL), CZ_OK);
-    cz_srs_config sc = {b, NULL, NULL, NULL};
+    cz_srs_config sc = {b, NULL, NULL, NULL, 0};
     CHECK_ERR(cz_srs_create(&srs, &sc, NULL), CZ_OK);
     cz_budget_set_evictor(b, cz_srs_evict_lru, srs);
     memset(&cfg, 0, sizeof cfg);

@@ -6,7 +6,8 @@
  * Hardening: a key file truncated or replaced while the key is held (the holder keeps reading its
  * bytes, the next acquire loads the new file or fails with its error), a FIFO at a key path
  * (refused at once), a load that blocks (other keys, preloads, stats and evictions go on; callers
- * of the same key wait and share its result, also a failure).
+ * of the same key wait and share its result, also a failure). A bellperson .params key loads into
+ * the manager's memory on its pool, with the subgroup check when the manager's config asks.
  */
 #include <pthread.h>
 #include <stdatomic.h>
@@ -14,6 +15,7 @@
 #include <unistd.h>
 
 #include "cuzk/bellperson.h"
+#include "cuzk/encoding.h"
 #include "cuzk/fileio.h"
 #include "cuzk/threadpool.h"
 
@@ -30,7 +32,7 @@ static uint64_t file_size(const char *path) {
 }
 
 static cz_srs *mk(cz_budget *b, const cz_srs_device_hooks *hooks) {
-    cz_srs_config cfg = {b, hooks, NULL, NULL};
+    cz_srs_config cfg = {b, hooks, NULL, NULL, 0};
     cz_srs *m = NULL;
     CHECK_ERR(cz_srs_create(&m, &cfg, NULL), CZ_OK);
     if (b != NULL)
@@ -496,7 +498,7 @@ static void test_params(void) {
     CHECK_ERR(cz_threadpool_create(&pool, 2, NULL), CZ_OK);
     host_count hc = {0, 0};
     cz_srs_host_mem mem = {count_alloc, count_free, &hc};
-    cz_srs_config cfg = {b, NULL, &mem, pool};
+    cz_srs_config cfg = {b, NULL, &mem, pool, 0};
     cz_srs *m;
     CHECK_ERR(cz_srs_create(&m, &cfg, NULL), CZ_OK);
     cz_budget_set_evictor(b, cz_srs_evict_lru, m);
@@ -536,6 +538,61 @@ static void test_params(void) {
     cz_bellperson_params_free(&want);
 }
 
+/* An uncompressed G1 point on the curve outside the prime-order subgroup: the first x = 1, 2, ...
+ * that decompresses (an x whose x³ + 4 is a square); the cofactor makes such a point almost surely
+ * not a multiple of the generator, and the check below says so. */
+static int nosub_g1(uint8_t out[96]) {
+    for (uint8_t x = 1; x < 100; x++) {
+        uint8_t enc[48] = {0x80};
+        cz_bls12381_g1_affine p;
+        enc[47] = x;
+        if (cz_bls12381_g1_from_compressed_unchecked(&p, enc, sizeof enc, NULL) == CZ_OK &&
+            !cz_bls12381_g1_in_subgroup(&p)) {
+            cz_bls12381_g1_to_uncompressed(out, &p);
+            return 0;
+        }
+    }
+    return -1;
+}
+
+/* cz_srs_config.params_check_subgroup reaches the .params loader: a key whose first H point is
+ * outside the subgroup loads without the check and fails with it, naming the point. */
+static void test_params_subgroup(void) {
+    char path[96];
+    uint8_t bad[96];
+    cz_bellperson_info info;
+    snprintf(path, sizeof path, "%s/nosub.params", dir);
+    CHECK(nosub_g1(bad) == 0);
+    CHECK_ERR(cz_bellperson_info_read(&info, BP_PARAMS, CZ_BELLPERSON_PARAMS, NULL), CZ_OK);
+    CHECK(copy_file(path, BP_PARAMS) == 0);
+    FILE *f = fopen(path, "r+b");
+    CHECK(f != NULL && fseek(f, (long)info.offset[CZ_BELLPERSON_H] + 4, SEEK_SET) == 0 &&
+          fwrite(bad, 1, sizeof bad, f) == sizeof bad);
+    if (f != NULL)
+        fclose(f);
+    for (int check = 0; check < 2; check++) {
+        cz_srs_config cfg = {NULL, NULL, NULL, NULL, check};
+        cz_srs *m;
+        cz_srs_key *k = NULL;
+        cz_errinfo ei;
+        cz_errinfo_clear(&ei);
+        CHECK_ERR(cz_srs_create(&m, &cfg, NULL), CZ_OK);
+        int rc = cz_srs_acquire(&k, m, path, &cz_srs_loader_params, &ei);
+        if (check) {
+            CHECK_ERR(rc, CZ_ENOTINSUBGROUP);
+            CHECK(strstr(ei.msg, "H point 0 at offset") != NULL);
+        } else {
+            CHECK_ERR(rc, CZ_OK);
+        }
+        cz_srs_stats st;
+        cz_srs_stats_get(&st, m);
+        CHECK_EQ_INT(st.params_check_subgroup, check);
+        CHECK_EQ_INT(st.load_threads, 1);
+        cz_srs_release(k);
+        cz_srs_destroy(m);
+    }
+}
+
 static const test_case cases[] = {
     {"refs", test_refs},
     {"lru", test_lru},
@@ -545,6 +602,7 @@ static const test_case cases[] = {
     {"fifo", test_fifo},
     {"blocked_load", test_blocked_load},
     {"params", test_params},
+    {"params_subgroup", test_params_subgroup},
 };
 
 int main(int argc, char **argv) {

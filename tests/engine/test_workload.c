@@ -80,7 +80,7 @@ static void test_zkey(int gpu) {
                                          "examples/mulchain/mulchain.wtns"};
     cz_engine *e = engine(gpu);
     cz_srs *srs = NULL;
-    cz_srs_config sc = {cz_engine_budget(e), &cz_workload_zkey_gpu_hooks, NULL, NULL};
+    cz_srs_config sc = {cz_engine_budget(e), &cz_workload_zkey_gpu_hooks, NULL, NULL, 0};
     cz_errinfo ei;
     CHECK_ERR(cz_srs_create(&srs, &sc, &ei), CZ_OK);
     for (int i = 0; i < 2; i++) {
