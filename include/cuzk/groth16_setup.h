@@ -1,10 +1,14 @@
 /*
- * Test-key setup: a Groth16 proving key (.zkey, snarkjs format) for a circom constraint system,
- * made directly from a trapdoor (τ, α, β, γ, δ) instead of a powers-of-tau ceremony.
+ * Test-key setup: Groth16 proving keys made directly from a trapdoor (τ, α, β, γ, δ) instead of a
+ * ceremony, in two formats: snarkjs's .zkey for a circom constraint system (cz_groth16_setup),
+ * and bellperson's parameters (.params, cuzk/bellperson.h) for an in-memory constraint system
+ * (cz_groth16_setup_bellperson).
  *
  *   *** INSECURE. *** Whoever knows the trapdoor can forge proofs for any statement. A key made
  *   here is for tests and benchmarks only: the trapdoor is chosen by one party (the caller, or
  *   this process's CSPRNG, and then forgotten — but nobody else can check that it was).
+ *
+ * The snarkjs key:
  *
  * The key is the one snarkjs's `groth16 setup` would derive from a ceremony with that τ (and α, β
  * from phase 1, δ from one phase-2 contribution), with γ = 1 unless the caller picks another γ:
@@ -19,6 +23,15 @@
  * Cost: O(nVars + n) field operations and about 3·nVars + n G1 and nVars G2 fixed-base scalar
  * multiplications (window tables of the generators), threaded on pool. Memory: the largest
  * section in flight plus a few scalar arrays (about 100 bytes per row).
+ *
+ * The bellperson key is the one bellperson's generate_parameters makes from the same trapdoor,
+ * but with the standard generators of G1 and G2 where bellperson draws random ones (a key is
+ * valid with any generators; the standard ones make it reproducible from the trapdoor alone).
+ * Variables map as in cuzk/assignment.h (input i = variable i, aux j = variable 1 + npublic + j)
+ * and the input constraints are appended, so the key is the one cz_groth16_bp_prove proves with
+ * for the assignments of cz_r1cs_assignment_make. Cost: about m + 2·nvars + |A| + |B| G1 and |B|
+ * G2 fixed-base multiplications (m the domain), one inverse NTT of size m, three passes over the
+ * matrices; memory: the output points plus two scalar arrays of max(m, nvars) (docs/setup.md).
  */
 #ifndef CUZK_GROTH16_SETUP_H
 #define CUZK_GROTH16_SETUP_H
@@ -27,7 +40,9 @@
 #include <stdint.h>
 
 #include "cuzk/curve_id.h"
+#include "cuzk/bellperson.h"
 #include "cuzk/err.h"
+#include "cuzk/r1cs.h"
 #include "cuzk/r1cs_file.h"
 
 #ifdef __cplusplus
@@ -52,6 +67,25 @@ typedef struct cz_groth16_trapdoor {
  */
 int cz_groth16_setup(const char *zkey_path, const cz_r1cs_file *r1cs, const cz_groth16_trapdoor *td,
                      cz_threadpool *pool, cz_errinfo *ei);
+
+/*
+ * *out = bellperson's Groth16 parameters for the BLS12-381 system cs (its witness is not used), in
+ * memory: the points in malloc'd arrays and out->mem zeroed, so cz_bellperson_params_free frees
+ * them; write them with cz_bellperson_params_write and cz_bellperson_vk_write. td = NULL draws all
+ * five values (γ too, as bellperson does) from the CSPRNG; otherwise td is used as it is (a seeded
+ * trapdoor keeps its γ = 1). The trapdoor and every scalar derived from it are wiped before the
+ * call returns. pool may be NULL (one thread). With m the smallest power of two >= rows + 1 +
+ * npublic: |H| = m - 1, |IC| = 1 + npublic, |L| = naux, |A| = 1 + npublic + the aux variables
+ * that occur in A, |B_G1| = |B_G2| = the variables that occur in B (cuzk/assignment.h's
+ * densities). Errors: CZ_ECURVE (not BLS12-381), CZ_ERANGE (m would be 2^32 or more, which
+ * bellperson refuses; a trapdoor value >= r), CZ_EINVAL (a zero α/β/γ/δ; τ^m = 1; an identity
+ * IC point, which only an unlucky τ gives), CZ_EFORMAT (cs fails cz_r1cs_validate; an aux
+ * variable with an identity L point, as one in no constraint: bellperson's UnconstrainedVariable,
+ * named with its variable index; a variable that occurs in A or B but whose polynomial is zero
+ * at τ, named), CZ_EIO (no randomness), CZ_ENOMEM. On error *out is zeroed.
+ */
+int cz_groth16_setup_bellperson(cz_bellperson_params *out, const cz_r1cs *cs,
+                                const cz_groth16_trapdoor *td, cz_threadpool *pool, cz_errinfo *ei);
 
 /*
  * A trapdoor derived deterministically from seed (any bytes), for reproducible test keys: τ, α,

@@ -15,6 +15,10 @@
  *
  * Unlike the zkey and wtns readers, the whole system is decoded into arrays owned by the
  * cz_r1cs_file (40 bytes per term) and the file's bytes are freed before cz_r1cs_open returns.
+ *
+ * cz_r1cs_from_file converts an opened system (and optionally its .wtns) into the in-memory
+ * cz_r1cs of cuzk/r1cs.h, keeping circom's wire order: wire 0 is ONE, the public wires 1 ..
+ * nPubOut + nPubIn are the public inputs, the rest are aux variables in wire order.
  */
 #ifndef CUZK_R1CS_FILE_H
 #define CUZK_R1CS_FILE_H
@@ -24,6 +28,8 @@
 
 #include "cuzk/curve_id.h"
 #include "cuzk/err.h"
+#include "cuzk/r1cs.h"
+#include "cuzk/wtns.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -64,6 +70,16 @@ int cz_r1cs_open(cz_r1cs_file **out, const char *path, cz_errinfo *ei);
 int cz_r1cs_open_mem(cz_r1cs_file **out, const void *data, size_t size, const char *name,
                      cz_errinfo *ei);
 void cz_r1cs_close(cz_r1cs_file *r1cs);
+
+/*
+ * Fills *cs from f: npublic = nPubOut + nPubIn, naux = nWires - 1 - npublic, the rows in file
+ * order with their terms in file order, each distinct coefficient once in the table (Montgomery
+ * form). With w, cs->w is the witness; w = NULL gives the structure only (witness zero, w[0] = 1).
+ * cs is independent of f and w afterwards; free it with cz_r1cs_free. Errors: CZ_ECURVE (w over
+ * another field), CZ_EFORMAT (w's count is not nWires, w[0] != 1), CZ_ERANGE (2^32 - 1 distinct
+ * coefficients or more), CZ_ENOMEM. On error *cs is zeroed.
+ */
+int cz_r1cs_from_file(cz_r1cs *cs, const cz_r1cs_file *f, const cz_wtns *w, cz_errinfo *ei);
 
 #ifdef __cplusplus
 }

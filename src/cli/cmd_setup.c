@@ -1,27 +1,36 @@
 /*
  * `cuzk setup R1CS ZKEY [--seed HEX] [--vk VK.json] [--threads N]`: writes an INSECURE Groth16
- * test key for a circom circuit (cuzk/groth16_setup.h). The `cuzk` front end calls
- * cz__cli_setup with argv[0] = "setup". Exit codes as for every command (cli/cli.h).
+ * test key for a circom circuit (cuzk/groth16_setup.h), snarkjs's .zkey;
+ * `cuzk setup --bellperson R1CS -o KEY.params [--vk KEY.vk] [--seed HEX] [--threads N]`: the same
+ * as bellperson's parameters (the circuit converted with cz_r1cs_from_file, BLS12-381 only). The
+ * `cuzk` front end calls cz__cli_setup with argv[0] = "setup". Exit codes as for every command
+ * (cli/cli.h).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cuzk/bellperson.h"
 #include "core/hex.h"
 #include "cuzk/clock.h"
 #include "cuzk/groth16.h"
 #include "cuzk/groth16_json.h"
 #include "cuzk/groth16_setup.h"
+#include "cuzk/r1cs.h"
 #include "cuzk/r1cs_file.h"
 #include "cuzk/threadpool.h"
 #include "cuzk/zkey.h"
 
 static void usage(FILE *out) {
     fputs("usage: cuzk setup R1CS ZKEY [--seed HEX] [--vk VK.json] [--threads N]\n"
+          "       cuzk setup --bellperson R1CS -o KEY.params [--vk KEY.vk] [--seed HEX]\n"
+          "                  [--threads N]\n"
           "\n"
           "Writes a Groth16 proving key (snarkjs .zkey) for the circom constraint system R1CS,\n"
-          "from a trapdoor (tau, alpha, beta, delta; gamma = 1) chosen by this program.\n"
+          "from a trapdoor (tau, alpha, beta, delta; gamma = 1) chosen by this program. With\n"
+          "--bellperson, writes bellperson's parameters (.params) for a BLS12-381 R1CS instead,\n"
+          "the key bellperson's generator makes (gamma random too, unless --seed).\n"
           "\n"
           "  INSECURE: FOR TESTS AND BENCHMARKS ONLY. One party picks the trapdoor, and whoever\n"
           "  knows it can forge proofs. There is no ceremony; `snarkjs zkey verify` rejects the\n"
@@ -29,7 +38,9 @@ static void usage(FILE *out) {
           "\n"
           "  --seed HEX     derive the trapdoor from these bytes (reproducible keys; anyone with\n"
           "                 the seed knows the trapdoor). Default: random, then forgotten.\n"
-          "  --vk FILE      also write the verification key as snarkjs verification_key.json.\n"
+          "  --vk FILE      also write the verification key: snarkjs verification_key.json, or\n"
+          "                 with --bellperson the bellperson .vk.\n"
+          "  -o FILE        with --bellperson: the .params file to write.\n"
           "  --threads N    worker threads (default: one per CPU).\n",
           out);
 }
@@ -62,9 +73,48 @@ static uint8_t *parse_hex(const char *s, size_t *len) {
     return out;
 }
 
+/* The bellperson form: converts the circuit, makes the key in memory, writes it. */
+static int setup_bellperson(const char *r1cs_path, const char *params_path, const char *vk_path,
+                            const cz_groth16_trapdoor *td, cz_threadpool *pool, cz_errinfo *ei) {
+    cz_r1cs_file *rf = NULL;
+    cz_r1cs cs;
+    cz_bellperson_params p;
+    uint64_t t0 = cz_clock_now_ns();
+    int rc;
+
+    memset(&cs, 0, sizeof cs);
+    memset(&p, 0, sizeof p);
+    rc = cz_r1cs_open(&rf, r1cs_path, ei);
+    if (rc == CZ_OK)
+        rc = cz_r1cs_from_file(&cs, rf, NULL, ei);
+    cz_r1cs_close(rf);
+    if (rc != CZ_OK)
+        goto out;
+    fprintf(stderr,
+            "cuzk setup: INSECURE bellperson test key (single-party trapdoor) for %s: %s, %u "
+            "constraints, %u variables, %u public\n",
+            r1cs_path, cz_curve_name(cs.curve), cs.nrows, cs.nvars, cs.npublic);
+    rc = cz_groth16_setup_bellperson(&p, &cs, td, pool, ei);
+    if (rc != CZ_OK)
+        goto out;
+    fprintf(stderr, "cuzk setup: domain %u, IC %u, H %u, L %u, A %u, B %u (G1 and G2) in %.2f s\n",
+            p.nh + 1, p.vk.nic, p.nh, p.nl, p.na, p.nb_g1, (double)(cz_clock_now_ns() - t0) / 1e9);
+    rc = cz_bellperson_params_write(params_path, &p, ei);
+    if (rc == CZ_OK && vk_path != NULL)
+        rc = cz_bellperson_vk_write(vk_path, &p.vk, ei);
+    if (rc == CZ_OK)
+        fprintf(stderr, "cuzk setup: wrote %s%s%s in %.2f s\n", params_path, vk_path ? " and " : "",
+                vk_path ? vk_path : "", (double)(cz_clock_now_ns() - t0) / 1e9);
+out:
+    cz_bellperson_params_free(&p);
+    cz_r1cs_free(&cs);
+    return rc;
+}
+
 int cz__cli_setup(int argc, char **argv) {
-    const char *pos[2] = {NULL, NULL}, *seed_hex = NULL, *vk_path = NULL;
+    const char *pos[2] = {NULL, NULL}, *seed_hex = NULL, *vk_path = NULL, *out_path = NULL;
     size_t npos = 0, nthreads = 0, seed_len = 0;
+    int bellperson = 0;
     uint8_t *seed = NULL;
     cz_r1cs_file *r1cs = NULL;
     cz_threadpool *pool = NULL;
@@ -78,14 +128,18 @@ int cz__cli_setup(int argc, char **argv) {
         if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
             usage(stdout);
             return CZ_EXIT_OK;
+        } else if (strcmp(a, "--bellperson") == 0) {
+            bellperson = 1;
         } else if ((strcmp(a, "--seed") == 0 || strcmp(a, "--vk") == 0 ||
-                    strcmp(a, "--threads") == 0) &&
+                    strcmp(a, "--threads") == 0 || strcmp(a, "-o") == 0) &&
                    i + 1 < argc) {
             const char *v = argv[++i];
             if (strcmp(a, "--seed") == 0) {
                 seed_hex = v;
             } else if (strcmp(a, "--vk") == 0) {
                 vk_path = v;
+            } else if (strcmp(a, "-o") == 0) {
+                out_path = v;
             } else if (cz__cli_parse_threads(&nthreads, v) != CZ_OK) {
                 return cz__cli_usage_error("setup", "bad --threads value '%s'", v);
             }
@@ -97,7 +151,12 @@ int cz__cli_setup(int argc, char **argv) {
             return cz__cli_usage_error("setup", "too many arguments");
         }
     }
-    if (npos != 2)
+    if (bellperson && (npos != 1 || out_path == NULL))
+        return cz__cli_usage_error("setup", "expected --bellperson R1CS -o KEY.params");
+    if (!bellperson && out_path != NULL)
+        return cz__cli_usage_error("setup", "-o is for --bellperson; the zkey is the second "
+                                            "argument");
+    if (!bellperson && npos != 2)
         return cz__cli_usage_error("setup", "expected R1CS ZKEY");
     if (seed_hex != NULL) {
         seed = parse_hex(seed_hex, &seed_len);
@@ -106,6 +165,13 @@ int cz__cli_setup(int argc, char **argv) {
         cz_groth16_trapdoor_from_seed(&td, seed, seed_len);
     }
 
+    if (bellperson) {
+        rc = cz_threadpool_create(&pool, nthreads, &ei);
+        if (rc == CZ_OK)
+            rc = setup_bellperson(pos[0], out_path, vk_path, seed != NULL ? &td : NULL, pool, &ei);
+        status = rc == CZ_OK ? CZ_EXIT_OK : cz__cli_report("setup", &ei);
+        goto out;
+    }
     uint64_t t0 = cz_clock_now_ns();
     rc = cz_r1cs_open(&r1cs, pos[0], &ei);
     if (rc == CZ_OK)
@@ -127,6 +193,7 @@ int cz__cli_setup(int argc, char **argv) {
     } else {
         status = cz__cli_report("setup", &ei);
     }
+out:
     memset(&td, 0, sizeof td);
     free(seed);
     cz_threadpool_destroy(pool);

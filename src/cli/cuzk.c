@@ -15,6 +15,7 @@ static void usage(FILE *out) {
         "  verify VK.json PUBLIC.json PROOF.json    verify a Groth16 proof (snarkjs JSON files)\n"
         "  vk ZKEY VK.json                          export the verification key of a proving key\n"
         "  setup R1CS ZKEY                          make an INSECURE test proving key\n"
+        "  setup --bellperson R1CS -o KEY.params    the same in bellperson's format\n"
         "  info FILE                                say what a file is (zkey, wtns, r1cs, JSON,\n"
         "                                           bellperson .vk, .params, proofs)\n"
         "  params list|check [DIR]|digest FILE...   Filecoin's parameter files and their digests\n"

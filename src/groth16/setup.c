@@ -15,13 +15,11 @@
 #include "curve/ec.h"
 #include "field/field.h"
 #include "formats/zkey_write.h"
+#include "groth16/setup_internal.h"
 
-/* Rows per batch inversion task; scalars per fixed-base task (Jacobian scratch on the stack:
- * 256 BLS12-381 G2 points are 72 KiB); coefficient entries per write; window table limit. */
-#define SU_CHUNK           4096
-#define FB_CHUNK           256
-#define SU_COEF_BUF        4096
-#define FB_MAX_TABLE_BYTES (32.0 * 1024 * 1024)
+/* Rows per batch inversion task; coefficient entries per write. */
+#define SU_CHUNK    4096
+#define SU_COEF_BUF 4096
 
 #define CURVE       bn254
 #define CZ_CURVE_ID CZ_CURVE_BN254
@@ -34,10 +32,25 @@
 #undef CURVE
 #undef CZ_CURVE_ID
 
-static void wipe(void *p, size_t n) {
-    volatile unsigned char *vp = p;
-    while (n--)
-        *vp++ = 0;
+/* memset through a volatile pointer: the compiler must make the call, so the wipe stays. */
+static void *(*const volatile wipe_memset)(void *, int, size_t) = memset;
+
+void cz__setup_wipe(void *p, size_t n) {
+    if (p != NULL && n > 0)
+        wipe_memset(p, 0, n);
+}
+
+int cz__setup_trapdoor_bls12381(cz_bls12381_fr out[5], const cz_groth16_trapdoor *td,
+                                int draw_gamma, cz_errinfo *ei) {
+    bls12381_su_td t;
+    int rc = bls12381_su_read_trapdoor(&t, td, draw_gamma, ei);
+    out[0] = t.tau;
+    out[1] = t.alpha;
+    out[2] = t.beta;
+    out[3] = t.gamma;
+    out[4] = t.delta;
+    cz__setup_wipe(&t, sizeof t);
+    return rc;
 }
 
 /* FNV-1a 64 of the seed, then SplitMix64: a deterministic, non-cryptographic expansion. */
@@ -103,16 +116,16 @@ int cz_groth16_setup(const char *zkey_path, const cz_r1cs_file *r1cs, const cz_g
     }
     if (r1cs->curve == CZ_CURVE_BN254) {
         bn254_su_td t;
-        rc = bn254_su_read_trapdoor(&t, td, ei);
+        rc = bn254_su_read_trapdoor(&t, td, 0, ei);
         if (rc == CZ_OK)
             rc = bn254_groth16_setup(&w, r1cs, &t, k, pool, ei);
-        wipe(&t, sizeof t);
+        cz__setup_wipe(&t, sizeof t);
     } else {
         bls12381_su_td t;
-        rc = bls12381_su_read_trapdoor(&t, td, ei);
+        rc = bls12381_su_read_trapdoor(&t, td, 0, ei);
         if (rc == CZ_OK)
             rc = bls12381_groth16_setup(&w, r1cs, &t, k, pool, ei);
-        wipe(&t, sizeof t);
+        cz__setup_wipe(&t, sizeof t);
     }
     if (rc == CZ_OK)
         return cz__zkey_writer_close(&w, ei);

@@ -152,8 +152,9 @@ typedef struct I(su_td) {
 } I(su_td);
 
 /* Reads the caller's five values (each < r; α, β, γ, δ non-zero), or draws τ, α, β, δ from the
- * CSPRNG with γ = 1 when td is NULL. */
-static int I(su_read_trapdoor)(I(su_td) * o, const cz_groth16_trapdoor *td, cz_errinfo *ei) {
+ * CSPRNG when td is NULL, with γ = 1 (snarkjs) or, with draw_gamma, drawn too (bellperson). */
+static int I(su_read_trapdoor)(I(su_td) * o, const cz_groth16_trapdoor *td, int draw_gamma,
+                               cz_errinfo *ei) {
     static const char *const names[5] = {"tau", "alpha", "beta", "gamma", "delta"};
     I(su_fr) * dst[5] = {&o->tau, &o->alpha, &o->beta, &o->gamma, &o->delta};
     for (int i = 0; i < 5; i++) {
@@ -163,7 +164,7 @@ static int I(su_read_trapdoor)(I(su_td) * o, const cz_groth16_trapdoor *td, cz_e
                 return cz_fail(ei, CZ_ERANGE, "setup: trapdoor %s is not below r", names[i]);
             if (i > 0 && I(fr_is_zero)(dst[i]))
                 return cz_fail(ei, CZ_EINVAL, "setup: trapdoor %s is zero", names[i]);
-        } else if (i == 3) {
+        } else if (i == 3 && !draw_gamma) {
             I(fr_set_one)(dst[i]);
         } else {
             do {

@@ -2,7 +2,8 @@
 # The `cuzk` command line from the outside, on the example keys (examples/): what `prove -v`
 # prints, `verify` of a proof.json without "curve" (as rapidsnark writes it) and of one whose
 # "curve" is not the key's, and the messages for a public input that is not below r and for a
-# file that is not JSON (they name the place, never the file's text); `info` on bellperson files.
+# file that is not JSON (they name the place, never the file's text); `info` on bellperson files;
+# `setup --bellperson`.
 #   tests/cli/test_cli.sh CUZK SCRATCH_DIR       (run from the source root; ctest does)
 set -u
 CUZK=${1:?usage: test_cli.sh CUZK SCRATCH_DIR}
@@ -106,6 +107,45 @@ check "a file that fits no layout exits 3" \
 cat "$T/out"
 cz info --check "$BP/small.params" extra
 check "two files are a usage error" test "$rc" = 2
+
+# setup --bellperson: a BLS12-381 mulchain (bench/gen_mulchain.mjs writes it), the counts and the
+# INSECURE line, the same key for the same seed, the .vk as the first part of the .params; then
+# the arguments it refuses (exit 2) and the inputs it refuses (exit 3), each with its message.
+node bench/gen_mulchain.mjs bls12381 13 "$T/bp_chain" >/dev/null &&
+    node bench/gen_mulchain.mjs bn128 13 "$T/bn_chain" >/dev/null
+check "gen_mulchain writes the setup circuits" test -s "$T/bp_chain.r1cs" -a -s "$T/bn_chain.r1cs"
+cz setup --bellperson "$T/bp_chain.r1cs" -o "$T/bp.params" --vk "$T/bp.vk" --seed 00ff --threads 2
+check "setup --bellperson exits 0" test "$rc" = 0
+check "... says the key is INSECURE" grep -q 'INSECURE bellperson test key' "$T/out"
+check "... prints the counts" \
+    grep -Eq 'domain 16, IC 3, H 15, L 13, A 16, B 13 \(G1 and G2\) in [0-9.]+ s' "$T/out"
+cat "$T/out"
+cz info "$T/bp.params"
+check "... the .params is one" bash -c "test $rc = 0 && grep -q '^B_G2: 13 points' '$T/out'"
+cz setup --bellperson "$T/bp_chain.r1cs" -o "$T/bp2.params" --seed 00ff
+check "the same seed gives the same .params" cmp -s "$T/bp.params" "$T/bp2.params"
+check "the .vk is the start of the .params" \
+    cmp -s "$T/bp.vk" <(head -c "$(stat -c %s "$T/bp.vk")" "$T/bp.params")
+cz setup --bellperson "$T/bp_chain.r1cs" -o "$T/bp3.params"
+check "a random trapdoor gives another .params" \
+    bash -c "test $rc = 0 && ! cmp -s '$T/bp.params' '$T/bp3.params'"
+cz setup --bellperson "$T/bp_chain.r1cs"
+check "setup --bellperson without -o exits 2" \
+    bash -c "test $rc = 2 && grep -q 'expected --bellperson R1CS -o KEY.params' '$T/out'"
+cz setup --bellperson "$T/bp_chain.r1cs" "$T/x.zkey" -o "$T/x.params"
+check "setup --bellperson with a second file exits 2" test "$rc" = 2
+cz setup "$T/bp_chain.r1cs" "$T/x.zkey" -o "$T/x.params"
+check "-o without --bellperson exits 2" \
+    bash -c "test $rc = 2 && grep -q -- '-o is for --bellperson' '$T/out'"
+cz setup --bellperson "$T/bp_chain.r1cs" -o "$T/x.params" --seed 0g
+check "a bad --seed exits 2" test "$rc" = 2
+cz setup --bellperson "$T/bn_chain.r1cs" -o "$T/x.params"
+check "a BN254 circuit exits 3 naming both curves" \
+    bash -c "test $rc = 3 && grep -q 'bellperson parameters are over BLS12-381, not bn128' '$T/out'"
+cz setup --bellperson "$T/missing.r1cs" -o "$T/x.params"
+check "a missing circuit exits 3" test "$rc" = 3
+check "no .params is left by the refusals" test ! -e "$T/x.params"
+cat "$T/out"
 
 if [ "$fails" -ne 0 ]; then
     echo "$fails check(s) failed"
