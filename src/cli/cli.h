@@ -40,6 +40,9 @@ int cz__cli_parse_hex32(uint8_t out[32], const char *s);
 int cz__cli_export_vk(const char *zkey_path, const char *vk_path, cz_errinfo *ei);
 
 int cz__cli_prove(int argc, char **argv);
+/* The bellperson forms (cmd_bellperson.c), when --params / --vk is given. */
+int cz__cli_prove_bellperson(int argc, char **argv);
+int cz__cli_verify_bellperson(int argc, char **argv);
 int cz__cli_verify(int argc, char **argv);
 int cz__cli_info(int argc, char **argv);
 int cz__cli_vk(int argc, char **argv);

@@ -28,7 +28,9 @@ static const char prove_help[] =
     "  --device N        the CUDA device for --gpu (default 0)\n"
     "  --r HEX --s HEX   fixed blinding factors (hex, < r): for tests only, NOT zero-knowledge\n"
     "                    when reused\n"
-    "  -v, --verbose     print the time of each step\n";
+    "  -v, --verbose     print the time of each step\n"
+    "\n"
+    "With --params KEY.params: a bellperson key (`cuzk prove --params --help`).\n";
 
 /* The circuit's constraint count, which the key does not store: snarkjs (and cuzk setup) put
  * the R1CS rows first and then one A row per public signal (the one signal, the public inputs),
@@ -78,6 +80,9 @@ int cz__cli_prove(int argc, char **argv) {
     cz_groth16_timings tm;
     int have_pub = 0, have_vk = 0;
 
+    for (int i = 1; i < argc; i++)
+        if (strcmp(argv[i], "--params") == 0)
+            return cz__cli_prove_bellperson(argc, argv);
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {

@@ -15,7 +15,9 @@ static const char verify_help[] =
     "verification key. The proof's \"curve\" may be missing (rapidsnark); if given, it must\n"
     "be the key's.\n"
     "Public inputs must be below r; proof points must be on the curve and in the subgroup.\n"
-    "Prints OK and exits 0 for a valid proof; prints INVALID and exits 1 otherwise.\n";
+    "Prints OK and exits 0 for a valid proof; prints INVALID and exits 1 otherwise.\n"
+    "\n"
+    "With --vk KEY.vk: bellperson proofs (`cuzk verify --vk --help`).\n";
 
 static const char vk_help[] = "usage: cuzk vk ZKEY VK.json\n"
                               "\n"
@@ -45,6 +47,9 @@ static int positional(const char **pos, int n, int argc, char **argv, const char
 
 int cz__cli_verify(int argc, char **argv) {
     const char *pos[3];
+    for (int i = 1; i < argc; i++)
+        if (strcmp(argv[i], "--vk") == 0)
+            return cz__cli_verify_bellperson(argc, argv);
     int rc =
         positional(pos, 3, argc, argv, "verify", verify_help, "VK.json PUBLIC.json PROOF.json");
     if (rc >= 0)
