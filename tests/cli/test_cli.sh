@@ -147,6 +147,48 @@ check "a missing circuit exits 3" test "$rc" = 3
 check "no .params is left by the refusals" test ! -e "$T/x.params"
 cat "$T/out"
 
+# prove --params / verify --vk with that key: the proof verifies here and with the independent
+# noble verifier; fixed --r/--s give the same bytes twice; a changed input is INVALID (exit 1);
+# the refusals name what is wrong.
+R=0x1234 S=0xabcdef
+cz prove --params "$T/bp.params" "$T/bp_chain.r1cs" "$T/bp_chain.wtns" -o "$T/bp.proof" \
+    --public "$T/bp_public.json" --r $R --s $S --verify -v
+check "prove --params exits 0" test "$rc" = 0
+check "... writes one 192-byte proof" test "$(stat -c %s "$T/bp.proof" 2>/dev/null)" = 192
+check "... says what it proved" grep -q 'bellperson key, 16 constraints' "$T/out"
+cz prove --params "$T/bp.params" "$T/bp_chain.r1cs" "$T/bp_chain.wtns" -o "$T/bp2.proof" \
+    --public "$T/bp2_public.json" --r $R --s $S
+check "the same r, s give the same proof" cmp -s "$T/bp.proof" "$T/bp2.proof"
+cz verify --vk "$T/bp.vk" "$T/bp.proof" "$T/bp_public.json"
+check "verify --vk says OK" bash -c "test $rc = 0 && grep -q '^OK$' '$T/out'"
+cz verify --vk "$T/bp.params" "$T/bp.proof" "$T/bp_public.json"
+check "verify --vk takes the .params too" test "$rc" = 0
+node -e 'const fs = require("fs");
+fs.writeFileSync(process.argv[2], JSON.stringify([JSON.parse(fs.readFileSync(process.argv[1]))]));' \
+    "$T/bp_public.json" "$T/bp_inputs.json"
+node tests/interop/bellperson_verify.mjs "$T/bp.vk" "$T/bp.proof" "$T/bp_inputs.json" \
+    >"$T/out" 2>&1
+check "the noble verifier accepts the proof" test $? = 0
+cat "$T/bp.proof" "$T/bp.proof" >"$T/bp_two.proof"
+cz verify --vk "$T/bp.vk" "$T/bp_two.proof" "$T/bp_public.json" "$T/bp_public.json"
+check "two partitions verify with two public files" test "$rc" = 0
+cz verify --vk "$T/bp.vk" "$T/bp_two.proof" "$T/bp_public.json"
+check "two proofs and one public file exit 2" \
+    bash -c "test $rc = 2 && grep -q 'holds 2 proofs but 1 public files' '$T/out'"
+node -e 'const fs = require("fs"), p = JSON.parse(fs.readFileSync(process.argv[1]));
+p[0] = (BigInt(p[0]) + 1n).toString();
+fs.writeFileSync(process.argv[2], JSON.stringify(p));' "$T/bp_public.json" "$T/bp_bad.json"
+check "... (the changed input differs)" bash -c "! cmp -s '$T/bp_public.json' '$T/bp_bad.json'"
+cz verify --vk "$T/bp.vk" "$T/bp.proof" "$T/bp_bad.json"
+check "a changed input is INVALID, exit 1" bash -c "test $rc = 1 && grep -q '^INVALID$' '$T/out'"
+cz prove --params "$T/bp.params" "$T/bn_chain.r1cs" "$T/bn_chain.wtns" -o "$T/x.proof" \
+    --public "$T/x.json"
+check "prove --params with a BN254 circuit exits 3" test "$rc" = 3
+cz prove --params "$T/bp.params" "$T/bp_chain.r1cs" -o "$T/x.proof" --public "$T/x.json"
+check "prove --params without a witness exits 2" test "$rc" = 2
+check "no proof is left by the refusals" test ! -e "$T/x.proof"
+cat "$T/out"
+
 if [ "$fails" -ne 0 ]; then
     echo "$fails check(s) failed"
     exit 1
