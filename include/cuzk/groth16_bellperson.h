@@ -63,6 +63,8 @@ int cz_groth16_bp_gpu_key_create_progression(
     const cz_bls12381_g2_affine *p0_g2, const cz_bls12381_g2_affine *step_g2, int dev,
     cz_errinfo *ei);
 void cz_groth16_bp_gpu_key_free(cz_groth16_bp_gpu_key *k); /* NULL is a no-op */
+/* 1 when as has the counts and densities k was spread by (so k can prove it), else 0. */
+int cz_groth16_bp_gpu_key_fits(const cz_groth16_bp_gpu_key *k, const cz_assignment *as);
 size_t cz_groth16_bp_gpu_key_bytes(const cz_groth16_bp_gpu_key *k);
 
 typedef struct cz_groth16_bp_opts {

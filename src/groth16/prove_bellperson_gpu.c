@@ -234,12 +234,16 @@ int cz_groth16_bp_gpu_key_create_progression(
 }
 
 /* CZ_EFORMAT unless circuit i has the densities key was spread by. */
+int cz_groth16_bp_gpu_key_fits(const cz_groth16_bp_gpu_key *k, const cz_assignment *as) {
+    return as->ninput == k->ninput && as->naux == k->naux &&
+           density_same(k->a_aux, as->a_aux_density, as->naux) &&
+           density_same(k->b_in, as->b_input_density, as->ninput) &&
+           density_same(k->b_aux, as->b_aux_density, as->naux);
+}
+
 static int key_fits(const cz_groth16_bp_gpu_key *k, const cz_assignment *as, size_t i,
                     cz_errinfo *ei) {
-    if (as->ninput != k->ninput || as->naux != k->naux ||
-        !density_same(k->a_aux, as->a_aux_density, as->naux) ||
-        !density_same(k->b_in, as->b_input_density, as->ninput) ||
-        !density_same(k->b_aux, as->b_aux_density, as->naux))
+    if (!cz_groth16_bp_gpu_key_fits(k, as))
         return cz_fail(ei, CZ_EFORMAT,
                        "bellperson prove: circuit %zu has other densities than the GPU key was "
                        "made for (another circuit?)",
