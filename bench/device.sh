@@ -27,6 +27,8 @@
 #   bp      the bellperson prover on GPU 0 for one PoRep-shaped partition of 2^BPSCALE (27), a key
 #           made on the device, BPRUNS (3) timed runs after a warm-up
 #           (cuzk-bench-gpu-bellperson), the JSON lines into summary.txt
+#   bpsetup the bellperson-format setup on the CPU of the synthetic PoRep circuit of 2^BSSCALE
+#           (27), in memory (cuzk-bench-setup-bellperson), under BSLIMIT seconds (600)
 #   daemon  cuzk-daemon on a Unix socket with GPU 0: GetStatus must list the GPU; DCOUNT (2)
 #           porep-synth proofs of 2^DSCALE (18) x DPARTS (2) through gRPC (cuzk-bench batch);
 #           then DCOUNT more with 4x the partitions and SIGTERM while they run: every proof must
@@ -51,7 +53,7 @@ pack() {
   local targets=(cuzk-bench cuzk-bench-params)
   local all
   all=$(ninja -C "$B" -t targets all 2>/dev/null | sed 's/:.*//')
-  for t in cuzk-daemon daemon_test_gpus cuzk-bench-gpu-bellperson; do
+  for t in cuzk-daemon daemon_test_gpus cuzk-bench-gpu-bellperson cuzk-bench-setup-bellperson; do
     grep -qx "$t" <<<"$all" && targets+=("$t")
   done
   for t in $(grep -E '^(gpu_test_|engine_test_)' <<<"$all"); do
@@ -147,6 +149,10 @@ run() {
         step bp "${BPLIMIT:-240}" $X/cuzk-bench-gpu-bellperson "${BPSCALE:-27}" "${BPRUNS:-3}"
         grep -h '^{' "$O/bp.log" >>"$S"
         ;;
+      bpsetup)
+        step bpsetup "${BSLIMIT:-600}" $X/cuzk-bench-setup-bellperson "${BSSCALE:-27}"
+        grep -h '^{' "$O/bpsetup.log" >>"$S"
+        ;;
       daemon)
         daemon_phase
         ;;
@@ -154,7 +160,7 @@ run() {
         params_phase
         ;;
       *)
-        say "unknown phase $q (unit micro engine bp daemon params)"
+        say "unknown phase $q (unit micro engine bp bpsetup daemon params)"
         ;;
       esac
     done

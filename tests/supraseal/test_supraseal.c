@@ -7,9 +7,10 @@
  * The oracle is cuzk's bellperson prover called directly (cz_groth16_bp_prove on the CPU, with
  * the same r and s): the interface's proofs must equal its proofs byte for byte, through the
  * one-call and the split API, on the GPU where there is one, and verify (cz_groth16_verify with
- * the .params file's verifying key). The key comes from a known trapdoor (bp_key.h) and is read
- * back from a .params file, as create_SRS reads Filecoin's. Bad input (counts that do not fit
- * the key, densities whose counts lie, a missing file) must come back as an error with a message.
+ * the .params file's verifying key). The key comes from the bellperson-format setup with a
+ * seeded trapdoor (cz_groth16_setup_bellperson) and is read back from a .params file, as create_SRS
+ * reads Filecoin's. Bad input (counts that do not fit the key, densities whose counts lie, a
+ * missing file) must come back as an error with a message.
  */
 #include <errno.h>
 
@@ -20,7 +21,7 @@
 #include "cuzk/groth16_bellperson.h"
 #include "cuzk/r1cs.h"
 #include "cuzk/supraseal.h"
-#include "bp_key.h"
+#include "cuzk/groth16_setup.h"
 #include "test.h"
 
 #define NCIRC 3
@@ -149,9 +150,8 @@ static cz_supraseal_assignment from_proving_assignment(const cz_assignment *as) 
 }
 
 static int setup(void) {
-    cz_bls12381_fr td[5];
+    cz_groth16_trapdoor td;
     cz_errinfo ei;
-    uint64_t seeds[5] = {0x9e3779b97f4a7c15ULL, 11, 13, 17, 19}; /* τ, α, β, γ, δ */
 
     cz_errinfo_clear(&ei);
     if (test_tmpdir(dir) != 0)
@@ -166,9 +166,8 @@ static int setup(void) {
         cz_bls12381_fr_from_u64(&r_s[k], 1000 + (uint64_t)k);
         cz_bls12381_fr_from_u64(&s_s[k], 2000 + (uint64_t)k);
     }
-    for (int i = 0; i < 5; i++)
-        cz_bls12381_fr_from_u64(&td[i], seeds[i]);
-    if (bpk_make(&params, &cs[0], &asg[0], td) != 0 ||
+    cz_groth16_trapdoor_from_seed(&td, (const uint8_t *)"supraseal", 9);
+    if (cz_groth16_setup_bellperson(&params, &cs[0], &td, NULL, &ei) != CZ_OK ||
         cz_bellperson_params_write(params_path, &params, &ei) != CZ_OK ||
         cz_groth16_vk_from_bellperson(&vk, &params.vk, &ei) != CZ_OK) {
         fprintf(stderr, "key: %s\n", ei.msg);
