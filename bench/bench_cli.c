@@ -100,7 +100,7 @@ static const struct {
      "usage: cuzk-bench engine [options]\n"
      "Proofs through the in-process proving engine, as the daemon runs them.\n"
      "  --workload porep-synth [--scale K (12)] [--partitions N (10)] [--curve C (bls12381)]\n"
-     "             [--seed S] [--bench-key] [--cache DIR]\n"
+     "             [--seed S] [--bench-key] [--bellperson] [--cache DIR]\n"
      "  --workload zkey --zkey F --wtns F\n"
      "  -c COUNT -j CONCURRENCY  jobs, and at most that many in flight (default 1, 1)\n"
      "  --gpu [--device D,...]   the GPUs; --gw N GPU workers per device\n"

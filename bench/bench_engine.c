@@ -10,6 +10,9 @@
  *       [--pinned | --pageable] [--prefill]
  *       [--cache DIR] [--seed S] [--bench-key] [--warmup P] [--sweep GW:PW,...]
  *
+ * --bellperson (porep-synth, bls12381): the circuit proven as bellperson proves, from proving
+ * assignments with a bellperson key (cz_porep_synth_ctx_create_bp: made by the bellperson-format
+ * setup, or with --bench-key made on the device).
  * --bench-key (porep-synth, --gpu): a benchmark key (cz_porep_synth_ctx_create_bench) instead of
  * our setup's key: no .zkey, any scale up to 27; its proofs are timed, NOT verified, and the
  * lines say so ("verified": false, "key": "benchmark"). --warmup P: partitions of the untimed
@@ -53,7 +56,7 @@ typedef struct {
     int prefill;     /* --prefill: cz_engine_prefill before the jobs */
     double budget_gib;
     uint64_t seed;
-    int bench_key, warmup, nsweep, sweep_gw[16], sweep_pw[16];
+    int bench_key, bellperson, warmup, nsweep, sweep_gw[16], sweep_pw[16];
 } eopts;
 
 static int usage(const char *what, const char *arg) {
@@ -80,6 +83,10 @@ static int parse(eopts *o, int argc, char **argv) {
         }
         if (strcmp(a, "--bench-key") == 0) {
             o->bench_key = 1;
+            continue;
+        }
+        if (strcmp(a, "--bellperson") == 0) {
+            o->bellperson = 1;
             continue;
         }
         if (strcmp(a, "--prefill") == 0) {
@@ -169,6 +176,8 @@ static int parse(eopts *o, int argc, char **argv) {
         return usage("--device needs --gpu", NULL);
     if (o->bench_key && (!o->gpu || strcmp(o->workload, "porep-synth") != 0))
         return usage("--bench-key needs --workload porep-synth and --gpu", NULL);
+    if (o->bellperson && (strcmp(o->workload, "porep-synth") != 0 || o->curve != CZ_CURVE_BLS12381))
+        return usage("--bellperson needs --workload porep-synth on bls12381", NULL);
     if (o->warmup < 0)
         o->warmup = (int)o->partitions;
     return BENCH_OK;
@@ -435,7 +444,12 @@ int bench_cmd_engine(int argc, char **argv) {
         cz_threadpool *pool = NULL;
         fprintf(stderr, "cuzk-bench engine: building porep-synth 2^%u (%s) and its %s\n", o.scale,
                 bench_curve_name(o.curve), o.bench_key ? "benchmark key" : "key");
-        if (o.bench_key) {
+        if (o.bellperson) {
+            /* the build, the densities and the setup are threaded: every core, for this step */
+            if ((rc = cz_threadpool_create(&pool, 0, &ei)) == CZ_OK)
+                rc = cz_porep_synth_ctx_create_bp(&ctx, o.scale, o.bench_key, pool, &ei);
+            cz_threadpool_destroy(pool);
+        } else if (o.bench_key) {
             /* the build and the key's B2 are threaded: a pool of every core, for this step */
             if ((rc = cz_threadpool_create(&pool, 0, &ei)) == CZ_OK)
                 rc = cz_porep_synth_ctx_create_bench(&ctx, o.curve, o.scale, pool, &ei);

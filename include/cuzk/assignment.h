@@ -73,6 +73,12 @@ size_t cz_density_popcount(const uint64_t *d, size_t nbits);
  */
 int cz_r1cs_assignment_make(cz_assignment *out, const cz_r1cs *cs, cz_threadpool *pool,
                             cz_errinfo *ei);
+/* The three densities of cs alone (no witness needed): *a_aux, *b_input, *b_aux malloc'd
+ * bitmaps of naux, npublic + 1 and naux bits (what cz_r1cs_assignment_make puts in an
+ * assignment), for a caller that fills the values itself and shares one set of densities among
+ * the partitions of a circuit. Free each with free. CZ_ENOMEM. */
+int cz_r1cs_densities(uint64_t **a_aux, uint64_t **b_input, uint64_t **b_aux, const cz_r1cs *cs,
+                      cz_threadpool *pool, cz_errinfo *ei);
 /* Frees the arrays of an assignment made by cz_r1cs_assignment_make and zeroes it; NULL and a
  * zeroed struct are no-ops. Never call it on an assignment whose arrays someone else owns. */
 void cz_assignment_free(cz_assignment *as);

@@ -11,6 +11,9 @@
  *                system; the key is made once by our test setup (and cached as a .zkey file), so
  *                every proof is verified.
  *
+ * porep-synth also runs in bellperson's mode (cz_porep_synth_ctx_create_bp): the same circuit
+ * proven from proving assignments with a bellperson key (src/engine/bp_task.h).
+ *
  * A job's result is its partitions' proofs in order, each verified against the partition's
  * public inputs and encoded once by cz_groth16_proof_encode: BLS12-381 in the zcash/bellman
  * compressed encoding (192 bytes, Filecoin's), BN254 as snarkjs's affine little-endian
@@ -75,6 +78,17 @@ int cz_porep_synth_ctx_create(cz_porep_synth_ctx **out, cz_curve_id curve, unsig
  */
 int cz_porep_synth_ctx_create_bench(cz_porep_synth_ctx **out, cz_curve_id curve, unsigned k,
                                     cz_threadpool *pool, cz_errinfo *ei);
+/*
+ * The same circuit (BLS12-381) proven as bellperson proves (cuzk/groth16_bellperson.h): jobs of
+ * this context synthesize proving assignments (a, b, c with the input constraints, the witness,
+ * the circuit's densities shared by every partition) and run the bellperson prover's stages
+ * (src/engine/bp_task.h). The key is made in memory by the bellperson-format setup with a fixed
+ * seed (INSECURE, benchmarks and tests only; not cached: minutes at 2^20 on two cores), or with
+ * bench set, a benchmark key whose bases are progressions made on the device (proofs timed, NOT
+ * verified; GPU only, as the zkey benchmark key). CZ_ERANGE (k), CZ_ENOMEM, the setup's errors.
+ */
+int cz_porep_synth_ctx_create_bp(cz_porep_synth_ctx **out, unsigned k, int bench,
+                                 cz_threadpool *pool, cz_errinfo *ei);
 /* Whether ctx has a benchmark key (proofs not verified). */
 int cz_porep_synth_ctx_is_bench(const cz_porep_synth_ctx *ctx);
 /* Host bytes the context holds (matrices, its witness, a benchmark key's B2), for the budget. */

@@ -28,7 +28,10 @@
 #include "cuzk/threadpool.h"
 #include "cuzk/workload.h"
 #include "cuzk/zkey.h"
+#include "cuzk/assignment.h"
+#include "cuzk/groth16_bellperson.h"
 #include "engine/bench_key.h"
+#include "engine/bp_task.h"
 #include "engine/g16_task.h"
 
 #define FR_BYTES 32
@@ -41,6 +44,11 @@ struct cz_porep_synth_ctx {
     cz__bench_key *bk; /* a benchmark key (bench_key.h): proofs timed, not verified */
     cz__g16_keys keys; /* its GPU keys */
     int keys_init;
+    /* The bellperson mode (cz_porep_synth_ctx_create_bp): the key in bellperson's format, its
+     * GPU keys, and the circuit's densities, which every partition's assignment shares. */
+    cz_bellperson_params *bp;
+    cz__bp_keys bp_keys;
+    uint64_t *a_aux, *b_in, *b_aux;
 };
 
 typedef struct synth_job {
@@ -48,6 +56,12 @@ typedef struct synth_job {
     cz_porep_synth_ctx *ctx;
     uint64_t seed;
 } synth_job;
+
+typedef struct synth_bp_job {
+    cz__bp_job g; /* first: the bellperson stages see the job as this */
+    cz_porep_synth_ctx *ctx;
+    uint64_t seed;
+} synth_bp_job;
 
 /* ---- the synthetic PoRep-shaped circuit ---- */
 
@@ -113,6 +127,64 @@ static const cz_workload_ops synth_ops = {
     .destroy = synth_destroy,
 };
 
+/* Synthesis of a bellperson partition: the witness straight into the pooled w (Montgomery, as
+ * the assignment holds it), then a, b, c = A·w, B·w, C·w with the input constraints. */
+static int synth_bp_synthesize(void **out, void *job, uint32_t p, const cz_part_env *env,
+                               cz_part_times *t, cz_errinfo *ei) {
+    synth_bp_job *j = job;
+    cz_porep_synth_ctx *ctx = j->ctx;
+    cz_r1cs cs = ctx->cs; /* shallow: shared matrices, a witness of our own */
+    cz__bp_part *pt;
+    int rc;
+    (void)t;
+    if ((rc = cz__bp_part_new(&pt, &j->g, env, ei)) != CZ_OK)
+        return rc;
+    cs.w = (uint64_t(*)[4])pt->w;
+    memcpy(cs.w[0], ctx->cs.w[0], sizeof cs.w[0]); /* w[0] = 1 */
+    if ((rc = cz_porep_synth_witness(&cs, ctx->k, j->seed, p, env->pool, ei)) == CZ_OK)
+        rc = cz_r1cs_eval((uint64_t(*)[4])pt->a, (uint64_t(*)[4])pt->b, (uint64_t(*)[4])pt->c, &cs,
+                          j->g.abc_size, CZ_R1CS_EVAL_INPUT_ROWS, env->pool, ei);
+    return cz__bp_part_end(out, &j->g, pt, p, rc);
+}
+
+static void synth_bp_destroy(void *job) {
+    synth_bp_job *j = job;
+    cz__bp_job_fini(&j->g);
+    free(j);
+}
+
+static const cz_workload_ops synth_bp_ops = {
+    .name = "porep-synth (bellperson)",
+    .synthesize = synth_bp_synthesize,
+    CZ__BP_STAGES,
+    .destroy = synth_bp_destroy,
+};
+
+static int workload_bp(cz_workload *out, cz_porep_synth_ctx *ctx, uint32_t nparts, uint64_t seed,
+                       const cz_workload_blinding *bl, cz_errinfo *ei) {
+    synth_bp_job *j = calloc(1, sizeof *j);
+    int rc;
+    if (j == NULL)
+        return cz_fail(ei, CZ_ENOMEM, "workload");
+    if ((rc = cz__bp_job_init(&j->g, ctx->bp, nparts, bl, ei)) != CZ_OK) {
+        free(j);
+        return rc;
+    }
+    j->ctx = ctx;
+    j->seed = seed;
+    j->g.keys = &ctx->bp_keys;
+    j->g.skip_verify = ctx->bp_keys.bench;
+    j->g.a_aux = ctx->a_aux;
+    j->g.b_in = ctx->b_in;
+    j->g.b_aux = ctx->b_aux;
+    j->g.ninput = (size_t)ctx->cs.npublic + 1;
+    j->g.naux = ctx->cs.naux;
+    j->g.abc_size = (size_t)ctx->cs.nrows + j->g.ninput;
+    cz__bp_workload(out, &synth_bp_ops, j, &j->g, CZ_KIND_POREP_SYNTH,
+                    cz_porep_synth_ctx_part_bytes(ctx));
+    return CZ_OK;
+}
+
 int cz_workload_porep_synth(cz_workload *out, cz_porep_synth_ctx *ctx, uint32_t nparts,
                             uint64_t seed, const cz_workload_blinding *bl, cz_errinfo *ei) {
     synth_job *j;
@@ -120,6 +192,8 @@ int cz_workload_porep_synth(cz_workload *out, cz_porep_synth_ctx *ctx, uint32_t 
     memset(out, 0, sizeof *out);
     if (nparts == 0)
         return cz_fail(ei, CZ_EINVAL, "porep-synth: 0 partitions");
+    if (ctx->bp != NULL)
+        return workload_bp(out, ctx, nparts, seed, bl, ei);
     if ((j = calloc(1, sizeof *j)) == NULL)
         return cz_fail(ei, CZ_ENOMEM, "workload");
     if ((rc = cz__g16_job_init(&j->g, ctx->zk, nparts, bl, ei)) != CZ_OK) {
@@ -136,6 +210,8 @@ int cz_workload_porep_synth(cz_workload *out, cz_porep_synth_ctx *ctx, uint32_t 
 }
 
 uint64_t cz_porep_synth_ctx_part_bytes(const cz_porep_synth_ctx *ctx) {
+    if (ctx->bp != NULL) /* a, b, c and w = input | aux, all pooled */
+        return (3 * ((uint64_t)ctx->cs.nrows + ctx->cs.npublic + 1) + ctx->cs.nvars) * FR_BYTES;
     /* a, b, c (a CPU compute allocates c; a benchmark key computes on the GPU only, where c lives
      * on the device) + the partition's Montgomery and standard witnesses (the Montgomery one's
      * bytes are released at the end of synthesis) */
@@ -153,6 +229,14 @@ void cz_porep_synth_ctx_free(cz_porep_synth_ctx *ctx) {
         return;
     if (ctx->keys_init)
         cz__g16_keys_fini(&ctx->keys);
+    if (ctx->bp != NULL) {
+        cz__bp_keys_fini(&ctx->bp_keys);
+        cz_bellperson_params_free(ctx->bp);
+        free(ctx->bp);
+    }
+    free(ctx->a_aux);
+    free(ctx->b_in);
+    free(ctx->b_aux);
     if (ctx->bk != NULL)
         cz__bench_key_free(ctx->bk);
     else
@@ -377,7 +461,82 @@ int cz_porep_synth_ctx_create_bench(cz_porep_synth_ctx **out, cz_curve_id curve,
 }
 
 int cz_porep_synth_ctx_is_bench(const cz_porep_synth_ctx *ctx) {
-    return ctx->bk != NULL;
+    return ctx->bk != NULL || (ctx->bp != NULL && ctx->bp_keys.bench);
+}
+
+/* [k]G1 and [k]G2 for a small k: the benchmark key's points. */
+static void g1_small(cz_bls12381_g1_affine *out, uint64_t k) {
+    cz_bls12381_g1_jacobian j;
+    uint64_t l[1] = {k};
+    cz_bls12381_g1_generator(out);
+    cz_bls12381_g1_from_affine(&j, out);
+    cz_bls12381_g1_mul_limbs(&j, &j, l, 1);
+    cz_bls12381_g1_to_affine(out, &j);
+}
+
+static void g2_small(cz_bls12381_g2_affine *out, uint64_t k) {
+    cz_bls12381_g2_jacobian j;
+    uint64_t l[1] = {k};
+    cz_bls12381_g2_generator(out);
+    cz_bls12381_g2_from_affine(&j, out);
+    cz_bls12381_g2_mul_limbs(&j, &j, l, 1);
+    cz_bls12381_g2_to_affine(out, &j);
+}
+
+/* A benchmark bellperson key of the circuit's counts: the verifying key's six points on the host
+ * (no IC: its proofs are not verified), every base a progression made on the device. */
+static void bp_bench_key(cz_porep_synth_ctx *ctx) {
+    cz_bellperson_params *p = ctx->bp;
+    cz__bp_keys *k = &ctx->bp_keys;
+    size_t ninput = (size_t)ctx->cs.npublic + 1, naux = ctx->cs.naux;
+    p->vk.nic = (uint32_t)ninput;
+    g1_small(&p->vk.alpha_g1, 3);
+    g1_small(&p->vk.beta_g1, 5);
+    g1_small(&p->vk.delta_g1, 7);
+    g2_small(&p->vk.beta_g2, 11);
+    g2_small(&p->vk.gamma_g2, 13);
+    g2_small(&p->vk.delta_g2, 17);
+    p->nh = (uint32_t)((size_t)1 << ctx->k) - 1;
+    p->nl = (uint32_t)naux;
+    p->na = (uint32_t)(ninput + cz_density_popcount(ctx->a_aux, naux));
+    p->nb_g1 = p->nb_g2 =
+        (uint32_t)(cz_density_popcount(ctx->b_in, ninput) + cz_density_popcount(ctx->b_aux, naux));
+    k->bench = 1;
+    for (int v = 0; v < 4; v++) {
+        g1_small(&k->p0[v], 19 + (uint64_t)v);
+        g1_small(&k->step[v], 29 + (uint64_t)v);
+    }
+    g2_small(&k->p0_g2, 37);
+    g2_small(&k->step_g2, 41);
+}
+
+int cz_porep_synth_ctx_create_bp(cz_porep_synth_ctx **out, unsigned k, int bench,
+                                 cz_threadpool *pool, cz_errinfo *ei) {
+    static const char seed[] = "cuzk porep-synth bellperson key (insecure)";
+    cz_porep_synth_ctx *ctx;
+    cz_groth16_trapdoor td;
+    int rc;
+    *out = NULL;
+    if ((rc = ctx_new(&ctx, CZ_CURVE_BLS12381, k, pool, ei)) != CZ_OK ||
+        (rc = cz_r1cs_densities(&ctx->a_aux, &ctx->b_in, &ctx->b_aux, &ctx->cs, pool, ei)) != CZ_OK)
+        goto fail;
+    if ((ctx->bp = calloc(1, sizeof *ctx->bp)) == NULL) {
+        rc = cz_fail(ei, CZ_ENOMEM, "porep-synth: bellperson key");
+        goto fail;
+    }
+    cz__bp_keys_init(&ctx->bp_keys, ctx->bp);
+    if (bench) {
+        bp_bench_key(ctx);
+    } else {
+        cz_groth16_trapdoor_from_seed(&td, (const uint8_t *)seed, sizeof seed - 1);
+        if ((rc = cz_groth16_setup_bellperson(ctx->bp, &ctx->cs, &td, pool, ei)) != CZ_OK)
+            goto fail;
+    }
+    *out = ctx;
+    return CZ_OK;
+fail:
+    cz_porep_synth_ctx_free(ctx);
+    return rc;
 }
 
 uint64_t cz_porep_synth_ctx_host_bytes(const cz_porep_synth_ctx *ctx) {

@@ -43,11 +43,37 @@ void cz_assignment_free(cz_assignment *as) {
     memset(as, 0, sizeof *as);
 }
 
+int cz_r1cs_densities(uint64_t **a_aux, uint64_t **b_input, uint64_t **b_aux, const cz_r1cs *cs,
+                      cz_threadpool *pool, cz_errinfo *ei) {
+    size_t ninput = (size_t)cs->npublic + 1, naux = cs->naux;
+    uint8_t *in_a = malloc(cs->nvars), *in_b = malloc(cs->nvars);
+    int rc = CZ_OK;
+    *a_aux = malloc((cz_density_words(naux) + 1) * sizeof **a_aux);
+    *b_input = malloc(cz_density_words(ninput) * sizeof **b_input);
+    *b_aux = malloc((cz_density_words(naux) + 1) * sizeof **b_aux);
+    if (in_a == NULL || in_b == NULL || *a_aux == NULL || *b_input == NULL || *b_aux == NULL) {
+        free(*a_aux);
+        free(*b_input);
+        free(*b_aux);
+        *a_aux = *b_input = *b_aux = NULL;
+        rc = cz_fail(ei, CZ_ENOMEM, "assignment: out of memory for the densities of %u variables",
+                     cs->nvars);
+        goto out;
+    }
+    cz__r1cs_mark_occurrence(in_a, in_b, cs, pool);
+    pack_bits(*a_aux, in_a + ninput, naux);
+    pack_bits(*b_input, in_b, ninput);
+    pack_bits(*b_aux, in_b + ninput, naux);
+out:
+    free(in_a);
+    free(in_b);
+    return rc;
+}
+
 int cz_r1cs_assignment_make(cz_assignment *out, const cz_r1cs *cs, cz_threadpool *pool,
                             cz_errinfo *ei) {
     cz_bls12381_fr *a = NULL, *b = NULL, *c = NULL, *input = NULL, *aux = NULL;
     uint64_t *a_aux = NULL, *b_in = NULL, *b_aux = NULL, one[4];
-    uint8_t *in_a = NULL, *in_b = NULL;
     int rc = CZ_OK;
 
     memset(out, 0, sizeof *out);
@@ -64,27 +90,17 @@ int cz_r1cs_assignment_make(cz_assignment *out, const cz_r1cs *cs, cz_threadpool
     c = malloc(nabc * sizeof *c);
     input = malloc(ninput * sizeof *input);
     aux = malloc((naux ? naux : 1) * sizeof *aux);
-    a_aux = malloc((cz_density_words(naux) + 1) * sizeof *a_aux);
-    b_in = malloc(cz_density_words(ninput) * sizeof *b_in);
-    b_aux = malloc((cz_density_words(naux) + 1) * sizeof *b_aux);
-    in_a = malloc(cs->nvars);
-    in_b = malloc(cs->nvars);
-    if (a == NULL || b == NULL || c == NULL || input == NULL || aux == NULL || a_aux == NULL ||
-        b_in == NULL || b_aux == NULL || in_a == NULL || in_b == NULL) {
+    if (a == NULL || b == NULL || c == NULL || input == NULL || aux == NULL) {
         rc = cz_fail(ei, CZ_ENOMEM, "assignment: out of memory for %zu constraints, %u variables",
                      nabc, cs->nvars);
         goto out;
     }
-    rc = cz_r1cs_eval((uint64_t(*)[4])a, (uint64_t(*)[4])b, (uint64_t(*)[4])c, cs, nabc,
-                      CZ_R1CS_EVAL_INPUT_ROWS, pool, ei);
-    if (rc != CZ_OK)
+    if ((rc = cz_r1cs_densities(&a_aux, &b_in, &b_aux, cs, pool, ei)) != CZ_OK ||
+        (rc = cz_r1cs_eval((uint64_t(*)[4])a, (uint64_t(*)[4])b, (uint64_t(*)[4])c, cs, nabc,
+                           CZ_R1CS_EVAL_INPUT_ROWS, pool, ei)) != CZ_OK)
         goto out;
     memcpy(input, cs->w, ninput * sizeof *input);
     memcpy(aux, cs->w + ninput, naux * sizeof *aux);
-    cz__r1cs_mark_occurrence(in_a, in_b, cs, pool);
-    pack_bits(a_aux, in_a + ninput, naux);
-    pack_bits(b_in, in_b, ninput);
-    pack_bits(b_aux, in_b + ninput, naux);
     *out = (cz_assignment){.a = a,
                            .b = b,
                            .c = c,
@@ -107,7 +123,5 @@ out:
     free(a_aux);
     free(b_in);
     free(b_aux);
-    free(in_a);
-    free(in_b);
     return rc;
 }

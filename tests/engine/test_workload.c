@@ -20,7 +20,11 @@
 #include "cuzk/encoding.h"
 #include "cuzk/fileio.h"
 #include "cuzk/gpu.h"
+#include "cuzk/assignment.h"
 #include "cuzk/groth16.h"
+#include "cuzk/groth16_bellperson.h"
+#include "cuzk/groth16_setup.h"
+#include "cuzk/porep_synth.h"
 #include "cuzk/log.h"
 #include "cuzk/workload.h"
 #include "cuzk/wtns.h"
@@ -336,6 +340,54 @@ static void test_porep_synth_cache(void) {
     expect_repair(e, dir, key, NULL); /* a missing key is made without a warning */
     cz_engine_destroy(e);
 }
+/* The bellperson mode: a job's partition proofs are those of the bellperson prover called
+ * directly on the same assignment with the same r, s; the same seed gives the same proofs; the
+ * engine verified them (CZ_JOB_DONE). */
+static void test_porep_synth_bp(int gpu) {
+    cz_engine *e = engine(gpu);
+    cz_porep_synth_ctx *ctx = NULL;
+    cz_r1cs cs = {0};
+    cz_assignment as = {0};
+    cz_errinfo ei;
+    enum { NP = 2 };
+    uint8_t r1[NP * 192], r2[NP * 192], direct[192];
+    CHECK_ERR(cz_porep_synth_ctx_create_bp(&ctx, 10, 0, NULL, &ei), CZ_OK);
+    if (ctx == NULL) {
+        fprintf(stderr, "porep-synth bellperson: %s\n", ei.msg);
+        cz_engine_destroy(e);
+        return;
+    }
+    CHECK_EQ_INT(run_synth(e, ctx, "bp-a", NP, 42, r1, sizeof r1), CZ_JOB_DONE);
+    CHECK_EQ_INT(run_synth(e, ctx, "bp-b", NP, 42, r2, sizeof r2), CZ_JOB_DONE);
+    CHECK_EQ_MEM(r1, r2, sizeof r1);
+    CHECK(memcmp(r1, r1 + 192, 192) != 0);
+    /* partition 1 proven directly: its own system, witness and key (the same seeded setup) */
+    {
+        cz_bellperson_params params = {0};
+        cz_groth16_trapdoor td;
+        cz_groth16_proof proof;
+        cz_bls12381_fr r, s;
+        static const char seed[] = "cuzk porep-synth bellperson key (insecure)";
+        cz_groth16_trapdoor_from_seed(&td, (const uint8_t *)seed, sizeof seed - 1);
+        CHECK(cz_bls12381_fr_from_bytes_le(&r, R) == CZ_OK);
+        CHECK(cz_bls12381_fr_from_bytes_le(&s, S) == CZ_OK);
+        cz_groth16_bp_opts o = {.r_s = &r, .s_s = &s};
+        if (CHECK(cz_porep_synth_build(&cs, CZ_CURVE_BLS12381, 10, NULL, &ei) == CZ_OK) &&
+            CHECK(cz_groth16_setup_bellperson(&params, &cs, &td, NULL, &ei) == CZ_OK) &&
+            CHECK(cz_porep_synth_witness(&cs, 10, 42, 1, NULL, &ei) == CZ_OK) &&
+            CHECK(cz_r1cs_assignment_make(&as, &cs, NULL, &ei) == CZ_OK) &&
+            CHECK(cz_groth16_bp_prove(&proof, &params, &as, 1, &o, &ei) == CZ_OK)) {
+            cz_groth16_proof_encode(direct, &proof);
+            CHECK_EQ_MEM(r1 + 192, direct, 192);
+        }
+        cz_bellperson_params_free(&params);
+    }
+    cz_assignment_free(&as);
+    cz_r1cs_free(&cs);
+    cz_engine_destroy(e);
+    cz_porep_synth_ctx_free(ctx);
+}
+
 static int ngpu;
 
 static int setup(void) {
@@ -374,8 +426,19 @@ static void test_porep_synth_gpu(void) {
         test_porep_synth(1, cache);
 }
 
+static void test_porep_synth_bp_cpu(void) {
+    test_porep_synth_bp(0);
+}
+
+static void test_porep_synth_bp_gpu(void) {
+    if (ngpu > 0)
+        test_porep_synth_bp(1);
+}
+
 static const test_case cases[] = {
     {"zkey_cpu", test_zkey_cpu},
+    {"porep_synth_bp_cpu", test_porep_synth_bp_cpu},
+    {"porep_synth_bp_gpu", test_porep_synth_bp_gpu},
     {"porep_synth_cpu", test_porep_synth_cpu},
     {"porep_synth_cache", test_porep_synth_cache},
     {"zkey_gpu", test_zkey_gpu},

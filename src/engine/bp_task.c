@@ -1,0 +1,253 @@
+/*
+ * The bellperson partition task shared by the engine's bellperson workloads: see bp_task.h for
+ * the steps and the buffers' ownership.
+ */
+#include "engine/bp_task.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cuzk/log.h"
+
+#define FR_BYTES 32
+
+/* ---- GPU keys ---- */
+
+void cz__bp_keys_init(cz__bp_keys *k, const cz_bellperson_params *params) {
+    memset(k, 0, sizeof *k);
+    CZ_ASSERT(pthread_mutex_init(&k->lock, NULL) == 0);
+    k->params = params;
+}
+
+void cz__bp_keys_fini(cz__bp_keys *k) {
+    for (int d = 0; d < CZ_ENGINE_MAX_DEVICES; d++)
+        cz_groth16_bp_gpu_key_free(k->gpu[d]);
+    pthread_mutex_destroy(&k->lock);
+}
+
+/* The key on dev, made from shape's densities on first use. */
+static int keys_get(const cz_groth16_bp_gpu_key **out, cz__bp_keys *k, int dev,
+                    const cz_assignment *shape, cz_errinfo *ei) {
+    int rc = CZ_OK;
+    if (dev < 0 || dev >= CZ_ENGINE_MAX_DEVICES)
+        return cz_fail(ei, CZ_EINVAL, "GPU key: device %d", dev);
+    pthread_mutex_lock(&k->lock);
+    if (k->gpu[dev] == NULL && k->bench)
+        rc = cz_groth16_bp_gpu_key_create_progression(&k->gpu[dev], k->params, shape, k->p0,
+                                                      k->step, &k->p0_g2, &k->step_g2, dev, ei);
+    else if (k->gpu[dev] == NULL)
+        rc = cz_groth16_bp_gpu_key_create(&k->gpu[dev], k->params, shape, dev, ei);
+    *out = k->gpu[dev];
+    pthread_mutex_unlock(&k->lock);
+    return rc;
+}
+
+/* ---- the job ---- */
+
+int cz__bp_job_init(cz__bp_job *j, const cz_bellperson_params *params, uint32_t nparts,
+                    const cz_workload_blinding *bl, cz_errinfo *ei) {
+    int rc;
+    memset(j, 0, sizeof *j);
+    j->params = params;
+    j->nparts = nparts;
+    j->npub = params->vk.nic - 1;
+    j->pub = calloc((size_t)nparts * (j->npub ? j->npub : 1), FR_BYTES);
+    if (j->pub == NULL)
+        return cz_fail(ei, CZ_ENOMEM, "workload: public inputs");
+    if (bl != NULL && bl->r != NULL && bl->s != NULL) {
+        if (cz_bls12381_fr_from_bytes_le(&j->r, bl->r) != CZ_OK ||
+            cz_bls12381_fr_from_bytes_le(&j->s, bl->s) != CZ_OK) {
+            free(j->pub);
+            j->pub = NULL;
+            return cz_fail(ei, CZ_ERANGE, "workload: a blinding factor is not below r");
+        }
+        j->fixed = 1;
+    }
+    /* a benchmark key has no IC points: its proofs are not verified */
+    if (params->vk.ic != NULL &&
+        (rc = cz_groth16_vk_from_bellperson(&j->vk, &params->vk, ei)) != CZ_OK) {
+        free(j->pub);
+        j->pub = NULL;
+        return rc;
+    }
+    return CZ_OK;
+}
+
+void cz__bp_job_fini(cz__bp_job *j) {
+    cz_groth16_vk_free(&j->vk);
+    free(j->pub);
+    j->pub = NULL;
+    memset(&j->r, 0, sizeof j->r);
+    memset(&j->s, 0, sizeof j->s);
+}
+
+void cz__bp_workload(cz_workload *out, const cz_workload_ops *ops, void *job, cz__bp_job *j,
+                     cz_proof_kind kind, uint64_t part_bytes) {
+    uint64_t v = (uint64_t)j->abc_size * FR_BYTES;
+    memset(out, 0, sizeof *out);
+    out->ops = ops;
+    out->ctx = job;
+    out->nparts = j->nparts;
+    out->kind = kind;
+    out->part_bytes = part_bytes;
+    out->part_abc_bytes = 3 * v; /* a, b and c leave after the kernel region */
+    out->buf_bytes[0] = v;
+    out->buf_bytes[1] = v;
+    out->buf_bytes[2] = v;
+    out->buf_bytes[3] = ((uint64_t)j->ninput + j->naux) * FR_BYTES;
+}
+
+/* ---- a partition ---- */
+
+/* Gives the vectors a, b, c back to the pool (after their upload, or at the end). */
+static void abc_back(cz__bp_part *pt) {
+    cz_mem_put(pt->mem, pt->a);
+    cz_mem_put(pt->mem, pt->b);
+    cz_mem_put(pt->mem, pt->c);
+    pt->a = pt->b = pt->c = NULL;
+    pt->as.a = pt->as.b = pt->as.c = NULL;
+}
+
+void cz__bp_part_free(void *v, void *job) {
+    cz__bp_part *pt = v;
+    (void)job;
+    if (pt == NULL)
+        return;
+    cz_groth16_bp_pending_free(pt->pp); /* joins a G2 MSM still running */
+    abc_back(pt);
+    cz_mem_put(pt->mem, pt->w);
+    free(pt);
+}
+
+int cz__bp_part_new(cz__bp_part **out, const cz__bp_job *j, const cz_part_env *env,
+                    cz_errinfo *ei) {
+    cz__bp_part *pt = calloc(1, sizeof *pt);
+    size_t vbytes = j->abc_size * FR_BYTES, wbytes = (j->ninput + j->naux) * FR_BYTES;
+    *out = NULL;
+    if (pt == NULL)
+        return cz_fail(ei, CZ_ENOMEM, "synthesis: partition state");
+    pt->mem = env->mem;
+    pt->a = cz_mem_get(env->mem, vbytes, env->res);
+    pt->b = cz_mem_get(env->mem, vbytes, env->res);
+    pt->c = cz_mem_get(env->mem, vbytes, env->res);
+    pt->w = cz_mem_get(env->mem, wbytes, env->res);
+    if (pt->a == NULL || pt->b == NULL || pt->c == NULL || pt->w == NULL) {
+        cz__bp_part_free(pt, NULL);
+        return cz_fail(ei, CZ_ENOMEM, "synthesis: 3 x %zu + %zu bytes of the assignment", vbytes,
+                       wbytes);
+    }
+    pt->as = (cz_assignment){.a = pt->a,
+                             .b = pt->b,
+                             .c = pt->c,
+                             .abc_size = j->abc_size,
+                             .input = pt->w,
+                             .ninput = j->ninput,
+                             .aux = pt->w + j->ninput,
+                             .naux = j->naux,
+                             .a_aux_density = j->a_aux,
+                             .b_input_density = j->b_in,
+                             .b_aux_density = j->b_aux};
+    *out = pt;
+    return CZ_OK;
+}
+
+int cz__bp_part_end(void **out, cz__bp_job *j, cz__bp_part *pt, uint32_t p, int rc) {
+    if (rc != CZ_OK) {
+        cz__bp_part_free(pt, NULL);
+        return rc;
+    }
+    for (uint32_t i = 0; i < j->npub; i++)
+        cz_r1cs_fr_to_std(j->pub[(size_t)p * j->npub + i], CZ_CURVE_BLS12381, pt->w[1 + i].l);
+    *out = pt;
+    return CZ_OK;
+}
+
+int cz__bp_prepare(void *part, void *job, const cz_engine_device *dev, cz_part_times *t,
+                   cz_errinfo *ei) {
+    cz__bp_job *j = job;
+    cz__bp_part *pt = part;
+    const cz_groth16_bp_gpu_key *key = NULL;
+    int rc;
+    (void)t;
+    if (dev->device >= 0 && (rc = keys_get(&key, j->keys, dev->device, &pt->as, ei)) != CZ_OK)
+        return rc;
+    rc = cz_groth16_bp_begin(&pt->pp, j->params, &pt->as, j->fixed ? &j->r : NULL,
+                             j->fixed ? &j->s : NULL, ei);
+    if (rc == CZ_OK && !cz_groth16_bp_gpu_key_has_g2(key))
+        rc = cz_groth16_bp_g2_start(pt->pp, dev->cpu, ei);
+    return rc;
+}
+
+int cz__bp_upload(void *part, void *job, const cz_engine_device *dev, cz_part_times *t,
+                  cz_errinfo *ei) {
+    cz__bp_part *pt = part;
+    int rc;
+    (void)job;
+    if (dev->device < 0 || dev->ws == NULL)
+        return CZ_OK;
+    rc = cz_groth16_bp_upload(pt->pp, dev->ws, ei);
+    t->upload = cz_groth16_bp_pending_timings(pt->pp)->upload_ms;
+    if (rc == CZ_OK) {
+        abc_back(pt); /* on the device now: not read again */
+    } else if (rc == CZ_ENOMEM && cz_groth16_gpu_ws_bytes(dev->ws) == 0) {
+        /* the workspace could not grow: compute uploads under the lock instead */
+        CZ_LOG_WARN("GPU %d: partition inputs uploaded under the lock: %s", dev->device, ei->msg);
+        cz_errinfo_clear(ei);
+        rc = CZ_OK;
+    }
+    return rc;
+}
+
+int cz__bp_compute(void *part, void *job, const cz_engine_device *dev, cz_part_times *t,
+                   cz_errinfo *ei) {
+    cz__bp_job *j = job;
+    cz__bp_part *pt = part;
+    const cz_groth16_bp_gpu_key *key = NULL;
+    int rc;
+    if (dev->device < 0 && j->keys->bench)
+        return cz_fail(ei, CZ_EUNSUPPORTED,
+                       "a benchmark key has its bases on the GPU only (--gpu)");
+    if (dev->device >= 0 && (rc = keys_get(&key, j->keys, dev->device, &pt->as, ei)) != CZ_OK)
+        return rc;
+    rc = cz_groth16_bp_compute(pt->pp, key, dev->compute, ei);
+    const cz_groth16_timings *tm = cz_groth16_bp_pending_timings(pt->pp);
+    t->ntt_h = tm->ntt_ms + tm->msm_h_ms;
+    t->tail_msm = tm->msm_a_ms + tm->msm_b1_ms + tm->msm_c_ms;
+    t->upload = tm->upload_ms;
+    t->device = tm->gpu_ms;
+    return rc;
+}
+
+int cz__bp_finish(cz_groth16_proof *proof, void *part, void *job, cz_part_times *t,
+                  cz_errinfo *ei) {
+    cz__bp_part *pt = part;
+    int rc;
+    (void)job;
+    rc = cz_groth16_bp_finish(proof, pt->pp, ei);
+    t->g2_msm = cz_groth16_bp_pending_timings(pt->pp)->msm_b2_ms;
+    return rc;
+}
+
+int cz__bp_verify(void *job, const cz_groth16_proof *proofs, uint32_t nparts, cz_errinfo *ei) {
+    cz__bp_job *j = job;
+    cz_groth16_public *pubs;
+    static int said;
+    int rc;
+    if (j->skip_verify) {
+        if (!__atomic_exchange_n(&said, 1, __ATOMIC_RELAXED))
+            fprintf(stderr, "bellperson: benchmark key: proofs are timed, not verified\n");
+        return CZ_OK;
+    }
+    if (nparts != j->nparts)
+        return cz_fail(ei, CZ_EINTERNAL, "verify: %u proofs for %u partitions", nparts, j->nparts);
+    if ((pubs = calloc(nparts, sizeof *pubs)) == NULL)
+        return cz_fail(ei, CZ_ENOMEM, "verify: public inputs");
+    for (uint32_t p = 0; p < nparts; p++)
+        pubs[p] = (cz_groth16_public){CZ_CURVE_BLS12381, j->npub, j->pub + (size_t)p * j->npub};
+    rc = cz_groth16_verify_batch(&j->vk, pubs, proofs, nparts, ei);
+    free(pubs);
+    if (rc == CZ_EVERIFY)
+        return cz_fail(ei, rc, "the job's %u partition proofs do not verify", nparts);
+    return rc;
+}

@@ -1,0 +1,94 @@
+/*
+ * The bellperson partition task (internal to the engine): the steps of cz_workload_ops for a
+ * workload that proves bellperson keys (cuzk/groth16_bellperson.h) from proving assignments, as
+ * g16_task.h is for zkeys. A workload embeds a cz__bp_job as the first member of its job, makes
+ * each partition with cz__bp_part_new (pooled a, b, c and w = input | aux, the densities shared
+ * from the job), fills them, and ends with cz__bp_part_end (which records the public inputs);
+ * every other step is one of the cz__bp_* stages below (CZ__BP_STAGES), which run the bellperson
+ * prover's stages on the partition:
+ *
+ *   prepare   the device's GPU key (made on first use from the first partition's densities,
+ *             outside the lock), the pending proof, the G2 MSM started on dev->cpu unless the
+ *             key holds B_G2
+ *   upload    a, b, c and w into the GPU worker's device buffers (dev->ws); a, b, c go back to
+ *             the pool at once
+ *   compute   under the device lock: the 7 NTTs and the MSMs (GPU, or CPU with dev->compute)
+ *   finish    joins the G2 MSM, the epilogue: the proof (a struct); w goes back to the pool
+ *   verify    the job's partitions at once (cz_groth16_verify_batch)
+ */
+#ifndef CUZK_ENGINE_BP_TASK_H
+#define CUZK_ENGINE_BP_TASK_H
+
+#include <pthread.h>
+#include <stdint.h>
+
+#include "cuzk/assignment.h"
+#include "cuzk/groth16_bellperson.h"
+#include "cuzk/pipeline.h"
+#include "cuzk/workload.h"
+
+/* GPU keys of one bellperson key, one per device, made on first use (thread-safe). With bench
+ * set, the bases are made on the device as progressions p0[v] + i·step[v] (H, L, A, B_G1; then
+ * B_G2 from the G2 pair): a benchmark key. */
+typedef struct cz__bp_keys {
+    pthread_mutex_t lock; /* guards gpu[] */
+    const cz_bellperson_params *params;
+    int bench;
+    cz_bls12381_g1_affine p0[4], step[4];
+    cz_bls12381_g2_affine p0_g2, step_g2;
+    cz_groth16_bp_gpu_key *gpu[CZ_ENGINE_MAX_DEVICES];
+} cz__bp_keys;
+
+void cz__bp_keys_init(cz__bp_keys *k, const cz_bellperson_params *params);
+void cz__bp_keys_fini(cz__bp_keys *k);
+
+/* What every bellperson job has. */
+typedef struct cz__bp_job {
+    const cz_bellperson_params *params;
+    cz_groth16_vk vk;
+    uint32_t nparts, npub;
+    uint64_t (*pub)[4]; /* nparts × npub canonical public inputs, from cz__bp_part_end */
+    int fixed;          /* r, s given (tests: reproducible proofs) */
+    cz_bls12381_fr r, s;
+    int skip_verify;                      /* a benchmark key: proofs timed, not verified */
+    const uint64_t *a_aux, *b_in, *b_aux; /* the circuit's densities (the workload's) */
+    size_t abc_size, ninput, naux;
+    cz__bp_keys *keys; /* not owned */
+} cz__bp_job;
+
+/* One partition in flight: the pooled vectors and the assignment that views them. */
+typedef struct cz__bp_part {
+    cz_mem *mem;
+    cz_bls12381_fr *a, *b, *c, *w;
+    cz_assignment as;
+    cz_groth16_bp_pending *pp;
+} cz__bp_part;
+
+/* The shell of a job of nparts partitions with params (blinding bl may be NULL: random). */
+int cz__bp_job_init(cz__bp_job *j, const cz_bellperson_params *params, uint32_t nparts,
+                    const cz_workload_blinding *bl, cz_errinfo *ei);
+void cz__bp_job_fini(cz__bp_job *j);
+/* The engine's side of the workload: nparts, the pooled buffers, part_bytes. */
+void cz__bp_workload(cz_workload *out, const cz_workload_ops *ops, void *job, cz__bp_job *j,
+                     cz_proof_kind kind, uint64_t part_bytes);
+
+/* A partition with a, b, c (abc_size each) and w (ninput + naux) from env's pool. */
+int cz__bp_part_new(cz__bp_part **out, const cz__bp_job *j, const cz_part_env *env, cz_errinfo *ei);
+/* Ends synthesis of partition p (see g16_task.h's cz__g16_part_end). */
+int cz__bp_part_end(void **out, cz__bp_job *j, cz__bp_part *part, uint32_t p, int rc);
+
+int cz__bp_prepare(void *part, void *job, const cz_engine_device *dev, cz_part_times *t,
+                   cz_errinfo *ei);
+int cz__bp_upload(void *part, void *job, const cz_engine_device *dev, cz_part_times *t,
+                  cz_errinfo *ei);
+int cz__bp_compute(void *part, void *job, const cz_engine_device *dev, cz_part_times *t,
+                   cz_errinfo *ei);
+int cz__bp_finish(cz_groth16_proof *proof, void *part, void *job, cz_part_times *t, cz_errinfo *ei);
+void cz__bp_part_free(void *part, void *job);
+int cz__bp_verify(void *job, const cz_groth16_proof *proofs, uint32_t nparts, cz_errinfo *ei);
+
+#define CZ__BP_STAGES                                                                              \
+    .prepare = cz__bp_prepare, .upload = cz__bp_upload, .compute = cz__bp_compute,                 \
+    .finish = cz__bp_finish, .part_free = cz__bp_part_free, .verify = cz__bp_verify
+
+#endif
