@@ -33,6 +33,8 @@ int cz__cli_usage_error(const char *cmd, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 /* Parses a thread count ("0" = all CPUs). CZ_OK or CZ_EINVAL. */
 int cz__cli_parse_threads(size_t *out, const char *s);
+/* Parses a CUDA device number (0..1024). CZ_OK or CZ_EINVAL. */
+int cz__cli_parse_device(int *out, const char *s);
 /* Parses 64 hex digits (big-endian, as people write numbers) into 32 little-endian bytes. */
 int cz__cli_parse_hex32(uint8_t out[32], const char *s);
 

@@ -46,6 +46,15 @@ int cz__cli_parse_threads(size_t *out, const char *s) {
     return CZ_OK;
 }
 
+int cz__cli_parse_device(int *out, const char *s) {
+    char *end;
+    long v = strtol(s, &end, 10);
+    if (*s == '\0' || *end != '\0' || v < 0 || v > 1024)
+        return CZ_EINVAL;
+    *out = (int)v;
+    return CZ_OK;
+}
+
 int cz__cli_parse_hex32(uint8_t out[32], const char *s) {
     if (strncmp(s, "0x", 2) == 0)
         s += 2;

@@ -102,15 +102,11 @@ int cz__cli_prove(int argc, char **argv) {
         } else if (strcmp(a, "--gpu") == 0) {
             use_gpu = 1;
         } else if (strcmp(a, "--device") == 0) {
-            char *end;
-            long v;
             if (++i == argc)
                 return cz__cli_usage_error("prove", "--device needs a device number");
-            v = strtol(argv[i], &end, 10);
-            if (argv[i][0] == '\0' || *end != '\0' || v < 0 || v > 1024)
+            if (cz__cli_parse_device(&device, argv[i]) != CZ_OK)
                 return cz__cli_usage_error("prove", "--device needs a device number, not '%s'",
                                            argv[i]);
-            device = (int)v;
             have_device = 1;
         } else if (strcmp(a, "--verify") == 0) {
             verify = 1;
