@@ -14,6 +14,7 @@
 
 #include "cli/cli.h"
 #include "cuzk/bellperson.h"
+#include "cuzk/params.h"
 #include "cuzk/clock.h"
 #include "cuzk/groth16.h"
 #include "cuzk/groth16_json.h"
@@ -127,6 +128,16 @@ static void print_sizes(const cz_bellperson_info *in) {
     printf("size: %llu bytes\n", (unsigned long long)in->size);
 }
 
+/* The digest line: the first 32 hex digits of BLAKE2b-512 of the file, what Filecoin's
+ * parameters.json lists (docs/params.md). */
+static int print_digest(const char *path, cz_errinfo *ei) {
+    char d[CZ_PARAM_DIGEST_HEX + 1];
+    if (cz_params_digest_file(d, NULL, path, NULL, NULL, ei) != CZ_OK)
+        return ei->code;
+    printf("digest: %s (BLAKE2b-512, first 128 bits, as parameters.json)\n", d);
+    return CZ_OK;
+}
+
 static int info_bp_vk(const char *path, cz_errinfo *ei) {
     cz_bellperson_info in;
     cz_bellperson_vk vk;
@@ -138,7 +149,7 @@ static int info_bp_vk(const char *path, cz_errinfo *ei) {
     print_sizes(&in);
     printf("points: all valid, on the curve and in the subgroup\n");
     cz_bellperson_vk_free(&vk);
-    return CZ_OK;
+    return print_digest(path, ei);
 }
 
 static int info_bp_params(const char *path, const info_opts *o, cz_errinfo *ei) {
@@ -152,7 +163,7 @@ static int info_bp_params(const char *path, const info_opts *o, cz_errinfo *ei) 
            in.count[CZ_BELLPERSON_L]);
     print_sizes(&in);
     if (!o->check) {
-        printf("points: not read (--check decodes them)\n");
+        printf("points: not read (--check decodes them and prints the digest)\n");
         return CZ_OK;
     }
     cz_threadpool *pool = NULL;
@@ -167,6 +178,7 @@ static int info_bp_params(const char *path, const info_opts *o, cz_errinfo *ei) 
                o->subgroup ? " and in the subgroup" : "", cz_clock_elapsed_s(t0),
                cz_threadpool_size(pool));
         cz_bellperson_params_free(&p);
+        rc = print_digest(path, ei);
     }
     cz_threadpool_destroy(pool);
     return rc;
@@ -182,7 +194,7 @@ static int info_proofs(const char *path, cz_errinfo *ei) {
            "subgroup\n",
            path, n, n * 192);
     free(pr);
-    return CZ_OK;
+    return print_digest(path, ei);
 }
 
 static int ends_with(const char *s, const char *tail) {

@@ -122,6 +122,10 @@ check "... prints the counts" \
 cat "$T/out"
 cz info "$T/bp.params"
 check "... the .params is one" bash -c "test $rc = 0 && grep -q '^B_G2: 13 points' '$T/out'"
+cz info "$T/bp.vk"
+want=$(node -e 'const c = require("crypto"), fs = require("fs");
+console.log(c.createHash("blake2b512").update(fs.readFileSync(process.argv[1])).digest("hex").slice(0, 32));' "$T/bp.vk")
+check "info prints the .vk's digest (BLAKE2b-512 by node)" grep -q "^digest: $want " "$T/out"
 cz setup --bellperson "$T/bp_chain.r1cs" -o "$T/bp2.params" --seed 00ff
 check "the same seed gives the same .params" cmp -s "$T/bp.params" "$T/bp2.params"
 check "the .vk is the start of the .params" \
