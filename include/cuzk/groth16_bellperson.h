@@ -83,7 +83,8 @@ typedef struct cz_groth16_bp_opts {
  * proofs[i] = the proof of assignment asg[i] with params, for i < n (n >= 1); opts may be NULL.
  * Errors: CZ_EFORMAT (an assignment that does not fit the key, naming circuit and count),
  * CZ_EINVAL (n == 0; one of r_s/s_s NULL; a gpu_key of another key or device), CZ_ERANGE (a
- * domain past 2^32), CZ_ENOMEM, CZ_EIO (no randomness), and with use_gpu CZ_ENOGPU, CZ_EGPU.
+ * domain the NTT does not take: past 2^CZ_GPU_NTT_MAX_LOG on the GPU), CZ_ENOMEM, CZ_EIO (no
+ * randomness), and with use_gpu CZ_ENOGPU, CZ_EGPU.
  * The assignments are not checked for satisfaction: a wrong one gives a proof that fails
  * verification.
  */

@@ -40,9 +40,7 @@ int cz__bp_check_one(unsigned *log_n, const cz_bellperson_params *params, const 
         return cz_fail(ei, CZ_EFORMAT,
                        "bellperson prove: the key's H has %u points, not a power of two minus one",
                        params->nh);
-    *log_n = (unsigned)__builtin_ctzll((unsigned long long)dom);
-    if (*log_n > 32)
-        return cz_fail(ei, CZ_ERANGE, "bellperson prove: domain 2^%u is past 2^32", *log_n);
+    *log_n = (unsigned)__builtin_ctzll((unsigned long long)dom); /* <= 32: |H| is a u32 */
     if (as->ninput == 0 || as->ninput != params->vk.nic)
         return cz_fail(ei, CZ_EFORMAT,
                        "bellperson prove: circuit %zu has %zu inputs (ONE included), the key %u "
