@@ -353,6 +353,14 @@ int cz_groth16_bp_prove(cz_groth16_proof *proofs, const cz_bellperson_params *pa
             rc = cz_groth16_bp_gpu_key_create(&own, params, &asg[0], o->gpu_device, ei);
             key = own;
         }
+        if (rc == CZ_OK && cz__bp_gpu_key_params(key) != params)
+            rc = cz_fail(ei, CZ_EINVAL, "bellperson prove: the GPU key was made for another key");
+        for (size_t i = 0; rc == CZ_OK && i < n; i++) /* every circuit, before any work */
+            if (!cz_groth16_bp_gpu_key_fits(key, &asg[i]))
+                rc = cz_fail(ei, CZ_EFORMAT,
+                             "bellperson prove: circuit %zu has other densities than the GPU key "
+                             "was made for (another circuit?)",
+                             i);
         if (rc == CZ_OK)
             rc = cz_groth16_gpu_ws_create(&ws, o->gpu_device, ei);
         if (rc != CZ_OK)

@@ -45,7 +45,8 @@ int cz__bp_domain_consts(cz_bls12381_fr *g, cz_bls12381_fr *zinv, unsigned log_n
 /* The G2 MSM of pp on the host, on pool: B2' over the gathered B scalars. CZ_ENOMEM. */
 int cz__bp_g2_host(cz_groth16_bp_pending *pp, cz_threadpool *pool);
 
-/* The GPU stages (prove_bellperson_gpu.c). */
+/* The GPU stages (prove_bellperson_gpu.c), and the key a resident key was made for. */
+const cz_bellperson_params *cz__bp_gpu_key_params(const cz_groth16_bp_gpu_key *k);
 int cz__bp_upload_gpu(cz_groth16_bp_pending *pp, cz_groth16_gpu_ws *ws, cz_errinfo *ei);
 int cz__bp_compute_gpu(cz_groth16_bp_pending *pp, const cz_groth16_bp_gpu_key *key, cz_errinfo *ei);
 

@@ -241,14 +241,16 @@ int cz_groth16_bp_gpu_key_fits(const cz_groth16_bp_gpu_key *k, const cz_assignme
            density_same(k->b_aux, as->b_aux_density, as->naux);
 }
 
-static int key_fits(const cz_groth16_bp_gpu_key *k, const cz_assignment *as, size_t i,
-                    cz_errinfo *ei) {
+static int key_fits(const cz_groth16_bp_gpu_key *k, const cz_assignment *as, cz_errinfo *ei) {
     if (!cz_groth16_bp_gpu_key_fits(k, as))
         return cz_fail(ei, CZ_EFORMAT,
-                       "bellperson prove: circuit %zu has other densities than the GPU key was "
-                       "made for (another circuit?)",
-                       i);
+                       "bellperson prove: the circuit has other densities than the GPU key was "
+                       "made for (another circuit?)");
     return CZ_OK;
+}
+
+const cz_bellperson_params *cz__bp_gpu_key_params(const cz_groth16_bp_gpu_key *k) {
+    return k->params;
 }
 
 int cz_groth16_bp_gpu_key_has_g2(const cz_groth16_bp_gpu_key *k) {
@@ -367,7 +369,7 @@ int cz__bp_compute_gpu(cz_groth16_bp_pending *pp, const cz_groth16_bp_gpu_key *k
     if (pp->ws != NULL && cz__groth16_gpu_ws_device(pp->ws) != key->dev)
         return cz_fail(ei, CZ_EINVAL, "bellperson prove: uploaded to GPU %d, computing on GPU %d",
                        cz__groth16_gpu_ws_device(pp->ws), key->dev);
-    if ((rc = key_fits(key, pp->as, 0, ei)) != CZ_OK)
+    if ((rc = key_fits(key, pp->as, ei)) != CZ_OK)
         return rc;
     if (pp->ws == NULL) { /* no upload stage: into a workspace of this call's own */
         if ((rc = cz_groth16_gpu_ws_create(&own, key->dev, ei)) != CZ_OK ||
