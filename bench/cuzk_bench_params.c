@@ -3,7 +3,8 @@
  * the SRS manager (docs/params.md, "Loading a key"), and the writer of the key it loads.
  *
  *   cuzk-bench-params write OUT.params [--shape porep-32g | --scale K]
- *   cuzk-bench-params load KEY.params [--threads N] [--runs R] [--subgroup] [--pinned]
+ *   cuzk-bench-params load KEY.params [--threads N] [--runs R] [--subgroup]
+ *                          [--host heap|pinned|thp|thp-pinned] [--pinned]
  *
  * write: a key with the section counts of Filecoin's 32 GiB PoRep parameters (--shape porep-32g,
  * the default: IC 329, H 134,217,727, L 130,169,893, A 129,753,620, B_G1 and B_G2 33,112,282 each,
@@ -20,17 +21,19 @@
  * op "write": bytes, seconds, GB/s.
  *
  * load: each run makes an SRS manager whose config holds a pool of N threads (default one per
- * CPU) and the host memory (malloc, or with --pinned the pinned allocator the daemon uses when it
- * has GPUs), and times cz_srs_acquire of the key with cz_srs_loader_params: the footprint walk,
- * the allocation of the five arrays, the parallel read and decode, the file checks, as the engine
- * and the daemon load a key. R runs (default 2): the first may read the disk, later ones find the
- * file in the page cache. One JSON line per run, op "load": seconds and GB/s of the file's bytes.
- * Then one line, op "pread": the same file read by the same threads in the reader's chunks into
- * buffers of their own, with no decoding and no new memory: the part of a load that is the copy
- * out of the page cache. With --subgroup, one more load with the subgroup check of the five
- * proving sections (cz_srs_config.params_check_subgroup), op "load_subgroup", which also says what
- * the check added: seconds over the median plain load, and CPU nanoseconds per point (that
- * difference times N over the points).
+ * CPU) and the host memory (--host: heap = malloc, the engine's default; pinned (or --pinned) =
+ * the pinned allocator the daemon uses when it has GPUs; thp = anonymous mappings with
+ * transparent huge pages asked for (madvise MADV_HUGEPAGE: 512 times fewer page faults); thp-pinned
+ * = thp, each block then pinned with cudaHostRegister), and times cz_srs_acquire of the key with
+ * cz_srs_loader_params: the footprint walk, the allocation of the five arrays, the parallel read
+ * and decode, the file checks, as the engine and the daemon load a key. R runs (default 2): the
+ * first may read the disk, later ones find the file in the page cache. One JSON line per run, op
+ * "load": seconds and GB/s of the file's bytes. Then one line, op "pread": the same file read by
+ * the same threads in the reader's chunks into buffers of their own, with no decoding and no new
+ * memory: the part of a load that is the copy out of the page cache. With --subgroup, one more load
+ * with the subgroup check of the five proving sections (cz_srs_config.params_check_subgroup), op
+ * "load_subgroup", which also says what the check added: seconds over the median plain load, and
+ * CPU nanoseconds per point (that difference times N over the points).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -39,6 +42,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "bench_points.h"
@@ -46,6 +50,7 @@
 #include "cuzk/bellperson.h"
 #include "cuzk/encoding.h"
 #include "cuzk/engine.h"
+#include "cuzk/gpu.h"
 #include "cuzk/rand.h"
 #include "cuzk/threadpool.h"
 
@@ -66,7 +71,8 @@ static const uint32_t porep_32g[NSECT] = {329, 134217727, 130169893, 129753620, 
 
 static const char usage[] =
     "usage: cuzk-bench-params write OUT.params [--shape porep-32g | --scale K]\n"
-    "       cuzk-bench-params load KEY.params [--threads N] [--runs R] [--subgroup] [--pinned]\n"
+    "       cuzk-bench-params load KEY.params [--threads N] [--runs R] [--subgroup]\n"
+    "                              [--host heap|pinned|thp|thp-pinned] [--pinned]\n"
     "The written key is for timing only: its points come from no trapdoor, it proves nothing.\n";
 
 /* ---- write ------------------------------------------------------------------------------- */
@@ -199,13 +205,50 @@ out:
 typedef struct load_opts {
     const char *path;
     size_t threads;
-    int runs, subgroup, pinned;
+    int runs, subgroup;
+    const char *host; /* heap, pinned, thp, thp-pinned */
 } load_opts;
+
+#define THP_ALIGN ((size_t)2 << 20)
+
+/* Anonymous mappings rounded to 2 MiB with huge pages asked for; arg != NULL also pins them. */
+static void *thp_alloc(void *arg, size_t bytes) {
+    size_t len = (bytes + THP_ALIGN - 1) / THP_ALIGN * THP_ALIGN;
+    void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED)
+        return NULL;
+    (void)madvise(p, len, MADV_HUGEPAGE);
+    if (arg != NULL && cz_gpu_host_register(p, len, 0, NULL) != CZ_OK) {
+        munmap(p, len);
+        return NULL;
+    }
+    return p;
+}
+
+static void thp_free(void *arg, void *p, size_t bytes) {
+    size_t len = (bytes + THP_ALIGN - 1) / THP_ALIGN * THP_ALIGN;
+    if (p == NULL)
+        return;
+    if (arg != NULL)
+        (void)cz_gpu_host_unregister(p, NULL);
+    munmap(p, len);
+}
+
+static int pin_flag = 1;
+static const cz_srs_host_mem host_thp = {thp_alloc, thp_free, NULL};
+static const cz_srs_host_mem host_thp_pinned = {thp_alloc, thp_free, &pin_flag};
+
+static const cz_srs_host_mem *host_mem_of(const char *host) {
+    return strcmp(host, "pinned") == 0       ? &cz_srs_host_mem_pinned
+           : strcmp(host, "thp") == 0        ? &host_thp
+           : strcmp(host, "thp-pinned") == 0 ? &host_thp_pinned
+                                             : NULL;
+}
 
 /* One load through a fresh manager: its wall seconds in *s. */
 static int load_once(double *s, const load_opts *o, cz_threadpool *pool, int subgroup,
                      cz_errinfo *ei) {
-    cz_srs_config cfg = {NULL, NULL, o->pinned ? &cz_srs_host_mem_pinned : NULL, pool, subgroup};
+    cz_srs_config cfg = {NULL, NULL, host_mem_of(o->host), pool, subgroup};
     cz_srs *m = NULL;
     cz_srs_key *k = NULL;
     int rc = cz_srs_create(&m, &cfg, ei);
@@ -276,9 +319,8 @@ static void load_fields(char *f, size_t n, const char *op, int run, const load_o
     snprintf(f, n,
              "\"op\":\"%s\",\"run\":%d,\"threads\":%zu,\"host_mem\":\"%s\",\"bytes\":%llu,"
              "\"g1_points\":%llu,\"g2_points\":%u,\"s\":%.6f,\"gb_s\":%.4g",
-             op, run, threads, o->pinned ? "pinned" : "heap", (unsigned long long)info->size,
-             (unsigned long long)g1, info->count[CZ_BELLPERSON_B_G2], s,
-             (double)info->size / s / 1e9);
+             op, run, threads, o->host, (unsigned long long)info->size, (unsigned long long)g1,
+             info->count[CZ_BELLPERSON_B_G2], s, (double)info->size / s / 1e9);
 }
 
 static void print_line(const char *fields, double s) {
@@ -368,7 +410,7 @@ static int main_write(int argc, char **argv) {
 }
 
 static int main_load(int argc, char **argv) {
-    load_opts o = {argv[2], 0, 2, 0, 0};
+    load_opts o = {argv[2], 0, 2, 0, "heap"};
     for (int a = 3; a < argc; a++) {
         long v = -1;
         if (strcmp(argv[a], "--threads") == 0 && a + 1 < argc &&
@@ -380,7 +422,10 @@ static int main_load(int argc, char **argv) {
         } else if (strcmp(argv[a], "--subgroup") == 0) {
             o.subgroup = 1;
         } else if (strcmp(argv[a], "--pinned") == 0) {
-            o.pinned = 1;
+            o.host = "pinned";
+        } else if (strcmp(argv[a], "--host") == 0 && a + 1 < argc &&
+                   (strcmp(argv[a + 1], "heap") == 0 || host_mem_of(argv[a + 1]) != NULL)) {
+            o.host = argv[++a];
         } else {
             fputs(usage, stderr);
             return 2;

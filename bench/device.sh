@@ -23,7 +23,8 @@
 #   micro   G1 MSM 2^MSM_LOG (26) and Fr NTT 2^NTT_LOG (27) of both curves, data on the device,
 #           median of 5 (cuzk-bench msm|ntt --gpu --no-copies), the JSON lines into summary.txt
 #   engine  the engine at 2^ESCALE (27) with the benchmark key on GPU 0, the pinned pool filled
-#           first: ECOUNT proofs (2), EJOBS in flight (2), sweep ESWEEP (gw:pw, 2:4)
+#           first: ECOUNT proofs (2), EJOBS in flight (2), sweep ESWEEP (gw:pw, 2:4); EARGS are
+#           more options (EARGS=--bellperson: the bellperson prover and key)
 #   bp      the bellperson prover on GPU 0 for one PoRep-shaped partition of 2^BPSCALE (27), a key
 #           made on the device, BPRUNS (3) timed runs after a warm-up
 #           (cuzk-bench-gpu-bellperson), the JSON lines into summary.txt
@@ -38,7 +39,9 @@
 #           temporary folder on the file system with the most room among PARAMS_DIR, TMPDIR,
 #           /tmp, /var/tmp and /dev/shm (half the shape, --scale 26, where none has 48 GB free),
 #           loaded PRUNS (2) times on PTHREADS (16) threads into heap memory, then once into
-#           pinned memory (the daemon's with GPUs), and deleted; then a key of 2^PSUB (18) loaded
+#           each host memory of PHOSTS ("pinned thp thp-pinned": the daemon's pinned memory with
+#           GPUs, huge-page mappings, huge-page mappings pinned; cuzk-bench-params --host), and
+#           deleted; then a key of 2^PSUB (18) loaded
 #           with and without the subgroup check, whose per-point cost scales to the full key
 #           (PSHAPE, e.g. "--scale 20", writes another shape than the largest that fits).
 #           The JSON lines into summary.txt; about 2-3 minutes
@@ -115,6 +118,7 @@ run() {
     return $rc
   }
   say "$(nvidia-smi -L | head -2); $(nproc) cores; $(head -2 "$D/MANIFEST.txt" | tr '\n' ' ')"
+  say "cpu: $(lscpu 2>/dev/null | grep -E '^(Model name|Thread\(s\) per core|Core\(s\) per socket|Socket\(s\))' | tr -s ' ' | tr '\n' ';'); thp: $(cat /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null)"
   for p in "${@:-unit micro engine daemon}"; do
     for q in $p; do
       case $q in
@@ -142,7 +146,7 @@ run() {
           --scale "${ESCALE:-27}" --partitions 10 \
           --budget-gib "${BUDGET:-$(($(free -g | awk '/Mem:/{print $2}') * 80 / 100))}" \
           --warmup 2 --timeline $O/timeline -c "${ECOUNT:-2}" -j "${EJOBS:-2}" --gpu --device 0 \
-          --sweep "${ESWEEP:-2:4}" --pinned --prefill
+          --sweep "${ESWEEP:-2:4}" --pinned --prefill ${EARGS:-}
         grep -h '"summary"' "$O/engine.log" >>"$S"
         ;;
       bp)
@@ -240,8 +244,10 @@ params_phase() {
   if [ -s "$key" ]; then
     step params-load 150 $X/cuzk-bench-params load "$key" --threads "$th" --runs "${PRUNS:-2}"
     grep -h '^{' "$O/params-load.log" >>"$S"
-    step params-load-pinned 90 $X/cuzk-bench-params load "$key" --threads "$th" --runs 1 --pinned
-    grep -h '^{' "$O/params-load-pinned.log" >>"$S"
+    for h in ${PHOSTS:-pinned thp thp-pinned}; do
+      step params-load-$h 90 $X/cuzk-bench-params load "$key" --threads "$th" --runs 1 --host $h
+      grep -h '^{' "$O/params-load-$h.log" >>"$S"
+    done
   fi
   rm -f "$key"
   step params-sub-write 30 $X/cuzk-bench-params write "$K/sub.params" --scale "${PSUB:-18}"

@@ -154,6 +154,10 @@ typedef struct cz_bellperson_read_opts {
     const cz_file_alloc *mem; /* allocates the five arrays; NULL: malloc/free */
 } cz_bellperson_read_opts;
 
+/* 1 when x and y hold the same key: the same counts and every point byte for byte (the
+ * verifying key's included); 0 otherwise. */
+int cz_bellperson_params_equal(const cz_bellperson_params *x, const cz_bellperson_params *y);
+
 /*
  * Reads a .params file as described above; opts may be NULL (the defaults). Errors as for
  * cz_bellperson_vk_read, for the point of any section, plus CZ_EIO when the file changed while it

@@ -30,6 +30,9 @@
  * set (cz_tuning, cuzk/tuning.h, can force the split, the window layout and per-phase times on
  * stderr, for tests and debugging). See docs/gpu.md.
  *
+ * Fixed-base multiplication: [k_i]P for many scalars and one point P through a window table of
+ * P (the key setup's big multiplications).
+ *
  * Vector kernels: pointwise products, a·b - c, scaling and canonical -> Montgomery conversion of
  * Fr vectors in device memory (the glue of the Groth16 GPU prover, src/groth16/prove_gpu.c).
  */
@@ -214,6 +217,22 @@ int cz_bn254_gpu_g2_msm_dev(cz_bn254_g2_jacobian *ret, const cz_gpu_bases *b, co
                             size_t n, cz_errinfo *ei);
 int cz_bls12381_gpu_g2_msm_dev(cz_bls12381_g2_jacobian *ret, const cz_gpu_bases *b,
                                const void *d_scalars, size_t n, cz_errinfo *ei);
+
+/* ---- fixed-base multiplication (key setup, BLS12-381) ----
+ *
+ * out[i] = [k[i]]P for i < n, affine (x = y = 0 for k = 0), given a window table of the fixed
+ * point P: table[j·(2^w - 1) + d - 1] = d·2^(w·j)·P for the windows j < nwin and digits
+ * 1 <= d < 2^w (src/groth16/setup_fixed_impl.h builds it on the CPU). k: Montgomery-form scalars
+ * in host memory; out: host memory. 1 <= w <= 16; the nwin windows must cover 255 bits and none
+ * may start past bit 256. The bellperson key setup uses it for H, L, A, B and IC
+ * (src/groth16/setup_bellperson.c). Device memory: the table plus about 430 (G1) or 820 (G2)
+ * bytes for each of up to 2^22 points in flight. CZ_EINVAL (w, nwin, NULL arrays). */
+int cz_bls12381_gpu_g1_fixed_mul(cz_bls12381_g1_affine *out, const cz_bls12381_g1_affine *table,
+                                 unsigned w, unsigned nwin, const cz_bls12381_fr *k, size_t n,
+                                 int dev, cz_errinfo *ei);
+int cz_bls12381_gpu_g2_fixed_mul(cz_bls12381_g2_affine *out, const cz_bls12381_g2_affine *table,
+                                 unsigned w, unsigned nwin, const cz_bls12381_fr *k, size_t n,
+                                 int dev, cz_errinfo *ei);
 
 /* ---- vector kernels over Fr (device memory, n elements, Montgomery form) ---- */
 

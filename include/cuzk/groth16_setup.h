@@ -74,18 +74,22 @@ int cz_groth16_setup(const char *zkey_path, const cz_r1cs_file *r1cs, const cz_g
  * them; write them with cz_bellperson_params_write and cz_bellperson_vk_write. td = NULL draws all
  * five values (γ too, as bellperson does) from the CSPRNG; otherwise td is used as it is (a seeded
  * trapdoor keeps its γ = 1). The trapdoor and every scalar derived from it are wiped before the
- * call returns. pool may be NULL (one thread). With m the smallest power of two >= rows + 1 +
+ * call returns. pool may be NULL (one thread). dev >= 0 runs the fixed-base multiplications and
+ * the inverse NTT on that CUDA device (cuzk/gpu.h; the same key, minutes instead of hours at
+ * 2^27); dev < 0 runs everything on pool. With m the smallest power of two >= rows + 1 +
  * npublic: |H| = m - 1, |IC| = 1 + npublic, |L| = naux, |A| = 1 + npublic + the aux variables
  * that occur in A, |B_G1| = |B_G2| = the variables that occur in B (cuzk/assignment.h's
  * densities). Errors: CZ_ECURVE (not BLS12-381), CZ_ERANGE (m would be 2^32 or more, which
  * bellperson refuses; a trapdoor value >= r), CZ_EINVAL (a zero α/β/γ/δ; τ^m = 1; an identity
- * IC point, which only an unlucky τ gives), CZ_EFORMAT (cs fails cz_r1cs_validate; an aux
+ * IC point, which only an unlucky τ gives), CZ_ENOGPU / CZ_EGPU (dev >= 0 and that GPU is
+ * missing or fails), CZ_EFORMAT (cs fails cz_r1cs_validate; an aux
  * variable with an identity L point, as one in no constraint: bellperson's UnconstrainedVariable,
  * named with its variable index; a variable that occurs in A or B but whose polynomial is zero
  * at τ, named), CZ_EIO (no randomness), CZ_ENOMEM. On error *out is zeroed.
  */
 int cz_groth16_setup_bellperson(cz_bellperson_params *out, const cz_r1cs *cs,
-                                const cz_groth16_trapdoor *td, cz_threadpool *pool, cz_errinfo *ei);
+                                const cz_groth16_trapdoor *td, cz_threadpool *pool, int dev,
+                                cz_errinfo *ei);
 
 /*
  * A trapdoor derived deterministically from seed (any bytes), for reproducible test keys: τ, α,

@@ -1,10 +1,10 @@
 /*
  * `cuzk setup R1CS ZKEY [--seed HEX] [--vk VK.json] [--threads N]`: writes an INSECURE Groth16
  * test key for a circom circuit (cuzk/groth16_setup.h), snarkjs's .zkey;
- * `cuzk setup --bellperson R1CS -o KEY.params [--vk KEY.vk] [--seed HEX] [--threads N]`: the same
- * as bellperson's parameters (the circuit converted with cz_r1cs_from_file, BLS12-381 only). The
- * `cuzk` front end calls cz__cli_setup with argv[0] = "setup". Exit codes as for every command
- * (cli/cli.h).
+ * `cuzk setup --bellperson R1CS -o KEY.params [--vk KEY.vk] [--seed HEX] [--threads N] [--gpu]
+ * [--device N]`: the same as bellperson's parameters (the circuit converted with cz_r1cs_from_file,
+ * BLS12-381 only). The `cuzk` front end calls cz__cli_setup with argv[0] = "setup". Exit codes as
+ * for every command (cli/cli.h).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,7 +25,7 @@
 static void usage(FILE *out) {
     fputs("usage: cuzk setup R1CS ZKEY [--seed HEX] [--vk VK.json] [--threads N]\n"
           "       cuzk setup --bellperson R1CS -o KEY.params [--vk KEY.vk] [--seed HEX]\n"
-          "                  [--threads N]\n"
+          "                  [--threads N] [--gpu] [--device N]\n"
           "\n"
           "Writes a Groth16 proving key (snarkjs .zkey) for the circom constraint system R1CS,\n"
           "from a trapdoor (tau, alpha, beta, delta; gamma = 1) chosen by this program. With\n"
@@ -41,7 +41,10 @@ static void usage(FILE *out) {
           "  --vk FILE      also write the verification key: snarkjs verification_key.json, or\n"
           "                 with --bellperson the bellperson .vk.\n"
           "  -o FILE        with --bellperson: the .params file to write.\n"
-          "  --threads N    worker threads (default: one per CPU).\n",
+          "  --threads N    worker threads (default: one per CPU).\n"
+          "  --gpu          with --bellperson: the big scalar multiplications and the NTT on\n"
+          "                 the GPU (the same key, much sooner for large circuits).\n"
+          "  --device N     the CUDA device for --gpu (default 0; implies --gpu).\n",
           out);
 }
 
@@ -75,7 +78,8 @@ static uint8_t *parse_hex(const char *s, size_t *len) {
 
 /* The bellperson form: converts the circuit, makes the key in memory, writes it. */
 static int setup_bellperson(const char *r1cs_path, const char *params_path, const char *vk_path,
-                            const cz_groth16_trapdoor *td, cz_threadpool *pool, cz_errinfo *ei) {
+                            const cz_groth16_trapdoor *td, cz_threadpool *pool, int dev,
+                            cz_errinfo *ei) {
     cz_r1cs_file *rf = NULL;
     cz_r1cs cs;
     cz_bellperson_params p;
@@ -94,11 +98,16 @@ static int setup_bellperson(const char *r1cs_path, const char *params_path, cons
             "cuzk setup: INSECURE bellperson test key (single-party trapdoor) for %s: %s, %u "
             "constraints, %u variables, %u public\n",
             r1cs_path, cz_curve_name(cs.curve), cs.nrows, cs.nvars, cs.npublic);
-    rc = cz_groth16_setup_bellperson(&p, &cs, td, pool, ei);
+    rc = cz_groth16_setup_bellperson(&p, &cs, td, pool, dev, ei);
     if (rc != CZ_OK)
         goto out;
-    fprintf(stderr, "cuzk setup: domain %u, IC %u, H %u, L %u, A %u, B %u (G1 and G2) in %.2f s\n",
-            p.nh + 1, p.vk.nic, p.nh, p.nl, p.na, p.nb_g1, (double)(cz_clock_now_ns() - t0) / 1e9);
+    char where[32] = "the CPU";
+    if (dev >= 0)
+        snprintf(where, sizeof where, "GPU %d", dev);
+    fprintf(stderr,
+            "cuzk setup: domain %u, IC %u, H %u, L %u, A %u, B %u (G1 and G2) on %s in %.2f s\n",
+            p.nh + 1, p.vk.nic, p.nh, p.nl, p.na, p.nb_g1, where,
+            (double)(cz_clock_now_ns() - t0) / 1e9);
     rc = cz_bellperson_params_write(params_path, &p, ei);
     if (rc == CZ_OK && vk_path != NULL)
         rc = cz_bellperson_vk_write(vk_path, &p.vk, ei);
@@ -114,7 +123,7 @@ out:
 int cz__cli_setup(int argc, char **argv) {
     const char *pos[2] = {NULL, NULL}, *seed_hex = NULL, *vk_path = NULL, *out_path = NULL;
     size_t npos = 0, nthreads = 0, seed_len = 0;
-    int bellperson = 0;
+    int bellperson = 0, dev = -1;
     uint8_t *seed = NULL;
     cz_r1cs_file *r1cs = NULL;
     cz_threadpool *pool = NULL;
@@ -130,6 +139,11 @@ int cz__cli_setup(int argc, char **argv) {
             return CZ_EXIT_OK;
         } else if (strcmp(a, "--bellperson") == 0) {
             bellperson = 1;
+        } else if (strcmp(a, "--gpu") == 0) {
+            dev = dev < 0 ? 0 : dev;
+        } else if (strcmp(a, "--device") == 0) {
+            if (++i == argc || cz__cli_parse_device(&dev, argv[i]) != CZ_OK)
+                return cz__cli_usage_error("setup", "--device needs a device number");
         } else if ((strcmp(a, "--seed") == 0 || strcmp(a, "--vk") == 0 ||
                     strcmp(a, "--threads") == 0 || strcmp(a, "-o") == 0) &&
                    i + 1 < argc) {
@@ -153,6 +167,8 @@ int cz__cli_setup(int argc, char **argv) {
     }
     if (bellperson && (npos != 1 || out_path == NULL))
         return cz__cli_usage_error("setup", "expected --bellperson R1CS -o KEY.params");
+    if (!bellperson && dev >= 0)
+        return cz__cli_usage_error("setup", "--gpu and --device are for --bellperson");
     if (!bellperson && out_path != NULL)
         return cz__cli_usage_error("setup", "-o is for --bellperson; the zkey is the second "
                                             "argument");
@@ -168,7 +184,8 @@ int cz__cli_setup(int argc, char **argv) {
     if (bellperson) {
         rc = cz_threadpool_create(&pool, nthreads, &ei);
         if (rc == CZ_OK)
-            rc = setup_bellperson(pos[0], out_path, vk_path, seed != NULL ? &td : NULL, pool, &ei);
+            rc = setup_bellperson(pos[0], out_path, vk_path, seed != NULL ? &td : NULL, pool, dev,
+                                  &ei);
         status = rc == CZ_OK ? CZ_EXIT_OK : cz__cli_report("setup", &ei);
         goto out;
     }

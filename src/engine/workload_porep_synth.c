@@ -529,7 +529,7 @@ int cz_porep_synth_ctx_create_bp(cz_porep_synth_ctx **out, unsigned k, int bench
         bp_bench_key(ctx);
     } else {
         cz_groth16_trapdoor_from_seed(&td, (const uint8_t *)seed, sizeof seed - 1);
-        if ((rc = cz_groth16_setup_bellperson(ctx->bp, &ctx->cs, &td, pool, ei)) != CZ_OK)
+        if ((rc = cz_groth16_setup_bellperson(ctx->bp, &ctx->cs, &td, pool, -1, ei)) != CZ_OK)
             goto fail;
     }
     *out = ctx;

@@ -89,6 +89,22 @@ static int params_read_src(cz_bellperson_params *p, const cz__bp_src *s,
     return rc;
 }
 
+int cz_bellperson_params_equal(const cz_bellperson_params *x, const cz_bellperson_params *y) {
+    const cz_bellperson_vk *a = &x->vk, *b = &y->vk;
+#define SAME(n, p, q) ((n) == 0 || memcmp((p), (q), (size_t)(n) * sizeof *(p)) == 0)
+    return memcmp(&a->alpha_g1, &b->alpha_g1, sizeof a->alpha_g1) == 0 &&
+           memcmp(&a->beta_g1, &b->beta_g1, sizeof a->beta_g1) == 0 &&
+           memcmp(&a->delta_g1, &b->delta_g1, sizeof a->delta_g1) == 0 &&
+           memcmp(&a->beta_g2, &b->beta_g2, sizeof a->beta_g2) == 0 &&
+           memcmp(&a->gamma_g2, &b->gamma_g2, sizeof a->gamma_g2) == 0 &&
+           memcmp(&a->delta_g2, &b->delta_g2, sizeof a->delta_g2) == 0 && a->nic == b->nic &&
+           x->nh == y->nh && x->nl == y->nl && x->na == y->na && x->nb_g1 == y->nb_g1 &&
+           x->nb_g2 == y->nb_g2 && SAME(a->nic, a->ic, b->ic) && SAME(x->nh, x->h, y->h) &&
+           SAME(x->nl, x->l, y->l) && SAME(x->na, x->a, y->a) && SAME(x->nb_g1, x->b_g1, y->b_g1) &&
+           SAME(x->nb_g2, x->b_g2, y->b_g2);
+#undef SAME
+}
+
 int cz_bellperson_params_read(cz_bellperson_params *p, const char *path,
                               const cz_bellperson_read_opts *opts, cz_errinfo *ei) {
     cz__bp_src s;

@@ -237,6 +237,51 @@ static __device__ __forceinline__ void xyzz_store(ec_xyzz<C> *p, const ec_xyzz<C
     fe_store(&p->zzz, a.zzz);
 }
 
+/* out[j] = the affine form of pts[j] for j < cnt (infinity: x = y = 0) with one field inversion
+ * for all of them (Montgomery's trick): pre (cnt elements of scratch) gets the running products
+ * of u_j = ZZ_j·ZZZ_j, the product is inverted once (Fermat), and the walk back gives each 1/u_j,
+ * x = X·ZZZ/u, y = Y·ZZ/u. About 7 multiplications a point plus the one inversion. */
+template <class C>
+static __device__ void xyzz_batch_to_affine(ec_aff<C> *out, const ec_xyzz<C> *pts, fe<C> *pre,
+                                            uint32_t cnt) {
+    ec_xyzz<C> q;
+    fe<C> acc, u, inv;
+    fe_one(acc);
+    for (uint32_t j = 0; j < cnt; j++) {
+        xyzz_load(q, &pts[j]);
+        if (xyzz_is_inf(q))
+            fe_one(u);
+        else
+            fe_mul(u, q.zz, q.zzz);
+        fe_mul(acc, acc, u);
+        fe_store(&pre[j], acc);
+    }
+    fe_inv_pow(inv, acc);
+    for (int j = (int)cnt - 1; j >= 0; j--) {
+        fe<C> ui, x, y;
+        xyzz_load(q, &pts[j]);
+        if (j > 0) {
+            fe<C> pv = fe_load(&pre[j - 1]);
+            fe_mul(ui, inv, pv);
+        } else {
+            ui = inv;
+        }
+        if (xyzz_is_inf(q)) {
+            fe_zero(x);
+            fe_zero(y);
+        } else {
+            fe_mul(u, q.zz, q.zzz);
+            fe_mul(inv, inv, u);
+            fe_mul(x, q.x, q.zzz);
+            fe_mul(x, x, ui);
+            fe_mul(y, q.y, q.zz);
+            fe_mul(y, y, ui);
+        }
+        fe_store(&out[j].x, x);
+        fe_store(&out[j].y, y);
+    }
+}
+
 /* Lane-to-lane move of a whole point (the warp reductions of gpu_msm.cu). */
 template <class C>
 static __device__ __forceinline__ void xyzz_shfl_down(ec_xyzz<C> &r, const ec_xyzz<C> &a,

@@ -31,44 +31,12 @@ __global__ void __launch_bounds__(128)
             xyzz_add_affine(q, step.x, step.y, false);
     }
     xyzz_add_affine(q, p0.x, p0.y, false);
-    fe<FP> acc, u;
-    fe_one(acc);
     for (uint32_t j = 0; j < cnt; j++) {
         if (j)
             xyzz_add_affine(q, step.x, step.y, false);
         xyzz_store(&tmp[lt + j], q);
-        if (xyzz_is_inf(q))
-            fe_one(u);
-        else
-            fe_mul(u, q.zz, q.zzz);
-        fe_mul(acc, acc, u);
-        fe_store(&pre[lt + j], acc);
     }
-    fe<FP> inv;
-    fe_inv_pow(inv, acc);
-    for (int j = (int)cnt - 1; j >= 0; j--) {
-        fe<FP> ui, x, y;
-        xyzz_load(q, &tmp[lt + j]);
-        if (j > 0) {
-            fe<FP> pv = fe_load(&pre[lt + j - 1]);
-            fe_mul(ui, inv, pv);
-        } else {
-            ui = inv;
-        }
-        if (xyzz_is_inf(q)) {
-            fe_zero(x);
-            fe_zero(y);
-        } else {
-            fe_mul(u, q.zz, q.zzz);
-            fe_mul(inv, inv, u);
-            fe_mul(x, q.x, q.zzz);
-            fe_mul(x, x, ui);
-            fe_mul(y, q.y, q.zz);
-            fe_mul(y, y, ui);
-        }
-        fe_store(&out[i0 + j].x, x);
-        fe_store(&out[i0 + j].y, y);
-    }
+    xyzz_batch_to_affine(out + i0, tmp + lt, pre + lt, cnt);
 }
 
 static inline int alloc_handle(cz_gpu_bases **out, int curve, int group, size_t n, size_t elem,

@@ -133,6 +133,18 @@ STUB_NTT(bls12381)
         return no_gpu(ei);                                                                         \
     }
 
+/* The fixed-base multiplication of group g of BLS12-381. */
+#define STUB_FIXED(g)                                                                              \
+    int cz_bls12381_gpu_##g##_fixed_mul(                                                           \
+        cz_bls12381_##g##_affine *out, const cz_bls12381_##g##_affine *table, unsigned w,          \
+        unsigned nwin, const cz_bls12381_fr *k, size_t n, int dev, cz_errinfo *ei) {               \
+        (void)out, (void)table, (void)w, (void)nwin, (void)k, (void)n, (void)dev;                  \
+        return no_gpu(ei);                                                                         \
+    }
+
+STUB_FIXED(g1)
+STUB_FIXED(g2)
+
 STUB_MSM(bn254, g1)
 STUB_MSM(bls12381, g1)
 STUB_MSM(bn254, g2)

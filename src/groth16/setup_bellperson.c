@@ -20,6 +20,10 @@
  * with L = identity (bellperson's UnconstrainedVariable); an identity IC point (an unlucky τ) is
  * CZ_EINVAL.
  *
+ * The fixed-base multiplications (H, A, B, IC, L: all but the verifying key's six) and the inverse
+ * NTT run on the GPU when the caller names one, with the same results (the window tables are
+ * built here and copied there); everything else runs on the pool.
+ *
  * Memory: the output points, the fixed-base tables (at most 32 MiB each), two scalar arrays (the
  * Lagrange coefficients, m; the per-variable work array, max(m, nvars)), the NTT domain's
  * twiddles (16·m bytes, freed after the one transform), two occurrence bitmaps (nvars bits each)
@@ -36,6 +40,7 @@
 #include <string.h>
 
 #include "cuzk/bellperson.h"
+#include "cuzk/gpu.h"
 #include "cuzk/ntt.h"
 #include "cuzk/r1cs.h"
 #include "cuzk/threadpool.h"
@@ -53,6 +58,45 @@
 #undef CURVE
 
 typedef cz_bls12381_fr fr;
+
+/* The fixed-base multiplications of one setup: the window tables of the two generators, run on
+ * the GPU dev (the tables copied there, cz_<curve>_gpu_<g>_fixed_mul) or, for dev < 0, on pool. */
+typedef struct fixed_ctx {
+    bls12381_g1_fb_table t1;
+    bls12381_g2_fb_table t2;
+    cz_threadpool *pool;
+    int dev;
+} fixed_ctx;
+
+static int mul_g1(cz_bls12381_g1_affine *out, const fixed_ctx *f, const fr *k, size_t n,
+                  cz_errinfo *ei) {
+    if (f->dev >= 0)
+        return cz_bls12381_gpu_g1_fixed_mul(out, f->t1.pts, f->t1.w, f->t1.nwin, k, n, f->dev, ei);
+    bls12381_g1_fb_mul_many(out, &f->t1, k, n, f->pool);
+    return CZ_OK;
+}
+
+static int mul_g2(cz_bls12381_g2_affine *out, const fixed_ctx *f, const fr *k, size_t n,
+                  cz_errinfo *ei) {
+    if (f->dev >= 0)
+        return cz_bls12381_gpu_g2_fixed_mul(out, f->t2.pts, f->t2.w, f->t2.nwin, k, n, f->dev, ei);
+    bls12381_g2_fb_mul_many(out, &f->t2, k, n, f->pool);
+    return CZ_OK;
+}
+
+/* The inverse NTT over bellperson's domain of 2^k, in place: on the GPU dev or on pool. */
+static int inverse_ntt(fr *a, unsigned k, const fixed_ctx *f, cz_errinfo *ei) {
+    cz_bls12381_ntt_domain *dom = NULL;
+    int rc;
+    if (f->dev >= 0)
+        return cz_bls12381_gpu_ntt(a, k, CZ_NTT_ROOTS_BELLPERSON, CZ_GPU_NTT_INVERSE, f->dev, ei);
+    if ((rc = cz_bls12381_ntt_domain_create(&dom, k, CZ_NTT_ROOTS_BELLPERSON, f->pool, ei)) !=
+        CZ_OK)
+        return rc;
+    cz_bls12381_ntt_inverse(a, dom, f->pool);
+    cz_bls12381_ntt_domain_destroy(dom);
+    return CZ_OK;
+}
 
 /* Coefficient kinds: one and minus one are added or subtracted without a multiplication. */
 enum { KIND_OTHER = 0, KIND_ONE = 1, KIND_MINUS_ONE = 2 };
@@ -188,15 +232,13 @@ static int check_system(unsigned *k, const cz_r1cs *cs, cz_errinfo *ei) {
 }
 
 int cz_groth16_setup_bellperson(cz_bellperson_params *out, const cz_r1cs *cs,
-                                const cz_groth16_trapdoor *td, cz_threadpool *pool,
+                                const cz_groth16_trapdoor *td, cz_threadpool *pool, int dev,
                                 cz_errinfo *ei) {
     fr t[5]; /* τ, α, β, γ, δ */
     fr one, tm, zt, coeff, ginv, dinv, *lag = NULL, *x = NULL, *scaled = NULL;
     uint64_t *occ_a = NULL, *occ_b = NULL;
     uint8_t *kind = NULL;
-    cz_bls12381_ntt_domain *dom = NULL;
-    bls12381_g1_fb_table t1 = {0};
-    bls12381_g2_fb_table t2 = {0};
+    fixed_ctx f = {{0}, {0}, pool, dev < 0 ? -1 : dev};
     unsigned k = 0;
     size_t m = 0, nvars = cs->nvars, ninput = (size_t)cs->npublic + 1, na = 0, nb = 0, big = 0,
            words;
@@ -206,6 +248,11 @@ int cz_groth16_setup_bellperson(cz_bellperson_params *out, const cz_r1cs *cs,
     memset(t, 0, sizeof t);
     if ((rc = check_system(&k, cs, ei)) != CZ_OK)
         goto out;
+    if (dev >= 0) { /* a missing GPU fails here, not after the tables */
+        cz_gpu_info info;
+        if ((rc = cz_gpu_device_info(&info, dev, ei)) != CZ_OK)
+            goto out;
+    }
     m = (size_t)1 << k;
     big = m > nvars ? m : nvars;
     words = (nvars + 63) / 64;
@@ -239,8 +286,8 @@ int cz_groth16_setup_bellperson(cz_bellperson_params *out, const cz_r1cs *cs,
         goto out;
 
     /* Tables for the H, IC/L, A and B_G1 points (G1) and the B_G2 points. */
-    if ((rc = bls12381_g1_fb_build(&t1, m + 3 * nvars, pool, ei)) != CZ_OK ||
-        (rc = bls12381_g2_fb_build(&t2, nvars, pool, ei)) != CZ_OK)
+    if ((rc = bls12381_g1_fb_build(&f.t1, m + 3 * nvars, pool, ei)) != CZ_OK ||
+        (rc = bls12381_g2_fb_build(&f.t2, nvars, pool, ei)) != CZ_OK)
         goto out;
 
     /* The verifying key's six points. */
@@ -248,8 +295,8 @@ int cz_groth16_setup_bellperson(cz_bellperson_params *out, const cz_r1cs *cs,
         fr s1[3] = {t[1], t[2], t[4]}, s2[3] = {t[2], t[3], t[4]};
         cz_bls12381_g1_affine p1[3];
         cz_bls12381_g2_affine p2[3];
-        bls12381_g1_fb_mul_many(p1, &t1, s1, 3, NULL);
-        bls12381_g2_fb_mul_many(p2, &t2, s2, 3, NULL);
+        bls12381_g1_fb_mul_many(p1, &f.t1, s1, 3, NULL);
+        bls12381_g2_fb_mul_many(p2, &f.t2, s2, 3, NULL);
         out->vk.alpha_g1 = p1[0];
         out->vk.beta_g1 = p1[1];
         out->vk.delta_g1 = p1[2];
@@ -266,14 +313,12 @@ int cz_groth16_setup_bellperson(cz_bellperson_params *out, const cz_r1cs *cs,
     bls12381_fr_inv(&ginv, &t[3]);
     bls12381_fr_mul(&coeff, &zt, &dinv);
     cz_bls12381_ntt_scale(x, lag, &coeff, m - 1, pool);
-    bls12381_g1_fb_mul_many(out->h, &t1, x, m - 1, pool);
+    if ((rc = mul_g1(out->h, &f, x, m - 1, ei)) != CZ_OK)
+        goto out;
 
     /* Lagrange coefficients: the inverse NTT of the powers (bellperson's ifft). */
-    if ((rc = cz_bls12381_ntt_domain_create(&dom, k, CZ_NTT_ROOTS_BELLPERSON, pool, ei)) != CZ_OK)
+    if ((rc = inverse_ntt(lag, k, &f, ei)) != CZ_OK)
         goto out;
-    cz_bls12381_ntt_inverse(lag, dom, pool);
-    cz_bls12381_ntt_domain_destroy(dom);
-    dom = NULL;
 
     /* A: at_v, the input constraints' u_(rows+i) included (every input occurs in A). */
     classify(kind, cs);
@@ -288,7 +333,8 @@ int cz_groth16_setup_bellperson(cz_bellperson_params *out, const cz_r1cs *cs,
         (rc = alloc_points((void **)&out->a, na, sizeof *out->a, "A", ei)) != CZ_OK)
         goto out;
     out->na = (uint32_t)na;
-    bls12381_g1_fb_mul_many(out->a, &t1, x, na, pool);
+    if ((rc = mul_g1(out->a, &f, x, na, ei)) != CZ_OK)
+        goto out;
 
     /* B: bt_v, in G1 and G2. */
     memset(x, 0, nvars * sizeof *x);
@@ -298,8 +344,9 @@ int cz_groth16_setup_bellperson(cz_bellperson_params *out, const cz_r1cs *cs,
         (rc = alloc_points((void **)&out->b_g2, nb, sizeof *out->b_g2, "B_G2", ei)) != CZ_OK)
         goto out;
     out->nb_g1 = out->nb_g2 = (uint32_t)nb;
-    bls12381_g1_fb_mul_many(out->b_g1, &t1, x, nb, pool);
-    bls12381_g2_fb_mul_many(out->b_g2, &t2, x, nb, pool);
+    if ((rc = mul_g1(out->b_g1, &f, x, nb, ei)) != CZ_OK ||
+        (rc = mul_g2(out->b_g2, &f, x, nb, ei)) != CZ_OK)
+        goto out;
 
     /* IC and L: β·at + α·bt + ct, with the table scaled once by β (A terms) and α (B terms). */
     for (uint32_t i = 0; i < cs->ncoefs; i++) {
@@ -328,13 +375,12 @@ int cz_groth16_setup_bellperson(cz_bellperson_params *out, const cz_r1cs *cs,
             goto out;
         }
     }
-    bls12381_g1_fb_mul_many(out->vk.ic, &t1, x, ninput, pool);
-    bls12381_g1_fb_mul_many(out->l, &t1, x + ninput, cs->naux, pool);
+    if ((rc = mul_g1(out->vk.ic, &f, x, ninput, ei)) == CZ_OK)
+        rc = mul_g1(out->l, &f, x + ninput, cs->naux, ei);
 
 out:
-    cz_bls12381_ntt_domain_destroy(dom);
-    bls12381_g1_fb_free(&t1);
-    bls12381_g2_fb_free(&t2);
+    bls12381_g1_fb_free(&f.t1);
+    bls12381_g2_fb_free(&f.t2);
     cz__setup_wipe(t, sizeof t);
     cz__setup_wipe(&coeff, sizeof coeff);
     cz__setup_wipe(&ginv, sizeof ginv);

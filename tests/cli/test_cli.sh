@@ -118,7 +118,7 @@ cz setup --bellperson "$T/bp_chain.r1cs" -o "$T/bp.params" --vk "$T/bp.vk" --see
 check "setup --bellperson exits 0" test "$rc" = 0
 check "... says the key is INSECURE" grep -q 'INSECURE bellperson test key' "$T/out"
 check "... prints the counts" \
-    grep -Eq 'domain 16, IC 3, H 15, L 13, A 16, B 13 \(G1 and G2\) in [0-9.]+ s' "$T/out"
+    grep -Eq 'domain 16, IC 3, H 15, L 13, A 16, B 13 \(G1 and G2\) on the CPU in [0-9.]+ s' "$T/out"
 cat "$T/out"
 cz info "$T/bp.params"
 check "... the .params is one" bash -c "test $rc = 0 && grep -q '^B_G2: 13 points' '$T/out'"
@@ -130,6 +130,18 @@ cz setup --bellperson "$T/bp_chain.r1cs" -o "$T/bp2.params" --seed 00ff
 check "the same seed gives the same .params" cmp -s "$T/bp.params" "$T/bp2.params"
 check "the .vk is the start of the .params" \
     cmp -s "$T/bp.vk" <(head -c "$(stat -c %s "$T/bp.vk")" "$T/bp.params")
+# --gpu: the same key as the CPU's where a GPU is present; a clear error where there is none
+cz setup --bellperson "$T/bp_chain.r1cs" -o "$T/bpg.params" --seed 00ff --gpu
+if nvidia-smi -L >/dev/null 2>&1; then
+    check "setup --gpu makes the CPU's key" bash -c "test $rc = 0 && cmp -s '$T/bp.params' '$T/bpg.params'"
+else
+    check "setup --gpu without a GPU fails naming it, writing nothing" \
+        bash -c "test $rc != 0 && test $rc != 2 && grep -qi 'gpu' '$T/out' && test ! -e '$T/bpg.params'"
+fi
+cat "$T/out"
+cz setup "$T/bp_chain.r1cs" "$T/x.zkey" --gpu
+check "--gpu without --bellperson exits 2" \
+    bash -c "test $rc = 2 && grep -q -- '--gpu and --device are for --bellperson' '$T/out'"
 cz setup --bellperson "$T/bp_chain.r1cs" -o "$T/bp3.params"
 check "a random trapdoor gives another .params" \
     bash -c "test $rc = 0 && ! cmp -s '$T/bp.params' '$T/bp3.params'"

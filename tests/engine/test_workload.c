@@ -373,7 +373,7 @@ static void test_porep_synth_bp(int gpu) {
         CHECK(cz_bls12381_fr_from_bytes_le(&s, S) == CZ_OK);
         cz_groth16_bp_opts o = {.r_s = &r, .s_s = &s};
         if (CHECK(cz_porep_synth_build(&cs, CZ_CURVE_BLS12381, 10, NULL, &ei) == CZ_OK) &&
-            CHECK(cz_groth16_setup_bellperson(&params, &cs, &td, NULL, &ei) == CZ_OK) &&
+            CHECK(cz_groth16_setup_bellperson(&params, &cs, &td, NULL, -1, &ei) == CZ_OK) &&
             CHECK(cz_porep_synth_witness(&cs, 10, 42, 1, NULL, &ei) == CZ_OK) &&
             CHECK(cz_r1cs_assignment_make(&as, &cs, NULL, &ei) == CZ_OK) &&
             CHECK(cz_groth16_bp_prove(&proof, &params, &as, 1, &o, &ei) == CZ_OK)) {

@@ -38,7 +38,7 @@ static void check_shape(uint32_t m, int mode, int g2_on_cpu) {
         CZ_ASSERT(cz_tuning_set(&tu, NULL) == CZ_OK);
     }
     if (!CHECK(bptc_build(&cs, m, &ei) == CZ_OK) ||
-        !CHECK(cz_groth16_setup_bellperson(&params, &cs, &td, pool, &ei) == CZ_OK) ||
+        !CHECK(cz_groth16_setup_bellperson(&params, &cs, &td, pool, -1, &ei) == CZ_OK) ||
         !CHECK(cz_groth16_vk_from_bellperson(&vk, &params.vk, &ei) == CZ_OK))
         goto out;
     for (int i = 0; i < 3; i++) {

@@ -36,7 +36,7 @@ static int fixture_make(fixture *f, uint32_t m, size_t nw, int mode, const char 
     memset(f, 0, sizeof *f);
     cz_groth16_trapdoor_from_seed(&td, (const uint8_t *)seed, strlen(seed));
     if (!CHECK(bptc_build(&f->cs, m, &ei) == CZ_OK) ||
-        !CHECK(cz_groth16_setup_bellperson(&f->params, &f->cs, &td, pool, &ei) == CZ_OK) ||
+        !CHECK(cz_groth16_setup_bellperson(&f->params, &f->cs, &td, pool, -1, &ei) == CZ_OK) ||
         !CHECK(cz_groth16_vk_from_bellperson(&f->vk, &f->params.vk, &ei) == CZ_OK)) {
         fprintf(stderr, "fixture: %s\n", ei.msg);
         return 0;

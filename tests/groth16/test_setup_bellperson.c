@@ -95,27 +95,6 @@ static void check_counts(const cz_bellperson_params *p, const cz_r1cs *cs) {
     CHECK_EQ_U64(p->nb_g2, st.b_input + st.b_aux);
 }
 
-/* Every point of two keys. */
-static int same_params(const cz_bellperson_params *x, const cz_bellperson_params *y) {
-    const cz_bellperson_vk *a = &x->vk, *b = &y->vk;
-    int ok = memcmp(&a->alpha_g1, &b->alpha_g1, sizeof a->alpha_g1) == 0 &&
-             memcmp(&a->beta_g1, &b->beta_g1, sizeof a->beta_g1) == 0 &&
-             memcmp(&a->delta_g1, &b->delta_g1, sizeof a->delta_g1) == 0 &&
-             memcmp(&a->beta_g2, &b->beta_g2, sizeof a->beta_g2) == 0 &&
-             memcmp(&a->gamma_g2, &b->gamma_g2, sizeof a->gamma_g2) == 0 &&
-             memcmp(&a->delta_g2, &b->delta_g2, sizeof a->delta_g2) == 0 && a->nic == b->nic &&
-             x->nh == y->nh && x->nl == y->nl && x->na == y->na && x->nb_g1 == y->nb_g1 &&
-             x->nb_g2 == y->nb_g2;
-    if (!ok)
-        return 0;
-    return memcmp(a->ic, b->ic, a->nic * sizeof *a->ic) == 0 &&
-           (x->nh == 0 || memcmp(x->h, y->h, x->nh * sizeof *x->h) == 0) &&
-           (x->nl == 0 || memcmp(x->l, y->l, x->nl * sizeof *x->l) == 0) &&
-           (x->na == 0 || memcmp(x->a, y->a, x->na * sizeof *x->a) == 0) &&
-           (x->nb_g1 == 0 || memcmp(x->b_g1, y->b_g1, x->nb_g1 * sizeof *x->b_g1) == 0) &&
-           (x->nb_g2 == 0 || memcmp(x->b_g2, y->b_g2, x->nb_g2 * sizeof *x->b_g2) == 0);
-}
-
 static void seeded(cz_groth16_trapdoor *td, const char *seed) {
     cz_groth16_trapdoor_from_seed(td, (const uint8_t *)seed, strlen(seed));
 }
@@ -144,7 +123,7 @@ static void test_mulchain(void) {
         cz_bellperson_params p;
         if (!chain(&cs, sizes[i]))
             continue;
-        if (CHECK_ERR(cz_groth16_setup_bellperson(&p, &cs, &td, pool, &ei), CZ_OK)) {
+        if (CHECK_ERR(cz_groth16_setup_bellperson(&p, &cs, &td, pool, -1, &ei), CZ_OK)) {
             check_counts(&p, &cs);
             CHECK_EQ_U64(p.nb_g1, sizes[i]); /* x_0 .. x_(n-1): no input occurs in B */
             cz_bellperson_params_free(&p);
@@ -170,14 +149,14 @@ static void test_sparse(void) {
     seeded(&td, "sparse");
     if (!build(&cs, CZ_CURVE_BLS12381, 2, 4, sparse_rows, TEST_COUNT(sparse_rows)))
         return;
-    if (CHECK_ERR(cz_groth16_setup_bellperson(&p, &cs, &td, pool, &ei), CZ_OK)) {
+    if (CHECK_ERR(cz_groth16_setup_bellperson(&p, &cs, &td, pool, -1, &ei), CZ_OK)) {
         check_counts(&p, &cs);
         CHECK_EQ_U64(p.nh, 7);     /* 4 rows + 3 input constraints: m = 8 */
         CHECK_EQ_U64(p.na, 3 + 3); /* aux 3, 4, 5 */
         CHECK_EQ_U64(p.nb_g1, 5);  /* ONE, input 1, aux 3, 5, 6 */
         /* Without a pool: the same key. */
-        if (CHECK_ERR(cz_groth16_setup_bellperson(&q, &cs, &td, NULL, &ei), CZ_OK)) {
-            CHECK(same_params(&p, &q));
+        if (CHECK_ERR(cz_groth16_setup_bellperson(&q, &cs, &td, NULL, -1, &ei), CZ_OK)) {
+            CHECK(cz_bellperson_params_equal(&p, &q));
             cz_bellperson_params_free(&q);
         }
         cz_bellperson_params_free(&p);
@@ -198,12 +177,12 @@ static void test_roundtrip(void) {
     snprintf(vp, sizeof vp, "%s/rt.vk", dir);
     if (!chain(&cs, 29))
         return;
-    if (CHECK_ERR(cz_groth16_setup_bellperson(&p, &cs, &td, pool, &ei), CZ_OK)) {
+    if (CHECK_ERR(cz_groth16_setup_bellperson(&p, &cs, &td, pool, -1, &ei), CZ_OK)) {
         CHECK_ERR(cz_bellperson_params_write(pp, &p, &ei), CZ_OK);
         CHECK_ERR(cz_bellperson_vk_write(vp, &p.vk, &ei), CZ_OK);
         /* Read back with every check on, the subgroup of all five sections included. */
         if (CHECK_ERR(cz_bellperson_params_read(&back, pp, &opts, &ei), CZ_OK)) {
-            CHECK(same_params(&p, &back));
+            CHECK(cz_bellperson_params_equal(&p, &back));
             cz_bellperson_params_free(&back);
         }
         if (CHECK_ERR(cz_bellperson_vk_read(&vk, vp, pool, &ei), CZ_OK)) {
@@ -223,10 +202,10 @@ static void test_random(void) {
     cz_errinfo ei;
     if (!chain(&cs, 5))
         return;
-    if (CHECK_ERR(cz_groth16_setup_bellperson(&p, &cs, NULL, pool, &ei), CZ_OK)) {
+    if (CHECK_ERR(cz_groth16_setup_bellperson(&p, &cs, NULL, pool, -1, &ei), CZ_OK)) {
         check_counts(&p, &cs);
-        if (CHECK_ERR(cz_groth16_setup_bellperson(&q, &cs, NULL, pool, &ei), CZ_OK)) {
-            CHECK(!same_params(&p, &q));
+        if (CHECK_ERR(cz_groth16_setup_bellperson(&q, &cs, NULL, pool, -1, &ei), CZ_OK)) {
+            CHECK(!cz_bellperson_params_equal(&p, &q));
             CHECK(memcmp(&p.vk.gamma_g2, &q.vk.gamma_g2, sizeof p.vk.gamma_g2) != 0);
             cz_bellperson_params_free(&q);
         }
@@ -254,37 +233,37 @@ static void test_refusals(void) {
     cz_errinfo ei;
     seeded(&td, "refusals");
     if (build(&cs, CZ_CURVE_BLS12381, 1, 4, unconstrained_rows, 2)) {
-        CHECK_ERR(cz_groth16_setup_bellperson(&p, &cs, &td, pool, &ei), CZ_EFORMAT);
+        CHECK_ERR(cz_groth16_setup_bellperson(&p, &cs, &td, pool, -1, &ei), CZ_EFORMAT);
         CHECK(strstr(ei.msg, "aux 2 (variable 4) is unconstrained") != NULL);
         CHECK(p.h == NULL && p.vk.ic == NULL && p.nh == 0); /* zeroed */
         cz_r1cs_free(&cs);
     }
     if (build(&cs, CZ_CURVE_BLS12381, 1, 2, zero_rows, 2)) {
-        CHECK_ERR(cz_groth16_setup_bellperson(&p, &cs, &td, pool, &ei), CZ_EFORMAT);
+        CHECK_ERR(cz_groth16_setup_bellperson(&p, &cs, &td, pool, -1, &ei), CZ_EFORMAT);
         CHECK(strstr(ei.msg, "aux 0 (variable 2) occurs in B but its B polynomial is zero") !=
               NULL);
         cz_r1cs_free(&cs);
     }
     if (build(&cs, CZ_CURVE_BN254, 2, 4, sparse_rows, TEST_COUNT(sparse_rows))) {
-        CHECK_ERR(cz_groth16_setup_bellperson(&p, &cs, &td, pool, &ei), CZ_ECURVE);
+        CHECK_ERR(cz_groth16_setup_bellperson(&p, &cs, &td, pool, -1, &ei), CZ_ECURVE);
         CHECK(strstr(ei.msg, "BLS12-381, not bn128") != NULL);
         cz_r1cs_free(&cs);
     }
     if (build(&cs, CZ_CURVE_BLS12381, 2, 4, sparse_rows, TEST_COUNT(sparse_rows))) {
         cz_groth16_trapdoor bad = td;
         memset(bad.alpha, 0, 32);
-        CHECK_ERR(cz_groth16_setup_bellperson(&p, &cs, &bad, pool, &ei), CZ_EINVAL);
+        CHECK_ERR(cz_groth16_setup_bellperson(&p, &cs, &bad, pool, -1, &ei), CZ_EINVAL);
         CHECK(strstr(ei.msg, "alpha is zero") != NULL);
         bad = td;
         memset(bad.tau, 0, 32);
         bad.tau[0] = 1; /* 1 is on every domain */
-        CHECK_ERR(cz_groth16_setup_bellperson(&p, &cs, &bad, pool, &ei), CZ_EINVAL);
+        CHECK_ERR(cz_groth16_setup_bellperson(&p, &cs, &bad, pool, -1, &ei), CZ_EINVAL);
         CHECK(strstr(ei.msg, "tau lies on the evaluation domain") != NULL);
         memset(bad.tau, 0xff, 32);
-        CHECK_ERR(cz_groth16_setup_bellperson(&p, &cs, &bad, pool, &ei), CZ_ERANGE);
+        CHECK_ERR(cz_groth16_setup_bellperson(&p, &cs, &bad, pool, -1, &ei), CZ_ERANGE);
         /* A variable index past nvars: the structure check. */
         cs.c.var[0] = cs.nvars;
-        CHECK_ERR(cz_groth16_setup_bellperson(&p, &cs, &td, pool, &ei), CZ_EFORMAT);
+        CHECK_ERR(cz_groth16_setup_bellperson(&p, &cs, &td, pool, -1, &ei), CZ_EFORMAT);
         cz_r1cs_free(&cs);
     }
 }

@@ -43,7 +43,7 @@ int main(int argc, char **argv) {
     if (rc == CZ_OK)
         rc = cz_r1cs_from_file(&cs, rf, NULL, &ei);
     if (rc == CZ_OK)
-        rc = cz_groth16_setup_bellperson(&p, &cs, &td, NULL, &ei);
+        rc = cz_groth16_setup_bellperson(&p, &cs, &td, NULL, -1, &ei);
     if (rc == CZ_OK)
         rc = cz_bellperson_params_write(argv[2], &p, &ei);
     if (rc != CZ_OK)

@@ -167,7 +167,7 @@ static int setup(void) {
         cz_bls12381_fr_from_u64(&s_s[k], 2000 + (uint64_t)k);
     }
     cz_groth16_trapdoor_from_seed(&td, (const uint8_t *)"supraseal", 9);
-    if (cz_groth16_setup_bellperson(&params, &cs[0], &td, NULL, &ei) != CZ_OK ||
+    if (cz_groth16_setup_bellperson(&params, &cs[0], &td, NULL, -1, &ei) != CZ_OK ||
         cz_bellperson_params_write(params_path, &params, &ei) != CZ_OK ||
         cz_groth16_vk_from_bellperson(&vk, &params.vk, &ei) != CZ_OK) {
         fprintf(stderr, "key: %s\n", ei.msg);
