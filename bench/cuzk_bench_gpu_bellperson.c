@@ -2,7 +2,7 @@
  * cuzk-bench-gpu-bellperson: the bellperson prover on the GPU (cuzk/groth16_bellperson.h) for
  * one partition of the synthetic PoRep circuit (cuzk/porep_synth.h: the counts, densities and
  * 0/1 share of a PoRep 32 GiB partition at scale 2^K), with a benchmark key made on the device
- * (cz_groth16_bp_gpu_key_create_progression: points of no trapdoor, so the proofs are timed,
+ * (cz_groth16_bp_gpu_key_create_bench: points of no trapdoor, so the proofs are timed,
  * never verified). One JSON line per run and a summary line:
  *
  *   {"bench":"gpu-bellperson","k":27,"run":0,"gpu_ms":...,"ntt_ms":...,"msm_h_ms":...,
@@ -26,27 +26,6 @@
 #include "cuzk/porep_synth.h"
 #include "cuzk/threadpool.h"
 
-/* [k]G1 and [k]G2 affine for a small k. */
-static void g1_small(cz_bls12381_g1_affine *out, uint64_t k) {
-    cz_bls12381_g1_affine g;
-    cz_bls12381_g1_jacobian j;
-    uint64_t l[1] = {k};
-    cz_bls12381_g1_generator(&g);
-    cz_bls12381_g1_from_affine(&j, &g);
-    cz_bls12381_g1_mul_limbs(&j, &j, l, 1);
-    cz_bls12381_g1_to_affine(out, &j);
-}
-
-static void g2_small(cz_bls12381_g2_affine *out, uint64_t k) {
-    cz_bls12381_g2_affine g;
-    cz_bls12381_g2_jacobian j;
-    uint64_t l[1] = {k};
-    cz_bls12381_g2_generator(&g);
-    cz_bls12381_g2_from_affine(&j, &g);
-    cz_bls12381_g2_mul_limbs(&j, &j, l, 1);
-    cz_bls12381_g2_to_affine(out, &j);
-}
-
 static int cmp_double(const void *a, const void *b) {
     double x = *(const double *)a, y = *(const double *)b;
     return (x > y) - (x < y);
@@ -61,8 +40,6 @@ int main(int argc, char **argv) {
     cz_assignment as = {0};
     cz_bellperson_params params = {0};
     cz_groth16_bp_gpu_key *key = NULL;
-    cz_bls12381_g1_affine p0[4], step[4];
-    cz_bls12381_g2_affine p0_g2, step_g2;
     cz_bls12381_fr r = {{0}}, s = {{0}};
     double *gpu = NULL;
     cz_errinfo ei;
@@ -86,27 +63,9 @@ int main(int argc, char **argv) {
             (double)(cz_clock_now_ns() - t) / 1e9);
 
     /* A key of the partition's counts: only the vk's points (for the epilogue) live on the host. */
-    params.vk.nic = (uint32_t)as.ninput;
-    g1_small(&params.vk.alpha_g1, 3);
-    g1_small(&params.vk.beta_g1, 5);
-    g1_small(&params.vk.delta_g1, 7);
-    g2_small(&params.vk.beta_g2, 11);
-    g2_small(&params.vk.gamma_g2, 13);
-    g2_small(&params.vk.delta_g2, 17);
-    params.nh = (uint32_t)((size_t)1 << k) - 1;
-    params.nl = (uint32_t)as.naux;
-    params.na = (uint32_t)(as.ninput + cz_density_popcount(as.a_aux_density, as.naux));
-    params.nb_g1 = params.nb_g2 = (uint32_t)(cz_density_popcount(as.b_input_density, as.ninput) +
-                                             cz_density_popcount(as.b_aux_density, as.naux));
-    for (int v = 0; v < 4; v++) {
-        g1_small(&p0[v], 19 + (uint64_t)v);
-        g1_small(&step[v], 29 + (uint64_t)v);
-    }
-    g2_small(&p0_g2, 37);
-    g2_small(&step_g2, 41);
+    cz_groth16_bp_bench_params(&params, &as, k);
     t = cz_clock_now_ns();
-    if ((rc = cz_groth16_bp_gpu_key_create_progression(&key, &params, &as, p0, step, &p0_g2,
-                                                       &step_g2, 0, &ei)) != CZ_OK)
+    if ((rc = cz_groth16_bp_gpu_key_create_bench(&key, &params, &as, 0, &ei)) != CZ_OK)
         goto out;
     fprintf(stderr,
             "gpu-bellperson: key |H| %u |L| %u |A| %u |B| %u made on the device in %.1f s "

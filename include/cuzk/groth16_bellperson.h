@@ -54,14 +54,18 @@ typedef struct cz_threadpool cz_threadpool;
 typedef struct cz_groth16_bp_gpu_key cz_groth16_bp_gpu_key;
 int cz_groth16_bp_gpu_key_create(cz_groth16_bp_gpu_key **out, const cz_bellperson_params *params,
                                  const cz_assignment *shape, int dev, cz_errinfo *ei);
-/* A benchmark key made on the device: H, L, A, B_G1 as progressions p0[v] + i·step[v] (v = H,
- * L, A, B_G1) and B_G2 as p0_g2 + i·step_g2, with params's counts and verifying key (its arrays
- * may be NULL). Proofs with it are timed, not verifiable. Errors as above. */
-int cz_groth16_bp_gpu_key_create_progression(
-    cz_groth16_bp_gpu_key **out, const cz_bellperson_params *params, const cz_assignment *shape,
-    const cz_bls12381_g1_affine p0[4], const cz_bls12381_g1_affine step[4],
-    const cz_bls12381_g2_affine *p0_g2, const cz_bls12381_g2_affine *step_g2, int dev,
-    cz_errinfo *ei);
+/* A benchmark key, for timing at sizes where a setup would take long: cz_groth16_bp_bench_params
+ * zeroes *params and gives it the counts a key made by cz_groth16_setup_bellperson for circuits
+ * shaped like shape (its ninput, naux and densities; values not read) over the domain 2^log_n
+ * would have, and a verifying key of small multiples of the generators without IC (no arrays:
+ * nothing to free); cz_groth16_bp_gpu_key_create_bench makes its device key, every base a
+ * progression p0 + i·step of fixed multiples of the generators made on the device. Proofs with
+ * it are timed, not verifiable. Errors as for cz_groth16_bp_gpu_key_create. */
+void cz_groth16_bp_bench_params(cz_bellperson_params *params, const cz_assignment *shape,
+                                unsigned log_n);
+int cz_groth16_bp_gpu_key_create_bench(cz_groth16_bp_gpu_key **out,
+                                       const cz_bellperson_params *params,
+                                       const cz_assignment *shape, int dev, cz_errinfo *ei);
 void cz_groth16_bp_gpu_key_free(cz_groth16_bp_gpu_key *k); /* NULL is a no-op */
 /* 1 when as has the counts and densities k was spread by (so k can prove it), else 0. */
 int cz_groth16_bp_gpu_key_fits(const cz_groth16_bp_gpu_key *k, const cz_assignment *as);

@@ -34,8 +34,7 @@ static int keys_get(const cz_groth16_bp_gpu_key **out, cz__bp_keys *k, int dev,
         return cz_fail(ei, CZ_EINVAL, "GPU key: device %d", dev);
     pthread_mutex_lock(&k->lock);
     if (k->gpu[dev] == NULL && k->bench)
-        rc = cz_groth16_bp_gpu_key_create_progression(&k->gpu[dev], k->params, shape, k->p0,
-                                                      k->step, &k->p0_g2, &k->step_g2, dev, ei);
+        rc = cz_groth16_bp_gpu_key_create_bench(&k->gpu[dev], k->params, shape, dev, ei);
     else if (k->gpu[dev] == NULL)
         rc = cz_groth16_bp_gpu_key_create(&k->gpu[dev], k->params, shape, dev, ei);
     *out = k->gpu[dev];

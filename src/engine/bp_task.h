@@ -28,14 +28,12 @@
 #include "cuzk/workload.h"
 
 /* GPU keys of one bellperson key, one per device, made on first use (thread-safe). With bench
- * set, the bases are made on the device as progressions p0[v] + i·step[v] (H, L, A, B_G1; then
- * B_G2 from the G2 pair): a benchmark key. */
+ * set, params came from cz_groth16_bp_bench_params and the device keys are benchmark keys
+ * (cz_groth16_bp_gpu_key_create_bench). */
 typedef struct cz__bp_keys {
     pthread_mutex_t lock; /* guards gpu[] */
     const cz_bellperson_params *params;
     int bench;
-    cz_bls12381_g1_affine p0[4], step[4];
-    cz_bls12381_g2_affine p0_g2, step_g2;
     cz_groth16_bp_gpu_key *gpu[CZ_ENGINE_MAX_DEVICES];
 } cz__bp_keys;
 

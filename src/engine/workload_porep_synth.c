@@ -464,50 +464,17 @@ int cz_porep_synth_ctx_is_bench(const cz_porep_synth_ctx *ctx) {
     return ctx->bk != NULL || (ctx->bp != NULL && ctx->bp_keys.bench);
 }
 
-/* [k]G1 and [k]G2 for a small k: the benchmark key's points. */
-static void g1_small(cz_bls12381_g1_affine *out, uint64_t k) {
-    cz_bls12381_g1_jacobian j;
-    uint64_t l[1] = {k};
-    cz_bls12381_g1_generator(out);
-    cz_bls12381_g1_from_affine(&j, out);
-    cz_bls12381_g1_mul_limbs(&j, &j, l, 1);
-    cz_bls12381_g1_to_affine(out, &j);
-}
-
-static void g2_small(cz_bls12381_g2_affine *out, uint64_t k) {
-    cz_bls12381_g2_jacobian j;
-    uint64_t l[1] = {k};
-    cz_bls12381_g2_generator(out);
-    cz_bls12381_g2_from_affine(&j, out);
-    cz_bls12381_g2_mul_limbs(&j, &j, l, 1);
-    cz_bls12381_g2_to_affine(out, &j);
-}
-
-/* A benchmark bellperson key of the circuit's counts: the verifying key's six points on the host
- * (no IC: its proofs are not verified), every base a progression made on the device. */
+/* A benchmark bellperson key of the circuit's counts (cz_groth16_bp_bench_params): the shape is
+ * the circuit's densities. */
 static void bp_bench_key(cz_porep_synth_ctx *ctx) {
-    cz_bellperson_params *p = ctx->bp;
-    cz__bp_keys *k = &ctx->bp_keys;
-    size_t ninput = (size_t)ctx->cs.npublic + 1, naux = ctx->cs.naux;
-    p->vk.nic = (uint32_t)ninput;
-    g1_small(&p->vk.alpha_g1, 3);
-    g1_small(&p->vk.beta_g1, 5);
-    g1_small(&p->vk.delta_g1, 7);
-    g2_small(&p->vk.beta_g2, 11);
-    g2_small(&p->vk.gamma_g2, 13);
-    g2_small(&p->vk.delta_g2, 17);
-    p->nh = (uint32_t)((size_t)1 << ctx->k) - 1;
-    p->nl = (uint32_t)naux;
-    p->na = (uint32_t)(ninput + cz_density_popcount(ctx->a_aux, naux));
-    p->nb_g1 = p->nb_g2 =
-        (uint32_t)(cz_density_popcount(ctx->b_in, ninput) + cz_density_popcount(ctx->b_aux, naux));
-    k->bench = 1;
-    for (int v = 0; v < 4; v++) {
-        g1_small(&k->p0[v], 19 + (uint64_t)v);
-        g1_small(&k->step[v], 29 + (uint64_t)v);
-    }
-    g2_small(&k->p0_g2, 37);
-    g2_small(&k->step_g2, 41);
+    cz_assignment shape = {0};
+    shape.ninput = (size_t)ctx->cs.npublic + 1;
+    shape.naux = ctx->cs.naux;
+    shape.a_aux_density = ctx->a_aux;
+    shape.b_input_density = ctx->b_in;
+    shape.b_aux_density = ctx->b_aux;
+    cz_groth16_bp_bench_params(ctx->bp, &shape, ctx->k);
+    ctx->bp_keys.bench = 1;
 }
 
 int cz_porep_synth_ctx_create_bp(cz_porep_synth_ctx **out, unsigned k, int bench,

@@ -20,7 +20,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cuzk/assignment.h"
 #include "cuzk/clock.h"
+#include "cuzk/curve.h"
 #include "cuzk/gpu.h"
 #include "cuzk/groth16_bellperson.h"
 #include "cuzk/log.h"
@@ -203,30 +205,71 @@ int cz_groth16_bp_gpu_key_create(cz_groth16_bp_gpu_key **out, const cz_bellperso
     return key_done(out, k, key_finish(k, shape, ei));
 }
 
-int cz_groth16_bp_gpu_key_create_progression(
-    cz_groth16_bp_gpu_key **out, const cz_bellperson_params *params, const cz_assignment *shape,
-    const cz_bls12381_g1_affine p0[4], const cz_bls12381_g1_affine step[4],
-    const cz_bls12381_g2_affine *p0_g2, const cz_bls12381_g2_affine *step_g2, int dev,
-    cz_errinfo *ei) {
+/* [k]G1 and [k]G2 for a small k: the benchmark key's points. */
+static void g1_small(cz_bls12381_g1_affine *out, uint64_t k) {
+    cz_bls12381_g1_jacobian j;
+    uint64_t l[1] = {k};
+    cz_bls12381_g1_generator(out);
+    cz_bls12381_g1_from_affine(&j, out);
+    cz_bls12381_g1_mul_limbs(&j, &j, l, 1);
+    cz_bls12381_g1_to_affine(out, &j);
+}
+
+static void g2_small(cz_bls12381_g2_affine *out, uint64_t k) {
+    cz_bls12381_g2_jacobian j;
+    uint64_t l[1] = {k};
+    cz_bls12381_g2_generator(out);
+    cz_bls12381_g2_from_affine(&j, out);
+    cz_bls12381_g2_mul_limbs(&j, &j, l, 1);
+    cz_bls12381_g2_to_affine(out, &j);
+}
+
+void cz_groth16_bp_bench_params(cz_bellperson_params *p, const cz_assignment *shape,
+                                unsigned log_n) {
+    memset(p, 0, sizeof *p);
+    p->vk.nic = (uint32_t)shape->ninput;
+    g1_small(&p->vk.alpha_g1, 3);
+    g1_small(&p->vk.beta_g1, 5);
+    g1_small(&p->vk.delta_g1, 7);
+    g2_small(&p->vk.beta_g2, 11);
+    g2_small(&p->vk.gamma_g2, 13);
+    g2_small(&p->vk.delta_g2, 17);
+    p->nh = (uint32_t)(((size_t)1 << log_n) - 1);
+    p->nl = (uint32_t)shape->naux;
+    p->na = (uint32_t)(shape->ninput + cz_density_popcount(shape->a_aux_density, shape->naux));
+    p->nb_g1 = p->nb_g2 = (uint32_t)(cz_density_popcount(shape->b_input_density, shape->ninput) +
+                                     cz_density_popcount(shape->b_aux_density, shape->naux));
+}
+
+int cz_groth16_bp_gpu_key_create_bench(cz_groth16_bp_gpu_key **out,
+                                       const cz_bellperson_params *params,
+                                       const cz_assignment *shape, int dev, cz_errinfo *ei) {
     cz_groth16_bp_gpu_key *k;
     cz_gpu_bases **h[4];
     const uint32_t cnt[4] = {params->nh, params->nl, params->na, params->nb_g1};
     static const char *const what[4] = {"the H bases", "the L bases", "the A bases",
                                         "the B_G1 bases"};
     size_t g1 = sizeof(cz_bls12381_g1_affine), g2 = sizeof(cz_bls12381_g2_affine);
+    cz_bls12381_g1_affine p0, step;
+    cz_bls12381_g2_affine p0_g2, step_g2;
     int rc;
     if ((rc = key_new(&k, params, shape, dev, ei)) != CZ_OK)
         return rc;
     h[0] = &k->h, h[1] = &k->l, h[2] = &k->a, h[3] = &k->b1;
-    for (int v = 0; v < 4; v++)
+    for (int v = 0; v < 4; v++) {
+        g1_small(&p0, 19 + (uint64_t)v);
+        g1_small(&step, 29 + (uint64_t)v);
         if ((rc = cz__g16_gpu_wrap(
-                 cz_bls12381_gpu_g1_bases_progression(h[v], &p0[v], &step[v], cnt[v], dev, ei), ei,
-                 dev, what[v], cnt[v] * g1)) != CZ_OK)
+                 cz_bls12381_gpu_g1_bases_progression(h[v], &p0, &step, cnt[v], dev, ei), ei, dev,
+                 what[v], cnt[v] * g1)) != CZ_OK)
             return key_done(out, k, rc);
+    }
+    g2_small(&p0_g2, 37);
+    g2_small(&step_g2, 41);
     if (cz__g16_gpu_g2_wanted() &&
         (rc = key_g2_done(k,
                           cz__g16_gpu_wrap(cz_bls12381_gpu_g2_bases_progression(
-                                               &k->b2, p0_g2, step_g2, params->nb_g2, dev, ei),
+                                               &k->b2, &p0_g2, &step_g2, params->nb_g2, dev, ei),
                                            ei, dev, "the B_G2 bases", params->nb_g2 * g2),
                           ei)) != CZ_OK)
         return key_done(out, k, rc);
