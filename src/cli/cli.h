@@ -38,6 +38,22 @@ int cz__cli_parse_device(int *out, const char *s);
 /* Parses 64 hex digits (big-endian, as people write numbers) into 32 little-endian bytes. */
 int cz__cli_parse_hex32(uint8_t out[32], const char *s);
 
+/* The options both forms of `cuzk prove` take: --threads/-t N, --r/--s HEX, --gpu, --device N,
+ * --verify, --verbose/-v. */
+typedef struct cz__cli_prove_opts {
+    size_t threads;
+    uint8_t r[32], s[32]; /* little-endian, valid when have_rs */
+    int have_r, have_s, have_rs, use_gpu, device, have_device, verify, verbose;
+} cz__cli_prove_opts;
+
+#define CZ__CLI_NOT_MINE (-1)
+/* When argv[*i] is one of those options, takes it (and its value, advancing *i) into o and returns
+ * CZ_EXIT_OK, or prints the usage error and returns CZ_EXIT_USAGE; CZ__CLI_NOT_MINE otherwise. */
+int cz__cli_prove_option(cz__cli_prove_opts *o, int argc, char **argv, int *i);
+/* After the loop: both or neither of --r and --s (sets have_rs), --device only with --gpu.
+ * CZ_EXIT_OK or the usage error's CZ_EXIT_USAGE. */
+int cz__cli_prove_opts_check(cz__cli_prove_opts *o);
+
 /* Writes the verification key of the proving key at zkey_path to vk_path (snarkjs JSON). */
 int cz__cli_export_vk(const char *zkey_path, const char *vk_path, cz_errinfo *ei);
 

@@ -55,6 +55,43 @@ int cz__cli_parse_device(int *out, const char *s) {
     return CZ_OK;
 }
 
+int cz__cli_prove_option(cz__cli_prove_opts *o, int argc, char **argv, int *i) {
+    const char *a = argv[*i];
+    if (strcmp(a, "--threads") == 0 || strcmp(a, "-t") == 0) {
+        if (++*i == argc || cz__cli_parse_threads(&o->threads, argv[*i]) != CZ_OK)
+            return cz__cli_usage_error("prove", "%s needs a thread count (0..4096)", a);
+    } else if (strcmp(a, "--r") == 0 || strcmp(a, "--s") == 0) {
+        if (++*i == argc || cz__cli_parse_hex32(a[2] == 'r' ? o->r : o->s, argv[*i]) != CZ_OK)
+            return cz__cli_usage_error("prove", "%s needs up to 64 hex digits", a);
+        *(a[2] == 'r' ? &o->have_r : &o->have_s) = 1;
+    } else if (strcmp(a, "--gpu") == 0) {
+        o->use_gpu = 1;
+    } else if (strcmp(a, "--device") == 0) {
+        if (++*i == argc)
+            return cz__cli_usage_error("prove", "--device needs a device number");
+        if (cz__cli_parse_device(&o->device, argv[*i]) != CZ_OK)
+            return cz__cli_usage_error("prove", "--device needs a device number, not '%s'",
+                                       argv[*i]);
+        o->have_device = 1;
+    } else if (strcmp(a, "--verify") == 0) {
+        o->verify = 1;
+    } else if (strcmp(a, "--verbose") == 0 || strcmp(a, "-v") == 0) {
+        o->verbose = 1;
+    } else {
+        return CZ__CLI_NOT_MINE;
+    }
+    return CZ_EXIT_OK;
+}
+
+int cz__cli_prove_opts_check(cz__cli_prove_opts *o) {
+    if (o->have_r != o->have_s)
+        return cz__cli_usage_error("prove", "give both --r and --s, or neither");
+    if (o->have_device && !o->use_gpu)
+        return cz__cli_usage_error("prove", "--device needs --gpu");
+    o->have_rs = o->have_r;
+    return CZ_EXIT_OK;
+}
+
 int cz__cli_parse_hex32(uint8_t out[32], const char *s) {
     if (strncmp(s, "0x", 2) == 0)
         s += 2;

@@ -64,11 +64,9 @@ static int fr_from_arg(cz_bls12381_fr *out, const uint8_t b[32], cz_errinfo *ei)
 
 int cz__cli_prove_bellperson(int argc, char **argv) {
     const char *pos[2], *params_path = NULL, *out_path = NULL, *pub_path = NULL;
-    size_t npos = 0, threads = 0;
-    int verify = 0, verbose = 0, use_gpu = 0, device = 0, have_device = 0, subgroup = 0;
-    int exit_code = CZ_EXIT_OK;
-    uint8_t rb[32], sb[32];
-    int have_r = 0, have_s = 0;
+    size_t npos = 0;
+    int subgroup = 0, exit_code = CZ_EXIT_OK, rc;
+    cz__cli_prove_opts po = {0};
     cz_bellperson_params params = {0};
     cz_r1cs_file *rf = NULL;
     cz_wtns *w = NULL;
@@ -92,28 +90,11 @@ int cz__cli_prove_bellperson(int argc, char **argv) {
             if (++i == argc)
                 return cz__cli_usage_error("prove", "%s needs a file name", a);
             *(a[1] == 'o' ? &out_path : a[3] == 'a' ? &params_path : &pub_path) = argv[i];
-        } else if (strcmp(a, "--threads") == 0 || strcmp(a, "-t") == 0) {
-            if (++i == argc || cz__cli_parse_threads(&threads, argv[i]) != CZ_OK)
-                return cz__cli_usage_error("prove", "%s needs a thread count (0..4096)", a);
-        } else if (strcmp(a, "--r") == 0 || strcmp(a, "--s") == 0) {
-            if (++i == argc || cz__cli_parse_hex32(a[2] == 'r' ? rb : sb, argv[i]) != CZ_OK)
-                return cz__cli_usage_error("prove", "%s needs up to 64 hex digits", a);
-            *(a[2] == 'r' ? &have_r : &have_s) = 1;
-        } else if (strcmp(a, "--gpu") == 0) {
-            use_gpu = 1;
-        } else if (strcmp(a, "--device") == 0) {
-            if (++i == argc)
-                return cz__cli_usage_error("prove", "--device needs a device number");
-            if (cz__cli_parse_device(&device, argv[i]) != CZ_OK)
-                return cz__cli_usage_error("prove", "--device needs a device number, not '%s'",
-                                           argv[i]);
-            have_device = 1;
+        } else if ((rc = cz__cli_prove_option(&po, argc, argv, &i)) != CZ__CLI_NOT_MINE) {
+            if (rc != CZ_EXIT_OK)
+                return rc;
         } else if (strcmp(a, "--check-subgroup") == 0) {
             subgroup = 1;
-        } else if (strcmp(a, "--verify") == 0) {
-            verify = 1;
-        } else if (strcmp(a, "--verbose") == 0 || strcmp(a, "-v") == 0) {
-            verbose = 1;
         } else if (a[0] == '-' && a[1] != '\0') {
             return cz__cli_usage_error("prove", "unknown option '%s'", a);
         } else if (npos == 2) {
@@ -125,14 +106,12 @@ int cz__cli_prove_bellperson(int argc, char **argv) {
     if (params_path == NULL || npos != 2 || out_path == NULL || pub_path == NULL)
         return cz__cli_usage_error("prove", "expected --params KEY.params CIRCUIT.r1cs "
                                             "WITNESS.wtns -o PROOF.bin --public PUBLIC.json");
-    if (have_r != have_s)
-        return cz__cli_usage_error("prove", "give both --r and --s, or neither");
-    if (have_device && !use_gpu)
-        return cz__cli_usage_error("prove", "--device needs --gpu");
+    if ((rc = cz__cli_prove_opts_check(&po)) != CZ_EXIT_OK)
+        return rc;
 
     cz_errinfo_clear(&ei);
     uint64_t t0 = cz_clock_now_ns();
-    if (cz_threadpool_create(&pool, threads, &ei) != CZ_OK)
+    if (cz_threadpool_create(&pool, po.threads, &ei) != CZ_OK)
         goto fail;
     cz_bellperson_read_opts ro = {.check_subgroup = subgroup, .pool = pool};
     if (cz_bellperson_params_read(&params, params_path, &ro, &ei) != CZ_OK ||
@@ -143,25 +122,25 @@ int cz__cli_prove_bellperson(int argc, char **argv) {
     if (cz_r1cs_assignment_make(&as, &cs, pool, &ei) != CZ_OK)
         goto fail;
     cz_r1cs_free(&cs);
-    if (have_r && (fr_from_arg(&r, rb, &ei) != CZ_OK || fr_from_arg(&s, sb, &ei) != CZ_OK))
+    if (po.have_rs && (fr_from_arg(&r, po.r, &ei) != CZ_OK || fr_from_arg(&s, po.s, &ei) != CZ_OK))
         goto fail;
-    cz_groth16_bp_opts o = {.r_s = have_r ? &r : NULL,
-                            .s_s = have_r ? &s : NULL,
+    cz_groth16_bp_opts o = {.r_s = po.have_rs ? &r : NULL,
+                            .s_s = po.have_rs ? &s : NULL,
                             .pool = pool,
-                            .use_gpu = use_gpu,
-                            .gpu_device = device,
+                            .use_gpu = po.use_gpu,
+                            .gpu_device = po.device,
                             .timings = &tm};
     uint64_t t2 = cz_clock_now_ns();
     if (cz_groth16_bp_prove(&proof, &params, &as, 1, &o, &ei) != CZ_OK ||
         cz_groth16_bp_public(&pub, &as, &ei) != CZ_OK)
         goto fail;
-    if (verify && (cz_groth16_vk_from_bellperson(&vk, &params.vk, &ei) != CZ_OK ||
-                   cz_groth16_verify(&vk, &pub, &proof, &ei) != CZ_OK))
+    if (po.verify && (cz_groth16_vk_from_bellperson(&vk, &params.vk, &ei) != CZ_OK ||
+                      cz_groth16_verify(&vk, &pub, &proof, &ei) != CZ_OK))
         goto fail;
     if (cz_groth16_proofs_write(out_path, &proof, 1, &ei) != CZ_OK ||
         cz_groth16_public_write_json(pub_path, &pub, &ei) != CZ_OK)
         goto fail;
-    if (verbose) {
+    if (po.verbose) {
         fprintf(stderr,
                 "cuzk prove: bellperson key, %zu constraints (input constraints included), "
                 "domain 2^%d, %zu inputs, %zu aux, %zu threads\n",
@@ -172,8 +151,8 @@ int cz__cli_prove_bellperson(int argc, char **argv) {
                 "A %.1f ms, B_G1 %.1f ms, B_G2 %.1f ms; prove %.1f ms\n",
                 (double)(t1 - t0) / 1e6, (double)(t2 - t1) / 1e6, tm.ntt_ms, tm.msm_h_ms,
                 tm.msm_c_ms, tm.msm_a_ms, tm.msm_b1_ms, tm.msm_b2_ms, tm.total_ms);
-        if (use_gpu)
-            fprintf(stderr, "  GPU %d: upload %.1f ms, device region %.1f ms\n", device,
+        if (po.use_gpu)
+            fprintf(stderr, "  GPU %d: upload %.1f ms, device region %.1f ms\n", po.device,
                     tm.upload_ms, tm.gpu_ms);
     }
     goto out;

@@ -66,10 +66,9 @@ static void print_verbose(const cz_zkey *zk, const cz_threadpool *pool, double l
 
 int cz__cli_prove(int argc, char **argv) {
     const char *pos[4];
-    size_t npos = 0, threads = 0;
-    int verify = 0, verbose = 0, use_gpu = 0, device = 0, have_device = 0, exit_code = CZ_EXIT_OK;
-    uint8_t r_bytes[32], s_bytes[32];
-    const uint8_t *r = NULL, *s = NULL;
+    size_t npos = 0;
+    int exit_code = CZ_EXIT_OK, rc;
+    cz__cli_prove_opts po = {0};
     cz_errinfo ei;
     cz_zkey *zk = NULL;
     cz_wtns *w = NULL;
@@ -88,30 +87,9 @@ int cz__cli_prove(int argc, char **argv) {
         if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
             fputs(prove_help, stdout);
             return CZ_EXIT_OK;
-        } else if (strcmp(a, "--threads") == 0 || strcmp(a, "-t") == 0) {
-            if (++i == argc || cz__cli_parse_threads(&threads, argv[i]) != CZ_OK)
-                return cz__cli_usage_error("prove", "%s needs a thread count (0..4096)", a);
-        } else if (strcmp(a, "--r") == 0 || strcmp(a, "--s") == 0) {
-            uint8_t *dst = a[2] == 'r' ? r_bytes : s_bytes;
-            if (++i == argc || cz__cli_parse_hex32(dst, argv[i]) != CZ_OK)
-                return cz__cli_usage_error("prove", "%s needs up to 64 hex digits", a);
-            if (a[2] == 'r')
-                r = r_bytes;
-            else
-                s = s_bytes;
-        } else if (strcmp(a, "--gpu") == 0) {
-            use_gpu = 1;
-        } else if (strcmp(a, "--device") == 0) {
-            if (++i == argc)
-                return cz__cli_usage_error("prove", "--device needs a device number");
-            if (cz__cli_parse_device(&device, argv[i]) != CZ_OK)
-                return cz__cli_usage_error("prove", "--device needs a device number, not '%s'",
-                                           argv[i]);
-            have_device = 1;
-        } else if (strcmp(a, "--verify") == 0) {
-            verify = 1;
-        } else if (strcmp(a, "--verbose") == 0 || strcmp(a, "-v") == 0) {
-            verbose = 1;
+        } else if ((rc = cz__cli_prove_option(&po, argc, argv, &i)) != CZ__CLI_NOT_MINE) {
+            if (rc != CZ_EXIT_OK)
+                return rc;
         } else if (a[0] == '-' && a[1] != '\0') {
             return cz__cli_usage_error("prove", "unknown option '%s'", a);
         } else if (npos == 4) {
@@ -122,23 +100,25 @@ int cz__cli_prove(int argc, char **argv) {
     }
     if (npos != 4)
         return cz__cli_usage_error("prove", "expected ZKEY WTNS PROOF.json PUBLIC.json");
-    if ((r == NULL) != (s == NULL))
-        return cz__cli_usage_error("prove", "give both --r and --s, or neither");
-    if (have_device && !use_gpu)
-        return cz__cli_usage_error("prove", "--device needs --gpu");
+    if ((rc = cz__cli_prove_opts_check(&po)) != CZ_EXIT_OK)
+        return rc;
 
     cz_errinfo_clear(&ei);
     uint64_t t0 = cz_clock_now_ns();
     if (cz_zkey_open(&zk, pos[0], &ei) != CZ_OK || cz_wtns_open(&w, pos[1], &ei) != CZ_OK ||
-        cz_threadpool_create(&pool, threads, &ei) != CZ_OK)
+        cz_threadpool_create(&pool, po.threads, &ei) != CZ_OK)
         goto fail;
     double load_ms = (double)(cz_clock_now_ns() - t0) / 1e6;
-    cz_groth16_prove_opts opts = {
-        .r = r, .s = s, .pool = pool, .timings = &tm, .use_gpu = use_gpu, .gpu_device = device};
+    cz_groth16_prove_opts opts = {.r = po.have_rs ? po.r : NULL,
+                                  .s = po.have_rs ? po.s : NULL,
+                                  .pool = pool,
+                                  .timings = &tm,
+                                  .use_gpu = po.use_gpu,
+                                  .gpu_device = po.device};
     if (cz_groth16_prove(&proof, &pub, zk, w, &opts, &ei) != CZ_OK)
         goto fail;
     have_pub = 1;
-    if (verify) {
+    if (po.verify) {
         if (cz_groth16_vk_from_zkey(&vk, zk, &ei) != CZ_OK)
             goto fail;
         have_vk = 1;
@@ -148,8 +128,8 @@ int cz__cli_prove(int argc, char **argv) {
     if (cz_groth16_proof_write_json(pos[2], &proof, &ei) != CZ_OK ||
         cz_groth16_public_write_json(pos[3], &pub, &ei) != CZ_OK)
         goto fail;
-    if (verbose)
-        print_verbose(zk, pool, load_ms, &tm, use_gpu, device);
+    if (po.verbose)
+        print_verbose(zk, pool, load_ms, &tm, po.use_gpu, po.device);
     goto out;
 fail:
     exit_code = cz__cli_report("prove", &ei);
