@@ -28,8 +28,10 @@
 #   bp      the bellperson prover on GPU 0 for one PoRep-shaped partition of 2^BPSCALE (27), a key
 #           made on the device, BPRUNS (3) timed runs after a warm-up
 #           (cuzk-bench-gpu-bellperson), the JSON lines into summary.txt
-#   bpsetup the bellperson-format setup on the CPU of the synthetic PoRep circuit of 2^BSSCALE
-#           (27), in memory (cuzk-bench-setup-bellperson), under BSLIMIT seconds (600)
+#   bpsetup the bellperson-format setup of the synthetic PoRep circuit of 2^BSSCALE (27), in
+#           memory (cuzk-bench-setup-bellperson), under BSLIMIT seconds (600), with BSARGS
+#           (default "--device 0 --ref 22": on GPU 0, then 2^22 on the CPU and on the GPU, the
+#           reference of the same run and a check that both make the same key; "" = CPU only)
 #   daemon  cuzk-daemon on a Unix socket with GPU 0: GetStatus must list the GPU; DCOUNT (2)
 #           porep-synth proofs of 2^DSCALE (18) x DPARTS (2) through gRPC (cuzk-bench batch);
 #           then DCOUNT more with 4x the partitions and SIGTERM while they run: every proof must
@@ -154,7 +156,8 @@ run() {
         grep -h '^{' "$O/bp.log" >>"$S"
         ;;
       bpsetup)
-        step bpsetup "${BSLIMIT:-600}" $X/cuzk-bench-setup-bellperson "${BSSCALE:-27}"
+        step bpsetup "${BSLIMIT:-600}" $X/cuzk-bench-setup-bellperson "${BSSCALE:-27}" \
+          ${BSARGS:---device 0 --ref 22}
         grep -h '^{' "$O/bpsetup.log" >>"$S"
         ;;
       daemon)
