@@ -3,6 +3,19 @@
  */
 #include "field/field.h"
 
+#ifdef CZ_FIELD_ADX
+#include <cpuid.h>
+
+int cz__field_adx;
+
+/* mont_adx.h's products need BMI2 (mulx) and ADX (adcx, adox): cpuid leaf 7, EBX. */
+__attribute__((constructor)) static void detect_adx(void) {
+    unsigned eax, ebx, ecx, edx;
+    cz__field_adx =
+        __get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx) && (ebx & bit_BMI2) && (ebx & bit_ADX);
+}
+#endif
+
 #define F_PREFIX bls12381_fp
 #define F_T      cz_bls12381_fp
 #include "field/mont_export.h"

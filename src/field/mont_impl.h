@@ -28,6 +28,7 @@
 
 #include "cuzk/err.h"
 #include "field/cz_macros.h"
+#include "field/mont_adx.h"
 
 #define FN(name) CZ_CAT3(F_PREFIX, _, name)
 
@@ -226,10 +227,49 @@ static inline uint64_t FN(mac)(uint64_t *hi, uint64_t a, uint64_t b, uint64_t c,
     return lo;
 }
 
+#if defined(CZ_FIELD_ADX) && (F_N == 4 || F_N == 6)
+/* The same product with mulx/adcx/adox (field/mont_adx.h), for CPUs with BMI2 and ADX. */
+static inline void FN(mul_adx)(F_T *r, const F_T *a, const F_T *b) {
+    uint64_t o[F_N], lo, hi, z;
+#if F_N == 4
+    uint64_t t0 = 0, t1 = 0, t2 = 0, t3 = 0, t4 = 0;
+    __asm__(CZ_ADX4_ROUND(0, t0, t1, t2, t3, t4) CZ_ADX4_ROUND(1, t1, t2, t3, t4, t0)
+                CZ_ADX4_ROUND(2, t2, t3, t4, t0, t1) CZ_ADX4_ROUND(3, t3, t4, t0, t1, t2)
+            : [t0] "+r"(t0), [t1] "+r"(t1), [t2] "+r"(t2), [t3] "+r"(t3), [t4] "+r"(t4),
+              CZ_ADX_SCRATCH
+            : CZ_ADX_INPUTS(4, a->l, b->l, F_P, F_N0)
+            : CZ_ADX_CLOBBERS);
+    o[0] = t4, o[1] = t0, o[2] = t1, o[3] = t2;
+#else
+    uint64_t t0 = 0, t1 = 0, t2 = 0, t3 = 0, t4 = 0, t5 = 0, t6 = 0;
+    __asm__(CZ_ADX6_ROUND(0, t0, t1, t2, t3, t4, t5, t6)
+                CZ_ADX6_ROUND(1, t1, t2, t3, t4, t5, t6, t0)
+                    CZ_ADX6_ROUND(2, t2, t3, t4, t5, t6, t0, t1)
+                        CZ_ADX6_ROUND(3, t3, t4, t5, t6, t0, t1, t2)
+                            CZ_ADX6_ROUND(4, t4, t5, t6, t0, t1, t2, t3)
+                                CZ_ADX6_ROUND(5, t5, t6, t0, t1, t2, t3, t4)
+            : [t0] "+r"(t0), [t1] "+r"(t1), [t2] "+r"(t2), [t3] "+r"(t3), [t4] "+r"(t4),
+              [t5] "+r"(t5), [t6] "+r"(t6), CZ_ADX_SCRATCH
+            : CZ_ADX_INPUTS(6, a->l, b->l, F_P, F_N0), [p4] "m"(F_P[4]), [p5] "m"(F_P[5])
+            : CZ_ADX_CLOBBERS);
+    o[0] = t6, o[1] = t0, o[2] = t1, o[3] = t2, o[4] = t3, o[5] = t4;
+#endif
+    FN(csub_p)(r->l, o);
+}
+#define FN_HAVE_MUL_ADX 1
+#endif
+
 /* Montgomery product r = a·b·R⁻¹ mod p (CIOS, no final carry; see the file comment). Both loops
  * are fully unrolled; per (i, j) one product of a and b (carry chain A) and one of m and p (carry
- * chain C) interleave, which gives the CPU two independent chains. r may alias a or b. */
+ * chain C) interleave, which gives the CPU two independent chains. r may alias a or b. Where the
+ * CPU has BMI2 and ADX, mul_adx computes the same product. */
 static inline void FN(mul)(F_T *r, const F_T *a, const F_T *b) {
+#ifdef FN_HAVE_MUL_ADX
+    if (cz__field_adx) {
+        FN(mul_adx)(r, a, b);
+        return;
+    }
+#endif
     uint64_t t[F_N] = {0};
 #pragma GCC unroll 8
     for (int i = 0; i < F_N; i++) {

@@ -9,3 +9,4 @@
 #undef F_P_MINUS_2
 #undef F_P_MINUS_1_HALF
 #undef F_P_PLUS_1_QUARTER
+#undef FN_HAVE_MUL_ADX
