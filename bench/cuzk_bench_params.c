@@ -4,7 +4,7 @@
  *
  *   cuzk-bench-params write OUT.params [--shape porep-32g | --scale K]
  *   cuzk-bench-params load KEY.params [--threads N] [--runs R] [--subgroup]
- *                          [--host heap|pinned|thp|thp-pinned] [--pinned]
+ *                          [--host heap|pinned|malloc|cuda-host-alloc] [--pinned]
  *
  * write: a key with the section counts of Filecoin's 32 GiB PoRep parameters (--shape porep-32g,
  * the default: IC 329, H 134,217,727, L 130,169,893, A 129,753,620, B_G1 and B_G2 33,112,282 each,
@@ -21,10 +21,10 @@
  * op "write": bytes, seconds, GB/s.
  *
  * load: each run makes an SRS manager whose config holds a pool of N threads (default one per
- * CPU) and the host memory (--host: heap = malloc, the engine's default; pinned (or --pinned) =
- * the pinned allocator the daemon uses when it has GPUs; thp = anonymous mappings with
- * transparent huge pages asked for (madvise MADV_HUGEPAGE: 512 times fewer page faults); thp-pinned
- * = thp, each block then pinned with cudaHostRegister), and times cz_srs_acquire of the key with
+ * CPU) and the host memory (--host: heap = the engine's default, pageable huge-page mappings;
+ * pinned (or --pinned) = the pinned allocator the daemon uses when it has GPUs, the same mappings
+ * registered with the driver; and two references for what those replaced: malloc = plain malloc,
+ * 4 KiB pages, and cuda-host-alloc = cudaHostAlloc), and times cz_srs_acquire of the key with
  * cz_srs_loader_params: the footprint walk, the allocation of the five arrays, the parallel read
  * and decode, the file checks, as the engine and the daemon load a key. R runs (default 2): the
  * first may read the disk, later ones find the file in the page cache. One JSON line per run, op
@@ -72,7 +72,7 @@ static const uint32_t porep_32g[NSECT] = {329, 134217727, 130169893, 129753620, 
 static const char usage[] =
     "usage: cuzk-bench-params write OUT.params [--shape porep-32g | --scale K]\n"
     "       cuzk-bench-params load KEY.params [--threads N] [--runs R] [--subgroup]\n"
-    "                              [--host heap|pinned|thp|thp-pinned] [--pinned]\n"
+    "                              [--host heap|pinned|malloc|cuda-host-alloc] [--pinned]\n"
     "The written key is for timing only: its points come from no trapdoor, it proves nothing.\n";
 
 /* ---- write ------------------------------------------------------------------------------- */
@@ -206,43 +206,43 @@ typedef struct load_opts {
     const char *path;
     size_t threads;
     int runs, subgroup;
-    const char *host; /* heap, pinned, thp, thp-pinned */
+    const char *host; /* heap, pinned, malloc, cuda-host-alloc */
 } load_opts;
 
-#define THP_ALIGN ((size_t)2 << 20)
-
-/* Anonymous mappings rounded to 2 MiB with huge pages asked for; arg != NULL also pins them. */
-static void *thp_alloc(void *arg, size_t bytes) {
-    size_t len = (bytes + THP_ALIGN - 1) / THP_ALIGN * THP_ALIGN;
-    void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (p == MAP_FAILED)
-        return NULL;
-    (void)madvise(p, len, MADV_HUGEPAGE);
-    if (arg != NULL && cz_gpu_host_register(p, len, 0, NULL) != CZ_OK) {
-        munmap(p, len);
-        return NULL;
-    }
-    return p;
+/* The two references: plain malloc (4 KiB pages) and cudaHostAlloc, what the engine's default and
+ * pinned memories were before they became huge-page mappings (src/engine/hostmem.c). */
+static void *malloc_alloc(void *arg, size_t bytes) {
+    (void)arg;
+    return malloc(bytes);
 }
 
-static void thp_free(void *arg, void *p, size_t bytes) {
-    size_t len = (bytes + THP_ALIGN - 1) / THP_ALIGN * THP_ALIGN;
-    if (p == NULL)
-        return;
-    if (arg != NULL)
-        (void)cz_gpu_host_unregister(p, NULL);
-    munmap(p, len);
+static void malloc_free(void *arg, void *p, size_t bytes) {
+    (void)arg;
+    (void)bytes;
+    free(p);
 }
 
-static int pin_flag = 1;
-static const cz_srs_host_mem host_thp = {thp_alloc, thp_free, NULL};
-static const cz_srs_host_mem host_thp_pinned = {thp_alloc, thp_free, &pin_flag};
+static void *cuda_alloc(void *arg, size_t bytes) {
+    void *p = NULL;
+    (void)arg;
+    return cz_gpu_host_alloc(&p, bytes, NULL) == CZ_OK ? p : NULL;
+}
 
+static void cuda_free(void *arg, void *p, size_t bytes) {
+    (void)arg;
+    (void)bytes;
+    cz_gpu_host_free(p);
+}
+
+static const cz_srs_host_mem host_malloc = {malloc_alloc, malloc_free, NULL};
+static const cz_srs_host_mem host_cuda = {cuda_alloc, cuda_free, NULL};
+
+/* NULL for heap: the manager's default. */
 static const cz_srs_host_mem *host_mem_of(const char *host) {
-    return strcmp(host, "pinned") == 0       ? &cz_srs_host_mem_pinned
-           : strcmp(host, "thp") == 0        ? &host_thp
-           : strcmp(host, "thp-pinned") == 0 ? &host_thp_pinned
-                                             : NULL;
+    return strcmp(host, "pinned") == 0            ? &cz_srs_host_mem_pinned
+           : strcmp(host, "malloc") == 0          ? &host_malloc
+           : strcmp(host, "cuda-host-alloc") == 0 ? &host_cuda
+                                                  : NULL;
 }
 
 /* One load through a fresh manager: its wall seconds in *s. */

@@ -41,8 +41,8 @@
 #           temporary folder on the file system with the most room among PARAMS_DIR, TMPDIR,
 #           /tmp, /var/tmp and /dev/shm (half the shape, --scale 26, where none has 48 GB free),
 #           loaded PRUNS (2) times on PTHREADS (16) threads into heap memory, then once into
-#           each host memory of PHOSTS ("pinned thp thp-pinned": the daemon's pinned memory with
-#           GPUs, huge-page mappings, huge-page mappings pinned; cuzk-bench-params --host), and
+#           each host memory of PHOSTS ("pinned malloc cuda-host-alloc": the daemon's pinned memory with
+#           GPUs, then the two references, 4 KiB pages and cudaHostAlloc; cuzk-bench-params --host), and
 #           deleted; then a key of 2^PSUB (18) loaded
 #           with and without the subgroup check, whose per-point cost scales to the full key
 #           (PSHAPE, e.g. "--scale 20", writes another shape than the largest that fits).
@@ -247,7 +247,7 @@ params_phase() {
   if [ -s "$key" ]; then
     step params-load 150 $X/cuzk-bench-params load "$key" --threads "$th" --runs "${PRUNS:-2}"
     grep -h '^{' "$O/params-load.log" >>"$S"
-    for h in ${PHOSTS:-pinned thp thp-pinned}; do
+    for h in ${PHOSTS:-pinned malloc cuda-host-alloc}; do
       step params-load-$h 90 $X/cuzk-bench-params load "$key" --threads "$th" --runs 1 --host $h
       grep -h '^{' "$O/params-load-$h.log" >>"$S"
     done

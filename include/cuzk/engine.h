@@ -398,7 +398,8 @@ typedef struct cz_srs_device_hooks {
 typedef struct cz_srs_config {
     cz_budget *budget;                 /* may be NULL (nothing charged) */
     const cz_srs_device_hooks *device; /* may be NULL (cz_srs_key_device fails) */
-    /* NULL = malloc/free; &cz_srs_host_mem_pinned when the engine has GPUs (the daemon does) */
+    /* NULL = pageable cz_host_alloc blocks; &cz_srs_host_mem_pinned when the engine has GPUs (the
+     * daemon does) */
     const cz_srs_host_mem *host_mem;
     cz_threadpool *pool; /* decoding threads for loaders that use them (.params); may be NULL */
     /* 1: .params keys also have every point of H, L, A, B_G1 and B_G2 checked for the subgroup,
@@ -461,10 +462,12 @@ int cz_srs_key_device(void **out, cz_srs_key *k, int device, cz_errinfo *ei);
  * Memory manager: host memory, the buffer pool and a partition's memory (src/engine/mem.c,
  * src/engine/hostmem.c; the budget above is its accounting)
  *
- * Host buffers the GPU uploads from: pinned (page-locked, cz_gpu_host_alloc) when a GPU is
- * present, so copies run at full PCIe speed; plain malloc otherwise or when pinning fails
- * (RLIMIT_MEMLOCK, the driver out of pinned memory, no GPU): then one warning per process and
- * pageable memory, never a failed job. want_pinned 0 (pageable_buffers) never pins.
+ * Host buffers the GPU uploads from: pinned (page-locked) when a GPU is present, so copies run at
+ * full PCIe speed; pageable otherwise or when pinning fails (RLIMIT_MEMLOCK, the driver out of
+ * pinned memory, no GPU): then one warning per process and pageable memory, never a failed job.
+ * want_pinned 0 (pageable_buffers) never pins. Blocks of 2 MiB and more are huge-page mappings
+ * (pinned: registered with the driver where RLIMIT_MEMLOCK leaves room, else cudaHostAlloc);
+ * src/engine/hostmem.c says why.
  *
  * The memory manager (cz_mem) is what a partition's memory goes through: one reserve path
  * (cz_mem_reserve: the partition's bytes, taking over idle buffers of the sizes it will use) and
@@ -482,12 +485,17 @@ void cz_host_free(void *p);
 int cz_host_is_pinned(const void *p); /* of a cz_host_alloc block */
 size_t cz_host_size(const void *p);   /* the bytes it was asked for */
 
-/* The pinning functions (default cz_gpu_host_alloc / cz_gpu_host_free). Tests replace them to
+/* The pinning functions (default cz_gpu_host_alloc / cz_gpu_host_free / cz_gpu_host_register /
+ * cz_gpu_host_unregister). Tests replace them to
  * simulate pinning and its failure without a GPU; restore (NULL) only when no block pinned by the
  * replacement is left. */
 typedef struct cz_host_pinner {
     int (*alloc)(void **out, size_t bytes, cz_errinfo *ei);
     void (*free)(void *p);
+    /* pins / unpins memory we mapped (cz_gpu_host_register's signature); NULL: blocks of 2 MiB
+     * and more are pinned through alloc as well */
+    int (*register_mem)(void *p, size_t bytes, int read_only, cz_errinfo *ei);
+    int (*unregister_mem)(void *p, cz_errinfo *ei);
 } cz_host_pinner;
 void cz_host_set_pinner(const cz_host_pinner *p);
 

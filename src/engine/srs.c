@@ -82,15 +82,17 @@ struct cz_srs {
     uint64_t nloads, nhits, nevictions, nchanged;
 };
 
+/* The default host memory: pageable cz_host_alloc blocks (huge-page mappings for a key's sizes,
+ * which a load touches with 512 times fewer page faults). */
 static void *heap_alloc(void *arg, size_t bytes) {
     (void)arg;
-    return malloc(bytes);
+    return cz_host_alloc(bytes, 0);
 }
 
 static void heap_free(void *arg, void *p, size_t bytes) {
     (void)arg;
     (void)bytes;
-    free(p);
+    cz_host_free(p);
 }
 
 /* ---- the manager ---- */

@@ -2,7 +2,9 @@
  * Host memory (cz_host_alloc) and the buffer pool, without a GPU: a fake pinner stands in for
  * cudaHostAlloc so that both outcomes of pinning are exercised in CI.
  *   - pinned blocks go to the pinner and back to its free; a failing pinner falls back to
- *     pageable memory, counts the failure, warns once; want_pinned 0 never pins;
+ *     pageable memory, counts the failure, warns once; want_pinned 0 never pins; blocks of 2 MiB
+ *     and more are huge-page-aligned mappings, pinned by registering them (the pinner's alloc
+ *     where that fails), unregistered at free;
  *   - accounting, the budget's used bytes checked after every step: a buffer given back while its
  *     partition's reservation holds its bytes stays idle, owed (no budget call, nothing freed);
  *     the release moves its bytes into the pool's reservation (step 1: whole buffers up to the
@@ -45,7 +47,32 @@ static void fake_free(void *p) {
     free(p);
 }
 
-static const cz_host_pinner fake = {fake_alloc, fake_free};
+static const cz_host_pinner fake = {fake_alloc, fake_free, NULL, NULL};
+
+#define MIB ((size_t)1 << 20)
+
+/* A registering pinner: records what it was asked to pin, fails on demand. */
+static int fake_regs, fake_unregs, fake_reg_fail;
+static void *fake_reg_p;
+static size_t fake_reg_len;
+
+static int fake_register(void *p, size_t bytes, int read_only, cz_errinfo *ei) {
+    (void)read_only;
+    if (fake_reg_fail)
+        return cz_fail(ei, CZ_ENOMEM, "fake pinner: RLIMIT_MEMLOCK");
+    fake_regs++;
+    fake_reg_p = p;
+    fake_reg_len = bytes;
+    return CZ_OK;
+}
+
+static int fake_unregister(void *p, cz_errinfo *ei) {
+    (void)ei;
+    fake_unregs += p == fake_reg_p;
+    return CZ_OK;
+}
+
+static const cz_host_pinner fake_mapping = {fake_alloc, fake_free, fake_register, fake_unregister};
 
 static void test_host_alloc(void) {
     cz_host_stats st0, st;
@@ -81,6 +108,46 @@ static void test_host_alloc(void) {
     cz_host_free(f2);
     CHECK_EQ_INT(fake_frees, 1); /* pageable blocks never reach the pinner's free */
     fake_fail = 0;
+    cz_host_set_pinner(NULL);
+}
+
+/* Blocks of 2 MiB and more: pinned by registering a mapping of whole huge pages on a huge-page
+ * boundary (so the kernel can back it with huge pages), unregistered at free; cudaHostAlloc
+ * where registering fails; small pinned blocks never registered. */
+static void test_host_alloc_mapped(void) {
+    cz_host_set_pinner(&fake_mapping);
+    int allocs0 = fake_allocs, frees0 = fake_frees;
+    void *p = cz_host_alloc(3 * MIB, 1);
+    CHECK(p != NULL && cz_host_is_pinned(p) && cz_host_size(p) == 3 * MIB);
+    CHECK_EQ_INT(fake_regs, 1);
+    CHECK_EQ_INT(fake_allocs, allocs0);
+    CHECK_EQ_INT((uintptr_t)fake_reg_p % (2 * MIB), 0);
+    CHECK(fake_reg_len == 4 * MIB && (uint8_t *)p - (uint8_t *)fake_reg_p == 64);
+    memset(p, 0x5a, 3 * MIB); /* the whole block is writable */
+    cz_host_free(p);
+    CHECK_EQ_INT(fake_unregs, 1);
+    CHECK_EQ_INT(fake_frees, frees0);
+
+    void *s = cz_host_alloc(MIB, 1); /* below 2 MiB: the pinner's alloc */
+    CHECK(s != NULL && cz_host_is_pinned(s) && fake_regs == 1 && fake_allocs == allocs0 + 1);
+    cz_host_free(s);
+    CHECK_EQ_INT(fake_frees, frees0 + 1);
+
+    fake_reg_fail = 1; /* registering refused: cudaHostAlloc, still pinned */
+    void *f = cz_host_alloc(5 * MIB, 1);
+    CHECK(f != NULL && cz_host_is_pinned(f) && fake_allocs == allocs0 + 2);
+    memset(f, 1, 5 * MIB);
+    cz_host_free(f);
+    CHECK_EQ_INT(fake_frees, frees0 + 2);
+    CHECK_EQ_INT(fake_unregs, 1);
+    fake_reg_fail = 0;
+
+    void *q = cz_host_alloc(7 * MIB + 1, 0); /* pageable: a mapping, never the pinner */
+    CHECK(q != NULL && !cz_host_is_pinned(q) && cz_host_size(q) == 7 * MIB + 1);
+    CHECK_EQ_INT(((uintptr_t)q - 64) % (2 * MIB), 0);
+    memset(q, 2, 7 * MIB + 1);
+    cz_host_free(q);
+    CHECK(fake_regs == 1 && fake_allocs == allocs0 + 2 && fake_frees == frees0 + 2);
     cz_host_set_pinner(NULL);
 }
 
@@ -467,9 +534,13 @@ static void pool_inflight(void) {
 }
 
 static const test_case cases[] = {
-    {"host_alloc", test_host_alloc},     {"pool_accounting", test_pool_accounting},
-    {"pool_waiting", test_pool_waiting}, {"pool_inflight", pool_inflight},
-    {"prefill", test_prefill},           {"engine", test_engine},
+    {"host_alloc", test_host_alloc},
+    {"host_alloc_mapped", test_host_alloc_mapped},
+    {"pool_accounting", test_pool_accounting},
+    {"pool_waiting", test_pool_waiting},
+    {"pool_inflight", pool_inflight},
+    {"prefill", test_prefill},
+    {"engine", test_engine},
 };
 
 int main(int argc, char **argv) {
