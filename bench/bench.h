@@ -45,6 +45,7 @@ typedef struct bench_opts {
     int check;           /* prove --check */
     int scalars;         /* msm --scalars: BENCH_SCALARS_* */
     int split;           /* msm --split (GPU or CPU): -1 auto (default), 0 off, 1 on */
+    int profile;         /* msm --profile: cz_tuning.msm_profile (phase times to stderr) */
     char devname[256];   /* "cpu" or the GPU's name, set by bench_device_open */
     size_t pool_threads; /* the CPU pool's size, set by the subcommand */
 } bench_opts;

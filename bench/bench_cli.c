@@ -43,6 +43,7 @@ void bench_usage(FILE *f) {
         "0/1;\n"
         "                porep: bits, and 3/4 of the bases infinity like B2)\n"
         "       --split auto|on|off the 0/1 split, GPU or CPU (default auto: the library decides)\n"
+        "       --profile           each MSM's phase times to stderr (cz_tuning.msm_profile)\n"
         "ntt:   --kind forward|inverse|coset-forward|coset-inverse   repeatable or a list\n"
         "prove: --cache DIR         circuits and keys are kept there (default ./bench-cache)\n"
         "       --check             verify every proof (not timed)\n"
@@ -81,7 +82,8 @@ static const struct {
      "  --group g1|g2            (default g1)\n"
      "  --scalars uniform|bits|equal|porep   scalar set (default uniform; bits: 98.7 % 0/1;\n"
      "                           porep: bits, and 3/4 of the bases infinity like B2)\n"
-     "  --split auto|on|off      the 0/1 split, GPU or CPU (default auto)\n"},
+     "  --split auto|on|off      the 0/1 split, GPU or CPU (default auto)\n"
+     "  --profile                each MSM's phase times to stderr (cz_tuning.msm_profile)\n"},
     {"ntt",
      "usage: cuzk-bench ntt [options]\n"
      "One in-place number-theoretic transform of 2^K elements of Fr, default 2^16.\n",
@@ -270,6 +272,8 @@ int bench_cli_parse(bench_opts *o, int argc, char **argv) {
             if (strcmp(v, "auto") != 0 && strcmp(v, "on") != 0 && strcmp(v, "off") != 0)
                 return bench_usage_error(cmd, "--split takes auto, on or off", v);
             o->split = strcmp(v, "auto") == 0 ? -1 : strcmp(v, "on") == 0;
+        } else if (strcmp(a, "--profile") == 0 && is_msm) {
+            o->profile = 1;
         } else if (strcmp(a, "--kind") == 0 && is_ntt) {
             if (each_item(o, v, add_kind) != 0)
                 return bench_usage_error(

@@ -142,10 +142,12 @@ out:
 }
 
 int bench_cmd_msm(bench_opts *o) {
-    if (o->split >= 0) {
+    if (o->split >= 0 || o->profile) {
         cz_tuning tu;
         cz_tuning_get(&tu);
-        tu.msm_split = o->split ? CZ_SPLIT_ON : CZ_SPLIT_OFF;
+        if (o->split >= 0)
+            tu.msm_split = o->split ? CZ_SPLIT_ON : CZ_SPLIT_OFF;
+        tu.msm_profile = o->profile;
         cz_tuning_set(&tu, NULL);
     }
     return bench_each_size(o, !o->gpu, run_size);
