@@ -22,6 +22,8 @@
 #           are checked against the CPU
 #   micro   G1 MSM 2^MSM_LOG (26) and Fr NTT 2^NTT_LOG (27) of both curves, data on the device,
 #           median of 5 (cuzk-bench msm|ntt --gpu --no-copies), the JSON lines into summary.txt
+#   msmprof one BLS12-381 G1 MSM of 2^MPLOG (27) uniform scalars on the device with its phase
+#           times (cuzk-bench msm --profile), the last lines into summary.txt
 #   engine  the engine at 2^ESCALE (27) with the benchmark key on GPU 0, the pinned pool filled
 #           first: ECOUNT proofs (2), EJOBS in flight (2), sweep ESWEEP (gw:pw, 2:4); EARGS are
 #           more options (EARGS=--bellperson: the bellperson prover and key)
@@ -142,6 +144,11 @@ run() {
         step ntt 60 $X/cuzk-bench ntt --gpu --curve bn254,bls12381 --log-n "${NTT_LOG:-27}" \
           --runs 5 --no-copies
         grep -h '^{' "$O/ntt.log" >>"$S"
+        ;;
+      msmprof)
+        step msmprof 120 $X/cuzk-bench msm --gpu --curve bls12381 --log-n "${MPLOG:-27}" \
+          --runs 2 --warmup 1 --no-copies --profile
+        grep -hE '^\{|gpu msm profile' "$O/msmprof.log" | tail -6 >>"$S"
         ;;
       engine)
         step engine "$(left)" $X/cuzk-bench engine --workload porep-synth --bench-key \

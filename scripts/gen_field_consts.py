@@ -165,6 +165,78 @@ def pairing_consts(w):
     w("")
 
 
+def ec_add(P, Q, p, mul, inv, add, sub):
+    """Affine addition on y^2 = x^3 + b over a field given by its operations (None = infinity)."""
+    if P is None:
+        return Q
+    if Q is None:
+        return P
+    (x1, y1), (x2, y2) = P, Q
+    if x1 == x2:
+        if y1 != y2 or y1 == sub(y1, y1):  # P = -Q (or a point of order 2)
+            return None
+        three_x2 = mul(x1, x1)
+        three_x2 = add(add(three_x2, three_x2), three_x2)
+        lam = mul(three_x2, inv(add(y1, y1)))
+    else:
+        lam = mul(sub(y2, y1), inv(sub(x2, x1)))
+    x3 = sub(sub(mul(lam, lam), x1), x2)
+    return (x3, sub(mul(lam, sub(x1, x3)), y1))
+
+
+def ec_mul(P, k, p, ops):
+    R = None
+    while k:
+        if k & 1:
+            R = ec_add(R, P, p, *ops)
+        P = ec_add(P, P, p, *ops)
+        k >>= 1
+    return R
+
+
+def endo_consts(w):
+    """BLS12-381's endomorphisms for the fast subgroup checks of src/curve/ec_impl.h (eprint
+    2021/1130, corrected proofs in 2022/352): on G1, sigma(x, y) = (beta x, y) is multiplication by
+    -x^2 for one of the two primitive cube roots of unity beta of Fp, the one picked here by
+    trying it on the generator; on G2, psi(x, y) = (conj(x) / xi^((p-1)/3), conj(y) / xi^((p-1)/2))
+    is multiplication by x, also checked on the generator."""
+    p = FIELDS["bls12381_fp"]
+    n = nlimbs(p)
+    R = 2 ** (64 * n)
+    mont = lambda a: a * R % p
+    c = CURVES["bls12381"]
+    x = BLS12381_X
+    fp_ops = (lambda a, b: a * b % p, lambda a: pow(a, p - 2, p), lambda a, b: (a + b) % p,
+              lambda a, b: (a - b) % p)
+    g1 = c["g1"]
+    target = ec_mul(g1, x * x, p, fp_ops)
+    target = (target[0], (-target[1]) % p)
+    s3 = pow(p - 3, (p + 1) // 4, p)
+    assert s3 * s3 % p == p - 3
+    betas = [(-1 + s3) * pow(2, p - 2, p) % p, (-1 - s3) * pow(2, p - 2, p) % p]
+    beta = [b for b in betas if (b * g1[0] % p, g1[1]) == target]
+    assert len(beta) == 1 and pow(beta[0], 3, p) == 1 and beta[0] != 1
+    f2_ops = (lambda a, b: f2mul(a, b, p), lambda a: f2inv(a, p),
+              lambda a, b: ((a[0] + b[0]) % p, (a[1] + b[1]) % p),
+              lambda a, b: ((a[0] - b[0]) % p, (a[1] - b[1]) % p))
+    xi = c["xi"]
+    psi_x = f2inv(f2pow(xi, (p - 1) // 3, p), p)
+    psi_y = f2inv(f2pow(xi, (p - 1) // 2, p), p)
+    gx, gy = c["g2"]
+    conj = lambda a: (a[0], (-a[1]) % p)
+    image = (f2mul(conj(gx), psi_x, p), f2mul(conj(gy), psi_y, p))
+    zg = ec_mul(c["g2"], -x, p, f2_ops)
+    assert image == (zg[0], ((-zg[1][0]) % p, (-zg[1][1]) % p)), "psi(G2) != [x]G2"
+    mf2 = lambda a: "{%s, %s}" % (arr(mont(a[0]), n), arr(mont(a[1]), n))
+    w("/* BLS12-381 endomorphisms for the subgroup checks (Montgomery form; x < 0 the curve's")
+    w(" * parameter): sigma(x, y) = (BETA x, y) is [-x^2] on G1; psi(x, y) = (conj(x) PSI_X,")
+    w(" * conj(y) PSI_Y), PSI_X = 1/xi^((p-1)/3), PSI_Y = 1/xi^((p-1)/2), is [x] on G2. */")
+    w("static const uint64_t BLS12381_BETA[%d] = %s;" % (n, arr(mont(beta[0]), n)))
+    w("static const uint64_t BLS12381_PSI_X[2][%d] = %s;" % (n, mf2(psi_x)))
+    w("static const uint64_t BLS12381_PSI_Y[2][%d] = %s;" % (n, mf2(psi_y)))
+    w("")
+
+
 def main():
     out = []
     w = out.append
@@ -255,6 +327,7 @@ def main():
         w("static const uint64_t %s_B2_X3[2][%d] = %s;" % (up, n, mf2((3 * b2[0] % p, 3 * b2[1] % p))))
         w("")
     pairing_consts(w)
+    endo_consts(w)
     w("#endif")
     path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "src", "field", "field_consts.h")
     with open(path, "w") as f:

@@ -7,7 +7,31 @@
 #define CUZK_CURVE_EC_H
 
 #include "cuzk/curve.h"
+#include <string.h>
+
 #include "field/field.h"
+
+/* The endomorphisms of BLS12-381's subgroup checks (field_consts.h, ec_impl.h's
+ * affine_in_subgroup): sigma(x, y) = (beta·x, y), which is [-x²] on G1, and psi(x, y) =
+ * (conj(x)·psi_x, conj(y)·psi_y), which is [x] on G2 (x < 0 the curve's parameter). */
+static inline void bls12381_g1_sigma(cz_bls12381_g1_affine *r, const cz_bls12381_g1_affine *p) {
+    cz_bls12381_fp beta;
+    memcpy(beta.l, BLS12381_BETA, sizeof beta.l);
+    bls12381_fp_mul(&r->x, &p->x, &beta);
+    r->y = p->y;
+}
+
+static inline void bls12381_g2_psi(cz_bls12381_g2_affine *r, const cz_bls12381_g2_affine *p) {
+    cz_bls12381_fp2 cx, cy, t;
+    memcpy(cx.c0.l, BLS12381_PSI_X[0], sizeof cx.c0.l);
+    memcpy(cx.c1.l, BLS12381_PSI_X[1], sizeof cx.c1.l);
+    memcpy(cy.c0.l, BLS12381_PSI_Y[0], sizeof cy.c0.l);
+    memcpy(cy.c1.l, BLS12381_PSI_Y[1], sizeof cy.c1.l);
+    bls12381_fp2_conj(&t, &p->x);
+    bls12381_fp2_mul(&r->x, &t, &cx);
+    bls12381_fp2_conj(&t, &p->y);
+    bls12381_fp2_mul(&r->y, &t, &cy);
+}
 
 #define G_PREFIX       bls12381_g1
 #define G_F            bls12381_fp
@@ -23,6 +47,9 @@
 #define G_ORDER        BLS12381_FR_P
 #define G_ORDER_N      BLS12381_FR_NLIMBS
 #define G_COFACTOR_ONE 0
+#define G_ENDO         bls12381_g1_sigma
+#define G_ENDO_K       BLS12381_X_ABS
+#define G_ENDO_SQUARE  1
 #include "curve/ec_impl.h"
 #include "curve/ec_undef.h"
 
@@ -40,6 +67,9 @@
 #define G_ORDER        BLS12381_FR_P
 #define G_ORDER_N      BLS12381_FR_NLIMBS
 #define G_COFACTOR_ONE 0
+#define G_ENDO         bls12381_g2_psi
+#define G_ENDO_K       BLS12381_X_ABS
+#define G_ENDO_SQUARE  0
 #include "curve/ec_impl.h"
 #include "curve/ec_undef.h"
 

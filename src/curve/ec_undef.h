@@ -13,3 +13,6 @@
 #undef G_ORDER
 #undef G_ORDER_N
 #undef G_COFACTOR_ONE
+#undef G_ENDO
+#undef G_ENDO_SQUARE
+#undef G_ENDO_K

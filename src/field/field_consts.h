@@ -339,4 +339,21 @@ static const int8_t BLS12381_ATE_LOOP[64] = {
     0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}; /* |x|, most significant bit first
                                                                   */
 
+/* BLS12-381 endomorphisms for the subgroup checks (Montgomery form; x < 0 the curve's
+ * parameter): sigma(x, y) = (BETA x, y) is [-x^2] on G1; psi(x, y) = (conj(x) PSI_X,
+ * conj(y) PSI_Y), PSI_X = 1/xi^((p-1)/3), PSI_Y = 1/xi^((p-1)/2), is [x] on G2. */
+static const uint64_t BLS12381_BETA[6] = {0x30f1361b798a64e8ULL, 0xf3b8ddab7ece5a2aULL,
+                                          0x16a8ca3ac61577f7ULL, 0xc26a2ff874fd029bULL,
+                                          0x3636b76660701c6eULL, 0x051ba4ab241b6160ULL};
+static const uint64_t BLS12381_PSI_X[2][6] = {
+    {0x0000000000000000ULL, 0x0000000000000000ULL, 0x0000000000000000ULL, 0x0000000000000000ULL,
+     0x0000000000000000ULL, 0x0000000000000000ULL},
+    {0x890dc9e4867545c3ULL, 0x2af322533285a5d5ULL, 0x50880866309b7e2cULL, 0xa20d1b8c7e881024ULL,
+     0x14e4f04fe2db9068ULL, 0x14e56d3f1564853aULL}};
+static const uint64_t BLS12381_PSI_Y[2][6] = {
+    {0x3e2f585da55c9ad1ULL, 0x4294213d86c18183ULL, 0x382844c88b623732ULL, 0x92ad2afd19103e18ULL,
+     0x1d794e4fac7cf0b9ULL, 0x0bd592fc7d825ec8ULL},
+    {0x7bcfa7a25aa30fdaULL, 0xdc17dec12a927e7cULL, 0x2f088dd86b4ebef1ULL, 0xd1ca2087da74d4a7ULL,
+     0x2da2596696cebc1dULL, 0x0e2b7eedbbfd87d2ULL}};
+
 #endif
