@@ -83,8 +83,8 @@ static void g1_cofactor(uint64_t h[2]) {
             CHECK_EQ_INT(GRP##_affine_in_subgroup(&p), slow);                                      \
             outside += !slow;                                                                      \
         }                                                                                          \
-        CHECK(outside >= NPOINTS - 1); /* a random curve point is in the subgroup with         \
-                                          probability 1/cofactor */                                \
+        /* a random curve point is in the subgroup with probability 1/cofactor */                  \
+        CHECK(outside >= NPOINTS - 1);                                                             \
     }                                                                                              \
     static void GRP##_multiples_and_torsion(void) {                                                \
         cz_##GRP##_affine g;                                                                       \
