@@ -26,9 +26,10 @@
  * below p) and on the curve. The verifying key's points (the six and IC) are also checked to be in
  * the prime-order subgroup, always: there are few of them and a verifier relies on them. The
  * subgroup check of the five proving sections is an option (cz_bellperson_read_opts), off by
- * default: it costs a scalar multiplication per point, some 400 times the decoding (docs/formats.md
- * gives the measured costs: about 19 hours of CPU time for Filecoin's 44 GiB PoRep parameters,
- * against 3 minutes to decode them), and the keys Filecoin uses are
+ * default: it costs one or two multiplications by the 64-bit curve parameter per point, some 200
+ * times the decoding (docs/formats.md gives the measured costs: about 10 hours of CPU time for
+ * Filecoin's 44 GiB PoRep parameters, against 3 minutes to decode them), and the keys Filecoin
+ * uses are
  * checked against the BLAKE2b digests of its parameter manifest instead. The point at infinity is
  * refused everywhere: bellperson's readers refuse it in IC, H, L, A, B_G1, B_G2 and in proofs (the
  * generator leaves the zero polynomials out of A and B; an infinity in L is an unconstrained

@@ -403,7 +403,8 @@ typedef struct cz_srs_config {
     const cz_srs_host_mem *host_mem;
     cz_threadpool *pool; /* decoding threads for loaders that use them (.params); may be NULL */
     /* 1: .params keys also have every point of H, L, A, B_G1 and B_G2 checked for the subgroup,
-     * a scalar multiplication per point (about 19 CPU-hours for the 44 GiB PoRep key,
+     * one or two multiplications by the curve's 64-bit parameter per point (about 10 CPU-hours
+     * for the 44 GiB PoRep key,
      * docs/params.md); 0 (the default): on the curve only, as bellperson.h explains. */
     int params_check_subgroup;
 } cz_srs_config;

@@ -134,8 +134,9 @@ static const keydef keys[] = {
      "Threads that read and decode a bellperson .params key while it loads; 0 = all CPUs."},
     {"srs", "params_subgroup_check", K_INT, OFF(srs.params_subgroup_check), 0, 1,
      "1 = every point of a .params key's proving sections is also checked for the subgroup as it "
-     "loads: a scalar multiplication per point, about 19 CPU-hours for the 44 GiB PoRep key "
-     "(docs/params.md); 0 = on the curve only, for keys whose digest matches Filecoin's "
+     "loads: one or two multiplications by the curve's 64-bit parameter per point, about 10 "
+     "CPU-hours for the 44 GiB PoRep key (docs/params.md); 0 = on the curve only, for keys whose "
+     "digest matches Filecoin's "
      "manifest (the verifying key is always checked)."},
     {"logging", "level", K_LEVEL, OFF(logging.level), 0, 0,
      "error, warn, info, debug or trace (CLI: --log-level)."},

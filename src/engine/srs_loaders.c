@@ -60,7 +60,7 @@ static int params_open(void **key, const char *path, const cz_srs_load_ctx *ctx,
     if (p == NULL)
         return cz_fail(ei, CZ_ENOMEM, "%s: out of memory", path);
     /* The subgroup check of the proving sections is the manager's choice (off by default:
-     * ~19 CPU-hours for a 44 GiB key, docs/params.md); the verifying key is always checked. */
+     * ~10 CPU-hours for a 44 GiB key, docs/params.md); the verifying key is always checked. */
     const cz_bellperson_read_opts opts = {ctx->params_check_subgroup, ctx->pool, ctx->mem};
     int rc = cz_bellperson_params_read(p, path, &opts, ei);
     if (rc != CZ_OK) {
