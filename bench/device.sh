@@ -19,7 +19,8 @@
 # go to $OUT/logs.tgz at the end (the device returns at most 8 files).
 #   unit    every packed test program on the GPU (gpu_test_*, engine_test_*, daemon_test_gpus),
 #           or those named in UNIT_TESTS, UNIT_LIMIT seconds each (default 150); the GPU results
-#           are checked against the CPU
+#           are checked against the CPU; engine_test_srs and others read the test vectors
+#           that `make vectors` writes: carry tests/vectors/out (13 MB) beside DIR for them
 #   micro   G1 MSM 2^MSM_LOG (26) and Fr NTT 2^NTT_LOG (27) of both curves, data on the device,
 #           median of 5 (cuzk-bench msm|ntt --gpu --no-copies), the JSON lines into summary.txt
 #   msmprof one BLS12-381 G1 MSM of 2^MPLOG (27) uniform scalars on the device with its phase
