@@ -228,7 +228,11 @@ static inline uint64_t FN(mac)(uint64_t *hi, uint64_t a, uint64_t b, uint64_t c,
 }
 
 #if defined(CZ_FIELD_ADX) && (F_N == 4 || F_N == 6)
-/* The same product with mulx/adcx/adox (field/mont_adx.h), for CPUs with BMI2 and ADX. */
+/* The same product with mulx/adcx/adox (field/mont_adx.h), for CPUs with BMI2 and ADX. The
+ * unrolled rounds make one asm template longer than the 4095 characters ISO C asks compilers to
+ * support in a string (-Woverlength-strings, part of -Wpedantic); gcc and clang take it. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Woverlength-strings"
 static inline void FN(mul_adx)(F_T *r, const F_T *a, const F_T *b) {
     uint64_t o[F_N], lo, hi, z;
 #if F_N == 4
@@ -256,6 +260,7 @@ static inline void FN(mul_adx)(F_T *r, const F_T *a, const F_T *b) {
 #endif
     FN(csub_p)(r->l, o);
 }
+#pragma GCC diagnostic pop
 #define FN_HAVE_MUL_ADX 1
 #endif
 
