@@ -6,9 +6,9 @@
 #ifndef CUZK_CURVE_EC_H
 #define CUZK_CURVE_EC_H
 
-#include "cuzk/curve.h"
 #include <string.h>
 
+#include "cuzk/curve.h"
 #include "field/field.h"
 
 /* The endomorphisms of BLS12-381's subgroup checks (field_consts.h, ec_impl.h's

@@ -136,8 +136,7 @@ static const keydef keys[] = {
      "1 = every point of a .params key's proving sections is also checked for the subgroup as it "
      "loads: one or two multiplications by the curve's 64-bit parameter per point, about 10 "
      "CPU-hours for the 44 GiB PoRep key (docs/params.md); 0 = on the curve only, for keys whose "
-     "digest matches Filecoin's "
-     "manifest (the verifying key is always checked)."},
+     "digest matches Filecoin's manifest (the verifying key is always checked)."},
     {"logging", "level", K_LEVEL, OFF(logging.level), 0, 0,
      "error, warn, info, debug or trace (CLI: --log-level)."},
     {"logging", "timeline", K_STR_EMPTY, OFF(logging.timeline), 0, 0,

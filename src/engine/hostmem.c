@@ -1,7 +1,7 @@
 /*
  * Host memory for data the GPU copies from (include/cuzk/engine.h, "Memory manager"; the
- * allocation part of the memory module, src/engine/mem.h): pinned (page-locked,
- * cz_gpu_host_alloc) when asked for and possible, plain malloc otherwise.
+ * allocation part of the memory module, src/engine/mem.h): pinned (page-locked) when asked for
+ * and possible, pageable otherwise.
  *
  * Every block starts with a 64-byte header {magic, kind, bytes, mapped length}, so cz_host_free
  * needs only the pointer (the SRS seam's free and the memory manager's put get no flag) and the
@@ -10,10 +10,11 @@
  *
  * Blocks of 2 MiB and more (keys, a partition's vectors) are anonymous mappings with transparent
  * huge pages asked for (madvise MADV_HUGEPAGE, which the kernel's default "madvise" mode needs):
- * touching them takes 512 times fewer page faults than 4 KiB pages, which a 47 GB key load
- * measures as 22 % less wall time (bench/results/2026-12-02-h200-bellperson-setup-gpu.md). To pin
- * such a block the mapping is registered with the driver (cudaHostRegister), which the same
- * measurement found a third faster than cudaHostAlloc; registration counts against
+ * touching them takes 512 times fewer page faults than 4 KiB pages (a 47 GB key load on the H200:
+ * 12.8 against 16.6 s with the portable field product, 12.0 against 12.2 s with the ADX one,
+ * bench/results/2026-12-02-h200-params-load-adx.md). To pin such a block the mapping is
+ * registered with the driver (cudaHostRegister), which the same load found a third faster than
+ * cudaHostAlloc (21.0 against 31.5 s); registration counts against
  * RLIMIT_MEMLOCK, and where it fails the block comes from cudaHostAlloc instead. Smaller blocks:
  * posix_memalign, or cudaHostAlloc for pinned.
  *
@@ -104,7 +105,7 @@ void *cz_host_alloc(size_t bytes, int want_pinned) {
     void *raw = NULL;
     block_kind kind = BLOCK_HEAP;
     size_t map_len = 0, total;
-    if (bytes > SIZE_MAX - HDR_BYTES - HUGE_BYTES)
+    if (bytes > SIZE_MAX - HDR_BYTES - 2 * HUGE_BYTES) /* map_huge rounds up, then adds a page */
         return NULL;
     total = bytes + HDR_BYTES;
     if (want_pinned) {
