@@ -17,7 +17,8 @@
 # limit, cut to what is left of TOTAL seconds (default 540) and skipped under 5 s. Every step
 # appends a line to $OUT/summary.txt as it ends (what a call cut short still returns); the logs
 # go to $OUT/logs.tgz at the end (the device returns at most 8 files).
-#   unit    every packed test program on the GPU (gpu_test_*, engine_test_*, daemon_test_gpus),
+#   unit    every packed test program (gpu_test_*, engine_test_*, daemon_test_gpus, and the CPU
+#           tests of the IFMA decoder: curve_test_g1_decode8, formats_test_bellperson*),
 #           or those named in UNIT_TESTS, UNIT_LIMIT seconds each (default 150); the GPU results
 #           are checked against the CPU; engine_test_srs and others read the test vectors
 #           that `make vectors` writes: carry tests/vectors/out (13 MB) beside DIR for them
@@ -64,7 +65,8 @@ pack() {
   for t in cuzk-daemon daemon_test_gpus cuzk-bench-gpu-bellperson cuzk-bench-setup-bellperson; do
     grep -qx "$t" <<<"$all" && targets+=("$t")
   done
-  for t in $(grep -E '^(gpu_test_|engine_test_)' <<<"$all"); do
+  # the CPU tests of code that takes a different path on the device's CPU (AVX-512 IFMA) too
+  for t in $(grep -E '^(gpu_test_|engine_test_|curve_test_g1_decode8$|formats_test_bellperson)' <<<"$all"); do
     targets+=("$t")
   done
   cmake --build "$B" -j"${JOBS:-2}" --target "${targets[@]}"
@@ -132,7 +134,7 @@ run() {
         if [ -n "${UNIT_TESTS:-}" ]; then
           for t in $UNIT_TESTS; do tests+=("$X/$t"); done
         else
-          tests=($X/gpu_test_* $X/engine_test_* $X/daemon_test_gpus)
+          tests=($X/gpu_test_* $X/engine_test_* $X/daemon_test_gpus $X/curve_test_* $X/formats_test_*)
         fi
         for t in "${tests[@]}"; do
           [ -x "$t" ] && step "$(basename "$t")" "${UNIT_LIMIT:-150}" "$t"

@@ -237,6 +237,38 @@ def endo_consts(w):
     w("")
 
 
+def ifma_consts(w):
+    """The radix-2^52 constants of src/field/fp8_impl.h (BLS12-381 Fp, eight lanes of AVX-512
+    IFMA): p in 8 limbs of 52 bits, n0 = -p^-1 mod 2^52, and for src/curve/g1_decode8.c, where
+    mont'(a, b) = a b / R' mod p with R' = 2^416 and the stored form is x R, R = 2^384:
+    TO_MONT = R R' (mont'(x, TO_MONT) = x R), RESCALE = R'^2 / R (mont'(x^3 R^3 / R'^2, RESCALE)
+    = x^3 R^2 / R', the scale of mont'(y R, y R)) and B_SCALED = 4 R^2 / R'. The scheme is run on
+    the G1 generator here before the constants are written."""
+    p = FIELDS["bls12381_fp"]
+    R, R1 = 2**384, 2**416
+    l52 = lambda x: "{" + ", ".join("0x%013xULL" % ((x >> (52 * i)) & (2**52 - 1)) for i in range(8)) + "}"
+    inv_r1 = pow(R1, -1, p)
+    mont1 = lambda a, b: a * b * inv_r1 % p
+    to_mont, rescale, b_scaled = R * R1 % p, R1 * R1 * pow(R, -1, p) % p, 4 * R * R * inv_r1 % p
+    gx, gy = CURVES["bls12381"]["g1"]
+    X, Y = mont1(gx, to_mont), mont1(gy, to_mont)
+    assert X == gx * R % p and Y == gy * R % p
+    lhs = mont1(Y, Y)
+    rhs = (mont1(mont1(mont1(X, X), X), rescale) + b_scaled) % p
+    assert lhs == rhs
+    n0 = (-pow(p, -1, 2**52)) % 2**52
+    w("/* BLS12-381 Fp in radix 2^52 (src/field/fp8_impl.h, src/curve/g1_decode8.c): 8 limbs, least")
+    w(" * significant first; mont'(a, b) = a b / 2^416 mod p. TO_MONT = 2^800 mod p turns x into the")
+    w(" * stored x 2^384; RESCALE = 2^448 mod p and B_SCALED = 4 2^352 mod p put both sides of")
+    w(" * y^2 = x^3 + 4 on the scale 2^768 / 2^416 (gen_field_consts.py checks it on the generator). */")
+    w("#define BLS12381_FP52_N0 0x%013xULL" % n0)
+    w("static const uint64_t BLS12381_FP52_P[8] = %s;" % l52(p))
+    w("static const uint64_t BLS12381_FP52_TO_MONT[8] = %s;" % l52(to_mont))
+    w("static const uint64_t BLS12381_FP52_RESCALE[8] = %s;" % l52(rescale))
+    w("static const uint64_t BLS12381_FP52_B_SCALED[8] = %s;" % l52(b_scaled))
+    w("")
+
+
 def main():
     out = []
     w = out.append
@@ -328,6 +360,7 @@ def main():
         w("")
     pairing_consts(w)
     endo_consts(w)
+    ifma_consts(w)
     w("#endif")
     path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "src", "field", "field_consts.h")
     with open(path, "w") as f:

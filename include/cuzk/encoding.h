@@ -67,6 +67,14 @@ int cz_bls12381_g2_from_compressed_unchecked(cz_bls12381_g2_affine *ret, const u
                                              size_t len, cz_errinfo *ei);
 int cz_bls12381_g2_from_uncompressed_unchecked(cz_bls12381_g2_affine *ret, const uint8_t *in,
                                                size_t len, cz_errinfo *ei);
+/* n uncompressed G1 encodings (96 bytes each, at in) into out[0..n), each checked as
+ * cz_bls12381_g1_from_uncompressed_unchecked checks one (flags, canonical coordinates, on the
+ * curve; the point at infinity accepted), eight at a time with AVX-512 IFMA where the CPU has it.
+ * out may be the memory of in (a cz_bls12381_g1_affine is 96 bytes too); no other overlap. On an
+ * error *bad is the index of the first point that fails, out[0..*bad) are decoded and ei says
+ * what is wrong with that point; on success *bad = n. */
+int cz_bls12381_g1_from_uncompressed_unchecked_batch(cz_bls12381_g1_affine *out, const uint8_t *in,
+                                                     size_t n, size_t *bad, cz_errinfo *ei);
 
 /* snarkjs LEM: out receives CZ_<CURVE>_<G>_LEM_BYTES bytes; len must be exactly that. */
 void cz_bn254_g1_to_lem(uint8_t *out, const cz_bn254_g1_affine *p);

@@ -356,4 +356,22 @@ static const uint64_t BLS12381_PSI_Y[2][6] = {
     {0x7bcfa7a25aa30fdaULL, 0xdc17dec12a927e7cULL, 0x2f088dd86b4ebef1ULL, 0xd1ca2087da74d4a7ULL,
      0x2da2596696cebc1dULL, 0x0e2b7eedbbfd87d2ULL}};
 
+/* BLS12-381 Fp in radix 2^52 (src/field/fp8_impl.h, src/curve/g1_decode8.c): 8 limbs, least
+ * significant first; mont'(a, b) = a b / 2^416 mod p. TO_MONT = 2^800 mod p turns x into the
+ * stored x 2^384; RESCALE = 2^448 mod p and B_SCALED = 4 2^352 mod p put both sides of
+ * y^2 = x^3 + 4 on the scale 2^768 / 2^416 (gen_field_consts.py checks it on the generator). */
+#define BLS12381_FP52_N0 0x3fffcfffcfffdULL
+static const uint64_t BLS12381_FP52_P[8] = {
+    0xeffffffffaaabULL, 0xfeb153ffffb9fULL, 0x6b0f6241eabffULL, 0x12bf6730d2a0fULL,
+    0x764774b84f385ULL, 0x1ba7b6434bacdULL, 0x1ea397fe69a4bULL, 0x000000001a011ULL};
+static const uint64_t BLS12381_FP52_TO_MONT[8] = {
+    0x551039a1d2c25ULL, 0xc857a984373dcULL, 0x3331128e8da66ULL, 0xba38b82e8f651ULL,
+    0xbb197b6252a29ULL, 0xcbe4f4e32928cULL, 0x80ef81f158c5dULL, 0x000000000e91fULL};
+static const uint64_t BLS12381_FP52_RESCALE[8] = {
+    0x7fde37dba9366ULL, 0x4e27525bc342bULL, 0x1f5b1e9778489ULL, 0xb872b2b91b9dcULL,
+    0xb206f497dfcafULL, 0x4137cc89a9b0bULL, 0xd9d20d7e39959ULL, 0x000000000411cULL};
+static const uint64_t BLS12381_FP52_B_SCALED[8] = {
+    0x0000000000000ULL, 0x0000000000000ULL, 0x0000000000000ULL, 0x0000000000000ULL,
+    0x0000000000000ULL, 0x0000000000000ULL, 0x0040000000000ULL, 0x0000000000000ULL};
+
 #endif

@@ -222,6 +222,23 @@ static int decode_point(void *dst, const uint8_t *enc, int g2, int check_subgrou
     return rc;
 }
 
+/* Decodes the n G1 encodings at dst in place, checked on the curve, eight at a time
+ * (cz_bls12381_g1_from_uncompressed_unchecked_batch), and refuses the point at infinity with the
+ * message inf. On an error *at is the index of the first bad point: an infinity before the
+ * batch's first error comes first, as one by one. */
+static int decode_g1_batch(uint8_t *dst, size_t n, const char *inf, size_t *at, cz_errinfo *ei) {
+    cz_bls12381_g1_affine *p = (cz_bls12381_g1_affine *)(void *)dst;
+    size_t bad;
+    int rc = cz_bls12381_g1_from_uncompressed_unchecked_batch(p, dst, n, &bad, ei);
+    for (size_t i = 0; i < bad; i++)
+        if (cz_bls12381_g1_is_infinity(&p[i])) {
+            *at = i;
+            return cz_fail(ei, CZ_EFORMAT, "%s", inf);
+        }
+    *at = bad;
+    return rc;
+}
+
 typedef struct decode_ctx {
     const cz__bp_src *s;
     const cz__bp_job *jobs;
@@ -263,17 +280,22 @@ static void decode_task(void *arg, size_t task) {
         record(c, task, rc, &ei);
         return;
     }
-    for (size_t i = 0; i < n; i++) {
-        uint8_t enc[G2_BYTES];
-        memcpy(enc, dst + i * pb, pb);
-        rc = decode_point(dst + i * pb, enc, pb == G2_BYTES, job->check_subgroup,
-                          infinity_why(job->section), &ei);
-        if (rc != CZ_OK) {
-            cz_fail(&ei, rc, "%s: %s point %zu at offset %llu", c->s->name, label(job->section),
-                    start + i, (unsigned long long)(off + i * pb));
-            record(c, task, rc, &ei);
-            return;
+    size_t i = 0;
+    if (pb == G1_BYTES && !job->check_subgroup)
+        rc = decode_g1_batch(dst, n, infinity_why(job->section), &i, &ei);
+    else
+        for (; i < n; i++) {
+            uint8_t enc[G2_BYTES];
+            memcpy(enc, dst + i * pb, pb);
+            rc = decode_point(dst + i * pb, enc, pb == G2_BYTES, job->check_subgroup,
+                              infinity_why(job->section), &ei);
+            if (rc != CZ_OK)
+                break;
         }
+    if (rc != CZ_OK) {
+        cz_fail(&ei, rc, "%s: %s point %zu at offset %llu", c->s->name, label(job->section),
+                start + i, (unsigned long long)(off + i * pb));
+        record(c, task, rc, &ei);
     }
 }
 

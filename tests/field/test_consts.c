@@ -3,7 +3,8 @@
  * moduli (hard-coded below from the curve specifications / circom-snarkjs research notes §4):
  * R mod p, R² mod p, n0, the exponents, the Fr two-adicity, non-residue and root of unity (and
  * its published powers w[k] as ffjavascript computes them), ξ, b, b', the generators (published
- * coordinates, and on their curves), and all Frobenius coefficients via an mpz Fp2 power.
+ * coordinates, and on their curves), all Frobenius coefficients via an mpz Fp2 power, and the
+ * radix-2^52 constants of the eight-lane G1 decoder.
  */
 #include <gmp.h>
 #include <stdio.h>
@@ -343,11 +344,50 @@ static void test_curves(void) {
     check_curve(&bls);
 }
 
+/* The 8 limbs of 52 bits l (least significant first) equal z. */
+static int limbs52_eq(const uint64_t l[8], mpz_srcptr z) {
+    mpz_t t;
+    mpz_init(t);
+    for (int i = 7; i >= 0; i--) {
+        mpz_mul_2exp(t, t, 52);
+        mpz_add_ui(t, t, l[i]);
+    }
+    int ok = mpz_cmp(t, z) == 0;
+    for (int i = 0; i < 8; i++)
+        ok &= l[i] < (1ull << 52);
+    mpz_clear(t);
+    return ok;
+}
+
+/* The radix-2^52 constants of the eight-lane G1 decoder (src/field/fp8_impl.h): p, n0 =
+ * -p^-1 mod 2^52, TO_MONT = 2^800, RESCALE = 2^448 and B_SCALED = 4·2^352, all mod p. */
+static void test_fp52(void) {
+    mpz_t p, t, m;
+    mpz_inits(p, t, m, NULL);
+    mpz_set_str(p, BLS_P, 16);
+    CHECK(limbs52_eq(BLS12381_FP52_P, p));
+    mpz_setbit(m, 52);
+    mpz_invert(t, p, m);
+    mpz_sub(t, m, t);
+    CHECK_EQ_U64(BLS12381_FP52_N0, mpz_get_ui(t));
+    const struct {
+        const uint64_t *l;
+        unsigned mul, exp;
+    } pow2[3] = {{BLS12381_FP52_TO_MONT, 1, 800},
+                 {BLS12381_FP52_RESCALE, 1, 448},
+                 {BLS12381_FP52_B_SCALED, 4, 352}};
+    for (int i = 0; i < 3; i++) {
+        mpz_set_ui(t, pow2[i].mul);
+        mpz_mul_2exp(t, t, pow2[i].exp);
+        mpz_mod(t, t, p);
+        CHECK(limbs52_eq(pow2[i].l, t));
+    }
+    mpz_clears(p, t, m, NULL);
+}
+
 static const test_case cases[] = {
-    {"fields", test_fields},
-    {"published_one", test_published_one},
-    {"roots", test_roots},
-    {"curves", test_curves},
+    {"fields", test_fields}, {"fp52", test_fp52},     {"published_one", test_published_one},
+    {"roots", test_roots},   {"curves", test_curves},
 };
 
 int main(int argc, char **argv) {
