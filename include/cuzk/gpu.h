@@ -110,6 +110,9 @@ int cz_gpu_host_unregister(void *p, cz_errinfo *ei);
 typedef struct cz_gpu_copy cz_gpu_copy;
 int cz_gpu_upload_start(cz_gpu_copy **out, void *d_dst, const void *src, size_t bytes, int dev,
                         cz_errinfo *ei);
+/* bytes of device memory set to zero the same way: cudaMemsetAsync on a stream of its own, waited
+ * for by cz_gpu_copy_wait. */
+int cz_gpu_zero_start(cz_gpu_copy **out, void *d_dst, size_t bytes, int dev, cz_errinfo *ei);
 int cz_gpu_copy_wait(cz_gpu_copy *c, cz_errinfo *ei); /* NULL: CZ_OK */
 
 /* ---- NTT over Fr ---- */

@@ -1,10 +1,10 @@
 /*
  * Device queries, device selection, error mapping, plain device memory, pinned host memory and
- * asynchronous uploads for the CUDA backend (see cuzk/gpu.h). An upload in flight owns a
- * non-blocking stream of its own (created per upload: a few microseconds, nothing next to the
- * hundreds of megabytes it carries), so the default-stream kernels of the other calls overlap it.
- * Nothing here keeps state except what the CUDA runtime keeps per device; the NTT twiddle cache
- * lives in gpu_ntt.cu and is dropped by cz_gpu_release.
+ * asynchronous uploads and zero fills for the CUDA backend (see cuzk/gpu.h). An upload or fill in
+ * flight owns a non-blocking stream of its own (created per upload: a few microseconds, nothing
+ * next to the hundreds of megabytes it carries), so the default-stream kernels of the other calls
+ * overlap it. Nothing here keeps state except what the CUDA runtime keeps per device; the NTT
+ * twiddle cache lives in gpu_ntt.cu and is dropped by cz_gpu_release.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -177,34 +177,63 @@ struct cz_gpu_copy {
     cudaStream_t stream;
 };
 
-extern "C" int cz_gpu_upload_start(cz_gpu_copy **out, void *d_dst, const void *src, size_t bytes,
-                                   int dev, cz_errinfo *ei) {
-    cz_gpu_copy *c = NULL;
+/* A copy handle with a non-blocking stream of its own on dev, or an error. */
+static int copy_new(cz_gpu_copy **out, int dev, cz_errinfo *ei) {
     int rc = cz__gpu_select(dev, ei);
+    cz_gpu_copy *c;
     *out = NULL;
     if (rc != CZ_OK)
         return rc;
-    c = (cz_gpu_copy *)calloc(1, sizeof *c);
-    if (c == NULL)
-        return cz_fail(ei, CZ_ENOMEM, "gpu upload: copy handle");
+    if ((c = (cz_gpu_copy *)calloc(1, sizeof *c)) == NULL)
+        return cz_fail(ei, CZ_ENOMEM, "gpu copy: handle");
     c->dev = dev;
     CZ_CUDA_TRY(cudaStreamCreateWithFlags(&c->stream, cudaStreamNonBlocking));
+    *out = c;
+    return CZ_OK;
+out:
+    free(c);
+    return rc;
+}
+
+/* The end of a start call: hands c out, or on an error waits for what was queued and frees it. */
+static int copy_started(cz_gpu_copy **out, cz_gpu_copy *c, int rc) {
+    if (rc == CZ_OK) {
+        *out = c;
+        return rc;
+    }
+    (void)cudaStreamSynchronize(c->stream);
+    (void)cudaStreamDestroy(c->stream);
+    free(c);
+    *out = NULL;
+    return rc;
+}
+
+extern "C" int cz_gpu_upload_start(cz_gpu_copy **out, void *d_dst, const void *src, size_t bytes,
+                                   int dev, cz_errinfo *ei) {
+    cz_gpu_copy *c;
+    int rc = copy_new(&c, dev, ei);
+    *out = NULL;
+    if (rc != CZ_OK)
+        return rc;
     for (size_t off = 0, chunk = copy_chunk_bytes(bytes); off < bytes; off += chunk) {
         size_t len = bytes - off < chunk ? bytes - off : chunk;
         CZ_CUDA_TRY(cudaMemcpyAsync((uint8_t *)d_dst + off, (const uint8_t *)src + off, len,
                                     cudaMemcpyHostToDevice, c->stream));
     }
-    *out = c;
-    c = NULL;
 out:
-    if (c != NULL) {
-        if (c->stream != NULL) {
-            (void)cudaStreamSynchronize(c->stream);
-            (void)cudaStreamDestroy(c->stream);
-        }
-        free(c);
-    }
-    return rc;
+    return copy_started(out, c, rc);
+}
+
+extern "C" int cz_gpu_zero_start(cz_gpu_copy **out, void *d_dst, size_t bytes, int dev,
+                                 cz_errinfo *ei) {
+    cz_gpu_copy *c;
+    int rc = copy_new(&c, dev, ei);
+    *out = NULL;
+    if (rc != CZ_OK)
+        return rc;
+    CZ_CUDA_TRY(cudaMemsetAsync(d_dst, 0, bytes, c->stream));
+out:
+    return copy_started(out, c, rc);
 }
 
 extern "C" int cz_gpu_copy_wait(cz_gpu_copy *c, cz_errinfo *ei) {

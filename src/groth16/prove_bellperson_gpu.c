@@ -305,36 +305,53 @@ static size_t ws_bytes(const cz_groth16_bp_pending *pp) {
     return (3 * ((size_t)1 << pp->log_n) + pp->as->ninput + pp->as->naux) * sizeof(cz_bls12381_fr);
 }
 
+/* Copies a, b, c (zero past abc_size) and w into ws. Every copy and zero fill runs on a
+ * non-blocking stream of its own (cz_gpu_upload_start): on the legacy default stream, as
+ * cudaMemcpy, they were queued between the kernels of the partition another worker computes on
+ * the same device, whose region then took the uploads' time too. */
 int cz__bp_upload_gpu(cz_groth16_bp_pending *pp, cz_groth16_gpu_ws *ws, cz_errinfo *ei) {
     const cz_assignment *as = pp->as;
     size_t n = (size_t)1 << pp->log_n, fr = sizeof(cz_bls12381_fr);
-    int dev = cz__groth16_gpu_ws_device(ws), rc;
+    int dev = cz__groth16_gpu_ws_device(ws), rc, k = 0;
     const cz_bls12381_fr *src[3] = {as->a, as->b, as->c};
-    cz_bls12381_fr zero = {{0}};
+    static const char *const what[3] = {"upload a", "upload b", "upload c"};
+    cz_gpu_copy *cp[8] = {NULL};
+    const char *cp_what[8];
     uint64_t t = cz_clock_now_ns();
     uint8_t *buf;
 
     if ((rc = cz__g16_gpu_ws_reserve(ws, ws_bytes(pp), ei)) != CZ_OK)
         return rc;
     buf = cz__g16_gpu_ws_buf(ws);
-    for (int v = 0; v < 3; v++) {
+    for (int v = 0; v < 3 && rc == CZ_OK; v++) {
         uint8_t *d = buf + (size_t)v * n * fr;
-        if ((rc = cz__g16_gpu_wrap(cz_gpu_upload(d, src[v], as->abc_size * fr, dev, ei), ei, dev,
-                                   "upload a, b, c", 0)) != CZ_OK)
-            return rc;
+        cp_what[k] = what[v];
+        rc = cz_gpu_upload_start(&cp[k++], d, src[v], as->abc_size * fr, dev, ei);
         /* zero past abc_size: a product with zero is zero whatever the buffer held */
-        if (as->abc_size < n &&
-            (rc = cz__g16_gpu_wrap(cz_bls12381_gpu_fr_scale_dev(d + as->abc_size * fr, &zero,
-                                                                n - as->abc_size, dev, ei),
-                                   ei, dev, "zero padding", 0)) != CZ_OK)
-            return rc;
+        if (rc == CZ_OK && as->abc_size < n) {
+            cp_what[k] = "zero padding";
+            rc = cz_gpu_zero_start(&cp[k++], d + as->abc_size * fr, (n - as->abc_size) * fr, dev,
+                                   ei);
+        }
     }
     buf += 3 * n * fr;
-    if ((rc = cz__g16_gpu_wrap(cz_gpu_upload(buf, as->input, as->ninput * fr, dev, ei), ei, dev,
-                               "upload the inputs", 0)) != CZ_OK ||
-        (rc =
-             cz__g16_gpu_wrap(cz_gpu_upload(buf + as->ninput * fr, as->aux, as->naux * fr, dev, ei),
-                              ei, dev, "upload the aux values", 0)) != CZ_OK)
+    if (rc == CZ_OK) {
+        cp_what[k] = "upload the inputs";
+        rc = cz_gpu_upload_start(&cp[k++], buf, as->input, as->ninput * fr, dev, ei);
+    }
+    if (rc == CZ_OK) {
+        cp_what[k] = "upload the aux values";
+        rc = cz_gpu_upload_start(&cp[k++], buf + as->ninput * fr, as->aux, as->naux * fr, dev, ei);
+    }
+    if (rc != CZ_OK)
+        rc = cz__g16_gpu_wrap(rc, ei, dev, cp_what[k - 1], 0);
+    /* every copy is waited for, also after a failure: the buffers stay valid until then */
+    for (int i = 0; i < k; i++) {
+        int wrc = cz_gpu_copy_wait(cp[i], rc == CZ_OK ? ei : NULL);
+        if (rc == CZ_OK && wrc != CZ_OK)
+            rc = cz__g16_gpu_wrap(wrc, ei, dev, cp_what[i], 0);
+    }
+    if (rc != CZ_OK)
         return rc;
     pp->ws = ws;
     pp->tm.upload_ms += (double)(cz_clock_now_ns() - t) / 1e6;

@@ -123,6 +123,33 @@ static void round_trip(const void *src, size_t bytes, const char *label) {
     free(back);
 }
 
+/* cz_gpu_zero_start clears exactly [off, off + len) of a buffer filled with a pattern. */
+static void check_zero_fill(void) {
+    size_t bytes = (size_t)5 << 20, off = 4096 + 96, len = ((size_t)3 << 20) + 32;
+    uint8_t *h = malloc(bytes), *back = malloc(bytes);
+    void *d = NULL;
+    cz_gpu_copy *c = NULL;
+    cz_errinfo ei;
+    if (!CHECK(h != NULL && back != NULL))
+        goto out;
+    for (size_t i = 0; i < bytes; i++)
+        h[i] = (uint8_t)(i * 13 + 1) | 1u; /* never zero */
+    if (!CHECK(cz_gpu_alloc(&d, bytes, 0, &ei) == CZ_OK) ||
+        !CHECK(cz_gpu_upload(d, h, bytes, 0, &ei) == CZ_OK) ||
+        !CHECK(cz_gpu_zero_start(&c, (uint8_t *)d + off, len, 0, &ei) == CZ_OK) ||
+        !CHECK(cz_gpu_copy_wait(c, &ei) == CZ_OK) ||
+        !CHECK(cz_gpu_download(back, d, bytes, 0, &ei) == CZ_OK)) {
+        fprintf(stderr, "zero fill: %s\n", ei.msg);
+        goto out;
+    }
+    memset(h + off, 0, len);
+    CHECK_EQ_MEM(back, h, bytes);
+out:
+    cz_gpu_free(d, 0);
+    free(h);
+    free(back);
+}
+
 /* Pinned allocation, registration of our own memory and of a read-only file mapping. */
 static void check_pinned(void) {
     size_t bytes = (size_t)3 << 20, page = (size_t)sysconf(_SC_PAGESIZE);
@@ -492,13 +519,11 @@ static void test_generated(void) {
     remove(wp);
 }
 
-static const test_case cases[] = {{"vectors", test_vectors},
-                                  {"pinned", check_pinned},
-                                  {"workspace", test_workspace},
-                                  {"examples", test_examples},
-                                  {"examples_g2_cpu", test_examples_g2_cpu},
-                                  {"generated", test_generated},
-                                  {"refusals", check_refusals}};
+static const test_case cases[] = {
+    {"vectors", test_vectors},      {"pinned", check_pinned},
+    {"zero_fill", check_zero_fill}, {"workspace", test_workspace},
+    {"examples", test_examples},    {"examples_g2_cpu", test_examples_g2_cpu},
+    {"generated", test_generated},  {"refusals", check_refusals}};
 
 int main(int argc, char **argv) {
     return test_main_fixture(argc, argv, cases, TEST_COUNT(cases), setup, teardown);
