@@ -15,28 +15,11 @@
 #include "cuzk/err.h"
 #include "curve/ec.h"
 #include "curve/g1_decode8.h"
+#include "bls_test_random.h"
 #include "test.h"
 
 #define G1_BYTES 96
 #define NGROUPS  64
-
-static uint64_t rng_state = 0x2545f4914f6cdd1dull;
-
-static uint64_t next64(void) {
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 7;
-    rng_state ^= rng_state << 17;
-    return rng_state;
-}
-
-static void random_fp(cz_bls12381_fp *r) {
-    uint64_t l[BLS12381_FP_NLIMBS];
-    do {
-        for (int i = 0; i < BLS12381_FP_NLIMBS; i++)
-            l[i] = next64();
-        l[BLS12381_FP_NLIMBS - 1] &= bls12381_fp_top_limb_mask();
-    } while (bls12381_fp_from_limbs(r, l) != CZ_OK);
-}
 
 /* A random point of the curve (not of the subgroup), encoded. */
 static void random_on_curve(uint8_t enc[G1_BYTES]) {
