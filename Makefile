@@ -84,9 +84,11 @@ test-asan: build-asan vectors
 # mutexes), so accesses made inside those libraries are ignored (ignore_noninstrumented_modules);
 # every access from our code, including in callbacks the libraries' threads run, is checked.
 # tests/daemon/tsan.supp names the remaining known library-internal reports.
-# Every engine test (tests/engine/test_*.c -> engine_test_*), so a new one cannot be left out.
+# Every engine test (tests/engine/test_*.c -> engine_test_*), so a new one cannot be left out; the
+# thread pool; and the supra_seal interface, whose split calls share pending proofs, the SRS
+# references and the GPU mutex between threads.
 TSAN_TESTS = $(patsubst tests/engine/test_%.c,engine_test_%,$(wildcard tests/engine/test_*.c)) \
-  core_test_threadpool
+  core_test_threadpool supraseal_test_supraseal
 TSAN_DAEMON_TESTS = daemon_test_config|daemon_test_http|daemon_grpc|daemon_pool|daemon_startup|daemon_keys
 TSAN_DAEMON_OPTIONS = halt_on_error=1 exitcode=66 ignore_noninstrumented_modules=1 \
   suppressions=$(abspath tests/daemon/tsan.supp)
@@ -94,7 +96,7 @@ test-tsan:
 	cmake -S . -B $(BUILD_TSAN) $(CMAKE_GEN) -DCZ_SANITIZE=thread -DCZ_WITH_CUDA=OFF \
 	  -DCZ_BUILD_BENCH=OFF -DCMAKE_BUILD_TYPE=Debug >/dev/null
 	cmake --build $(BUILD_TSAN) -j $(JOBS) --target $(TSAN_TESTS) daemon-all
-	cd $(BUILD_TSAN) && TSAN_OPTIONS=halt_on_error=1 $(CTEST) -R '^(engine_|core_test_threadpool$$)'
+	cd $(BUILD_TSAN) && TSAN_OPTIONS=halt_on_error=1 $(CTEST) -R '^(engine_|core_test_threadpool$$|supraseal_test_supraseal$$)'
 	cd $(BUILD_TSAN) && CZ_DAEMON_TEST_LIGHT=1 TSAN_OPTIONS="$(TSAN_DAEMON_OPTIONS)" \
 	  $(subst --no-tests=error,--no-tests=ignore,$(CTEST)) -R '^($(TSAN_DAEMON_TESTS))$$'
 

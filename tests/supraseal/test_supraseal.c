@@ -10,9 +10,11 @@
  * the .params file's verifying key). The key comes from the bellperson-format setup with a
  * seeded trapdoor (cz_groth16_setup_bellperson) and is read back from a .params file, as create_SRS
  * reads Filecoin's. Bad input (counts that do not fit the key, densities whose counts lie, a
- * missing file) must come back as an error with a message.
+ * missing file) must come back as an error with a message. Four callers on their own threads
+ * share the cached key and one GPU mutex (make test-tsan runs this file under ThreadSanitizer).
  */
 #include <errno.h>
+#include <pthread.h>
 
 #include "cuzk/assignment.h"
 #include "cuzk/bellperson.h"
@@ -458,11 +460,60 @@ static void test_densities(void) {
     drop_SRS(&srs);
 }
 
+/* Callers on threads of their own, as several sectors' provers call the crate at once: each
+ * opens the cached key by path (so they share one), proves through one GPU mutex and drops its
+ * handle, while another evicts the path; every proof equals the oracle's. */
+#define NCALLERS 4
+typedef struct {
+    cz_supraseal_gpu_mutex *mtx;
+    cz_supraseal_error e;
+    cz_bls12381_groth16_proof got[NCIRC];
+} caller;
+
+static void *caller_main(void *arg) {
+    caller *c = arg;
+    cz_supraseal_assignment prov[NCIRC];
+    cz_supraseal_srs srs = {NULL};
+    c->e = create_SRS(&srs, params_path, true);
+    if (c->e.code != 0)
+        return NULL;
+    for (int k = 0; k < NCIRC; k++)
+        prov[k] = from_proving_assignment(&asg[k]);
+    c->e = generate_groth16_proofs_c(prov, NCIRC, r_s, s_s, c->got, &srs, c->mtx, -1);
+    evict_SRS(&srs);
+    drop_SRS(&srs);
+    return NULL;
+}
+
+static void test_concurrent(void) {
+    caller c[NCALLERS];
+    pthread_t th[NCALLERS];
+    int started[NCALLERS];
+    cz_groth16_proof want[NCIRC];
+    cz_supraseal_gpu_mutex *mtx = create_gpu_mutex();
+    oracle(want, NCIRC, r_s, s_s);
+    memset(c, 0, sizeof c);
+    for (int t = 0; t < NCALLERS; t++) {
+        c[t].mtx = mtx;
+        memset(c[t].got, 0xa5, sizeof c[t].got);
+        started[t] = pthread_create(&th[t], NULL, caller_main, &c[t]) == 0;
+        CHECK(started[t]);
+    }
+    for (int t = 0; t < NCALLERS; t++) {
+        if (!started[t])
+            continue;
+        pthread_join(th[t], NULL);
+        if (check_error(c[t].e, 0, NULL))
+            check_proofs(c[t].got, want, NCIRC);
+    }
+    destroy_gpu_mutex(mtx);
+}
+
 static const test_case cases[] = {
     {"create_drop", test_create_drop},     {"cache", test_cache},
     {"create_errors", test_create_errors}, {"prove", test_prove},
     {"densities", test_densities},         {"split", test_split},
-    {"bad_input", test_bad_input},
+    {"bad_input", test_bad_input},         {"concurrent", test_concurrent},
 };
 
 int main(int argc, char **argv) {
