@@ -716,27 +716,53 @@ out:
     return rc;
 }
 
-/* ret += Σ bases[ones[k]] over k < n1 (device list). */
+/* Threads of the ones sum for n1 points: for at least ONES_MIN_LEN points a thread, a whole
+ * number (1 .. ONES_WAVES) of waves of the resident threads, so the last wave is not a partial
+ * one (2^16 threads were 1.3 waves of the 50,688 resident BLS12-381 G1 threads on the H200: the
+ * second wave kept a fifth of the SMs busy for as long as the first); fewer points, a power of
+ * two with ONES_MIN_LEN points a thread. */
+#define ONES_MIN_LEN 64u
+#define ONES_WAVES   4u
+static uint32_t ones_threads(size_t n1, uint32_t resident) {
+    uint32_t nt = 1;
+    if (n1 >= (size_t)ONES_MIN_LEN * resident) {
+        size_t w = n1 / ((size_t)ONES_MIN_LEN * resident);
+        return resident * (uint32_t)(w < ONES_WAVES ? w : ONES_WAVES);
+    }
+    while (nt < resident && (size_t)nt * ONES_MIN_LEN < n1)
+        nt *= 2;
+    return nt;
+}
+
+/* ret += Σ bases[ones[k]] over k < n1 (device list): nt threads each sum a chunk into part[t],
+ * part is padded with infinity to a power of two, and a pairwise tree sums it. */
 template <class H>
 static int sum_ones(typename H::jac *ret, const cz_gpu_bases *bh, const uint32_t *ones,
                     const uint32_t *d_cnt, size_t n1, cz_errinfo *ei) {
     typedef typename H::fp FP;
     typedef ec_xyzz<FP> X;
-    int rc = CZ_OK;
+    int rc = CZ_OK, sms = 0, bpsm = 0;
     X *part = NULL;
-    uint32_t nt = 1, len;
+    uint32_t nt, np2 = 1, len;
+    const uint32_t bs = 128;
     typename H::xyzz h;
     typename H::jac t;
     cudaStream_t st = 0;
-    while (nt < 65536 && (size_t)nt * 64 < n1)
-        nt *= 2;
+    CZ_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, bh->dev));
+    CZ_CUDA_TRY(
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&bpsm, msm_ones_kern<FP>, (int)bs, 0));
+    nt = ones_threads(n1, (uint32_t)(bpsm > 0 ? bpsm : 1) * (uint32_t)(sms > 0 ? sms : 1) * bs);
+    while (np2 < nt)
+        np2 *= 2;
     len = (uint32_t)((n1 + nt - 1) / nt);
-    CZ_CUDA_TRY(cudaMallocAsync((void **)&part, (size_t)nt * sizeof(X), st));
-    msm_ones_kern<FP><<<cz__gpu_blocks(nt, 128), 128, 0, st>>>(
+    CZ_CUDA_TRY(cudaMallocAsync((void **)&part, (size_t)np2 * sizeof(X), st));
+    if (np2 > nt)
+        CZ_CUDA_TRY(cudaMemsetAsync(part + nt, 0, (size_t)(np2 - nt) * sizeof(X), st));
+    msm_ones_kern<FP><<<cz__gpu_blocks(nt, bs), bs, 0, st>>>(
         part, ones, d_cnt, (const ec_aff<FP> *)bh->d_pts, len, nt);
     CZ_CUDA_LAUNCHED();
-    for (uint32_t half = nt / 2; half >= 1; half /= 2) {
-        msm_tree_kern<FP><<<cz__gpu_blocks(half, 128), 128, 0, st>>>(part, nt, half, 1);
+    for (uint32_t half = np2 / 2; half >= 1; half /= 2) {
+        msm_tree_kern<FP><<<cz__gpu_blocks(half, 128), 128, 0, st>>>(part, np2, half, 1);
         CZ_CUDA_LAUNCHED();
     }
     CZ_CUDA_TRY(cudaMemcpyAsync(&h, part, sizeof h, cudaMemcpyDeviceToHost, st));

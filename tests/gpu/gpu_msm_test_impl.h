@@ -310,8 +310,9 @@ static void TCAT(test_msm_, TC)(cz_threadpool *pool, unsigned cpu_log, unsigned 
         gpu_tune_split(CZ_SPLIT_AUTO);
     }
 
-    /* Larger sizes against the progression oracle: uniform scalars at every size, and at 2^20 the
-     * PoRep-like, all-equal and all-0/1 sets with the split forced on, off and automatic. */
+    /* Larger sizes against the progression oracle: uniform scalars at every size, at 2^20 the
+     * PoRep-like, all-equal and all-0/1 sets with the split forced on, off and automatic, and at
+     * 2^24 the PoRep-like and all-ones sets with the split on. */
     for (unsigned k = 16; k <= max_log; k += (k < 24 ? 2 : 1)) {
         size_t n = (size_t)1 << k;
         TCAT(fill_scalars_, TC)(s, n, 0);
@@ -328,6 +329,15 @@ static void TCAT(test_msm_, TC)(cz_threadpool *pool, unsigned cpu_log, unsigned 
                     TCAT(check_progression_, TC)(gb, s, n, &a, &d, what);
                 }
             }
+            gpu_tune_split(CZ_SPLIT_AUTO);
+        }
+        if (k == 24) {
+            /* millions of ones: the ones sum runs whole waves of threads (2 and 4 of them) */
+            gpu_tune_split(CZ_SPLIT_ON);
+            TCAT(fill_scalars_, TC)(s, n, 1);
+            TCAT(check_progression_, TC)(gb, s, n, &a, &d, "kind 1, split on");
+            TCAT(fill_scalars_, TC)(s, n, 4);
+            TCAT(check_progression_, TC)(gb, s, n, &a, &d, "kind 4, split on");
             gpu_tune_split(CZ_SPLIT_AUTO);
         }
     }
