@@ -233,8 +233,8 @@ static void cuda_free(void *arg, void *p, size_t bytes) {
     cz_gpu_host_free(p);
 }
 
-static const cz_srs_host_mem host_malloc = {malloc_alloc, malloc_free, NULL};
-static const cz_srs_host_mem host_cuda = {cuda_alloc, cuda_free, NULL};
+static const cz_srs_host_mem host_malloc = {malloc_alloc, malloc_free, NULL, NULL};
+static const cz_srs_host_mem host_cuda = {cuda_alloc, cuda_free, NULL, NULL};
 
 /* NULL for heap: the manager's default. */
 static const cz_srs_host_mem *host_mem_of(const char *host) {

@@ -409,7 +409,9 @@ typedef struct cz_srs_config {
     int params_check_subgroup;
 } cz_srs_config;
 
-/* cz_host_alloc(bytes, 1) / cz_host_free: pinned, pageable when pinning fails (one warning). */
+/* cz_host_alloc / cz_host_free: pinned, pageable when pinning fails (one warning); blocks of
+ * 2 MiB and more are allocated pageable and pinned by cz_host_pin once the loader has filled them
+ * (its filled hook). */
 extern const cz_srs_host_mem cz_srs_host_mem_pinned;
 
 typedef struct cz_srs_stats {
@@ -484,7 +486,12 @@ int cz_srs_key_device(void **out, cz_srs_key *k, int device, cz_errinfo *ei);
 void *cz_host_alloc(size_t bytes, int want_pinned);
 void cz_host_free(void *p);
 int cz_host_is_pinned(const void *p); /* of a cz_host_alloc block */
-size_t cz_host_size(const void *p);   /* the bytes it was asked for */
+/* Pins a pageable block of 2 MiB or more (a huge-page mapping) in place by registering it: 1 when
+ * it is pinned afterwards, 0 when it stays pageable (a smaller block, no pinner, the driver's
+ * refusal: one warning, as cz_host_alloc's). Register after writing the block: the driver
+ * faults in and clears the pages of an untouched mapping on one thread. */
+int cz_host_pin(void *p);
+size_t cz_host_size(const void *p); /* the bytes it was asked for */
 
 /* The pinning functions (default cz_gpu_host_alloc / cz_gpu_host_free / cz_gpu_host_register /
  * cz_gpu_host_unregister). Tests replace them to

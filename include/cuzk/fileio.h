@@ -54,11 +54,14 @@ int cz_file_id_same(const cz_file_id *a, const cz_file_id *b);
  * 40)", "modified (mtime ...)". */
 void cz_file_id_describe_change(char *buf, size_t n, const cz_file_id *was, const cz_file_id *now);
 
-/* Allocator for cz_file_load: NULL alloc = malloc/free. */
+/* Allocator for cz_file_load: NULL alloc = malloc/free. filled (may be NULL) is called once on
+ * each buffer whose contents are complete, before the reader hands it out: the engine's pinned
+ * memory registers a buffer's pages there, after the reader's threads have touched them. */
 typedef struct cz_file_alloc {
     void *(*alloc)(void *arg, size_t bytes);
     void (*free)(void *arg, void *p, size_t bytes);
     void *arg;
+    void (*filled)(void *arg, void *p, size_t bytes);
 } cz_file_alloc;
 
 /* Reads the regular file at path into one buffer from mem (NULL = malloc/free); *data and *len

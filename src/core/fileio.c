@@ -175,7 +175,7 @@ int cz_file_check_unchanged(int fd, const cz_file_id *id, const char *path, cz_e
 
 int cz_file_load(void **data, size_t *len, cz_file_id *id, const char *path,
                  const cz_file_alloc *mem, cz_errinfo *ei) {
-    const cz_file_alloc heap = {heap_alloc, heap_free, NULL};
+    const cz_file_alloc heap = {heap_alloc, heap_free, NULL, NULL};
     if (mem == NULL || mem->alloc == NULL)
         mem = &heap;
     *data = NULL;
@@ -203,6 +203,8 @@ int cz_file_load(void **data, size_t *len, cz_file_id *id, const char *path,
         goto out;
     if (id != NULL)
         *id = a;
+    if (mem->filled != NULL)
+        mem->filled(mem->arg, buf, size ? size : 1);
 out:
     close(fd);
     if (rc != CZ_OK) {

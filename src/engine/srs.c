@@ -30,8 +30,9 @@
  * (an upload may take long and must not block other keys), freed with the entry.
  *
  * Host memory: loaders (srs_loaders.c) read keys into memory from cfg->host_mem:
- * cz_srs_host_mem_pinned when the engine has GPUs (cudaHostAlloc, pageable with one warning when
- * pinning fails, hostmem.c), else malloc/free; nothing is served from a mapping of a file that
+ * cz_srs_host_mem_pinned when the engine has GPUs (pinned: huge-page mappings registered once
+ * the loader has filled them, pageable with one warning when pinning fails, hostmem.c), else
+ * pageable cz_host_alloc blocks; nothing is served from a mapping of a file that
  * someone else can change, and a GPU upload of the bases copies from pinned memory.
  *
  * Lock order: lock -> budget lock (the evictor takes lock only, and is called by the budget

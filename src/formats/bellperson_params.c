@@ -82,6 +82,9 @@ static int params_read_src(cz_bellperson_params *p, const cz__bp_src *s,
         rc = cz_file_check_unchanged(s->fd, &s->id, s->name, ei);
     if (rc == CZ_OK && s->fd >= 0)
         p->id = s->id;
+    for (int k = 0; rc == CZ_OK && p->mem.filled != NULL && k < NARRAYS; k++)
+        if (*array_of(p, k) != NULL)
+            p->mem.filled(p->mem.arg, *array_of(p, k), array_bytes(k, *count_of(p, k)));
     if (rc != CZ_OK) {
         cz_bellperson_params_free(p);
         memset(p, 0, sizeof *p);

@@ -65,8 +65,9 @@ static void write_file(const char *path, const char *text) {
 }
 
 typedef struct {
-    int allocs, frees;
+    int allocs, frees, filled;
     size_t bytes;
+    uint8_t head[16]; /* the buffer's first bytes when filled is called */
 } counting;
 
 static void *count_alloc(void *arg, size_t bytes) {
@@ -74,6 +75,13 @@ static void *count_alloc(void *arg, size_t bytes) {
     c->allocs++;
     c->bytes = bytes;
     return malloc(bytes);
+}
+
+static void count_filled(void *arg, void *p, size_t bytes) {
+    counting *c = arg;
+    c->filled++;
+    CHECK_EQ_SIZE(bytes, c->bytes);
+    memcpy(c->head, p, bytes < sizeof c->head ? bytes : sizeof c->head);
 }
 
 static void count_free(void *arg, void *p, size_t bytes) {
@@ -88,11 +96,13 @@ static void test_load(void) {
     void *want, *got;
     size_t wlen, glen;
     CHECK_ERR(cz_file_read(&want, &wlen, path, NULL), CZ_OK);
-    counting c = {0, 0, 0};
-    cz_file_alloc mem = {count_alloc, count_free, &c};
+    counting c = {0};
+    cz_file_alloc mem = {count_alloc, count_free, &c, count_filled};
     cz_file_id id, st;
     CHECK_ERR(cz_file_load(&got, &glen, &id, path, &mem, NULL), CZ_OK);
     CHECK(glen == wlen && memcmp(got, want, wlen) == 0 && c.allocs == 1 && c.bytes == wlen);
+    /* filled: once, with the file's bytes already in the buffer */
+    CHECK(c.filled == 1 && wlen >= sizeof c.head && memcmp(c.head, want, sizeof c.head) == 0);
     CHECK_ERR(cz_file_id_get(&st, path, NULL), CZ_OK);
     CHECK(cz_file_id_same(&id, &st) && id.size == wlen);
     mem.free(mem.arg, got, glen);

@@ -4,7 +4,8 @@
  *   - pinned blocks go to the pinner and back to its free; a failing pinner falls back to
  *     pageable memory, counts the failure, warns once; want_pinned 0 never pins; blocks of 2 MiB
  *     and more are huge-page-aligned mappings, pinned by registering them (the pinner's alloc
- *     where that fails), unregistered at free;
+ *     where that fails), unregistered at free; the SRS seam's large blocks are pinned in place
+ *     after they are filled;
  *   - accounting, the budget's used bytes checked after every step: a buffer given back while its
  *     partition's reservation holds its bytes stays idle, owed (no budget call, nothing freed);
  *     the release moves its bytes into the pool's reservation (step 1: whole buffers up to the
@@ -148,6 +149,58 @@ static void test_host_alloc_mapped(void) {
     memset(q, 2, 7 * MIB + 1);
     cz_host_free(q);
     CHECK(fake_regs == 1 && fake_allocs == allocs0 + 2 && fake_frees == frees0 + 2);
+    cz_host_set_pinner(NULL);
+}
+
+/* The SRS seam's pinned memory: a block of 2 MiB and more is a pageable mapping until the loader
+ * has filled it, then registered in place (the driver would otherwise fault in and clear every
+ * page on one thread); smaller ones are pinned at once; a refused registration leaves the block
+ * pageable, with the one warning. */
+static void test_host_pin_after_fill(void) {
+    const cz_srs_host_mem *m = &cz_srs_host_mem_pinned;
+    cz_host_stats st0, st;
+    cz_host_set_pinner(&fake_mapping);
+    cz_host_stats_get(&st0);
+    int regs0 = fake_regs, unregs0 = fake_unregs, allocs0 = fake_allocs;
+    void *p = m->alloc(m->arg, 3 * MIB);
+    CHECK(p != NULL && !cz_host_is_pinned(p) && fake_regs == regs0);
+    memset(p, 0x3c, 3 * MIB);
+    CHECK(m->filled != NULL);
+    m->filled(m->arg, p, 3 * MIB);
+    CHECK(cz_host_is_pinned(p) && fake_regs == regs0 + 1 && fake_reg_len == 4 * MIB);
+    CHECK_EQ_INT((uintptr_t)fake_reg_p % (2 * MIB), 0);
+    CHECK_EQ_INT(cz_host_pin(p), 1); /* pinned already: nothing more */
+    CHECK_EQ_INT(fake_regs, regs0 + 1);
+    cz_host_stats_get(&st);
+    CHECK(st.npinned == st0.npinned + 1 && st.npageable == st0.npageable);
+    m->free(m->arg, p, 3 * MIB);
+    CHECK_EQ_INT(fake_unregs, unregs0 + 1);
+
+    void *s = m->alloc(m->arg, 1000); /* small: the pinner's alloc at once */
+    CHECK(s != NULL && cz_host_is_pinned(s) && fake_allocs == allocs0 + 1);
+    m->filled(m->arg, s, 1000);
+    CHECK_EQ_INT(fake_regs, regs0 + 1);
+    m->free(m->arg, s, 1000);
+
+    void *h = cz_host_alloc(100, 0); /* a heap block cannot be registered */
+    CHECK_EQ_INT(cz_host_pin(h), 0);
+    cz_host_free(h);
+
+    fake_reg_fail = 1; /* refused: the block stays pageable and usable */
+    void *f = m->alloc(m->arg, 5 * MIB);
+    memset(f, 7, 5 * MIB);
+    m->filled(m->arg, f, 5 * MIB);
+    CHECK(f != NULL && !cz_host_is_pinned(f) && ((uint8_t *)f)[5 * MIB - 1] == 7);
+    cz_host_stats_get(&st);
+    CHECK_EQ_INT(st.npin_failed, st0.npin_failed + 2); /* the heap block and this one */
+    m->free(m->arg, f, 5 * MIB);
+    CHECK_EQ_INT(fake_unregs, unregs0 + 1);
+    fake_reg_fail = 0;
+
+    cz_host_set_pinner(&fake); /* a pinner that cannot register: large blocks pinned at once */
+    void *a = m->alloc(m->arg, 3 * MIB);
+    CHECK(a != NULL && cz_host_is_pinned(a) && fake_allocs == allocs0 + 2);
+    m->free(m->arg, a, 3 * MIB);
     cz_host_set_pinner(NULL);
 }
 
@@ -536,6 +589,7 @@ static void pool_inflight(void) {
 static const test_case cases[] = {
     {"host_alloc", test_host_alloc},
     {"host_alloc_mapped", test_host_alloc_mapped},
+    {"host_pin_after_fill", test_host_pin_after_fill},
     {"pool_accounting", test_pool_accounting},
     {"pool_waiting", test_pool_waiting},
     {"pool_inflight", pool_inflight},

@@ -497,7 +497,7 @@ static void test_params(void) {
     cz_threadpool *pool;
     CHECK_ERR(cz_threadpool_create(&pool, 2, NULL), CZ_OK);
     host_count hc = {0, 0};
-    cz_srs_host_mem mem = {count_alloc, count_free, &hc};
+    cz_srs_host_mem mem = {count_alloc, count_free, &hc, NULL};
     cz_srs_config cfg = {b, NULL, &mem, pool, 0};
     cz_srs *m;
     CHECK_ERR(cz_srs_create(&m, &cfg, NULL), CZ_OK);

@@ -141,14 +141,28 @@ static inline int bp_write_file(const char *path, const void *data, size_t n) {
 /* An allocator that counts, so a test sees what a reader allocated and gave back. */
 typedef struct bp_counting {
     int allocs, frees;
-    size_t live; /* bytes allocated and not yet freed */
+    size_t live;              /* bytes allocated and not yet freed */
+    int filled, filled_early; /* filled calls; of them, on a buffer still as allocated */
+    size_t filled_bytes;
 } bp_counting;
 
+/* Buffers start as 0xa5 bytes, so filled can tell whether the reader wrote them first. */
 static inline void *bp_count_alloc(void *arg, size_t bytes) {
     bp_counting *c = arg;
+    void *p = malloc(bytes);
     c->allocs++;
     c->live += bytes;
-    return malloc(bytes);
+    if (p != NULL)
+        memset(p, 0xa5, bytes);
+    return p;
+}
+
+static inline void bp_count_filled(void *arg, void *p, size_t bytes) {
+    static const uint8_t fresh[8] = {0xa5, 0xa5, 0xa5, 0xa5, 0xa5, 0xa5, 0xa5, 0xa5};
+    bp_counting *c = arg;
+    c->filled++;
+    c->filled_bytes += bytes;
+    c->filled_early += bytes >= 8 && memcmp(p, fresh, 8) == 0;
 }
 
 static inline void bp_count_free(void *arg, void *p, size_t bytes) {

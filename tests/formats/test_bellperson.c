@@ -95,8 +95,8 @@ static void read_params_noble(const char *file, const char *key, cz_threadpool *
     size_t n;
     bp_path(path, sizeof path, file);
     uint8_t *bytes = load_file(path, &n);
-    bp_counting c = {0, 0, 0};
-    cz_file_alloc mem = {bp_count_alloc, bp_count_free, &c};
+    bp_counting c = {0};
+    cz_file_alloc mem = {bp_count_alloc, bp_count_free, &c, bp_count_filled};
     cz_bellperson_read_opts opts = {subgroup, pool, &mem};
     cz_bellperson_params p;
     cz_errinfo ei;
@@ -114,6 +114,10 @@ static void read_params_noble(const char *file, const char *key, cz_threadpool *
     int nonempty = (p.nh > 0) + (p.nl > 0) + (p.na > 0) + (p.nb_g1 > 0) + (p.nb_g2 > 0);
     CHECK_EQ_INT(c.allocs, nonempty);
     CHECK_EQ_SIZE(c.live, 96 * ((size_t)p.nh + p.nl + p.na + p.nb_g1) + 192 * (size_t)p.nb_g2);
+    /* filled: once per array, after its points were decoded into it */
+    CHECK_EQ_INT(c.filled, nonempty);
+    CHECK_EQ_SIZE(c.filled_bytes, c.live);
+    CHECK_EQ_INT(c.filled_early, 0);
     /* Read then write: the same bytes. */
     bp_tmp_path(out, sizeof out, "again.params");
     CHECK_ERR(cz_bellperson_params_write(out, &p, NULL), CZ_OK);

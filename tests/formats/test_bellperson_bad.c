@@ -57,8 +57,8 @@ static void teardown(void) {
 /* Reads buf as small.params (from memory, with opts) and checks code and message. The message
  * must also name the file; nothing may stay allocated. */
 static int expect_params(const uint8_t *buf, size_t n, int subgroup, int code, const char *needle) {
-    bp_counting c = {0, 0, 0};
-    cz_file_alloc mem = {bp_count_alloc, bp_count_free, &c};
+    bp_counting c = {0};
+    cz_file_alloc mem = {bp_count_alloc, bp_count_free, &c, NULL};
     cz_bellperson_read_opts opts = {subgroup, NULL, &mem};
     cz_bellperson_params p;
     cz_errinfo ei;
@@ -97,8 +97,8 @@ static void be32(uint8_t p[4], uint32_t v) {
 static void test_truncated(void) {
     size_t bad = 0, allocs = 0;
     for (size_t n = 0; n < params_n; n++) {
-        bp_counting c = {0, 0, 0};
-        cz_file_alloc mem = {bp_count_alloc, bp_count_free, &c};
+        bp_counting c = {0};
+        cz_file_alloc mem = {bp_count_alloc, bp_count_free, &c, NULL};
         cz_bellperson_read_opts opts = {0, NULL, &mem};
         cz_bellperson_params p;
         cz_errinfo ei;
@@ -330,8 +330,8 @@ static void test_file_order(void) {
     snprintf(want, sizeof want, "%s: H point 9000 at offset %zu: bls12381 g1", path,
              h0 + 96 * 9000);
     for (int run = 0; run < 4; run++) {
-        bp_counting c = {0, 0, 0};
-        cz_file_alloc mem = {bp_count_alloc, bp_count_free, &c};
+        bp_counting c = {0};
+        cz_file_alloc mem = {bp_count_alloc, bp_count_free, &c, NULL};
         cz_bellperson_read_opts opts = {0, run == 0 ? NULL : pool, &mem};
         cz_errinfo ei;
         cz_errinfo_clear(&ei);
