@@ -107,6 +107,16 @@ static void *alloc_pinned(size_t total, block_kind *kind, size_t *map_len, cz_er
     return NULL;
 }
 
+/* A block that could not be pinned stays pageable: counted, and the process's first such failure
+ * logs the one warning. */
+static void pin_failed(size_t bytes, const char *why) {
+    atomic_fetch_add(&npin_failed, 1);
+    if (atomic_fetch_add(&nwarnings, 1) == 0)
+        CZ_LOG_WARN("host memory: cannot pin %zu bytes (%s); using pageable memory (slower "
+                    "host-to-device copies; warned once)",
+                    bytes, why);
+}
+
 void *cz_host_alloc(size_t bytes, int want_pinned) {
     void *raw = NULL;
     block_kind kind = BLOCK_HEAP;
@@ -117,13 +127,8 @@ void *cz_host_alloc(size_t bytes, int want_pinned) {
     if (want_pinned) {
         cz_errinfo ei;
         cz_errinfo_clear(&ei);
-        if ((raw = alloc_pinned(total, &kind, &map_len, &ei)) == NULL) {
-            atomic_fetch_add(&npin_failed, 1);
-            if (atomic_fetch_add(&nwarnings, 1) == 0)
-                CZ_LOG_WARN("host memory: cannot pin %zu bytes (%s); using pageable memory "
-                            "(slower host-to-device copies; warned once)",
-                            bytes, ei.msg);
-        }
+        if ((raw = alloc_pinned(total, &kind, &map_len, &ei)) == NULL)
+            pin_failed(bytes, ei.msg);
     }
     if (raw == NULL && total >= HUGE_BYTES && (raw = map_huge(total, &map_len)) != NULL)
         kind = BLOCK_MAPPED;
@@ -189,11 +194,7 @@ int cz_host_pin(void *p) {
         atomic_fetch_add(&npinned, 1);
         return 1;
     }
-    atomic_fetch_add(&npin_failed, 1);
-    if (atomic_fetch_add(&nwarnings, 1) == 0)
-        CZ_LOG_WARN("host memory: cannot pin %llu bytes (%s); using pageable memory (slower "
-                    "host-to-device copies; warned once)",
-                    (unsigned long long)h->bytes, ei.msg);
+    pin_failed((size_t)h->bytes, ei.msg);
     return 0;
 }
 
