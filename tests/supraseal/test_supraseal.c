@@ -461,8 +461,9 @@ static void test_densities(void) {
 }
 
 /* Callers on threads of their own, as several sectors' provers call the crate at once: each
- * opens the cached key by path (so they share one), proves through one GPU mutex and drops its
- * handle, while another evicts the path; every proof equals the oracle's. */
+ * opens the cached key by path (so they share one while it is cached), proves through one GPU
+ * mutex, then evicts the path and drops its handle while the others may still be proving with
+ * theirs; every proof equals the oracle's. */
 #define NCALLERS 4
 typedef struct {
     cz_supraseal_gpu_mutex *mtx;
