@@ -172,11 +172,13 @@ static __device__ __forceinline__ void mac3(uint32_t &c0, uint32_t &c1, uint32_t
         : "r"(a), "r"(b));
 }
 
-/* s = (a·b + m·p)/R ≡ a·b·R⁻¹ mod p without the final subtraction (product scanning, see the file
- * comment). s < a·b/R + p, which must stay below 2^(32N): s < 2p for a, b < p; the lazy NTT
- * butterflies (gpu_ntt.cu) multiply a < 4p or a < 2p by b < p. s may alias a or b. */
-template <class C>
-static __device__ __forceinline__ void fe_mul_nr(fe<C> &s, const fe<C> &a, const fe<C> &b) {
+/* The column loop of the product-scanning Montgomery multiplication (see the file comment):
+ * s = (T + m·p)/R without the final subtraction, where prod(c0, c1, c2, i, j) adds the terms of
+ * T at limb pair (i, j), i + j = k, to column k (a·b for one product, a·b + c·d for a sum of
+ * products reduced once). A column holds at most N + 1 reduction terms and N products per term
+ * of T, each below 2^64: well inside 96 bits for the one to four terms used here. */
+template <class C, class Prod>
+static __device__ __forceinline__ void fe_mont_cols(fe<C> &s, Prod prod) {
     constexpr int N = C::N;
     uint32_t m[N];
     uint32_t c0 = 0, c1 = 0, c2 = 0;
@@ -184,10 +186,10 @@ static __device__ __forceinline__ void fe_mul_nr(fe<C> &s, const fe<C> &a, const
     for (int k = 0; k < N; k++) {
 #pragma unroll
         for (int i = 0; i < k; i++) {
-            mac3(c0, c1, c2, a.l[i], b.l[k - i]);
+            prod(c0, c1, c2, i, k - i);
             mac3(c0, c1, c2, m[i], C::p(k - i));
         }
-        mac3(c0, c1, c2, a.l[k], b.l[0]);
+        prod(c0, c1, c2, k, 0);
         m[k] = mont_m<C>(c0);
         mac3(c0, c1, c2, m[k], C::p(0));
         c0 = c1;
@@ -198,7 +200,7 @@ static __device__ __forceinline__ void fe_mul_nr(fe<C> &s, const fe<C> &a, const
     for (int k = N; k < 2 * N - 1; k++) {
 #pragma unroll
         for (int i = k - N + 1; i < N; i++) {
-            mac3(c0, c1, c2, a.l[i], b.l[k - i]);
+            prod(c0, c1, c2, i, k - i);
             mac3(c0, c1, c2, m[i], C::p(k - i));
         }
         s.l[k - N] = c0;
@@ -207,6 +209,64 @@ static __device__ __forceinline__ void fe_mul_nr(fe<C> &s, const fe<C> &a, const
         c2 = 0;
     }
     s.l[N - 1] = c0;
+}
+
+/* s = (a·b + m·p)/R ≡ a·b·R⁻¹ mod p without the final subtraction (product scanning, see the file
+ * comment). s < a·b/R + p, which must stay below 2^(32N): s < 2p for a, b < p; the lazy NTT
+ * butterflies (gpu_ntt.cu) multiply a < 4p or a < 2p by b < p. s may alias a or b. */
+template <class C>
+static __device__ __forceinline__ void fe_mul_nr(fe<C> &s, const fe<C> &a, const fe<C> &b) {
+    fe_mont_cols(s, [&](uint32_t &c0, uint32_t &c1, uint32_t &c2, int i, int j) {
+        mac3(c0, c1, c2, a.l[i], b.l[j]);
+    });
+}
+
+/* nd = p - d for d < p (nd in (0, p]: a multiplication operand standing for -d). */
+template <class C> static __device__ __forceinline__ void fe_p_minus(fe<C> &nd, const fe<C> &d) {
+    asm volatile("sub.cc.u32 %0, %1, %2;" : "=r"(nd.l[0]) : "r"(C::p(0)), "r"(d.l[0]));
+#pragma unroll
+    for (int i = 1; i < C::N; i++)
+        asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(nd.l[i]) : "r"(C::p(i)), "r"(d.l[i]));
+}
+
+/* r = a·b + c·d (times R⁻¹) mod p with one reduction for both products: 3N² + N wide multiplies
+ * instead of 2(2N² + N). Operands at most p; (a·b + c·d)/R + p < 2p because 2p < R for every
+ * modulus here, so one conditional subtraction reduces. r may alias any operand. */
+template <class C>
+static __device__ __forceinline__ void fe_mul_add2(fe<C> &r, const fe<C> &a, const fe<C> &b,
+                                                   const fe<C> &c, const fe<C> &d) {
+    fe<C> s;
+    fe_mont_cols(s, [&](uint32_t &c0, uint32_t &c1, uint32_t &c2, int i, int j) {
+        mac3(c0, c1, c2, a.l[i], b.l[j]);
+        mac3(c0, c1, c2, c.l[i], d.l[j]);
+    });
+    fe_reduce_once(r, s);
+}
+
+/* r = a·b - c·d (times R⁻¹) mod p, one reduction (c·(p - d) ≡ -c·d). r may alias any operand. */
+template <class C>
+static __device__ __forceinline__ void fe_mul_sub(fe<C> &r, const fe<C> &a, const fe<C> &b,
+                                                  const fe<C> &c, const fe<C> &d) {
+    fe<C> nd;
+    fe_p_minus(nd, d);
+    fe_mul_add2(r, a, b, c, nd);
+}
+
+/* r = a·b + c·d + e·f + g·h (times R⁻¹) mod p, one reduction (the Fp2 fe_mul_sub). Operands at
+ * most p; the four products over R stay below p (4p²/R < 0.41p for BLS12-381's p, < 0.76p for
+ * BN254's), so the result is below 2p and one conditional subtraction reduces. */
+template <class C>
+static __device__ __forceinline__ void fe_mul_add4(fe<C> &r, const fe<C> &a, const fe<C> &b,
+                                                   const fe<C> &c, const fe<C> &d, const fe<C> &e,
+                                                   const fe<C> &f, const fe<C> &g, const fe<C> &h) {
+    fe<C> s;
+    fe_mont_cols(s, [&](uint32_t &c0, uint32_t &c1, uint32_t &c2, int i, int j) {
+        mac3(c0, c1, c2, a.l[i], b.l[j]);
+        mac3(c0, c1, c2, c.l[i], d.l[j]);
+        mac3(c0, c1, c2, e.l[i], f.l[j]);
+        mac3(c0, c1, c2, g.l[i], h.l[j]);
+    });
+    fe_reduce_once(r, s);
 }
 
 /* r = a·b·R⁻¹ mod p, fully reduced (product scanning, see the file comment). r may alias a or b. */

@@ -11,10 +11,10 @@
  * code written as `template <class C> ... fe<C>` works for both Fp and Fp2 and the Fp code paths
  * (G1) are compiled exactly as before.
  *
- * Costs (M, S: base-field multiplication, squaring): mul 3M (Karatsuba: a0b0, a1b1,
- * (a0 + a1)(b0 + b1)) + 5 additions; sqr 2M ((a0 + a1)(a0 - a1), 2·a0·a1); inverse one base
- * inversion + 2M + 2S ((a0 - a1·u)/(a0² + a1²)). Each base operation fully reduces (no lazy
- * reduction across the Karatsuba terms: the base fe_mul is reused as it is).
+ * Costs (M, S: base-field multiplication, squaring): mul four base products and two reductions
+ * (about 3M, as Karatsuba); a·b - c·d (fe_mul_sub) eight products and two reductions (about 5M
+ * instead of 6M); sqr 2M ((a0 + a1)(a0 - a1), 2·a0·a1); inverse one base inversion + 2M + 2S
+ * ((a0 - a1·u)/(a0² + a1²)).
  */
 #ifndef CUZK_GPU_FP2_CUH
 #define CUZK_GPU_FP2_CUH
@@ -79,20 +79,34 @@ static __device__ __forceinline__ void fe_neg(fe<fp2_cfg<B>> &r, const fe<fp2_cf
     fe_neg(r.c1, a.c1);
 }
 
-/* (a0 + a1·u)(b0 + b1·u) = (a0b0 - a1b1) + ((a0 + a1)(b0 + b1) - a0b0 - a1b1)·u (Karatsuba, 3M).
+/* (a0 + a1·u)(b0 + b1·u) = (a0b0 - a1b1) + (a0b1 + a1b0)·u, each coefficient a sum of two
+ * products reduced once (fe_mul_add2; -a1b1 as a1·(p - b1)): 6N² + 2N base wide multiplies,
+ * Karatsuba's 3M less N, with one negation instead of five additions and fewer live values.
  * r may alias a or b. */
 template <class B>
 static __device__ __forceinline__ void fe_mul(fe<fp2_cfg<B>> &r, const fe<fp2_cfg<B>> &a,
                                               const fe<fp2_cfg<B>> &b) {
-    fe<B> t0, t1, sa, sb;
-    fe_mul(t0, a.c0, b.c0);
-    fe_mul(t1, a.c1, b.c1);
-    fe_add(sa, a.c0, a.c1);
-    fe_add(sb, b.c0, b.c1);
-    fe_mul(sa, sa, sb);
-    fe_sub(r.c0, t0, t1);
-    fe_sub(sa, sa, t0);
-    fe_sub(r.c1, sa, t1);
+    fe<B> nb1, c0;
+    fe_p_minus(nb1, b.c1);
+    fe_mul_add2(c0, a.c0, b.c0, a.c1, nb1);
+    fe_mul_add2(r.c1, a.c0, b.c1, a.c1, b.c0);
+    r.c0 = c0;
+}
+
+/* r = a·b - c·d in Fp2, each coefficient four products reduced once (fe_mul_add4):
+ * (a·b - c·d).c0 = a0b0 - a1b1 - c0d0 + c1d1, .c1 = a0b1 + a1b0 - c0d1 - c1d0. r may alias any
+ * operand. */
+template <class B>
+static __device__ __forceinline__ void fe_mul_sub(fe<fp2_cfg<B>> &r, const fe<fp2_cfg<B>> &a,
+                                                  const fe<fp2_cfg<B>> &b, const fe<fp2_cfg<B>> &c,
+                                                  const fe<fp2_cfg<B>> &d) {
+    fe<B> nb1, nd0, nd1, c0;
+    fe_p_minus(nb1, b.c1);
+    fe_p_minus(nd0, d.c0);
+    fe_p_minus(nd1, d.c1);
+    fe_mul_add4(c0, a.c0, b.c0, a.c1, nb1, c.c0, nd0, c.c1, d.c1);
+    fe_mul_add4(r.c1, a.c0, b.c1, a.c1, b.c0, c.c0, nd1, c.c1, nd0);
+    r.c0 = c0;
 }
 
 /* (a0 + a1·u)² = (a0 + a1)(a0 - a1) + 2·a0·a1·u (2M). r may alias a. */

@@ -47,11 +47,14 @@ int cz__gpu_gather(void *out, const void *in, const uint32_t *idx, size_t m, siz
                    cudaStream_t st, cz_errinfo *ei);
 
 /* The traits of one group for the MSM templates: fp = the device coordinate field (an Fp config
- * for G1, fp2_cfg<Fp config> for G2), fr = the scalar field, the host point types and the CPU
- * calls the host side needs (doubling, addition, XYZZ to Jacobian), id = curve, bits of r. */
-#define CZ_GPU_MSM_TRAITS(NAME, CURVE, G, FP, FR, ID, GROUP, BITS)                                 \
+ * for G1, fp2_cfg<Fp config> for G2), rf = the field the accumulation and ones sum compute in (fp
+ * for G1, the lane-pair fp2s_cfg<Fp config> for G2: gpu_fp2_split.cuh), fr = the scalar field, the
+ * host point types and the CPU calls the host side needs (doubling, addition, XYZZ to Jacobian), id
+ * = curve, bits of r. */
+#define CZ_GPU_MSM_TRAITS(NAME, CURVE, G, FP, RF, FR, ID, GROUP, BITS)                             \
     struct NAME {                                                                                  \
         typedef FP fp;                                                                             \
+        typedef RF rf;                                                                             \
         typedef FR fr;                                                                             \
         typedef cz_##CURVE##_##G##_affine aff;                                                     \
         typedef cz_##CURVE##_##G##_jacobian jac;                                                   \
@@ -69,9 +72,12 @@ int cz__gpu_gather(void *out, const void *in, const uint32_t *idx, size_t m, siz
         }                                                                                          \
     }
 
-CZ_GPU_MSM_TRAITS(msm_bn254, bn254, g1, gbn254_fp_cfg, gbn254_fr_cfg, 0, 1, 254);
-CZ_GPU_MSM_TRAITS(msm_bls12381, bls12381, g1, gbls12381_fp_cfg, gbls12381_fr_cfg, 1, 1, 255);
-CZ_GPU_MSM_TRAITS(msm_bn254_g2, bn254, g2, gbn254_fp2_cfg, gbn254_fr_cfg, 0, 2, 254);
-CZ_GPU_MSM_TRAITS(msm_bls12381_g2, bls12381, g2, gbls12381_fp2_cfg, gbls12381_fr_cfg, 1, 2, 255);
+CZ_GPU_MSM_TRAITS(msm_bn254, bn254, g1, gbn254_fp_cfg, gbn254_fp_cfg, gbn254_fr_cfg, 0, 1, 254);
+CZ_GPU_MSM_TRAITS(msm_bls12381, bls12381, g1, gbls12381_fp_cfg, gbls12381_fp_cfg, gbls12381_fr_cfg,
+                  1, 1, 255);
+CZ_GPU_MSM_TRAITS(msm_bn254_g2, bn254, g2, gbn254_fp2_cfg, gbn254_fp2s_cfg, gbn254_fr_cfg, 0, 2,
+                  254);
+CZ_GPU_MSM_TRAITS(msm_bls12381_g2, bls12381, g2, gbls12381_fp2_cfg, gbls12381_fp2s_cfg,
+                  gbls12381_fr_cfg, 1, 2, 255);
 
 #endif

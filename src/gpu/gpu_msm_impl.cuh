@@ -33,7 +33,8 @@
  *   2. CUB radix sort of the n·G pairs on the low ceil(log2(nb + 1)) key bits (nb = the group's
  *      buckets); bounds_kern finds each bucket's run by binary search; the number of non-sentinel
  *      pairs V = start[nb] is read back (4 bytes).
- *   3. acc_kern, load-balanced: thread t adds the pairs [t·L, t·L + L) of the sorted array (L =
+ *   3. acc_kern, load-balanced: chunk t (one thread; for G2 a lane pair, gpu_fp2_split.cuh) adds
+ *      the pairs [t·L, t·L + L) of the sorted array (L =
  *      ceil(V / K), K = as many whole waves of the resident threads as fit in 2^19, so the last
  *      wave is not a partial one) with madd-2008-s into an XYZZ accumulator,
  *      flushing at every bucket change. A bucket that lies inside the chunk is stored directly;
@@ -80,19 +81,20 @@ static size_t reduce_segs(int group, size_t n) {
 }
 
 /* Stores a finished run of key to buckets / part[2t] / part[2t + 1] (see the file comment, step
- * 3): inside the chunk, crossing its start, or starting inside and crossing its end. */
-template <class FP>
+ * 3): inside the chunk, crossing its start, or starting inside and crossing its end. acc is in
+ * the register field RF (FP, or G2 in lane pairs: then each lane stores its half). */
+template <class FP, class RF>
 static __device__ __forceinline__ void
 acc_flush(ec_xyzz<FP> *buckets, ec_xyzz<FP> *part, uint32_t *owner, const uint32_t *start,
-          uint32_t t, uint32_t key, uint32_t lo, uint32_t hi, const ec_xyzz<FP> &acc) {
+          uint32_t t, uint32_t key, uint32_t lo, uint32_t hi, const ec_xyzz<RF> &acc) {
     uint32_t sb = start[key], eb = start[key + 1];
     if (sb < lo) {
-        xyzz_store(&part[2 * (size_t)t], acc);
+        xyzz_store_lane(&part[2 * (size_t)t], acc);
     } else if (eb > hi) {
-        xyzz_store(&part[2 * (size_t)t + 1], acc);
+        xyzz_store_lane(&part[2 * (size_t)t + 1], acc);
         owner[t] = key;
     } else {
-        xyzz_store(&buckets[key], acc);
+        xyzz_store_lane(&buckets[key], acc);
     }
 }
 
@@ -140,25 +142,28 @@ __global__ void __launch_bounds__(256)
         ones[sbase[1] + w1 + __popc(b1 & below)] = (uint32_t)i;
 }
 
-/* part[t] = Σ bases[idx[k]] for k in [t·len, t·len + len) ∩ [0, *cnt). */
-template <class FP>
+/* part[t] = Σ bases[idx[k]] for k in [t·len, t·len + len) ∩ [0, *cnt), for t < nchunks; chunk t
+ * is fe_lanes<RF> threads (the register field RF: FP, or G2 in lane pairs). */
+template <class FP, class RF>
 __global__ void __launch_bounds__(128)
     msm_ones_kern(ec_xyzz<FP> *part, const uint32_t *idx, const uint32_t *cnt,
-                  const ec_aff<FP> *pts, uint32_t len, uint32_t nthreads) {
-    uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
-    if (t >= nthreads)
+                  const ec_aff<FP> *pts, uint32_t len, uint32_t nchunks) {
+    uint32_t t = (blockIdx.x * blockDim.x + threadIdx.x) / fe_lanes<RF>::value;
+    if (t >= nchunks)
         return;
     uint32_t e = *cnt, lo = t * len, hi = lo + len < e ? lo + len : e;
-    ec_xyzz<FP> acc;
+    ec_xyzz<RF> acc;
     xyzz_set_inf(acc);
     for (uint32_t k = lo; k < hi; k++) {
         const ec_aff<FP> *p = &pts[idx[k]];
-        fe<FP> x = fe_load(&p->x), y = fe_load(&p->y);
+        fe<RF> x, y;
+        fe_load_lane(x, &p->x);
+        fe_load_lane(y, &p->y);
         if (fe_is_zero(x) && fe_is_zero(y))
             continue;
-        xyzz_add_affine(acc, x, y, false);
+        xyzz_add_affine<RF, true>(acc, x, y, false);
     }
-    xyzz_store(&part[t], acc);
+    xyzz_store_lane(&part[t], acc);
 }
 
 /* Window layout: W windows, the first nlow of c bits and the rest of c + 1 bits, from bit 0 up
@@ -248,9 +253,10 @@ static __global__ void msm_bounds_kern(uint32_t *start, const uint32_t *keys, si
     start[b] = (uint32_t)lower_bound_u32(keys, total, b);
 }
 
-/* Chunk t of the sorted pairs (see the file comment, step 3). FS: fe_sqr_fast in the madds (G1;
- * for G2 it would be Fp2's fe_sqr, the same code). */
-template <class FP, bool FS>
+/* Chunk t of the sorted pairs (see the file comment, step 3), accumulated in the register field
+ * RF (FP, or G2 in lane pairs: both lanes of a pair run this with the same t). FS: fe_sqr_fast in
+ * the madds (G1; for G2 it would be Fp2's fe_sqr, the same code). */
+template <class FP, class RF, bool FS>
 static __device__ __forceinline__ void
 acc_chunk(ec_xyzz<FP> *buckets, ec_xyzz<FP> *part, uint32_t *owner, const uint32_t *start,
           const uint32_t *keys, const uint32_t *vals, const ec_aff<FP> *pts, uint32_t nb,
@@ -261,7 +267,7 @@ acc_chunk(ec_xyzz<FP> *buckets, ec_xyzz<FP> *part, uint32_t *owner, const uint32
         return;
     uint32_t hi = nvalid - lo > len ? lo + len : nvalid;
     uint32_t key = keys[lo];
-    ec_xyzz<FP> acc;
+    ec_xyzz<RF> acc;
     xyzz_set_inf(acc);
     for (uint32_t k = lo;; k++) {
         uint32_t kk = k < hi ? keys[k] : NO_OWNER;
@@ -274,21 +280,23 @@ acc_chunk(ec_xyzz<FP> *buckets, ec_xyzz<FP> *part, uint32_t *owner, const uint32
         }
         uint32_t v = vals[k];
         const ec_aff<FP> *p = &pts[v & 0x7fffffffu];
-        fe<FP> x = fe_load(&p->x), y = fe_load(&p->y);
+        fe<RF> x, y;
+        fe_load_lane(x, &p->x);
+        fe_load_lane(y, &p->y);
         if (fe_is_zero(x) && fe_is_zero(y))
             continue;
-        xyzz_add_affine<FP, FS>(acc, x, y, (v >> 31) != 0);
+        xyzz_add_affine<RF, FS>(acc, x, y, (v >> 31) != 0);
     }
 }
 
-template <class FP, bool FS>
+template <class FP, class RF, bool FS>
 __global__ void __launch_bounds__(128)
     msm_acc_kern(ec_xyzz<FP> *buckets, ec_xyzz<FP> *part, uint32_t *owner, const uint32_t *start,
                  const uint32_t *keys, const uint32_t *vals, const ec_aff<FP> *pts, uint32_t nb,
                  uint32_t len, uint32_t nchunks) {
-    uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
+    uint32_t t = (blockIdx.x * blockDim.x + threadIdx.x) / fe_lanes<RF>::value;
     if (t < nchunks)
-        acc_chunk<FP, FS>(buckets, part, owner, start, keys, vals, pts, nb, len, t);
+        acc_chunk<FP, RF, FS>(buckets, part, owner, start, keys, vals, pts, nb, len, t);
 }
 
 /* An out-of-line xyzz_add for kernels that call it from several places (inlining every copy of
@@ -555,7 +563,8 @@ static int pippenger(typename H::jac *ret, const cz_gpu_bases *bh, const void *d
     unsigned nwin, g;
     uint32_t nbt, ls, nsegs, pchunks = 0, plen = 0;
     const uint32_t acc_bs = 128;
-    const acc_kern_t<FP> akern = msm_acc_kern<FP, H::group == 1>;
+    const acc_kern_t<FP> akern = msm_acc_kern<FP, typename H::rf, H::group == 1>;
+    const uint32_t lanes = fe_lanes<typename H::rf>::value;
     win_tab wt;
     cudaStream_t st = 0;
     const ec_aff<FP> *pts = (const ec_aff<FP> *)bh->d_pts;
@@ -642,7 +651,8 @@ static int pippenger(typename H::jac *ret, const cz_gpu_bases *bh, const void *d
                 CZ_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, bh->dev));
             CZ_CUDA_TRY(
                 cudaOccupancyMaxActiveBlocksPerMultiprocessor(&bpsm, akern, (int)acc_bs, 0));
-            resident = (uint32_t)(bpsm > 0 ? bpsm : 1) * (uint32_t)(sms > 0 ? sms : 1) * acc_bs;
+            resident =
+                (uint32_t)(bpsm > 0 ? bpsm : 1) * (uint32_t)(sms > 0 ? sms : 1) * acc_bs / lanes;
             rounds = ACC_CHUNKS / resident > 0 ? ACC_CHUNKS / resident : 1;
             if ((size_t)rounds * resident > ACC_CHUNKS)
                 rounds = 1;
@@ -654,7 +664,7 @@ static int pippenger(typename H::jac *ret, const cz_gpu_bases *bh, const void *d
         nchunks = (nvalid + len - 1) / len;
         pchunks = nchunks;
         plen = len;
-        akern<<<cz__gpu_blocks(nchunks, acc_bs), acc_bs, 0, st>>>(
+        akern<<<cz__gpu_blocks((size_t)nchunks * lanes, acc_bs), acc_bs, 0, st>>>(
             bk, part, owner, start, dk.Current(), dv.Current(), pts, nb, len, nchunks);
         CZ_CUDA_LAUNCHED();
         prof_mark(pf, P_ACC);
@@ -740,25 +750,27 @@ template <class H>
 static int sum_ones(typename H::jac *ret, const cz_gpu_bases *bh, const uint32_t *ones,
                     const uint32_t *d_cnt, size_t n1, cz_errinfo *ei) {
     typedef typename H::fp FP;
+    typedef typename H::rf RF;
     typedef ec_xyzz<FP> X;
     int rc = CZ_OK, sms = 0, bpsm = 0;
     X *part = NULL;
     uint32_t nt, np2 = 1, len;
-    const uint32_t bs = 128;
+    const uint32_t bs = 128, lanes = fe_lanes<RF>::value;
     typename H::xyzz h;
     typename H::jac t;
     cudaStream_t st = 0;
     CZ_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, bh->dev));
     CZ_CUDA_TRY(
-        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&bpsm, msm_ones_kern<FP>, (int)bs, 0));
-    nt = ones_threads(n1, (uint32_t)(bpsm > 0 ? bpsm : 1) * (uint32_t)(sms > 0 ? sms : 1) * bs);
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&bpsm, msm_ones_kern<FP, RF>, (int)bs, 0));
+    nt = ones_threads(n1,
+                      (uint32_t)(bpsm > 0 ? bpsm : 1) * (uint32_t)(sms > 0 ? sms : 1) * bs / lanes);
     while (np2 < nt)
         np2 *= 2;
     len = (uint32_t)((n1 + nt - 1) / nt);
     CZ_CUDA_TRY(cudaMallocAsync((void **)&part, (size_t)np2 * sizeof(X), st));
     if (np2 > nt)
         CZ_CUDA_TRY(cudaMemsetAsync(part + nt, 0, (size_t)(np2 - nt) * sizeof(X), st));
-    msm_ones_kern<FP><<<cz__gpu_blocks(nt, bs), bs, 0, st>>>(
+    msm_ones_kern<FP, RF><<<cz__gpu_blocks((size_t)nt * lanes, bs), bs, 0, st>>>(
         part, ones, d_cnt, (const ec_aff<FP> *)bh->d_pts, len, nt);
     CZ_CUDA_LAUNCHED();
     for (uint32_t half = np2 / 2; half >= 1; half /= 2) {
