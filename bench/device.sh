@@ -29,6 +29,10 @@
 #   engine  the engine at 2^ESCALE (27) with the benchmark key on GPU 0, the pinned pool filled
 #           first: ECOUNT proofs (2), EJOBS in flight (2), sweep ESWEEP (gw:pw, 2:4); EARGS are
 #           more options (EARGS=--bellperson: the bellperson prover and key)
+#   msmvar  this pack's libcuzk.so against other builds packed by hand as DIR/var/NAME/libcuzk.so.xz
+#           (`bash bench/device.sh pack` at another source, its libcuzk.so.xz copied there): every
+#           MSM of VMSMS (comma-separated "curve group log_n scalars runs", default
+#           "bls12381 g1 26 uniform 5,bls12381 g2 24 uniform 3") with each, in turn
 #   bp      the bellperson prover on GPU 0 for one PoRep-shaped partition of 2^BPSCALE (27), a key
 #           made on the device, BPRUNS (3) timed runs after a warm-up
 #           (cuzk-bench-gpu-bellperson), the JSON lines into summary.txt
@@ -152,6 +156,27 @@ run() {
         step msmprof 120 $X/cuzk-bench msm --gpu --curve bls12381 --log-n "${MPLOG:-27}" \
           --runs 2 --warmup 1 --no-copies --profile
         grep -hE '^\{|gpu msm profile' "$O/msmprof.log" | tail -6 >>"$S"
+        ;;
+      msmvar)
+        # this pack's libcuzk.so against the builds of other sources packed by hand as
+        # DIR/var/NAME/libcuzk.so.xz (the same programs load each through LD_LIBRARY_PATH):
+        # every MSM of VMSMS, comma-separated "curve group log_n scalars runs"
+        local vl v m
+        mkdir -p $X/var/pack && cp $X/libcuzk.so $X/var/pack/
+        for v in "$D"/var/*/; do
+          mkdir -p "$X/var/$(basename "$v")"
+          xz -dc "$v/libcuzk.so.xz" >"$X/var/$(basename "$v")/libcuzk.so"
+        done
+        IFS=, read -ra vl <<<"${VMSMS:-bls12381 g1 26 uniform 5,bls12381 g2 24 uniform 3}"
+        for m in "${vl[@]}"; do
+          for v in $X/var/*/; do
+            set -- $m
+            LD_LIBRARY_PATH=$v:$X/lib step "msmvar-$(basename "$v")-$1-$2-$3-$4" 120 \
+              $X/cuzk-bench msm --gpu --curve "$1" --group "$2" --log-n "$3" --scalars "$4" \
+              --runs "$5" --no-copies
+            echo "$(basename "$v"): $(grep -h '^{' "$O/msmvar-$(basename "$v")-$1-$2-$3-$4.log")" >>"$S"
+          done
+        done
         ;;
       engine)
         step engine "$(left)" $X/cuzk-bench engine --workload porep-synth --bench-key \
