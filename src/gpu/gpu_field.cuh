@@ -11,11 +11,12 @@
  * accumulates every a_i·b_j and m_i·p_j with i + j = k in a 96-bit accumulator through one PTX
  * carry chain per product (mad.lo.cc, madc.hi.cc, addc). ptxas turns each mad.lo/madc.hi pair
  * into one IMAD.WIDE(.X) and the addc into an IADD3.X on the ALU pipe, so a multiplication issues
- * 2N² + N wide multiplies (137 IMAD for N = 8 in SASS) and the IMAD pipe is the bound. An
- * operand-scanning version with even/odd accumulators (2 instructions per product, no addc,
- * gpu_field_eo.cuh) is 3-4 % slower here (it needs a few IMAD.X for its carries; docs/gpu.md)
- * but serves the NTT's twiddle multiplication, where the carries compete with the butterflies'
- * additions for the ALU pipe. Every modulus
+ * 2N² + N wide multiplies (137 IMAD for N = 8 in SASS). The column loop is written once
+ * (fe_mont_cols) and also sums two or four products before a single reduction (fe_mul_add2,
+ * fe_mul_add4, fe_mul_sub). An operand-scanning version with even/odd accumulators (2
+ * instructions per product, no addc, gpu_field_eo.cuh) is 3-4 % slower in a throughput test (it
+ * needs a few IMAD.X for its carries; docs/gpu.md) but serves the NTT's twiddle multiplication,
+ * where the carries compete with the butterflies' additions for the ALU pipe. Every modulus
  * here has a spare top bit, so (ab + mp)/R < 2p < 2^(32N) and one conditional subtraction
  * reduces. Addition and subtraction are one add/sub carry chain plus a select.
  *
