@@ -254,12 +254,14 @@ static __device__ __forceinline__ void xyzz_load(ec_xyzz<C> &r, const ec_xyzz<C>
     r.zzz = fe_load(&p->zzz);
 }
 
-template <class C>
-static __device__ __forceinline__ void xyzz_store(ec_xyzz<C> *p, const ec_xyzz<C> &a) {
-    fe_store(&p->x, a.x);
-    fe_store(&p->y, a.y);
-    fe_store(&p->zz, a.zz);
-    fe_store(&p->zzz, a.zzz);
+/* Stores a point held in register field RC into memory of field C: the whole point (RC = C), or
+ * this lane's half of a lane-pair G2 point (gpu_fp2_split.cuh). */
+template <class C, class RC>
+static __device__ __forceinline__ void xyzz_store(ec_xyzz<C> *p, const ec_xyzz<RC> &a) {
+    fe_store_lane(&p->x, a.x);
+    fe_store_lane(&p->y, a.y);
+    fe_store_lane(&p->zz, a.zz);
+    fe_store_lane(&p->zzz, a.zzz);
 }
 
 /* out[j] = the affine form of pts[j] for j < cnt (infinity: x = y = 0) with one field inversion
@@ -305,16 +307,6 @@ static __device__ void xyzz_batch_to_affine(ec_aff<C> *out, const ec_xyzz<C> *pt
         fe_store(&out[j].x, x);
         fe_store(&out[j].y, y);
     }
-}
-
-/* Stores a point held in register field RC into memory of field C: the whole point, or this
- * lane's half of a lane-pair G2 point (gpu_fp2_split.cuh). */
-template <class C, class RC>
-static __device__ __forceinline__ void xyzz_store_lane(ec_xyzz<C> *p, const ec_xyzz<RC> &a) {
-    fe_store_lane(&p->x, a.x);
-    fe_store_lane(&p->y, a.y);
-    fe_store_lane(&p->zz, a.zz);
-    fe_store_lane(&p->zzz, a.zzz);
 }
 
 /* Lane-to-lane move of a whole point (the warp reductions of gpu_msm.cu). */

@@ -89,12 +89,12 @@ acc_flush(ec_xyzz<FP> *buckets, ec_xyzz<FP> *part, uint32_t *owner, const uint32
           uint32_t t, uint32_t key, uint32_t lo, uint32_t hi, const ec_xyzz<RF> &acc) {
     uint32_t sb = start[key], eb = start[key + 1];
     if (sb < lo) {
-        xyzz_store_lane(&part[2 * (size_t)t], acc);
+        xyzz_store(&part[2 * (size_t)t], acc);
     } else if (eb > hi) {
-        xyzz_store_lane(&part[2 * (size_t)t + 1], acc);
+        xyzz_store(&part[2 * (size_t)t + 1], acc);
         owner[t] = key;
     } else {
-        xyzz_store_lane(&buckets[key], acc);
+        xyzz_store(&buckets[key], acc);
     }
 }
 
@@ -163,7 +163,7 @@ __global__ void __launch_bounds__(128)
             continue;
         xyzz_add_affine<RF, true>(acc, x, y, false);
     }
-    xyzz_store_lane(&part[t], acc);
+    xyzz_store(&part[t], acc);
 }
 
 /* Window layout: W windows, the first nlow of c bits and the rest of c + 1 bits, from bit 0 up
