@@ -289,8 +289,14 @@ acc_chunk(ec_xyzz<FP> *buckets, ec_xyzz<FP> *part, uint32_t *owner, const uint32
     }
 }
 
+/* G1 (one lane a chunk): at most 128 registers, so 4 blocks of 128 threads (16 warps) share an SM
+ * instead of 3 at the 160 registers ptxas picks unbounded. The accumulation spills 144 bytes then
+ * and is 2.7 % faster all the same (BLS12-381 2^26: 376.3 against 386.9 ms on the H200; 144
+ * registers without spills, 14 warps: 391.5; bench/results/2026-12-04-h200-msm-ceiling.md), which
+ * is why gpu_msm.cu builds without -warn-spills (CMakeLists.txt). G2 in lane pairs keeps its
+ * registers (a cap would spill most of its 219). */
 template <class FP, class RF, bool FS>
-__global__ void __launch_bounds__(128)
+__global__ void __launch_bounds__(128, fe_lanes<RF>::value > 1 ? 1 : 4)
     msm_acc_kern(ec_xyzz<FP> *buckets, ec_xyzz<FP> *part, uint32_t *owner, const uint32_t *start,
                  const uint32_t *keys, const uint32_t *vals, const ec_aff<FP> *pts, uint32_t nb,
                  uint32_t len, uint32_t nchunks) {
