@@ -24,6 +24,8 @@
 #           that `make vectors` writes: carry tests/vectors/out (13 MB) beside DIR for them
 #   micro   G1 MSM 2^MSM_LOG (26) and Fr NTT 2^NTT_LOG (27) of both curves, data on the device,
 #           median of 5 (cuzk-bench msm|ntt --gpu --no-copies), the JSON lines into summary.txt
+#   ceiling the pipe and field-multiplication throughput ceilings (cuzk-bench-gpu-ceiling), the
+#           JSON lines into summary.txt
 #   msmprof one BLS12-381 G1 MSM of 2^MPLOG (27) uniform scalars on the device with its phase
 #           times (cuzk-bench msm --profile), the last lines into summary.txt
 #   engine  the engine at 2^ESCALE (27) with the benchmark key on GPU 0, the pinned pool filled
@@ -66,7 +68,8 @@ pack() {
   local targets=(cuzk-bench cuzk-bench-params)
   local all
   all=$(ninja -C "$B" -t targets all 2>/dev/null | sed 's/:.*//')
-  for t in cuzk-daemon daemon_test_gpus cuzk-bench-gpu-bellperson cuzk-bench-setup-bellperson; do
+  for t in cuzk-daemon daemon_test_gpus cuzk-bench-gpu-bellperson cuzk-bench-setup-bellperson \
+    cuzk-bench-gpu-ceiling; do
     grep -qx "$t" <<<"$all" && targets+=("$t")
   done
   # the CPU tests of code that takes a different path on the device's CPU (AVX-512 IFMA) too
@@ -151,6 +154,10 @@ run() {
         step ntt 60 $X/cuzk-bench ntt --gpu --curve bn254,bls12381 --log-n "${NTT_LOG:-27}" \
           --runs 5 --no-copies
         grep -h '^{' "$O/ntt.log" >>"$S"
+        ;;
+      ceiling)
+        step ceiling 60 $X/cuzk-bench-gpu-ceiling
+        grep -h '^{' "$O/ceiling.log" >>"$S"
         ;;
       msmprof)
         step msmprof 120 $X/cuzk-bench msm --gpu --curve bls12381 --log-n "${MPLOG:-27}" \
