@@ -1,0 +1,233 @@
+/*
+ * The constraint system under synthesis (cs.h): allocation, values, enforce in the three modes,
+ * the coefficient table of RECORD, the densities of PROVE. Every array grows by doubling; a
+ * failed allocation is the system's sticky error.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cs/cs.h"
+#include "cs/cs_internal.h"
+
+int cz__cs_fail(cz__cs *cs, int code, const char *fmt, ...) {
+    va_list ap;
+    char msg[CZ_ERRINFO_MSG_MAX];
+    if (cs->err.code != CZ_OK)
+        return cs->err.code;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    return cz_fail(&cs->err, code, "cs: %s", msg);
+}
+
+int cz__cs_grow(cz__cs *cs, void **p, size_t *cap, size_t need, size_t elem, const char *what) {
+    size_t c = *cap ? *cap : 16;
+    void *q;
+    if (need <= *cap)
+        return 1;
+    while (c < need) {
+        if (c > SIZE_MAX / 2 / elem)
+            return cz__cs_fail(cs, CZ_ENOMEM, "%s: %zu entries do not fit", what, need), 0;
+        c *= 2;
+    }
+    if ((q = realloc(*p, c * elem)) == NULL)
+        return cz__cs_fail(cs, CZ_ENOMEM, "cannot grow %s to %zu entries", what, c), 0;
+    *p = q;
+    *cap = c;
+    return 1;
+}
+
+int cz__cs_grow3(cz__cs *cs, void **p0, void **p1, void **p2, size_t *cap, size_t need, size_t elem,
+                 const char *what) {
+    size_t c0 = *cap, c1 = *cap, c2 = *cap;
+    if (need <= *cap)
+        return 1;
+    if (!cz__cs_grow(cs, p0, &c0, need, elem, what) || !cz__cs_grow(cs, p1, &c1, c0, elem, what) ||
+        !cz__cs_grow(cs, p2, &c2, c0, elem, what))
+        return 0;
+    *cap = c0;
+    return 1;
+}
+
+int cz__cs_bits_grow(cz__cs *cs, cz__cs_bits *b, size_t nbits) {
+    size_t need = (nbits + 63) / 64, cap = b->nwords, old = b->nwords;
+    if (need <= old)
+        return 1;
+    if (!cz__cs_grow(cs, (void **)&b->w, &cap, need, sizeof *b->w, "a density"))
+        return 0;
+    memset(b->w + old, 0, (cap - old) * sizeof *b->w);
+    b->nwords = cap;
+    return 1;
+}
+
+int cz__cs_init(cz__cs *cs, cz__cs_mode mode, unsigned flags, cz_errinfo *ei) {
+    cz_bls12381_fr one;
+    memset(cs, 0, sizeof *cs);
+    if ((unsigned)mode > CZ__CS_PROVE)
+        return cz_fail(ei, CZ_EINVAL, "cs: unknown mode %d", (int)mode);
+    cs->mode = mode;
+    cs->values = mode != CZ__CS_RECORD || (flags & CZ__CS_VALUES) != 0;
+    if (mode == CZ__CS_RECORD) {
+        if (!cz__cs_grow_rows(cs, 1)) {
+            int rc = cz__cs_status(cs, ei);
+            cz__cs_free(cs);
+            return rc;
+        }
+        for (int k = 0; k < 3; k++)
+            cs->m[k].row_ptr[0] = 0;
+    }
+    cz_bls12381_fr_one(&one);
+    cz__cs_alloc_input(cs, &one);
+    return cz__cs_status(cs, ei);
+}
+
+void cz__cs_free(cz__cs *cs) {
+    if (cs == NULL)
+        return;
+    free(cs->input);
+    free(cs->aux);
+    for (int k = 0; k < 3; k++) {
+        free(cs->m[k].row_ptr);
+        free(cs->m[k].var);
+        free(cs->m[k].coef);
+    }
+    free(cs->coefs);
+    free(cs->slots);
+    free(cs->a);
+    free(cs->b);
+    free(cs->c);
+    free(cs->a_aux.w);
+    free(cs->b_input.w);
+    free(cs->b_aux.w);
+    memset(cs, 0, sizeof *cs);
+}
+
+int cz__cs_status(const cz__cs *cs, cz_errinfo *ei) {
+    if (cs->err.code == CZ_OK)
+        return CZ_OK;
+    return cz_fail(ei, cs->err.code, "%s", cs->err.msg);
+}
+
+/* Appends a variable of one space: its value when values are kept, its density slots. */
+static cz__var cs_alloc(cz__cs *cs, int input, const cz_bls12381_fr *value) {
+    size_t *n = input ? &cs->ninput : &cs->naux;
+    cz_bls12381_fr **vals = input ? &cs->input : &cs->aux;
+    size_t *cap = input ? &cs->input_cap : &cs->aux_cap;
+    if (cs->err.code != CZ_OK)
+        return input ? CZ__VAR_ONE : cz__var_aux(0);
+    if (*n >= CZ__VAR_INPUT)
+        return cz__cs_fail(cs, CZ_ERANGE, "more than 2^31 %s variables", input ? "input" : "aux"),
+               CZ__VAR_ONE;
+    if (input && cs->inputs_closed)
+        return cz__cs_fail(cs, CZ_EINVAL, "alloc_input after the input constraints"), CZ__VAR_ONE;
+    if (cs->values) {
+        if (!cz__cs_grow(cs, (void **)vals, cap, *n + 1, sizeof **vals,
+                         input ? "the inputs" : "the aux values"))
+            return CZ__VAR_ONE;
+        if (value != NULL)
+            (*vals)[*n] = *value;
+        else
+            cz_bls12381_fr_zero(&(*vals)[*n]);
+    }
+    if (cs->mode == CZ__CS_PROVE) {
+        if (!cz__cs_bits_grow(cs, input ? &cs->b_input : &cs->a_aux, *n + 1) ||
+            (!input && !cz__cs_bits_grow(cs, &cs->b_aux, *n + 1)))
+            return CZ__VAR_ONE;
+    }
+    (*n)++;
+    return input ? cz__var_input((uint32_t)(*n - 1)) : cz__var_aux((uint32_t)(*n - 1));
+}
+
+cz__var cz__cs_alloc(cz__cs *cs, const cz_bls12381_fr *value) {
+    return cs_alloc(cs, 0, value);
+}
+
+cz__var cz__cs_alloc_input(cz__cs *cs, const cz_bls12381_fr *value) {
+    return cs_alloc(cs, 1, value);
+}
+
+int cz__cs_var_exists(const cz__cs *cs, cz__var v) {
+    return cz__var_is_input(v) ? cz__var_index(v) < cs->ninput : cz__var_index(v) < cs->naux;
+}
+
+void cz__cs_value(cz_bls12381_fr *out, const cz__cs *cs, cz__var v) {
+    if (!cs->values || !cz__cs_var_exists(cs, v))
+        cz_bls12381_fr_zero(out);
+    else
+        *out = cz__var_is_input(v) ? cs->input[cz__var_index(v)] : cs->aux[cz__var_index(v)];
+}
+
+/* Σ coeff·value over the non-zero coefficients, marking the variables in the densities given
+ * (inputs in din, aux in daux; NULL: not tracked). */
+static void cs_eval_track(cz_bls12381_fr *out, const cz__cs *cs, const cz__lc *lc, cz__cs_bits *din,
+                          cz__cs_bits *daux) {
+    cz_bls12381_fr acc, one, t;
+    cz_bls12381_fr_zero(&acc);
+    cz_bls12381_fr_one(&one);
+    for (uint32_t i = 0; i < lc->n; i++) {
+        const cz__lc_term *e = &lc->t[i];
+        const uint32_t k = cz__var_index(e->var);
+        cz__cs_bits *d = cz__var_is_input(e->var) ? din : daux;
+        if (cz_bls12381_fr_is_zero(&e->coeff))
+            continue;
+        cz__cs_value(&t, cs, e->var);
+        if (!cz_bls12381_fr_eq(&e->coeff, &one))
+            cz_bls12381_fr_mul(&t, &t, &e->coeff);
+        cz_bls12381_fr_add(&acc, &acc, &t);
+        if (d != NULL)
+            d->w[k / 64] |= UINT64_C(1) << (k % 64);
+    }
+    *out = acc;
+}
+
+void cz__cs_eval(cz_bls12381_fr *out, const cz__cs *cs, const cz__lc *lc) {
+    cs_eval_track(out, cs, lc, NULL, NULL);
+}
+
+/* Whether every variable of lc exists; names the first one that does not. */
+static int lc_check(cz__cs *cs, const cz__lc *lc, const char *which) {
+    if (lc->failed)
+        return cz__cs_fail(cs, CZ_ENOMEM, "row %zu: the %s combination is incomplete (memory)",
+                           cs->nrows, which),
+               0;
+    for (uint32_t i = 0; i < lc->n; i++)
+        if (!cz__cs_var_exists(cs, lc->t[i].var))
+            return cz__cs_fail(cs, CZ_EINVAL, "row %zu: %s %s variable %u does not exist (%zu)",
+                               cs->nrows, which, cz__var_is_input(lc->t[i].var) ? "input" : "aux",
+                               cz__var_index(lc->t[i].var),
+                               cz__var_is_input(lc->t[i].var) ? cs->ninput : cs->naux),
+                   0;
+    return 1;
+}
+
+void cz__cs_enforce(cz__cs *cs, const cz__lc *a, const cz__lc *b, const cz__lc *c) {
+    if (cs->err.code != CZ_OK)
+        return;
+    if (cs->nrows >= UINT32_MAX) {
+        cz__cs_fail(cs, CZ_ERANGE, "more than 2^32 - 1 rows");
+        return;
+    }
+    if (cs->mode == CZ__CS_WITNESS) {
+        cs->nrows++;
+        return;
+    }
+    if (!lc_check(cs, a, "A") || !lc_check(cs, b, "B") || !lc_check(cs, c, "C"))
+        return;
+    if (cs->mode == CZ__CS_RECORD) {
+        cz__cs_record_row(cs, a, b, c);
+        return;
+    }
+    if (cs->inputs_closed) {
+        cz__cs_fail(cs, CZ_EINVAL, "enforce after the input constraints");
+        return;
+    }
+    if (!cz__cs_grow3(cs, (void **)&cs->a, (void **)&cs->b, (void **)&cs->c, &cs->abc_cap,
+                      cs->nrows + 1, sizeof *cs->a, "a, b, c"))
+        return;
+    cs_eval_track(&cs->a[cs->nrows], cs, a, NULL, &cs->a_aux);
+    cs_eval_track(&cs->b[cs->nrows], cs, b, &cs->b_input, &cs->b_aux);
+    cs_eval_track(&cs->c[cs->nrows], cs, c, NULL, NULL);
+    cs->nrows++;
+}

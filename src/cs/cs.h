@@ -1,0 +1,169 @@
+/*
+ * Synthesis with bellpepper's semantics: the constraint system the Filecoin circuits are written
+ * against (bellpepper-core's ConstraintSystem and LinearCombination, bellperson's
+ * ProvingAssignment), over BLS12-381's Fr.
+ *
+ * Variables. Inputs and aux are two index spaces, each numbered in allocation order; input 0 is
+ * ONE, allocated by cz__cs_init. A cz__var holds the space in bit 31 and the index below it.
+ *
+ * Linear combinations (cz__lc) merge on insertion: adding a term for a variable that is there
+ * already adds the coefficients, and an entry whose sum is 0 stays in the combination but counts
+ * for nothing, neither in a value nor in a density (bellperson evaluates through
+ * eval_with_trackers, which skips zero coefficients). An LC is sorted by cz__var and remembers
+ * the last position it wrote, so the common append of consecutive variables costs no search
+ * (bellpepper's Indexer does the same). It owns its terms (heap); a failed allocation marks it
+ * failed, and an enforce that uses it fails the system.
+ *
+ * Modes, over one gadget code:
+ *   CZ__CS_RECORD   the structure: each enforce appends its three rows (the terms with non-zero
+ *                   coefficients, coefficients interned in one table) to growing CSR matrices;
+ *                   values are kept too when CZ__CS_VALUES is set;
+ *   CZ__CS_WITNESS  values only: enforce counts the row and does nothing else;
+ *   CZ__CS_PROVE    bellperson's ProvingAssignment: values, a/b/c of each row evaluated as it is
+ *                   enforced, and the three densities.
+ *
+ * Results. cz__cs_to_r1cs (RECORD) gives the system in cuzk/r1cs.h's variable order (input i is
+ * variable i, aux j is variable ninput + j: the remap happens at the end, because inputs are
+ * allocated in the middle of a circuit), with its witness when values were kept; the input
+ * constraints (input_i · 0 = 0) are not rows there: cz_r1cs_eval (CZ_R1CS_EVAL_INPUT_ROWS) and
+ * cz_r1cs_assignment_make add them as bellperson's prover does. cz__cs_assignment (PROVE)
+ * appends them and gives the proving assignment. cz__cs_extend appends a system synthesized on
+ * its own (its input 0 is its own ONE, which becomes the target's), as bellperson's extend does
+ * for chunks synthesized in parallel.
+ *
+ * Errors are sticky: the first failure (memory, a variable that does not exist, a mode that
+ * cannot do what is asked) is kept with its message in the system, every later call does
+ * nothing, and cz__cs_status reports it. So gadget code needs no error path of its own.
+ */
+#ifndef CUZK_CS_CS_H
+#define CUZK_CS_CS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cuzk/assignment.h"
+#include "cuzk/err.h"
+#include "cuzk/field.h"
+#include "cuzk/r1cs.h"
+
+typedef uint32_t cz__var;
+#define CZ__VAR_INPUT 0x80000000u
+#define CZ__VAR_ONE   CZ__VAR_INPUT /* input 0 */
+
+static inline cz__var cz__var_input(uint32_t i) {
+    return CZ__VAR_INPUT | i;
+}
+static inline cz__var cz__var_aux(uint32_t j) {
+    return j;
+}
+static inline int cz__var_is_input(cz__var v) {
+    return (v & CZ__VAR_INPUT) != 0;
+}
+static inline uint32_t cz__var_index(cz__var v) {
+    return v & ~CZ__VAR_INPUT;
+}
+
+typedef struct cz__lc_term {
+    cz_bls12381_fr coeff;
+    cz__var var;
+} cz__lc_term;
+
+typedef struct cz__lc {
+    cz__lc_term *t; /* n terms sorted by var, distinct vars */
+    uint32_t n, cap;
+    uint32_t last; /* position of the last term written (the append fast path) */
+    int failed;    /* an allocation failed: the LC is incomplete */
+} cz__lc;
+
+/* An empty LC (no allocation). */
+void cz__lc_init(cz__lc *lc);
+void cz__lc_free(cz__lc *lc);
+/* Empties lc, keeping its memory. */
+void cz__lc_clear(cz__lc *lc);
+/* lc += coeff·v (coeff NULL: 1), merged. */
+void cz__lc_add(cz__lc *lc, cz__var v, const cz_bls12381_fr *coeff);
+/* lc -= coeff·v (coeff NULL: 1). */
+void cz__lc_sub(cz__lc *lc, cz__var v, const cz_bls12381_fr *coeff);
+/* lc += c·v for a small integer c (negative: r - |c|). */
+void cz__lc_add_i64(cz__lc *lc, cz__var v, int64_t c);
+/* lc += scale·other (scale NULL: 1), term by term, merged; other may not be lc. */
+void cz__lc_add_lc(cz__lc *lc, const cz__lc *other, const cz_bls12381_fr *scale);
+/* lc -= scale·other (scale NULL: 1). */
+void cz__lc_sub_lc(cz__lc *lc, const cz__lc *other, const cz_bls12381_fr *scale);
+/* lc = a copy of other. */
+void cz__lc_copy(cz__lc *lc, const cz__lc *other);
+
+typedef enum { CZ__CS_RECORD, CZ__CS_WITNESS, CZ__CS_PROVE } cz__cs_mode;
+enum { CZ__CS_VALUES = 1 /* RECORD: keep the values too */ };
+
+/* A growing CSR matrix of the recorded rows (terms keep their cz__var until the remap). */
+typedef struct cz__cs_mat {
+    uint64_t *row_ptr; /* nrows + 1 */
+    cz__var *var;
+    uint32_t *coef;
+    uint64_t nnz, cap;
+} cz__cs_mat;
+
+/* A bit per variable, growing with the allocations. */
+typedef struct cz__cs_bits {
+    uint64_t *w;
+    size_t nwords;
+} cz__cs_bits;
+
+typedef struct cz__cs {
+    cz__cs_mode mode;
+    int values; /* values are kept (WITNESS, PROVE, RECORD with CZ__CS_VALUES) */
+    cz_errinfo err;
+    size_t ninput, naux, nrows;
+    cz_bls12381_fr *input, *aux; /* values, when kept */
+    size_t input_cap, aux_cap;
+    /* RECORD */
+    cz__cs_mat m[3];
+    size_t rows_cap;
+    uint64_t (*coefs)[4]; /* interned coefficients, Montgomery form */
+    uint32_t ncoefs, coefs_cap;
+    uint32_t *slots; /* open-addressing table of coefficient index + 1 */
+    uint32_t nslots;
+    /* PROVE */
+    cz_bls12381_fr *a, *b, *c;
+    size_t abc_cap;
+    cz__cs_bits a_aux, b_input, b_aux;
+    int inputs_closed; /* PROVE: the input constraints were appended */
+} cz__cs;
+
+/* A system in mode with ONE allocated (value 1). flags: CZ__CS_VALUES. CZ_ENOMEM, CZ_EINVAL. */
+int cz__cs_init(cz__cs *cs, cz__cs_mode mode, unsigned flags, cz_errinfo *ei);
+void cz__cs_free(cz__cs *cs);
+/* CZ_OK, or the system's first error (its message copied into ei). */
+int cz__cs_status(const cz__cs *cs, cz_errinfo *ei);
+/* Whether the system keeps values (gadgets may skip computing them when it does not). */
+static inline int cz__cs_has_values(const cz__cs *cs) {
+    return cs->values;
+}
+
+/* A new aux variable (value NULL: 0); a new input variable. */
+cz__var cz__cs_alloc(cz__cs *cs, const cz_bls12381_fr *value);
+cz__var cz__cs_alloc_input(cz__cs *cs, const cz_bls12381_fr *value);
+/* The value of v (0 when values are not kept or v does not exist). */
+void cz__cs_value(cz_bls12381_fr *out, const cz__cs *cs, cz__var v);
+/* The value of lc: Σ coeff·value over its non-zero coefficients. */
+void cz__cs_eval(cz_bls12381_fr *out, const cz__cs *cs, const cz__lc *lc);
+
+/* Adds the constraint a · b = c. */
+void cz__cs_enforce(cz__cs *cs, const cz__lc *a, const cz__lc *b, const cz__lc *c);
+
+/* Appends src (same mode; synthesized on its own, its input 0 its own ONE) to dst: src's aux
+ * follow dst's, its inputs 1.. follow dst's, its rows follow dst's. CZ_EINVAL on a mode mismatch
+ * or an errored src; dst takes the error. */
+int cz__cs_extend(cz__cs *dst, const cz__cs *src, cz_errinfo *ei);
+
+/* RECORD: the system as a cz_r1cs over BLS12-381 (npublic = ninput - 1), variables remapped, the
+ * witness w filled when values were kept (else w[0] = 1, the rest 0). out is the caller's to
+ * free (cz_r1cs_free). CZ_EINVAL in another mode, CZ_ENOMEM, or the system's error. */
+int cz__cs_to_r1cs(cz_r1cs *out, const cz__cs *cs, cz_errinfo *ei);
+
+/* PROVE: appends the input constraints (once) and points out at the system's arrays (a, b, c,
+ * input, aux, densities): a view, valid while cs lives and nothing more is allocated. */
+int cz__cs_assignment(cz_assignment *out, cz__cs *cs, cz_errinfo *ei);
+
+#endif

@@ -1,0 +1,120 @@
+/*
+ * RECORD mode (cs.h): the rows as three growing CSR matrices whose terms keep their cz__var, the
+ * coefficients interned in one table (open addressing on the four limbs, kept at most half
+ * full), and the conversion to a cz_r1cs, where the variables take cuzk/r1cs.h's order.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cs/cs_internal.h"
+
+int cz__cs_grow_rows(cz__cs *cs, size_t need) {
+    return cz__cs_grow3(cs, (void **)&cs->m[0].row_ptr, (void **)&cs->m[1].row_ptr,
+                        (void **)&cs->m[2].row_ptr, &cs->rows_cap, need, sizeof(uint64_t),
+                        "the rows");
+}
+
+static uint32_t coef_hash(const cz_bls12381_fr *k, uint32_t mask) {
+    uint64_t h = k->l[0] * UINT64_C(0x9e3779b97f4a7c15);
+    h ^= (k->l[1] + (h >> 29)) * UINT64_C(0xbf58476d1ce4e5b9);
+    h ^= (k->l[2] + (h >> 31)) * UINT64_C(0x94d049bb133111eb);
+    h ^= k->l[3] + (h >> 27);
+    return (uint32_t)(h ^ (h >> 32)) & mask;
+}
+
+/* Rebuilds the slot table at twice its size. */
+static int coef_rehash(cz__cs *cs) {
+    uint32_t n = cs->nslots ? 2 * cs->nslots : 64, *slots;
+    if (n < cs->nslots || (slots = calloc(n, sizeof *slots)) == NULL)
+        return cz__cs_fail(cs, CZ_ENOMEM, "cannot grow the coefficient table"), 0;
+    for (uint32_t i = 0; i < cs->ncoefs; i++) {
+        uint32_t h = coef_hash((const cz_bls12381_fr *)cs->coefs[i], n - 1);
+        while (slots[h] != 0)
+            h = (h + 1) & (n - 1);
+        slots[h] = i + 1;
+    }
+    free(cs->slots);
+    cs->slots = slots;
+    cs->nslots = n;
+    return 1;
+}
+
+uint32_t cz__cs_coef_index(cz__cs *cs, const cz_bls12381_fr *k) {
+    uint32_t h;
+    size_t cap = cs->coefs_cap;
+    if ((uint64_t)(cs->ncoefs + 1) * 2 > cs->nslots && !coef_rehash(cs))
+        return UINT32_MAX;
+    for (h = coef_hash(k, cs->nslots - 1); cs->slots[h] != 0; h = (h + 1) & (cs->nslots - 1))
+        if (memcmp(cs->coefs[cs->slots[h] - 1], k->l, sizeof k->l) == 0)
+            return cs->slots[h] - 1;
+    if (!cz__cs_grow(cs, (void **)&cs->coefs, &cap, (size_t)cs->ncoefs + 1, sizeof *cs->coefs,
+                     "the coefficients"))
+        return UINT32_MAX;
+    cs->coefs_cap = (uint32_t)cap;
+    memcpy(cs->coefs[cs->ncoefs], k->l, sizeof k->l);
+    cs->slots[h] = ++cs->ncoefs;
+    return cs->ncoefs - 1;
+}
+
+/* Appends lc's terms with non-zero coefficients to matrix m and closes its row. */
+static int record_lc(cz__cs *cs, cz__cs_mat *m, const cz__lc *lc) {
+    for (uint32_t i = 0; i < lc->n; i++) {
+        const cz__lc_term *e = &lc->t[i];
+        size_t vcap = m->cap, ccap = m->cap;
+        uint32_t ci;
+        if (cz_bls12381_fr_is_zero(&e->coeff))
+            continue;
+        if (m->nnz == m->cap &&
+            (!cz__cs_grow(cs, (void **)&m->var, &vcap, m->nnz + 1, sizeof *m->var, "the terms") ||
+             !cz__cs_grow(cs, (void **)&m->coef, &ccap, vcap, sizeof *m->coef, "the terms")))
+            return 0;
+        m->cap = vcap;
+        if ((ci = cz__cs_coef_index(cs, &e->coeff)) == UINT32_MAX)
+            return 0;
+        m->var[m->nnz] = e->var;
+        m->coef[m->nnz] = ci;
+        m->nnz++;
+    }
+    m->row_ptr[cs->nrows + 1] = m->nnz;
+    return 1;
+}
+
+void cz__cs_record_row(cz__cs *cs, const cz__lc *a, const cz__lc *b, const cz__lc *c) {
+    if (!cz__cs_grow_rows(cs, cs->nrows + 2))
+        return;
+    if (record_lc(cs, &cs->m[0], a) && record_lc(cs, &cs->m[1], b) && record_lc(cs, &cs->m[2], c))
+        cs->nrows++;
+}
+
+int cz__cs_to_r1cs(cz_r1cs *out, const cz__cs *cs, cz_errinfo *ei) {
+    const uint64_t nnz[3] = {cs->m[0].nnz, cs->m[1].nnz, cs->m[2].nnz};
+    int rc;
+    memset(out, 0, sizeof *out);
+    if ((rc = cz__cs_status(cs, ei)) != CZ_OK)
+        return rc;
+    if (cs->mode != CZ__CS_RECORD)
+        return cz_fail(ei, CZ_EINVAL, "cs: to_r1cs needs a recording system");
+    if ((uint64_t)cs->ninput + cs->naux > UINT32_MAX || cs->nrows > UINT32_MAX)
+        return cz_fail(ei, CZ_ERANGE, "cs: %zu inputs, %zu aux and %zu rows do not fit a cz_r1cs",
+                       cs->ninput, cs->naux, cs->nrows);
+    if ((rc = cz_r1cs_alloc(out, CZ_CURVE_BLS12381, (uint32_t)(cs->ninput - 1), (uint32_t)cs->naux,
+                            (uint32_t)cs->nrows, nnz, cs->ncoefs ? cs->ncoefs : 1, ei)) != CZ_OK)
+        return rc;
+    memcpy(out->coefs, cs->coefs, (size_t)cs->ncoefs * sizeof *cs->coefs);
+    for (int k = 0; k < 3; k++) {
+        cz_r1cs_mat *dm = k == 0 ? &out->a : k == 1 ? &out->b : &out->c;
+        const cz__cs_mat *sm = &cs->m[k];
+        memcpy(dm->row_ptr, sm->row_ptr, (cs->nrows + 1) * sizeof *dm->row_ptr);
+        memcpy(dm->coef, sm->coef, sm->nnz * sizeof *dm->coef);
+        for (uint64_t t = 0; t < sm->nnz; t++) {
+            cz__var v = sm->var[t];
+            dm->var[t] =
+                cz__var_is_input(v) ? cz__var_index(v) : (uint32_t)cs->ninput + cz__var_index(v);
+        }
+    }
+    if (cs->values) {
+        memcpy(out->w, cs->input, cs->ninput * sizeof *out->w);
+        memcpy(out->w + cs->ninput, cs->aux, cs->naux * sizeof *out->w);
+    }
+    return CZ_OK;
+}

@@ -1,0 +1,406 @@
+/*
+ * The synthesis layer (src/cs/cs.h) against bellpepper's rules and against the r1cs layer.
+ *
+ * Oracles: for merging and densities, the rules of bellpepper-core's LinearCombination and of
+ * bellperson's eval_with_trackers written out by hand on tiny systems (a coefficient that sums
+ * to 0 stays in the combination and counts for nothing); for the modes, two independent paths
+ * over one generated circuit: PROVE evaluates every row as it is enforced (bellperson's
+ * ProvingAssignment), RECORD gives a cz_r1cs whose a, b, c and densities the r1cs layer computes
+ * from the matrices (cz_r1cs_assignment_make), and the generator tracks every value itself. The
+ * generated circuit allocates inputs between aux variables (the remap trap), repeats and cancels
+ * terms, and is satisfied by construction; one changed aux value breaks a row.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cs/cs.h"
+#include "cuzk/assignment.h"
+#include "cuzk/field.h"
+#include "cuzk/r1cs.h"
+#include "test.h"
+
+static cz_bls12381_fr fr(int64_t v) {
+    cz_bls12381_fr r;
+    cz_bls12381_fr_from_u64(&r, v < 0 ? (uint64_t)-v : (uint64_t)v);
+    if (v < 0)
+        cz_bls12381_fr_neg(&r, &r);
+    return r;
+}
+
+static int fr_is(const cz_bls12381_fr *a, int64_t v) {
+    cz_bls12381_fr b = fr(v);
+    return cz_bls12381_fr_eq(a, &b);
+}
+
+static int bit(const uint64_t *d, size_t i) {
+    return (int)((d[i / 64] >> (i % 64)) & 1u);
+}
+
+static void test_lc_merge(void) {
+    cz__lc lc, o;
+    cz_bls12381_fr three = fr(3);
+    cz__lc_init(&lc);
+    cz__lc_init(&o);
+    cz__lc_add(&lc, cz__var_aux(5), NULL);
+    cz__lc_add(&lc, cz__var_aux(2), NULL);
+    cz__lc_add(&lc, CZ__VAR_ONE, &three);
+    cz__lc_add(&lc, cz__var_aux(5), NULL); /* merges: 2 */
+    cz__lc_add(&lc, cz__var_aux(3), NULL);
+    cz__lc_sub(&lc, cz__var_aux(3), NULL); /* cancels to 0, stays */
+    CHECK_EQ_INT(lc.n, 4);
+    if (CHECK(lc.n == 4)) {
+        /* sorted: aux 2, 3, 5, then ONE (bit 31) */
+        CHECK(lc.t[0].var == cz__var_aux(2) && fr_is(&lc.t[0].coeff, 1));
+        CHECK(lc.t[1].var == cz__var_aux(3) && cz_bls12381_fr_is_zero(&lc.t[1].coeff));
+        CHECK(lc.t[2].var == cz__var_aux(5) && fr_is(&lc.t[2].coeff, 2));
+        CHECK(lc.t[3].var == CZ__VAR_ONE && fr_is(&lc.t[3].coeff, 3));
+    }
+    /* o = 3·lc - lc = 2·lc, term by term */
+    cz__lc_add_lc(&o, &lc, &three);
+    cz__lc_sub_lc(&o, &lc, NULL);
+    CHECK_EQ_INT(o.n, 4);
+    if (CHECK(o.n == 4)) {
+        CHECK(fr_is(&o.t[0].coeff, 2) && fr_is(&o.t[2].coeff, 4) && fr_is(&o.t[3].coeff, 6));
+        CHECK(cz_bls12381_fr_is_zero(&o.t[1].coeff));
+    }
+    cz__lc_add_i64(&o, cz__var_aux(9), -7);
+    CHECK(o.n == 5 && o.t[3].var == cz__var_aux(9) && fr_is(&o.t[3].coeff, -7));
+    cz__lc_copy(&lc, &o);
+    CHECK(lc.n == 5 && memcmp(lc.t, o.t, 5 * sizeof *lc.t) == 0);
+    cz__lc_clear(&lc);
+    CHECK_EQ_INT(lc.n, 0);
+    cz__lc_free(&lc);
+    cz__lc_free(&o);
+}
+
+/* x·y = z with x = 3, y = 5 in PROVE: a, b, c of the row, then the input constraint of ONE. */
+static void test_prove_row(void) {
+    cz__cs cs;
+    cz__lc a, b, c;
+    cz_assignment as;
+    cz_bls12381_fr x = fr(3), y = fr(5), z = fr(15);
+    if (!CHECK_EQ_INT(cz__cs_init(&cs, CZ__CS_PROVE, 0, NULL), CZ_OK))
+        return;
+    cz__lc_init(&a);
+    cz__lc_init(&b);
+    cz__lc_init(&c);
+    cz__lc_add(&a, cz__cs_alloc(&cs, &x), NULL);
+    cz__lc_add(&b, cz__cs_alloc(&cs, &y), NULL);
+    cz__lc_add(&c, cz__cs_alloc(&cs, &z), NULL);
+    cz__cs_enforce(&cs, &a, &b, &c);
+    if (CHECK_EQ_INT(cz__cs_assignment(&as, &cs, NULL), CZ_OK)) {
+        CHECK_EQ_INT(as.abc_size, 2);
+        CHECK_EQ_INT(as.ninput, 1);
+        CHECK_EQ_INT(as.naux, 3);
+        CHECK(fr_is(&as.a[0], 3) && fr_is(&as.b[0], 5) && fr_is(&as.c[0], 15));
+        CHECK(fr_is(&as.a[1], 1) && fr_is(&as.b[1], 0) && fr_is(&as.c[1], 0));
+        CHECK(bit(as.a_aux_density, 0) && !bit(as.a_aux_density, 1));
+        CHECK(bit(as.b_aux_density, 1) && !bit(as.b_aux_density, 0) && !bit(as.b_aux_density, 2));
+        CHECK(!bit(as.b_input_density, 0));
+    }
+    cz__lc_free(&a);
+    cz__lc_free(&b);
+    cz__lc_free(&c);
+    cz__cs_free(&cs);
+}
+
+/* (x - x + y)·(ONE + z - z) = w: x and z have merged coefficient 0, so they are in no density and
+ * no recorded term; ONE is in B's input density. */
+static void test_zero_coefficients(void) {
+    for (int mode = 0; mode < 2; mode++) {
+        cz__cs cs;
+        cz__lc a, b, c;
+        cz__var x, y, z, w;
+        cz_bls12381_fr v2 = fr(2), v7 = fr(7), v9 = fr(9), v7b = fr(7);
+        if (!CHECK_EQ_INT(
+                cz__cs_init(&cs, mode ? CZ__CS_RECORD : CZ__CS_PROVE, CZ__CS_VALUES, NULL), CZ_OK))
+            return;
+        x = cz__cs_alloc(&cs, &v2);
+        y = cz__cs_alloc(&cs, &v7);
+        z = cz__cs_alloc(&cs, &v9);
+        w = cz__cs_alloc(&cs, &v7b);
+        cz__lc_init(&a);
+        cz__lc_init(&b);
+        cz__lc_init(&c);
+        cz__lc_add(&a, x, NULL);
+        cz__lc_sub(&a, x, NULL);
+        cz__lc_add(&a, y, NULL);
+        cz__lc_add(&b, CZ__VAR_ONE, NULL);
+        cz__lc_add(&b, z, NULL);
+        cz__lc_sub(&b, z, NULL);
+        cz__lc_add(&c, w, NULL);
+        CHECK(a.n == 2 && b.n == 2);
+        cz__cs_enforce(&cs, &a, &b, &c);
+        if (mode == 0) {
+            cz_assignment as;
+            if (CHECK_EQ_INT(cz__cs_assignment(&as, &cs, NULL), CZ_OK)) {
+                CHECK(fr_is(&as.a[0], 7) && fr_is(&as.b[0], 1) && fr_is(&as.c[0], 7));
+                CHECK(!bit(as.a_aux_density, 0) && bit(as.a_aux_density, 1));
+                CHECK(!bit(as.b_aux_density, 2) && bit(as.b_input_density, 0));
+            }
+        } else {
+            cz_r1cs r;
+            if (CHECK_EQ_INT(cz__cs_to_r1cs(&r, &cs, NULL), CZ_OK)) {
+                CHECK_EQ_INT(r.a.nnz, 1); /* y only */
+                CHECK_EQ_INT(r.b.nnz, 1); /* ONE only */
+                CHECK_EQ_INT(r.c.nnz, 1);
+                CHECK_EQ_INT(r.a.var[0], 1 + 1); /* ninput 1: y = aux 1 -> variable 2 */
+                CHECK_EQ_INT(r.b.var[0], 0);
+                CHECK_EQ_INT(cz_r1cs_check(&r, NULL, NULL, NULL), CZ_OK);
+                cz_r1cs_free(&r);
+            }
+        }
+        cz__lc_free(&a);
+        cz__lc_free(&b);
+        cz__lc_free(&c);
+        cz__cs_free(&cs);
+    }
+}
+
+/* ---- a generated circuit, synthesized in every mode ---- */
+
+typedef struct {
+    uint64_t s;
+    cz__var *vars;
+    cz_bls12381_fr *vals;
+    size_t n;
+} gen;
+
+static uint64_t gen_next(gen *g) {
+    g->s ^= g->s << 13;
+    g->s ^= g->s >> 7;
+    g->s ^= g->s << 17;
+    return g->s;
+}
+
+static void gen_push(gen *g, cz__var v, const cz_bls12381_fr *val) {
+    g->vars[g->n] = v;
+    g->vals[g->n] = *val;
+    g->n++;
+}
+
+/* lc = 1 to 4 random terms over the variables so far (coefficients -3..3, repeats merge), its
+ * value into *val. */
+static void gen_lc(gen *g, cz__lc *lc, cz_bls12381_fr *val) {
+    unsigned nt = 1 + (unsigned)(gen_next(g) % 4);
+    cz_bls12381_fr_zero(val);
+    cz__lc_clear(lc);
+    for (unsigned t = 0; t < nt; t++) {
+        size_t i = gen_next(g) % g->n;
+        int64_t k = (int64_t)(gen_next(g) % 7) - 3;
+        cz_bls12381_fr kk = fr(k), p;
+        cz__lc_add_i64(lc, g->vars[i], k);
+        cz_bls12381_fr_mul(&p, &kk, &g->vals[i]);
+        cz_bls12381_fr_add(val, val, &p);
+        if (gen_next(g) % 5 == 0) /* a term that cancels */
+            cz__lc_add_i64(lc, g->vars[i], 0);
+    }
+}
+
+/* nrows rows: a fresh input (1 in 5) or aux with a random value, then A·B = t (+ x - x) with t
+ * a new aux holding the product. Uses only variables of cs. */
+static void gen_circuit(cz__cs *cs, uint64_t seed, unsigned nrows) {
+    gen g = {seed, NULL, NULL, 0};
+    cz__lc a, b, c;
+    cz_bls12381_fr one, va, vb, vt;
+    g.vars = malloc((2 * nrows + 1) * sizeof *g.vars);
+    g.vals = malloc((2 * nrows + 1) * sizeof *g.vals);
+    if (g.vars == NULL || g.vals == NULL)
+        abort();
+    cz__lc_init(&a);
+    cz__lc_init(&b);
+    cz__lc_init(&c);
+    cz_bls12381_fr_one(&one);
+    gen_push(&g, CZ__VAR_ONE, &one);
+    for (unsigned r = 0; r < nrows; r++) {
+        cz_bls12381_fr v = fr((int64_t)(gen_next(&g) % 1000));
+        gen_push(&g, gen_next(&g) % 5 == 0 ? cz__cs_alloc_input(cs, &v) : cz__cs_alloc(cs, &v), &v);
+        gen_lc(&g, &a, &va);
+        gen_lc(&g, &b, &vb);
+        cz_bls12381_fr_mul(&vt, &va, &vb);
+        cz__lc_clear(&c);
+        cz__lc_add(&c, cz__cs_alloc(cs, &vt), NULL);
+        gen_push(&g, c.t[0].var, &vt);
+        if (r % 3 == 0) {
+            cz__lc_add(&c, g.vars[r % g.n], NULL);
+            cz__lc_sub(&c, g.vars[r % g.n], NULL);
+        }
+        cz__cs_enforce(cs, &a, &b, &c);
+    }
+    cz__lc_free(&a);
+    cz__lc_free(&b);
+    cz__lc_free(&c);
+    free(g.vars);
+    free(g.vals);
+}
+
+static int same_fr(const cz_bls12381_fr *x, const cz_bls12381_fr *y, size_t n) {
+    return n == 0 || memcmp(x, y, n * sizeof *x) == 0;
+}
+
+static int same_bits(const uint64_t *x, const uint64_t *y, size_t nbits) {
+    for (size_t i = 0; i < nbits; i++)
+        if (bit(x, i) != bit(y, i))
+            return 0;
+    return 1;
+}
+
+/* Two assignments hold the same values and densities. */
+static void check_same_assignment(const cz_assignment *x, const cz_assignment *y) {
+    CHECK_EQ_INT(x->abc_size, y->abc_size);
+    CHECK_EQ_INT(x->ninput, y->ninput);
+    CHECK_EQ_INT(x->naux, y->naux);
+    if (x->abc_size != y->abc_size || x->ninput != y->ninput || x->naux != y->naux)
+        return;
+    CHECK(same_fr(x->a, y->a, x->abc_size));
+    CHECK(same_fr(x->b, y->b, x->abc_size));
+    CHECK(same_fr(x->c, y->c, x->abc_size));
+    CHECK(same_fr(x->input, y->input, x->ninput));
+    CHECK(same_fr(x->aux, y->aux, x->naux));
+    CHECK(same_bits(x->a_aux_density, y->a_aux_density, x->naux));
+    CHECK(same_bits(x->b_input_density, y->b_input_density, x->ninput));
+    CHECK(same_bits(x->b_aux_density, y->b_aux_density, x->naux));
+}
+
+static void test_modes_agree(void) {
+    const unsigned nrows = 500;
+    cz__cs rec, prv, wit;
+    cz_r1cs r;
+    cz_assignment from_r1cs, direct;
+    uint32_t bad = 0;
+    if (!CHECK_EQ_INT(cz__cs_init(&rec, CZ__CS_RECORD, CZ__CS_VALUES, NULL), CZ_OK) ||
+        !CHECK_EQ_INT(cz__cs_init(&prv, CZ__CS_PROVE, 0, NULL), CZ_OK) ||
+        !CHECK_EQ_INT(cz__cs_init(&wit, CZ__CS_WITNESS, 0, NULL), CZ_OK))
+        return;
+    gen_circuit(&rec, 42, nrows);
+    gen_circuit(&prv, 42, nrows);
+    gen_circuit(&wit, 42, nrows);
+    CHECK_EQ_INT(cz__cs_status(&rec, NULL), CZ_OK);
+    CHECK_EQ_INT(wit.nrows, nrows);
+    CHECK(wit.ninput == prv.ninput && wit.naux == prv.naux && wit.ninput > 50);
+    CHECK(same_fr(wit.input, prv.input, prv.ninput) && same_fr(wit.aux, prv.aux, prv.naux));
+    if (CHECK_EQ_INT(cz__cs_to_r1cs(&r, &rec, NULL), CZ_OK)) {
+        CHECK_EQ_INT(r.nrows, nrows);
+        CHECK_EQ_INT(r.npublic + 1, prv.ninput);
+        CHECK_EQ_INT(cz_r1cs_check(&r, NULL, NULL, NULL), CZ_OK);
+        if (CHECK_EQ_INT(cz_r1cs_assignment_make(&from_r1cs, &r, NULL, NULL), CZ_OK)) {
+            if (CHECK_EQ_INT(cz__cs_assignment(&direct, &prv, NULL), CZ_OK))
+                check_same_assignment(&from_r1cs, &direct);
+            cz_assignment_free(&from_r1cs);
+        }
+        /* one aux value changed: the row that defines it fails */
+        cz_bls12381_fr_add((cz_bls12381_fr *)r.w[r.nvars - 1], (cz_bls12381_fr *)r.w[r.nvars - 1],
+                           (cz_bls12381_fr *)r.w[0]);
+        CHECK_EQ_INT(cz_r1cs_check(&r, NULL, &bad, NULL), CZ_EVERIFY);
+        CHECK_EQ_INT(bad, nrows - 1);
+        cz_r1cs_free(&r);
+    }
+    cz__cs_free(&rec);
+    cz__cs_free(&prv);
+    cz__cs_free(&wit);
+}
+
+/* The same circuit as one system and as two extended ones: the same r1cs (terms compared by
+ * coefficient value) and the same proving assignment. */
+static void test_extend(void) {
+    for (int mode = 0; mode < 2; mode++) {
+        const cz__cs_mode m = mode ? CZ__CS_PROVE : CZ__CS_RECORD;
+        const unsigned flags = mode ? 0 : CZ__CS_VALUES;
+        cz__cs one, head, tail;
+        if (!CHECK_EQ_INT(cz__cs_init(&one, m, flags, NULL), CZ_OK) ||
+            !CHECK_EQ_INT(cz__cs_init(&head, m, flags, NULL), CZ_OK) ||
+            !CHECK_EQ_INT(cz__cs_init(&tail, m, flags, NULL), CZ_OK))
+            return;
+        gen_circuit(&one, 7, 200);
+        gen_circuit(&one, 8, 150);
+        gen_circuit(&head, 7, 200);
+        gen_circuit(&tail, 8, 150);
+        CHECK_EQ_INT(cz__cs_extend(&head, &tail, NULL), CZ_OK);
+        CHECK(head.ninput == one.ninput && head.naux == one.naux && head.nrows == one.nrows);
+        if (mode == 0) {
+            cz_r1cs x, y;
+            if (CHECK_EQ_INT(cz__cs_to_r1cs(&x, &one, NULL), CZ_OK)) {
+                if (CHECK_EQ_INT(cz__cs_to_r1cs(&y, &head, NULL), CZ_OK)) {
+                    const cz_r1cs_mat *mx[3] = {&x.a, &x.b, &x.c}, *my[3] = {&y.a, &y.b, &y.c};
+                    int same = 1;
+                    for (int k = 0; k < 3; k++) {
+                        same &= mx[k]->nnz == my[k]->nnz &&
+                                memcmp(mx[k]->row_ptr, my[k]->row_ptr,
+                                       (x.nrows + 1) * sizeof *mx[k]->row_ptr) == 0;
+                        for (uint64_t t = 0; same && t < mx[k]->nnz; t++)
+                            same &=
+                                mx[k]->var[t] == my[k]->var[t] &&
+                                memcmp(x.coefs[mx[k]->coef[t]], y.coefs[my[k]->coef[t]], 32) == 0;
+                    }
+                    CHECK(same);
+                    CHECK(same_fr((cz_bls12381_fr *)x.w, (cz_bls12381_fr *)y.w, x.nvars));
+                    CHECK_EQ_INT(cz_r1cs_check(&y, NULL, NULL, NULL), CZ_OK);
+                    cz_r1cs_free(&y);
+                }
+                cz_r1cs_free(&x);
+            }
+        } else {
+            cz_assignment ax, ay;
+            if (CHECK_EQ_INT(cz__cs_assignment(&ax, &one, NULL), CZ_OK) &&
+                CHECK_EQ_INT(cz__cs_assignment(&ay, &head, NULL), CZ_OK))
+                check_same_assignment(&ay, &ax);
+        }
+        cz__cs_free(&one);
+        cz__cs_free(&head);
+        cz__cs_free(&tail);
+    }
+}
+
+/* A variable that does not exist, a mode that cannot answer: sticky errors with messages. */
+static void test_errors(void) {
+    cz__cs cs, other;
+    cz__lc a, b;
+    cz_errinfo ei;
+    cz_r1cs r;
+    cz_assignment as;
+    size_t naux;
+    cz__lc_init(&a);
+    cz__lc_init(&b);
+    if (!CHECK_EQ_INT(cz__cs_init(&cs, CZ__CS_RECORD, 0, NULL), CZ_OK))
+        return;
+    cz__cs_alloc(&cs, NULL);
+    cz__lc_add(&a, cz__var_aux(5), NULL);
+    cz__cs_enforce(&cs, &a, &b, &b);
+    cz_errinfo_clear(&ei);
+    CHECK_EQ_INT(cz__cs_status(&cs, &ei), CZ_EINVAL);
+    CHECK(strstr(ei.msg, "aux variable 5 does not exist") != NULL);
+    naux = cs.naux;
+    cz__cs_alloc(&cs, NULL); /* no effect after the error */
+    CHECK_EQ_INT(cs.naux, naux);
+    CHECK_EQ_INT(cz__cs_to_r1cs(&r, &cs, NULL), CZ_EINVAL);
+    CHECK_EQ_INT(cz__cs_assignment(&as, &cs, NULL), CZ_EINVAL);
+    cz__cs_free(&cs);
+
+    if (CHECK_EQ_INT(cz__cs_init(&cs, CZ__CS_WITNESS, 0, NULL), CZ_OK) &&
+        CHECK_EQ_INT(cz__cs_init(&other, CZ__CS_PROVE, 0, NULL), CZ_OK)) {
+        cz_errinfo_clear(&ei);
+        CHECK_EQ_INT(cz__cs_to_r1cs(&r, &cs, &ei), CZ_EINVAL);
+        CHECK(strstr(ei.msg, "recording") != NULL);
+        cz_errinfo_clear(&ei);
+        CHECK_EQ_INT(cz__cs_extend(&cs, &other, &ei), CZ_EINVAL);
+        CHECK(strstr(ei.msg, "different modes") != NULL);
+        cz__cs_free(&other);
+    }
+    cz__cs_free(&cs);
+    CHECK_EQ_INT(cz__cs_init(&cs, (cz__cs_mode)9, 0, NULL), CZ_EINVAL);
+    cz__lc_free(&a);
+    cz__lc_free(&b);
+}
+
+static const test_case cases[] = {
+    {"lc_merge", test_lc_merge},
+    {"prove_row", test_prove_row},
+    {"zero_coefficients", test_zero_coefficients},
+    {"modes_agree", test_modes_agree},
+    {"extend", test_extend},
+    {"errors", test_errors},
+};
+
+int main(int argc, char **argv) {
+    return test_main(argc, argv, cases, TEST_COUNT(cases));
+}
