@@ -136,6 +136,9 @@ int cz__cs_init(cz__cs *cs, cz__cs_mode mode, unsigned flags, cz_errinfo *ei);
 void cz__cs_free(cz__cs *cs);
 /* CZ_OK, or the system's first error (its message copied into ei). */
 int cz__cs_status(const cz__cs *cs, cz_errinfo *ei);
+/* Records the system's first error ("cs: " and the message; later ones are dropped) and returns
+ * its code: how gadgets report what cannot be synthesized. */
+int cz__cs_fail(cz__cs *cs, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* Whether the system keeps values (gadgets may skip computing them when it does not). */
 static inline int cz__cs_has_values(const cz__cs *cs) {
     return cs->values;

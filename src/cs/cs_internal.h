@@ -7,8 +7,6 @@
 
 #include "cs/cs.h"
 
-/* Records the system's first error ("cs: " and the message) and returns its code. */
-int cz__cs_fail(cz__cs *cs, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* *p holds at least need elements of elem bytes (capacity *cap, doubling); 0 on failure (the
  * system's error set, *p unchanged). */
 int cz__cs_grow(cz__cs *cs, void **p, size_t *cap, size_t need, size_t elem, const char *what);

@@ -1,0 +1,235 @@
+/*
+ * AllocatedBit and Boolean (boolean.h): each function allocates its result first and then
+ * enforces its one constraint, with the combinations written term by term in bellpepper's order
+ * (the order does not change the recorded row, the merging does: a + a is 2a).
+ */
+#include <string.h>
+
+#include "gadgets/boolean.h"
+
+static cz_bls12381_fr fr_bit(int v) {
+    cz_bls12381_fr r;
+    if (v)
+        cz_bls12381_fr_one(&r);
+    else
+        cz_bls12381_fr_zero(&r);
+    return r;
+}
+
+/* One constraint from three LCs built by the caller, then freed. */
+static void enforce_free(cz__cs *cs, cz__lc *a, cz__lc *b, cz__lc *c) {
+    cz__cs_enforce(cs, a, b, c);
+    cz__lc_free(a);
+    cz__lc_free(b);
+    cz__lc_free(c);
+}
+
+static void lcs_init(cz__lc *a, cz__lc *b, cz__lc *c) {
+    cz__lc_init(a);
+    cz__lc_init(b);
+    cz__lc_init(c);
+}
+
+cz__bit cz__bit_alloc(cz__cs *cs, int v) {
+    cz__bit r;
+    cz__lc a, b, c;
+    cz_bls12381_fr val = fr_bit(v != 0);
+    r.var = cz__cs_alloc(cs, &val);
+    r.value = v != 0;
+    lcs_init(&a, &b, &c);
+    cz__lc_add(&a, CZ__VAR_ONE, NULL);
+    cz__lc_sub(&a, r.var, NULL);
+    cz__lc_add(&b, r.var, NULL);
+    enforce_free(cs, &a, &b, &c); /* (1 - r)·r = 0 */
+    return r;
+}
+
+/* A new variable of value v (the result of a two-bit operation). */
+static cz__bit bit_result(cz__cs *cs, int v) {
+    cz__bit r;
+    cz_bls12381_fr val = fr_bit(v);
+    r.var = cz__cs_alloc(cs, &val);
+    r.value = v;
+    return r;
+}
+
+cz__bit cz__bit_xor(cz__cs *cs, const cz__bit *x, const cz__bit *y) {
+    cz__bit r = bit_result(cs, x->value ^ y->value);
+    cz__lc a, b, c;
+    lcs_init(&a, &b, &c);
+    cz__lc_add(&a, x->var, NULL);
+    cz__lc_add(&a, x->var, NULL);
+    cz__lc_add(&b, y->var, NULL);
+    cz__lc_add(&c, x->var, NULL);
+    cz__lc_add(&c, y->var, NULL);
+    cz__lc_sub(&c, r.var, NULL);
+    enforce_free(cs, &a, &b, &c); /* (x + x)·y = x + y - r */
+    return r;
+}
+
+cz__bit cz__bit_and(cz__cs *cs, const cz__bit *x, const cz__bit *y) {
+    cz__bit r = bit_result(cs, x->value & y->value);
+    cz__lc a, b, c;
+    lcs_init(&a, &b, &c);
+    cz__lc_add(&a, x->var, NULL);
+    cz__lc_add(&b, y->var, NULL);
+    cz__lc_add(&c, r.var, NULL);
+    enforce_free(cs, &a, &b, &c); /* x·y = r */
+    return r;
+}
+
+cz__bit cz__bit_and_not(cz__cs *cs, const cz__bit *x, const cz__bit *y) {
+    cz__bit r = bit_result(cs, x->value & !y->value);
+    cz__lc a, b, c;
+    lcs_init(&a, &b, &c);
+    cz__lc_add(&a, x->var, NULL);
+    cz__lc_add(&b, CZ__VAR_ONE, NULL);
+    cz__lc_sub(&b, y->var, NULL);
+    cz__lc_add(&c, r.var, NULL);
+    enforce_free(cs, &a, &b, &c); /* x·(1 - y) = r */
+    return r;
+}
+
+cz__bit cz__bit_nor(cz__cs *cs, const cz__bit *x, const cz__bit *y) {
+    cz__bit r = bit_result(cs, !x->value & !y->value);
+    cz__lc a, b, c;
+    lcs_init(&a, &b, &c);
+    cz__lc_add(&a, CZ__VAR_ONE, NULL);
+    cz__lc_sub(&a, x->var, NULL);
+    cz__lc_add(&b, CZ__VAR_ONE, NULL);
+    cz__lc_sub(&b, y->var, NULL);
+    cz__lc_add(&c, r.var, NULL);
+    enforce_free(cs, &a, &b, &c); /* (1 - x)·(1 - y) = r */
+    return r;
+}
+
+cz__bool cz__bool_const(int v) {
+    cz__bool b;
+    memset(&b, 0, sizeof b);
+    b.kind = CZ__BOOL_CONST;
+    b.constant = v != 0;
+    return b;
+}
+
+cz__bool cz__bool_is(cz__bit bit) {
+    cz__bool b;
+    memset(&b, 0, sizeof b);
+    b.kind = CZ__BOOL_IS;
+    b.bit = bit;
+    return b;
+}
+
+cz__bool cz__bool_not(const cz__bool *b) {
+    cz__bool r = *b;
+    if (b->kind == CZ__BOOL_CONST)
+        r.constant = !b->constant;
+    else
+        r.kind = b->kind == CZ__BOOL_IS ? CZ__BOOL_NOT : CZ__BOOL_IS;
+    return r;
+}
+
+int cz__bool_value(const cz__bool *b) {
+    switch (b->kind) {
+    case CZ__BOOL_CONST:
+        return b->constant;
+    case CZ__BOOL_IS:
+        return b->bit.value;
+    default:
+        return !b->bit.value;
+    }
+}
+
+void cz__bool_lc_add(cz__lc *lc, const cz__bool *b, const cz_bls12381_fr *coeff) {
+    switch (b->kind) {
+    case CZ__BOOL_CONST:
+        if (b->constant)
+            cz__lc_add(lc, CZ__VAR_ONE, coeff);
+        break;
+    case CZ__BOOL_IS:
+        cz__lc_add(lc, b->bit.var, coeff);
+        break;
+    default:
+        cz__lc_add(lc, CZ__VAR_ONE, coeff);
+        cz__lc_sub(lc, b->bit.var, coeff);
+        break;
+    }
+}
+
+cz__bool cz__bool_xor(cz__cs *cs, const cz__bool *a, const cz__bool *b) {
+    if (a->kind == CZ__BOOL_CONST || b->kind == CZ__BOOL_CONST) {
+        const cz__bool *k = a->kind == CZ__BOOL_CONST ? a : b, *x = k == a ? b : a;
+        return k->constant ? cz__bool_not(x) : *x;
+    }
+    if (a->kind != b->kind) { /* a ^ not b = not (a ^ b) */
+        cz__bit r = cz__bit_xor(cs, a->kind == CZ__BOOL_IS ? &a->bit : &b->bit,
+                                a->kind == CZ__BOOL_IS ? &b->bit : &a->bit);
+        cz__bool rb = cz__bool_is(r);
+        return cz__bool_not(&rb);
+    }
+    return cz__bool_is(cz__bit_xor(cs, &a->bit, &b->bit)); /* not a ^ not b = a ^ b */
+}
+
+cz__bool cz__bool_and(cz__cs *cs, const cz__bool *a, const cz__bool *b) {
+    if (a->kind == CZ__BOOL_CONST || b->kind == CZ__BOOL_CONST) {
+        const cz__bool *k = a->kind == CZ__BOOL_CONST ? a : b, *x = k == a ? b : a;
+        return k->constant ? *x : cz__bool_const(0);
+    }
+    if (a->kind == CZ__BOOL_IS && b->kind == CZ__BOOL_NOT)
+        return cz__bool_is(cz__bit_and_not(cs, &a->bit, &b->bit));
+    if (a->kind == CZ__BOOL_NOT && b->kind == CZ__BOOL_IS)
+        return cz__bool_is(cz__bit_and_not(cs, &b->bit, &a->bit));
+    if (a->kind == CZ__BOOL_NOT)
+        return cz__bool_is(cz__bit_nor(cs, &a->bit, &b->bit));
+    return cz__bool_is(cz__bit_and(cs, &a->bit, &b->bit));
+}
+
+cz__bool cz__bool_or(cz__cs *cs, const cz__bool *a, const cz__bool *b) {
+    cz__bool na = cz__bool_not(a), nb = cz__bool_not(b), r = cz__bool_and(cs, &na, &nb);
+    return cz__bool_not(&r);
+}
+
+void cz__bool_enforce_equal(cz__cs *cs, const cz__bool *a, const cz__bool *b) {
+    cz__lc z1, z2, c;
+    if (a->kind == CZ__BOOL_CONST && b->kind == CZ__BOOL_CONST) {
+        if (a->constant != b->constant)
+            cz__cs_fail(cs, CZ_EVERIFY, "enforce_equal of the constants %d and %d", a->constant,
+                        b->constant);
+        return;
+    }
+    lcs_init(&z1, &z2, &c);
+    if (a->kind == CZ__BOOL_CONST || b->kind == CZ__BOOL_CONST) {
+        const cz__bool *k = a->kind == CZ__BOOL_CONST ? a : b, *x = k == a ? b : a;
+        if (k->constant) { /* 0·0 = 1 - x */
+            cz__lc x_lc;
+            cz__lc_init(&x_lc);
+            cz__bool_lc_add(&x_lc, x, NULL);
+            cz__lc_add(&c, CZ__VAR_ONE, NULL);
+            cz__lc_sub_lc(&c, &x_lc, NULL);
+            cz__lc_free(&x_lc);
+        } else { /* 0·0 = x */
+            cz__bool_lc_add(&c, x, NULL);
+        }
+    } else { /* 0·0 = a - b */
+        cz__lc b_lc;
+        cz__lc_init(&b_lc);
+        cz__bool_lc_add(&c, a, NULL);
+        cz__bool_lc_add(&b_lc, b, NULL);
+        cz__lc_sub_lc(&c, &b_lc, NULL);
+        cz__lc_free(&b_lc);
+    }
+    enforce_free(cs, &z1, &z2, &c);
+}
+
+void cz__u64_into_bits_le(cz__cs *cs, cz__bool out[64], uint64_t v) {
+    for (int i = 0; i < 64; i++)
+        out[i] = cz__bool_is(cz__bit_alloc(cs, (int)((v >> i) & 1u)));
+}
+
+void cz__fr_into_bits_le(cz__cs *cs, cz__bit out[255], const cz_bls12381_fr *v) {
+    uint8_t le[32];
+    memset(le, 0, sizeof le);
+    if (v != NULL)
+        cz_bls12381_fr_to_bytes_le(le, v);
+    for (int i = 0; i < 255; i++)
+        out[i] = cz__bit_alloc(cs, (le[i / 8] >> (i % 8)) & 1);
+}

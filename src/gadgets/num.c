@@ -1,0 +1,81 @@
+/*
+ * AllocatedNum and pack_into_inputs (num.h).
+ */
+#include "gadgets/num.h"
+
+#define FR_CAPACITY 254 /* bits that always fit an Fr (Scalar::CAPACITY) */
+
+cz__num cz__num_alloc(cz__cs *cs, const cz_bls12381_fr *v) {
+    cz__num n;
+    if (v != NULL)
+        n.value = *v;
+    else
+        cz_bls12381_fr_zero(&n.value);
+    n.var = cz__cs_alloc(cs, &n.value);
+    return n;
+}
+
+void cz__num_inputize(cz__cs *cs, const cz__num *n) {
+    cz__lc a, b, c;
+    cz__var x = cz__cs_alloc_input(cs, &n->value);
+    cz__lc_init(&a);
+    cz__lc_init(&b);
+    cz__lc_init(&c);
+    cz__lc_add(&a, x, NULL);
+    cz__lc_add(&b, CZ__VAR_ONE, NULL);
+    cz__lc_add(&c, n->var, NULL);
+    cz__cs_enforce(cs, &a, &b, &c);
+    cz__lc_free(&a);
+    cz__lc_free(&b);
+    cz__lc_free(&c);
+}
+
+void cz__num_to_bits_le(cz__cs *cs, cz__bool out[255], const cz__num *n) {
+    cz__bit bits[255];
+    cz__lc z1, z2, c;
+    cz_bls12381_fr coeff;
+    cz__fr_into_bits_le(cs, bits, &n->value);
+    cz__lc_init(&z1);
+    cz__lc_init(&z2);
+    cz__lc_init(&c);
+    cz_bls12381_fr_one(&coeff);
+    for (int i = 0; i < 255; i++) {
+        cz__lc_add(&c, bits[i].var, &coeff);
+        cz_bls12381_fr_dbl(&coeff, &coeff);
+        out[i] = cz__bool_is(bits[i]);
+    }
+    cz__lc_sub(&c, n->var, NULL);
+    cz__cs_enforce(cs, &z1, &z2, &c);
+    cz__lc_free(&z1);
+    cz__lc_free(&z2);
+    cz__lc_free(&c);
+}
+
+void cz__pack_into_inputs(cz__cs *cs, const cz__bool *bits, size_t nbits) {
+    for (size_t at = 0; at < nbits; at += FR_CAPACITY) {
+        const size_t n = nbits - at < FR_CAPACITY ? nbits - at : FR_CAPACITY;
+        cz__lc num, one, x_lc;
+        cz_bls12381_fr coeff, value, t;
+        cz__var x;
+        cz__lc_init(&num);
+        cz__lc_init(&one);
+        cz__lc_init(&x_lc);
+        cz_bls12381_fr_one(&coeff);
+        cz_bls12381_fr_zero(&value);
+        for (size_t i = 0; i < n; i++) {
+            cz__bool_lc_add(&num, &bits[at + i], &coeff);
+            if (cz__bool_value(&bits[at + i])) {
+                t = coeff;
+                cz_bls12381_fr_add(&value, &value, &t);
+            }
+            cz_bls12381_fr_dbl(&coeff, &coeff);
+        }
+        x = cz__cs_alloc_input(cs, &value);
+        cz__lc_add(&one, CZ__VAR_ONE, NULL);
+        cz__lc_add(&x_lc, x, NULL);
+        cz__cs_enforce(cs, &num, &one, &x_lc);
+        cz__lc_free(&num);
+        cz__lc_free(&one);
+        cz__lc_free(&x_lc);
+    }
+}
