@@ -8,14 +8,21 @@
  *   - neptune's own digests (its poseidon.rs hash_values test): MerkleTree of [0, 1, ..,
  *     arity - 1] for arity 2, 4, 8, 11 and ConstantLength(4) of [0, 1, 2, 3] for arity 4, 8, 11,
  *     by the optimized schedule and by the plain rounds;
- *   - the first round constants of width 3 and 9 (neptune's parameter file for t = 9).
+ *   - the first round constants of width 3 and 9 (neptune's parameter file for t = 9);
+ *   - for the circuit: the row counts of neptune's test_poseidon_hash (311, 377, 505 for arity
+ *     2, 4, 8; 761 for 16; 598 for 11 from the same formula, which that test checks for every
+ *     arity it runs), the native hash for its output, and the r1cs check, which a changed aux
+ *     value must break.
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "cuzk/blake2b.h"
 #include "cuzk/field.h"
+#include "cs/cs.h"
+#include "cuzk/r1cs.h"
 #include "gadgets/poseidon.h"
+#include "gadgets/poseidon_circuit.h"
 #include "test.h"
 
 typedef cz_bls12381_fr fr;
@@ -151,6 +158,49 @@ static void test_neptune_digests(void) {
     }
 }
 
+static void test_circuit(void) {
+    static const struct {
+        unsigned arity;
+        size_t rows;
+    } v[] = {{2, 311}, {4, 377}, {8, 505}, {11, 598}, {16, 761}};
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
+        const cz__poseidon *p;
+        cz__cs cs;
+        cz__num pre[CZ__POSEIDON_MAX_ARITY], out;
+        fr vals[CZ__POSEIDON_MAX_ARITY], tag, want;
+        cz_r1cs r;
+        if (!CHECK_EQ_INT(cz__poseidon_get(&p, v[i].arity, NULL), CZ_OK) ||
+            !CHECK_EQ_INT(cz__cs_init(&cs, CZ__CS_RECORD, CZ__CS_VALUES, NULL), CZ_OK))
+            continue;
+        /* a preimage of arbitrary elements: the hashes of 0, 1, ... under arity 2 */
+        for (unsigned k = 0; k < v[i].arity; k++) {
+            const cz__poseidon *p2;
+            fr two[2];
+            cz_bls12381_fr_from_u64(&two[0], k);
+            cz_bls12381_fr_from_u64(&two[1], 1000 + k);
+            cz__poseidon_get(&p2, 2, NULL);
+            cz__poseidon_tag_merkle(&tag, 2);
+            cz__poseidon_hash(&vals[k], p2, &tag, two);
+            pre[k] = cz__num_alloc(&cs, &vals[k]);
+        }
+        cz__poseidon_tag_merkle(&tag, v[i].arity);
+        out = cz__poseidon_circuit(&cs, p, &tag, pre);
+        cz__poseidon_hash(&want, p, &tag, vals);
+        CHECK_EQ_INT(cz__cs_status(&cs, NULL), CZ_OK);
+        CHECK_EQ_INT(cs.nrows, v[i].rows);
+        CHECK_EQ_INT(cs.naux, v[i].arity + v[i].rows);
+        CHECK(cz_bls12381_fr_eq(&out.value, &want));
+        if (CHECK_EQ_INT(cz__cs_to_r1cs(&r, &cs, NULL), CZ_OK)) {
+            CHECK_EQ_INT(cz_r1cs_check(&r, NULL, NULL, NULL), CZ_OK);
+            /* an S-box output in the middle of the partial rounds, changed */
+            cz_bls12381_fr_add((fr *)r.w[r.nvars / 2], (fr *)r.w[r.nvars / 2], (fr *)r.w[0]);
+            CHECK_EQ_INT(cz_r1cs_check(&r, NULL, NULL, NULL), CZ_EVERIFY);
+            cz_r1cs_free(&r);
+        }
+        cz__cs_free(&cs);
+    }
+}
+
 static void test_bad_arity(void) {
     const cz__poseidon *p = (const cz__poseidon *)&p;
     cz_errinfo ei;
@@ -164,6 +214,7 @@ static const test_case cases[] = {
     {"constants_files", test_constants_files},
     {"round_constants", test_round_constants},
     {"neptune_digests", test_neptune_digests},
+    {"circuit", test_circuit},
     {"bad_arity", test_bad_arity},
 };
 
