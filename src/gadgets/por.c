@@ -1,0 +1,109 @@
+/*
+ * PoRCircuit (por.h).
+ */
+#include <stdlib.h>
+
+#include "gadgets/insertion.h"
+#include "gadgets/por.h"
+#include "gadgets/poseidon_circuit.h"
+
+#define MAX_ARITY  16
+#define MAX_LEVELS 64
+
+static unsigned log2_exact(unsigned a) {
+    unsigned k = 0;
+    if (a == 0 || (a & (a - 1)) != 0)
+        return 0;
+    while ((1u << k) < a)
+        k++;
+    return k;
+}
+
+unsigned cz__tree_path_levels(const cz__tree_shape *shape, uint64_t nleaves) {
+    const unsigned kb = log2_exact(shape->base);
+    unsigned levels = 0;
+    if (kb == 0 || (shape->sub != 0 && log2_exact(shape->sub) == 0) ||
+        (shape->top != 0 && log2_exact(shape->top) == 0))
+        return 0;
+    if (shape->top != 0) {
+        if (nleaves % shape->top != 0)
+            return 0;
+        nleaves /= shape->top;
+        levels++;
+    }
+    if (shape->sub != 0) {
+        if (nleaves % shape->sub != 0)
+            return 0;
+        nleaves /= shape->sub;
+        levels++;
+    }
+    while (nleaves > 1) {
+        if (nleaves % shape->base != 0)
+            return 0;
+        nleaves /= shape->base;
+        levels++;
+    }
+    return levels;
+}
+
+void cz__num_enforce_equal(cz__cs *cs, const cz__num *a, const cz__num *b) {
+    cz__lc la, one, lb;
+    cz__lc_init(&la);
+    cz__lc_init(&one);
+    cz__lc_init(&lb);
+    cz__lc_add(&la, a->var, NULL);
+    cz__lc_add(&one, CZ__VAR_ONE, NULL);
+    cz__lc_add(&lb, b->var, NULL);
+    cz__cs_enforce(cs, &la, &one, &lb);
+    cz__lc_free(&la);
+    cz__lc_free(&one);
+    cz__lc_free(&lb);
+}
+
+void cz__por_circuit(cz__cs *cs, const cz_bls12381_fr *leaf, const cz__path_level *path,
+                     unsigned nlevels, const cz__num *root, int private_root) {
+    cz__bool bits[MAX_LEVELS * 4];
+    unsigned nbits = 0;
+    cz__num cur = cz__num_alloc(cs, leaf);
+    if (nlevels > MAX_LEVELS) {
+        cz__cs_fail(cs, CZ_EINVAL, "por: %u levels (at most %d)", nlevels, MAX_LEVELS);
+        return;
+    }
+    for (unsigned l = 0; l < nlevels; l++) {
+        const cz__path_level *lv = &path[l];
+        const unsigned k = log2_exact(lv->arity);
+        const cz__poseidon *p;
+        cz__num sib[MAX_ARITY], ins[MAX_ARITY];
+        cz_bls12381_fr tag;
+        if (k == 0 || lv->arity > MAX_ARITY || k > 4) {
+            cz__cs_fail(cs, CZ_EINVAL, "por: level %u has arity %u (2, 4, 8 or 16)", l, lv->arity);
+            return;
+        }
+        if (lv->index >= lv->arity) {
+            cz__cs_fail(cs, CZ_EINVAL, "por: level %u: index %u of arity %u", l, lv->index,
+                        lv->arity);
+            return;
+        }
+        {
+            cz_errinfo ei;
+            int rc;
+            cz_errinfo_clear(&ei);
+            if ((rc = cz__poseidon_get(&p, lv->arity, &ei)) != CZ_OK) {
+                cz__cs_fail(cs, rc, "por: %s", ei.msg);
+                return;
+            }
+        }
+        for (unsigned i = 0; i < k; i++)
+            bits[nbits + i] = cz__bool_is(cz__bit_alloc(cs, (int)((lv->index >> i) & 1u)));
+        for (unsigned i = 0; i + 1 < lv->arity; i++)
+            sib[i] = cz__num_alloc(cs, &lv->siblings[i]);
+        cz__insert(cs, ins, &cur, &bits[nbits], k, sib);
+        nbits += k;
+        cz__poseidon_tag_merkle(&tag, lv->arity);
+        cur = cz__poseidon_circuit(cs, p, &tag, ins);
+    }
+    cz__pack_into_inputs(cs, bits, nbits);
+    cz__num_enforce_equal(cs, &cur, root);
+    if (!private_root)
+        cz__num_inputize(cs, root);
+}
