@@ -35,6 +35,8 @@ int cz__cli_usage_error(const char *cmd, const char *fmt, ...)
 int cz__cli_parse_threads(size_t *out, const char *s);
 /* Parses a CUDA device number (0..1024). CZ_OK or CZ_EINVAL. */
 int cz__cli_parse_device(int *out, const char *s);
+/* Parses a sector size: "2KiB", "512MiB", "32GiB" (K, M, G too) or bytes. CZ_OK or CZ_EINVAL. */
+int cz__cli_parse_sector_size(uint64_t *out, const char *s);
 /* Parses 64 hex digits (big-endian, as people write numbers) into 32 little-endian bytes. */
 int cz__cli_parse_hex32(uint8_t out[32], const char *s);
 
@@ -66,5 +68,6 @@ int cz__cli_info(int argc, char **argv);
 int cz__cli_vk(int argc, char **argv);
 int cz__cli_setup(int argc, char **argv);
 int cz__cli_params(int argc, char **argv);
+int cz__cli_filecoin(int argc, char **argv);
 
 #endif

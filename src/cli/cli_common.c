@@ -5,6 +5,7 @@
 #include "core/hex.h"
 
 #include <stdarg.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -105,5 +106,27 @@ int cz__cli_parse_hex32(uint8_t out[32], const char *s) {
             return CZ_EINVAL;
         out[i / 2] |= (uint8_t)(d << (4 * (i % 2)));
     }
+    return CZ_OK;
+}
+
+int cz__cli_parse_sector_size(uint64_t *out, const char *s) {
+    static const struct {
+        const char *suffix;
+        unsigned shift;
+    } units[] = {{"KiB", 10}, {"MiB", 20}, {"GiB", 30}, {"K", 10}, {"M", 20}, {"G", 30}};
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (end == s || errno != 0 || s[0] == '-')
+        return CZ_EINVAL;
+    if (*end != '\0') {
+        size_t u = 0;
+        while (u < sizeof units / sizeof units[0] && strcmp(end, units[u].suffix) != 0)
+            u++;
+        if (u == sizeof units / sizeof units[0] || v > (UINT64_MAX >> units[u].shift))
+            return CZ_EINVAL;
+        v <<= units[u].shift;
+    }
+    *out = v;
     return CZ_OK;
 }

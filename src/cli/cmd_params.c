@@ -78,29 +78,6 @@ static void bytes_str(char *buf, size_t n, uint64_t b) {
     snprintf(buf, n, "%.1f %s", v, units[u]);
 }
 
-/* SIZE as sector_str writes it, or bytes. CZ_OK or CZ_EINVAL. */
-static int parse_sector_size(uint64_t *out, const char *s) {
-    static const struct {
-        const char *suffix;
-        unsigned shift;
-    } units[] = {{"KiB", 10}, {"MiB", 20}, {"GiB", 30}, {"K", 10}, {"M", 20}, {"G", 30}};
-    char *end;
-    errno = 0;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (end == s || errno != 0 || s[0] == '-')
-        return CZ_EINVAL;
-    if (*end != '\0') {
-        size_t u = 0;
-        while (u < sizeof units / sizeof units[0] && strcmp(end, units[u].suffix) != 0)
-            u++;
-        if (u == sizeof units / sizeof units[0] || v > (UINT64_MAX >> units[u].shift))
-            return CZ_EINVAL;
-        v <<= units[u].shift;
-    }
-    *out = v;
-    return CZ_OK;
-}
-
 /* ---- a manifest from JSON ------------------------------------------------------------------ */
 
 typedef struct own_manifest {
@@ -428,7 +405,7 @@ int cz__cli_params(int argc, char **argv) {
         } else if (strcmp(sub, "check") == 0 && strcmp(a, "--quick") == 0) {
             quick = 1;
         } else if (!is_digest && strcmp(a, "--sector-size") == 0) {
-            if (i + 1 == argc || parse_sector_size(&sector_size, argv[i + 1]) != CZ_OK ||
+            if (i + 1 == argc || cz__cli_parse_sector_size(&sector_size, argv[i + 1]) != CZ_OK ||
                 sector_size == 0) {
                 rc = cz__cli_usage_error("params", "--sector-size needs a size (2KiB, 32GiB, ...)");
                 goto out;

@@ -25,6 +25,8 @@ static void usage(FILE *out) {
         "  info FILE                                say what a file is (zkey, wtns, r1cs, JSON,\n"
         "                                           bellperson .vk, .params, proofs)\n"
         "  params list|check [DIR]|digest FILE...   Filecoin's parameter files and their digests\n"
+        "  filecoin circuit-info KIND --sector-size SIZE\n"
+        "                                           the structure of a Filecoin circuit (PoSt)\n"
         "\n"
         "`cuzk <command> --help` describes each command.\n"
         "exit codes: 0 success (verify: valid), 1 invalid proof, 2 usage error, 3 bad input,\n"
@@ -37,8 +39,9 @@ int main(int argc, char **argv) {
         const char *name;
         int (*run)(int argc, char **argv);
     } commands[] = {
-        {"prove", cz__cli_prove}, {"verify", cz__cli_verify}, {"vk", cz__cli_vk},
-        {"setup", cz__cli_setup}, {"info", cz__cli_info},     {"params", cz__cli_params},
+        {"prove", cz__cli_prove},       {"verify", cz__cli_verify}, {"vk", cz__cli_vk},
+        {"setup", cz__cli_setup},       {"info", cz__cli_info},     {"params", cz__cli_params},
+        {"filecoin", cz__cli_filecoin},
     };
     if (argc < 2) {
         usage(stderr);

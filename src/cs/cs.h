@@ -165,6 +165,18 @@ int cz__cs_extend(cz__cs *dst, const cz__cs *src, cz_errinfo *ei);
  * free (cz_r1cs_free). CZ_EINVAL in another mode, CZ_ENOMEM, or the system's error. */
 int cz__cs_to_r1cs(cz_r1cs *out, const cz__cs *cs, cz_errinfo *ei);
 
+/* The shape of a RECORD system: rows (the input constraints not counted), inputs (ONE
+ * included), aux, terms per matrix, and the densities as counts: aux variables in A, inputs and
+ * aux variables in B (a variable counts once a term of it has a non-zero coefficient). */
+typedef struct cz__cs_info {
+    size_t nrows, ninput, naux;
+    uint64_t nnz[3];
+    size_t a_aux, b_input, b_aux;
+} cz__cs_info;
+
+/* CZ_EINVAL in another mode, CZ_ENOMEM, or the system's error. */
+int cz__cs_info_get(cz__cs_info *out, const cz__cs *cs, cz_errinfo *ei);
+
 /* PROVE: appends the input constraints (once) and points out at the system's arrays (a, b, c,
  * input, aux, densities): a view, valid while cs lives and nothing more is allocated. */
 int cz__cs_assignment(cz_assignment *out, cz__cs *cs, cz_errinfo *ei);

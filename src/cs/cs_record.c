@@ -118,3 +118,43 @@ int cz__cs_to_r1cs(cz_r1cs *out, const cz__cs *cs, cz_errinfo *ei) {
     }
     return CZ_OK;
 }
+
+/* Counts the distinct variables of matrix m whose space is input (or aux), among n of them. */
+static int count_vars(size_t *out, const cz__cs_mat *m, int input, size_t n) {
+    uint64_t *seen = calloc((n + 63) / 64 ? (n + 63) / 64 : 1, sizeof *seen);
+    size_t c = 0;
+    if (seen == NULL)
+        return 0;
+    for (uint64_t t = 0; t < m->nnz; t++) {
+        const cz__var v = m->var[t];
+        const uint32_t i = cz__var_index(v);
+        if (cz__var_is_input(v) != input || i >= n)
+            continue;
+        if (!((seen[i / 64] >> (i % 64)) & 1u)) {
+            seen[i / 64] |= UINT64_C(1) << (i % 64);
+            c++;
+        }
+    }
+    free(seen);
+    *out = c;
+    return 1;
+}
+
+int cz__cs_info_get(cz__cs_info *out, const cz__cs *cs, cz_errinfo *ei) {
+    int rc;
+    memset(out, 0, sizeof *out);
+    if ((rc = cz__cs_status(cs, ei)) != CZ_OK)
+        return rc;
+    if (cs->mode != CZ__CS_RECORD)
+        return cz_fail(ei, CZ_EINVAL, "cs: info needs a recording system");
+    out->nrows = cs->nrows;
+    out->ninput = cs->ninput;
+    out->naux = cs->naux;
+    for (int k = 0; k < 3; k++)
+        out->nnz[k] = cs->m[k].nnz;
+    if (!count_vars(&out->a_aux, &cs->m[0], 0, cs->naux) ||
+        !count_vars(&out->b_input, &cs->m[1], 1, cs->ninput) ||
+        !count_vars(&out->b_aux, &cs->m[1], 0, cs->naux))
+        return cz_fail(ei, CZ_ENOMEM, "cs: info: the density bitmaps");
+    return CZ_OK;
+}

@@ -3,7 +3,8 @@
  *
  * Oracles: the published sizes of the circuits (rust-fil-proofs PR #1325 and the comments of
  * filecoin-proofs' constants.rs: WinningPoSt 32 GiB 370,590 constraints and 133 inputs,
- * WindowPoSt 32 GiB 125,279,217 = 2349 sectors of 53,333), and the aux counts of the model in
+ * WindowPoSt 32 GiB 125,279,217 = 2349 sectors of 53,333, 64 GiB 129,887,900 = 2300 sectors of
+ * 56,473), and the aux counts of the model in
  * the research notes that reproduces them (WinningPoSt 32 GiB 375,210; 2 KiB: WinningPoSt
  * 90,750 / 133 / 91,674, WindowPoSt 21,866 / 23 / 22,128); a real 2 KiB instance (a tree of 64
  * random leaves built here with the native Poseidon, which the tests of poseidon.h check
@@ -40,7 +41,15 @@ static void test_sizes(void) {
     check_shape("WinningPoSt 32 GiB", &s32g, UINT64_C(1) << 30, 66, 1, 370590, 133, 375210);
     /* one sector of a 32 GiB WindowPoSt partition: 2349 of them make 125,279,217 rows */
     check_shape("WindowPoSt 32 GiB sector", &s32g, UINT64_C(1) << 30, 1, 10, 53333, 12, 54024);
+    CHECK_EQ_INT(2349u * 54024u, 126902376u); /* the model's aux for the partition */
     CHECK_EQ_INT(2349u * 53333u, 125279217u);
+    /* 64 GiB (8-8-2): 2300 sectors of 56,473 rows make the published 129,887,900 */
+    {
+        const cz__tree_shape s64g = {8, 8, 2};
+        check_shape("WindowPoSt 64 GiB sector", &s64g, UINT64_C(1) << 31, 1, 10, 56473, 12, 57174);
+        CHECK_EQ_INT(2300u * 56473u, 129887900u);
+        CHECK_EQ_INT(2300u * 57174u, 131500200u); /* the model's aux for the partition */
+    }
     CHECK_EQ_INT(cz__tree_path_levels(&s32g, UINT64_C(1) << 30), 10);
     CHECK_EQ_INT(cz__tree_path_levels(&s2k, 64), 2);
     CHECK_EQ_INT(cz__tree_path_levels(&s2k, 96), 0);

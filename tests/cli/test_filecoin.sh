@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# `cuzk filecoin circuit-info` from the outside (docs/filecoin.md). The sizes it must print are
+# the published ones (rust-fil-proofs PR #1325 for WinningPoSt 32 GiB: 370,590 constraints and
+# 133 inputs; the research model's aux counts, which reproduce every published figure), checked
+# field by field with Node's JSON parser; unknown kinds, kinds not implemented yet, sizes
+# Filecoin has no PoSt for and missing arguments exit 2 with a message naming them.
+#   tests/cli/test_filecoin.sh CUZK SCRATCH_DIR       (run from the source root; ctest does)
+set -u
+CUZK=${1:?usage: test_filecoin.sh CUZK SCRATCH_DIR}
+T=${2:?usage: test_filecoin.sh CUZK SCRATCH_DIR}
+rm -rf "$T" && mkdir -p "$T" || exit 1
+. "$(dirname "$0")/lib.sh"
+cz() {
+    "$CUZK" "$@" >"$T/out" 2>"$T/err"
+    rc=$?
+}
+# field NAME: the value of a member of the JSON object in $T/out, by Node.
+field() {
+    node -e 'const o = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+             process.stdout.write(String(o[process.argv[2]]));' "$T/out" "$1"
+}
+# shape KIND SIZE CONSTRAINTS INPUTS AUX DOMAIN_LOG
+shape() {
+    cz filecoin circuit-info "$1" --sector-size "$2"
+    check "$1 $2 exits 0" test "$rc" = 0
+    check "$1 $2: $3 constraints" test "$(field constraints)" = "$3"
+    check "$1 $2: $4 inputs" test "$(field inputs)" = "$4"
+    check "$1 $2: $5 aux" test "$(field aux)" = "$5"
+    check "$1 $2: domain 2^$6" test "$(field domain_log)" = "$6"
+    check "$1 $2: only ONE among the inputs in B" test "$(field b_input_density)" = 1
+}
+shape winning-post 2KiB 90750 133 91674 17
+shape window-post 2KiB 21866 23 22128 15
+shape winning-post 32GiB 370590 133 375210 19
+shape winning-post 34359738368 370590 133 375210 19
+
+cz filecoin circuit-info porep-c2 --sector-size 2KiB
+check "porep-c2: exit 2" test "$rc" = 2
+check "... says not implemented yet" grep -q "porep-c2: not implemented yet" "$T/err"
+cz filecoin circuit-info bogus --sector-size 2KiB
+check "unknown kind: exit 2, named" bash -c "[ $rc = 2 ] && grep -q \"unknown kind 'bogus'\" '$T/err'"
+cz filecoin circuit-info window-post --sector-size 3KiB
+check "3KiB: exit 2, the size named" bash -c "[ $rc = 2 ] && grep -q '3072 bytes' '$T/err'"
+cz filecoin circuit-info window-post
+check "no size: exit 2" test "$rc" = 2
+cz filecoin frobnicate
+check "unknown subcommand: exit 2" bash -c "[ $rc = 2 ] && grep -q frobnicate '$T/err'"
+cz filecoin --help
+check "--help: exit 0, usage on stdout" bash -c "[ $rc = 0 ] && grep -q circuit-info '$T/out'"
+if [ "$fails" -ne 0 ]; then
+    echo "$fails check(s) failed"
+    exit 1
+fi
+echo "all checks passed"
