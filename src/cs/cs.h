@@ -165,6 +165,12 @@ int cz__cs_extend(cz__cs *dst, const cz__cs *src, cz_errinfo *ei);
  * free (cz_r1cs_free). CZ_EINVAL in another mode, CZ_ENOMEM, or the system's error. */
 int cz__cs_to_r1cs(cz_r1cs *out, const cz__cs *cs, cz_errinfo *ei);
 
+/* Puts the values of a WITNESS (or PROVE) system into the witness of shape, the cz_r1cs of a
+ * recording of the same circuit (the same inputs, aux and rows): the witness-only synthesis of a
+ * circuit whose matrices were recorded once. CZ_EFORMAT naming the count that differs,
+ * CZ_EINVAL for a system without values, or the system's error. */
+int cz__cs_values_to_r1cs(cz_r1cs *shape, const cz__cs *witness, cz_errinfo *ei);
+
 /* The shape of a RECORD system: rows (the input constraints not counted), inputs (ONE
  * included), aux, terms per matrix, and the densities as counts: aux variables in A, inputs and
  * aux variables in B (a variable counts once a term of it has a non-zero coefficient). */

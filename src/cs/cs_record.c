@@ -158,3 +158,21 @@ int cz__cs_info_get(cz__cs_info *out, const cz__cs *cs, cz_errinfo *ei) {
         return cz_fail(ei, CZ_ENOMEM, "cs: info: the density bitmaps");
     return CZ_OK;
 }
+
+int cz__cs_values_to_r1cs(cz_r1cs *shape, const cz__cs *witness, cz_errinfo *ei) {
+    int rc;
+    if ((rc = cz__cs_status(witness, ei)) != CZ_OK)
+        return rc;
+    if (!witness->values)
+        return cz_fail(ei, CZ_EINVAL, "cs: the witness system keeps no values");
+    if (witness->ninput != (size_t)shape->npublic + 1 || witness->naux != shape->naux ||
+        witness->nrows != shape->nrows)
+        return cz_fail(ei, CZ_EFORMAT,
+                       "cs: the witness has %zu inputs, %zu aux and %zu rows, the recorded "
+                       "circuit %u, %u and %u",
+                       witness->ninput, witness->naux, witness->nrows, shape->npublic + 1,
+                       shape->naux, shape->nrows);
+    memcpy(shape->w, witness->input, witness->ninput * sizeof *shape->w);
+    memcpy(shape->w + witness->ninput, witness->aux, witness->naux * sizeof *shape->w);
+    return CZ_OK;
+}

@@ -6,9 +6,8 @@
  * WindowPoSt 32 GiB 125,279,217 = 2349 sectors of 53,333, 64 GiB 129,887,900 = 2300 sectors of
  * 56,473), and the aux counts of the model in
  * the research notes that reproduces them (WinningPoSt 32 GiB 375,210; 2 KiB: WinningPoSt
- * 90,750 / 133 / 91,674, WindowPoSt 21,866 / 23 / 22,128); a real 2 KiB instance (a tree of 64
- * random leaves built here with the native Poseidon, which the tests of poseidon.h check
- * against neptune), whose recorded system must satisfy the r1cs check with comm_r and the
+ * 90,750 / 133 / 91,674, WindowPoSt 21,866 / 23 / 22,128); a real 2 KiB instance
+ * (post_fixture.h), whose recorded system must satisfy the r1cs check with comm_r and the
  * challenged leaf indices as its inputs, and must not with a wrong sibling.
  */
 #include <string.h>
@@ -17,6 +16,7 @@
 #include "cuzk/r1cs.h"
 #include "filecoin/post_circuit.h"
 #include "gadgets/poseidon.h"
+#include "post_fixture.h"
 #include "test.h"
 
 typedef cz_bls12381_fr fr;
@@ -55,76 +55,20 @@ static void test_sizes(void) {
     CHECK_EQ_INT(cz__tree_path_levels(&s2k, 96), 0);
 }
 
-/* A 2 KiB tree R (64 leaves, arity 8): leaves, the 8 level-1 nodes, the root. */
-typedef struct {
-    fr leaf[64], mid[8], root;
-} tree64;
-
-static void tree_build(tree64 *t, unsigned seed) {
-    const cz__poseidon *p8, *p2;
-    fr tag, two[2];
-    cz__poseidon_get(&p8, 8, NULL);
-    cz__poseidon_get(&p2, 2, NULL);
-    cz__poseidon_tag_merkle(&tag, 2);
-    for (unsigned i = 0; i < 64; i++) { /* arbitrary leaves: hashes of (seed, i) */
-        cz_bls12381_fr_from_u64(&two[0], seed);
-        cz_bls12381_fr_from_u64(&two[1], i);
-        cz__poseidon_hash(&t->leaf[i], p2, &tag, two);
-    }
-    cz__poseidon_tag_merkle(&tag, 8);
-    for (unsigned g = 0; g < 8; g++)
-        cz__poseidon_hash(&t->mid[g], p8, &tag, &t->leaf[8 * g]);
-    cz__poseidon_hash(&t->root, p8, &tag, t->mid);
-}
-
-/* The path of leaf i: its 7 siblings in order, then those of its level-1 node. */
-static void tree_path(cz__path_level lv[2], fr sib[2][7], const tree64 *t, unsigned i) {
-    for (unsigned k = 0, n = 0; k < 8; k++)
-        if (k != i % 8)
-            sib[0][n++] = t->leaf[8 * (i / 8) + k];
-    for (unsigned k = 0, n = 0; k < 8; k++)
-        if (k != i / 8)
-            sib[1][n++] = t->mid[k];
-    lv[0].arity = lv[1].arity = 8;
-    lv[0].index = i % 8;
-    lv[1].index = i / 8;
-    lv[0].siblings = sib[0];
-    lv[1].siblings = sib[1];
-}
-
 static void test_satisfied(void) {
     static const unsigned challenges[3] = {5, 63, 42};
-    const cz__poseidon *p2;
-    tree64 t;
-    cz__path_level lv[3][2];
-    fr sib[3][2][7], leaves[3], tag, two[2];
-    cz__post_sector s;
+    static pf_sector x;
     cz__cs cs;
     cz_r1cs r;
-    tree_build(&t, 7);
-    memset(&s, 0, sizeof s);
-    s.comm_r_last = t.root;
-    cz_bls12381_fr_from_u64(&s.comm_c, 123456789);
-    cz__poseidon_get(&p2, 2, NULL);
-    cz__poseidon_tag_merkle(&tag, 2);
-    two[0] = s.comm_c;
-    two[1] = s.comm_r_last;
-    cz__poseidon_hash(&s.comm_r, p2, &tag, two);
-    for (unsigned c = 0; c < 3; c++) {
-        tree_path(lv[c], sib[c], &t, challenges[c]);
-        leaves[c] = t.leaf[challenges[c]];
-    }
-    s.nchallenges = 3;
-    s.nlevels = 2;
-    s.leaves = leaves;
-    s.paths = &lv[0][0];
+    fr one;
+    pf_sector_make(&x, 7, challenges, 3);
     if (!CHECK_EQ_INT(cz__cs_init(&cs, CZ__CS_RECORD, CZ__CS_VALUES, NULL), CZ_OK))
         return;
-    cz__post_circuit(&cs, &s, 1);
+    cz__post_circuit(&cs, &x.s, 1);
     CHECK_EQ_INT(cz__cs_status(&cs, NULL), CZ_OK);
     CHECK_EQ_INT(cs.nrows, 313 + 3 * (2 * 530 + 2));
     if (CHECK_EQ_INT(cs.ninput, 1 + 1 + 3)) {
-        CHECK(cz_bls12381_fr_eq(&cs.input[1], &s.comm_r));
+        CHECK(cz_bls12381_fr_eq(&cs.input[1], &x.s.comm_r));
         for (unsigned c = 0; c < 3; c++) {
             fr want;
             cz_bls12381_fr_from_u64(&want, challenges[c]);
@@ -138,10 +82,11 @@ static void test_satisfied(void) {
     cz__cs_free(&cs);
 
     /* a wrong sibling: the path no longer reaches comm_r_last */
-    cz_bls12381_fr_add(&sib[1][1][3], &sib[1][1][3], &two[0]);
+    cz_bls12381_fr_one(&one);
+    cz_bls12381_fr_add(&x.sib[1][1][3], &x.sib[1][1][3], &one);
     if (!CHECK_EQ_INT(cz__cs_init(&cs, CZ__CS_RECORD, CZ__CS_VALUES, NULL), CZ_OK))
         return;
-    cz__post_circuit(&cs, &s, 1);
+    cz__post_circuit(&cs, &x.s, 1);
     if (CHECK_EQ_INT(cz__cs_to_r1cs(&r, &cs, NULL), CZ_OK)) {
         CHECK_EQ_INT(cz_r1cs_check(&r, NULL, NULL, NULL), CZ_EVERIFY);
         cz_r1cs_free(&r);
