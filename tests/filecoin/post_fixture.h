@@ -7,9 +7,11 @@
 #ifndef CUZK_TESTS_FILECOIN_POST_FIXTURE_H
 #define CUZK_TESTS_FILECOIN_POST_FIXTURE_H
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "filecoin/post_circuit.h"
+#include "filecoin/post_vanilla.h"
 #include "gadgets/poseidon.h"
 
 #define PF_MAX_CHALLENGES 16
@@ -70,6 +72,32 @@ static inline void pf_sector_make(pf_sector *x, unsigned seed, const unsigned *i
     x->s.nlevels = 2;
     x->s.leaves = x->leaves;
     x->s.paths = &x->lv[0][0];
+}
+
+/* The vanilla proof of x as sector sector_id (proofs malloc'd: free with cz__post_vanilla_free). */
+static inline int pf_vanilla(cz__post_vanilla *v, const pf_sector *x, uint64_t sector_id) {
+    memset(v, 0, sizeof *v);
+    v->proofs = calloc(x->s.nchallenges, sizeof *v->proofs);
+    if (v->proofs == NULL)
+        return 0;
+    v->sector_id = sector_id;
+    v->comm_r = x->s.comm_r;
+    v->comm_c = x->s.comm_c;
+    v->comm_r_last = x->s.comm_r_last;
+    v->nproofs = x->s.nchallenges;
+    for (unsigned c = 0; c < v->nproofs; c++) {
+        cz__post_inclusion *inc = &v->proofs[c];
+        inc->root = x->s.comm_r_last;
+        inc->leaf = x->leaves[c];
+        inc->nlevels = 2;
+        for (unsigned l = 0; l < 2; l++) {
+            memcpy(inc->sib[l], x->sib[c][l], sizeof inc->sib[l]);
+            inc->levels[l] = x->lv[c][l];
+            inc->levels[l].siblings = inc->sib[l];
+        }
+        inc->leaf_index = x->index[c];
+    }
+    return 1;
 }
 
 #endif

@@ -1,12 +1,13 @@
 /*
- * A 2 KiB WindowPoSt partition proven end to end on the CPU: the circuit recorded once from its
- * blank synthesis, a local key made from the recording (bellperson's format, seeded trapdoor:
- * insecure), the witness synthesized alone (WITNESS mode) into the recorded matrices, the
- * bellperson prover, and cuzk's verifier (checked against @noble/curves elsewhere,
- * interop_bellperson_verify) with public inputs computed here from the sectors as
- * rust-fil-proofs orders them: per sector comm_r, then each challenged leaf's index. A wrong
- * index among them must fail; the witness of the PROVE mode must give the same assignment as
- * WITNESS plus the recorded matrices.
+ * A 2 KiB WindowPoSt partition proven end to end on the CPU: two real sectors opened at their
+ * challenges under a randomness, their vanilla proofs written as a request carries them, read
+ * back and checked natively; the circuit recorded once from its blank synthesis, a local key made
+ * from the recording (bellperson's format, seeded trapdoor: insecure), the witness synthesized
+ * alone (WITNESS mode) into the recorded matrices, the bellperson prover, and cuzk's verifier
+ * (checked against @noble/curves elsewhere, interop_bellperson_verify) with the public inputs of
+ * the vanilla proofs (per sector comm_r, then each challenged leaf's index). A wrong index among
+ * them must fail; the witness of the PROVE mode must give the same assignment as WITNESS plus the
+ * recorded matrices; a short partition (one sector, repeated) proves too.
  */
 #include <string.h>
 
@@ -19,51 +20,112 @@
 #include "cuzk/threadpool.h"
 #include "filecoin/post_circuit.h"
 #include "filecoin/post_shape.h"
+#include "filecoin/post_vanilla.h"
 #include "post_fixture.h"
 #include "test.h"
 
 typedef cz_bls12381_fr fr;
 
-static const unsigned challenges[2][10] = {{3, 17, 63, 0, 8, 9, 41, 42, 55, 22},
-                                           {1, 2, 4, 8, 16, 32, 62, 61, 59, 51}};
+/* Vanilla proof bytes for sector id under randomness r (V1_1 challenges), as a request carries
+ * them, decoded and checked. */
+static int vanilla_of(cz__post_vanilla *v, pf_sector *x, const uint8_t r[32], uint64_t id,
+                      const cz__post_shape *shape) {
+    unsigned idx[10];
+    cz__post_vanilla made;
+    uint8_t *bytes = NULL;
+    size_t len = 0;
+    cz_errinfo ei;
+    int ok;
+    for (unsigned n = 0; n < 10; n++)
+        idx[n] = (unsigned)cz__post_leaf_challenge(r, id, n, shape->nleaves);
+    pf_sector_make(x, (unsigned)id, idx, 10);
+    if (!CHECK(pf_vanilla(&made, x, id)))
+        return 0;
+    cz_errinfo_clear(&ei);
+    ok = CHECK_EQ_INT(cz__post_vanilla_encode(&bytes, &len, &made, shape, &ei), CZ_OK) &&
+         CHECK_EQ_INT(len, 5680) &&
+         CHECK_EQ_INT(cz__post_vanilla_decode(v, shape, 10, bytes, len, 0, &ei), CZ_OK) &&
+         CHECK_EQ_INT(cz__post_vanilla_check(v, shape, r, 0, &ei), CZ_OK);
+    if (!ok)
+        fprintf(stderr, "vanilla: %s\n", ei.msg);
+    free(bytes);
+    cz__post_vanilla_free(&made);
+    return ok;
+}
 
-static void public_inputs(cz_groth16_public *pub, const pf_sector *sec) {
-    size_t k = 0;
-    pub->curve = CZ_CURVE_BLS12381;
-    pub->n = 2 * 11;
-    pub->values = calloc(pub->n, sizeof *pub->values);
-    if (pub->values == NULL)
-        abort();
-    for (int s = 0; s < 2; s++) {
-        uint8_t le[32];
-        cz_bls12381_fr_to_bytes_le(le, &sec[s].s.comm_r);
-        memcpy(pub->values[k++], le, 32); /* canonical little-endian limbs */
-        for (int c = 0; c < 10; c++)
-            pub->values[k++][0] = sec[s].index[c];
+/* Proves the partition of the nvs vanilla proofs vs (the last repeated to 2 sectors) with the
+ * key and checks the proof against the public inputs computed from the proofs; a changed
+ * challenge index among them must fail. */
+static void prove_partition(const cz_r1cs *shape_r1cs, const cz_bellperson_params *params,
+                            const cz_groth16_vk *vk, const cz__post_vanilla *vs, size_t nvs,
+                            const cz__post_shape *shape, cz_threadpool *pool, int check_prove) {
+    cz__post_witness w;
+    cz__cs wit;
+    cz_r1cs r = *shape_r1cs;
+    cz_assignment as;
+    cz_groth16_proof proof;
+    cz_groth16_public pub = {0};
+    cz_errinfo ei;
+    cz_errinfo_clear(&ei);
+    if (!CHECK_EQ_INT(cz__post_witness_make(&w, vs, nvs, shape, &ei), CZ_OK))
+        return;
+    CHECK_EQ_INT(cz__cs_init(&wit, CZ__CS_WITNESS, 0, NULL), CZ_OK);
+    cz__post_circuit(&wit, w.sectors, w.nsectors);
+    if (CHECK_EQ_INT(cz__cs_values_to_r1cs(&r, &wit, &ei), CZ_OK) &&
+        CHECK_EQ_INT(cz_r1cs_check(&r, pool, NULL, &ei), CZ_OK) &&
+        CHECK_EQ_INT(cz_r1cs_assignment_make(&as, &r, pool, &ei), CZ_OK)) {
+        if (check_prove) { /* the same assignment row by row (bellperson's ProvingAssignment) */
+            cz__cs prv;
+            cz_assignment direct;
+            CHECK_EQ_INT(cz__cs_init(&prv, CZ__CS_PROVE, 0, NULL), CZ_OK);
+            cz__post_circuit(&prv, w.sectors, w.nsectors);
+            if (CHECK_EQ_INT(cz__cs_assignment(&direct, &prv, &ei), CZ_OK))
+                CHECK(direct.abc_size == as.abc_size &&
+                      memcmp(direct.a, as.a, as.abc_size * sizeof *as.a) == 0 &&
+                      memcmp(direct.b, as.b, as.abc_size * sizeof *as.b) == 0 &&
+                      memcmp(direct.c, as.c, as.abc_size * sizeof *as.c) == 0);
+            cz__cs_free(&prv);
+        }
+        if (CHECK_EQ_INT(cz_groth16_bp_prove(&proof, params, &as, 1, NULL, &ei), CZ_OK)) {
+            pub.curve = CZ_CURVE_BLS12381;
+            pub.n = (uint32_t)(w.nsectors * (1 + shape->challenges));
+            pub.values = calloc(pub.n, sizeof *pub.values);
+            if (CHECK(pub.values != NULL)) {
+                cz__post_public_inputs(pub.values, &w, shape);
+                CHECK_EQ_INT(cz_groth16_verify(vk, &pub, &proof, &ei), CZ_OK);
+                pub.values[5][0] ^= 1; /* a challenge index of sector 0 */
+                CHECK_EQ_INT(cz_groth16_verify(vk, &pub, &proof, NULL), CZ_EVERIFY);
+            }
+            cz_groth16_public_free(&pub);
+        }
+        cz_assignment_free(&as);
     }
+    if (ei.code != CZ_OK)
+        fprintf(stderr, "partition: %s\n", ei.msg);
+    cz__cs_free(&wit);
+    cz__post_witness_free(&w);
 }
 
 static void test_window_post_2k(void) {
     static pf_sector sec[2];
     cz__post_shape shape;
-    cz__cs rec, wit, prv;
+    cz__cs rec;
     cz_r1cs r;
     cz_bellperson_params params;
     cz_groth16_vk vk;
     cz_groth16_trapdoor td;
-    cz_assignment as, direct;
-    cz_groth16_proof proof;
-    cz_groth16_public pub = {0};
-    cz__post_sector ss[2];
+    cz__post_vanilla vs[2];
     cz_threadpool *pool = NULL;
     cz_errinfo ei;
+    uint8_t rnd[32];
     cz_errinfo_clear(&ei);
     memset(&params, 0, sizeof params);
     memset(&vk, 0, sizeof vk);
-    for (int s = 0; s < 2; s++) {
-        pf_sector_make(&sec[s], 100 + (unsigned)s, challenges[s], 10);
-        ss[s] = sec[s].s;
-    }
+    memset(vs, 0, sizeof vs);
+    memset(&r, 0, sizeof r);
+    for (int i = 0; i < 32; i++)
+        rnd[i] = (uint8_t)(3 * i + 11);
+    rnd[31] &= 0x3f;
     if (!CHECK_EQ_INT(cz__post_shape_get(&shape, CZ__POST_WINDOW, 2048, NULL), CZ_OK) ||
         !CHECK_EQ_INT(cz_threadpool_create(&pool, 0, NULL), CZ_OK))
         return;
@@ -79,37 +141,16 @@ static void test_window_post_2k(void) {
         !CHECK_EQ_INT(cz_groth16_vk_from_bellperson(&vk, &params.vk, &ei), CZ_OK))
         goto out;
     CHECK_EQ_INT(params.vk.nic, 23);
-    /* the witness alone, into the recorded matrices */
-    CHECK_EQ_INT(cz__cs_init(&wit, CZ__CS_WITNESS, 0, NULL), CZ_OK);
-    cz__post_circuit(&wit, ss, 2);
-    if (!CHECK_EQ_INT(cz__cs_values_to_r1cs(&r, &wit, &ei), CZ_OK) ||
-        !CHECK_EQ_INT(cz_r1cs_check(&r, pool, NULL, &ei), CZ_OK) ||
-        !CHECK_EQ_INT(cz_r1cs_assignment_make(&as, &r, pool, &ei), CZ_OK))
-        goto out_wit;
-    /* the same assignment row by row (bellperson's ProvingAssignment) */
-    CHECK_EQ_INT(cz__cs_init(&prv, CZ__CS_PROVE, 0, NULL), CZ_OK);
-    cz__post_circuit(&prv, ss, 2);
-    if (CHECK_EQ_INT(cz__cs_assignment(&direct, &prv, &ei), CZ_OK)) {
-        CHECK_EQ_INT(direct.abc_size, as.abc_size);
-        CHECK(direct.abc_size == as.abc_size &&
-              memcmp(direct.a, as.a, as.abc_size * sizeof *as.a) == 0 &&
-              memcmp(direct.b, as.b, as.abc_size * sizeof *as.b) == 0 &&
-              memcmp(direct.c, as.c, as.abc_size * sizeof *as.c) == 0);
+    if (vanilla_of(&vs[0], &sec[0], rnd, 1001, &shape) &&
+        vanilla_of(&vs[1], &sec[1], rnd, 1002, &shape)) {
+        prove_partition(&r, &params, &vk, vs, 2, &shape, pool, 1);
+        prove_partition(&r, &params, &vk, vs, 1, &shape, pool, 0); /* short: sector 1 repeated */
     }
-    cz__cs_free(&prv);
-    if (CHECK_EQ_INT(cz_groth16_bp_prove(&proof, &params, &as, 1, NULL, &ei), CZ_OK)) {
-        public_inputs(&pub, sec);
-        CHECK_EQ_INT(cz_groth16_verify(&vk, &pub, &proof, &ei), CZ_OK);
-        pub.values[5][0] ^= 1; /* a challenge index of sector 0 */
-        CHECK_EQ_INT(cz_groth16_verify(&vk, &pub, &proof, NULL), CZ_EVERIFY);
-        cz_groth16_public_free(&pub);
-    }
-    cz_assignment_free(&as);
-out_wit:
-    cz__cs_free(&wit);
 out:
     if (ei.code != CZ_OK)
         fprintf(stderr, "window-post 2k: %s\n", ei.msg);
+    cz__post_vanilla_free(&vs[0]);
+    cz__post_vanilla_free(&vs[1]);
     cz_groth16_vk_free(&vk);
     cz_bellperson_params_free(&params);
     cz_r1cs_free(&r);
