@@ -17,6 +17,8 @@
 #include <stdint.h>
 
 #include "cuzk/err.h"
+#include "cuzk/groth16_setup.h"
+#include "cuzk/r1cs.h"
 
 enum {
     CZ_EXIT_OK = 0,
@@ -55,6 +57,16 @@ int cz__cli_prove_option(cz__cli_prove_opts *o, int argc, char **argv, int *i);
 /* After the loop: both or neither of --r and --s (sets have_rs), --device only with --gpu.
  * CZ_EXIT_OK or the usage error's CZ_EXIT_USAGE. */
 int cz__cli_prove_opts_check(cz__cli_prove_opts *o);
+
+/* Decodes an even-length hex string ("0x" allowed) into a new buffer (free it), *len its
+ * length; NULL for an empty, odd or non-hex string or no memory. */
+uint8_t *cz__cli_parse_hex(const char *s, size_t *len);
+
+/* Makes the INSECURE bellperson key of cs (what names it in the messages; td NULL: random) and
+ * writes params_path and, when not NULL, vk_path, with progress lines on stderr. */
+int cz__cli_bellperson_key(const char *what, const cz_r1cs *cs, const char *params_path,
+                           const char *vk_path, const cz_groth16_trapdoor *td, cz_threadpool *pool,
+                           int dev, cz_errinfo *ei);
 
 /* Writes the verification key of the proving key at zkey_path to vk_path (snarkjs JSON). */
 int cz__cli_export_vk(const char *zkey_path, const char *vk_path, cz_errinfo *ei);

@@ -48,8 +48,7 @@ static void usage(FILE *out) {
           out);
 }
 
-/* Decodes an even-length hex string into a new buffer. */
-static uint8_t *parse_hex(const char *s, size_t *len) {
+uint8_t *cz__cli_parse_hex(const char *s, size_t *len) {
     size_t n = strlen(s);
     if (n >= 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
         s += 2;
@@ -76,32 +75,21 @@ static uint8_t *parse_hex(const char *s, size_t *len) {
     return out;
 }
 
-/* The bellperson form: converts the circuit, makes the key in memory, writes it. */
-static int setup_bellperson(const char *r1cs_path, const char *params_path, const char *vk_path,
-                            const cz_groth16_trapdoor *td, cz_threadpool *pool, int dev,
-                            cz_errinfo *ei) {
-    cz_r1cs_file *rf = NULL;
-    cz_r1cs cs;
+int cz__cli_bellperson_key(const char *what, const cz_r1cs *cs, const char *params_path,
+                           const char *vk_path, const cz_groth16_trapdoor *td, cz_threadpool *pool,
+                           int dev, cz_errinfo *ei) {
     cz_bellperson_params p;
     uint64_t t0 = cz_clock_now_ns();
+    char where[32] = "the CPU";
     int rc;
-
-    memset(&cs, 0, sizeof cs);
     memset(&p, 0, sizeof p);
-    rc = cz_r1cs_open(&rf, r1cs_path, ei);
-    if (rc == CZ_OK)
-        rc = cz_r1cs_from_file(&cs, rf, NULL, ei);
-    cz_r1cs_close(rf);
-    if (rc != CZ_OK)
-        goto out;
     fprintf(stderr,
             "cuzk setup: INSECURE bellperson test key (single-party trapdoor) for %s: %s, %u "
             "constraints, %u variables, %u public\n",
-            r1cs_path, cz_curve_name(cs.curve), cs.nrows, cs.nvars, cs.npublic);
-    rc = cz_groth16_setup_bellperson(&p, &cs, td, pool, dev, ei);
+            what, cz_curve_name(cs->curve), cs->nrows, cs->nvars, cs->npublic);
+    rc = cz_groth16_setup_bellperson(&p, cs, td, pool, dev, ei);
     if (rc != CZ_OK)
         goto out;
-    char where[32] = "the CPU";
     if (dev >= 0)
         snprintf(where, sizeof where, "GPU %d", dev);
     fprintf(stderr,
@@ -116,6 +104,23 @@ static int setup_bellperson(const char *r1cs_path, const char *params_path, cons
                 vk_path ? vk_path : "", (double)(cz_clock_now_ns() - t0) / 1e9);
 out:
     cz_bellperson_params_free(&p);
+    return rc;
+}
+
+/* The bellperson form: converts the circuit, makes the key in memory, writes it. */
+static int setup_bellperson(const char *r1cs_path, const char *params_path, const char *vk_path,
+                            const cz_groth16_trapdoor *td, cz_threadpool *pool, int dev,
+                            cz_errinfo *ei) {
+    cz_r1cs_file *rf = NULL;
+    cz_r1cs cs;
+    int rc;
+    memset(&cs, 0, sizeof cs);
+    rc = cz_r1cs_open(&rf, r1cs_path, ei);
+    if (rc == CZ_OK)
+        rc = cz_r1cs_from_file(&cs, rf, NULL, ei);
+    cz_r1cs_close(rf);
+    if (rc == CZ_OK)
+        rc = cz__cli_bellperson_key(r1cs_path, &cs, params_path, vk_path, td, pool, dev, ei);
     cz_r1cs_free(&cs);
     return rc;
 }
@@ -175,7 +180,7 @@ int cz__cli_setup(int argc, char **argv) {
     if (!bellperson && npos != 2)
         return cz__cli_usage_error("setup", "expected R1CS ZKEY");
     if (seed_hex != NULL) {
-        seed = parse_hex(seed_hex, &seed_len);
+        seed = cz__cli_parse_hex(seed_hex, &seed_len);
         if (seed == NULL)
             return cz__cli_usage_error("setup", "--seed wants an even number of hex digits");
         cz_groth16_trapdoor_from_seed(&td, seed, seed_len);

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `cuzk filecoin circuit-info` from the outside (docs/filecoin.md). The sizes it must print are
+# `cuzk filecoin circuit-info` and `setup` from the outside (docs/filecoin.md). The sizes it must print are
 # the published ones (rust-fil-proofs PR #1325 for WinningPoSt 32 GiB: 370,590 constraints and
 # 133 inputs; the research model's aux counts, which reproduce every published figure), checked
 # field by field with Node's JSON parser; unknown kinds, kinds not implemented yet, sizes
@@ -47,6 +47,27 @@ cz filecoin frobnicate
 check "unknown subcommand: exit 2" bash -c "[ $rc = 2 ] && grep -q frobnicate '$T/err'"
 cz filecoin --help
 check "--help: exit 0, usage on stdout" bash -c "[ $rc = 0 ] && grep -q circuit-info '$T/out'"
+# setup: a local key under the Filecoin names; reproducible with --seed; not the official one.
+WV=v28-proof-of-spacetime-fallback-merkletree-poseidon_hasher-8-0-0-0170db1f394b35d995252228ee359194b13199d259380541dc529fb0099096b0
+mkdir -p "$T/p1" "$T/p2"
+cz filecoin setup window-post --sector-size 2KiB --params-dir "$T/p1" --seed 0102
+check "setup window-post 2KiB exits 0" test "$rc" = 0
+check "... says INSECURE" grep -q INSECURE "$T/err"
+check "... writes the .params and .vk under the Filecoin names" \
+    test -s "$T/p1/$WV.params" -a -s "$T/p1/$WV.vk"
+cz info "$T/p1/$WV.vk"
+check "... the vk has 22 public inputs (2 sectors x (comm_r + 10 challenges))" \
+    grep -q "public inputs: 22" "$T/out"
+"$CUZK" filecoin setup window-post --sector-size 2KiB --params-dir "$T/p2" --seed 0102 2>/dev/null
+check "the same seed makes the same key" cmp -s "$T/p1/$WV.params" "$T/p2/$WV.params"
+cz params check --sector-size 2KiB "$T/p1"
+check "params check: the local key is a MISMATCH (exit 1)" \
+    bash -c "[ $rc = 1 ] && grep -q \"MISMATCH.*$WV.vk\" '$T/out'"
+cz filecoin setup window-post --sector-size 2KiB
+check "setup without --params-dir: exit 2" test "$rc" = 2
+cz filecoin setup window-post --sector-size 2KiB --params-dir "$T/p1" --seed 012
+check "setup with an odd --seed: exit 2" test "$rc" = 2
+
 if [ "$fails" -ne 0 ]; then
     echo "$fails check(s) failed"
     exit 1
