@@ -25,8 +25,8 @@ static int extend_values(cz__cs *dst, const cz__cs *src) {
         !cz__cs_grow(dst, (void **)&dst->aux, &dst->aux_cap, dst->naux + src->naux,
                      sizeof *dst->aux, "the aux values"))
         return 0;
-    memcpy(dst->input + dst->ninput, src->input + 1, (src->ninput - 1) * sizeof *dst->input);
-    memcpy(dst->aux + dst->naux, src->aux, src->naux * sizeof *dst->aux);
+    cz__cs_copy(dst->input + dst->ninput, src->input + 1, (src->ninput - 1) * sizeof *dst->input);
+    cz__cs_copy(dst->aux + dst->naux, src->aux, src->naux * sizeof *dst->aux);
     return 1;
 }
 
@@ -77,9 +77,9 @@ static int extend_prove(cz__cs *dst, const cz__cs *src) {
         !cz__cs_bits_grow(dst, &dst->b_aux, aux_off + src->naux) ||
         !cz__cs_bits_grow(dst, &dst->b_input, in_off + src->ninput))
         return 0;
-    memcpy(dst->a + dst->nrows, src->a, src->nrows * sizeof *dst->a);
-    memcpy(dst->b + dst->nrows, src->b, src->nrows * sizeof *dst->b);
-    memcpy(dst->c + dst->nrows, src->c, src->nrows * sizeof *dst->c);
+    cz__cs_copy(dst->a + dst->nrows, src->a, src->nrows * sizeof *dst->a);
+    cz__cs_copy(dst->b + dst->nrows, src->b, src->nrows * sizeof *dst->b);
+    cz__cs_copy(dst->c + dst->nrows, src->c, src->nrows * sizeof *dst->c);
     bits_append(&dst->a_aux, &src->a_aux, src->naux, 0, aux_off);
     bits_append(&dst->b_aux, &src->b_aux, src->naux, 0, aux_off);
     bits_append(&dst->b_input, &src->b_input, src->ninput, 1, in_off);

@@ -5,6 +5,8 @@
 #ifndef CUZK_CS_CS_INTERNAL_H
 #define CUZK_CS_CS_INTERNAL_H
 
+#include <string.h>
+
 #include "cs/cs.h"
 
 /* *p holds at least need elements of elem bytes (capacity *cap, doubling); 0 on failure (the
@@ -17,6 +19,12 @@ int cz__cs_grow3(cz__cs *cs, void **p0, void **p1, void **p2, size_t *cap, size_
 int cz__cs_bits_grow(cz__cs *cs, cz__cs_bits *b, size_t nbits);
 /* Whether v is allocated. */
 int cz__cs_var_exists(const cz__cs *cs, cz__var v);
+
+/* memcpy that allows n = 0 with NULL pointers (an array never grown). */
+static inline void cz__cs_copy(void *d, const void *s, size_t n) {
+    if (n != 0)
+        memcpy(d, s, n);
+}
 
 /* RECORD: room for need + 1 row pointers in each matrix. */
 int cz__cs_grow_rows(cz__cs *cs, size_t need);

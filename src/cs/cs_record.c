@@ -100,12 +100,12 @@ int cz__cs_to_r1cs(cz_r1cs *out, const cz__cs *cs, cz_errinfo *ei) {
     if ((rc = cz_r1cs_alloc(out, CZ_CURVE_BLS12381, (uint32_t)(cs->ninput - 1), (uint32_t)cs->naux,
                             (uint32_t)cs->nrows, nnz, cs->ncoefs ? cs->ncoefs : 1, ei)) != CZ_OK)
         return rc;
-    memcpy(out->coefs, cs->coefs, (size_t)cs->ncoefs * sizeof *cs->coefs);
+    cz__cs_copy(out->coefs, cs->coefs, (size_t)cs->ncoefs * sizeof *cs->coefs);
     for (int k = 0; k < 3; k++) {
         cz_r1cs_mat *dm = k == 0 ? &out->a : k == 1 ? &out->b : &out->c;
         const cz__cs_mat *sm = &cs->m[k];
-        memcpy(dm->row_ptr, sm->row_ptr, (cs->nrows + 1) * sizeof *dm->row_ptr);
-        memcpy(dm->coef, sm->coef, sm->nnz * sizeof *dm->coef);
+        cz__cs_copy(dm->row_ptr, sm->row_ptr, (cs->nrows + 1) * sizeof *dm->row_ptr);
+        cz__cs_copy(dm->coef, sm->coef, sm->nnz * sizeof *dm->coef);
         for (uint64_t t = 0; t < sm->nnz; t++) {
             cz__var v = sm->var[t];
             dm->var[t] =
@@ -113,8 +113,8 @@ int cz__cs_to_r1cs(cz_r1cs *out, const cz__cs *cs, cz_errinfo *ei) {
         }
     }
     if (cs->values) {
-        memcpy(out->w, cs->input, cs->ninput * sizeof *out->w);
-        memcpy(out->w + cs->ninput, cs->aux, cs->naux * sizeof *out->w);
+        cz__cs_copy(out->w, cs->input, cs->ninput * sizeof *out->w);
+        cz__cs_copy(out->w + cs->ninput, cs->aux, cs->naux * sizeof *out->w);
     }
     return CZ_OK;
 }
@@ -172,7 +172,7 @@ int cz__cs_values_to_r1cs(cz_r1cs *shape, const cz__cs *witness, cz_errinfo *ei)
                        "circuit %u, %u and %u",
                        witness->ninput, witness->naux, witness->nrows, shape->npublic + 1,
                        shape->naux, shape->nrows);
-    memcpy(shape->w, witness->input, witness->ninput * sizeof *shape->w);
-    memcpy(shape->w + witness->ninput, witness->aux, witness->naux * sizeof *shape->w);
+    cz__cs_copy(shape->w, witness->input, witness->ninput * sizeof *shape->w);
+    cz__cs_copy(shape->w + witness->ninput, witness->aux, witness->naux * sizeof *shape->w);
     return CZ_OK;
 }

@@ -15,19 +15,25 @@ cz__num cz__num_alloc(cz__cs *cs, const cz_bls12381_fr *v) {
     return n;
 }
 
+void cz__num_enforce_equal(cz__cs *cs, const cz__num *a, const cz__num *b) {
+    cz__lc la, one, lb;
+    cz__lc_init(&la);
+    cz__lc_init(&one);
+    cz__lc_init(&lb);
+    cz__lc_add(&la, a->var, NULL);
+    cz__lc_add(&one, CZ__VAR_ONE, NULL);
+    cz__lc_add(&lb, b->var, NULL);
+    cz__cs_enforce(cs, &la, &one, &lb);
+    cz__lc_free(&la);
+    cz__lc_free(&one);
+    cz__lc_free(&lb);
+}
+
 void cz__num_inputize(cz__cs *cs, const cz__num *n) {
-    cz__lc a, b, c;
-    cz__var x = cz__cs_alloc_input(cs, &n->value);
-    cz__lc_init(&a);
-    cz__lc_init(&b);
-    cz__lc_init(&c);
-    cz__lc_add(&a, x, NULL);
-    cz__lc_add(&b, CZ__VAR_ONE, NULL);
-    cz__lc_add(&c, n->var, NULL);
-    cz__cs_enforce(cs, &a, &b, &c);
-    cz__lc_free(&a);
-    cz__lc_free(&b);
-    cz__lc_free(&c);
+    cz__num x;
+    x.var = cz__cs_alloc_input(cs, &n->value);
+    x.value = n->value;
+    cz__num_enforce_equal(cs, &x, n); /* input·ONE = n */
 }
 
 void cz__num_to_bits_le(cz__cs *cs, cz__bool out[255], const cz__num *n) {

@@ -14,6 +14,8 @@ typedef struct cz__num {
 
 /* A new aux variable of value v (NULL: 0); no constraint. */
 cz__num cz__num_alloc(cz__cs *cs, const cz_bls12381_fr *v);
+/* Equality of two allocated numbers: a·ONE = b (rust-fil-proofs' constraint::equal). */
+void cz__num_enforce_equal(cz__cs *cs, const cz__num *a, const cz__num *b);
 /* Exposes n as a public input: a new input x and input·ONE = n. */
 void cz__num_inputize(cz__cs *cs, const cz__num *n);
 /* The 255 bits of n, least significant first, and the packing constraint 0·0 = Σ 2^i·b_i - n

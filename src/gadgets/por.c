@@ -46,20 +46,6 @@ unsigned cz__tree_path_levels(const cz__tree_shape *shape, uint64_t nleaves) {
     return levels;
 }
 
-void cz__num_enforce_equal(cz__cs *cs, const cz__num *a, const cz__num *b) {
-    cz__lc la, one, lb;
-    cz__lc_init(&la);
-    cz__lc_init(&one);
-    cz__lc_init(&lb);
-    cz__lc_add(&la, a->var, NULL);
-    cz__lc_add(&one, CZ__VAR_ONE, NULL);
-    cz__lc_add(&lb, b->var, NULL);
-    cz__cs_enforce(cs, &la, &one, &lb);
-    cz__lc_free(&la);
-    cz__lc_free(&one);
-    cz__lc_free(&lb);
-}
-
 void cz__por_circuit(cz__cs *cs, const cz_bls12381_fr *leaf, const cz__path_level *path,
                      unsigned nlevels, const cz__num *root, int private_root) {
     cz__bool bits[MAX_LEVELS * 4];

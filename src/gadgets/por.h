@@ -30,9 +30,6 @@ typedef struct cz__path_level {
  * the base levels, then the sub and top levels; 0 when nleaves does not fit the shape. */
 unsigned cz__tree_path_levels(const cz__tree_shape *shape, uint64_t nleaves);
 
-/* Equality of two allocated numbers: a·ONE = b (rust-fil-proofs' constraint::equal). */
-void cz__num_enforce_equal(cz__cs *cs, const cz__num *a, const cz__num *b);
-
 /* The inclusion of leaf under root (allocated by the caller) through the nlevels levels of path.
  * Unsupported arities or an index out of range are the system's error. */
 void cz__por_circuit(cz__cs *cs, const cz_bls12381_fr *leaf, const cz__path_level *path,

@@ -1,4 +1,4 @@
-# What the CLI test scripts share (sourced): the failure count and check.
+# What the CLI test scripts share (sourced): the failure count, check, and cz.
 fails=0
 check() { # check NAME COMMAND...: the command must succeed
     local name=$1
@@ -9,4 +9,9 @@ check() { # check NAME COMMAND...: the command must succeed
         echo "FAIL $name"
         fails=$((fails + 1))
     fi
+}
+# cz ARGS...: runs $CUZK, stdout in $T/out, stderr in $T/err; the exit status in $rc.
+cz() {
+    "$CUZK" "$@" >"$T/out" 2>"$T/err"
+    rc=$?
 }

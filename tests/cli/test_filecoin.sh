@@ -10,10 +10,6 @@ CUZK=${1:?usage: test_filecoin.sh CUZK SCRATCH_DIR}
 T=${2:?usage: test_filecoin.sh CUZK SCRATCH_DIR}
 rm -rf "$T" && mkdir -p "$T" || exit 1
 . "$(dirname "$0")/lib.sh"
-cz() {
-    "$CUZK" "$@" >"$T/out" 2>"$T/err"
-    rc=$?
-}
 # field NAME: the value of a member of the JSON object in $T/out, by Node.
 field() {
     node -e 'const o = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));

@@ -12,11 +12,6 @@ CUZK=${1:?usage: test_params.sh CUZK SCRATCH_DIR}
 T=${2:?usage: test_params.sh CUZK SCRATCH_DIR}
 rm -rf "$T" && mkdir -p "$T/dir" || exit 1
 . "$(dirname "$0")/lib.sh"
-# Runs cuzk, stdout in $T/out, stderr in $T/err; the exit status in $rc.
-cz() {
-    "$CUZK" "$@" >"$T/out" 2>"$T/err"
-    rc=$?
-}
 # The Filecoin digest of a file, by Node.
 node_digest() {
     node -e 'const c = require("crypto"), fs = require("fs");
