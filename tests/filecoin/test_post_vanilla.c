@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "cuzk/field.h"
+#include "filecoin/post_fake.h"
 #include "filecoin/post_vanilla.h"
 #include "post_fixture.h"
 #include "test.h"
@@ -186,7 +187,50 @@ static void test_native_check(void) {
     cz__post_vanilla_free(&v);
 }
 
-static const test_case cases[] = {{"challenges", test_challenges},
+/* Fake sectors of every PoSt shape pass the native check, and their bytes have the sizes the
+ * layout gives (120 + N · inclusion proof: 556, 2484, 2540 bytes for 2 KiB, 32 GiB, 64 GiB). */
+static void test_fake(void) {
+    static const struct {
+        cz__post_kind kind;
+        uint64_t size;
+        size_t bytes;
+    } v[] = {{CZ__POST_WINDOW, 2048, 5680},
+             {CZ__POST_WINNING, 2048, 36816},
+             {CZ__POST_WINDOW, UINT64_C(1) << 35, 24960},
+             {CZ__POST_WINNING, UINT64_C(1) << 35, 164064},
+             {CZ__POST_WINDOW, UINT64_C(1) << 36, 25520}};
+    uint8_t r[32];
+    for (int i = 0; i < 32; i++)
+        r[i] = (uint8_t)(5 * i + 3);
+    r[31] &= 0x3f;
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
+        cz__post_shape shape;
+        cz__post_vanilla f, back;
+        const unsigned n = v[i].kind == CZ__POST_WINNING ? 66 : 10;
+        uint8_t *bytes = NULL;
+        size_t len = 0;
+        cz_errinfo ei;
+        cz_errinfo_clear(&ei);
+        cz__post_shape_get(&shape, v[i].kind, v[i].size, NULL);
+        if (!CHECK_EQ_INT(cz__post_fake_sector(&f, &shape, 900 + i, r, 20, n, 77, &ei), CZ_OK))
+            continue;
+        if (!CHECK_EQ_INT(cz__post_vanilla_check(&f, &shape, r, 20, &ei), CZ_OK))
+            fprintf(stderr, "fake %zu: %s\n", i, ei.msg);
+        if (CHECK_EQ_INT(cz__post_vanilla_encode(&bytes, &len, &f, &shape, NULL), CZ_OK)) {
+            CHECK_EQ_INT(len, v[i].bytes);
+            if (CHECK_EQ_INT(cz__post_vanilla_decode(&back, &shape, n, bytes, len, 0, &ei), CZ_OK))
+                CHECK_EQ_INT(cz__post_vanilla_check(&back, &shape, r, 20, NULL), CZ_OK);
+            cz__post_vanilla_free(&back);
+        }
+        /* other challenges (another index base): refused */
+        CHECK_EQ_INT(cz__post_vanilla_check(&f, &shape, r, 0, NULL), CZ_EVERIFY);
+        free(bytes);
+        cz__post_vanilla_free(&f);
+    }
+}
+
+static const test_case cases[] = {{"fake", test_fake},
+                                  {"challenges", test_challenges},
                                   {"layout", test_layout},
                                   {"bad_bytes", test_bad_bytes},
                                   {"native_check", test_native_check}};
