@@ -12,11 +12,22 @@
 #include "cuzk/threadpool.h"
 #include "filecoin/circuit_info.h"
 #include "filecoin/post_circuit.h"
+#include "filecoin/post_fake.h"
+#include "filecoin/post_prove.h"
+#include "cuzk/fileio.h"
 
 static const char filecoin_help[] =
     "usage: cuzk filecoin circuit-info KIND --sector-size SIZE\n"
     "       cuzk filecoin setup KIND --sector-size SIZE --params-dir DIR [--seed HEX]\n"
     "                           [--threads N] [--gpu] [--device N]\n"
+    "       cuzk filecoin fake-vanilla KIND --sector-size SIZE --sectors N --seed N -o DIR\n"
+    "                           [--partition K] [--v1]\n"
+    "       cuzk filecoin prove KIND --params-dir DIR --registered-proof N --randomness HEX\n"
+    "                           [--miner ID] [--partition K] --vanilla FILE [--vanilla FILE]...\n"
+    "                           -o PROOF\n"
+    "                           [--threads N] [--gpu] [--device N]\n"
+    "       cuzk filecoin verify KIND --params-dir DIR --registered-proof N --randomness HEX\n"
+    "                           [--partition K] --vanilla FILE [--vanilla FILE]... PROOF\n"
     "\n"
     "KIND: winning-post, window-post (porep-c2 and snap-update are not implemented yet).\n"
     "SIZE: 2KiB, 8MiB, 512MiB, 32GiB, 64GiB (or 4KiB, 16KiB, 32KiB, 16MiB, 1GiB; or bytes).\n"
@@ -31,7 +42,19 @@ static const char filecoin_help[] =
     "  daemon and Filecoin's tools look for keys. Its digests are not the official ones (cuzk\n"
     "  params check reports them as mismatches). --seed derives the trapdoor from HEX bytes\n"
     "  (reproducible; anyone with the seed can forge proofs); --gpu runs the big scalar\n"
-    "  multiplications on a GPU.\n";
+    "  multiplications on a GPU.\n"
+    "fake-vanilla: N fake sectors (random trees computed from the opened paths only, so any size\n"
+    "  is cheap) and their vanilla proofs at the challenges of a randomness derived from the\n"
+    "  seed: DIR/vanilla-I.bin (the bytes a request carries) and DIR/request.txt (the registered\n"
+    "  proof, the randomness, the partition and the sector ids, one per line). --v1: WindowPoSt\n"
+    "  V1 challenge indexes (registered proofs 5-9) instead of V1_1 (10-14).\n"
+    "prove: the inputs of a WINNING_POST or WINDOW_POST_PARTITION request; every vanilla proof\n"
+    "  is checked natively first (a bad one exits 3 naming the sector and the challenge), the\n"
+    "  proof verified against the key before it is written (192 bytes). The key is looked for in\n"
+    "  DIR under its Filecoin name.\n"
+    "verify: the public inputs from the vanilla proofs' sector ids and comm_r and the\n"
+    "  challenges of the randomness; exit 0 valid, 1 invalid.\n"
+    "HEX randomness: 64 hex digits, the 32 bytes in order (a field element below r).\n";
 
 /* KIND to a PoSt kind; the usage error's exit code (for cmd) otherwise, *ok = 0. */
 static int parse_kind(cz__post_kind *pk, const char *kind, const char *cmd, int *ok) {
@@ -193,6 +216,381 @@ out:
     return status;
 }
 
+/* The key files of kind at sector_size in dir: *params_path and *vk_path malloc'd. */
+static int key_paths(char **params_path, char **vk_path, cz__post_kind pk, uint64_t sector_size,
+                     const char *dir) {
+    const cz_param_proof proof =
+        pk == CZ__POST_WINNING ? CZ_PARAM_PROOF_WINNING_POST : CZ_PARAM_PROOF_WINDOW_POST;
+    const cz_param_file *fp = cz_params_find_proof(NULL, proof, sector_size, CZ_PARAM_EXT_PARAMS),
+                        *fv = cz_params_find_proof(NULL, proof, sector_size, CZ_PARAM_EXT_VK);
+    *params_path = *vk_path = NULL;
+    if (fp == NULL || fv == NULL)
+        return 0;
+    *params_path = malloc(strlen(dir) + strlen(fp->name) + 2);
+    *vk_path = malloc(strlen(dir) + strlen(fv->name) + 2);
+    if (*params_path == NULL || *vk_path == NULL)
+        return 0;
+    sprintf(*params_path, "%s/%s", dir, fp->name);
+    sprintf(*vk_path, "%s/%s", dir, fv->name);
+    return 1;
+}
+
+/* The registered proof of kind at a size: WinningPoSt 0-4, WindowPoSt V1 5-9 or V1_1 10-14. */
+static uint64_t registered_of(cz__post_kind pk, uint64_t sector_size, int v1) {
+    static const uint64_t sizes[5] = {UINT64_C(1) << 11, UINT64_C(1) << 23, UINT64_C(1) << 29,
+                                      UINT64_C(1) << 35, UINT64_C(1) << 36};
+    uint64_t i = 0;
+    while (i < 5 && sizes[i] != sector_size)
+        i++;
+    return pk == CZ__POST_WINNING ? i : (v1 ? 5 : 10) + i;
+}
+
+static int write_file(const char *path, const uint8_t *data, size_t len, cz_errinfo *ei) {
+    FILE *f = fopen(path, "wb");
+    int ok;
+    if (f == NULL)
+        return cz_fail(ei, CZ_EIO, "cannot create %s", path);
+    ok = fwrite(data, 1, len, f) == len;
+    ok = fclose(f) == 0 && ok;
+    return ok ? CZ_OK : cz_fail(ei, CZ_EIO, "cannot write %s", path);
+}
+
+static int fake_vanilla(int argc, char **argv) {
+    const char *kind = NULL, *dir = NULL;
+    uint64_t sector_size = 0, seed = 0, partition = 0, nsectors = 0, reg;
+    int v1 = 0, ok, rc, status = CZ_EXIT_INTERNAL;
+    cz__post_kind pk;
+    cz__post_shape shape;
+    uint8_t rnd[32];
+    cz_errinfo ei;
+    char path[4096];
+    FILE *f = NULL;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        char *end;
+        if (strcmp(a, "--v1") == 0) {
+            v1 = 1;
+        } else if (strcmp(a, "--sector-size") == 0) {
+            if (++i == argc || cz__cli_parse_sector_size(&sector_size, argv[i]) != CZ_OK)
+                return cz__cli_usage_error("filecoin fake-vanilla", "--sector-size needs a size");
+        } else if ((strcmp(a, "--sectors") == 0 || strcmp(a, "--seed") == 0 ||
+                    strcmp(a, "--partition") == 0) &&
+                   i + 1 < argc) {
+            uint64_t v = strtoull(argv[++i], &end, 10);
+            if (*end != '\0' || argv[i][0] == '-' || end == argv[i])
+                return cz__cli_usage_error("filecoin fake-vanilla", "%s needs a number", a);
+            if (strcmp(a, "--sectors") == 0)
+                nsectors = v;
+            else if (strcmp(a, "--seed") == 0)
+                seed = v;
+            else
+                partition = v;
+        } else if (strcmp(a, "-o") == 0 && i + 1 < argc) {
+            dir = argv[++i];
+        } else if (a[0] == '-') {
+            return cz__cli_usage_error("filecoin fake-vanilla", "unknown or incomplete option '%s'",
+                                       a);
+        } else if (kind == NULL) {
+            kind = a;
+        } else {
+            return cz__cli_usage_error("filecoin fake-vanilla", "unexpected argument '%s'", a);
+        }
+    }
+    if (kind == NULL || sector_size == 0 || dir == NULL || nsectors == 0)
+        return cz__cli_usage_error("filecoin fake-vanilla",
+                                   "needs KIND, --sector-size, --sectors and -o");
+    rc = parse_kind(&pk, kind, "filecoin fake-vanilla", &ok);
+    if (!ok)
+        return rc;
+    cz_errinfo_clear(&ei);
+    if (cz__post_shape_get(&shape, pk, sector_size, &ei) != CZ_OK)
+        return cz__cli_report("filecoin fake-vanilla", &ei);
+    if (pk == CZ__POST_WINNING ? nsectors != 1 : nsectors > shape.sectors)
+        return cz__cli_usage_error("filecoin fake-vanilla", "--sectors: %s",
+                                   pk == CZ__POST_WINNING ? "WinningPoSt proves 1 sector"
+                                                          : "more than a partition holds");
+    for (int i = 0; i < 32; i++) /* the randomness: from the seed, below r */
+        rnd[i] = (uint8_t)((seed * UINT64_C(0x9e3779b97f4a7c15) >> (8 * (i % 8))) + 37 * i);
+    rnd[31] &= 0x3f;
+    reg = registered_of(pk, sector_size, v1);
+    snprintf(path, sizeof path, "%s/request.txt", dir);
+    if ((f = fopen(path, "w")) == NULL) {
+        fprintf(stderr, "cuzk filecoin fake-vanilla: cannot write %s\n", path);
+        return CZ_EXIT_INPUT;
+    }
+    fprintf(f, "registered_proof %llu\nrandomness ", (unsigned long long)reg);
+    for (int i = 0; i < 32; i++)
+        fprintf(f, "%02x", rnd[i]);
+    fprintf(f, "\npartition %llu\n", (unsigned long long)partition);
+    for (uint64_t s = 0; s < nsectors; s++) {
+        const uint64_t id = 1000 + s;
+        const uint64_t base = v1 ? (partition * shape.sectors + s) * shape.challenges : 0;
+        cz__post_vanilla v;
+        uint8_t *bytes = NULL;
+        size_t len = 0;
+        char vpath[4096];
+        if (cz__post_fake_sector(&v, &shape, id, rnd, base,
+                                 pk == CZ__POST_WINNING ? (unsigned)shape.sectors
+                                                        : shape.challenges,
+                                 seed, &ei) != CZ_OK ||
+            cz__post_vanilla_encode(&bytes, &len, &v, &shape, &ei) != CZ_OK) {
+            cz__post_vanilla_free(&v);
+            status = cz__cli_report("filecoin fake-vanilla", &ei);
+            goto out;
+        }
+        snprintf(vpath, sizeof vpath, "%s/vanilla-%llu.bin", dir, (unsigned long long)s);
+        rc = write_file(vpath, bytes, len, &ei);
+        free(bytes);
+        cz__post_vanilla_free(&v);
+        if (rc != CZ_OK) {
+            status = cz__cli_report("filecoin fake-vanilla", &ei);
+            goto out;
+        }
+        fprintf(f, "sector %llu %s\n", (unsigned long long)id, vpath);
+    }
+    status = CZ_EXIT_OK;
+out:
+    if (fclose(f) != 0 && status == CZ_EXIT_OK) {
+        fprintf(stderr, "cuzk filecoin fake-vanilla: cannot write %s\n", path);
+        status = CZ_EXIT_INPUT;
+    }
+    return status;
+}
+
+/* The options prove and verify share. */
+typedef struct {
+    const char *kind, *dir, *out, *proof;
+    const char *vanilla[4096];
+    size_t nvanilla, nthreads;
+    uint64_t registered, partition, miner;
+    int have_registered, have_randomness, dev;
+    uint8_t randomness[32];
+} req_opts;
+
+static int parse_req(req_opts *o, int argc, char **argv, const char *cmd, int proving) {
+    memset(o, 0, sizeof *o);
+    o->dev = -1;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        char *end;
+        if (strcmp(a, "--gpu") == 0 && proving) {
+            o->dev = o->dev < 0 ? 0 : o->dev;
+        } else if (strcmp(a, "--device") == 0 && proving) {
+            if (++i == argc || cz__cli_parse_device(&o->dev, argv[i]) != CZ_OK)
+                return cz__cli_usage_error(cmd, "--device needs a device number");
+        } else if (strcmp(a, "--vanilla") == 0 && i + 1 < argc) {
+            if (o->nvanilla == sizeof o->vanilla / sizeof o->vanilla[0])
+                return cz__cli_usage_error(cmd, "too many --vanilla files");
+            o->vanilla[o->nvanilla++] = argv[++i];
+        } else if (strcmp(a, "--randomness") == 0 && i + 1 < argc) {
+            size_t len = 0;
+            uint8_t *b = cz__cli_parse_hex(argv[++i], &len);
+            if (b == NULL || len != 32) {
+                free(b);
+                return cz__cli_usage_error(cmd, "--randomness wants 64 hex digits (32 bytes)");
+            }
+            memcpy(o->randomness, b, 32);
+            free(b);
+            o->have_randomness = 1;
+        } else if ((strcmp(a, "--registered-proof") == 0 || strcmp(a, "--partition") == 0 ||
+                    strcmp(a, "--miner") == 0 || strcmp(a, "--threads") == 0) &&
+                   i + 1 < argc) {
+            uint64_t v = strtoull(argv[++i], &end, 10);
+            if (*end != '\0' || end == argv[i] || argv[i][0] == '-')
+                return cz__cli_usage_error(cmd, "%s needs a number", a);
+            if (strcmp(a, "--registered-proof") == 0)
+                o->registered = v, o->have_registered = 1;
+            else if (strcmp(a, "--partition") == 0)
+                o->partition = v;
+            else if (strcmp(a, "--miner") == 0)
+                o->miner = v;
+            else
+                o->nthreads = (size_t)v;
+        } else if (strcmp(a, "--params-dir") == 0 && i + 1 < argc) {
+            o->dir = argv[++i];
+        } else if (strcmp(a, "-o") == 0 && i + 1 < argc && proving) {
+            o->out = argv[++i];
+        } else if (a[0] == '-') {
+            return cz__cli_usage_error(cmd, "unknown or incomplete option '%s'", a);
+        } else if (o->kind == NULL) {
+            o->kind = a;
+        } else if (!proving && o->proof == NULL) {
+            o->proof = a;
+        } else {
+            return cz__cli_usage_error(cmd, "unexpected argument '%s'", a);
+        }
+    }
+    if (o->kind == NULL || o->dir == NULL || !o->have_registered || !o->have_randomness ||
+        o->nvanilla == 0 || (proving ? o->out == NULL : o->proof == NULL))
+        return cz__cli_usage_error(cmd,
+                                   "needs KIND, --params-dir, --registered-proof, "
+                                   "--randomness, --vanilla and %s",
+                                   proving ? "-o PROOF" : "PROOF");
+    return CZ_EXIT_OK;
+}
+
+/* Reads the vanilla files into rq (buffers in *bufs, *lens). */
+static int load_vanilla(cz__post_request *rq, uint8_t ***bufs, size_t **lens, const req_opts *o,
+                        cz_errinfo *ei) {
+    *bufs = calloc(o->nvanilla, sizeof **bufs);
+    *lens = calloc(o->nvanilla, sizeof **lens);
+    if (*bufs == NULL || *lens == NULL)
+        return cz_fail(ei, CZ_ENOMEM, "the vanilla proofs");
+    for (size_t i = 0; i < o->nvanilla; i++) {
+        int rc = cz_file_read((void **)&(*bufs)[i], &(*lens)[i], o->vanilla[i], ei);
+        if (rc != CZ_OK)
+            return rc;
+    }
+    memset(rq, 0, sizeof *rq);
+    rq->registered_proof = o->registered;
+    memcpy(rq->randomness, o->randomness, 32);
+    rq->partition = o->partition;
+    rq->vanilla = (const uint8_t *const *)*bufs;
+    rq->vanilla_len = *lens;
+    rq->nvanilla = o->nvanilla;
+    return CZ_OK;
+}
+
+static void free_vanilla(uint8_t **bufs, size_t *lens, size_t n) {
+    for (size_t i = 0; bufs != NULL && i < n; i++)
+        free(bufs[i]);
+    free(bufs);
+    free(lens);
+}
+
+/* The registered proof must be of KIND. */
+static int check_kind(const req_opts *o, cz__post_kind pk, const char *cmd, uint64_t *size,
+                      cz_errinfo *ei) {
+    cz__post_kind rk;
+    int v1;
+    if (cz__post_registered(&rk, size, &v1, o->registered, ei) != CZ_OK)
+        return cz__cli_report(cmd, ei);
+    if (rk != pk)
+        return cz__cli_usage_error(cmd, "registered proof %llu is not a %s",
+                                   (unsigned long long)o->registered, o->kind);
+    return CZ_EXIT_OK;
+}
+
+static int prove(int argc, char **argv) {
+    static req_opts o;
+    const char *cmd = "filecoin prove";
+    cz__post_kind pk;
+    cz__post_request rq;
+    cz_bellperson_params key;
+    cz_groth16_proof proof;
+    cz_groth16_bp_opts bo;
+    cz_threadpool *pool = NULL;
+    uint8_t **bufs = NULL;
+    size_t *lens = NULL;
+    uint64_t size = 0;
+    char *params_path = NULL, *vk_path = NULL;
+    cz_errinfo ei;
+    int ok, rc = parse_req(&o, argc, argv, cmd, 1), status;
+    if (rc != CZ_EXIT_OK)
+        return rc;
+    rc = parse_kind(&pk, o.kind, cmd, &ok);
+    if (!ok)
+        return rc;
+    cz_errinfo_clear(&ei);
+    if ((rc = check_kind(&o, pk, cmd, &size, &ei)) != CZ_EXIT_OK)
+        return rc;
+    memset(&key, 0, sizeof key);
+    if (!key_paths(&params_path, &vk_path, pk, size, o.dir)) {
+        status = cz__cli_usage_error(cmd, "no Filecoin key name for %s at %llu bytes", o.kind,
+                                     (unsigned long long)size);
+        goto out;
+    }
+    memset(&bo, 0, sizeof bo);
+    if ((rc = load_vanilla(&rq, &bufs, &lens, &o, &ei)) != CZ_OK ||
+        (rc = cz_threadpool_create(&pool, o.nthreads, &ei)) != CZ_OK ||
+        (rc = cz_bellperson_params_read(&key, params_path, NULL, &ei)) != CZ_OK) {
+        status = cz__cli_report(cmd, &ei);
+        goto out;
+    }
+    bo.pool = pool;
+    bo.use_gpu = o.dev >= 0;
+    bo.gpu_device = o.dev >= 0 ? o.dev : 0;
+    if ((rc = cz__post_prove(&proof, &key, &rq, pool, &bo, &ei)) != CZ_OK ||
+        (rc = cz_groth16_proofs_write(o.out, &proof, 1, &ei)) != CZ_OK) {
+        status = cz__cli_report(cmd, &ei);
+        /* vanilla proofs that do not hold or do not fit the request are bad input */
+        if (rc == CZ_EVERIFY || rc == CZ_EINVAL)
+            status = CZ_EXIT_INPUT;
+        goto out;
+    }
+    fprintf(stderr, "cuzk filecoin prove: wrote %s (verified against %s)\n", o.out, params_path);
+    status = CZ_EXIT_OK;
+out:
+    cz_bellperson_params_free(&key);
+    cz_threadpool_destroy(pool);
+    free_vanilla(bufs, lens, o.nvanilla);
+    free(params_path);
+    free(vk_path);
+    return status;
+}
+
+static int verify(int argc, char **argv) {
+    static req_opts o;
+    const char *cmd = "filecoin verify";
+    cz__post_kind pk;
+    cz__post_request rq;
+    cz_bellperson_vk bvk;
+    cz_groth16_vk vk;
+    cz_groth16_proof *proofs = NULL;
+    size_t nproofs = 0, *lens = NULL;
+    uint8_t **bufs = NULL;
+    uint64_t size = 0;
+    char *params_path = NULL, *vk_path = NULL;
+    cz_errinfo ei;
+    int ok, rc = parse_req(&o, argc, argv, cmd, 0), status;
+    if (rc != CZ_EXIT_OK)
+        return rc;
+    rc = parse_kind(&pk, o.kind, cmd, &ok);
+    if (!ok)
+        return rc;
+    cz_errinfo_clear(&ei);
+    if ((rc = check_kind(&o, pk, cmd, &size, &ei)) != CZ_EXIT_OK)
+        return rc;
+    memset(&bvk, 0, sizeof bvk);
+    memset(&vk, 0, sizeof vk);
+    if (!key_paths(&params_path, &vk_path, pk, size, o.dir)) {
+        status = cz__cli_usage_error(cmd, "no Filecoin key name for %s at %llu bytes", o.kind,
+                                     (unsigned long long)size);
+        goto out;
+    }
+    if ((rc = load_vanilla(&rq, &bufs, &lens, &o, &ei)) != CZ_OK ||
+        (rc = cz_bellperson_vk_read(&bvk, vk_path, NULL, &ei)) != CZ_OK ||
+        (rc = cz_groth16_vk_from_bellperson(&vk, &bvk, &ei)) != CZ_OK ||
+        (rc = cz_groth16_proofs_read(&proofs, &nproofs, CZ_CURVE_BLS12381, o.proof, &ei)) !=
+            CZ_OK) {
+        status = cz__cli_report(cmd, &ei);
+        goto out;
+    }
+    if (nproofs != 1) {
+        status = cz__cli_usage_error(cmd, "%s holds %zu proofs; a PoSt partition is one", o.proof,
+                                     nproofs);
+        goto out;
+    }
+    rc = cz__post_verify(&vk, &rq, &proofs[0], &ei);
+    if (rc == CZ_OK) {
+        printf("valid\n");
+        status = CZ_EXIT_OK;
+    } else if (rc == CZ_EVERIFY) {
+        printf("invalid\n");
+        status = CZ_EXIT_INVALID;
+    } else {
+        status = cz__cli_report(cmd, &ei);
+    }
+out:
+    free(proofs);
+    cz_groth16_vk_free(&vk);
+    cz_bellperson_vk_free(&bvk);
+    free_vanilla(bufs, lens, o.nvanilla);
+    free(params_path);
+    free(vk_path);
+    return status;
+}
+
 int cz__cli_filecoin(int argc, char **argv) {
     if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
         fputs(filecoin_help, argc < 2 ? stderr : stdout);
@@ -202,6 +600,13 @@ int cz__cli_filecoin(int argc, char **argv) {
         return circuit_info(argc - 1, argv + 1);
     if (strcmp(argv[1], "setup") == 0)
         return setup(argc - 1, argv + 1);
-    return cz__cli_usage_error("filecoin", "unknown subcommand '%s' (circuit-info, setup)",
-                               argv[1]);
+    if (strcmp(argv[1], "fake-vanilla") == 0)
+        return fake_vanilla(argc - 1, argv + 1);
+    if (strcmp(argv[1], "prove") == 0)
+        return prove(argc - 1, argv + 1);
+    if (strcmp(argv[1], "verify") == 0)
+        return verify(argc - 1, argv + 1);
+    return cz__cli_usage_error(
+        "filecoin", "unknown subcommand '%s' (circuit-info, setup, fake-vanilla, prove, verify)",
+        argv[1]);
 }

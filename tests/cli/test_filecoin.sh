@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# `cuzk filecoin circuit-info` and `setup` from the outside (docs/filecoin.md). The sizes it must print are
+# `cuzk filecoin circuit-info`, `setup`, `fake-vanilla`, `prove` and `verify` from the outside
+# (docs/filecoin.md). The sizes it must print are
 # the published ones (rust-fil-proofs PR #1325 for WinningPoSt 32 GiB: 370,590 constraints and
 # 133 inputs; the research model's aux counts, which reproduce every published figure), checked
 # field by field with Node's JSON parser; unknown kinds, kinds not implemented yet, sizes
@@ -63,6 +64,65 @@ cz filecoin setup window-post --sector-size 2KiB
 check "setup without --params-dir: exit 2" test "$rc" = 2
 cz filecoin setup window-post --sector-size 2KiB --params-dir "$T/p1" --seed 012
 check "setup with an odd --seed: exit 2" test "$rc" = 2
+
+# fake-vanilla -> prove -> verify, WindowPoSt (V1_1 and V1) and WinningPoSt at 2 KiB, under the
+# local keys; the verifier is cuzk's (held to @noble/curves by interop_bellperson_verify).
+rnd() { awk '/^randomness/{print $2}' "$1/request.txt"; }
+for v in v11 v1; do
+    F="$T/fake-$v"
+    mkdir -p "$F"
+    [ $v = v1 ] && V1=--v1 REG=5 || V1= REG=10
+    cz filecoin fake-vanilla window-post --sector-size 2KiB --sectors 2 --seed 5 -o "$F" $V1
+    check "fake-vanilla window-post ($v) exits 0" test "$rc" = 0
+    check "... registered proof $REG, two sectors" \
+        bash -c "grep -qx 'registered_proof $REG' '$F/request.txt' && [ \$(grep -c ^sector '$F/request.txt') = 2 ]"
+    check "... 5680 bytes per vanilla proof" test "$(wc -c <"$F/vanilla-0.bin")" = 5680
+    cz filecoin prove window-post --params-dir "$T/p1" --registered-proof $REG \
+        --randomness "$(rnd "$F")" --vanilla "$F/vanilla-0.bin" --vanilla "$F/vanilla-1.bin" \
+        -o "$F/proof.bin"
+    check "prove window-post ($v) exits 0 and writes 192 bytes" \
+        bash -c "[ $rc = 0 ] && [ \$(wc -c <'$F/proof.bin') = 192 ]"
+    cz filecoin verify window-post --params-dir "$T/p1" --registered-proof $REG \
+        --randomness "$(rnd "$F")" --vanilla "$F/vanilla-0.bin" --vanilla "$F/vanilla-1.bin" \
+        "$F/proof.bin"
+    check "verify window-post ($v): valid, exit 0" bash -c "[ $rc = 0 ] && grep -qx valid '$T/out'"
+done
+F="$T/fake-v11"
+OTHER=$(rnd "$F" | sed 's/^\(.\)\(.\)/\2\1/')
+cz filecoin verify window-post --params-dir "$T/p1" --registered-proof 10 --randomness "$OTHER" \
+    --vanilla "$F/vanilla-0.bin" --vanilla "$F/vanilla-1.bin" "$F/proof.bin"
+check "verify under another randomness: invalid, exit 1" \
+    bash -c "[ $rc = 1 ] && grep -qx invalid '$T/out'"
+cz filecoin verify window-post --params-dir "$T/p1" --registered-proof 5 --randomness "$(rnd "$F")" \
+    --vanilla "$F/vanilla-0.bin" --vanilla "$F/vanilla-1.bin" "$F/proof.bin"
+check "verify with the V1 indexes of a V1_1 proof: exit 1" test "$rc" = 1
+cz filecoin prove window-post --params-dir "$T/p1" --registered-proof 10 --randomness "$OTHER" \
+    --vanilla "$F/vanilla-0.bin" --vanilla "$F/vanilla-1.bin" -o "$T/bad.bin"
+check "prove under another randomness: exit 3 naming sector and challenge" \
+    bash -c "[ $rc = 3 ] && grep -q 'sector 1000: challenge 0: the path opens leaf' '$T/err'"
+cz filecoin prove window-post --params-dir "$T/p1" --registered-proof 10 --randomness "$(rnd "$F")" \
+    --vanilla "$F/vanilla-1.bin" --vanilla "$F/vanilla-0.bin" -o "$T/bad.bin"
+check "prove with the sectors out of order: exit 3" \
+    bash -c "[ $rc = 3 ] && grep -q 'ascending id' '$T/err'"
+head -c 1000 "$F/vanilla-0.bin" >"$T/short.bin"
+cz filecoin prove window-post --params-dir "$T/p1" --registered-proof 10 --randomness "$(rnd "$F")" \
+    --vanilla "$T/short.bin" -o "$T/bad.bin"
+check "prove with a truncated vanilla proof: exit 3 naming it" \
+    bash -c "[ $rc = 3 ] && grep -q 'vanilla proof 0' '$T/err'"
+mkdir -p "$T/fw"
+"$CUZK" filecoin setup winning-post --sector-size 2KiB --params-dir "$T/p1" --seed 0103 2>/dev/null
+cz filecoin fake-vanilla winning-post --sector-size 2KiB --sectors 1 --seed 9 -o "$T/fw"
+check "fake-vanilla winning-post: 66 inclusion proofs (36816 bytes)" \
+    test "$(wc -c <"$T/fw/vanilla-0.bin")" = 36816
+cz filecoin prove winning-post --params-dir "$T/p1" --registered-proof 0 \
+    --randomness "$(rnd "$T/fw")" --vanilla "$T/fw/vanilla-0.bin" -o "$T/fw/proof.bin"
+check "prove winning-post exits 0" test "$rc" = 0
+cz filecoin verify winning-post --params-dir "$T/p1" --registered-proof 0 \
+    --randomness "$(rnd "$T/fw")" --vanilla "$T/fw/vanilla-0.bin" "$T/fw/proof.bin"
+check "verify winning-post: valid" test "$rc" = 0
+cz filecoin verify window-post --params-dir "$T/p1" --registered-proof 0 \
+    --randomness "$(rnd "$T/fw")" --vanilla "$T/fw/vanilla-0.bin" "$T/fw/proof.bin"
+check "a WinningPoSt registered proof for window-post: exit 2" test "$rc" = 2
 
 if [ "$fails" -ne 0 ]; then
     echo "$fails check(s) failed"

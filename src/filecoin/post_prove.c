@@ -1,0 +1,179 @@
+/*
+ * A PoSt partition from a request, proven and verified (post_prove.h).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cs/cs.h"
+#include "cuzk/assignment.h"
+#include "filecoin/post_prove.h"
+
+int cz__post_registered(cz__post_kind *kind, uint64_t *sector_size, int *window_v1, uint64_t id,
+                        cz_errinfo *ei) {
+    static const uint64_t sizes[5] = {UINT64_C(1) << 11, UINT64_C(1) << 23, UINT64_C(1) << 29,
+                                      UINT64_C(1) << 35, UINT64_C(1) << 36};
+    if (id > 14)
+        return cz_fail(ei, CZ_EINVAL,
+                       "post: registered proof %llu is not a PoSt (0-4 WinningPoSt, 5-14 "
+                       "WindowPoSt)",
+                       (unsigned long long)id);
+    *kind = id < 5 ? CZ__POST_WINNING : CZ__POST_WINDOW;
+    *sector_size = sizes[id % 5];
+    *window_v1 = id >= 5 && id < 10;
+    return CZ_OK;
+}
+
+void cz__post_vanillas_free(cz__post_vanilla *vs, size_t n) {
+    if (vs == NULL)
+        return;
+    for (size_t i = 0; i < n; i++)
+        cz__post_vanilla_free(&vs[i]);
+    free(vs);
+}
+
+/* The challenge index base of the vanilla proof at position i of the partition. */
+static uint64_t index_base(const cz__post_shape *shape, int window_v1, uint64_t partition,
+                           size_t i) {
+    return window_v1 ? (partition * shape->sectors + i) * shape->challenges : 0;
+}
+
+int cz__post_request_load(cz__post_vanilla **vs, cz__post_shape *shape, const cz__post_request *rq,
+                          int check_paths, cz_errinfo *ei) {
+    cz__post_kind kind = CZ__POST_WINNING;
+    uint64_t size = 0;
+    int v1 = 0, rc;
+    unsigned nproofs;
+    cz_bls12381_fr rnd;
+    *vs = NULL;
+    if ((rc = cz__post_registered(&kind, &size, &v1, rq->registered_proof, ei)) != CZ_OK ||
+        (rc = cz__post_shape_get(shape, kind, size, ei)) != CZ_OK)
+        return rc;
+    if (cz_bls12381_fr_from_bytes_le(&rnd, rq->randomness) != CZ_OK)
+        return cz_fail(ei, CZ_ENONCANON, "post: the randomness is not a field element below r");
+    if (kind == CZ__POST_WINNING ? rq->nvanilla != 1
+                                 : rq->nvanilla == 0 || rq->nvanilla > shape->sectors)
+        return cz_fail(ei, CZ_EINVAL, "post: %zu vanilla proofs for a %s partition (%s)",
+                       rq->nvanilla, kind == CZ__POST_WINNING ? "WinningPoSt" : "WindowPoSt",
+                       kind == CZ__POST_WINNING ? "exactly 1" : "1 to the partition's sectors");
+    nproofs = kind == CZ__POST_WINNING ? (unsigned)shape->sectors : shape->challenges;
+    if ((*vs = calloc(rq->nvanilla, sizeof **vs)) == NULL)
+        return cz_fail(ei, CZ_ENOMEM, "post: %zu vanilla proofs", rq->nvanilla);
+    for (size_t i = 0; i < rq->nvanilla; i++) {
+        if ((rc = cz__post_vanilla_decode(&(*vs)[i], shape, nproofs, rq->vanilla[i],
+                                          rq->vanilla_len[i], i, ei)) != CZ_OK)
+            goto fail;
+        if (i > 0 && (*vs)[i].sector_id <= (*vs)[i - 1].sector_id) {
+            rc = cz_fail(ei, CZ_EINVAL,
+                         "post: vanilla proof %zu: sector %llu after sector %llu (a partition "
+                         "lists its sectors in ascending id)",
+                         i, (unsigned long long)(*vs)[i].sector_id,
+                         (unsigned long long)(*vs)[i - 1].sector_id);
+            goto fail;
+        }
+        if (check_paths &&
+            (rc = cz__post_vanilla_check(&(*vs)[i], shape, rq->randomness,
+                                         index_base(shape, v1, rq->partition, i), ei)) != CZ_OK)
+            goto fail;
+    }
+    return CZ_OK;
+fail:
+    cz__post_vanillas_free(*vs, rq->nvanilla);
+    *vs = NULL;
+    return rc;
+}
+
+/* The witness's public inputs, as cz_groth16_verify takes them. */
+static int public_of(cz_groth16_public *pub, const cz__post_witness *w, const cz__post_shape *shape,
+                     cz_errinfo *ei) {
+    pub->curve = CZ_CURVE_BLS12381;
+    pub->n = (uint32_t)(w->nsectors * (1 + shape->challenges));
+    if ((pub->values = calloc(pub->n, sizeof *pub->values)) == NULL)
+        return cz_fail(ei, CZ_ENOMEM, "post: %u public inputs", pub->n);
+    cz__post_public_inputs(pub->values, w, shape);
+    return CZ_OK;
+}
+
+int cz__post_prove(cz_groth16_proof *proof, const cz_bellperson_params *key,
+                   const cz__post_request *rq, cz_threadpool *pool, const cz_groth16_bp_opts *opts,
+                   cz_errinfo *ei) {
+    cz__post_vanilla *vs = NULL;
+    cz__post_shape shape;
+    cz__post_witness w;
+    cz__cs rec, wit;
+    cz_r1cs r;
+    cz_assignment as;
+    cz_groth16_vk vk;
+    cz_groth16_public pub = {0};
+    int rc;
+    memset(&w, 0, sizeof w);
+    memset(&r, 0, sizeof r);
+    memset(&as, 0, sizeof as);
+    memset(&vk, 0, sizeof vk);
+    memset(&rec, 0, sizeof rec);
+    memset(&wit, 0, sizeof wit);
+    if ((rc = cz__post_request_load(&vs, &shape, rq, 1, ei)) != CZ_OK)
+        return rc;
+    if (key->vk.nic != shape.sectors * (1 + shape.challenges) + 1) {
+        rc = cz_fail(ei, CZ_EFORMAT, "post: the key has %u IC points, this circuit needs %zu",
+                     key->vk.nic, shape.sectors * (1 + shape.challenges) + 1);
+        goto out;
+    }
+    if ((rc = cz__post_witness_make(&w, vs, rq->nvanilla, &shape, ei)) != CZ_OK ||
+        (rc = cz__cs_init(&rec, CZ__CS_RECORD, 0, ei)) != CZ_OK ||
+        (rc = cz__post_circuit_blank(&rec, &shape.tree, shape.nleaves, shape.sectors,
+                                     shape.challenges, ei)) != CZ_OK ||
+        (rc = cz__cs_to_r1cs(&r, &rec, ei)) != CZ_OK)
+        goto out;
+    cz__cs_free(&rec);
+    if ((rc = cz__cs_init(&wit, CZ__CS_WITNESS, 0, ei)) != CZ_OK)
+        goto out;
+    cz__post_circuit(&wit, w.sectors, w.nsectors);
+    if ((rc = cz__cs_values_to_r1cs(&r, &wit, ei)) != CZ_OK)
+        goto out;
+    cz__cs_free(&wit);
+    if ((rc = cz_r1cs_assignment_make(&as, &r, pool, ei)) != CZ_OK ||
+        (rc = cz_groth16_bp_prove(proof, key, &as, 1, opts, ei)) != CZ_OK ||
+        (rc = cz_groth16_vk_from_bellperson(&vk, &key->vk, ei)) != CZ_OK ||
+        (rc = public_of(&pub, &w, &shape, ei)) != CZ_OK)
+        goto out;
+    if ((rc = cz_groth16_verify(&vk, &pub, proof, ei)) != CZ_OK)
+        rc = cz_fail(ei, rc, "post: the proof does not verify against the key's vk");
+out:
+    cz_groth16_public_free(&pub);
+    cz_groth16_vk_free(&vk);
+    cz_assignment_free(&as);
+    cz_r1cs_free(&r);
+    cz__cs_free(&rec);
+    cz__cs_free(&wit);
+    cz__post_witness_free(&w);
+    cz__post_vanillas_free(vs, rq->nvanilla);
+    return rc;
+}
+
+int cz__post_verify(const cz_groth16_vk *vk, const cz__post_request *rq,
+                    const cz_groth16_proof *proof, cz_errinfo *ei) {
+    cz__post_vanilla *vs = NULL;
+    cz__post_shape shape;
+    cz__post_witness w;
+    cz_groth16_public pub = {0};
+    cz__post_kind kind = CZ__POST_WINNING;
+    uint64_t size = 0;
+    int v1 = 0, rc;
+    memset(&w, 0, sizeof w);
+    if ((rc = cz__post_request_load(&vs, &shape, rq, 0, ei)) != CZ_OK)
+        return rc;
+    cz__post_registered(&kind, &size, &v1, rq->registered_proof, NULL);
+    /* the challenges the verifier derives, not the paths' indexes */
+    for (size_t i = 0; i < rq->nvanilla; i++)
+        for (unsigned n = 0; n < vs[i].nproofs; n++)
+            vs[i].proofs[n].leaf_index = cz__post_leaf_challenge(
+                rq->randomness, vs[i].sector_id, index_base(&shape, v1, rq->partition, i) + n,
+                shape.nleaves);
+    if ((rc = cz__post_witness_make(&w, vs, rq->nvanilla, &shape, ei)) == CZ_OK &&
+        (rc = public_of(&pub, &w, &shape, ei)) == CZ_OK)
+        rc = cz_groth16_verify(vk, &pub, proof, ei);
+    cz_groth16_public_free(&pub);
+    cz__post_witness_free(&w);
+    cz__post_vanillas_free(vs, rq->nvanilla);
+    return rc;
+}

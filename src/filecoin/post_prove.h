@@ -1,0 +1,53 @@
+/*
+ * A PoSt partition from the inputs of a WINNING_POST or WINDOW_POST_PARTITION request (the
+ * registered proof, the randomness, the partition index, the vanilla proofs), proven with a
+ * bellperson key and verified: what the daemon and `cuzk filecoin prove|verify` run.
+ *
+ * Registered proofs (the chain's RegisteredPoStProof ids): 0-4 WinningPoSt 2 KiB, 8 MiB,
+ * 512 MiB, 32 GiB, 64 GiB; 5-9 WindowPoSt V1 of the same sizes (challenge indexes counted over
+ * the whole PoSt); 10-14 WindowPoSt V1_1 (indexes per sector). The randomness must be a field
+ * element below r, as rust-fil-proofs requires. A WindowPoSt partition takes 1 to S vanilla
+ * proofs in ascending sector id (the verifier's order), a WinningPoSt one exactly one.
+ *
+ * Proving: every vanilla proof decoded and checked natively first (post_vanilla.h: a bad one
+ * costs no synthesis), then the circuit recorded, the witness synthesized alone into it, the
+ * bellperson prover, and the proof verified against the key's vk before it is returned.
+ */
+#ifndef CUZK_FILECOIN_POST_PROVE_H
+#define CUZK_FILECOIN_POST_PROVE_H
+
+#include "cuzk/bellperson.h"
+#include "cuzk/groth16.h"
+#include "cuzk/groth16_bellperson.h"
+#include "filecoin/post_vanilla.h"
+
+typedef struct cz__post_request {
+    uint64_t registered_proof;
+    uint8_t randomness[32];
+    uint64_t partition;
+    const uint8_t *const *vanilla; /* nvanilla proofs' bytes */
+    const size_t *vanilla_len;
+    size_t nvanilla;
+} cz__post_request;
+
+/* The kind, sector size and index rule of a registered proof; CZ_EINVAL naming an unknown id. */
+int cz__post_registered(cz__post_kind *kind, uint64_t *sector_size, int *window_v1, uint64_t id,
+                        cz_errinfo *ei);
+
+/* The request's vanilla proofs decoded and (check_paths) checked: *vs (nvanilla, free with
+ * cz__post_vanilla_free each and free) and the shape. Errors name the proof and what failed. */
+int cz__post_request_load(cz__post_vanilla **vs, cz__post_shape *shape, const cz__post_request *rq,
+                          int check_paths, cz_errinfo *ei);
+void cz__post_vanillas_free(cz__post_vanilla *vs, size_t n);
+
+/* Proves the request's partition with key (opts: the prover's options, NULL: CPU, one thread) and
+ * verifies the proof against the key's vk. */
+int cz__post_prove(cz_groth16_proof *proof, const cz_bellperson_params *key,
+                   const cz__post_request *rq, cz_threadpool *pool, const cz_groth16_bp_opts *opts,
+                   cz_errinfo *ei);
+/* Verifies proof for the request: the public inputs from the vanilla proofs' sector ids and
+ * comm_r and the derived challenges (their paths are not read). CZ_OK or CZ_EVERIFY. */
+int cz__post_verify(const cz_groth16_vk *vk, const cz__post_request *rq,
+                    const cz_groth16_proof *proof, cz_errinfo *ei);
+
+#endif
