@@ -111,17 +111,23 @@ static int circuit_info(int argc, char **argv) {
     return CZ_EXIT_OK;
 }
 
-/* The blank circuit of shape recorded into *r. */
-static int record_post(cz_r1cs *r, const cz__post_shape *shape, cz_errinfo *ei) {
-    cz__cs cs;
-    int rc = cz__cs_init(&cs, CZ__CS_RECORD, 0, ei);
-    if (rc == CZ_OK)
-        rc = cz__post_circuit_blank(&cs, &shape->tree, shape->nleaves, shape->sectors,
-                                    shape->challenges, ei);
-    if (rc == CZ_OK)
-        rc = cz__cs_to_r1cs(r, &cs, ei);
-    cz__cs_free(&cs);
-    return rc;
+/* The key files of kind at sector_size in dir: *params_path and *vk_path malloc'd. */
+static int key_paths(char **params_path, char **vk_path, cz__post_kind pk, uint64_t sector_size,
+                     const char *dir) {
+    const cz_param_proof proof =
+        pk == CZ__POST_WINNING ? CZ_PARAM_PROOF_WINNING_POST : CZ_PARAM_PROOF_WINDOW_POST;
+    const cz_param_file *fp = cz_params_find_proof(NULL, proof, sector_size, CZ_PARAM_EXT_PARAMS),
+                        *fv = cz_params_find_proof(NULL, proof, sector_size, CZ_PARAM_EXT_VK);
+    *params_path = *vk_path = NULL;
+    if (fp == NULL || fv == NULL)
+        return 0;
+    *params_path = malloc(strlen(dir) + strlen(fp->name) + 2);
+    *vk_path = malloc(strlen(dir) + strlen(fv->name) + 2);
+    if (*params_path == NULL || *vk_path == NULL)
+        return 0;
+    sprintf(*params_path, "%s/%s", dir, fp->name);
+    sprintf(*vk_path, "%s/%s", dir, fv->name);
+    return 1;
 }
 
 static int setup(int argc, char **argv) {
@@ -132,7 +138,6 @@ static int setup(int argc, char **argv) {
     uint8_t *seed = NULL;
     cz__post_kind pk;
     cz__post_shape shape;
-    const cz_param_file *fp, *fv;
     cz_groth16_trapdoor td;
     cz_threadpool *pool = NULL;
     cz_r1cs r;
@@ -176,33 +181,21 @@ static int setup(int argc, char **argv) {
     cz_errinfo_clear(&ei);
     if (cz__post_shape_get(&shape, pk, sector_size, &ei) != CZ_OK)
         return cz__cli_report("filecoin setup", &ei);
-    fp = cz_params_find_proof(
-        NULL, pk == CZ__POST_WINNING ? CZ_PARAM_PROOF_WINNING_POST : CZ_PARAM_PROOF_WINDOW_POST,
-        sector_size, CZ_PARAM_EXT_PARAMS);
-    fv = cz_params_find_proof(
-        NULL, pk == CZ__POST_WINNING ? CZ_PARAM_PROOF_WINNING_POST : CZ_PARAM_PROOF_WINDOW_POST,
-        sector_size, CZ_PARAM_EXT_VK);
-    if (fp == NULL || fv == NULL)
-        return cz__cli_usage_error("filecoin setup",
-                                   "%s at %llu bytes: no Filecoin parameter file of that name",
-                                   kind, (unsigned long long)sector_size);
     if (seed_hex != NULL) {
         if ((seed = cz__cli_parse_hex(seed_hex, &seed_len)) == NULL)
             return cz__cli_usage_error("filecoin setup",
                                        "--seed wants an even number of hex digits");
         cz_groth16_trapdoor_from_seed(&td, seed, seed_len);
     }
-    params_path = malloc(strlen(dir) + strlen(fp->name) + 2);
-    vk_path = malloc(strlen(dir) + strlen(fv->name) + 2);
-    if (params_path == NULL || vk_path == NULL) {
-        fprintf(stderr, "cuzk filecoin setup: out of memory\n");
+    if (!key_paths(&params_path, &vk_path, pk, sector_size, dir)) {
+        status = cz__cli_usage_error("filecoin setup",
+                                     "%s at %llu bytes: no Filecoin parameter file of that name",
+                                     kind, (unsigned long long)sector_size);
         goto out;
     }
-    sprintf(params_path, "%s/%s", dir, fp->name);
-    sprintf(vk_path, "%s/%s", dir, fv->name);
     snprintf(what, sizeof what, "%s %llu bytes", kind, (unsigned long long)sector_size);
     if ((rc = cz_threadpool_create(&pool, nthreads, &ei)) == CZ_OK &&
-        (rc = record_post(&r, &shape, &ei)) == CZ_OK)
+        (rc = cz__post_record(&r, &shape, &ei)) == CZ_OK)
         rc = cz__cli_bellperson_key(what, &r, params_path, vk_path, seed != NULL ? &td : NULL, pool,
                                     dev, &ei);
     status = rc == CZ_OK ? CZ_EXIT_OK : cz__cli_report("filecoin setup", &ei);
@@ -214,25 +207,6 @@ out:
     cz_r1cs_free(&r);
     cz_threadpool_destroy(pool);
     return status;
-}
-
-/* The key files of kind at sector_size in dir: *params_path and *vk_path malloc'd. */
-static int key_paths(char **params_path, char **vk_path, cz__post_kind pk, uint64_t sector_size,
-                     const char *dir) {
-    const cz_param_proof proof =
-        pk == CZ__POST_WINNING ? CZ_PARAM_PROOF_WINNING_POST : CZ_PARAM_PROOF_WINDOW_POST;
-    const cz_param_file *fp = cz_params_find_proof(NULL, proof, sector_size, CZ_PARAM_EXT_PARAMS),
-                        *fv = cz_params_find_proof(NULL, proof, sector_size, CZ_PARAM_EXT_VK);
-    *params_path = *vk_path = NULL;
-    if (fp == NULL || fv == NULL)
-        return 0;
-    *params_path = malloc(strlen(dir) + strlen(fp->name) + 2);
-    *vk_path = malloc(strlen(dir) + strlen(fv->name) + 2);
-    if (*params_path == NULL || *vk_path == NULL)
-        return 0;
-    sprintf(*params_path, "%s/%s", dir, fp->name);
-    sprintf(*vk_path, "%s/%s", dir, fv->name);
-    return 1;
 }
 
 /* The registered proof of kind at a size: WinningPoSt 0-4, WindowPoSt V1 5-9 or V1_1 10-14. */
@@ -471,6 +445,30 @@ static int check_kind(const req_opts *o, cz__post_kind pk, const char *cmd, uint
     return CZ_EXIT_OK;
 }
 
+/* What prove and verify do first: the options, the kind, the registered proof's size, the key
+ * files. CZ_EXIT_OK to go on (the paths malloc'd), else the exit code (nothing to free). */
+static int req_begin(req_opts *o, int argc, char **argv, const char *cmd, int proving,
+                     cz__post_kind *pk, uint64_t *size, char **params_path, char **vk_path,
+                     cz_errinfo *ei) {
+    int ok, rc = parse_req(o, argc, argv, cmd, proving);
+    *params_path = *vk_path = NULL;
+    if (rc != CZ_EXIT_OK)
+        return rc;
+    rc = parse_kind(pk, o->kind, cmd, &ok);
+    if (!ok)
+        return rc;
+    if ((rc = check_kind(o, *pk, cmd, size, ei)) != CZ_EXIT_OK)
+        return rc;
+    if (!key_paths(params_path, vk_path, *pk, *size, o->dir)) {
+        free(*params_path);
+        free(*vk_path);
+        *params_path = *vk_path = NULL;
+        return cz__cli_usage_error(cmd, "no Filecoin key name for %s at %llu bytes", o->kind,
+                                   (unsigned long long)*size);
+    }
+    return CZ_EXIT_OK;
+}
+
 static int prove(int argc, char **argv) {
     static req_opts o;
     const char *cmd = "filecoin prove";
@@ -485,21 +483,12 @@ static int prove(int argc, char **argv) {
     uint64_t size = 0;
     char *params_path = NULL, *vk_path = NULL;
     cz_errinfo ei;
-    int ok, rc = parse_req(&o, argc, argv, cmd, 1), status;
-    if (rc != CZ_EXIT_OK)
-        return rc;
-    rc = parse_kind(&pk, o.kind, cmd, &ok);
-    if (!ok)
-        return rc;
-    cz_errinfo_clear(&ei);
-    if ((rc = check_kind(&o, pk, cmd, &size, &ei)) != CZ_EXIT_OK)
-        return rc;
+    int rc, status;
     memset(&key, 0, sizeof key);
-    if (!key_paths(&params_path, &vk_path, pk, size, o.dir)) {
-        status = cz__cli_usage_error(cmd, "no Filecoin key name for %s at %llu bytes", o.kind,
-                                     (unsigned long long)size);
-        goto out;
-    }
+    cz_errinfo_clear(&ei);
+    if ((rc = req_begin(&o, argc, argv, cmd, 1, &pk, &size, &params_path, &vk_path, &ei)) !=
+        CZ_EXIT_OK)
+        return rc;
     memset(&bo, 0, sizeof bo);
     if ((rc = load_vanilla(&rq, &bufs, &lens, &o, &ei)) != CZ_OK ||
         (rc = cz_threadpool_create(&pool, o.nthreads, &ei)) != CZ_OK ||
@@ -542,22 +531,13 @@ static int verify(int argc, char **argv) {
     uint64_t size = 0;
     char *params_path = NULL, *vk_path = NULL;
     cz_errinfo ei;
-    int ok, rc = parse_req(&o, argc, argv, cmd, 0), status;
-    if (rc != CZ_EXIT_OK)
-        return rc;
-    rc = parse_kind(&pk, o.kind, cmd, &ok);
-    if (!ok)
-        return rc;
-    cz_errinfo_clear(&ei);
-    if ((rc = check_kind(&o, pk, cmd, &size, &ei)) != CZ_EXIT_OK)
-        return rc;
+    int rc, status;
     memset(&bvk, 0, sizeof bvk);
     memset(&vk, 0, sizeof vk);
-    if (!key_paths(&params_path, &vk_path, pk, size, o.dir)) {
-        status = cz__cli_usage_error(cmd, "no Filecoin key name for %s at %llu bytes", o.kind,
-                                     (unsigned long long)size);
-        goto out;
-    }
+    cz_errinfo_clear(&ei);
+    if ((rc = req_begin(&o, argc, argv, cmd, 0, &pk, &size, &params_path, &vk_path, &ei)) !=
+        CZ_EXIT_OK)
+        return rc;
     if ((rc = load_vanilla(&rq, &bufs, &lens, &o, &ei)) != CZ_OK ||
         (rc = cz_bellperson_vk_read(&bvk, vk_path, NULL, &ei)) != CZ_OK ||
         (rc = cz_groth16_vk_from_bellperson(&vk, &bvk, &ei)) != CZ_OK ||

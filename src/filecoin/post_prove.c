@@ -82,6 +82,19 @@ fail:
     return rc;
 }
 
+int cz__post_record(cz_r1cs *r, const cz__post_shape *shape, cz_errinfo *ei) {
+    cz__cs cs;
+    int rc = cz__cs_init(&cs, CZ__CS_RECORD, 0, ei);
+    memset(r, 0, sizeof *r);
+    if (rc == CZ_OK)
+        rc = cz__post_circuit_blank(&cs, &shape->tree, shape->nleaves, shape->sectors,
+                                    shape->challenges, ei);
+    if (rc == CZ_OK)
+        rc = cz__cs_to_r1cs(r, &cs, ei);
+    cz__cs_free(&cs);
+    return rc;
+}
+
 /* The witness's public inputs, as cz_groth16_verify takes them. */
 static int public_of(cz_groth16_public *pub, const cz__post_witness *w, const cz__post_shape *shape,
                      cz_errinfo *ei) {
@@ -99,7 +112,7 @@ int cz__post_prove(cz_groth16_proof *proof, const cz_bellperson_params *key,
     cz__post_vanilla *vs = NULL;
     cz__post_shape shape;
     cz__post_witness w;
-    cz__cs rec, wit;
+    cz__cs wit;
     cz_r1cs r;
     cz_assignment as;
     cz_groth16_vk vk;
@@ -109,7 +122,6 @@ int cz__post_prove(cz_groth16_proof *proof, const cz_bellperson_params *key,
     memset(&r, 0, sizeof r);
     memset(&as, 0, sizeof as);
     memset(&vk, 0, sizeof vk);
-    memset(&rec, 0, sizeof rec);
     memset(&wit, 0, sizeof wit);
     if ((rc = cz__post_request_load(&vs, &shape, rq, 1, ei)) != CZ_OK)
         return rc;
@@ -119,12 +131,8 @@ int cz__post_prove(cz_groth16_proof *proof, const cz_bellperson_params *key,
         goto out;
     }
     if ((rc = cz__post_witness_make(&w, vs, rq->nvanilla, &shape, ei)) != CZ_OK ||
-        (rc = cz__cs_init(&rec, CZ__CS_RECORD, 0, ei)) != CZ_OK ||
-        (rc = cz__post_circuit_blank(&rec, &shape.tree, shape.nleaves, shape.sectors,
-                                     shape.challenges, ei)) != CZ_OK ||
-        (rc = cz__cs_to_r1cs(&r, &rec, ei)) != CZ_OK)
+        (rc = cz__post_record(&r, &shape, ei)) != CZ_OK)
         goto out;
-    cz__cs_free(&rec);
     if ((rc = cz__cs_init(&wit, CZ__CS_WITNESS, 0, ei)) != CZ_OK)
         goto out;
     cz__post_circuit(&wit, w.sectors, w.nsectors);
@@ -143,7 +151,6 @@ out:
     cz_groth16_vk_free(&vk);
     cz_assignment_free(&as);
     cz_r1cs_free(&r);
-    cz__cs_free(&rec);
     cz__cs_free(&wit);
     cz__post_witness_free(&w);
     cz__post_vanillas_free(vs, rq->nvanilla);

@@ -40,6 +40,10 @@ int cz__post_request_load(cz__post_vanilla **vs, cz__post_shape *shape, const cz
                           int check_paths, cz_errinfo *ei);
 void cz__post_vanillas_free(cz__post_vanilla *vs, size_t n);
 
+/* The blank circuit of shape recorded into *r (what the key is made from and the witness fills).
+ * Free with cz_r1cs_free. */
+int cz__post_record(cz_r1cs *r, const cz__post_shape *shape, cz_errinfo *ei);
+
 /* Proves the request's partition with key (opts: the prover's options, NULL: CPU, one thread) and
  * verifies the proof against the key's vk. */
 int cz__post_prove(cz_groth16_proof *proof, const cz_bellperson_params *key,
