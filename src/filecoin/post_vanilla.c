@@ -63,7 +63,7 @@ static int rd_fr(rd *r, fr *v, const char *what) {
 
 /* A u64 that must equal want. */
 static int rd_count(rd *r, uint64_t want, const char *what) {
-    uint64_t v;
+    uint64_t v = 0;
     char msg[160];
     if (!rd_u64(r, &v, what))
         return 0;
@@ -85,7 +85,7 @@ static int rd_path(rd *r, cz__post_inclusion *inc, unsigned from, unsigned n, un
         return 0;
     for (unsigned l = from; l < from + n; l++) {
         cz__path_level *lv = &inc->levels[l];
-        uint64_t index;
+        uint64_t index = 0;
         snprintf(what, sizeof what, "inclusion proof %u: level %u: the sibling count", proof, l);
         if (!rd_count(r, arity - 1, what))
             return 0;
@@ -114,7 +114,7 @@ static int rd_inclusion(rd *r, cz__post_inclusion *inc, const cz__post_shape *sh
                         unsigned proof) {
     const unsigned nbase = shape->nlevels - (shape->tree.sub != 0) - (shape->tree.top != 0);
     const uint32_t want_tag = shape->tree.top ? 2 : shape->tree.sub ? 1 : 0;
-    uint32_t tag;
+    uint32_t tag = 0;
     char what[96];
     snprintf(what, sizeof what, "inclusion proof %u: the tree kind", proof);
     if (!rd_u32(r, &tag, what))
