@@ -209,16 +209,6 @@ out:
     return status;
 }
 
-/* The registered proof of kind at a size: WinningPoSt 0-4, WindowPoSt V1 5-9 or V1_1 10-14. */
-static uint64_t registered_of(cz__post_kind pk, uint64_t sector_size, int v1) {
-    static const uint64_t sizes[5] = {UINT64_C(1) << 11, UINT64_C(1) << 23, UINT64_C(1) << 29,
-                                      UINT64_C(1) << 35, UINT64_C(1) << 36};
-    uint64_t i = 0;
-    while (i < 5 && sizes[i] != sector_size)
-        i++;
-    return pk == CZ__POST_WINNING ? i : (v1 ? 5 : 10) + i;
-}
-
 static int write_file(const char *path, const uint8_t *data, size_t len, cz_errinfo *ei) {
     FILE *f = fopen(path, "wb");
     int ok;
@@ -286,7 +276,8 @@ static int fake_vanilla(int argc, char **argv) {
     for (int i = 0; i < 32; i++) /* the randomness: from the seed, below r */
         rnd[i] = (uint8_t)((seed * UINT64_C(0x9e3779b97f4a7c15) >> (8 * (i % 8))) + 37 * i);
     rnd[31] &= 0x3f;
-    reg = registered_of(pk, sector_size, v1);
+    if (cz__post_registered_id(&reg, pk, sector_size, v1, &ei) != CZ_OK)
+        return cz__cli_report("filecoin fake-vanilla", &ei);
     snprintf(path, sizeof path, "%s/request.txt", dir);
     if ((f = fopen(path, "w")) == NULL) {
         fprintf(stderr, "cuzk filecoin fake-vanilla: cannot write %s\n", path);
@@ -298,7 +289,7 @@ static int fake_vanilla(int argc, char **argv) {
     fprintf(f, "\npartition %llu\n", (unsigned long long)partition);
     for (uint64_t s = 0; s < nsectors; s++) {
         const uint64_t id = 1000 + s;
-        const uint64_t base = v1 ? (partition * shape.sectors + s) * shape.challenges : 0;
+        const uint64_t base = cz__post_index_base(&shape, v1, partition, s);
         cz__post_vanilla v;
         uint8_t *bytes = NULL;
         size_t len = 0;

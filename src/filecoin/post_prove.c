@@ -8,19 +8,31 @@
 #include "cuzk/assignment.h"
 #include "filecoin/post_prove.h"
 
+static const uint64_t post_sizes[5] = {UINT64_C(1) << 11, UINT64_C(1) << 23, UINT64_C(1) << 29,
+                                       UINT64_C(1) << 35, UINT64_C(1) << 36};
+
 int cz__post_registered(cz__post_kind *kind, uint64_t *sector_size, int *window_v1, uint64_t id,
                         cz_errinfo *ei) {
-    static const uint64_t sizes[5] = {UINT64_C(1) << 11, UINT64_C(1) << 23, UINT64_C(1) << 29,
-                                      UINT64_C(1) << 35, UINT64_C(1) << 36};
     if (id > 14)
         return cz_fail(ei, CZ_EINVAL,
                        "post: registered proof %llu is not a PoSt (0-4 WinningPoSt, 5-14 "
                        "WindowPoSt)",
                        (unsigned long long)id);
     *kind = id < 5 ? CZ__POST_WINNING : CZ__POST_WINDOW;
-    *sector_size = sizes[id % 5];
+    *sector_size = post_sizes[id % 5];
     *window_v1 = id >= 5 && id < 10;
     return CZ_OK;
+}
+
+int cz__post_registered_id(uint64_t *id, cz__post_kind kind, uint64_t sector_size, int window_v1,
+                           cz_errinfo *ei) {
+    for (uint64_t i = 0; i < 5; i++)
+        if (post_sizes[i] == sector_size) {
+            *id = kind == CZ__POST_WINNING ? i : (window_v1 ? 5 : 10) + i;
+            return CZ_OK;
+        }
+    return cz_fail(ei, CZ_EINVAL, "post: no registered PoSt proof for %llu-byte sectors",
+                   (unsigned long long)sector_size);
 }
 
 void cz__post_vanillas_free(cz__post_vanilla *vs, size_t n) {
@@ -31,9 +43,8 @@ void cz__post_vanillas_free(cz__post_vanilla *vs, size_t n) {
     free(vs);
 }
 
-/* The challenge index base of the vanilla proof at position i of the partition. */
-static uint64_t index_base(const cz__post_shape *shape, int window_v1, uint64_t partition,
-                           size_t i) {
+uint64_t cz__post_index_base(const cz__post_shape *shape, int window_v1, uint64_t partition,
+                             size_t i) {
     return window_v1 ? (partition * shape->sectors + i) * shape->challenges : 0;
 }
 
@@ -70,9 +81,9 @@ int cz__post_request_load(cz__post_vanilla **vs, cz__post_shape *shape, const cz
                          (unsigned long long)(*vs)[i - 1].sector_id);
             goto fail;
         }
-        if (check_paths &&
-            (rc = cz__post_vanilla_check(&(*vs)[i], shape, rq->randomness,
-                                         index_base(shape, v1, rq->partition, i), ei)) != CZ_OK)
+        if (check_paths && (rc = cz__post_vanilla_check(
+                                &(*vs)[i], shape, rq->randomness,
+                                cz__post_index_base(shape, v1, rq->partition, i), ei)) != CZ_OK)
             goto fail;
     }
     return CZ_OK;
@@ -174,8 +185,8 @@ int cz__post_verify(const cz_groth16_vk *vk, const cz__post_request *rq,
     for (size_t i = 0; i < rq->nvanilla; i++)
         for (unsigned n = 0; n < vs[i].nproofs; n++)
             vs[i].proofs[n].leaf_index = cz__post_leaf_challenge(
-                rq->randomness, vs[i].sector_id, index_base(&shape, v1, rq->partition, i) + n,
-                shape.nleaves);
+                rq->randomness, vs[i].sector_id,
+                cz__post_index_base(&shape, v1, rq->partition, i) + n, shape.nleaves);
     if ((rc = cz__post_witness_make(&w, vs, rq->nvanilla, &shape, ei)) == CZ_OK &&
         (rc = public_of(&pub, &w, &shape, ei)) == CZ_OK)
         rc = cz_groth16_verify(vk, &pub, proof, ei);

@@ -33,6 +33,14 @@ typedef struct cz__post_request {
 /* The kind, sector size and index rule of a registered proof; CZ_EINVAL naming an unknown id. */
 int cz__post_registered(cz__post_kind *kind, uint64_t *sector_size, int *window_v1, uint64_t id,
                         cz_errinfo *ei);
+/* The inverse: the registered proof of kind at sector_size (WindowPoSt V1 when window_v1, else
+ * V1_1); CZ_EINVAL for a size Filecoin has no PoSt for. */
+int cz__post_registered_id(uint64_t *id, cz__post_kind kind, uint64_t sector_size, int window_v1,
+                           cz_errinfo *ei);
+/* The challenge index of inclusion proof 0 of the vanilla proof at position i of partition
+ * (inclusion proof n adds n): (partition·S + i)·10 for WindowPoSt V1, else 0. */
+uint64_t cz__post_index_base(const cz__post_shape *shape, int window_v1, uint64_t partition,
+                             size_t i);
 
 /* The request's vanilla proofs decoded and (check_paths) checked: *vs (nvanilla, free with
  * cz__post_vanilla_free each and free) and the shape. Errors name the proof and what failed. */

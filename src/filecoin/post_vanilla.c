@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cuzk/r1cs.h"
 #include "cuzk/sha256.h"
 #include "filecoin/post_vanilla.h"
 #include "gadgets/poseidon.h"
@@ -393,14 +394,7 @@ void cz__post_public_inputs(uint64_t (*values)[4], const cz__post_witness *w,
                             const cz__post_shape *shape) {
     size_t k = 0;
     for (size_t s = 0; s < w->nsectors; s++) {
-        uint8_t le[32];
-        cz_bls12381_fr_to_bytes_le(le, &w->sectors[s].comm_r);
-        for (int i = 0; i < 4; i++) {
-            values[k][i] = 0;
-            for (int b = 7; b >= 0; b--)
-                values[k][i] = values[k][i] << 8 | le[8 * i + b];
-        }
-        k++;
+        cz_r1cs_fr_to_std(values[k++], CZ_CURVE_BLS12381, w->sectors[s].comm_r.l);
         for (unsigned c = 0; c < shape->challenges; c++, k++) {
             memset(values[k], 0, sizeof values[k]);
             values[k][0] = w->leaf_index[s * shape->challenges + c];

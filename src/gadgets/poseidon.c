@@ -28,7 +28,7 @@ void cz__poseidon_tag_custom(fr *tag, uint64_t id) {
     cz_bls12381_fr_mul(tag, tag, &shift);
 }
 
-static void sbox(fr *x) {
+void cz__poseidon_sbox(fr *x) {
     fr x2, x4;
     cz_bls12381_fr_sqr(&x2, x);
     cz_bls12381_fr_sqr(&x4, &x2);
@@ -37,14 +37,8 @@ static void sbox(fr *x) {
 
 /* s = s·m (row vector) for a t·t matrix. */
 static void mix(fr *s, const fr *m, unsigned t) {
-    fr out[MAXT], p;
-    for (unsigned j = 0; j < t; j++) {
-        cz_bls12381_fr_zero(&out[j]);
-        for (unsigned i = 0; i < t; i++) {
-            cz_bls12381_fr_mul(&p, &m[i * t + j], &s[i]);
-            cz_bls12381_fr_add(&out[j], &out[j], &p);
-        }
-    }
+    fr out[MAXT];
+    cz__poseidon_apply(out, m, s, t);
     memcpy(s, out, t * sizeof *s);
 }
 
@@ -80,19 +74,19 @@ void cz__poseidon_hash(fr *out, const cz__poseidon *p, const fr *tag, const fr *
     c += t;
     for (unsigned r = 0; r < h; r++, c += t) {
         for (unsigned i = 0; i < t; i++) {
-            sbox(&s[i]);
+            cz__poseidon_sbox(&s[i]);
             cz_bls12381_fr_add(&s[i], &s[i], &c[i]);
         }
         mix(s, r + 1 == h ? p->pre : p->m, t);
     }
     for (unsigned k = 0; k < p->rp; k++, c++) {
-        sbox(&s[0]);
+        cz__poseidon_sbox(&s[0]);
         cz_bls12381_fr_add(&s[0], &s[0], c);
         mix_sparse(s, p, k);
     }
     for (unsigned r = 0; r < h; r++) {
         for (unsigned i = 0; i < t; i++) {
-            sbox(&s[i]);
+            cz__poseidon_sbox(&s[i]);
             if (r + 1 < h)
                 cz_bls12381_fr_add(&s[i], &s[i], &c[i]);
         }
@@ -112,7 +106,7 @@ void cz__poseidon_hash_plain(fr *out, const cz__poseidon *p, const fr *tag, cons
         for (unsigned i = 0; i < t; i++)
             cz_bls12381_fr_add(&s[i], &s[i], &p->rc[(size_t)r * t + i]);
         for (unsigned i = 0; i < (full ? t : 1); i++)
-            sbox(&s[i]);
+            cz__poseidon_sbox(&s[i]);
         mix(s, p->m, t);
     }
     *out = s[1];

@@ -45,6 +45,12 @@ typedef struct cz__poseidon {
  * arities, CZ_ENOMEM. The result lives for the process. */
 int cz__poseidon_get(const cz__poseidon **out, unsigned arity, cz_errinfo *ei);
 
+/* x = x^5, the S-box. */
+void cz__poseidon_sbox(cz_bls12381_fr *x);
+/* out = v·m for an n·n matrix m, row major (out[j] = Σ_i m[i][j]·v[i]); out may not alias v. */
+void cz__poseidon_apply(cz_bls12381_fr *out, const cz_bls12381_fr *m, const cz_bls12381_fr *v,
+                        unsigned n);
+
 /* The MerkleTree domain tag 2^arity - 1, and the Custom(id) tag id·2^40. */
 void cz__poseidon_tag_merkle(cz_bls12381_fr *tag, unsigned arity);
 void cz__poseidon_tag_custom(cz_bls12381_fr *tag, uint64_t id);

@@ -72,8 +72,7 @@ static void grain_constant(grain *g, fr *out) {
 
 /* ---- matrices ---- */
 
-/* out = v·m (row vector), n·n; out may not alias v. */
-static void apply(fr *out, const fr *m, const fr *v, unsigned n) {
+void cz__poseidon_apply(fr *out, const fr *m, const fr *v, unsigned n) {
     for (unsigned j = 0; j < n; j++) {
         fr acc, p;
         cz_bls12381_fr_zero(&acc);
@@ -156,20 +155,20 @@ static void compress(cz__poseidon *p) {
     memcpy(out, p->rc, t * sizeof *out);
     out += t;
     for (unsigned i = 0; i + 1 < h; i++, out += t)
-        apply(out, p->m_inv, &p->rc[(i + 1) * t], t);
+        cz__poseidon_apply(out, p->m_inv, &p->rc[(i + 1) * t], t);
     memcpy(acc, &p->rc[(h + rp) * t], t * sizeof *acc);
     for (unsigned i = 0; i < rp; i++) {
         const fr *prev = &p->rc[(h + rp - i - 1) * t];
-        apply(inv, p->m_inv, acc, t);
+        cz__poseidon_apply(inv, p->m_inv, acc, t);
         out[t + rp - 1 - i] = inv[0]; /* pushed last-round first, stored first-round first */
         cz_bls12381_fr_zero(&inv[0]);
         for (unsigned j = 0; j < t; j++)
             cz_bls12381_fr_add(&acc[j], &prev[j], &inv[j]);
     }
-    apply(out, p->m_inv, acc, t);
+    cz__poseidon_apply(out, p->m_inv, acc, t);
     out += t + rp;
     for (unsigned i = 1; i < h; i++, out += t)
-        apply(out, p->m_inv, &p->rc[(h + rp + i) * t], t);
+        cz__poseidon_apply(out, p->m_inv, &p->rc[(h + rp + i) * t], t);
 }
 
 /* The sparse factorization: curr = M; R_P times, the sparse matrix of curr (first column
@@ -192,7 +191,7 @@ static int factor(cz__poseidon *p) {
         for (unsigned i = 0; i < n; i++)
             w[i] = curr[(i + 1) * t];
         sw[0] = curr[0];
-        apply(&sw[1], hat_inv, w, n);
+        cz__poseidon_apply(&sw[1], hat_inv, w, n);
         for (unsigned j = 0; j < n; j++)
             sv[j] = curr[j + 1];
         memset(prime, 0, (size_t)t * t * sizeof *prime);
