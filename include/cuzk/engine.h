@@ -367,6 +367,18 @@ typedef struct cz_srs_load_ctx {
     int params_check_subgroup;  /* cz_srs_config.params_check_subgroup */
 } cz_srs_load_ctx;
 
+/* Per-device resident data of a key (e.g. bases uploaded to a GPU), created on first use by
+ * cz_srs_key_device and freed when the key is evicted. hint is cz_srs_key_device's: what the
+ * data depends on besides the key (a bellperson key's GPU bases are spread by the circuit's
+ * densities, so its hint is an assignment of the circuit, cz_groth16_bp_gpu_key_create's shape);
+ * the first caller's hint makes the data. */
+typedef struct cz_srs_device_hooks {
+    int (*create)(void **ddata, const void *key, int device, const void *hint, void *arg,
+                  cz_errinfo *ei);
+    void (*free)(void *ddata, void *arg);
+    void *arg;
+} cz_srs_device_hooks;
+
 /* A proving key format (src/engine/srs_loaders.c). */
 typedef struct cz_srs_loader {
     const char *name; /* "zkey", "params" */
@@ -374,6 +386,8 @@ typedef struct cz_srs_loader {
     int (*footprint)(uint64_t *bytes, const char *path, cz_errinfo *ei);
     int (*open)(void **key, const char *path, const cz_srs_load_ctx *ctx, cz_errinfo *ei);
     void (*close)(void *key, const cz_srs_host_mem *mem);
+    /* The device data of this format's keys; NULL: the manager's (cz_srs_config.device). */
+    const cz_srs_device_hooks *device;
 } cz_srs_loader;
 
 /* snarkjs .zkey: the file read into host memory (cz_file_load) and opened over it
@@ -382,16 +396,9 @@ extern const cz_srs_loader cz_srs_loader_zkey;
 /* bellperson .params (cz_bellperson_params_read into host memory, decoded on the pool; points
  * checked on the curve, the verifying key also for the subgroup, the proving sections too when
  * cz_srs_config.params_check_subgroup is set); the key data is a cz_bellperson_params *;
- * footprint = file size (the decoded points take the same bytes). */
+ * footprint = file size (the decoded points take the same bytes). Its device data is a
+ * cz_groth16_bp_gpu_key (its own hooks; the hint is the circuit's shape, a cz_assignment). */
 extern const cz_srs_loader cz_srs_loader_params;
-
-/* Per-device resident data of a key (e.g. bases uploaded to a GPU), created on first use by
- * cz_srs_key_device and freed when the key is evicted. Fits cz_groth16_gpu_key_create/free. */
-typedef struct cz_srs_device_hooks {
-    int (*create)(void **ddata, const void *key, int device, void *arg, cz_errinfo *ei);
-    void (*free)(void *ddata, void *arg);
-    void *arg;
-} cz_srs_device_hooks;
 
 #define CZ_SRS_MAX_DEVICES 16
 
@@ -457,9 +464,10 @@ void cz_srs_stats_get(cz_srs_stats *out, cz_srs *m);
 const void *cz_srs_key_data(const cz_srs_key *k);
 const char *cz_srs_key_path(const cz_srs_key *k);
 uint64_t cz_srs_key_bytes(const cz_srs_key *k);
-/* The key's data on device (created by the hooks on first call, then cached). CZ_EINVAL for a
- * device outside 0..CZ_SRS_MAX_DEVICES-1, CZ_EUNSUPPORTED without hooks, or the hook's error. */
-int cz_srs_key_device(void **out, cz_srs_key *k, int device, cz_errinfo *ei);
+/* The key's data on device (created by the hooks, its loader's or else the manager's, on first
+ * call with hint, then cached). CZ_EINVAL for a device outside 0..CZ_SRS_MAX_DEVICES-1,
+ * CZ_EUNSUPPORTED without hooks, or the hook's error. */
+int cz_srs_key_device(void **out, cz_srs_key *k, int device, const void *hint, cz_errinfo *ei);
 
 /* ============================================================================================
  * Memory manager: host memory, the buffer pool and a partition's memory (src/engine/mem.c,

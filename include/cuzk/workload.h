@@ -11,6 +11,12 @@
  *                system; the key is made once by our test setup (and cached as a .zkey file), so
  *                every proof is verified.
  *
+ *   post         a Filecoin PoSt partition, WinningPoSt or WindowPoSt (workload_post.c): one
+ *                partition from the request's vanilla proofs, each checked natively when the job
+ *                is made; synthesis is the witness of the circuit recorded once per shape
+ *                (cz_post_circuit) and A·w, B·w, C·w; bellperson's prover with a .params key of
+ *                the SRS manager, whose device data are its GPU bases.
+ *
  * porep-synth also runs in bellperson's mode (cz_porep_synth_ctx_create_bp): the same circuit
  * proven from proving assignments with a bellperson key (src/engine/bp_task.h).
  *
@@ -25,9 +31,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cuzk/bellperson.h"
 #include "cuzk/curve_id.h"
 #include "cuzk/engine.h"
 #include "cuzk/err.h"
+#include "cuzk/filecoin.h"
 #include "cuzk/pipeline.h"
 #include "cuzk/zkey.h"
 
@@ -102,6 +110,36 @@ uint64_t cz_porep_synth_ctx_part_bytes(const cz_porep_synth_ctx *ctx);
 /* A job of nparts partitions of ctx's circuit, witnesses from (seed, partition). */
 int cz_workload_porep_synth(cz_workload *out, cz_porep_synth_ctx *ctx, uint32_t nparts,
                             uint64_t seed, const cz_workload_blinding *bl, cz_errinfo *ei);
+
+/* The circuit of a PoSt shape (a kind and a sector size), recorded once: its matrices and
+ * densities, shared by every job of the shape (WindowPoSt V1 and V1_1 of a size are one shape).
+ * Errors: CZ_EINVAL (an id that is no PoSt), CZ_ENOMEM. Must outlive its jobs. */
+typedef struct cz_post_circuit cz_post_circuit;
+int cz_post_circuit_create(cz_post_circuit **out, uint64_t registered_proof, cz_threadpool *pool,
+                           cz_errinfo *ei);
+void cz_post_circuit_free(cz_post_circuit *c); /* NULL is a no-op */
+/* The key file (built-in manifest) that proves c; one shape, one file. */
+const cz_param_file *cz_post_circuit_params(const cz_post_circuit *c);
+/* 1 when registered_proof is of c's shape. */
+int cz_post_circuit_serves(const cz_post_circuit *c, uint64_t registered_proof);
+/* Whether key is a key of c's circuit: its public inputs and L points (one per aux variable).
+ * CZ_EFORMAT naming the count that differs. */
+int cz_post_circuit_key_check(const cz_post_circuit *c, const cz_bellperson_params *key,
+                              cz_errinfo *ei);
+/* Host bytes c holds (for the budget). */
+uint64_t cz_post_circuit_host_bytes(const cz_post_circuit *c);
+
+/*
+ * A PoSt job of one partition: rq (read only during the call) proven with key, a reference from
+ * cz_srs_acquire with cz_srs_loader_params (the workload releases it when the job ends, also when
+ * this call fails). Everything is checked here, before the job is queued: the registered proof
+ * against c, the key's public inputs against the circuit (CZ_EFORMAT), the randomness, the number
+ * of vanilla proofs, their decoding and every Merkle path, comm_r and challenge (post_vanilla.h:
+ * CZ_EFORMAT, CZ_ENONCANON, CZ_EINVAL or CZ_EVERIFY naming the proof, the sector and the
+ * challenge). The job's result is the 192-byte proof, verified against the key's verifying key.
+ */
+int cz_workload_post(cz_workload *out, const cz_post_circuit *c, cz_srs_key *key,
+                     const cz_post_request *rq, const cz_workload_blinding *bl, cz_errinfo *ei);
 
 #ifdef __cplusplus
 }

@@ -46,7 +46,8 @@ static const char filecoin_help[] =
     "fake-vanilla: N fake sectors (random trees computed from the opened paths only, so any size\n"
     "  is cheap) and their vanilla proofs at the challenges of a randomness derived from the\n"
     "  seed: DIR/vanilla-I.bin (the bytes a request carries) and DIR/request.txt (the registered\n"
-    "  proof, the randomness, the partition and the sector ids, one per line). --v1: WindowPoSt\n"
+    "  proof, the randomness, the partition, and each sector's id, vanilla file and comm_r\n"
+    "  (32 bytes little-endian, hex), one per line). --v1: WindowPoSt\n"
     "  V1 challenge indexes (registered proofs 5-9) instead of V1_1 (10-14).\n"
     "prove: the inputs of a WINNING_POST or WINDOW_POST_PARTITION request; every vanilla proof\n"
     "  is checked natively first (a bad one exits 3 naming the sector and the challenge), the\n"
@@ -306,12 +307,18 @@ static int fake_vanilla(int argc, char **argv) {
         snprintf(vpath, sizeof vpath, "%s/vanilla-%llu.bin", dir, (unsigned long long)s);
         rc = write_file(vpath, bytes, len, &ei);
         free(bytes);
+        uint8_t comm_r[32];
+        cz_bls12381_fr_to_bytes_le(comm_r, &v.comm_r);
         cz__post_vanilla_free(&v);
         if (rc != CZ_OK) {
             status = cz__cli_report("filecoin fake-vanilla", &ei);
             goto out;
         }
-        fprintf(f, "sector %llu %s\n", (unsigned long long)id, vpath);
+        fprintf(f, "sector %llu %s\ncomm_r %llu ", (unsigned long long)id, vpath,
+                (unsigned long long)id);
+        for (int i = 0; i < 32; i++)
+            fprintf(f, "%02x", comm_r[i]);
+        fputc('\n', f);
     }
     status = CZ_EXIT_OK;
 out:
@@ -395,7 +402,7 @@ static int parse_req(req_opts *o, int argc, char **argv, const char *cmd, int pr
 }
 
 /* Reads the vanilla files into rq (buffers in *bufs, *lens). */
-static int load_vanilla(cz__post_request *rq, uint8_t ***bufs, size_t **lens, const req_opts *o,
+static int load_vanilla(cz_post_request *rq, uint8_t ***bufs, size_t **lens, const req_opts *o,
                         cz_errinfo *ei) {
     *bufs = calloc(o->nvanilla, sizeof **bufs);
     *lens = calloc(o->nvanilla, sizeof **lens);
@@ -464,7 +471,7 @@ static int prove(int argc, char **argv) {
     static req_opts o;
     const char *cmd = "filecoin prove";
     cz__post_kind pk;
-    cz__post_request rq;
+    cz_post_request rq;
     cz_bellperson_params key;
     cz_groth16_proof proof;
     cz_groth16_bp_opts bo;
@@ -513,7 +520,7 @@ static int verify(int argc, char **argv) {
     static req_opts o;
     const char *cmd = "filecoin verify";
     cz__post_kind pk;
-    cz__post_request rq;
+    cz_post_request rq;
     cz_bellperson_vk bvk;
     cz_groth16_vk vk;
     cz_groth16_proof *proofs = NULL;

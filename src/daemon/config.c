@@ -25,6 +25,7 @@ enum kind {
     K_STR,
     K_STR_EMPTY,
     K_INT,
+    K_BOOL,
     K_SIZE,
     K_SIZE_AUTO,
     K_DUR,
@@ -130,6 +131,10 @@ static const keydef keys[] = {
     {"srs", "param_cache", K_STR, OFF(srs.param_cache), 0, 0, "Directory of the proving keys."},
     {"srs", "preload", K_STRLIST, OFF(srs.preload), 0, 1024,
      "Keys loaded at start-up (file names in param_cache, or absolute paths); others on demand."},
+    {"srs", "allow_untrusted", K_BOOL, OFF(srs.allow_untrusted), 0, 1,
+     "true = a Filecoin key whose digest is not the manifest's (a local test key made by `cuzk "
+     "filecoin setup`) is used, with a warning in the log and in /status; false = it is refused. "
+     "Proofs with such a key do not verify on chain."},
     {"srs", "load_threads", K_INT, OFF(srs.load_threads), 0, 4096,
      "Threads that read and decode a bellperson .params key while it loads; 0 = all CPUs."},
     {"srs", "params_subgroup_check", K_INT, OFF(srs.params_subgroup_check), 0, 1,
@@ -337,6 +342,11 @@ static int apply(cz_daemon_config *c, const keydef *k, const cz__toml_value *v, 
         *(int *)field(c, k) = (int)v->u.i;
         return CZ_OK;
     }
+    case K_BOOL:
+        if (v->kind != CZ_TOML_BOOL)
+            return type_error(ei, where, k, "true or false", v);
+        *(int *)field(c, k) = v->u.b;
+        return CZ_OK;
     case K_SIZE:
     case K_SIZE_AUTO:
     case K_DUR: {
@@ -676,6 +686,7 @@ static int set_value(cz_daemon_config *c, const keydef *k, const char *dotted_ke
         rc = cz__toml_parse_value(&v, value, dotted_key, ei);
         break;
     case K_INT:
+    case K_BOOL:
         rc = cz__toml_parse_value(&v, value, dotted_key, ei);
         break;
     case K_DEPR:
@@ -734,6 +745,9 @@ static void put_value(FILE *out, const cz_daemon_config *c, const keydef *k) {
         break;
     case K_INT:
         fprintf(out, "%d", *(const int *)cfield(c, k));
+        break;
+    case K_BOOL:
+        fputs(*(const int *)cfield(c, k) ? "true" : "false", out);
         break;
     case K_SIZE_AUTO:
         if (*(const uint64_t *)cfield(c, k) == 0) {

@@ -80,6 +80,7 @@ typedef struct cz_daemon_config {
         int npreload;
         int load_threads;          /* threads decoding a .params key as it loads; 0 = all CPUs */
         int params_subgroup_check; /* 1: .params proving sections checked for the subgroup */
+        int allow_untrusted;       /* 1: Filecoin keys whose digest is not the manifest's used */
     } srs;
     struct {
         cz_log_level level; /* error, warn, info, debug, trace */

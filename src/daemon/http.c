@@ -46,6 +46,9 @@ struct cz_http {
     struct MHD_Daemon *d;
     cz_engine *e;
     cz_srs *srs;
+    const char *section_name; /* cz_http_opts' extra /status section */
+    char *(*section)(void *arg);
+    void *section_arg;
     int port;
     char addr[64];        /* the address bound: "127.0.0.1:9821" */
     char *cors;           /* Access-Control-Allow-Origin value; NULL = no header */
@@ -255,6 +258,11 @@ static json_t *tuning_json(int *bad) {
 }
 
 char *cz_http_status_json(cz_engine *e, cz_srs *srs) {
+    return cz_http_status_json_with(e, srs, NULL, NULL, NULL);
+}
+
+char *cz_http_status_json_with(cz_engine *e, cz_srs *srs, const char *section_name,
+                               char *(*section)(void *arg), void *section_arg) {
     cz_engine_stats st;
     cz_job_info *jobs = NULL;
     size_t njobs = 0;
@@ -275,6 +283,14 @@ char *cz_http_status_json(cz_engine *e, cz_srs *srs) {
     put(root, "devices", devices_json(&st, &bad), &bad);
     put(root, "srs", srs_json(srs, &bad), &bad);
     put(root, "tuning", tuning_json(&bad), &bad);
+    if (section != NULL) {
+        char *text = section(section_arg);
+        json_t *v = text != NULL ? json_loads(text, 0, NULL) : NULL;
+        free(text);
+        if (v == NULL)
+            bad = 1;
+        put(root, section_name, v, &bad);
+    }
     for (size_t i = 0; i < njobs; i++)
         if (json_array_append_new(ja, job_json(&jobs[i], &bad)) != 0)
             bad = 1;
@@ -441,7 +457,10 @@ static enum MHD_Result handle(void *arg, struct MHD_Connection *c, const char *u
         return reply(h, c, MHD_HTTP_METHOD_NOT_ALLOWED, dup_str("method not allowed\n"), text);
     }
     if (strcmp(url, "/status") == 0)
-        return reply(h, c, MHD_HTTP_OK, cz_http_status_json(h->e, h->srs), "application/json");
+        return reply(
+            h, c, MHD_HTTP_OK,
+            cz_http_status_json_with(h->e, h->srs, h->section_name, h->section, h->section_arg),
+            "application/json");
     if (strcmp(url, "/metrics") == 0)
         return reply(h, c, MHD_HTTP_OK, cz_http_metrics_text(h->e, h->srs),
                      "text/plain; version=0.0.4; charset=utf-8");
@@ -625,6 +644,11 @@ int cz_http_start(cz_http **out, const char *listen, const cz_http_opts *opts, c
     }
     h->e = e;
     h->srs = srs;
+    if (opts != NULL && opts->status_section != NULL && opts->status_section_name != NULL) {
+        h->section_name = opts->status_section_name;
+        h->section = opts->status_section;
+        h->section_arg = opts->status_section_arg;
+    }
     h->deadline_ms = opts != NULL && opts->request_timeout_ms != 0 ? opts->request_timeout_ms
                                                                    : CZ_HTTP_REQUEST_TIMEOUT_MS;
     h->max_conns = opts != NULL && opts->max_connections != 0 ? opts->max_connections

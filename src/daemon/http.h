@@ -37,6 +37,12 @@ typedef struct cz_http_opts {
     /* Connections kept open; a new one beyond them closes the oldest, so that slow clients
      * cannot lock a fresh one (a scrape) out. 0 = CZ_HTTP_MAX_CONNECTIONS. */
     unsigned max_connections;
+    /* An extra /status section: status_section(status_section_arg) returns malloc'd JSON text,
+     * put under status_section_name (the daemon's Filecoin keys). NULL: none. The name and arg
+     * must outlive the server. */
+    const char *status_section_name;
+    char *(*status_section)(void *arg);
+    void *status_section_arg;
 } cz_http_opts;
 
 /*
@@ -58,6 +64,9 @@ void cz_http_conn_stats(const cz_http *h, uint64_t *expired, uint64_t *evicted);
 
 /* The /status document (malloc'd, NUL-terminated; NULL when out of memory). */
 char *cz_http_status_json(cz_engine *e, cz_srs *srs);
+/* The same with an extra section (section NULL: none), as cz_http_opts' status_section. */
+char *cz_http_status_json_with(cz_engine *e, cz_srs *srs, const char *section_name,
+                               char *(*section)(void *arg), void *section_arg);
 /* The /metrics page (malloc'd, NUL-terminated; NULL when out of memory). */
 char *cz_http_metrics_text(cz_engine *e, cz_srs *srs);
 

@@ -333,6 +333,8 @@ int main(int argc, char **argv) {
     cfg.engine.synthesis_threads = threads >= 0 ? threads : dc.synthesis.threads;
     cfg.srs_load_threads = threads >= 0 ? threads : dc.srs.load_threads;
     cfg.params_check_subgroup = dc.srs.params_subgroup_check;
+    cfg.param_dir = dc.srs.param_cache;
+    cfg.allow_untrusted = dc.srs.allow_untrusted;
     cfg.engine.partition_workers = dc.synthesis.partition_workers;
     cfg.engine.urgent_synthesis = dc.synthesis.urgent_worker ? 0 : -1;
     cfg.engine.finalizers = dc.pipeline.finalizers;
@@ -378,7 +380,8 @@ int main(int argc, char **argv) {
     }
     if (preload_keys(svc, &dc) != CZ_OK)
         goto out;
-    cz_http_opts ho = {dc.daemon.status_cors_origin, 0, 0};
+    cz_http_opts ho = {dc.daemon.status_cors_origin,    0,  0, "filecoin",
+                       cz_daemon_service_filecoin_json, svc};
     if (dc.daemon.status_listen[0] != '\0' &&
         cz_http_start(&http, dc.daemon.status_listen, &ho, cz_daemon_service_engine(svc),
                       cz_daemon_service_srs(svc), &ei) != CZ_OK) {

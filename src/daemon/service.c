@@ -6,11 +6,17 @@
  *   CZ_EEXIST -> ALREADY_EXISTS (a live job has the id; never replaced)
  *   CZ_ENOTFOUND (job) -> NOT_FOUND; CZ_EBUSY (evict) -> FAILED_PRECONDITION
  *   CZ_ERANGE (partition or key larger than the memory budget) -> RESOURCE_EXHAUSTED
- *   bad inputs (zkey path, witness, curve, scale) -> INVALID_ARGUMENT
- *   Filecoin proof kinds (no bellperson prover yet) -> UNIMPLEMENTED
+ *   bad inputs (zkey path, witness, curve, scale, vanilla proofs) -> INVALID_ARGUMENT
+ *   a Filecoin key missing, unreadable or refused (digest) -> FAILED_PRECONDITION
+ *   PoRep and SnapDeals (not built yet) -> UNIMPLEMENTED
+ *
+ * Priorities: the request's, or when it gives none (PRIORITY_UNSPECIFIED) the kind's, as the
+ * original: WinningPoSt CRITICAL, WindowPoSt HIGH, everything else NORMAL.
  *
  * Keys: PreloadSRS (and srs.preload) loads a path ending in ".params" as bellperson parameters
  * (cz_srs_loader_params, decoded on the service's load pool), anything else as a snarkjs .zkey.
+ * PoSt requests find their key by its Filecoin name in the parameter directory, checked against
+ * the manifest first (daemon/filecoin.h).
  *
  * No handler waits for a job. AwaitProof (and Prove once submitted) answers at once when the job
  * has ended, else returns a cz_daemon_wait (a job reference, the deadline of timeout_ms) that the
@@ -47,6 +53,7 @@
 #include "cuzk/threadpool.h"
 #include "cuzk/workload.h"
 #include "cuzk/v1/proving.pb-c.h"
+#include "daemon/filecoin.h"
 #include "daemon/gpus.h"
 
 #define MAX_SYNTH_CTX   8
@@ -70,6 +77,7 @@ struct cz_daemon_service {
     cz_threadpool *load_pool; /* the SRS manager's decoding threads */
     cz_srs *srs;
     cz_engine *engine;
+    cz_daemon_filecoin *filecoin;
     int ndevices;
     uint64_t start_ms;
     char synth_cache[1024];
@@ -137,6 +145,9 @@ int cz_daemon_service_create(cz_daemon_service **out, const cz_daemon_service_co
             goto fail;
     }
     cz_budget_set_evictor(s->budget, cz_srs_evict_lru, s->srs);
+    if ((rc = cz_daemon_filecoin_create(&s->filecoin, cfg->param_dir, cfg->allow_untrusted, s->srs,
+                                        ei)) != CZ_OK)
+        goto fail;
     {
         cz_engine_config ec = cfg->engine;
         ec.shared_budget = s->budget;
@@ -154,6 +165,7 @@ void cz_daemon_service_destroy(cz_daemon_service *s) {
     if (s == NULL)
         return;
     cz_engine_destroy(s->engine);
+    cz_daemon_filecoin_destroy(s->filecoin);
     for (size_t i = 0; i < s->nsynth; i++)
         cz_porep_synth_ctx_free(s->synth[i].ctx);
     cz_srs_destroy(s->srs);
@@ -222,12 +234,14 @@ out:
     return rc;
 }
 
-/* The workload of a request; INVALID_ARGUMENT / UNIMPLEMENTED / ... in rep on failure. */
-static int make_workload(cz_workload *wl, cz_daemon_reply *rep, cz_daemon_service *s,
-                         const Cuzk__V1__SubmitProofRequest *r) {
+/* The workload of a request and the kind's priority (*prio, when the request gives none);
+ * INVALID_ARGUMENT / UNIMPLEMENTED / ... in rep on failure. */
+static int make_workload(cz_workload *wl, cz_priority *prio, cz_daemon_reply *rep,
+                         cz_daemon_service *s, const Cuzk__V1__SubmitProofRequest *r) {
     cz_errinfo ei;
     cz_errinfo_clear(&ei);
     int rc;
+    *prio = CZ_PRIO_NORMAL;
     switch ((int)r->proof_kind) {
     case CUZK__V1__PROOF_KIND__SNARKJS_ZKEY: {
         if (r->zkey_path == NULL || r->zkey_path[0] == 0 || r->witness.len == 0) {
@@ -275,12 +289,22 @@ static int make_workload(cz_workload *wl, cz_daemon_reply *rep, cz_daemon_servic
         }
         return 0;
     }
+    case CUZK__V1__PROOF_KIND__WINDOW_POST_PARTITION:
+    case CUZK__V1__PROOF_KIND__WINNING_POST: {
+        int status = cz_daemon_filecoin_workload(wl, prio, s->filecoin, r, &ei);
+        if (status != 0) {
+            set_reply(rep, status, "%s: %s",
+                      r->proof_kind == CUZK__V1__PROOF_KIND__WINNING_POST ? "WINNING_POST"
+                                                                          : "WINDOW_POST_PARTITION",
+                      ei.msg);
+            return -1;
+        }
+        return 0;
+    }
     case CUZK__V1__PROOF_KIND__POREP_SEAL_COMMIT:
     case CUZK__V1__PROOF_KIND__SNAP_DEALS_UPDATE:
-    case CUZK__V1__PROOF_KIND__WINDOW_POST_PARTITION:
-    case CUZK__V1__PROOF_KIND__WINNING_POST:
         set_reply(rep, CZ_RPC_UNIMPLEMENTED,
-                  "proof kind %d: Filecoin circuits are not supported yet (no .params loader)",
+                  "proof kind %d: the PoRep and SnapDeals circuits are not built yet",
                   (int)r->proof_kind);
         return -1;
     default:
@@ -320,8 +344,11 @@ static int submit(char *key, uint32_t *queue_pos, cz_daemon_reply *rep, cz_daemo
      * not counted as submitting, so a drain never waits for it; the intake is checked again
      * after it, under the lock the drain reads. */
     cz_workload wl;
-    if (make_workload(&wl, rep, s, r) != 0)
+    cz_priority prio;
+    if (make_workload(&wl, &prio, rep, s, r) != 0)
         return -1;
+    if (r->priority != CUZK__V1__PRIORITY__PRIORITY_UNSPECIFIED)
+        prio = prio_map[r->priority];
     pthread_mutex_lock(&s->lock);
     closed = s->intake_closed;
     if (!closed)
@@ -334,7 +361,7 @@ static int submit(char *key, uint32_t *queue_pos, cz_daemon_reply *rep, cz_daemo
     }
     cz_errinfo ei;
     cz_errinfo_clear(&ei);
-    int rc = cz_engine_submit(NULL, s->engine, key, prio_map[r->priority], &wl, &ei);
+    int rc = cz_engine_submit(NULL, s->engine, key, prio, &wl, &ei);
     if (rc != CZ_OK) {
         wl.ops->destroy(wl.ctx);
         set_reply(rep,
@@ -781,6 +808,10 @@ void cz_daemon_service_call(cz_daemon_reply *rep, cz_daemon_service *s, const ch
 
 cz_engine *cz_daemon_service_engine(cz_daemon_service *s) {
     return s->engine;
+}
+
+char *cz_daemon_service_filecoin_json(void *s) {
+    return cz_daemon_filecoin_status_json(((cz_daemon_service *)s)->filecoin);
 }
 
 cz_srs *cz_daemon_service_srs(cz_daemon_service *s) {

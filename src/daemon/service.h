@@ -45,6 +45,8 @@ typedef struct cz_daemon_service_config {
     unsigned synth_max_scale;  /* largest porep-synth scale accepted; 0 = 20 */
     int srs_load_threads;      /* the key-decoding pool of the SRS manager; 0 = all CPUs */
     int params_check_subgroup; /* cz_srs_config.params_check_subgroup */
+    const char *param_dir;     /* the Filecoin keys (srs.param_cache); NULL: PoSt requests fail */
+    int allow_untrusted;       /* srs.allow_untrusted (daemon/filecoin.h) */
 } cz_daemon_service_config;
 
 /*
@@ -80,6 +82,9 @@ void cz_daemon_service_destroy(cz_daemon_service *s);
 /* The engine and the SRS manager behind the service (for the HTTP status endpoints). */
 cz_engine *cz_daemon_service_engine(cz_daemon_service *s);
 cz_srs *cz_daemon_service_srs(cz_daemon_service *s);
+/* The /status section of the Filecoin keys (cz_daemon_filecoin_status_json; arg: the service),
+ * for cz_http_opts.status_section. */
+char *cz_daemon_service_filecoin_json(void *s);
 
 /* From now on SubmitProof and Prove answer UNAVAILABLE. */
 void cz_daemon_service_stop_intake(cz_daemon_service *s);

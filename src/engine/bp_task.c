@@ -42,6 +42,18 @@ static int keys_get(const cz_groth16_bp_gpu_key **out, cz__bp_keys *k, int dev,
     return rc;
 }
 
+/* The job's key on dev: from its key cache, or the SRS manager's device data of its key. */
+static int gpu_key(const cz_groth16_bp_gpu_key **out, cz__bp_job *j, int dev,
+                   const cz_assignment *shape, cz_errinfo *ei) {
+    void *k = NULL;
+    int rc;
+    if (j->keys != NULL)
+        return keys_get(out, j->keys, dev, shape, ei);
+    rc = cz_srs_key_device(&k, j->key, dev, shape, ei);
+    *out = k;
+    return rc;
+}
+
 /* ---- the job ---- */
 
 int cz__bp_job_init(cz__bp_job *j, const cz_bellperson_params *params, uint32_t nparts,
@@ -73,7 +85,13 @@ int cz__bp_job_init(cz__bp_job *j, const cz_bellperson_params *params, uint32_t 
     return CZ_OK;
 }
 
+void cz__bp_job_release(cz__bp_job *j) {
+    cz_srs_release(j->key);
+    j->key = NULL;
+}
+
 void cz__bp_job_fini(cz__bp_job *j) {
+    cz__bp_job_release(j);
     cz_groth16_vk_free(&j->vk);
     free(j->pub);
     j->pub = NULL;
@@ -169,7 +187,7 @@ int cz__bp_prepare(void *part, void *job, const cz_engine_device *dev, cz_part_t
     const cz_groth16_bp_gpu_key *key = NULL;
     int rc;
     (void)t;
-    if (dev->device >= 0 && (rc = keys_get(&key, j->keys, dev->device, &pt->as, ei)) != CZ_OK)
+    if (dev->device >= 0 && (rc = gpu_key(&key, j, dev->device, &pt->as, ei)) != CZ_OK)
         return rc;
     rc = cz_groth16_bp_begin(&pt->pp, j->params, &pt->as, j->fixed ? &j->r : NULL,
                              j->fixed ? &j->s : NULL, ei);
@@ -204,10 +222,10 @@ int cz__bp_compute(void *part, void *job, const cz_engine_device *dev, cz_part_t
     cz__bp_part *pt = part;
     const cz_groth16_bp_gpu_key *key = NULL;
     int rc;
-    if (dev->device < 0 && j->keys->bench)
+    if (dev->device < 0 && j->keys != NULL && j->keys->bench)
         return cz_fail(ei, CZ_EUNSUPPORTED,
                        "a benchmark key has its bases on the GPU only (--gpu)");
-    if (dev->device >= 0 && (rc = keys_get(&key, j->keys, dev->device, &pt->as, ei)) != CZ_OK)
+    if (dev->device >= 0 && (rc = gpu_key(&key, j, dev->device, &pt->as, ei)) != CZ_OK)
         return rc;
     rc = cz_groth16_bp_compute(pt->pp, key, dev->compute, ei);
     const cz_groth16_timings *tm = cz_groth16_bp_pending_timings(pt->pp);

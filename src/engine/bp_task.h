@@ -51,7 +51,9 @@ typedef struct cz__bp_job {
     int skip_verify;                      /* a benchmark key: proofs timed, not verified */
     const uint64_t *a_aux, *b_in, *b_aux; /* the circuit's densities (the workload's) */
     size_t abc_size, ninput, naux;
-    cz__bp_keys *keys; /* not owned */
+    cz__bp_keys *keys; /* a key cache of the workload's (not owned), or */
+    cz_srs_key *key;   /* the SRS manager's key (the job's reference; its device data are the
+                        * GPU keys); params is its data */
 } cz__bp_job;
 
 /* One partition in flight: the pooled vectors and the assignment that views them. */
@@ -65,6 +67,8 @@ typedef struct cz__bp_part {
 /* The shell of a job of nparts partitions with params (blinding bl may be NULL: random). */
 int cz__bp_job_init(cz__bp_job *j, const cz_bellperson_params *params, uint32_t nparts,
                     const cz_workload_blinding *bl, cz_errinfo *ei);
+/* Drops the SRS key reference (the job has ended; idempotent). */
+void cz__bp_job_release(cz__bp_job *j);
 void cz__bp_job_fini(cz__bp_job *j);
 /* The engine's side of the workload: nparts, the pooled buffers, part_bytes. */
 void cz__bp_workload(cz_workload *out, const cz_workload_ops *ops, void *job, cz__bp_job *j,

@@ -48,7 +48,7 @@ static int gpu_key(const cz_groth16_gpu_key **out, cz__g16_job *j, int dev, cz_e
     int rc;
     if (j->keys != NULL)
         return keys_get(out, j->keys, dev, ei);
-    rc = cz_srs_key_device(&k, j->key, dev, ei);
+    rc = cz_srs_key_device(&k, j->key, dev, NULL, ei);
     *out = k;
     return rc;
 }

@@ -118,11 +118,17 @@ int cz_srs_create(cz_srs **out, const cz_srs_config *cfg, cz_errinfo *ei) {
 }
 
 /* Frees an entry that is out of the list and unreferenced (no lock held). */
+/* The device hooks of k: its loader's, else the manager's (may be NULL). */
+static const cz_srs_device_hooks *device_hooks(const cz_srs_key *k) {
+    return k->loader != NULL && k->loader->device != NULL ? k->loader->device : k->m->cfg.device;
+}
+
 static void free_entry(cz_srs_key *k) {
     cz_srs *m = k->m;
+    const cz_srs_device_hooks *h = device_hooks(k);
     for (int d = 0; d < CZ_SRS_MAX_DEVICES; d++)
         if (k->dev_made[d])
-            m->cfg.device->free(k->dev[d], m->cfg.device->arg);
+            h->free(k->dev[d], h->arg);
     if (k->state == KEY_READY)
         k->loader->close(k->data, &m->host_mem);
     cz_reservation_release_all(&k->res);
@@ -424,9 +430,9 @@ uint64_t cz_srs_key_bytes(const cz_srs_key *k) {
     return k->bytes;
 }
 
-int cz_srs_key_device(void **out, cz_srs_key *k, int device, cz_errinfo *ei) {
+int cz_srs_key_device(void **out, cz_srs_key *k, int device, const void *hint, cz_errinfo *ei) {
     *out = NULL;
-    const cz_srs_device_hooks *h = k->m->cfg.device;
+    const cz_srs_device_hooks *h = device_hooks(k);
     if (device < 0 || device >= CZ_SRS_MAX_DEVICES)
         return cz_fail(ei, CZ_EINVAL, "srs: device %d outside 0..%d", device,
                        CZ_SRS_MAX_DEVICES - 1);
@@ -435,7 +441,7 @@ int cz_srs_key_device(void **out, cz_srs_key *k, int device, cz_errinfo *ei) {
     int rc = CZ_OK;
     pthread_mutex_lock(&k->dev_lock);
     if (!k->dev_made[device]) {
-        rc = h->create(&k->dev[device], k->data, device, h->arg, ei);
+        rc = h->create(&k->dev[device], k->data, device, hint, h->arg, ei);
         if (rc == CZ_OK)
             k->dev_made[device] = 1;
         else

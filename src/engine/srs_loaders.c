@@ -6,9 +6,11 @@
  */
 #include <stdlib.h>
 
+#include "cuzk/assignment.h"
 #include "cuzk/bellperson.h"
 #include "cuzk/engine.h"
 #include "cuzk/fileio.h"
+#include "cuzk/groth16_bellperson.h"
 #include "cuzk/zkey.h"
 
 /* ---- snarkjs .zkey: the whole file in one buffer, the key opened over it ---- */
@@ -41,7 +43,7 @@ static void zkey_close(void *key, const cz_srs_host_mem *mem) {
     cz_zkey_close(key);
 }
 
-const cz_srs_loader cz_srs_loader_zkey = {"zkey", zkey_footprint, zkey_open, zkey_close};
+const cz_srs_loader cz_srs_loader_zkey = {"zkey", zkey_footprint, zkey_open, zkey_close, NULL};
 
 /* ---- bellperson .params: the five point arrays decoded in place, on the manager's pool ---- */
 
@@ -77,4 +79,22 @@ static void params_close(void *key, const cz_srs_host_mem *mem) {
     free(key);
 }
 
-const cz_srs_loader cz_srs_loader_params = {"params", params_footprint, params_open, params_close};
+/* A key's bases on a GPU, spread by the densities of the circuit the hint is an assignment of
+ * (every circuit proven with one .params file has the same densities). */
+static int params_device_create(void **ddata, const void *key, int device, const void *hint,
+                                void *arg, cz_errinfo *ei) {
+    (void)arg;
+    if (hint == NULL)
+        return cz_fail(ei, CZ_EINVAL, "a bellperson key's GPU bases need the circuit's shape");
+    return cz_groth16_bp_gpu_key_create((cz_groth16_bp_gpu_key **)ddata, key, hint, device, ei);
+}
+
+static void params_device_free(void *ddata, void *arg) {
+    (void)arg;
+    cz_groth16_bp_gpu_key_free(ddata);
+}
+
+static const cz_srs_device_hooks params_device = {params_device_create, params_device_free, NULL};
+
+const cz_srs_loader cz_srs_loader_params = {"params", params_footprint, params_open, params_close,
+                                            &params_device};

@@ -61,7 +61,9 @@ static const cz_workload_ops zkey_ops = {
     .destroy = zkey_destroy,
 };
 
-static int hook_create(void **ddata, const void *key, int device, void *arg, cz_errinfo *ei) {
+static int hook_create(void **ddata, const void *key, int device, const void *hint, void *arg,
+                       cz_errinfo *ei) {
+    (void)hint;
     (void)arg;
     return cz_groth16_gpu_key_create((cz_groth16_gpu_key **)ddata, key, device, ei);
 }

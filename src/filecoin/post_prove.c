@@ -35,6 +35,24 @@ int cz__post_registered_id(uint64_t *id, cz__post_kind kind, uint64_t sector_siz
                    (unsigned long long)sector_size);
 }
 
+int cz_post_params_file(const cz_param_file **out, int *winning, uint64_t registered_proof,
+                        cz_errinfo *ei) {
+    cz__post_kind kind = CZ__POST_WINNING;
+    uint64_t size = 0;
+    int v1 = 0, rc;
+    *out = NULL;
+    if ((rc = cz__post_registered(&kind, &size, &v1, registered_proof, ei)) != CZ_OK)
+        return rc;
+    *winning = kind == CZ__POST_WINNING;
+    *out = cz_params_find_proof(NULL,
+                                *winning ? CZ_PARAM_PROOF_WINNING_POST : CZ_PARAM_PROOF_WINDOW_POST,
+                                size, CZ_PARAM_EXT_PARAMS);
+    if (*out == NULL) /* the built-in manifest has every PoSt key: a table out of step */
+        return cz_fail(ei, CZ_EINTERNAL, "post: no key file for registered proof %llu",
+                       (unsigned long long)registered_proof);
+    return CZ_OK;
+}
+
 void cz__post_vanillas_free(cz__post_vanilla *vs, size_t n) {
     if (vs == NULL)
         return;
@@ -48,7 +66,7 @@ uint64_t cz__post_index_base(const cz__post_shape *shape, int window_v1, uint64_
     return window_v1 ? (partition * shape->sectors + i) * shape->challenges : 0;
 }
 
-int cz__post_request_load(cz__post_vanilla **vs, cz__post_shape *shape, const cz__post_request *rq,
+int cz__post_request_load(cz__post_vanilla **vs, cz__post_shape *shape, const cz_post_request *rq,
                           int check_paths, cz_errinfo *ei) {
     cz__post_kind kind = CZ__POST_WINNING;
     uint64_t size = 0;
@@ -118,7 +136,7 @@ static int public_of(cz_groth16_public *pub, const cz__post_witness *w, const cz
 }
 
 int cz__post_prove(cz_groth16_proof *proof, const cz_bellperson_params *key,
-                   const cz__post_request *rq, cz_threadpool *pool, const cz_groth16_bp_opts *opts,
+                   const cz_post_request *rq, cz_threadpool *pool, const cz_groth16_bp_opts *opts,
                    cz_errinfo *ei) {
     cz__post_vanilla *vs = NULL;
     cz__post_shape shape;
@@ -168,7 +186,7 @@ out:
     return rc;
 }
 
-int cz__post_verify(const cz_groth16_vk *vk, const cz__post_request *rq,
+int cz__post_verify(const cz_groth16_vk *vk, const cz_post_request *rq,
                     const cz_groth16_proof *proof, cz_errinfo *ei) {
     cz__post_vanilla *vs = NULL;
     cz__post_shape shape;

@@ -17,18 +17,10 @@
 #define CUZK_FILECOIN_POST_PROVE_H
 
 #include "cuzk/bellperson.h"
+#include "cuzk/filecoin.h"
 #include "cuzk/groth16.h"
 #include "cuzk/groth16_bellperson.h"
 #include "filecoin/post_vanilla.h"
-
-typedef struct cz__post_request {
-    uint64_t registered_proof;
-    uint8_t randomness[32];
-    uint64_t partition;
-    const uint8_t *const *vanilla; /* nvanilla proofs' bytes */
-    const size_t *vanilla_len;
-    size_t nvanilla;
-} cz__post_request;
 
 /* The kind, sector size and index rule of a registered proof; CZ_EINVAL naming an unknown id. */
 int cz__post_registered(cz__post_kind *kind, uint64_t *sector_size, int *window_v1, uint64_t id,
@@ -44,7 +36,7 @@ uint64_t cz__post_index_base(const cz__post_shape *shape, int window_v1, uint64_
 
 /* The request's vanilla proofs decoded and (check_paths) checked: *vs (nvanilla, free with
  * cz__post_vanilla_free each and free) and the shape. Errors name the proof and what failed. */
-int cz__post_request_load(cz__post_vanilla **vs, cz__post_shape *shape, const cz__post_request *rq,
+int cz__post_request_load(cz__post_vanilla **vs, cz__post_shape *shape, const cz_post_request *rq,
                           int check_paths, cz_errinfo *ei);
 void cz__post_vanillas_free(cz__post_vanilla *vs, size_t n);
 
@@ -55,11 +47,11 @@ int cz__post_record(cz_r1cs *r, const cz__post_shape *shape, cz_errinfo *ei);
 /* Proves the request's partition with key (opts: the prover's options, NULL: CPU, one thread) and
  * verifies the proof against the key's vk. */
 int cz__post_prove(cz_groth16_proof *proof, const cz_bellperson_params *key,
-                   const cz__post_request *rq, cz_threadpool *pool, const cz_groth16_bp_opts *opts,
+                   const cz_post_request *rq, cz_threadpool *pool, const cz_groth16_bp_opts *opts,
                    cz_errinfo *ei);
 /* Verifies proof for the request: the public inputs from the vanilla proofs' sector ids and
  * comm_r and the derived challenges (their paths are not read). CZ_OK or CZ_EVERIFY. */
-int cz__post_verify(const cz_groth16_vk *vk, const cz__post_request *rq,
+int cz__post_verify(const cz_groth16_vk *vk, const cz_post_request *rq,
                     const cz_groth16_proof *proof, cz_errinfo *ei);
 
 #endif

@@ -774,7 +774,7 @@ static void test_slow_clients(void) {
     cz_engine *e = idle_engine();
     cz_http *h = NULL;
     cz_errinfo ei;
-    cz_http_opts o = {NULL, DEADLINE_MS, NSLOW};
+    cz_http_opts o = {.request_timeout_ms = DEADLINE_MS, .max_connections = NSLOW};
     int fd[NSLOW];
     uint64_t opened[NSLOW], next[NSLOW], closed_at[NSLOW];
     if (e == NULL)
@@ -849,7 +849,7 @@ static void test_deadline(void) {
     cz_engine *e = idle_engine();
     cz_http *h = NULL;
     cz_errinfo ei;
-    cz_http_opts o = {NULL, 600, 0};
+    cz_http_opts o = {.request_timeout_ms = 600};
     if (e == NULL)
         return;
     CHECK_ERR(cz_http_start(&h, "127.0.0.1:0", &o, e, NULL, &ei), CZ_OK);
@@ -888,7 +888,7 @@ static void test_cors(void) {
     if (e == NULL)
         return;
     for (int k = 0; k < 3; k++) {
-        cz_http_opts o = {k == 0 ? NULL : k == 1 ? "" : "https://dash.example", 0, 0};
+        cz_http_opts o = {.cors_origin = k == 0 ? NULL : k == 1 ? "" : "https://dash.example"};
         CHECK_ERR(cz_http_start(&h, "127.0.0.1:0", &o, e, NULL, &ei), CZ_OK);
         if (h == NULL)
             break;
@@ -908,7 +908,7 @@ static void test_cors(void) {
         cz_http_stop(h);
         h = NULL;
     }
-    cz_http_opts bad = {"x\r\nSet-Cookie: a=b", 0, 0};
+    cz_http_opts bad = {.cors_origin = "x\r\nSet-Cookie: a=b"};
     CHECK_ERR(cz_http_start(&h, "127.0.0.1:0", &bad, e, NULL, &ei), CZ_EINVAL);
     CHECK(h == NULL);
     cz_engine_destroy(e);

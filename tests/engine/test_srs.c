@@ -154,8 +154,10 @@ typedef struct {
     int freed;
 } devlog;
 
-static int dev_create(void **ddata, const void *key, int device, void *arg, cz_errinfo *ei) {
+static int dev_create(void **ddata, const void *key, int device, const void *hint, void *arg,
+                      cz_errinfo *ei) {
     devlog *l = arg;
+    (void)hint;
     if (device == 7)
         return cz_fail(ei, CZ_ENOGPU, "no device 7");
     l->created[device]++;
@@ -175,14 +177,14 @@ static void test_device(void) {
     cz_srs_key *k;
     void *d0, *d0b, *d1;
     CHECK_ERR(cz_srs_acquire(&k, m, MUL, NULL, NULL), CZ_OK);
-    CHECK_ERR(cz_srs_key_device(&d0, k, 0, NULL), CZ_OK);
-    CHECK_ERR(cz_srs_key_device(&d0b, k, 0, NULL), CZ_OK);
-    CHECK_ERR(cz_srs_key_device(&d1, k, 1, NULL), CZ_OK);
+    CHECK_ERR(cz_srs_key_device(&d0, k, 0, NULL, NULL), CZ_OK);
+    CHECK_ERR(cz_srs_key_device(&d0b, k, 0, NULL, NULL), CZ_OK);
+    CHECK_ERR(cz_srs_key_device(&d1, k, 1, NULL, NULL), CZ_OK);
     CHECK(d0 == d0b && d0 == (void *)cz_srs_key_data(k) &&
           d1 == (void *)((const char *)cz_srs_key_data(k) + 1));
     CHECK(l.created[0] == 1 && l.created[1] == 1);
-    CHECK_ERR(cz_srs_key_device(&d1, k, 7, NULL), CZ_ENOGPU);
-    CHECK_ERR(cz_srs_key_device(&d1, k, CZ_SRS_MAX_DEVICES, NULL), CZ_EINVAL);
+    CHECK_ERR(cz_srs_key_device(&d1, k, 7, NULL, NULL), CZ_ENOGPU);
+    CHECK_ERR(cz_srs_key_device(&d1, k, CZ_SRS_MAX_DEVICES, NULL, NULL), CZ_EINVAL);
     cz_srs_release(k);
     CHECK_EQ_INT(l.freed, 0);
     CHECK_ERR(cz_srs_evict(m, MUL, NULL), CZ_OK);
@@ -191,7 +193,7 @@ static void test_device(void) {
 
     m = mk(NULL, NULL);
     CHECK_ERR(cz_srs_acquire(&k, m, MUL, NULL, NULL), CZ_OK);
-    CHECK_ERR(cz_srs_key_device(&d0, k, 0, NULL), CZ_EUNSUPPORTED);
+    CHECK_ERR(cz_srs_key_device(&d0, k, 0, NULL, NULL), CZ_EUNSUPPORTED);
     cz_srs_release(k);
     cz_srs_destroy(m);
 }

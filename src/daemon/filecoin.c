@@ -1,0 +1,291 @@
+/*
+ * The daemon's Filecoin proofs: circuits per shape, keys by their Filecoin names with the
+ * manifest's digest, PoSt requests into workloads (filecoin.h).
+ *
+ * One table of entries, one per key file (a shape has one file): the circuit and the trust
+ * verdict of that file. Each is made by the first request that needs it, outside the lock, with a
+ * busy flag set; requests for the same entry wait on the condition variable, requests for other
+ * entries do not wait at all. A failed build leaves nothing behind: the next request tries again.
+ */
+#include "daemon/filecoin.h"
+
+#include <jansson.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cuzk/clock.h"
+#include "cuzk/fileio.h"
+#include "cuzk/log.h"
+#include "cuzk/params.h"
+#include "cuzk/workload.h"
+#include "daemon/service.h"
+
+#define MAX_ENTRIES 32 /* the manifest's PoSt, PoRep and update keys fit */
+
+typedef struct entry {
+    const cz_param_file *file;
+    cz_post_circuit *circuit;
+    int circuit_busy;
+    /* trust: the verdict for the file as it was when hashed */
+    int trust_busy, checked, trusted;
+    cz_file_id id;
+    char digest[CZ_PARAM_DIGEST_HEX + 1];
+} entry;
+
+struct cz_daemon_filecoin {
+    char *param_dir;
+    int allow_untrusted;
+    cz_srs *srs;
+    pthread_mutex_t lock;
+    pthread_cond_t changed;
+    entry e[MAX_ENTRIES];
+    size_t n;
+};
+
+int cz_daemon_filecoin_create(cz_daemon_filecoin **out, const char *param_dir, int allow_untrusted,
+                              cz_srs *srs, cz_errinfo *ei) {
+    cz_daemon_filecoin *f = calloc(1, sizeof *f);
+    *out = NULL;
+    if (f == NULL || (f->param_dir = strdup(param_dir != NULL ? param_dir : "")) == NULL) {
+        free(f);
+        return cz_fail(ei, CZ_ENOMEM, "filecoin: out of memory");
+    }
+    f->allow_untrusted = allow_untrusted;
+    f->srs = srs;
+    pthread_mutex_init(&f->lock, NULL);
+    pthread_cond_init(&f->changed, NULL);
+    *out = f;
+    return CZ_OK;
+}
+
+void cz_daemon_filecoin_destroy(cz_daemon_filecoin *f) {
+    if (f == NULL)
+        return;
+    for (size_t i = 0; i < f->n; i++)
+        cz_post_circuit_free(f->e[i].circuit);
+    pthread_mutex_destroy(&f->lock);
+    pthread_cond_destroy(&f->changed);
+    free(f->param_dir);
+    free(f);
+}
+
+/* The entry of file (made when missing), under the lock; NULL when the table is full. */
+static entry *entry_of(cz_daemon_filecoin *f, const cz_param_file *file) {
+    for (size_t i = 0; i < f->n; i++)
+        if (f->e[i].file == file)
+            return &f->e[i];
+    if (f->n == MAX_ENTRIES)
+        return NULL;
+    memset(&f->e[f->n], 0, sizeof f->e[f->n]);
+    f->e[f->n].file = file;
+    return &f->e[f->n++];
+}
+
+/* The recorded circuit of registered_proof's shape (file), made on first use. */
+static int circuit_get(const cz_post_circuit **out, cz_daemon_filecoin *f,
+                       const cz_param_file *file, uint64_t registered_proof, cz_errinfo *ei) {
+    cz_post_circuit *c = NULL;
+    entry *e;
+    int rc = CZ_OK;
+    pthread_mutex_lock(&f->lock);
+    if ((e = entry_of(f, file)) == NULL) {
+        pthread_mutex_unlock(&f->lock);
+        return cz_fail(ei, CZ_EINTERNAL, "filecoin: more than %d key files", MAX_ENTRIES);
+    }
+    while (e->circuit_busy)
+        pthread_cond_wait(&f->changed, &f->lock);
+    if (e->circuit == NULL) {
+        e->circuit_busy = 1;
+        pthread_mutex_unlock(&f->lock);
+        uint64_t t0 = cz_clock_now_ms();
+        rc = cz_post_circuit_create(&c, registered_proof, NULL, ei);
+        if (rc == CZ_OK)
+            CZ_LOG_INFO("cuzk-daemon: circuit of %s recorded in %llu ms", file->name,
+                        (unsigned long long)(cz_clock_now_ms() - t0));
+        pthread_mutex_lock(&f->lock);
+        e->circuit = c;
+        e->circuit_busy = 0;
+        pthread_cond_broadcast(&f->changed);
+    }
+    *out = e->circuit;
+    pthread_mutex_unlock(&f->lock);
+    return rc;
+}
+
+/* Whether the key at path (file of the manifest) may be used: its digest, computed once per file
+ * identity, against the manifest's. CZ_OK (trusted, or allowed untrusted), CZ_EVERIFY (refused),
+ * or the file's error (CZ_EIO naming it). */
+static int key_trust(cz_daemon_filecoin *f, const cz_param_file *file, const char *path,
+                     cz_errinfo *ei) {
+    cz_file_id now;
+    entry *e;
+    int rc;
+    if ((rc = cz_file_id_get(&now, path, ei)) != CZ_OK)
+        return rc;
+    pthread_mutex_lock(&f->lock);
+    if ((e = entry_of(f, file)) == NULL) {
+        pthread_mutex_unlock(&f->lock);
+        return cz_fail(ei, CZ_EINTERNAL, "filecoin: more than %d key files", MAX_ENTRIES);
+    }
+    while (e->trust_busy)
+        pthread_cond_wait(&f->changed, &f->lock);
+    if (!e->checked || !cz_file_id_same(&e->id, &now)) {
+        char digest[CZ_PARAM_DIGEST_HEX + 1];
+        e->trust_busy = 1;
+        pthread_mutex_unlock(&f->lock);
+        uint64_t t0 = cz_clock_now_ms();
+        rc = cz_params_digest_file(digest, NULL, path, NULL, NULL, ei);
+        pthread_mutex_lock(&f->lock);
+        e->trust_busy = 0;
+        pthread_cond_broadcast(&f->changed);
+        if (rc != CZ_OK) {
+            e->checked = 0;
+            pthread_mutex_unlock(&f->lock);
+            return rc;
+        }
+        e->checked = 1;
+        e->id = now;
+        e->trusted = strcmp(digest, file->digest) == 0;
+        memcpy(e->digest, digest, sizeof digest);
+        if (e->trusted)
+            CZ_LOG_INFO("cuzk-daemon: key %s: digest %s is the manifest's (%llu ms)", path, digest,
+                        (unsigned long long)(cz_clock_now_ms() - t0));
+        else if (f->allow_untrusted)
+            CZ_LOG_WARN("cuzk-daemon: key %s: UNTRUSTED, used because srs.allow_untrusted = true: "
+                        "its digest %s is not the manifest's %s, so its proofs do not verify on "
+                        "chain",
+                        path, digest, file->digest);
+        else
+            CZ_LOG_ERROR("cuzk-daemon: key %s: refused: its digest %s is not the manifest's %s "
+                         "(a local test key needs srs.allow_untrusted = true)",
+                         path, digest, file->digest);
+    }
+    rc = e->trusted || f->allow_untrusted
+             ? CZ_OK
+             : cz_fail(ei, CZ_EVERIFY,
+                       "key %s: its digest %s is not the manifest's %s; a local test key needs "
+                       "srs.allow_untrusted = true",
+                       path, e->digest, file->digest);
+    pthread_mutex_unlock(&f->lock);
+    return rc;
+}
+
+/* The request's own checks: kind, sector size, randomness. */
+static int request_check(const cz_param_file **file, int *winning,
+                         const Cuzk__V1__SubmitProofRequest *r, cz_errinfo *ei) {
+    int want_winning = r->proof_kind == CUZK__V1__PROOF_KIND__WINNING_POST;
+    int rc = cz_post_params_file(file, winning, r->registered_proof, ei);
+    if (rc != CZ_OK)
+        return rc;
+    if (*winning != want_winning)
+        return cz_fail(ei, CZ_EINVAL, "registered proof %llu is a %s, the request is %s",
+                       (unsigned long long)r->registered_proof,
+                       *winning ? "WinningPoSt" : "WindowPoSt",
+                       want_winning ? "WINNING_POST" : "WINDOW_POST_PARTITION");
+    if (r->sector_size != 0 && r->sector_size != (*file)->sector_size)
+        return cz_fail(ei, CZ_EINVAL,
+                       "sector_size %llu is not the registered proof's (%llu bytes for %llu)",
+                       (unsigned long long)r->sector_size, (unsigned long long)(*file)->sector_size,
+                       (unsigned long long)r->registered_proof);
+    if (r->randomness.len != 32)
+        return cz_fail(ei, CZ_EINVAL, "randomness has %zu bytes, not 32", r->randomness.len);
+    if (r->n_vanilla_proofs == 0)
+        return cz_fail(ei, CZ_EINVAL, "no vanilla_proofs");
+    if (*winning && r->partition_index != 0)
+        return cz_fail(ei, CZ_EINVAL, "partition_index %u for a WinningPoSt (it has one)",
+                       r->partition_index);
+    return CZ_OK;
+}
+
+int cz_daemon_filecoin_workload(cz_workload *wl, cz_priority *prio, cz_daemon_filecoin *f,
+                                const Cuzk__V1__SubmitProofRequest *r, cz_errinfo *ei) {
+    const cz_param_file *file = NULL;
+    const cz_post_circuit *c = NULL;
+    cz_srs_key *key = NULL;
+    cz_post_request rq;
+    const uint8_t **bytes = NULL;
+    size_t *lens = NULL;
+    char path[4096];
+    int winning = 0, rc, status;
+    if ((rc = request_check(&file, &winning, r, ei)) != CZ_OK)
+        return rc == CZ_EINTERNAL ? CZ_RPC_INTERNAL : CZ_RPC_INVALID_ARGUMENT;
+    *prio = winning ? CZ_PRIO_CRITICAL : CZ_PRIO_HIGH;
+    if (f->param_dir[0] == '\0') {
+        cz_fail(ei, CZ_EINVAL, "no parameter directory (srs.param_cache) for the key %s",
+                file->name);
+        return CZ_RPC_FAILED_PRECONDITION;
+    }
+    if ((size_t)snprintf(path, sizeof path, "%s/%s", f->param_dir, file->name) >= sizeof path) {
+        cz_fail(ei, CZ_EINVAL, "srs.param_cache is longer than %zu bytes", sizeof path - 100);
+        return CZ_RPC_FAILED_PRECONDITION;
+    }
+    if ((rc = key_trust(f, file, path, ei)) != CZ_OK)
+        return rc == CZ_ENOMEM ? CZ_RPC_RESOURCE_EXHAUSTED : CZ_RPC_FAILED_PRECONDITION;
+    if ((rc = circuit_get(&c, f, file, r->registered_proof, ei)) != CZ_OK)
+        return rc == CZ_ENOMEM ? CZ_RPC_RESOURCE_EXHAUSTED : CZ_RPC_INTERNAL;
+    if ((rc = cz_srs_acquire(&key, f->srs, path, &cz_srs_loader_params, ei)) != CZ_OK)
+        return rc == CZ_ERANGE || rc == CZ_ENOMEM ? CZ_RPC_RESOURCE_EXHAUSTED
+                                                  : CZ_RPC_FAILED_PRECONDITION;
+    if ((rc = cz_post_circuit_key_check(c, cz_srs_key_data(key), ei)) != CZ_OK) {
+        cz_srs_release(key);
+        cz_fail(ei, rc, "key %s: %s", path, ei->msg);
+        return CZ_RPC_FAILED_PRECONDITION;
+    }
+    bytes = calloc(r->n_vanilla_proofs, sizeof *bytes);
+    lens = calloc(r->n_vanilla_proofs, sizeof *lens);
+    if (bytes == NULL || lens == NULL) {
+        cz_srs_release(key);
+        free(bytes);
+        free(lens);
+        cz_fail(ei, CZ_ENOMEM, "filecoin: %zu vanilla proofs", r->n_vanilla_proofs);
+        return CZ_RPC_RESOURCE_EXHAUSTED;
+    }
+    for (size_t i = 0; i < r->n_vanilla_proofs; i++) {
+        bytes[i] = r->vanilla_proofs[i].data;
+        lens[i] = r->vanilla_proofs[i].len;
+    }
+    memset(&rq, 0, sizeof rq);
+    rq.registered_proof = r->registered_proof;
+    memcpy(rq.randomness, r->randomness.data, 32);
+    rq.partition = r->partition_index;
+    rq.vanilla = bytes;
+    rq.vanilla_len = lens;
+    rq.nvanilla = r->n_vanilla_proofs;
+    /* the workload owns key from here, also when it fails */
+    rc = cz_workload_post(wl, c, key, &rq, NULL, ei);
+    free(bytes);
+    free(lens);
+    status = rc == CZ_OK          ? 0
+             : rc == CZ_ENOMEM    ? CZ_RPC_RESOURCE_EXHAUSTED
+             : rc == CZ_EINTERNAL ? CZ_RPC_INTERNAL
+                                  : CZ_RPC_INVALID_ARGUMENT;
+    return status;
+}
+
+char *cz_daemon_filecoin_status_json(cz_daemon_filecoin *f) {
+    json_t *o = json_object(), *keys = json_array();
+    char *out = NULL;
+    int bad = o == NULL || keys == NULL;
+    pthread_mutex_lock(&f->lock);
+    for (size_t i = 0; !bad && i < f->n; i++) {
+        const entry *e = &f->e[i];
+        json_t *k;
+        if (!e->checked)
+            continue;
+        k = json_pack("{s:s, s:s, s:s, s:b}", "file", e->file->name, "digest", e->digest,
+                      "manifest_digest", e->file->digest, "trusted", e->trusted);
+        bad = k == NULL || json_array_append_new(keys, k) != 0;
+    }
+    pthread_mutex_unlock(&f->lock);
+    if (!bad)
+        bad = json_object_set_new(o, "param_dir", json_string(f->param_dir)) != 0 ||
+              json_object_set_new(o, "allow_untrusted", json_boolean(f->allow_untrusted)) != 0 ||
+              json_object_set(o, "keys", keys) != 0;
+    if (!bad)
+        out = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
+    json_decref(keys);
+    json_decref(o);
+    return out;
+}

@@ -1,0 +1,223 @@
+/*
+ * The PoSt workload (cuzk/workload.h): a WinningPoSt or a WindowPoSt partition from the inputs of
+ * its request, proven with the bellperson stages (bp_task.h) and a key of the SRS manager.
+ *
+ * The circuit of a shape is recorded once (cz_post_circuit: the matrices and the densities, shared
+ * by every job of the shape). A job decodes and checks its vanilla proofs natively when it is
+ * made, so a bad request is refused before it is queued; it keeps the decoded proofs (the
+ * witness points into them) and the public inputs derived from the request (the sector ids'
+ * comm_r and the challenges drawn from the randomness). Synthesis is the witness alone, put into
+ * the pooled w in the recorded variable order, then a, b, c = A·w, B·w, C·w with the input
+ * constraints; the public inputs of the synthesized witness must be the derived ones, and the
+ * proof is verified against them (the bellperson stages' verify) before the job is done.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cs/cs.h"
+#include "cuzk/bellperson.h"
+#include "cuzk/assignment.h"
+#include "cuzk/workload.h"
+#include "engine/bp_task.h"
+#include "filecoin/post_prove.h"
+
+#define FR_BYTES 32
+
+struct cz_post_circuit {
+    cz__post_shape shape;
+    const cz_param_file *params;
+    cz_r1cs r;                         /* the recorded circuit (its witness is not used) */
+    uint64_t *a_aux, *b_input, *b_aux; /* its densities */
+};
+
+int cz_post_circuit_create(cz_post_circuit **out, uint64_t registered_proof, cz_threadpool *pool,
+                           cz_errinfo *ei) {
+    cz__post_kind kind = CZ__POST_WINNING;
+    uint64_t size = 0;
+    int v1 = 0, winning = 0, rc;
+    cz_post_circuit *c;
+    *out = NULL;
+    if ((c = calloc(1, sizeof *c)) == NULL)
+        return cz_fail(ei, CZ_ENOMEM, "post: circuit");
+    if ((rc = cz__post_registered(&kind, &size, &v1, registered_proof, ei)) != CZ_OK ||
+        (rc = cz__post_shape_get(&c->shape, kind, size, ei)) != CZ_OK ||
+        (rc = cz_post_params_file(&c->params, &winning, registered_proof, ei)) != CZ_OK ||
+        (rc = cz__post_record(&c->r, &c->shape, ei)) != CZ_OK ||
+        (rc = cz_r1cs_densities(&c->a_aux, &c->b_input, &c->b_aux, &c->r, pool, ei)) != CZ_OK) {
+        cz_post_circuit_free(c);
+        return rc;
+    }
+    *out = c;
+    return CZ_OK;
+}
+
+void cz_post_circuit_free(cz_post_circuit *c) {
+    if (c == NULL)
+        return;
+    cz_r1cs_free(&c->r);
+    free(c->a_aux);
+    free(c->b_input);
+    free(c->b_aux);
+    free(c);
+}
+
+const cz_param_file *cz_post_circuit_params(const cz_post_circuit *c) {
+    return c->params;
+}
+
+int cz_post_circuit_serves(const cz_post_circuit *c, uint64_t registered_proof) {
+    const cz_param_file *f = NULL;
+    int winning;
+    return cz_post_params_file(&f, &winning, registered_proof, NULL) == CZ_OK && f == c->params;
+}
+
+uint64_t cz_post_circuit_host_bytes(const cz_post_circuit *c) {
+    const cz_r1cs *r = &c->r;
+    const cz_r1cs_mat *m[3] = {&r->a, &r->b, &r->c};
+    uint64_t b = (uint64_t)r->nvars * FR_BYTES + (uint64_t)r->ncoefs * FR_BYTES;
+    for (int i = 0; i < 3; i++)
+        b += ((uint64_t)r->nrows + 1) * 8 + m[i]->nnz * 8;
+    return b + ((uint64_t)r->nvars + r->naux + 128) / 8 * 2;
+}
+
+int cz_post_circuit_key_check(const cz_post_circuit *c, const cz_bellperson_params *key,
+                              cz_errinfo *ei) {
+    const cz_r1cs *r = &c->r;
+    if (key->vk.nic != (uint64_t)r->npublic + 1)
+        return cz_fail(ei, CZ_EFORMAT, "post: the key has %u public inputs, the circuit %u",
+                       key->vk.nic - 1, r->npublic);
+    if (key->nl != r->naux)
+        return cz_fail(ei, CZ_EFORMAT, "post: the key has %u L points, the circuit %u aux", key->nl,
+                       r->naux);
+    return CZ_OK;
+}
+
+/* ---- a job ---- */
+
+typedef struct post_job {
+    cz__bp_job g; /* first: the bellperson stages see the job as this */
+    const cz_post_circuit *c;
+    cz__post_vanilla *vs; /* the decoded vanilla proofs, which the witness points into */
+    size_t nvs;
+    cz__post_witness w;
+    uint64_t (*expect)[4]; /* the public inputs derived from the request */
+} post_job;
+
+/* The witness alone, into the pooled w in the recorded order, then the evaluations. */
+static int post_synthesize(void **out, void *job, uint32_t p, const cz_part_env *env,
+                           cz_part_times *t, cz_errinfo *ei) {
+    post_job *j = job;
+    cz_r1cs r = j->c->r; /* shallow: shared matrices, the partition's own witness */
+    cz__bp_part *pt;
+    cz__cs wit;
+    int rc;
+    (void)t;
+    if ((rc = cz__bp_part_new(&pt, &j->g, env, ei)) != CZ_OK)
+        return rc;
+    r.w = (uint64_t(*)[4])pt->w;
+    if ((rc = cz__cs_init(&wit, CZ__CS_WITNESS, 0, ei)) == CZ_OK) {
+        cz__post_circuit(&wit, j->w.sectors, j->w.nsectors);
+        rc = cz__cs_values_to_r1cs(&r, &wit, ei);
+        cz__cs_free(&wit);
+    }
+    if (rc == CZ_OK)
+        rc = cz_r1cs_eval((uint64_t(*)[4])pt->a, (uint64_t(*)[4])pt->b, (uint64_t(*)[4])pt->c, &r,
+                          j->g.abc_size, CZ_R1CS_EVAL_INPUT_ROWS, env->pool, ei);
+    for (uint32_t i = 0; rc == CZ_OK && i < j->g.npub; i++) {
+        uint64_t v[4];
+        cz_r1cs_fr_to_std(v, CZ_CURVE_BLS12381, pt->w[1 + i].l);
+        if (memcmp(v, j->expect[i], sizeof v) != 0)
+            rc = cz_fail(ei, CZ_EINTERNAL,
+                         "post: public input %u of the synthesized witness is not the one the "
+                         "request gives",
+                         i + 1);
+    }
+    return cz__bp_part_end(out, &j->g, pt, p, rc);
+}
+
+/* The job has ended: the key goes back (it may be evicted) and so do the vanilla proofs. */
+static void post_release(void *job) {
+    post_job *j = job;
+    cz__bp_job_release(&j->g);
+    cz__post_witness_free(&j->w);
+    cz__post_vanillas_free(j->vs, j->nvs);
+    j->vs = NULL;
+    free(j->expect);
+    j->expect = NULL;
+}
+
+static void post_destroy(void *job) {
+    post_job *j = job;
+    post_release(j);
+    cz__bp_job_fini(&j->g);
+    free(j);
+}
+
+static const cz_workload_ops post_ops = {
+    .name = "post",
+    .synthesize = post_synthesize,
+    CZ__BP_STAGES,
+    .release = post_release,
+    .destroy = post_destroy,
+};
+
+/* The job's request checked against its circuit and key, its vanilla proofs decoded and checked,
+ * the witness and the derived public inputs made. */
+static int post_job_load(post_job *j, const cz_post_request *rq, cz_errinfo *ei) {
+    const cz__post_shape *shape = &j->c->shape;
+    cz__post_shape got;
+    size_t npub = shape->sectors * (1 + shape->challenges);
+    int rc;
+    if (!cz_post_circuit_serves(j->c, rq->registered_proof))
+        return cz_fail(ei, CZ_EINVAL, "post: registered proof %llu is not this circuit's",
+                       (unsigned long long)rq->registered_proof);
+    if ((rc = cz_post_circuit_key_check(j->c, j->g.params, ei)) != CZ_OK)
+        return rc;
+    if ((rc = cz__post_request_load(&j->vs, &got, rq, 1, ei)) != CZ_OK)
+        return rc;
+    j->nvs = rq->nvanilla;
+    if ((rc = cz__post_witness_make(&j->w, j->vs, j->nvs, shape, ei)) != CZ_OK)
+        return rc;
+    if ((j->expect = calloc(npub, sizeof *j->expect)) == NULL)
+        return cz_fail(ei, CZ_ENOMEM, "post: %zu public inputs", npub);
+    cz__post_public_inputs(j->expect, &j->w, shape);
+    return CZ_OK;
+}
+
+int cz_workload_post(cz_workload *out, const cz_post_circuit *c, cz_srs_key *key,
+                     const cz_post_request *rq, const cz_workload_blinding *bl, cz_errinfo *ei) {
+    const cz_bellperson_params *params = cz_srs_key_data(key);
+    const cz_r1cs *r = &c->r;
+    post_job *j = calloc(1, sizeof *j);
+    uint64_t v, wbytes;
+    int rc;
+    memset(out, 0, sizeof *out);
+    if (j == NULL) {
+        cz_srs_release(key);
+        return cz_fail(ei, CZ_ENOMEM, "post: workload");
+    }
+    if ((rc = cz__bp_job_init(&j->g, params, 1, bl, ei)) != CZ_OK) {
+        cz_srs_release(key);
+        free(j);
+        return rc;
+    }
+    j->g.key = key; /* the job's from here: released with it */
+    j->c = c;
+    if ((rc = post_job_load(j, rq, ei)) != CZ_OK) {
+        post_destroy(j);
+        return rc;
+    }
+    j->g.a_aux = c->a_aux;
+    j->g.b_in = c->b_input;
+    j->g.b_aux = c->b_aux;
+    j->g.ninput = (size_t)r->npublic + 1;
+    j->g.naux = r->naux;
+    j->g.abc_size = (size_t)r->nrows + j->g.ninput;
+    v = (uint64_t)j->g.abc_size * FR_BYTES;
+    wbytes = (uint64_t)r->nvars * FR_BYTES;
+    /* a, b, c and w pooled, and the witness system's own values while it runs */
+    cz__bp_workload(out, &post_ops, j, &j->g,
+                    c->shape.kind == CZ__POST_WINNING ? CZ_KIND_WINNING_POST : CZ_KIND_WINDOW_POST,
+                    3 * v + 2 * wbytes);
+    return CZ_OK;
+}
