@@ -144,6 +144,12 @@ static inline int cz__cs_has_values(const cz__cs *cs) {
     return cs->values;
 }
 
+/* Whether enforce reads its linear combinations (RECORD, PROVE): in WITNESS mode it only counts
+ * the row, so gadgets may skip building them and pass empty ones. */
+static inline int cz__cs_needs_lcs(const cz__cs *cs) {
+    return cs->mode != CZ__CS_WITNESS;
+}
+
 /* A new aux variable (value NULL: 0); a new input variable. */
 cz__var cz__cs_alloc(cz__cs *cs, const cz_bls12381_fr *value);
 cz__var cz__cs_alloc_input(cz__cs *cs, const cz_bls12381_fr *value);

@@ -1,10 +1,12 @@
 /*
  * A PoSt partition from a request, proven and verified (post_prove.h).
  */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cs/cs.h"
+#include "cuzk/threadpool.h"
 #include "cuzk/assignment.h"
 #include "filecoin/post_prove.h"
 
@@ -124,6 +126,86 @@ int cz__post_record(cz_r1cs *r, const cz__post_shape *shape, cz_errinfo *ei) {
     return rc;
 }
 
+/* ---- the witness, sectors in parallel ---- */
+
+typedef struct fill_job {
+    uint64_t (*out)[4];
+    const cz__post_witness *w;
+    size_t per_aux, per_input, per_rows, ninput, chunk;
+    pthread_mutex_t lock;
+    int rc;
+    cz_errinfo ei;
+} fill_job;
+
+static void fill_fail(fill_job *fj, int rc, const cz_errinfo *ei) {
+    pthread_mutex_lock(&fj->lock);
+    if (fj->rc == CZ_OK) {
+        fj->rc = rc;
+        fj->ei = *ei;
+    }
+    pthread_mutex_unlock(&fj->lock);
+}
+
+static void fill_chunk(void *arg, size_t task) {
+    fill_job *fj = arg;
+    const size_t lo = task * fj->chunk,
+                 n = fj->w->nsectors - lo < fj->chunk ? fj->w->nsectors - lo : fj->chunk;
+    cz__cs cs;
+    cz_errinfo ei;
+    int rc;
+    cz_errinfo_clear(&ei);
+    if ((rc = cz__cs_init(&cs, CZ__CS_WITNESS, 0, &ei)) != CZ_OK) {
+        fill_fail(fj, rc, &ei);
+        return;
+    }
+    cz__post_circuit(&cs, fj->w->sectors + lo, n);
+    if ((rc = cz__cs_status(&cs, &ei)) == CZ_OK &&
+        (cs.naux != n * fj->per_aux || cs.ninput != 1 + n * fj->per_input ||
+         cs.nrows != n * fj->per_rows))
+        rc = cz_fail(&ei, CZ_EINTERNAL,
+                     "post: sectors %zu..%zu synthesized %zu aux, %zu inputs and %zu rows, the "
+                     "recording %zu, %zu and %zu",
+                     lo, lo + n - 1, cs.naux, cs.ninput - 1, cs.nrows, n * fj->per_aux,
+                     n * fj->per_input, n * fj->per_rows);
+    if (rc == CZ_OK) {
+        if (lo == 0) /* ONE */
+            memcpy(fj->out, cs.input, sizeof *fj->out);
+        memcpy(fj->out + 1 + lo * fj->per_input, cs.input + 1, n * fj->per_input * sizeof *fj->out);
+        memcpy(fj->out + fj->ninput + lo * fj->per_aux, cs.aux, n * fj->per_aux * sizeof *fj->out);
+    } else {
+        fill_fail(fj, rc, &ei);
+    }
+    cz__cs_free(&cs);
+}
+
+int cz__post_witness_fill(uint64_t (*out)[4], const cz__post_witness *w,
+                          const cz__post_shape *shape, const cz_r1cs *r, cz_threadpool *pool,
+                          cz_errinfo *ei) {
+    const size_t ns = shape->sectors;
+    fill_job fj;
+    size_t nthreads = pool != NULL ? cz_threadpool_size(pool) : 1;
+    if (w->nsectors != ns || r->naux % ns != 0 || r->npublic % ns != 0 || r->nrows % ns != 0)
+        return cz_fail(ei, CZ_EINTERNAL,
+                       "post: a witness of %zu sectors for a recording of %u aux, %u inputs and "
+                       "%u rows over %zu sectors",
+                       w->nsectors, r->naux, r->npublic, r->nrows, ns);
+    memset(&fj, 0, sizeof fj);
+    fj.out = out;
+    fj.w = w;
+    fj.per_aux = r->naux / ns;
+    fj.per_input = r->npublic / ns;
+    fj.per_rows = r->nrows / ns;
+    fj.ninput = (size_t)r->npublic + 1;
+    /* a few chunks per thread, so that an uneven split does not leave threads idle */
+    fj.chunk = (ns + 4 * nthreads - 1) / (4 * nthreads);
+    pthread_mutex_init(&fj.lock, NULL);
+    cz_threadpool_run(pool, fill_chunk, &fj, (ns + fj.chunk - 1) / fj.chunk);
+    pthread_mutex_destroy(&fj.lock);
+    if (fj.rc != CZ_OK && ei != NULL)
+        *ei = fj.ei;
+    return fj.rc;
+}
+
 /* The witness's public inputs, as cz_groth16_verify takes them. */
 static int public_of(cz_groth16_public *pub, const cz__post_witness *w, const cz__post_shape *shape,
                      cz_errinfo *ei) {
@@ -141,7 +223,6 @@ int cz__post_prove(cz_groth16_proof *proof, const cz_bellperson_params *key,
     cz__post_vanilla *vs = NULL;
     cz__post_shape shape;
     cz__post_witness w;
-    cz__cs wit;
     cz_r1cs r;
     cz_assignment as;
     cz_groth16_vk vk;
@@ -151,7 +232,6 @@ int cz__post_prove(cz_groth16_proof *proof, const cz_bellperson_params *key,
     memset(&r, 0, sizeof r);
     memset(&as, 0, sizeof as);
     memset(&vk, 0, sizeof vk);
-    memset(&wit, 0, sizeof wit);
     if ((rc = cz__post_request_load(&vs, &shape, rq, 1, ei)) != CZ_OK)
         return rc;
     if (key->vk.nic != shape.sectors * (1 + shape.challenges) + 1) {
@@ -162,12 +242,8 @@ int cz__post_prove(cz_groth16_proof *proof, const cz_bellperson_params *key,
     if ((rc = cz__post_witness_make(&w, vs, rq->nvanilla, &shape, ei)) != CZ_OK ||
         (rc = cz__post_record(&r, &shape, ei)) != CZ_OK)
         goto out;
-    if ((rc = cz__cs_init(&wit, CZ__CS_WITNESS, 0, ei)) != CZ_OK)
+    if ((rc = cz__post_witness_fill(r.w, &w, &shape, &r, pool, ei)) != CZ_OK)
         goto out;
-    cz__post_circuit(&wit, w.sectors, w.nsectors);
-    if ((rc = cz__cs_values_to_r1cs(&r, &wit, ei)) != CZ_OK)
-        goto out;
-    cz__cs_free(&wit);
     if ((rc = cz_r1cs_assignment_make(&as, &r, pool, ei)) != CZ_OK ||
         (rc = cz_groth16_bp_prove(proof, key, &as, 1, opts, ei)) != CZ_OK ||
         (rc = cz_groth16_vk_from_bellperson(&vk, &key->vk, ei)) != CZ_OK ||
@@ -180,7 +256,6 @@ out:
     cz_groth16_vk_free(&vk);
     cz_assignment_free(&as);
     cz_r1cs_free(&r);
-    cz__cs_free(&wit);
     cz__post_witness_free(&w);
     cz__post_vanillas_free(vs, rq->nvanilla);
     return rc;

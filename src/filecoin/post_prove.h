@@ -44,6 +44,16 @@ void cz__post_vanillas_free(cz__post_vanilla *vs, size_t n);
  * Free with cz_r1cs_free. */
 int cz__post_record(cz_r1cs *r, const cz__post_shape *shape, cz_errinfo *ei);
 
+/* The witness of w in the variable order of the recorded circuit r (cz__post_record of shape):
+ * out[0..r->nvars) Montgomery limbs, input i at i, aux j at ninput + j. The sectors are
+ * synthesized in chunks on pool (NULL: the calling thread), each in a WITNESS system of its own
+ * whose values land where bellperson's extend puts them: sector s's aux after those of the
+ * sectors before it, its inputs likewise; every chunk's counts are checked against the
+ * recording's (CZ_EINTERNAL naming the chunk). CZ_ENOMEM. */
+int cz__post_witness_fill(uint64_t (*out)[4], const cz__post_witness *w,
+                          const cz__post_shape *shape, const cz_r1cs *r, cz_threadpool *pool,
+                          cz_errinfo *ei);
+
 /* Proves the request's partition with key (opts: the prover's options, NULL: CPU, one thread) and
  * verifies the proof against the key's vk. */
 int cz__post_prove(cz_groth16_proof *proof, const cz_bellperson_params *key,

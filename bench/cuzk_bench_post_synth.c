@@ -1,0 +1,183 @@
+/*
+ * cuzk-bench-post-synth: how fast a PoSt partition is synthesized (docs/bench.md). From fake
+ * sectors (cuzk filecoin fake-vanilla's, made in memory), one JSON line per step, the median, min
+ * and max over runs in ns:
+ *
+ *   op "record"      the blank circuit recorded (the daemon does it once per shape; one run)
+ *   op "native"      the reference: every vanilla proof checked natively on one thread (each
+ *                    path hashed with the native Poseidon, comm_r, the challenges), the work the
+ *                    witness must at least do
+ *   op "witness"     the witness of the partition (cz__post_witness_fill) on 1 thread and on
+ *                    --threads, with ns per million constraints and the ratio to "native"
+ *   op "eval"        a, b, c = A·w, B·w, C·w with the input rows on --threads (the rest of the
+ *                    engine's synthesis step)
+ *
+ *   cuzk-bench-post-synth [--kind winning-post|window-post] [--sector-size 2KiB|..|64GiB]
+ *                         [--sectors N] [--threads T] [--runs R]
+ * Defaults: window-post, 2KiB, a full partition, all CPUs, 3 runs.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench_util.h"
+#include "cuzk/r1cs.h"
+#include "cuzk/threadpool.h"
+#include "filecoin/post_fake.h"
+#include "filecoin/post_prove.h"
+
+#define MAX_RUNS 21
+
+static int parse_size(uint64_t *out, const char *s) {
+    char *end;
+    unsigned long long v = strtoull(s, &end, 10);
+    const char *units[] = {"", "KiB", "MiB", "GiB"};
+    for (int u = 0; u < 4; u++)
+        if (strcmp(end, units[u]) == 0 && v > 0) {
+            *out = (uint64_t)v << (10 * u);
+            return 0;
+        }
+    return -1;
+}
+
+static void print(const char *op, const char *extra, double *ns, int runs) {
+    char fields[512];
+    snprintf(fields, sizeof fields, "\"op\":\"%s\"%s", op, extra);
+    bench_print_json("post-synth", fields, bench_stats_of(ns, (size_t)runs));
+}
+
+static int usage(void) {
+    fprintf(stderr, "usage: cuzk-bench-post-synth [--kind winning-post|window-post] "
+                    "[--sector-size S] [--sectors N] [--threads T] [--runs R]\n");
+    return 2;
+}
+
+int main(int argc, char **argv) {
+    const char *kind = "window-post";
+    uint64_t size = 2048;
+    size_t nsectors = 0, nthreads = 0;
+    int runs = 3;
+    for (int a = 1; a < argc; a++) {
+        const char *v = a + 1 < argc ? argv[a + 1] : NULL;
+        if (v == NULL)
+            return usage();
+        if (strcmp(argv[a], "--kind") == 0)
+            kind = v;
+        else if (strcmp(argv[a], "--sector-size") == 0 && parse_size(&size, v) == 0)
+            ;
+        else if (strcmp(argv[a], "--sectors") == 0)
+            nsectors = strtoull(v, NULL, 10);
+        else if (strcmp(argv[a], "--threads") == 0)
+            nthreads = strtoull(v, NULL, 10);
+        else if (strcmp(argv[a], "--runs") == 0)
+            runs = atoi(v);
+        else
+            return usage();
+        a++;
+    }
+    if (runs < 1 || runs > MAX_RUNS ||
+        (strcmp(kind, "winning-post") != 0 && strcmp(kind, "window-post") != 0))
+        return usage();
+    const cz__post_kind pk = strcmp(kind, "winning-post") == 0 ? CZ__POST_WINNING : CZ__POST_WINDOW;
+    cz__post_shape shape;
+    cz_errinfo ei;
+    cz_errinfo_clear(&ei);
+    if (cz__post_shape_get(&shape, pk, size, &ei) != CZ_OK) {
+        fprintf(stderr, "cuzk-bench-post-synth: %s\n", ei.msg);
+        return 2;
+    }
+    if (pk == CZ__POST_WINNING)
+        nsectors = 1;
+    else if (nsectors == 0 || nsectors > shape.sectors)
+        nsectors = shape.sectors;
+    const unsigned nproofs = pk == CZ__POST_WINNING ? (unsigned)shape.sectors : shape.challenges;
+    uint8_t rnd[32] = {7, 1, 2, 3};
+    cz__post_vanilla *vs = calloc(nsectors, sizeof *vs);
+    cz__post_witness w;
+    cz_r1cs r;
+    cz_threadpool *pool = NULL;
+    double ns[MAX_RUNS], native = 0;
+    char extra[256];
+    int status = 1;
+    memset(&w, 0, sizeof w);
+    memset(&r, 0, sizeof r);
+    if (vs == NULL || cz_threadpool_create(&pool, nthreads, &ei) != CZ_OK)
+        goto out;
+    for (size_t i = 0; i < nsectors; i++)
+        if (cz__post_fake_sector(&vs[i], &shape, 1000 + i, rnd, 0, nproofs, 5 + i, &ei) != CZ_OK)
+            goto out;
+    if (cz__post_witness_make(&w, vs, nsectors, &shape, &ei) != CZ_OK)
+        goto out;
+
+    uint64_t t0 = bench_now_ns();
+    if (cz__post_record(&r, &shape, &ei) != CZ_OK)
+        goto out;
+    ns[0] = (double)(bench_now_ns() - t0);
+    const double mcons = r.nrows / 1e6;
+    snprintf(extra, sizeof extra, ",\"kind\":\"%s\",\"sector_size\":%llu,\"constraints\":%u", kind,
+             (unsigned long long)size, r.nrows);
+    print("record", extra, ns, 1);
+
+    for (int k = 0; k < runs; k++) {
+        t0 = bench_now_ns();
+        for (size_t i = 0; i < nsectors; i++)
+            if (cz__post_vanilla_check(&vs[i], &shape, rnd, 0, &ei) != CZ_OK)
+                goto out;
+        ns[k] = (double)(bench_now_ns() - t0);
+    }
+    {
+        double tmp[MAX_RUNS];
+        memcpy(tmp, ns, sizeof tmp);
+        native = bench_stats_of(tmp, (size_t)runs).median;
+    }
+    snprintf(extra, sizeof extra, ",\"kind\":\"%s\",\"sectors\":%zu", kind, nsectors);
+    print("native", extra, ns, runs);
+
+    size_t threads[2] = {1, cz_threadpool_size(pool)};
+    for (int t = 0; t < (threads[1] > 1 ? 2 : 1); t++) {
+        cz_threadpool *p = t == 0 ? NULL : pool;
+        for (int k = 0; k < runs; k++) {
+            t0 = bench_now_ns();
+            if (cz__post_witness_fill(r.w, &w, &shape, &r, p, &ei) != CZ_OK)
+                goto out;
+            ns[k] = (double)(bench_now_ns() - t0);
+        }
+        double tmp[MAX_RUNS];
+        memcpy(tmp, ns, sizeof tmp);
+        const double med = bench_stats_of(tmp, (size_t)runs).median;
+        snprintf(extra, sizeof extra,
+                 ",\"kind\":\"%s\",\"threads\":%zu,\"ns_per_mconstraint\":%.0f,\"vs_native\":%.2f",
+                 kind, threads[t], med / mcons, med / native);
+        print("witness", extra, ns, runs);
+    }
+    if (cz_r1cs_check(&r, pool, NULL, &ei) != CZ_OK)
+        goto out;
+
+    const size_t abc = (size_t)r.nrows + r.npublic + 1;
+    uint64_t(*a)[4] = malloc(abc * 32), (*b)[4] = malloc(abc * 32), (*c)[4] = malloc(abc * 32);
+    if (a == NULL || b == NULL || c == NULL) {
+        free(a), free(b), free(c);
+        goto out;
+    }
+    int erc = CZ_OK;
+    for (int k = 0; k < runs && erc == CZ_OK; k++) {
+        t0 = bench_now_ns();
+        erc = cz_r1cs_eval(a, b, c, &r, abc, CZ_R1CS_EVAL_INPUT_ROWS, pool, &ei);
+        ns[k] = (double)(bench_now_ns() - t0);
+    }
+    free(a), free(b), free(c);
+    if (erc != CZ_OK)
+        goto out;
+    snprintf(extra, sizeof extra, ",\"kind\":\"%s\",\"threads\":%zu", kind, threads[1]);
+    print("eval", extra, ns, runs);
+    status = 0;
+out:
+    if (status != 0 && ei.msg[0] != '\0')
+        fprintf(stderr, "cuzk-bench-post-synth: %s\n", ei.msg);
+    cz_r1cs_free(&r);
+    cz__post_witness_free(&w);
+    if (vs != NULL)
+        cz__post_vanillas_free(vs, nsectors);
+    cz_threadpool_destroy(pool);
+    return status;
+}
