@@ -52,7 +52,9 @@ void bench_usage(FILE *f) {
         "  single   one proof          batch -c COUNT -j CONCURRENCY [--warmup N]\n"
         "  status | metrics | preload ID | evict ID | cancel JOB\n"
         "  proofs:  --workload porep-synth [--scale K] [--partitions N] [--curve C] [--seed S]\n"
-        "           | --workload zkey --zkey F --wtns F;  --priority P, --id ID (single)\n"
+        "           | --workload zkey --zkey F --wtns F\n"
+        "           | --workload winning-post|window-post --request DIR (fake-vanilla's)\n"
+        "           --priority P, --id ID (single)\n"
         "  sweep --key TABLE.KEY --values V1,V2,.. [--config BASE] [--daemon PATH]\n"
         "        [--daemon-arg ARG].. plus the batch options: one daemon per value, one table\n"
         "exit: 0 ok, 1 failure, 2 usage (or --gpu where no GPU is)\n");
@@ -69,7 +71,10 @@ static const char common_opts[] =
 
 static const char proof_opts[] =
     "proofs: --workload porep-synth [--scale K] [--partitions N] [--curve C] [--seed S]\n"
-    "        | --workload zkey --zkey F --wtns F;  --priority low|normal|high|critical\n"
+    "        | --workload zkey --zkey F --wtns F\n"
+    "        | --workload winning-post|window-post --request DIR: DIR/request.txt as\n"
+    "          `cuzk filecoin fake-vanilla` writes it (the kind's priority unless given)\n"
+    "        --priority low|normal|high|critical\n"
     "        --timeout S (0: none); -a/--addr before the subcommand, or here\n";
 
 static const struct {

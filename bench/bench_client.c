@@ -7,6 +7,7 @@
  *   cuzk-bench sweep --key TABLE.KEY --values V1,V2,.. [--config BASE.toml] [--daemon PATH] ...
  *   workload: --workload porep-synth [--scale K] [--partitions N] [--curve C] [--seed S]
  *           | --workload zkey --zkey FILE --wtns FILE
+ *           | --workload winning-post|window-post --request DIR  (bench_client_post.c)
  *
  * ADDR is unix:///path or host:port (default: the daemon's default daemon.listen). A proof is one
  * Prove call (submit + await on the daemon); its line has the job id, wall time (call to answer),
@@ -89,9 +90,14 @@ static unsigned cmd_opts(const char *cmd) {
     return 0;
 }
 
+static int is_post(const client_opts *o) {
+    return strcmp(o->workload, "winning-post") == 0 || strcmp(o->workload, "window-post") == 0;
+}
+
 static int parse(client_opts *o, int argc, char **argv, const char *addr) {
     const char *cmd = argv[0];
     unsigned allowed = cmd_opts(cmd);
+    int priority_given = 0;
     memset(o, 0, sizeof *o);
     o->cmd = cmd;
     o->addr = addr;
@@ -126,9 +132,13 @@ static int parse(client_opts *o, int argc, char **argv, const char *addr) {
                 return bench_usage_error(cmd, "--timeout takes seconds (0: none)", v);
             o->timeout_ms = (uint64_t)n * 1000;
         } else if ((need = OPT_W, strcmp(a, "--workload") == 0)) {
-            if (strcmp(v, "porep-synth") != 0 && strcmp(v, "zkey") != 0)
-                return bench_usage_error(cmd, "--workload takes porep-synth or zkey", v);
+            if (strcmp(v, "porep-synth") != 0 && strcmp(v, "zkey") != 0 &&
+                strcmp(v, "winning-post") != 0 && strcmp(v, "window-post") != 0)
+                return bench_usage_error(
+                    cmd, "--workload takes porep-synth, zkey, winning-post or window-post", v);
             o->workload = v;
+        } else if ((need = OPT_W, strcmp(a, "--request") == 0)) {
+            o->request = v;
         } else if ((need = OPT_W, strcmp(a, "--scale") == 0)) {
             if (bench_parse_long(&n, v, 1, 40) != 0)
                 return bench_usage_error(cmd, "--scale takes K (2^K constraints)", v);
@@ -156,6 +166,7 @@ static int parse(client_opts *o, int argc, char **argv, const char *addr) {
             if (p == 5)
                 return bench_usage_error(cmd, "--priority takes low, normal, high or critical", v);
             o->priority = p;
+            priority_given = 1;
         } else if ((need = OPT_ID, strcmp(a, "--id") == 0)) {
             o->id = v;
         } else if ((need = OPT_B, strcmp(a, "-c") == 0 || strcmp(a, "--count") == 0)) {
@@ -218,6 +229,11 @@ static int parse(client_opts *o, int argc, char **argv, const char *addr) {
         return bench_usage_error(cmd, "--workload zkey needs --zkey FILE and --wtns FILE", NULL);
     if (strcmp(o->workload, "zkey") != 0 && (o->zkey != NULL || o->wtns != NULL))
         return bench_usage_error(cmd, "--zkey/--wtns need --workload zkey", NULL);
+    if (is_post(o) != (o->request != NULL))
+        return bench_usage_error(cmd, "--request DIR goes with --workload winning-post|window-post",
+                                 NULL);
+    if (is_post(o) && !priority_given) /* the daemon's default for the kind */
+        o->priority = CUZK__V1__PRIORITY__PRIORITY_UNSPECIFIED;
     if ((allowed & OPT_S) && (o->key == NULL || o->nvalues == 0))
         return bench_usage_error(cmd, "needs --key TABLE.KEY and --values V1,V2,..", NULL);
     return BENCH_OK;
@@ -227,6 +243,8 @@ static int parse(client_opts *o, int argc, char **argv, const char *addr) {
 static int prepare(client_opts *o) {
     cz_errinfo ei;
     cz_errinfo_clear(&ei);
+    if (is_post(o))
+        return bench_client_post_load(o);
     if (strcmp(o->workload, "zkey") != 0)
         return BENCH_OK;
     if (cz_file_read(&o->wtns_data, &o->wtns_len, o->wtns, &ei) != CZ_OK) {
@@ -338,7 +356,9 @@ static void prove_one(proof_res *r, cz_grpc_client *cl, const client_opts *o, ui
     r->prove_ms = r->queue_ms = -1;
     sub.request_id = (char *)(o->id != NULL ? o->id : "");
     sub.priority = (Cuzk__V1__Priority)o->priority;
-    if (strcmp(o->workload, "zkey") == 0) {
+    if (is_post(o)) {
+        bench_client_post_request(&sub, o);
+    } else if (strcmp(o->workload, "zkey") == 0) {
         sub.proof_kind = CUZK__V1__PROOF_KIND__SNARKJS_ZKEY;
         sub.zkey_path = (char *)o->zkey_abs;
         sub.witness.data = o->wtns_data;
@@ -497,7 +517,7 @@ int bench_client_batch(client_batch *out, cz_grpc_client *cl, const client_opts 
     out->b = br.b;
     if (busy0 >= 0 && busy1 >= 0 && ndev1 > 0 && ndev0 == ndev1)
         out->busy_pct = 100.0 * (busy1 - busy0) / ndev1 / (br.b.batch_ms / 1e3);
-    int zkey = strcmp(o->workload, "zkey") == 0;
+    int zkey = strcmp(o->workload, "zkey") == 0 || is_post(o); /* no scale, one partition */
     fprintf(lines,
             "{\"bench\":\"client\",\"summary\":true,\"workload\":\"%s\",\"curve\":\"%s\","
             "\"scale\":%u,\"partitions\":%u,\"count\":%d,\"concurrency\":%d,\"done\":%d,",
@@ -655,6 +675,7 @@ out:
     cz_grpc_client_destroy(cl);
     free(o.wtns_data);
     free(o.values_buf);
+    bench_client_post_free(&o);
     return rc;
 }
 

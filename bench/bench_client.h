@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "bench.h"
+#include "cuzk/v1/proving.pb-c.h"
 #include "daemon/grpc_client.h"
 
 #define CLIENT_MAX_VALUES      64
@@ -19,13 +20,14 @@
 typedef struct client_opts {
     const char *cmd;  /* the subcommand */
     const char *addr; /* -a/--addr */
-    /* The proof: --workload porep-synth (--scale, --partitions, --curve, --seed) or zkey
-     * (--zkey, --wtns); --priority, --id (request id, single only). */
-    const char *workload, *curve, *zkey, *wtns, *id;
+    /* The proof: --workload porep-synth (--scale, --partitions, --curve, --seed), zkey
+     * (--zkey, --wtns), winning-post or window-post (--request DIR, bench_client_post.c);
+     * --priority, --id (request id, single only). */
+    const char *workload, *curve, *zkey, *wtns, *id, *request;
     unsigned scale;
     uint32_t partitions;
     uint64_t seed;
-    int priority;            /* Cuzk__V1__Priority */
+    int priority;            /* Cuzk__V1__Priority (PoSt: unspecified, the kind's, unless given) */
     int count, conc, warmup; /* -c, -j, --warmup */
     uint64_t timeout_ms;     /* --timeout S per call (0: none) */
     const char *arg;         /* cancel JOB; preload/evict ID */
@@ -41,6 +43,11 @@ typedef struct client_opts {
     void *wtns_data;
     size_t wtns_len;
     char zkey_abs[4096];
+    uint64_t post_registered; /* a PoSt request (bench_client_post_load) */
+    uint8_t post_randomness[32];
+    uint32_t post_partition;
+    ProtobufCBinaryData *post_vanilla;
+    size_t post_nvanilla;
 } client_opts;
 
 /* One batch's result: the summary and the devices' busy share over the batch (-1: unknown). */
@@ -55,6 +62,11 @@ int bench_client_connect(cz_grpc_client **out, const client_opts *o, int quiet);
 /* Runs the warm-up proofs and the batch of o (per-proof lines and the summary line to lines, the
  * text summary to stderr). BENCH_OK when every proof is done, BENCH_FAIL otherwise. */
 int bench_client_batch(client_batch *out, cz_grpc_client *cl, const client_opts *o, FILE *lines);
+/* bench_client_post.c: the PoSt request of o->request loaded into o (BENCH_OK, BENCH_USAGE with
+ * the message printed); its fields of a SubmitProofRequest; freed. */
+int bench_client_post_load(client_opts *o);
+void bench_client_post_request(Cuzk__V1__SubmitProofRequest *sub, const client_opts *o);
+void bench_client_post_free(client_opts *o);
 /* bench_client_sweep.c */
 int bench_client_sweep(client_opts *o);
 

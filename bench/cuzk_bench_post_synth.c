@@ -11,9 +11,12 @@
  *                    --threads, with ns per million constraints and the ratio to "native"
  *   op "eval"        a, b, c = A·w, B·w, C·w with the input rows on --threads (the rest of the
  *                    engine's synthesis step)
+ *   op "gpu-prove"   with --gpu D: the bellperson prover on device D with a benchmark key of
+ *                    the circuit's counts and densities (bases made on the device: timed, not
+ *                    verifiable), gpu_ms the kernel region as the engine holds the device lock
  *
  *   cuzk-bench-post-synth [--kind winning-post|window-post] [--sector-size 2KiB|..|64GiB]
- *                         [--sectors N] [--threads T] [--runs R]
+ *                         [--sectors N] [--threads T] [--runs R] [--gpu D]
  * Defaults: window-post, 2KiB, a full partition, all CPUs, 3 runs.
  */
 #include <stdio.h>
@@ -21,6 +24,8 @@
 #include <string.h>
 
 #include "bench_util.h"
+#include "cuzk/assignment.h"
+#include "cuzk/groth16_bellperson.h"
 #include "cuzk/r1cs.h"
 #include "cuzk/threadpool.h"
 #include "filecoin/post_fake.h"
@@ -46,9 +51,51 @@ static void print(const char *op, const char *extra, double *ns, int runs) {
     bench_print_json("post-synth", fields, bench_stats_of(ns, (size_t)runs));
 }
 
+/* The GPU prover on r's witness with a benchmark key (bases made on the device). */
+static int gpu_prove(const cz_r1cs *r, cz_threadpool *pool, int dev, int runs, const char *kind,
+                     cz_errinfo *ei) {
+    cz_assignment as = {0};
+    cz_bellperson_params params = {0};
+    cz_groth16_bp_gpu_key *key = NULL;
+    cz_bls12381_fr rr = {{0}}, ss = {{0}};
+    double ms[MAX_RUNS];
+    char extra[256];
+    unsigned log_n = 0;
+    int rc;
+    if ((rc = cz_r1cs_assignment_make(&as, r, pool, ei)) != CZ_OK)
+        return rc;
+    while (((size_t)1 << log_n) < as.abc_size)
+        log_n++;
+    cz_groth16_bp_bench_params(&params, &as, log_n);
+    if ((rc = cz_groth16_bp_gpu_key_create_bench(&key, &params, &as, dev, ei)) != CZ_OK)
+        goto out;
+    for (int i = 0; i <= runs; i++) { /* run 0 warms up */
+        cz_groth16_proof proof;
+        cz_groth16_timings tm = {0};
+        cz_groth16_bp_opts o = {.r_s = &rr,
+                                .s_s = &ss,
+                                .pool = pool,
+                                .use_gpu = 1,
+                                .gpu_device = dev,
+                                .gpu_key = key,
+                                .timings = &tm};
+        if ((rc = cz_groth16_bp_prove(&proof, &params, &as, 1, &o, ei)) != CZ_OK)
+            goto out;
+        if (i > 0)
+            ms[i - 1] = tm.gpu_ms * 1e6; /* ns, as every line */
+    }
+    snprintf(extra, sizeof extra, ",\"kind\":\"%s\",\"domain_log\":%u,\"verified\":false", kind,
+             log_n);
+    print("gpu-prove", extra, ms, runs);
+out:
+    cz_groth16_bp_gpu_key_free(key);
+    cz_assignment_free(&as);
+    return rc;
+}
+
 static int usage(void) {
     fprintf(stderr, "usage: cuzk-bench-post-synth [--kind winning-post|window-post] "
-                    "[--sector-size S] [--sectors N] [--threads T] [--runs R]\n");
+                    "[--sector-size S] [--sectors N] [--threads T] [--runs R] [--gpu D]\n");
     return 2;
 }
 
@@ -56,7 +103,7 @@ int main(int argc, char **argv) {
     const char *kind = "window-post";
     uint64_t size = 2048;
     size_t nsectors = 0, nthreads = 0;
-    int runs = 3;
+    int runs = 3, gpu = -1;
     for (int a = 1; a < argc; a++) {
         const char *v = a + 1 < argc ? argv[a + 1] : NULL;
         if (v == NULL)
@@ -71,6 +118,8 @@ int main(int argc, char **argv) {
             nthreads = strtoull(v, NULL, 10);
         else if (strcmp(argv[a], "--runs") == 0)
             runs = atoi(v);
+        else if (strcmp(argv[a], "--gpu") == 0)
+            gpu = atoi(v);
         else
             return usage();
         a++;
@@ -170,6 +219,8 @@ int main(int argc, char **argv) {
         goto out;
     snprintf(extra, sizeof extra, ",\"kind\":\"%s\",\"threads\":%zu", kind, threads[1]);
     print("eval", extra, ns, runs);
+    if (gpu >= 0 && gpu_prove(&r, pool, gpu, runs, kind, &ei) != CZ_OK)
+        goto out;
     status = 0;
 out:
     if (status != 0 && ei.msg[0] != '\0')

@@ -57,6 +57,11 @@
 #           with and without the subgroup check, whose per-point cost scales to the full key
 #           (PSHAPE, e.g. "--scale 20", writes another shape than the largest that fits).
 #           The JSON lines into summary.txt; about 2-3 minutes
+#   post    (not in the default list) PoSt on GPU 0: cuzk-bench-post-synth for the WinningPoSt
+#           and the WindowPoSt 32 GiB partitions (record, native check, witness on 1 and all
+#           cores, evaluation, the GPU prover with a benchmark key: PWRUNS runs of the window),
+#           then WinningPoSt 32 GiB through cuzk-daemon under a local key (cuzk filecoin setup,
+#           fake-vanilla): WCOUNT (10) Prove calls one at a time after 2 warm-ups
 set -u
 
 pack() {
@@ -69,7 +74,7 @@ pack() {
   local all
   all=$(ninja -C "$B" -t targets all 2>/dev/null | sed 's/:.*//')
   for t in cuzk-daemon daemon_test_gpus cuzk-bench-gpu-bellperson cuzk-bench-setup-bellperson \
-    cuzk-bench-gpu-ceiling; do
+    cuzk-bench-gpu-ceiling cuzk-bench-post-synth cuzk-cli; do
     grep -qx "$t" <<<"$all" && targets+=("$t")
   done
   # the CPU tests of code that takes a different path on the device's CPU (AVX-512 IFMA) too
@@ -80,11 +85,12 @@ pack() {
   rm -rf "$dir"
   mkdir -p "$dir"
   for t in "${targets[@]}" libcuzk.so; do
+    [ "$t" = cuzk-cli ] && t=cuzk # the target's program
     xz -T0 -6 -c "$B/$t" >"$dir/$t.xz"
   done
   local skip='^(linux-vdso|ld-linux|libc|libm|libpthread|libdl|librt|libresolv|libutil|libstdc\+\+|libgcc_s|libcuda|libnvidia-.*)\.so'
   mkdir -p "$dir/lib"
-  for t in "${targets[@]}" libcuzk.so; do ldd "$B/$t"; done | awk '/=> \//{print $1, $3}' |
+  for t in "${targets[@]/cuzk-cli/cuzk}" libcuzk.so; do ldd "$B/$t"; done | awk '/=> \//{print $1, $3}' |
     sort -u | while read -r name path; do
     [[ $name =~ $skip ]] && continue
     [[ $name == libcuzk.so ]] && continue
@@ -208,8 +214,11 @@ run() {
       params)
         params_phase
         ;;
+      post)
+        post_phase
+        ;;
       *)
-        say "unknown phase $q (unit micro engine bp bpsetup daemon params)"
+        say "unknown phase $q (unit micro ceiling msmprof msmvar engine bp bpsetup daemon params post)"
         ;;
       esac
     done
@@ -269,6 +278,47 @@ EOF
   rm -rf "$T"
 }
 
+# The post phase (see the file comment); X, O, S, say, step and el come from run.
+post_phase() {
+  local T SOCK dpid
+  T=$(mktemp -d /tmp/cuzk-post.XXXXXX)
+  SOCK="unix://$T/cuzk.sock"
+  say "post: $(df -Ph /tmp | awk 'NR == 2 { print $4 " free in /tmp" }'), $(free -g | awk '/Mem:/{print $2}') GiB"
+  step post-synth-winning 90 $X/cuzk-bench-post-synth --kind winning-post --sector-size 32GiB \
+    --runs 5 --gpu 0
+  grep -h '^{' "$O/post-synth-winning.log" >>"$S"
+  step post-synth-window "${PWLIMIT:-330}" $X/cuzk-bench-post-synth --kind window-post \
+    --sector-size 32GiB --runs "${PWRUNS:-2}" --gpu 0
+  grep -h '^{' "$O/post-synth-window.log" >>"$S"
+  mkdir -p "$T/p" "$T/fw"
+  step post-setup 120 $X/cuzk filecoin setup winning-post --sector-size 32GiB --params-dir "$T/p" \
+    --seed 0104
+  step post-fake 30 $X/cuzk filecoin fake-vanilla winning-post --sector-size 32GiB --sectors 1 \
+    --seed 9 -o "$T/fw"
+  cat >"$T/cuzk.toml" <<EOF
+[daemon]
+listen = "$SOCK"
+[gpus]
+devices = [0]
+[srs]
+param_cache = "$T/p"
+allow_untrusted = true
+EOF
+  $X/cuzk-daemon --config "$T/cuzk.toml" >"$O/post-daemon.log" 2>&1 &
+  dpid=$!
+  for _ in $(seq 1 150); do
+    $X/cuzk-bench -a "$SOCK" status >/dev/null 2>&1 && break
+    sleep 0.2
+  done
+  step post-winning 150 $X/cuzk-bench -a "$SOCK" batch --workload winning-post --request "$T/fw" \
+    -c "${WCOUNT:-10}" -j 1 --warmup 2
+  grep -h '"summary"' "$O/post-winning.log" | cut -c1-500 >>"$S"
+  kill -TERM $dpid
+  wait $dpid
+  say "post: daemon exit $?"
+  rm -rf "$T"
+}
+
 # The params phase (see the file comment); X, O, S, say, step and el come from run.
 params_phase() {
   local d dir="" best=0 avail K key shape="--shape porep-32g" th=${PTHREADS:-16}
@@ -312,7 +362,7 @@ run)
   run "$@"
   ;;
 *)
-  sed -n '2,30p' "$0"
+  sed -n '2,68p' "$0"
   exit 2
   ;;
 esac

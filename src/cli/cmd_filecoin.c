@@ -46,7 +46,8 @@ static const char filecoin_help[] =
     "fake-vanilla: N fake sectors (random trees computed from the opened paths only, so any size\n"
     "  is cheap) and their vanilla proofs at the challenges of a randomness derived from the\n"
     "  seed: DIR/vanilla-I.bin (the bytes a request carries) and DIR/request.txt (the registered\n"
-    "  proof, the randomness, the partition, and each sector's id, vanilla file and comm_r\n"
+    "  proof, the randomness, the partition, and each sector's id, vanilla file (in DIR) and "
+    "comm_r\n"
     "  (32 bytes little-endian, hex), one per line). --v1: WindowPoSt\n"
     "  V1 challenge indexes (registered proofs 5-9) instead of V1_1 (10-14).\n"
     "prove: the inputs of a WINNING_POST or WINDOW_POST_PARTITION request; every vanilla proof\n"
@@ -314,8 +315,8 @@ static int fake_vanilla(int argc, char **argv) {
             status = cz__cli_report("filecoin fake-vanilla", &ei);
             goto out;
         }
-        fprintf(f, "sector %llu %s\ncomm_r %llu ", (unsigned long long)id, vpath,
-                (unsigned long long)id);
+        fprintf(f, "sector %llu vanilla-%llu.bin\ncomm_r %llu ", (unsigned long long)id,
+                (unsigned long long)s, (unsigned long long)id);
         for (int i = 0; i < 32; i++)
             fprintf(f, "%02x", comm_r[i]);
         fputc('\n', f);

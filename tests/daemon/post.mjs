@@ -40,7 +40,8 @@ for (const [kind, size, seed] of KEYS) {
   const r = run(["filecoin", "setup", kind, "--sector-size", size, "--params-dir", params, "--seed", seed]);
   check(`setup ${kind} ${size}`, r.rc === 0, r.err);
 }
-// request.txt: registered_proof, randomness, partition, then "sector ID FILE" / "comm_r ID HEX".
+// request.txt: registered_proof, randomness, partition, then "sector ID FILE" (FILE in the
+// directory) and "comm_r ID HEX".
 function fake(name, kind, size, sectors, extra = []) {
   const dir = path.join(scratch, name);
   fs.mkdirSync(dir);
@@ -53,7 +54,10 @@ function fake(name, kind, size, sectors, extra = []) {
     if (k === "registered_proof") req.registered = Number(a);
     else if (k === "randomness") req.randomness = Buffer.from(a, "hex");
     else if (k === "partition") req.partition = Number(a);
-    else if (k === "sector") req.sectors.push({ id: BigInt(a), file: b, vanilla: fs.readFileSync(b) });
+    else if (k === "sector") {
+      const file = path.resolve(dir, b);
+      req.sectors.push({ id: BigInt(a), file, vanilla: fs.readFileSync(file) });
+    }
     else if (k === "comm_r") req.sectors.find((s) => s.id === BigInt(a)).commR = Buffer.from(b, "hex");
   }
   req.dir = dir;
