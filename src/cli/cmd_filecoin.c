@@ -28,6 +28,8 @@ static const char filecoin_help[] =
     "                           [--threads N] [--gpu] [--device N]\n"
     "       cuzk filecoin verify KIND --params-dir DIR --registered-proof N --randomness HEX\n"
     "                           [--partition K] --vanilla FILE [--vanilla FILE]... PROOF\n"
+    "       cuzk filecoin vanilla-check KIND --registered-proof N --randomness HEX\n"
+    "                           [--partition K] --vanilla FILE [--vanilla FILE]...\n"
     "\n"
     "KIND: winning-post, window-post (porep-c2 and snap-update are not implemented yet).\n"
     "SIZE: 2KiB, 8MiB, 512MiB, 32GiB, 64GiB (or 4KiB, 16KiB, 32KiB, 16MiB, 1GiB; or bytes).\n"
@@ -56,6 +58,10 @@ static const char filecoin_help[] =
     "  DIR under its Filecoin name.\n"
     "verify: the public inputs from the vanilla proofs' sector ids and comm_r and the\n"
     "  challenges of the randomness; exit 0 valid, 1 invalid.\n"
+    "vanilla-check: the checks prove and the daemon make before any synthesis (decoding, the\n"
+    "  sector count and order, each path to comm_r_last, comm_r = Poseidon(comm_c,\n"
+    "  comm_r_last), each leaf the challenge of the randomness); exit 0 all hold, 3 one does not\n"
+    "  (named on stderr). No key needed.\n"
     "HEX randomness: 64 hex digits, the 32 bytes in order (a field element below r).\n";
 
 /* KIND to a PoSt kind; the usage error's exit code (for cmd) otherwise, *ok = 0. */
@@ -340,7 +346,12 @@ typedef struct {
     uint8_t randomness[32];
 } req_opts;
 
-static int parse_req(req_opts *o, int argc, char **argv, const char *cmd, int proving) {
+/* What a request command takes besides the request: a key and a proof to write (prove), a key
+ * and a proof to read (verify), neither (check). */
+enum { REQ_VERIFY, REQ_PROVE, REQ_CHECK };
+
+static int parse_req(req_opts *o, int argc, char **argv, const char *cmd, int mode) {
+    const int proving = mode == REQ_PROVE;
     memset(o, 0, sizeof *o);
     o->dev = -1;
     for (int i = 1; i < argc; i++) {
@@ -379,7 +390,7 @@ static int parse_req(req_opts *o, int argc, char **argv, const char *cmd, int pr
                 o->miner = v;
             else
                 o->nthreads = (size_t)v;
-        } else if (strcmp(a, "--params-dir") == 0 && i + 1 < argc) {
+        } else if (strcmp(a, "--params-dir") == 0 && i + 1 < argc && mode != REQ_CHECK) {
             o->dir = argv[++i];
         } else if (strcmp(a, "-o") == 0 && i + 1 < argc && proving) {
             o->out = argv[++i];
@@ -387,12 +398,18 @@ static int parse_req(req_opts *o, int argc, char **argv, const char *cmd, int pr
             return cz__cli_usage_error(cmd, "unknown or incomplete option '%s'", a);
         } else if (o->kind == NULL) {
             o->kind = a;
-        } else if (!proving && o->proof == NULL) {
+        } else if (mode == REQ_VERIFY && o->proof == NULL) {
             o->proof = a;
         } else {
             return cz__cli_usage_error(cmd, "unexpected argument '%s'", a);
         }
     }
+    if (mode == REQ_CHECK &&
+        (o->kind == NULL || !o->have_registered || !o->have_randomness || o->nvanilla == 0))
+        return cz__cli_usage_error(cmd, "needs KIND, --registered-proof, --randomness and "
+                                        "--vanilla");
+    if (mode == REQ_CHECK)
+        return CZ_EXIT_OK;
     if (o->kind == NULL || o->dir == NULL || !o->have_registered || !o->have_randomness ||
         o->nvanilla == 0 || (proving ? o->out == NULL : o->proof == NULL))
         return cz__cli_usage_error(cmd,
@@ -446,10 +463,10 @@ static int check_kind(const req_opts *o, cz__post_kind pk, const char *cmd, uint
 
 /* What prove and verify do first: the options, the kind, the registered proof's size, the key
  * files. CZ_EXIT_OK to go on (the paths malloc'd), else the exit code (nothing to free). */
-static int req_begin(req_opts *o, int argc, char **argv, const char *cmd, int proving,
+static int req_begin(req_opts *o, int argc, char **argv, const char *cmd, int mode,
                      cz__post_kind *pk, uint64_t *size, char **params_path, char **vk_path,
                      cz_errinfo *ei) {
-    int ok, rc = parse_req(o, argc, argv, cmd, proving);
+    int ok, rc = parse_req(o, argc, argv, cmd, mode);
     *params_path = *vk_path = NULL;
     if (rc != CZ_EXIT_OK)
         return rc;
@@ -485,7 +502,7 @@ static int prove(int argc, char **argv) {
     int rc, status;
     memset(&key, 0, sizeof key);
     cz_errinfo_clear(&ei);
-    if ((rc = req_begin(&o, argc, argv, cmd, 1, &pk, &size, &params_path, &vk_path, &ei)) !=
+    if ((rc = req_begin(&o, argc, argv, cmd, REQ_PROVE, &pk, &size, &params_path, &vk_path, &ei)) !=
         CZ_EXIT_OK)
         return rc;
     memset(&bo, 0, sizeof bo);
@@ -534,8 +551,8 @@ static int verify(int argc, char **argv) {
     memset(&bvk, 0, sizeof bvk);
     memset(&vk, 0, sizeof vk);
     cz_errinfo_clear(&ei);
-    if ((rc = req_begin(&o, argc, argv, cmd, 0, &pk, &size, &params_path, &vk_path, &ei)) !=
-        CZ_EXIT_OK)
+    if ((rc = req_begin(&o, argc, argv, cmd, REQ_VERIFY, &pk, &size, &params_path, &vk_path,
+                        &ei)) != CZ_EXIT_OK)
         return rc;
     if ((rc = load_vanilla(&rq, &bufs, &lens, &o, &ei)) != CZ_OK ||
         (rc = cz_bellperson_vk_read(&bvk, vk_path, NULL, &ei)) != CZ_OK ||
@@ -570,6 +587,43 @@ out:
     return status;
 }
 
+static int vanilla_check(int argc, char **argv) {
+    static req_opts o;
+    const char *cmd = "filecoin vanilla-check";
+    cz__post_kind pk;
+    cz__post_shape shape;
+    cz__post_vanilla *vs = NULL;
+    cz_post_request rq;
+    uint8_t **bufs = NULL;
+    size_t *lens = NULL, ninc = 0;
+    uint64_t size = 0;
+    cz_errinfo ei;
+    int ok, rc, status;
+    cz_errinfo_clear(&ei);
+    if ((rc = parse_req(&o, argc, argv, cmd, REQ_CHECK)) != CZ_EXIT_OK)
+        return rc;
+    rc = parse_kind(&pk, o.kind, cmd, &ok);
+    if (!ok)
+        return rc;
+    if ((rc = check_kind(&o, pk, cmd, &size, &ei)) != CZ_EXIT_OK)
+        return rc;
+    if ((rc = load_vanilla(&rq, &bufs, &lens, &o, &ei)) != CZ_OK) {
+        status = cz__cli_report(cmd, &ei);
+    } else if ((rc = cz__post_request_load(&vs, &shape, &rq, 1, &ei)) != CZ_OK) {
+        status = cz__cli_report(cmd, &ei);
+        if (rc != CZ_ENOMEM)
+            status = CZ_EXIT_INPUT;
+    } else {
+        for (size_t i = 0; i < o.nvanilla; i++)
+            ninc += vs[i].nproofs;
+        printf("ok: %zu vanilla proofs, %zu inclusion proofs hold\n", o.nvanilla, ninc);
+        status = CZ_EXIT_OK;
+    }
+    cz__post_vanillas_free(vs, o.nvanilla);
+    free_vanilla(bufs, lens, o.nvanilla);
+    return status;
+}
+
 int cz__cli_filecoin(int argc, char **argv) {
     if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
         fputs(filecoin_help, argc < 2 ? stderr : stdout);
@@ -585,7 +639,10 @@ int cz__cli_filecoin(int argc, char **argv) {
         return prove(argc - 1, argv + 1);
     if (strcmp(argv[1], "verify") == 0)
         return verify(argc - 1, argv + 1);
-    return cz__cli_usage_error(
-        "filecoin", "unknown subcommand '%s' (circuit-info, setup, fake-vanilla, prove, verify)",
-        argv[1]);
+    if (strcmp(argv[1], "vanilla-check") == 0)
+        return vanilla_check(argc - 1, argv + 1);
+    return cz__cli_usage_error("filecoin",
+                               "unknown subcommand '%s' (circuit-info, setup, fake-vanilla, prove, "
+                               "verify, vanilla-check)",
+                               argv[1]);
 }

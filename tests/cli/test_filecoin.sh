@@ -109,6 +109,20 @@ cz filecoin prove window-post --params-dir "$T/p1" --registered-proof 10 --rando
     --vanilla "$T/short.bin" -o "$T/bad.bin"
 check "prove with a truncated vanilla proof: exit 3 naming it" \
     bash -c "[ $rc = 3 ] && grep -q 'vanilla proof 0' '$T/err'"
+# vanilla-check: the native checks alone, no key
+cz filecoin vanilla-check window-post --registered-proof 10 --randomness "$(rnd "$F")" \
+    --vanilla "$F/vanilla-0.bin" --vanilla "$F/vanilla-1.bin"
+check "vanilla-check: exit 0, 20 inclusion proofs hold" \
+    bash -c "[ $rc = 0 ] && grep -q '2 vanilla proofs, 20 inclusion proofs hold' '$T/out'"
+cz filecoin vanilla-check window-post --registered-proof 10 --randomness "$OTHER" \
+    --vanilla "$F/vanilla-0.bin" --vanilla "$F/vanilla-1.bin"
+check "vanilla-check under another randomness: exit 3 naming sector and challenge" \
+    bash -c "[ $rc = 3 ] && grep -q 'sector 1000: challenge 0: the path opens leaf' '$T/err'"
+cz filecoin vanilla-check window-post --registered-proof 10 --randomness "$(rnd "$F")" \
+    --vanilla "$T/short.bin"
+check "vanilla-check of a truncated proof: exit 3" test "$rc" = 3
+cz filecoin vanilla-check window-post --registered-proof 10 --vanilla "$F/vanilla-0.bin"
+check "vanilla-check without --randomness: exit 2" test "$rc" = 2
 mkdir -p "$T/fw"
 "$CUZK" filecoin setup winning-post --sector-size 2KiB --params-dir "$T/p1" --seed 0103 2>/dev/null
 cz filecoin fake-vanilla winning-post --sector-size 2KiB --sectors 1 --seed 9 -o "$T/fw"
