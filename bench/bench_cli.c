@@ -54,7 +54,7 @@ void bench_usage(FILE *f) {
         "  proofs:  --workload porep-synth [--scale K] [--partitions N] [--curve C] [--seed S]\n"
         "           | --workload zkey --zkey F --wtns F\n"
         "           | --workload winning-post|window-post --request DIR (fake-vanilla's)\n"
-        "           --priority P, --id ID (single)\n"
+        "           --priority P, --id ID and -o PROOF_FILE (single)\n"
         "  sweep --key TABLE.KEY --values V1,V2,.. [--config BASE] [--daemon PATH]\n"
         "        [--daemon-arg ARG].. plus the batch options: one daemon per value, one table\n"
         "exit: 0 ok, 1 failure, 2 usage (or --gpu where no GPU is)\n");

@@ -169,6 +169,8 @@ static int parse(client_opts *o, int argc, char **argv, const char *addr) {
             priority_given = 1;
         } else if ((need = OPT_ID, strcmp(a, "--id") == 0)) {
             o->id = v;
+        } else if ((need = OPT_ID, strcmp(a, "-o") == 0 || strcmp(a, "--proof-out") == 0)) {
+            o->proof_out = v;
         } else if ((need = OPT_B, strcmp(a, "-c") == 0 || strcmp(a, "--count") == 0)) {
             if (bench_parse_long(&n, v, 1, 1000000) != 0)
                 return bench_usage_error(cmd, "-c/--count takes 1..1000000", v);
@@ -343,6 +345,7 @@ typedef struct proof_res {
     char error[CZ_ERRINFO_MSG_MAX];
     double wall_ms, prove_ms, queue_ms;
     size_t proof_bytes;
+    uint8_t *proof; /* a copy of the proof's bytes, when o->proof_out asks for it */
     int done;
 } proof_res;
 
@@ -390,6 +393,8 @@ static void prove_one(proof_res *r, cz_grpc_client *cl, const client_opts *o, ui
             r->prove_ms = (double)a->gpu_compute_ms;
             r->queue_ms = (double)a->queue_wait_ms;
             r->proof_bytes = a->proof.len;
+            if (o->proof_out != NULL && (r->proof = malloc(a->proof.len ? a->proof.len : 1)))
+                memcpy(r->proof, a->proof.data, a->proof.len);
         }
     }
     if (m != NULL)
@@ -427,7 +432,18 @@ static int cmd_single(cz_grpc_client *cl, const client_opts *o) {
     proof_res r;
     prove_one(&r, cl, o, 0);
     print_proof(stdout, o, &r, -1);
-    return r.done ? BENCH_OK : BENCH_FAIL;
+    int rc = r.done ? BENCH_OK : BENCH_FAIL;
+    if (r.done && o->proof_out != NULL) {
+        FILE *f = fopen(o->proof_out, "wb");
+        if (r.proof == NULL || f == NULL || fwrite(r.proof, 1, r.proof_bytes, f) != r.proof_bytes) {
+            fprintf(stderr, "cuzk-bench single: cannot write the proof to %s\n", o->proof_out);
+            rc = BENCH_FAIL;
+        }
+        if (f != NULL && fclose(f) != 0)
+            rc = BENCH_FAIL;
+    }
+    free(r.proof);
+    return rc;
 }
 
 /* Sum of cuzk_gpu_busy_seconds_total over its devices; -1 when the daemon does not report it. */

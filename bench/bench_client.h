@@ -22,8 +22,8 @@ typedef struct client_opts {
     const char *addr; /* -a/--addr */
     /* The proof: --workload porep-synth (--scale, --partitions, --curve, --seed), zkey
      * (--zkey, --wtns), winning-post or window-post (--request DIR, bench_client_post.c);
-     * --priority, --id (request id, single only). */
-    const char *workload, *curve, *zkey, *wtns, *id, *request;
+     * --priority, --id (request id), -o (the proof's bytes into a file; single only). */
+    const char *workload, *curve, *zkey, *wtns, *id, *request, *proof_out;
     unsigned scale;
     uint32_t partitions;
     uint64_t seed;

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# `make demo`: proves the bundled example circuits with cuzk and verifies the proofs, printing each
-# step and its time. Outputs go to BUILD/demo/. If snarkjs is installed (make test installs it),
+# `make demo`: starts cuzk-daemon on a Unix socket, sends it a WinningPoSt and a WindowPoSt (2 KiB
+# sectors, fake sectors, local keys) through gRPC with cuzk-bench and verifies the proofs with
+# `cuzk filecoin verify`; then proves the bundled example circuits with cuzk and verifies the
+# proofs. Each step is printed with its time. Outputs go to BUILD/demo/. If snarkjs is installed (make test installs it),
 # snarkjs verifies cuzk's proofs too: a verifier we did not write.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -16,6 +18,16 @@ step() { # step "what" command...
     local t0 t1
     t0=$(now_ms)
     "$@"
+    t1=$(now_ms)
+    printf '  %-58s %6d ms\n' "$what" $((t1 - t0))
+}
+
+step_to() { # step_to FILE "what" command...: step with the command's output into FILE
+    local file=$1 what=$2
+    shift 2
+    local t0 t1
+    t0=$(now_ms)
+    "$@" >"$file"
     t1=$(now_ms)
     printf '  %-58s %6d ms\n' "$what" $((t1 - t0))
 }
@@ -37,7 +49,67 @@ demo() { # demo NAME ZKEY WTNS
     echo "  public inputs: $(tr -d ' \n' <"$out/$name.public.json")"
 }
 
-echo "cuzk demo: prove and verify the bundled circuits (outputs in $out/)"
+# PoSt through the daemon: local keys (INSECURE, made here), fake sectors, gRPC.
+post_demo() {
+    local daemon="$build/cuzk-daemon" bench="$build/cuzk-bench" p sock
+    if [ ! -x "$daemon" ] || [ ! -x "$bench" ]; then
+        echo
+        echo "== PoSt through cuzk-daemon: skipped (cuzk-daemon or cuzk-bench not built here)"
+        return
+    fi
+    echo
+    echo "== WinningPoSt and WindowPoSt (2 KiB sectors) through cuzk-daemon over gRPC"
+    p="$(cd "$out" && pwd)/params"
+    rm -rf "$p" "$out/winning" "$out/window"
+    mkdir -p "$p" "$out/winning" "$out/window"
+    step "cuzk filecoin setup: local WinningPoSt key (INSECURE)" "$cuzk" filecoin setup \
+        winning-post --sector-size 2KiB --params-dir "$p" --seed 01 2>/dev/null
+    step "cuzk filecoin setup: local WindowPoSt key (INSECURE)" "$cuzk" filecoin setup \
+        window-post --sector-size 2KiB --params-dir "$p" --seed 02 2>/dev/null
+    step "cuzk filecoin fake-vanilla: 1 sector, 66 challenges" "$cuzk" filecoin fake-vanilla \
+        winning-post --sector-size 2KiB --sectors 1 --seed 3 -o "$out/winning"
+    step "cuzk filecoin fake-vanilla: a partition of 2 sectors" "$cuzk" filecoin fake-vanilla \
+        window-post --sector-size 2KiB --sectors 2 --seed 4 -o "$out/window"
+    sock="$(cd "$out" && pwd)/cuzk.sock"
+    cat >"$out/cuzk.toml" <<EOF
+[daemon]
+listen = "unix://$sock"
+[srs]
+param_cache = "$p"
+allow_untrusted = true
+EOF
+    "$daemon" --config "$out/cuzk.toml" --budget-gib 2 2>"$out/daemon.log" &
+    demo_daemon=$!
+    trap 'kill $demo_daemon 2>/dev/null' EXIT
+    for _ in $(seq 1 100); do
+        "$bench" -a "unix://$sock" status >/dev/null 2>&1 && break
+        sleep 0.1
+    done
+    echo "  cuzk-daemon pid $demo_daemon on unix://$sock (local keys allowed: srs.allow_untrusted)"
+    local kind reg
+    for kind in winning window; do
+        step_to "$out/$kind/single.json" "cuzk-bench single --workload $kind-post: Prove, gRPC" \
+            "$bench" -a "unix://$sock" single --workload "$kind-post" --request "$out/$kind" \
+            -o "$out/$kind/proof.bin"
+        echo "  $(tr -d '\n' <"$out/$kind/single.json" | sed 's/.*"wall_ms":\([0-9.]*\),"prove_ms":\([0-9.]*\).*/request to proof \1 ms; the job \2 ms (synthesis, prover, self-check)/')"
+        reg=$(awk '/^registered_proof/{print $2}' "$out/$kind/request.txt")
+        local args=(filecoin verify "$kind-post" --params-dir "$p" --registered-proof "$reg"
+            --randomness "$(awk '/^randomness/{print $2}' "$out/$kind/request.txt")")
+        for v in "$out/$kind"/vanilla-*.bin; do args+=(--vanilla "$v"); done
+        step_to /dev/null "cuzk filecoin verify: the daemon's proof is valid" "$cuzk" \
+            "${args[@]}" "$out/$kind/proof.bin"
+    done
+    step_to "$out/winning/again.json" "cuzk-bench single: WinningPoSt again (key resident)" \
+        "$bench" -a "unix://$sock" single --workload winning-post --request "$out/winning"
+    echo "  $(tr -d '\n' <"$out/winning/again.json" | sed 's/.*"wall_ms":\([0-9.]*\),"prove_ms":\([0-9.]*\).*/request to proof \1 ms; the job \2 ms/')"
+    kill -TERM $demo_daemon
+    wait $demo_daemon
+    trap - EXIT
+    echo "  cuzk-daemon stopped (exit 0)"
+}
+
+echo "cuzk demo: Filecoin PoSt through the daemon, then the bundled circuits (outputs in $out/)"
+post_demo
 demo poseidon-bn254 examples/poseidon/poseidon_chain.zkey examples/poseidon/poseidon_chain.wtns
 demo mulchain-bls12381 examples/mulchain/mulchain.zkey examples/mulchain/mulchain.wtns
 echo
