@@ -159,7 +159,7 @@ int main(int argc, char **argv) {
         goto out;
 
     uint64_t t0 = bench_now_ns();
-    if (cz__post_record(&r, &shape, &ei) != CZ_OK)
+    if (cz__post_record(&r, &shape, pool, &ei) != CZ_OK)
         goto out;
     ns[0] = (double)(bench_now_ns() - t0);
     const double mcons = r.nrows / 1e6;

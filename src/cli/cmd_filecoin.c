@@ -203,7 +203,7 @@ static int setup(int argc, char **argv) {
     }
     snprintf(what, sizeof what, "%s %llu bytes", kind, (unsigned long long)sector_size);
     if ((rc = cz_threadpool_create(&pool, nthreads, &ei)) == CZ_OK &&
-        (rc = cz__post_record(&r, &shape, &ei)) == CZ_OK)
+        (rc = cz__post_record(&r, &shape, pool, &ei)) == CZ_OK)
         rc = cz__cli_bellperson_key(what, &r, params_path, vk_path, seed != NULL ? &td : NULL, pool,
                                     dev, &ei);
     status = rc == CZ_OK ? CZ_EXIT_OK : cz__cli_report("filecoin setup", &ei);

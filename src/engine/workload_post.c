@@ -43,7 +43,7 @@ int cz_post_circuit_create(cz_post_circuit **out, uint64_t registered_proof, cz_
     if ((rc = cz__post_registered(&kind, &size, &v1, registered_proof, ei)) != CZ_OK ||
         (rc = cz__post_shape_get(&c->shape, kind, size, ei)) != CZ_OK ||
         (rc = cz_post_params_file(&c->params, &winning, registered_proof, ei)) != CZ_OK ||
-        (rc = cz__post_record(&c->r, &c->shape, ei)) != CZ_OK ||
+        (rc = cz__post_record(&c->r, &c->shape, pool, ei)) != CZ_OK ||
         (rc = cz_r1cs_densities(&c->a_aux, &c->b_input, &c->b_aux, &c->r, pool, ei)) != CZ_OK) {
         cz_post_circuit_free(c);
         return rc;

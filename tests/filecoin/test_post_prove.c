@@ -7,7 +7,9 @@
  * (checked against @noble/curves elsewhere, interop_bellperson_verify) with the public inputs of
  * the vanilla proofs (per sector comm_r, then each challenged leaf's index). A wrong index among
  * them must fail; the witness of the PROVE mode must give the same assignment as WITNESS plus the
- * recorded matrices; a short partition (one sector, repeated) proves too.
+ * recorded matrices; a short partition (one sector, repeated) proves too. The recording that the
+ * engine uses (one sector replicated) must equal the one synthesized sector after sector, and
+ * the witness the engine fills (sector chunks on a pool) the one of a single WITNESS system.
  */
 #include <string.h>
 
@@ -19,6 +21,7 @@
 #include "cuzk/r1cs.h"
 #include "cuzk/threadpool.h"
 #include "filecoin/post_circuit.h"
+#include "filecoin/post_prove.h"
 #include "filecoin/post_shape.h"
 #include "filecoin/post_vanilla.h"
 #include "post_fixture.h"
@@ -71,8 +74,14 @@ static void prove_partition(const cz_r1cs *shape_r1cs, const cz_bellperson_param
         return;
     CHECK_EQ_INT(cz__cs_init(&wit, CZ__CS_WITNESS, 0, NULL), CZ_OK);
     cz__post_circuit(&wit, w.sectors, w.nsectors);
-    if (CHECK_EQ_INT(cz__cs_values_to_r1cs(&r, &wit, &ei), CZ_OK) &&
-        CHECK_EQ_INT(cz_r1cs_check(&r, pool, NULL, &ei), CZ_OK) &&
+    if (CHECK_EQ_INT(cz__cs_values_to_r1cs(&r, &wit, &ei), CZ_OK)) {
+        uint64_t(*filled)[4] = calloc(r.nvars, sizeof *filled);
+        if (CHECK(filled != NULL) &&
+            CHECK_EQ_INT(cz__post_witness_fill(filled, &w, shape, &r, pool, &ei), CZ_OK))
+            CHECK(memcmp(filled, r.w, r.nvars * sizeof *filled) == 0);
+        free(filled);
+    }
+    if (ei.code == CZ_OK && CHECK_EQ_INT(cz_r1cs_check(&r, pool, NULL, &ei), CZ_OK) &&
         CHECK_EQ_INT(cz_r1cs_assignment_make(&as, &r, pool, &ei), CZ_OK)) {
         if (check_prove) { /* the same assignment row by row (bellperson's ProvingAssignment) */
             cz__cs prv;
@@ -104,6 +113,50 @@ static void prove_partition(const cz_r1cs *shape_r1cs, const cz_bellperson_param
         fprintf(stderr, "partition: %s\n", ei.msg);
     cz__cs_free(&wit);
     cz__post_witness_free(&w);
+}
+
+/* Two recordings are the same system, entry for entry. */
+static int same_r1cs(const cz_r1cs *x, const cz_r1cs *y) {
+    const cz_r1cs_mat *mx[3] = {&x->a, &x->b, &x->c}, *my[3] = {&y->a, &y->b, &y->c};
+    if (!CHECK_EQ_INT(x->nrows, y->nrows) || !CHECK_EQ_INT(x->npublic, y->npublic) ||
+        !CHECK_EQ_INT(x->naux, y->naux) || !CHECK_EQ_INT(x->ncoefs, y->ncoefs) ||
+        !CHECK(memcmp(x->coefs, y->coefs, x->ncoefs * sizeof *x->coefs) == 0))
+        return 0;
+    for (int m = 0; m < 3; m++) {
+        const uint64_t n = mx[m]->row_ptr[x->nrows];
+        if (!CHECK_EQ_INT(n, my[m]->row_ptr[y->nrows]) ||
+            !CHECK(memcmp(mx[m]->row_ptr, my[m]->row_ptr, (x->nrows + 1) * sizeof(uint64_t)) ==
+                   0) ||
+            !CHECK(memcmp(mx[m]->var, my[m]->var, n * sizeof(uint32_t)) == 0) ||
+            !CHECK(memcmp(mx[m]->coef, my[m]->coef, n * sizeof(uint32_t)) == 0))
+            return 0;
+    }
+    return 1;
+}
+
+/* cz__post_record (one sector replicated) against the sector-after-sector recording, for
+ * WindowPoSt 2 KiB (2 sectors of 10 challenges) and WinningPoSt 2 KiB (66 of 1). */
+static void test_record(void) {
+    static const cz__post_kind kinds[2] = {CZ__POST_WINDOW, CZ__POST_WINNING};
+    cz_threadpool *pool = NULL;
+    if (!CHECK_EQ_INT(cz_threadpool_create(&pool, 2, NULL), CZ_OK))
+        return;
+    for (int k = 0; k < 2; k++) {
+        cz__post_shape shape;
+        cz_r1cs rep, dir;
+        cz_errinfo ei;
+        cz_errinfo_clear(&ei);
+        if (!CHECK_EQ_INT(cz__post_shape_get(&shape, kinds[k], 2048, NULL), CZ_OK))
+            continue;
+        if (CHECK_EQ_INT(cz__post_record(&rep, &shape, pool, &ei), CZ_OK) &&
+            CHECK_EQ_INT(cz__post_record_direct(&dir, &shape, &ei), CZ_OK))
+            CHECK(same_r1cs(&rep, &dir));
+        if (ei.code != CZ_OK)
+            fprintf(stderr, "record: %s\n", ei.msg);
+        cz_r1cs_free(&rep);
+        cz_r1cs_free(&dir);
+    }
+    cz_threadpool_destroy(pool);
 }
 
 static void test_window_post_2k(void) {
@@ -158,7 +211,7 @@ out:
     cz_threadpool_destroy(pool);
 }
 
-static const test_case cases[] = {{"window_post_2k", test_window_post_2k}};
+static const test_case cases[] = {{"record", test_record}, {"window_post_2k", test_window_post_2k}};
 
 int main(int argc, char **argv) {
     return test_main(argc, argv, cases, TEST_COUNT(cases));
