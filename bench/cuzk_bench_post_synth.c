@@ -16,7 +16,8 @@
  *                    verifiable), gpu_ms the kernel region as the engine holds the device lock
  *
  *   cuzk-bench-post-synth [--kind winning-post|window-post] [--sector-size 2KiB|..|64GiB]
- *                         [--sectors N] [--threads T] [--runs R] [--gpu D]
+ *                         [--sectors N] [--threads T] [--runs R] [--gpu D] [--no-serial]
+ * --no-serial leaves out the one-thread runs (native and witness).
  * Defaults: window-post, 2KiB, a full partition, all CPUs, 3 runs.
  */
 #include <stdio.h>
@@ -59,7 +60,8 @@ static int gpu_prove(const cz_r1cs *r, cz_threadpool *pool, int dev, int runs, c
     cz_groth16_bp_gpu_key *key = NULL;
     cz_bls12381_fr rr = {{0}}, ss = {{0}};
     double ms[MAX_RUNS];
-    char extra[256];
+    cz_groth16_timings last = {0};
+    char extra[512];
     unsigned log_n = 0;
     int rc;
     if ((rc = cz_r1cs_assignment_make(&as, r, pool, ei)) != CZ_OK)
@@ -83,9 +85,14 @@ static int gpu_prove(const cz_r1cs *r, cz_threadpool *pool, int dev, int runs, c
             goto out;
         if (i > 0)
             ms[i - 1] = tm.gpu_ms * 1e6; /* ns, as every line */
+        last = tm;
     }
-    snprintf(extra, sizeof extra, ",\"kind\":\"%s\",\"domain_log\":%u,\"verified\":false", kind,
-             log_n);
+    snprintf(extra, sizeof extra,
+             ",\"kind\":\"%s\",\"domain_log\":%u,\"verified\":false,\"last_ntt_ms\":%.1f,"
+             "\"last_msm_h_ms\":%.1f,\"last_msm_l_ms\":%.1f,\"last_msm_a_ms\":%.1f,"
+             "\"last_msm_b1_ms\":%.1f,\"last_msm_b2_ms\":%.1f,\"last_total_ms\":%.1f",
+             kind, log_n, last.ntt_ms, last.msm_h_ms, last.msm_c_ms, last.msm_a_ms, last.msm_b1_ms,
+             last.msm_b2_ms, last.total_ms);
     print("gpu-prove", extra, ms, runs);
 out:
     cz_groth16_bp_gpu_key_free(key);
@@ -95,7 +102,8 @@ out:
 
 static int usage(void) {
     fprintf(stderr, "usage: cuzk-bench-post-synth [--kind winning-post|window-post] "
-                    "[--sector-size S] [--sectors N] [--threads T] [--runs R] [--gpu D]\n");
+                    "[--sector-size S] [--sectors N] [--threads T] [--runs R] [--gpu D] "
+                    "[--no-serial]\n");
     return 2;
 }
 
@@ -103,9 +111,13 @@ int main(int argc, char **argv) {
     const char *kind = "window-post";
     uint64_t size = 2048;
     size_t nsectors = 0, nthreads = 0;
-    int runs = 3, gpu = -1;
+    int runs = 3, gpu = -1, serial = 1;
     for (int a = 1; a < argc; a++) {
         const char *v = a + 1 < argc ? argv[a + 1] : NULL;
+        if (strcmp(argv[a], "--no-serial") == 0) {
+            serial = 0;
+            continue;
+        }
         if (v == NULL)
             return usage();
         if (strcmp(argv[a], "--kind") == 0)
@@ -167,7 +179,7 @@ int main(int argc, char **argv) {
              (unsigned long long)size, r.nrows);
     print("record", extra, ns, 1);
 
-    for (int k = 0; k < runs; k++) {
+    for (int k = 0; k < (serial ? runs : 1); k++) {
         t0 = bench_now_ns();
         for (size_t i = 0; i < nsectors; i++)
             if (cz__post_vanilla_check(&vs[i], &shape, rnd, 0, &ei) != CZ_OK)
@@ -177,13 +189,13 @@ int main(int argc, char **argv) {
     {
         double tmp[MAX_RUNS];
         memcpy(tmp, ns, sizeof tmp);
-        native = bench_stats_of(tmp, (size_t)runs).median;
+        native = bench_stats_of(tmp, serial ? (size_t)runs : 1).median;
     }
     snprintf(extra, sizeof extra, ",\"kind\":\"%s\",\"sectors\":%zu", kind, nsectors);
-    print("native", extra, ns, runs);
+    print("native", extra, ns, serial ? runs : 1);
 
     size_t threads[2] = {1, cz_threadpool_size(pool)};
-    for (int t = 0; t < (threads[1] > 1 ? 2 : 1); t++) {
+    for (int t = serial ? 0 : 1; t < (threads[1] > 1 ? 2 : 1); t++) {
         cz_threadpool *p = t == 0 ? NULL : pool;
         for (int k = 0; k < runs; k++) {
             t0 = bench_now_ns();
