@@ -7,10 +7,12 @@
  *   op "native"      the reference: every vanilla proof checked natively on one thread (each
  *                    path hashed with the native Poseidon, comm_r, the challenges), the work the
  *                    witness must at least do
- *   op "witness"     the witness of the partition (cz__post_witness_fill) on 1 thread and on
+ *   op "witness"     the witness of the partition alone (cz__post_synthesize) on 1 thread and on
  *                    --threads, with ns per million constraints and the ratio to "native"
- *   op "eval"        a, b, c = A·w, B·w, C·w with the input rows on --threads (the rest of the
- *                    engine's synthesis step)
+ *   op "synthesize"  the engine's synthesis step: the witness and each row's a, b, c on
+ *                    --threads (cz__post_synthesize), with ns per million constraints
+ *   op "eval"        the reference for it: a, b, c = A·w, B·w, C·w of the recorded matrices with
+ *                    the input rows on --threads (cz_r1cs_eval), after the witness
  *   op "gpu-prove"   with --gpu D: the bellperson prover on device D with a benchmark key of
  *                    the circuit's counts and densities (bases made on the device: timed, not
  *                    verifiable), gpu_ms the kernel region as the engine holds the device lock
@@ -199,7 +201,7 @@ int main(int argc, char **argv) {
         cz_threadpool *p = t == 0 ? NULL : pool;
         for (int k = 0; k < runs; k++) {
             t0 = bench_now_ns();
-            if (cz__post_witness_fill(r.w, &w, &shape, &r, p, &ei) != CZ_OK)
+            if (cz__post_synthesize(r.w, NULL, NULL, NULL, &w, &shape, &r, p, &ei) != CZ_OK)
                 goto out;
             ns[k] = (double)(bench_now_ns() - t0);
         }
@@ -221,6 +223,19 @@ int main(int argc, char **argv) {
         goto out;
     }
     int erc = CZ_OK;
+    for (int k = 0; k < runs && erc == CZ_OK; k++) {
+        t0 = bench_now_ns();
+        erc = cz__post_synthesize(r.w, a, b, c, &w, &shape, &r, pool, &ei);
+        ns[k] = (double)(bench_now_ns() - t0);
+    }
+    if (erc == CZ_OK) {
+        double tmp[MAX_RUNS];
+        memcpy(tmp, ns, sizeof tmp);
+        snprintf(extra, sizeof extra,
+                 ",\"kind\":\"%s\",\"threads\":%zu,\"ns_per_mconstraint\":%.0f", kind, threads[1],
+                 bench_stats_of(tmp, (size_t)runs).median / mcons);
+        print("synthesize", extra, ns, runs);
+    }
     for (int k = 0; k < runs && erc == CZ_OK; k++) {
         t0 = bench_now_ns();
         erc = cz_r1cs_eval(a, b, c, &r, abc, CZ_R1CS_EVAL_INPUT_ROWS, pool, &ei);

@@ -27,6 +27,11 @@ int cz__cs_grow(cz__cs *cs, void **p, size_t *cap, size_t need, size_t elem, con
     void *q;
     if (need <= *cap)
         return 1;
+    if (cs->external && (p == (void **)&cs->aux || p == (void **)&cs->a || p == (void **)&cs->b ||
+                         p == (void **)&cs->c))
+        return cz__cs_fail(cs, CZ_ERANGE, "%s: the caller's buffer of %zu entries is full", what,
+                           *cap),
+               0;
     while (c < need) {
         if (c > SIZE_MAX / 2 / elem)
             return cz__cs_fail(cs, CZ_ENOMEM, "%s: %zu entries do not fit", what, need), 0;
@@ -69,6 +74,7 @@ int cz__cs_init(cz__cs *cs, cz__cs_mode mode, unsigned flags, cz_errinfo *ei) {
         return cz_fail(ei, CZ_EINVAL, "cs: unknown mode %d", (int)mode);
     cs->mode = mode;
     cs->values = mode != CZ__CS_RECORD || (flags & CZ__CS_VALUES) != 0;
+    cs->densities = mode == CZ__CS_PROVE && (flags & CZ__CS_NO_DENSITY) == 0;
     if (mode == CZ__CS_RECORD) {
         if (!cz__cs_grow_rows(cs, 1)) {
             int rc = cz__cs_status(cs, ei);
@@ -83,9 +89,37 @@ int cz__cs_init(cz__cs *cs, cz__cs_mode mode, unsigned flags, cz_errinfo *ei) {
     return cz__cs_status(cs, ei);
 }
 
+int cz__cs_use_buffers(cz__cs *cs, cz_bls12381_fr *aux, size_t aux_cap, cz_bls12381_fr *a,
+                       cz_bls12381_fr *b, cz_bls12381_fr *c, size_t abc_cap, cz_errinfo *ei) {
+    if (cs->err.code != CZ_OK)
+        return cz__cs_status(cs, ei);
+    if (cs->naux != 0 || cs->nrows != 0 || cs->external ||
+        (cs->mode != CZ__CS_WITNESS && cs->mode != CZ__CS_PROVE) ||
+        (cs->mode == CZ__CS_PROVE) != (a != NULL && b != NULL && c != NULL))
+        return cz_fail(ei, CZ_EINVAL, "cs: buffers for a fresh WITNESS or PROVE system only");
+    free(cs->aux);
+    cs->aux = aux;
+    cs->aux_cap = aux_cap;
+    if (cs->mode == CZ__CS_PROVE) {
+        free(cs->a);
+        free(cs->b);
+        free(cs->c);
+        cs->a = a;
+        cs->b = b;
+        cs->c = c;
+        cs->abc_cap = abc_cap;
+    }
+    cs->external = 1;
+    return CZ_OK;
+}
+
 void cz__cs_free(cz__cs *cs) {
     if (cs == NULL)
         return;
+    if (cs->external) { /* the caller's */
+        cs->aux = NULL;
+        cs->a = cs->b = cs->c = NULL;
+    }
     free(cs->input);
     free(cs->aux);
     for (int k = 0; k < 3; k++) {
@@ -131,7 +165,7 @@ static cz__var cs_alloc(cz__cs *cs, int input, const cz_bls12381_fr *value) {
         else
             cz_bls12381_fr_zero(&(*vals)[*n]);
     }
-    if (cs->mode == CZ__CS_PROVE) {
+    if (cs->densities) {
         if (!cz__cs_bits_grow(cs, input ? &cs->b_input : &cs->a_aux, *n + 1) ||
             (!input && !cz__cs_bits_grow(cs, &cs->b_aux, *n + 1)))
             return CZ__VAR_ONE;
@@ -226,8 +260,36 @@ void cz__cs_enforce(cz__cs *cs, const cz__lc *a, const cz__lc *b, const cz__lc *
     if (!cz__cs_grow3(cs, (void **)&cs->a, (void **)&cs->b, (void **)&cs->c, &cs->abc_cap,
                       cs->nrows + 1, sizeof *cs->a, "a, b, c"))
         return;
-    cs_eval_track(&cs->a[cs->nrows], cs, a, NULL, &cs->a_aux);
-    cs_eval_track(&cs->b[cs->nrows], cs, b, &cs->b_input, &cs->b_aux);
+    cs_eval_track(&cs->a[cs->nrows], cs, a, NULL, cs->densities ? &cs->a_aux : NULL);
+    cs_eval_track(&cs->b[cs->nrows], cs, b, cs->densities ? &cs->b_input : NULL,
+                  cs->densities ? &cs->b_aux : NULL);
     cs_eval_track(&cs->c[cs->nrows], cs, c, NULL, NULL);
+    cs->nrows++;
+}
+
+void cz__cs_enforce_values(cz__cs *cs, const cz_bls12381_fr *a, const cz_bls12381_fr *b,
+                           const cz_bls12381_fr *c) {
+    if (cs->err.code != CZ_OK)
+        return;
+    if (cz__cs_needs_lcs(cs)) {
+        cz__cs_fail(cs, CZ_EINVAL, "row %zu: this system needs the row's combinations", cs->nrows);
+        return;
+    }
+    if (cs->nrows >= UINT32_MAX) {
+        cz__cs_fail(cs, CZ_ERANGE, "more than 2^32 - 1 rows");
+        return;
+    }
+    if (cs->mode == CZ__CS_PROVE) {
+        if (cs->inputs_closed) {
+            cz__cs_fail(cs, CZ_EINVAL, "enforce after the input constraints");
+            return;
+        }
+        if (!cz__cs_grow3(cs, (void **)&cs->a, (void **)&cs->b, (void **)&cs->c, &cs->abc_cap,
+                          cs->nrows + 1, sizeof *cs->a, "a, b, c"))
+            return;
+        cs->a[cs->nrows] = *a;
+        cs->b[cs->nrows] = *b;
+        cs->c[cs->nrows] = *c;
+    }
     cs->nrows++;
 }

@@ -20,7 +20,8 @@
  *                   values are kept too when CZ__CS_VALUES is set;
  *   CZ__CS_WITNESS  values only: enforce counts the row and does nothing else;
  *   CZ__CS_PROVE    bellperson's ProvingAssignment: values, a/b/c of each row evaluated as it is
- *                   enforced, and the three densities.
+ *                   enforced, and the three densities (unless CZ__CS_NO_DENSITY: a circuit
+ *                   whose densities are known from its recording).
  *
  * Results. cz__cs_to_r1cs (RECORD) gives the system in cuzk/r1cs.h's variable order (input i is
  * variable i, aux j is variable ninput + j: the remap happens at the end, because inputs are
@@ -94,7 +95,10 @@ void cz__lc_sub_lc(cz__lc *lc, const cz__lc *other, const cz_bls12381_fr *scale)
 void cz__lc_copy(cz__lc *lc, const cz__lc *other);
 
 typedef enum { CZ__CS_RECORD, CZ__CS_WITNESS, CZ__CS_PROVE } cz__cs_mode;
-enum { CZ__CS_VALUES = 1 /* RECORD: keep the values too */ };
+enum {
+    CZ__CS_VALUES = 1,    /* RECORD: keep the values too */
+    CZ__CS_NO_DENSITY = 2 /* PROVE: no densities (the assignment's are NULL) */
+};
 
 /* A growing CSR matrix of the recorded rows (terms keep their cz__var until the remap). */
 typedef struct cz__cs_mat {
@@ -129,11 +133,19 @@ typedef struct cz__cs {
     size_t abc_cap;
     cz__cs_bits a_aux, b_input, b_aux;
     int inputs_closed; /* PROVE: the input constraints were appended */
+    int densities;     /* PROVE without CZ__CS_NO_DENSITY */
+    int external;      /* aux (and a, b, c) are the caller's (cz__cs_use_buffers) */
 } cz__cs;
 
 /* A system in mode with ONE allocated (value 1). flags: CZ__CS_VALUES. CZ_ENOMEM, CZ_EINVAL. */
 int cz__cs_init(cz__cs *cs, cz__cs_mode mode, unsigned flags, cz_errinfo *ei);
 void cz__cs_free(cz__cs *cs);
+/* Makes a fresh WITNESS or PROVE system put its aux values into aux (aux_cap entries) and, PROVE,
+ * its rows' a, b, c into a, b, c (abc_cap entries each; NULL in WITNESS): memory of the caller's,
+ * where the values are wanted, never grown or freed by the system; more aux or rows than the
+ * capacity is the system's error (CZ_ERANGE). CZ_EINVAL for a system in use or another mode. */
+int cz__cs_use_buffers(cz__cs *cs, cz_bls12381_fr *aux, size_t aux_cap, cz_bls12381_fr *a,
+                       cz_bls12381_fr *b, cz_bls12381_fr *c, size_t abc_cap, cz_errinfo *ei);
 /* CZ_OK, or the system's first error (its message copied into ei). */
 int cz__cs_status(const cz__cs *cs, cz_errinfo *ei);
 /* Records the system's first error ("cs: " and the message; later ones are dropped) and returns
@@ -144,10 +156,12 @@ static inline int cz__cs_has_values(const cz__cs *cs) {
     return cs->values;
 }
 
-/* Whether enforce reads its linear combinations (RECORD, PROVE): in WITNESS mode it only counts
- * the row, so gadgets may skip building them and pass empty ones. */
+/* Whether the system needs the rows' linear combinations (RECORD: the matrices; PROVE with
+ * densities: the variables they touch). Otherwise (WITNESS, PROVE with CZ__CS_NO_DENSITY) a gadget
+ * that knows the values of a row's three combinations may skip building them and call
+ * cz__cs_enforce_values. */
 static inline int cz__cs_needs_lcs(const cz__cs *cs) {
-    return cs->mode != CZ__CS_WITNESS;
+    return cs->mode == CZ__CS_RECORD || (cs->mode == CZ__CS_PROVE && cs->densities);
 }
 
 /* A new aux variable (value NULL: 0); a new input variable. */
@@ -160,6 +174,11 @@ void cz__cs_eval(cz_bls12381_fr *out, const cz__cs *cs, const cz__lc *lc);
 
 /* Adds the constraint a · b = c. */
 void cz__cs_enforce(cz__cs *cs, const cz__lc *a, const cz__lc *b, const cz__lc *c);
+/* Adds a row by the values of its combinations (the caller's: what cz__cs_eval of each would
+ * give), for a system that does not need them (cz__cs_needs_lcs false): WITNESS counts the row,
+ * PROVE stores a, b, c. CZ_EINVAL (sticky) in a system that needs the combinations. */
+void cz__cs_enforce_values(cz__cs *cs, const cz_bls12381_fr *a, const cz_bls12381_fr *b,
+                           const cz_bls12381_fr *c);
 
 /* Appends src (same mode; synthesized on its own, its input 0 its own ONE) to dst: src's aux
  * follow dst's, its inputs 1.. follow dst's, its rows follow dst's. CZ_EINVAL on a mode mismatch
@@ -190,7 +209,8 @@ typedef struct cz__cs_info {
 int cz__cs_info_get(cz__cs_info *out, const cz__cs *cs, cz_errinfo *ei);
 
 /* PROVE: appends the input constraints (once) and points out at the system's arrays (a, b, c,
- * input, aux, densities): a view, valid while cs lives and nothing more is allocated. */
+ * input, aux, densities: NULL with CZ__CS_NO_DENSITY): a view, valid while cs lives and nothing
+ * more is allocated. */
 int cz__cs_assignment(cz_assignment *out, cz__cs *cs, cz_errinfo *ei);
 
 #endif

@@ -68,18 +68,21 @@ static int extend_rows(cz__cs *dst, const cz__cs *src) {
     return ok;
 }
 
-/* PROVE: appends src's a, b, c and densities. */
+/* PROVE: appends src's a, b, c and densities (when kept). */
 static int extend_prove(cz__cs *dst, const cz__cs *src) {
     const size_t in_off = dst->ninput - 1, aux_off = dst->naux;
     if (!cz__cs_grow3(dst, (void **)&dst->a, (void **)&dst->b, (void **)&dst->c, &dst->abc_cap,
-                      dst->nrows + src->nrows, sizeof *dst->a, "a, b, c") ||
-        !cz__cs_bits_grow(dst, &dst->a_aux, aux_off + src->naux) ||
-        !cz__cs_bits_grow(dst, &dst->b_aux, aux_off + src->naux) ||
-        !cz__cs_bits_grow(dst, &dst->b_input, in_off + src->ninput))
+                      dst->nrows + src->nrows, sizeof *dst->a, "a, b, c"))
         return 0;
     cz__cs_copy(dst->a + dst->nrows, src->a, src->nrows * sizeof *dst->a);
     cz__cs_copy(dst->b + dst->nrows, src->b, src->nrows * sizeof *dst->b);
     cz__cs_copy(dst->c + dst->nrows, src->c, src->nrows * sizeof *dst->c);
+    if (!dst->densities)
+        return 1;
+    if (!cz__cs_bits_grow(dst, &dst->a_aux, aux_off + src->naux) ||
+        !cz__cs_bits_grow(dst, &dst->b_aux, aux_off + src->naux) ||
+        !cz__cs_bits_grow(dst, &dst->b_input, in_off + src->ninput))
+        return 0;
     bits_append(&dst->a_aux, &src->a_aux, src->naux, 0, aux_off);
     bits_append(&dst->b_aux, &src->b_aux, src->naux, 0, aux_off);
     bits_append(&dst->b_input, &src->b_input, src->ninput, 1, in_off);
@@ -92,7 +95,8 @@ int cz__cs_extend(cz__cs *dst, const cz__cs *src, cz_errinfo *ei) {
     int ok;
     if (dst->err.code == CZ_OK && src->err.code != CZ_OK)
         cz__cs_fail(dst, src->err.code, "extend: %s", src->err.msg);
-    else if (src->mode != dst->mode || src->values != dst->values)
+    else if (src->mode != dst->mode || src->values != dst->values ||
+             src->densities != dst->densities)
         cz__cs_fail(dst, CZ_EINVAL, "extend: systems of different modes");
     else if (dst->inputs_closed || src->inputs_closed)
         cz__cs_fail(dst, CZ_EINVAL, "extend: the input constraints were appended already");

@@ -6,9 +6,10 @@
  * by every job of the shape). A job decodes and checks its vanilla proofs natively when it is
  * made, so a bad request is refused before it is queued; it keeps the decoded proofs (the
  * witness points into them) and the public inputs derived from the request (the sector ids'
- * comm_r and the challenges drawn from the randomness). Synthesis is the witness alone, its
- * sectors in parallel on the synthesis pool, put into the pooled w in the recorded variable order,
- * then a, b, c = A·w, B·w, C·w with the input constraints; the public inputs of the synthesized
+ * comm_r and the challenges drawn from the randomness). Synthesis is the witness and each row's
+ * a, b, c with the input constraints (cz__post_synthesize: sector chunks in parallel on the
+ * synthesis pool, no matrix read), straight into the pooled buffers in the recorded variable
+ * order; the public inputs of the synthesized
  * witness must be the derived ones, and the proof is verified against them (the bellperson stages'
  * verify) before the job is done.
  */
@@ -115,9 +116,8 @@ static int post_synthesize(void **out, void *job, uint32_t p, const cz_part_env 
     if ((rc = cz__bp_part_new(&pt, &j->g, env, ei)) != CZ_OK)
         return rc;
     r.w = (uint64_t(*)[4])pt->w;
-    if ((rc = cz__post_witness_fill(r.w, &j->w, &j->c->shape, &r, env->pool, ei)) == CZ_OK)
-        rc = cz_r1cs_eval((uint64_t(*)[4])pt->a, (uint64_t(*)[4])pt->b, (uint64_t(*)[4])pt->c, &r,
-                          j->g.abc_size, CZ_R1CS_EVAL_INPUT_ROWS, env->pool, ei);
+    rc = cz__post_synthesize(r.w, (uint64_t(*)[4])pt->a, (uint64_t(*)[4])pt->b,
+                             (uint64_t(*)[4])pt->c, &j->w, &j->c->shape, &r, env->pool, ei);
     for (uint32_t i = 0; rc == CZ_OK && i < j->g.npub; i++) {
         uint64_t v[4];
         cz_r1cs_fr_to_std(v, CZ_CURVE_BLS12381, pt->w[1 + i].l);

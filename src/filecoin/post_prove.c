@@ -198,6 +198,7 @@ int cz__post_record_direct(cz_r1cs *r, const cz__post_shape *shape, cz_errinfo *
 
 typedef struct fill_job {
     uint64_t (*out)[4];
+    uint64_t (*abc[3])[4]; /* NULL: the witness alone */
     const cz__post_witness *w;
     size_t per_aux, per_input, per_rows, ninput, chunk;
     pthread_mutex_t lock;
@@ -222,7 +223,19 @@ static void fill_chunk(void *arg, size_t task) {
     cz_errinfo ei;
     int rc;
     cz_errinfo_clear(&ei);
-    if ((rc = cz__cs_init(&cs, CZ__CS_WITNESS, 0, &ei)) != CZ_OK) {
+    if ((rc = fj->abc[0] != NULL ? cz__cs_init(&cs, CZ__CS_PROVE, CZ__CS_NO_DENSITY, &ei)
+                                 : cz__cs_init(&cs, CZ__CS_WITNESS, 0, &ei)) != CZ_OK) {
+        fill_fail(fj, rc, &ei);
+        return;
+    }
+    /* aux and rows straight where they belong; the inputs (a few per sector) are copied */
+    if ((rc = cz__cs_use_buffers(
+             &cs, (cz_bls12381_fr *)(fj->out + fj->ninput + lo * fj->per_aux), n * fj->per_aux,
+             fj->abc[0] ? (cz_bls12381_fr *)(fj->abc[0] + lo * fj->per_rows) : NULL,
+             fj->abc[1] ? (cz_bls12381_fr *)(fj->abc[1] + lo * fj->per_rows) : NULL,
+             fj->abc[2] ? (cz_bls12381_fr *)(fj->abc[2] + lo * fj->per_rows) : NULL,
+             n * fj->per_rows, &ei)) != CZ_OK) {
+        cz__cs_free(&cs);
         fill_fail(fj, rc, &ei);
         return;
     }
@@ -239,19 +252,20 @@ static void fill_chunk(void *arg, size_t task) {
         if (lo == 0) /* ONE */
             memcpy(fj->out, cs.input, sizeof *fj->out);
         memcpy(fj->out + 1 + lo * fj->per_input, cs.input + 1, n * fj->per_input * sizeof *fj->out);
-        memcpy(fj->out + fj->ninput + lo * fj->per_aux, cs.aux, n * fj->per_aux * sizeof *fj->out);
     } else {
         fill_fail(fj, rc, &ei);
     }
     cz__cs_free(&cs);
 }
 
-int cz__post_witness_fill(uint64_t (*out)[4], const cz__post_witness *w,
-                          const cz__post_shape *shape, const cz_r1cs *r, cz_threadpool *pool,
-                          cz_errinfo *ei) {
+int cz__post_synthesize(uint64_t (*out)[4], uint64_t (*a)[4], uint64_t (*b)[4], uint64_t (*c)[4],
+                        const cz__post_witness *w, const cz__post_shape *shape, const cz_r1cs *r,
+                        cz_threadpool *pool, cz_errinfo *ei) {
     const size_t ns = shape->sectors;
     fill_job fj;
     size_t nthreads = pool != NULL ? cz_threadpool_size(pool) : 1;
+    if ((a == NULL) != (b == NULL) || (a == NULL) != (c == NULL))
+        return cz_fail(ei, CZ_EINVAL, "post: a, b and c, or none of them");
     if (w->nsectors != ns || r->naux % ns != 0 || r->npublic % ns != 0 || r->nrows % ns != 0)
         return cz_fail(ei, CZ_EINTERNAL,
                        "post: a witness of %zu sectors for a recording of %u aux, %u inputs and "
@@ -259,6 +273,9 @@ int cz__post_witness_fill(uint64_t (*out)[4], const cz__post_witness *w,
                        w->nsectors, r->naux, r->npublic, r->nrows, ns);
     memset(&fj, 0, sizeof fj);
     fj.out = out;
+    fj.abc[0] = a;
+    fj.abc[1] = b;
+    fj.abc[2] = c;
     fj.w = w;
     fj.per_aux = r->naux / ns;
     fj.per_input = r->npublic / ns;
@@ -271,7 +288,46 @@ int cz__post_witness_fill(uint64_t (*out)[4], const cz__post_witness *w,
     pthread_mutex_destroy(&fj.lock);
     if (fj.rc != CZ_OK && ei != NULL)
         *ei = fj.ei;
+    if (fj.rc == CZ_OK && a != NULL) /* bellperson's input constraints: input_i · 0 = 0 */
+        for (size_t i = 0; i < fj.ninput; i++) {
+            memcpy(a[r->nrows + i], out[i], sizeof *a);
+            memset(b[r->nrows + i], 0, sizeof *b);
+            memset(c[r->nrows + i], 0, sizeof *c);
+        }
     return fj.rc;
+}
+
+int cz__post_assignment(cz_assignment *as, const cz__post_witness *w, const cz__post_shape *shape,
+                        const cz_r1cs *r, cz_threadpool *pool, cz_errinfo *ei) {
+    const size_t n = (size_t)r->nrows + r->npublic + 1;
+    int rc;
+    memset(as, 0, sizeof *as);
+    as->abc_size = n;
+    as->ninput = (size_t)r->npublic + 1;
+    as->naux = r->naux;
+    as->a = malloc(n * sizeof *as->a);
+    as->b = malloc(n * sizeof *as->b);
+    as->c = malloc(n * sizeof *as->c);
+    as->input = malloc(as->ninput * sizeof *as->input);
+    as->aux = malloc((as->naux ? as->naux : 1) * sizeof *as->aux);
+    uint64_t(*all)[4] = malloc((size_t)r->nvars * sizeof *all); /* input | aux */
+    if (as->a == NULL || as->b == NULL || as->c == NULL || as->input == NULL || as->aux == NULL ||
+        all == NULL) {
+        free(all);
+        cz_assignment_free(as);
+        return cz_fail(ei, CZ_ENOMEM, "post: the assignment of %zu rows", n);
+    }
+    if ((rc = cz_r1cs_densities((uint64_t **)&as->a_aux_density, (uint64_t **)&as->b_input_density,
+                                (uint64_t **)&as->b_aux_density, r, pool, ei)) == CZ_OK &&
+        (rc = cz__post_synthesize(all, (uint64_t(*)[4])as->a, (uint64_t(*)[4])as->b,
+                                  (uint64_t(*)[4])as->c, w, shape, r, pool, ei)) == CZ_OK) {
+        memcpy((void *)as->input, all, as->ninput * sizeof *all);
+        memcpy((void *)as->aux, all + as->ninput, as->naux * sizeof *all);
+    }
+    free(all);
+    if (rc != CZ_OK)
+        cz_assignment_free(as);
+    return rc;
 }
 
 /* The witness's public inputs, as cz_groth16_verify takes them. */
@@ -310,9 +366,7 @@ int cz__post_prove(cz_groth16_proof *proof, const cz_bellperson_params *key,
     if ((rc = cz__post_witness_make(&w, vs, rq->nvanilla, &shape, ei)) != CZ_OK ||
         (rc = cz__post_record(&r, &shape, pool, ei)) != CZ_OK)
         goto out;
-    if ((rc = cz__post_witness_fill(r.w, &w, &shape, &r, pool, ei)) != CZ_OK)
-        goto out;
-    if ((rc = cz_r1cs_assignment_make(&as, &r, pool, ei)) != CZ_OK ||
+    if ((rc = cz__post_assignment(&as, &w, &shape, &r, pool, ei)) != CZ_OK ||
         (rc = cz_groth16_bp_prove(proof, key, &as, 1, opts, ei)) != CZ_OK ||
         (rc = cz_groth16_vk_from_bellperson(&vk, &key->vk, ei)) != CZ_OK ||
         (rc = public_of(&pub, &w, &shape, ei)) != CZ_OK)

@@ -16,6 +16,7 @@
 #ifndef CUZK_FILECOIN_POST_PROVE_H
 #define CUZK_FILECOIN_POST_PROVE_H
 
+#include "cuzk/assignment.h"
 #include "cuzk/bellperson.h"
 #include "cuzk/filecoin.h"
 #include "cuzk/groth16.h"
@@ -49,15 +50,22 @@ int cz__post_record(cz_r1cs *r, const cz__post_shape *shape, cz_threadpool *pool
  * cz__post_record to; as slow as it sounds for 2349 sectors). */
 int cz__post_record_direct(cz_r1cs *r, const cz__post_shape *shape, cz_errinfo *ei);
 
-/* The witness of w in the variable order of the recorded circuit r (cz__post_record of shape):
- * out[0..r->nvars) Montgomery limbs, input i at i, aux j at ninput + j. The sectors are
- * synthesized in chunks on pool (NULL: the calling thread), each in a WITNESS system of its own
- * whose values land where bellperson's extend puts them: sector s's aux after those of the
- * sectors before it, its inputs likewise; every chunk's counts are checked against the
+/* The partition of w synthesized in the variable order of the recorded circuit r (cz__post_record
+ * of shape): out[0..r->nvars) the witness in Montgomery limbs, input i at i, aux j at ninput + j;
+ * with a, b, c (all or none; r->nrows + ninput entries each) also each row's evaluations and
+ * bellperson's input constraints after them (a = the input, b = c = 0), what A·w, B·w, C·w of the
+ * recording give. The sectors are synthesized in chunks on pool (NULL: the calling thread), each
+ * in a system of its own (WITNESS, or PROVE without densities: the recording has them) whose
+ * values land where bellperson's extend puts them: sector s's aux after those of the sectors
+ * before it, its inputs and rows likewise; every chunk's counts are checked against the
  * recording's (CZ_EINTERNAL naming the chunk). CZ_ENOMEM. */
-int cz__post_witness_fill(uint64_t (*out)[4], const cz__post_witness *w,
-                          const cz__post_shape *shape, const cz_r1cs *r, cz_threadpool *pool,
-                          cz_errinfo *ei);
+int cz__post_synthesize(uint64_t (*out)[4], uint64_t (*a)[4], uint64_t (*b)[4], uint64_t (*c)[4],
+                        const cz__post_witness *w, const cz__post_shape *shape, const cz_r1cs *r,
+                        cz_threadpool *pool, cz_errinfo *ei);
+/* The proving assignment of w: cz__post_synthesize into arrays of its own (free with
+ * cz_assignment_free) and the recording's densities. */
+int cz__post_assignment(cz_assignment *as, const cz__post_witness *w, const cz__post_shape *shape,
+                        const cz_r1cs *r, cz_threadpool *pool, cz_errinfo *ei);
 
 /* Proves the request's partition with key (opts: the prover's options, NULL: CPU, one thread) and
  * verifies the proof against the key's vk. */

@@ -392,7 +392,56 @@ static void test_errors(void) {
     cz__lc_free(&b);
 }
 
+/* A row by its values (enforce_values) in a PROVE system without densities whose aux and rows
+ * live in the caller's buffers: the same a, b, c as enforce of the combinations; the buffers are
+ * not outgrown silently; a system that needs the combinations refuses the values. */
+static void test_values_and_buffers(void) {
+    cz__cs cs;
+    cz__lc a, b, c;
+    cz_bls12381_fr aux[2], ra[2], rb[2], rc[2], x = fr(3), y = fr(5), z = fr(15);
+    cz_errinfo ei;
+    if (!CHECK_EQ_INT(cz__cs_init(&cs, CZ__CS_PROVE, CZ__CS_NO_DENSITY, NULL), CZ_OK))
+        return;
+    CHECK(!cz__cs_needs_lcs(&cs));
+    CHECK_EQ_INT(cz__cs_use_buffers(&cs, aux, 2, ra, rb, rc, 2, NULL), CZ_OK);
+    cz__lc_init(&a);
+    cz__lc_init(&b);
+    cz__lc_init(&c);
+    cz__lc_add(&a, cz__cs_alloc(&cs, &x), NULL);
+    cz__lc_add(&b, cz__cs_alloc(&cs, &y), NULL);
+    cz__lc_add(&c, CZ__VAR_ONE, &z);
+    cz__cs_enforce(&cs, &a, &b, &c);
+    cz__cs_enforce_values(&cs, &y, &x, &z);
+    CHECK_EQ_INT(cz__cs_status(&cs, NULL), CZ_OK);
+    CHECK(fr_is(&aux[0], 3) && fr_is(&aux[1], 5));
+    CHECK(fr_is(&ra[0], 3) && fr_is(&rb[0], 5) && fr_is(&rc[0], 15));
+    CHECK(fr_is(&ra[1], 5) && fr_is(&rb[1], 3) && fr_is(&rc[1], 15));
+    cz__cs_alloc(&cs, &x); /* a third aux: past the buffer */
+    cz_errinfo_clear(&ei);
+    CHECK_EQ_INT(cz__cs_status(&cs, &ei), CZ_ERANGE);
+    CHECK(strstr(ei.msg, "buffer") != NULL);
+    cz__cs_free(&cs); /* frees none of the caller's */
+
+    if (CHECK_EQ_INT(cz__cs_init(&cs, CZ__CS_PROVE, 0, NULL), CZ_OK)) {
+        CHECK(cz__cs_needs_lcs(&cs));
+        cz__cs_enforce_values(&cs, &x, &y, &z);
+        CHECK_EQ_INT(cz__cs_status(&cs, NULL), CZ_EINVAL);
+        cz__cs_free(&cs);
+    }
+    if (CHECK_EQ_INT(cz__cs_init(&cs, CZ__CS_WITNESS, 0, NULL), CZ_OK)) {
+        CHECK(!cz__cs_needs_lcs(&cs));
+        cz__cs_enforce_values(&cs, &x, &y, &z);
+        CHECK_EQ_INT(cs.nrows, 1);
+        CHECK_EQ_INT(cz__cs_use_buffers(&cs, aux, 2, NULL, NULL, NULL, 0, NULL), CZ_EINVAL);
+        cz__cs_free(&cs);
+    }
+    cz__lc_free(&a);
+    cz__lc_free(&b);
+    cz__lc_free(&c);
+}
+
 static const test_case cases[] = {
+    {"values_and_buffers", test_values_and_buffers},
     {"lc_merge", test_lc_merge},
     {"prove_row", test_prove_row},
     {"zero_coefficients", test_zero_coefficients},

@@ -9,7 +9,8 @@
  * them must fail; the witness of the PROVE mode must give the same assignment as WITNESS plus the
  * recorded matrices; a short partition (one sector, repeated) proves too. The recording that the
  * engine uses (one sector replicated) must equal the one synthesized sector after sector, and
- * the witness the engine fills (sector chunks on a pool) the one of a single WITNESS system.
+ * the witness and the rows' a, b, c the engine synthesizes (sector chunks on a pool, no LCs) the
+ * single WITNESS system's witness and what the recorded matrices give.
  */
 #include <string.h>
 
@@ -75,11 +76,34 @@ static void prove_partition(const cz_r1cs *shape_r1cs, const cz_bellperson_param
     CHECK_EQ_INT(cz__cs_init(&wit, CZ__CS_WITNESS, 0, NULL), CZ_OK);
     cz__post_circuit(&wit, w.sectors, w.nsectors);
     if (CHECK_EQ_INT(cz__cs_values_to_r1cs(&r, &wit, &ei), CZ_OK)) {
-        uint64_t(*filled)[4] = calloc(r.nvars, sizeof *filled);
-        if (CHECK(filled != NULL) &&
-            CHECK_EQ_INT(cz__post_witness_fill(filled, &w, shape, &r, pool, &ei), CZ_OK))
+        /* the engine's synthesis: the same witness, and each row's a, b, c what the recorded
+         * matrices give (with the input rows), also with the witness alone */
+        const size_t n = (size_t)r.nrows + r.npublic + 1;
+        uint64_t(*filled)[4] = calloc(r.nvars, sizeof *filled), (*abc[3])[4], (*ref[3])[4];
+        for (int m = 0; m < 3; m++) {
+            abc[m] = calloc(n, sizeof *abc[m]);
+            ref[m] = calloc(n, sizeof *ref[m]);
+        }
+        if (CHECK(filled != NULL && abc[0] && abc[1] && abc[2] && ref[0] && ref[1] && ref[2]) &&
+            CHECK_EQ_INT(
+                cz__post_synthesize(filled, abc[0], abc[1], abc[2], &w, shape, &r, pool, &ei),
+                CZ_OK) &&
+            CHECK_EQ_INT(
+                cz_r1cs_eval(ref[0], ref[1], ref[2], &r, n, CZ_R1CS_EVAL_INPUT_ROWS, pool, &ei),
+                CZ_OK)) {
             CHECK(memcmp(filled, r.w, r.nvars * sizeof *filled) == 0);
+            for (int m = 0; m < 3; m++)
+                CHECK(memcmp(abc[m], ref[m], n * sizeof *abc[m]) == 0);
+            memset(filled, 0, r.nvars * sizeof *filled);
+            CHECK_EQ_INT(cz__post_synthesize(filled, NULL, NULL, NULL, &w, shape, &r, NULL, &ei),
+                         CZ_OK);
+            CHECK(memcmp(filled, r.w, r.nvars * sizeof *filled) == 0);
+        }
         free(filled);
+        for (int m = 0; m < 3; m++) {
+            free(abc[m]);
+            free(ref[m]);
+        }
     }
     if (ei.code == CZ_OK && CHECK_EQ_INT(cz_r1cs_check(&r, pool, NULL, &ei), CZ_OK) &&
         CHECK_EQ_INT(cz_r1cs_assignment_make(&as, &r, pool, &ei), CZ_OK)) {
