@@ -236,6 +236,14 @@ static int lc_check(cz__cs *cs, const cz__lc *lc, const char *which) {
     return 1;
 }
 
+/* PROVE: room for one more row's a, b, c (none after the input constraints). */
+static int prove_row_room(cz__cs *cs) {
+    if (cs->inputs_closed)
+        return cz__cs_fail(cs, CZ_EINVAL, "enforce after the input constraints"), 0;
+    return cz__cs_grow3(cs, (void **)&cs->a, (void **)&cs->b, (void **)&cs->c, &cs->abc_cap,
+                        cs->nrows + 1, sizeof *cs->a, "a, b, c");
+}
+
 void cz__cs_enforce(cz__cs *cs, const cz__lc *a, const cz__lc *b, const cz__lc *c) {
     if (cs->err.code != CZ_OK)
         return;
@@ -253,12 +261,7 @@ void cz__cs_enforce(cz__cs *cs, const cz__lc *a, const cz__lc *b, const cz__lc *
         cz__cs_record_row(cs, a, b, c);
         return;
     }
-    if (cs->inputs_closed) {
-        cz__cs_fail(cs, CZ_EINVAL, "enforce after the input constraints");
-        return;
-    }
-    if (!cz__cs_grow3(cs, (void **)&cs->a, (void **)&cs->b, (void **)&cs->c, &cs->abc_cap,
-                      cs->nrows + 1, sizeof *cs->a, "a, b, c"))
+    if (!prove_row_room(cs))
         return;
     cs_eval_track(&cs->a[cs->nrows], cs, a, NULL, cs->densities ? &cs->a_aux : NULL);
     cs_eval_track(&cs->b[cs->nrows], cs, b, cs->densities ? &cs->b_input : NULL,
@@ -280,12 +283,7 @@ void cz__cs_enforce_values(cz__cs *cs, const cz_bls12381_fr *a, const cz_bls1238
         return;
     }
     if (cs->mode == CZ__CS_PROVE) {
-        if (cs->inputs_closed) {
-            cz__cs_fail(cs, CZ_EINVAL, "enforce after the input constraints");
-            return;
-        }
-        if (!cz__cs_grow3(cs, (void **)&cs->a, (void **)&cs->b, (void **)&cs->c, &cs->abc_cap,
-                          cs->nrows + 1, sizeof *cs->a, "a, b, c"))
+        if (!prove_row_room(cs))
             return;
         cs->a[cs->nrows] = *a;
         cs->b[cs->nrows] = *b;

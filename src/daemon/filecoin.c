@@ -83,19 +83,30 @@ static entry *entry_of(cz_daemon_filecoin *f, const cz_param_file *file) {
     return &f->e[f->n++];
 }
 
+/* Takes the lock and returns the entry of file once nobody makes its circuit (trust 0) or its
+ * verdict (trust 1); NULL, unlocked, when the table is full. */
+static entry *entry_lock(cz_daemon_filecoin *f, const cz_param_file *file, int trust,
+                         cz_errinfo *ei) {
+    entry *e;
+    pthread_mutex_lock(&f->lock);
+    if ((e = entry_of(f, file)) == NULL) {
+        pthread_mutex_unlock(&f->lock);
+        cz_fail(ei, CZ_EINTERNAL, "filecoin: more than %d key files", MAX_ENTRIES);
+        return NULL;
+    }
+    while (trust ? e->trust_busy : e->circuit_busy)
+        pthread_cond_wait(&f->changed, &f->lock);
+    return e;
+}
+
 /* The recorded circuit of registered_proof's shape (file), made on first use. */
 static int circuit_get(const cz_post_circuit **out, cz_daemon_filecoin *f,
                        const cz_param_file *file, uint64_t registered_proof, cz_errinfo *ei) {
     cz_post_circuit *c = NULL;
     entry *e;
     int rc = CZ_OK;
-    pthread_mutex_lock(&f->lock);
-    if ((e = entry_of(f, file)) == NULL) {
-        pthread_mutex_unlock(&f->lock);
-        return cz_fail(ei, CZ_EINTERNAL, "filecoin: more than %d key files", MAX_ENTRIES);
-    }
-    while (e->circuit_busy)
-        pthread_cond_wait(&f->changed, &f->lock);
+    if ((e = entry_lock(f, file, 0, ei)) == NULL)
+        return CZ_EINTERNAL;
     if (e->circuit == NULL) {
         e->circuit_busy = 1;
         pthread_mutex_unlock(&f->lock);
@@ -124,13 +135,8 @@ static int key_trust(cz_daemon_filecoin *f, const cz_param_file *file, const cha
     int rc;
     if ((rc = cz_file_id_get(&now, path, ei)) != CZ_OK)
         return rc;
-    pthread_mutex_lock(&f->lock);
-    if ((e = entry_of(f, file)) == NULL) {
-        pthread_mutex_unlock(&f->lock);
-        return cz_fail(ei, CZ_EINTERNAL, "filecoin: more than %d key files", MAX_ENTRIES);
-    }
-    while (e->trust_busy)
-        pthread_cond_wait(&f->changed, &f->lock);
+    if ((e = entry_lock(f, file, 1, ei)) == NULL)
+        return CZ_EINTERNAL;
     if (!e->checked || !cz_file_id_same(&e->id, &now)) {
         char digest[CZ_PARAM_DIGEST_HEX + 1];
         e->trust_busy = 1;

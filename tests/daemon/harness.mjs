@@ -71,3 +71,13 @@ export function bn254ProofJson(b) {
 
 // A daemon log line: ISO-8601 UTC time with milliseconds, the level in five columns, the text.
 export const LOG_LINE = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z (ERROR|WARN |INFO |DEBUG|TRACE) \S/;
+
+// A TCP port on 127.0.0.1 that nobody listens on now (asked of the system, then released).
+export async function freePort() {
+  const net = await import("node:net");
+  const srv = net.createServer();
+  await new Promise((res) => srv.listen(0, "127.0.0.1", res));
+  const port = srv.address().port;
+  await new Promise((res) => srv.close(res));
+  return port;
+}

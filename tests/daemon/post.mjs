@@ -13,9 +13,8 @@
 import { spawn, spawnSync } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
-import net from "node:net";
 import path from "node:path";
-import { setup, check, finish, sleep, root } from "./harness.mjs";
+import { setup, check, finish, root, freePort } from "./harness.mjs";
 
 const { daemonBin, scratch, grpc, Engine, code, codeName } = await setup("post");
 const cuzk = process.argv[4];
@@ -105,13 +104,6 @@ const keyFile = (req, ext) => {
 
 // --- the daemon
 const sock = path.join(scratch, "cuzk.sock");
-const freePort = async () => {
-  const srv = net.createServer();
-  await new Promise((res) => srv.listen(0, "127.0.0.1", res));
-  const port = srv.address().port;
-  await new Promise((res) => srv.close(res));
-  return port;
-};
 let client, daemon, statusPort;
 async function startDaemon(allowUntrusted) {
   statusPort = await freePort();

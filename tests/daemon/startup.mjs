@@ -9,7 +9,7 @@
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { setup, check, finish, sleep } from "./harness.mjs";
+import { setup, check, finish, sleep, freePort } from "./harness.mjs";
 
 const { daemonBin, scratch, grpc, Engine, code } = await setup("startup");
 const t0 = Date.now();
@@ -108,13 +108,6 @@ check("socket and lock file removed at exit", !fs.existsSync(sock) && !fs.exists
 
 // --- the addresses really bound: TCP, a name, every address; a TCP port in use is refused -------
 const net = await import("node:net");
-const freePort = async () => {
-  const srv = net.createServer();
-  await new Promise((res) => srv.listen(0, "127.0.0.1", res));
-  const port = srv.address().port;
-  await new Promise((res) => srv.close(res));
-  return port;
-};
 {
   const [p, q] = [await freePort(), await freePort()];
   const cfg = cfgFile("tcp.toml", `[daemon]\nstatus_listen = "localhost:${q}"\n`);
