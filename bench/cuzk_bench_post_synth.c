@@ -13,9 +13,13 @@
  *                    --threads (cz__post_synthesize), with ns per million constraints
  *   op "eval"        the reference for it: a, b, c = A·w, B·w, C·w of the recorded matrices with
  *                    the input rows on --threads (cz_r1cs_eval), after the witness
- *   op "gpu-prove"   with --gpu D: the bellperson prover on device D with a benchmark key of
+ *   op "prove"       with --gpu D: the bellperson prover on device D with a benchmark key of
  *                    the circuit's counts and densities (bases made on the device: timed, not
- *                    verifiable), gpu_ms the kernel region as the engine holds the device lock
+ *                    verifiable); with --setup a key of the bellperson setup made on device D (or
+ *                    the CPU without --gpu; seeded: INSECURE; setup_ms) and every proof verified
+ *                    against the public inputs of the fake sectors. ns is the kernel region as
+ *                    the engine holds the device lock (the whole proof on the CPU), with the
+ *                    stages of the last run
  *
  *   cuzk-bench-post-synth [--kind winning-post|window-post] [--sector-size 2KiB|..|64GiB]
  *                         [--sectors N] [--threads T] [--runs R] [--gpu D] [--no-serial]
@@ -28,7 +32,9 @@
 
 #include "bench_util.h"
 #include "cuzk/assignment.h"
+#include "cuzk/groth16.h"
 #include "cuzk/groth16_bellperson.h"
+#include "cuzk/groth16_setup.h"
 #include "cuzk/r1cs.h"
 #include "cuzk/threadpool.h"
 #include "filecoin/post_fake.h"
@@ -54,50 +60,86 @@ static void print(const char *op, const char *extra, double *ns, int runs) {
     bench_print_json("post-synth", fields, bench_stats_of(ns, (size_t)runs));
 }
 
-/* The GPU prover on r's witness with a benchmark key (bases made on the device). */
-static int gpu_prove(const cz_r1cs *r, cz_threadpool *pool, int dev, int runs, const char *kind,
-                     cz_errinfo *ei) {
+/* The prover on r's witness on GPU dev with a benchmark key (bases made on the device), or with
+ * setup a key of the bellperson setup (on dev, or the CPU for dev < 0; seeded: insecure) and
+ * every proof verified against the public inputs of the witness w (comm_r and the challenged
+ * leaves). */
+static int prove(const cz_r1cs *r, const cz__post_witness *w, const cz__post_shape *shape,
+                 cz_threadpool *pool, int dev, int runs, int setup, const char *kind,
+                 cz_errinfo *ei) {
     cz_assignment as = {0};
     cz_bellperson_params params = {0};
     cz_groth16_bp_gpu_key *key = NULL;
     cz_bls12381_fr rr = {{0}}, ss = {{0}};
     double ms[MAX_RUNS];
     cz_groth16_timings last = {0};
-    char extra[512];
+    cz_groth16_vk vk = {0};
+    cz_groth16_public pub = {0};
+    char extra[640];
     unsigned log_n = 0;
-    int rc;
+    double setup_ms = 0;
+    int rc, verified = 1;
     if ((rc = cz_r1cs_assignment_make(&as, r, pool, ei)) != CZ_OK)
         return rc;
     while (((size_t)1 << log_n) < as.abc_size)
         log_n++;
-    cz_groth16_bp_bench_params(&params, &as, log_n);
-    if ((rc = cz_groth16_bp_gpu_key_create_bench(&key, &params, &as, dev, ei)) != CZ_OK)
-        goto out;
+    if (setup) {
+        static const char seed[] = "cuzk-bench-post-synth (insecure)";
+        cz_groth16_trapdoor td;
+        uint64_t t0 = bench_now_ns();
+        cz_groth16_trapdoor_from_seed(&td, (const uint8_t *)seed, sizeof seed - 1);
+        if ((rc = cz_groth16_setup_bellperson(&params, r, &td, pool, dev, ei)) != CZ_OK)
+            goto out;
+        setup_ms = (double)(bench_now_ns() - t0) / 1e6;
+        pub.curve = CZ_CURVE_BLS12381;
+        pub.n = r->npublic;
+        if ((rc = cz_groth16_vk_from_bellperson(&vk, &params.vk, ei)) != CZ_OK ||
+            (rc = (pub.values = calloc(pub.n, sizeof *pub.values)) != NULL
+                      ? CZ_OK
+                      : cz_fail(ei, CZ_ENOMEM, "public inputs")) != CZ_OK ||
+            (dev >= 0 && (rc = cz_groth16_bp_gpu_key_create(&key, &params, &as, dev, ei)) != CZ_OK))
+            goto out;
+        cz__post_public_inputs(pub.values, w, shape);
+    } else {
+        cz_groth16_bp_bench_params(&params, &as, log_n);
+        if ((rc = cz_groth16_bp_gpu_key_create_bench(&key, &params, &as, dev, ei)) != CZ_OK)
+            goto out;
+    }
     for (int i = 0; i <= runs; i++) { /* run 0 warms up */
         cz_groth16_proof proof;
         cz_groth16_timings tm = {0};
         cz_groth16_bp_opts o = {.r_s = &rr,
                                 .s_s = &ss,
                                 .pool = pool,
-                                .use_gpu = 1,
-                                .gpu_device = dev,
+                                .use_gpu = dev >= 0,
+                                .gpu_device = dev >= 0 ? dev : 0,
                                 .gpu_key = key,
                                 .timings = &tm};
         if ((rc = cz_groth16_bp_prove(&proof, &params, &as, 1, &o, ei)) != CZ_OK)
             goto out;
-        if (i > 0)
-            ms[i - 1] = tm.gpu_ms * 1e6; /* ns, as every line */
+        if (setup && cz_groth16_verify(&vk, &pub, &proof, NULL) != CZ_OK)
+            verified = 0;
+        if (i > 0) /* ns, as every line: the kernel region, or the whole proof on the CPU */
+            ms[i - 1] = (dev >= 0 ? tm.gpu_ms : tm.total_ms) * 1e6;
         last = tm;
     }
     snprintf(extra, sizeof extra,
-             ",\"kind\":\"%s\",\"domain_log\":%u,\"verified\":false,\"last_ntt_ms\":%.1f,"
-             "\"last_msm_h_ms\":%.1f,\"last_msm_l_ms\":%.1f,\"last_msm_a_ms\":%.1f,"
-             "\"last_msm_b1_ms\":%.1f,\"last_msm_b2_ms\":%.1f,\"last_total_ms\":%.1f",
-             kind, log_n, last.ntt_ms, last.msm_h_ms, last.msm_c_ms, last.msm_a_ms, last.msm_b1_ms,
-             last.msm_b2_ms, last.total_ms);
-    print("gpu-prove", extra, ms, runs);
+             ",\"kind\":\"%s\",\"device\":%d,\"domain_log\":%u,\"key\":\"%s\",\"setup_ms\":%.0f,"
+             "\"verified\":%s,\"last_ntt_ms\":%.1f,\"last_msm_h_ms\":%.1f,\"last_msm_l_ms\":%.1f,"
+             "\"last_msm_a_ms\":%.1f,\"last_msm_b1_ms\":%.1f,\"last_msm_b2_ms\":%.1f,"
+             "\"last_total_ms\":%.1f",
+             kind, dev, log_n, setup ? "setup" : "bench", setup_ms,
+             setup ? (verified ? "true" : "false") : "null", last.ntt_ms, last.msm_h_ms,
+             last.msm_c_ms, last.msm_a_ms, last.msm_b1_ms, last.msm_b2_ms, last.total_ms);
+    print("prove", extra, ms, runs);
+    if (!verified)
+        rc = cz_fail(ei, CZ_EVERIFY, "a proof with the setup's key does not verify");
 out:
     cz_groth16_bp_gpu_key_free(key);
+    cz_groth16_public_free(&pub);
+    cz_groth16_vk_free(&vk);
+    if (setup)
+        cz_bellperson_params_free(&params);
     cz_assignment_free(&as);
     return rc;
 }
@@ -105,7 +147,7 @@ out:
 static int usage(void) {
     fprintf(stderr, "usage: cuzk-bench-post-synth [--kind winning-post|window-post] "
                     "[--sector-size S] [--sectors N] [--threads T] [--runs R] [--gpu D] "
-                    "[--no-serial]\n");
+                    "[--no-serial] [--setup]\n");
     return 2;
 }
 
@@ -113,11 +155,12 @@ int main(int argc, char **argv) {
     const char *kind = "window-post";
     uint64_t size = 2048;
     size_t nsectors = 0, nthreads = 0;
-    int runs = 3, gpu = -1, serial = 1;
+    int runs = 3, gpu = -1, serial = 1, setup = 0;
     for (int a = 1; a < argc; a++) {
         const char *v = a + 1 < argc ? argv[a + 1] : NULL;
-        if (strcmp(argv[a], "--no-serial") == 0) {
-            serial = 0;
+        if (strcmp(argv[a], "--no-serial") == 0 || strcmp(argv[a], "--setup") == 0) {
+            serial = serial && strcmp(argv[a], "--no-serial") != 0;
+            setup = setup || strcmp(argv[a], "--setup") == 0;
             continue;
         }
         if (v == NULL)
@@ -246,7 +289,7 @@ int main(int argc, char **argv) {
         goto out;
     snprintf(extra, sizeof extra, ",\"kind\":\"%s\",\"threads\":%zu", kind, threads[1]);
     print("eval", extra, ns, runs);
-    if (gpu >= 0 && gpu_prove(&r, pool, gpu, runs, kind, &ei) != CZ_OK)
+    if ((gpu >= 0 || setup) && prove(&r, &w, &shape, pool, gpu, runs, setup, kind, &ei) != CZ_OK)
         goto out;
     status = 0;
 out:

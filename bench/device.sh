@@ -59,9 +59,12 @@
 #           The JSON lines into summary.txt; about 2-3 minutes
 #   post    (not in the default list) PoSt on GPU 0: cuzk-bench-post-synth for the WinningPoSt
 #           and the WindowPoSt 32 GiB partitions (record, native check, witness on 1 and all
-#           cores, evaluation, the GPU prover with a benchmark key: PWRUNS runs of the window),
-#           then WinningPoSt 32 GiB through cuzk-daemon under a local key (cuzk filecoin setup,
-#           fake-vanilla): WCOUNT (10) Prove calls one at a time after 2 warm-ups
+#           cores, synthesis, evaluation, the GPU prover with a benchmark key: PWRUNS runs of the
+#           window; PWARGS more options: "--setup" a real key made on the device and every proof
+#           verified, "--no-serial" no one-core runs), the 2^27 PoRep-shaped bellperson partition
+#           as the GPU line's reference, then WinningPoSt 32 GiB through cuzk-daemon under a local
+#           key (cuzk filecoin setup, fake-vanilla): WCOUNT (10) Prove calls one at a time after
+#           2 warm-ups
 set -u
 
 pack() {
@@ -288,8 +291,11 @@ post_phase() {
     --runs 5 --gpu 0
   grep -h '^{' "$O/post-synth-winning.log" >>"$S"
   step post-synth-window "${PWLIMIT:-330}" $X/cuzk-bench-post-synth --kind window-post \
-    --sector-size 32GiB --runs "${PWRUNS:-2}" --gpu 0
+    --sector-size 32GiB --runs "${PWRUNS:-2}" --gpu 0 ${PWARGS:-}
   grep -h '^{' "$O/post-synth-window.log" >>"$S"
+  # the reference of the GPU line: the PoRep-shaped bellperson partition of 2^27 (phase bp)
+  step post-ref-bp 240 $X/cuzk-bench-gpu-bellperson 27 2
+  grep -h '"summary"' "$O/post-ref-bp.log" >>"$S"
   mkdir -p "$T/p" "$T/fw"
   step post-setup 120 $X/cuzk filecoin setup winning-post --sector-size 32GiB --params-dir "$T/p" \
     --seed 0104
@@ -362,7 +368,7 @@ run)
   run "$@"
   ;;
 *)
-  sed -n '2,68p' "$0"
+  sed -n '2,71p' "$0"
   exit 2
   ;;
 esac
