@@ -77,8 +77,8 @@ test-asan: build-asan vectors
 # The threaded code under ThreadSanitizer: the engine and the thread pool; then the daemon (its
 # config and HTTP tests, and the node gRPC tests against a TSan-built cuzk-daemon: every RPC,
 # cancels, a burst, the SIGTERM drain, 1,000 parked calls, keys changed on disk; and its start-up
-# test: the lock, the addresses bound, the state directory, a repaired key) when its dependencies
-# are there. A race fails the test: halt_on_error makes the program exit 66 at the first report.
+# test: the lock, the addresses bound, the state directory, a repaired key; WindowPoSt requests,
+# good and bad, with a TSan-built cuzk making the keys) when its dependencies are there. A race fails the test: halt_on_error makes the program exit 66 at the first report.
 # grpc, absl and libmicrohttpd are
 # not built with TSan; their own threads synchronise in ways TSan cannot see (absl's futex-based
 # mutexes), so accesses made inside those libraries are ignored (ignore_noninstrumented_modules);
@@ -89,7 +89,7 @@ test-asan: build-asan vectors
 # references and the GPU mutex between threads.
 TSAN_TESTS = $(patsubst tests/engine/test_%.c,engine_test_%,$(wildcard tests/engine/test_*.c)) \
   core_test_threadpool supraseal_test_supraseal
-TSAN_DAEMON_TESTS = daemon_test_config|daemon_test_http|daemon_grpc|daemon_pool|daemon_startup|daemon_keys
+TSAN_DAEMON_TESTS = daemon_test_config|daemon_test_http|daemon_grpc|daemon_pool|daemon_startup|daemon_keys|daemon_post
 TSAN_DAEMON_OPTIONS = halt_on_error=1 exitcode=66 ignore_noninstrumented_modules=1 \
   suppressions=$(abspath tests/daemon/tsan.supp)
 test-tsan:
