@@ -178,6 +178,14 @@ static int key_trust(cz_daemon_filecoin *f, const cz_param_file *file, const cha
     return rc;
 }
 
+int cz_daemon_filecoin_key_check(cz_daemon_filecoin *f, const char *path, cz_errinfo *ei) {
+    const char *slash = strrchr(path, '/'), *base = slash != NULL ? slash + 1 : path;
+    const cz_param_file *file = cz_params_find(NULL, base);
+    if (file == NULL || file->ext != CZ_PARAM_EXT_PARAMS)
+        return CZ_OK; /* not one of Filecoin's keys */
+    return key_trust(f, file, path, ei);
+}
+
 /* The request's own checks: kind, sector size, randomness. */
 static int request_check(const cz_param_file **file, int *winning,
                          const Cuzk__V1__SubmitProofRequest *r, cz_errinfo *ei) {

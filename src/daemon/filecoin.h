@@ -42,6 +42,12 @@ void cz_daemon_filecoin_destroy(cz_daemon_filecoin *f); /* NULL is a no-op */
 int cz_daemon_filecoin_workload(cz_workload *wl, cz_priority *prio, cz_daemon_filecoin *f,
                                 const Cuzk__V1__SubmitProofRequest *r, cz_errinfo *ei);
 
+/* For PreloadSRS (and srs.preload): a path whose file name is a .params key of the manifest gets
+ * the same digest check as a request's key (CZ_OK, CZ_EVERIFY refused, CZ_EIO naming the file),
+ * so a key that would be refused is refused at start-up, and the hash is not left to the first
+ * request. Any other path: CZ_OK. */
+int cz_daemon_filecoin_key_check(cz_daemon_filecoin *f, const char *path, cz_errinfo *ei);
+
 /* The /status section: {"param_dir", "allow_untrusted", "keys": [{"file", "digest",
  * "manifest_digest", "trusted"}]} for every key file checked so far; malloc'd JSON text, NULL
  * when out of memory. */

@@ -16,7 +16,8 @@
  * Keys: PreloadSRS (and srs.preload) loads a path ending in ".params" as bellperson parameters
  * (cz_srs_loader_params, decoded on the service's load pool), anything else as a snarkjs .zkey.
  * PoSt requests find their key by its Filecoin name in the parameter directory, checked against
- * the manifest first (daemon/filecoin.h).
+ * the manifest first (daemon/filecoin.h); PreloadSRS of a key with a Filecoin name makes the same
+ * check (FAILED_PRECONDITION when refused).
  *
  * No handler waits for a job. AwaitProof (and Prove once submitted) answers at once when the job
  * has ended, else returns a cz_daemon_wait (a job reference, the deadline of timeout_ms) that the
@@ -711,7 +712,12 @@ static void h_preload(cz_daemon_reply *rep, cz_daemon_service *s, const uint8_t 
     cz_errinfo_clear(&ei);
     int already = cz_srs_is_loaded(s->srs, r->circuit_id);
     uint64_t t0 = cz_clock_now_ms();
-    int rc = cz_srs_preload(s->srs, r->circuit_id, loader_of(r->circuit_id), &ei);
+    int rc = cz_daemon_filecoin_key_check(s->filecoin, r->circuit_id, &ei);
+    if (rc != CZ_OK) {
+        set_reply(rep, CZ_RPC_FAILED_PRECONDITION, "%s: %s", r->circuit_id, ei.msg);
+        goto out;
+    }
+    rc = cz_srs_preload(s->srs, r->circuit_id, loader_of(r->circuit_id), &ei);
     if (rc != CZ_OK) {
         set_reply(rep, rc == CZ_ERANGE ? CZ_RPC_RESOURCE_EXHAUSTED : CZ_RPC_INVALID_ARGUMENT,
                   "%s: %s", r->circuit_id, ei.msg);

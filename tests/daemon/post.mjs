@@ -110,11 +110,12 @@ const keyFile = (req, ext) => {
 // --- the daemon
 const sock = path.join(scratch, "cuzk.sock");
 let client, daemon, statusPort;
-async function startDaemon(allowUntrusted) {
+async function startDaemon(allowUntrusted, preload = "") {
   statusPort = await freePort();
   const cfg = path.join(scratch, `cuzk-${allowUntrusted}.toml`);
   fs.writeFileSync(cfg, `[daemon]\nstatus_listen = "127.0.0.1:${statusPort}"\n` +
-                        `[srs]\nparam_cache = "${params}"\nallow_untrusted = ${allowUntrusted}\n`);
+                        `[srs]\nparam_cache = "${params}"\nallow_untrusted = ${allowUntrusted}\n` +
+                        (preload ? `preload = ["${preload}"]\n` : ""));
   const d = spawn(daemonBin, ["--listen", `unix://${sock}`, "--config", cfg, "--budget-gib", "6",
                               "--synth-cache", path.join(scratch, "synth")],
                   { stdio: ["ignore", "inherit", "pipe"] });
@@ -158,9 +159,25 @@ try {
         st.filecoin.allow_untrusted === false && st.filecoin.keys.length === 1 && st.filecoin.keys[0].trusted === false,
         JSON.stringify(st.filecoin));
   check("the log says it was refused", /refused: its digest/.test(daemon.stderrText));
+  r = await call("PreloadSRS", { circuit_id: keyFile(win2, ".params") });
+  check("PreloadSRS of the untrusted key: FAILED_PRECONDITION naming the digest",
+        code(r) === grpc.status.FAILED_PRECONDITION && /digest/.test(r.err?.details ?? ""),
+        codeName(code(r)) + " " + (r.err?.details ?? ""));
   await stopDaemon();
 
-  daemon = await startDaemon(true);
+  // srs.preload of a key that would be refused stops the start-up
+  {
+    const cfg = path.join(scratch, "cuzk-preload.toml");
+    fs.writeFileSync(cfg, `[srs]\nparam_cache = "${params}"\npreload = ["${path.basename(keyFile(win2, ".params"))}"]\n`);
+    const d = spawnSync(daemonBin, ["--listen", `unix://${sock}`, "--config", cfg, "--budget-gib", "2"],
+                        { encoding: "utf8", timeout: 60000 });
+    check("srs.preload of an untrusted key: start-up fails naming the digest",
+          d.status !== 0 && /digest [0-9a-f]{32} is not the manifest's/.test(d.stderr), `${d.status} ${d.stderr}`);
+  }
+
+  daemon = await startDaemon(true, keyFile(win2, ".params"));
+  check("srs.preload of the key with allow_untrusted: the daemon starts, the log says UNTRUSTED",
+        /UNTRUSTED/.test(daemon.stderrText), daemon.stderrText.slice(-500));
   // a job of another kind, in flight while the PoSt requests (good and bad) come
   r = await call("SubmitProof", { request_id: "synth", proof_kind: "POREP_SYNTH", synth_scale: 12, synth_partitions: 3 });
   check("a porep-synth job is queued", code(r) === 0, r.err?.details);
