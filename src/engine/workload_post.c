@@ -28,7 +28,7 @@
 struct cz_post_circuit {
     cz__post_shape shape;
     const cz_param_file *params;
-    cz_r1cs r;                         /* the recorded circuit (its witness is not used) */
+    cz_r1cs r;                         /* the recorded circuit, no witness (w NULL) */
     uint64_t *a_aux, *b_input, *b_aux; /* its densities */
 };
 
@@ -49,6 +49,8 @@ int cz_post_circuit_create(cz_post_circuit **out, uint64_t registered_proof, cz_
         cz_post_circuit_free(c);
         return rc;
     }
+    free(c->r.w); /* the recording's zero witness: every job brings its own */
+    c->r.w = NULL;
     *out = c;
     return CZ_OK;
 }
@@ -76,7 +78,7 @@ int cz_post_circuit_serves(const cz_post_circuit *c, uint64_t registered_proof) 
 uint64_t cz_post_circuit_host_bytes(const cz_post_circuit *c) {
     const cz_r1cs *r = &c->r;
     const cz_r1cs_mat *m[3] = {&r->a, &r->b, &r->c};
-    uint64_t b = (uint64_t)r->nvars * FR_BYTES + (uint64_t)r->ncoefs * FR_BYTES;
+    uint64_t b = (uint64_t)r->ncoefs * FR_BYTES;
     for (int i = 0; i < 3; i++)
         b += ((uint64_t)r->nrows + 1) * 8 + m[i]->nnz * 8;
     return b + ((uint64_t)r->nvars + r->naux + 128) / 8 * 2;
