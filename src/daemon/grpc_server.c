@@ -206,7 +206,13 @@ static void send_reply(call_ctx *c, const cz_daemon_reply *rep) {
         ops[n].data.send_message.send_message = c->send;
         n++;
     }
-    c->status_details = grpc_slice_from_copied_string(rep->msg);
+    /* without trailing blanks: the details travel as the grpc-message header, and an HTTP/2
+     * field value may not end in whitespace (Node's client drops such a header: a message cut
+     * at a space by its buffer reached it empty) */
+    size_t msg_len = strnlen(rep->msg, sizeof rep->msg);
+    while (msg_len > 0 && (rep->msg[msg_len - 1] == ' ' || rep->msg[msg_len - 1] == '\t'))
+        msg_len--;
+    c->status_details = grpc_slice_from_copied_buffer(rep->msg, msg_len);
     c->have_status_details = 1;
     ops[n].op = GRPC_OP_SEND_STATUS_FROM_SERVER;
     ops[n].data.send_status_from_server.trailing_metadata_count = 0;

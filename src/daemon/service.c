@@ -713,8 +713,8 @@ static void h_preload(cz_daemon_reply *rep, cz_daemon_service *s, const uint8_t 
     int already = cz_srs_is_loaded(s->srs, r->circuit_id);
     uint64_t t0 = cz_clock_now_ms();
     int rc = cz_daemon_filecoin_key_check(s->filecoin, r->circuit_id, &ei);
-    if (rc != CZ_OK) {
-        set_reply(rep, CZ_RPC_FAILED_PRECONDITION, "%s: %s", r->circuit_id, ei.msg);
+    if (rc != CZ_OK) { /* the message names the file */
+        set_reply(rep, CZ_RPC_FAILED_PRECONDITION, "%s", ei.msg);
         goto out;
     }
     rc = cz_srs_preload(s->srs, r->circuit_id, loader_of(r->circuit_id), &ei);
