@@ -461,8 +461,9 @@ static int check_kind(const req_opts *o, cz__post_kind pk, const char *cmd, uint
     return CZ_EXIT_OK;
 }
 
-/* What prove and verify do first: the options, the kind, the registered proof's size, the key
- * files. CZ_EXIT_OK to go on (the paths malloc'd), else the exit code (nothing to free). */
+/* What prove, verify and vanilla-check do first: the options, the kind, the registered proof's
+ * size, the key files (not for REQ_CHECK: NULL). CZ_EXIT_OK to go on (the paths malloc'd), else
+ * the exit code (nothing to free). */
 static int req_begin(req_opts *o, int argc, char **argv, const char *cmd, int mode,
                      cz__post_kind *pk, uint64_t *size, char **params_path, char **vk_path,
                      cz_errinfo *ei) {
@@ -473,7 +474,7 @@ static int req_begin(req_opts *o, int argc, char **argv, const char *cmd, int mo
     rc = parse_kind(pk, o->kind, cmd, &ok);
     if (!ok)
         return rc;
-    if ((rc = check_kind(o, *pk, cmd, size, ei)) != CZ_EXIT_OK)
+    if ((rc = check_kind(o, *pk, cmd, size, ei)) != CZ_EXIT_OK || mode == REQ_CHECK)
         return rc;
     if (!key_paths(params_path, vk_path, *pk, *size, o->dir)) {
         free(*params_path);
@@ -597,15 +598,12 @@ static int vanilla_check(int argc, char **argv) {
     uint8_t **bufs = NULL;
     size_t *lens = NULL, ninc = 0;
     uint64_t size = 0;
+    char *no_params = NULL, *no_vk = NULL;
     cz_errinfo ei;
-    int ok, rc, status;
+    int rc, status;
     cz_errinfo_clear(&ei);
-    if ((rc = parse_req(&o, argc, argv, cmd, REQ_CHECK)) != CZ_EXIT_OK)
-        return rc;
-    rc = parse_kind(&pk, o.kind, cmd, &ok);
-    if (!ok)
-        return rc;
-    if ((rc = check_kind(&o, pk, cmd, &size, &ei)) != CZ_EXIT_OK)
+    if ((rc = req_begin(&o, argc, argv, cmd, REQ_CHECK, &pk, &size, &no_params, &no_vk, &ei)) !=
+        CZ_EXIT_OK)
         return rc;
     if ((rc = load_vanilla(&rq, &bufs, &lens, &o, &ei)) != CZ_OK) {
         status = cz__cli_report(cmd, &ei);
