@@ -107,19 +107,17 @@ typedef struct post_job {
     uint64_t (*expect)[4]; /* the public inputs derived from the request */
 } post_job;
 
-/* The witness alone, into the pooled w in the recorded order, then the evaluations. */
+/* The witness and each row's a, b, c, straight into the pooled buffers in the recorded order. */
 static int post_synthesize(void **out, void *job, uint32_t p, const cz_part_env *env,
                            cz_part_times *t, cz_errinfo *ei) {
     post_job *j = job;
-    cz_r1cs r = j->c->r; /* shallow: shared matrices, the partition's own witness */
     cz__bp_part *pt;
     int rc;
     (void)t;
     if ((rc = cz__bp_part_new(&pt, &j->g, env, ei)) != CZ_OK)
         return rc;
-    r.w = (uint64_t(*)[4])pt->w;
-    rc = cz__post_synthesize(r.w, (uint64_t(*)[4])pt->a, (uint64_t(*)[4])pt->b,
-                             (uint64_t(*)[4])pt->c, &j->w, &j->c->shape, &r, env->pool, ei);
+    rc = cz__post_synthesize((uint64_t(*)[4])pt->w, (uint64_t(*)[4])pt->a, (uint64_t(*)[4])pt->b,
+                             (uint64_t(*)[4])pt->c, &j->w, &j->c->shape, &j->c->r, env->pool, ei);
     for (uint32_t i = 0; rc == CZ_OK && i < j->g.npub; i++) {
         uint64_t v[4];
         cz_r1cs_fr_to_std(v, CZ_CURVE_BLS12381, pt->w[1 + i].l);
@@ -212,9 +210,9 @@ int cz_workload_post(cz_workload *out, const cz_post_circuit *c, cz_srs_key *key
     j->g.abc_size = (size_t)r->nrows + j->g.ninput;
     v = (uint64_t)j->g.abc_size * FR_BYTES;
     wbytes = (uint64_t)r->nvars * FR_BYTES;
-    /* a, b, c and w pooled, and the witness system's own values while it runs */
+    /* a, b, c and w pooled, and the chunk systems' inputs (a few per sector) while they run */
     cz__bp_workload(out, &post_ops, j, &j->g,
                     c->shape.kind == CZ__POST_WINNING ? CZ_KIND_WINNING_POST : CZ_KIND_WINDOW_POST,
-                    3 * v + 2 * wbytes);
+                    3 * v + wbytes + (uint64_t)j->g.ninput * FR_BYTES);
     return CZ_OK;
 }
