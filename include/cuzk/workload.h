@@ -118,16 +118,12 @@ typedef struct cz_post_circuit cz_post_circuit;
 int cz_post_circuit_create(cz_post_circuit **out, uint64_t registered_proof, cz_threadpool *pool,
                            cz_errinfo *ei);
 void cz_post_circuit_free(cz_post_circuit *c); /* NULL is a no-op */
-/* The key file (built-in manifest) that proves c; one shape, one file. */
-const cz_param_file *cz_post_circuit_params(const cz_post_circuit *c);
 /* 1 when registered_proof is of c's shape. */
 int cz_post_circuit_serves(const cz_post_circuit *c, uint64_t registered_proof);
 /* Whether key is a key of c's circuit: its public inputs and L points (one per aux variable).
  * CZ_EFORMAT naming the count that differs. */
 int cz_post_circuit_key_check(const cz_post_circuit *c, const cz_bellperson_params *key,
                               cz_errinfo *ei);
-/* Host bytes c holds (for the budget). */
-uint64_t cz_post_circuit_host_bytes(const cz_post_circuit *c);
 
 /*
  * A PoSt job of one partition: rq (read only during the call) proven with key, a reference from

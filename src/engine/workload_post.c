@@ -65,35 +65,15 @@ void cz_post_circuit_free(cz_post_circuit *c) {
     free(c);
 }
 
-const cz_param_file *cz_post_circuit_params(const cz_post_circuit *c) {
-    return c->params;
-}
-
 int cz_post_circuit_serves(const cz_post_circuit *c, uint64_t registered_proof) {
     const cz_param_file *f = NULL;
     int winning;
     return cz_post_params_file(&f, &winning, registered_proof, NULL) == CZ_OK && f == c->params;
 }
 
-uint64_t cz_post_circuit_host_bytes(const cz_post_circuit *c) {
-    const cz_r1cs *r = &c->r;
-    const cz_r1cs_mat *m[3] = {&r->a, &r->b, &r->c};
-    uint64_t b = (uint64_t)r->ncoefs * FR_BYTES;
-    for (int i = 0; i < 3; i++)
-        b += ((uint64_t)r->nrows + 1) * 8 + m[i]->nnz * 8;
-    return b + ((uint64_t)r->nvars + r->naux + 128) / 8 * 2;
-}
-
 int cz_post_circuit_key_check(const cz_post_circuit *c, const cz_bellperson_params *key,
                               cz_errinfo *ei) {
-    const cz_r1cs *r = &c->r;
-    if (key->vk.nic != (uint64_t)r->npublic + 1)
-        return cz_fail(ei, CZ_EFORMAT, "post: the key has %u public inputs, the circuit %u",
-                       key->vk.nic - 1, r->npublic);
-    if (key->nl != r->naux)
-        return cz_fail(ei, CZ_EFORMAT, "post: the key has %u L points, the circuit %u aux", key->nl,
-                       r->naux);
-    return CZ_OK;
+    return cz__post_key_check(&c->r, key, ei);
 }
 
 /* ---- a job ---- */

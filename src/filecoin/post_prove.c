@@ -194,6 +194,16 @@ int cz__post_record_direct(cz_r1cs *r, const cz__post_shape *shape, cz_errinfo *
     return record_sectors(r, shape, shape->sectors, ei);
 }
 
+int cz__post_key_check(const cz_r1cs *r, const cz_bellperson_params *key, cz_errinfo *ei) {
+    if (key->vk.nic != (uint64_t)r->npublic + 1)
+        return cz_fail(ei, CZ_EFORMAT, "post: the key has %u public inputs, the circuit %u",
+                       key->vk.nic - 1, r->npublic);
+    if (key->nl != r->naux)
+        return cz_fail(ei, CZ_EFORMAT, "post: the key has %u L points, the circuit %u aux", key->nl,
+                       r->naux);
+    return CZ_OK;
+}
+
 /* ---- the witness, sectors in parallel ---- */
 
 typedef struct fill_job {
@@ -358,13 +368,9 @@ int cz__post_prove(cz_groth16_proof *proof, const cz_bellperson_params *key,
     memset(&vk, 0, sizeof vk);
     if ((rc = cz__post_request_load(&vs, &shape, rq, 1, ei)) != CZ_OK)
         return rc;
-    if (key->vk.nic != shape.sectors * (1 + shape.challenges) + 1) {
-        rc = cz_fail(ei, CZ_EFORMAT, "post: the key has %u IC points, this circuit needs %zu",
-                     key->vk.nic, shape.sectors * (1 + shape.challenges) + 1);
-        goto out;
-    }
-    if ((rc = cz__post_witness_make(&w, vs, rq->nvanilla, &shape, ei)) != CZ_OK ||
-        (rc = cz__post_record(&r, &shape, pool, ei)) != CZ_OK)
+    if ((rc = cz__post_record(&r, &shape, pool, ei)) != CZ_OK ||
+        (rc = cz__post_key_check(&r, key, ei)) != CZ_OK ||
+        (rc = cz__post_witness_make(&w, vs, rq->nvanilla, &shape, ei)) != CZ_OK)
         goto out;
     if ((rc = cz__post_assignment(&as, &w, &shape, &r, pool, ei)) != CZ_OK ||
         (rc = cz_groth16_bp_prove(proof, key, &as, 1, opts, ei)) != CZ_OK ||
