@@ -113,6 +113,8 @@ int cz_workload_porep_synth(cz_workload *out, cz_porep_synth_ctx *ctx, uint32_t 
 
 /* The circuit of a PoSt shape (a kind and a sector size), recorded once: its matrices and
  * densities, shared by every job of the shape (WindowPoSt V1 and V1_1 of a size are one shape).
+ * pool (may be NULL: the calling thread) records it and later runs the native checks of its jobs'
+ * vanilla proofs (cz_workload_post), so it must outlive the circuit.
  * Errors: CZ_EINVAL (an id that is no PoSt), CZ_ENOMEM. Must outlive its jobs. */
 typedef struct cz_post_circuit cz_post_circuit;
 int cz_post_circuit_create(cz_post_circuit **out, uint64_t registered_proof, cz_threadpool *pool,

@@ -30,6 +30,7 @@ static const char filecoin_help[] =
     "                           [--partition K] --vanilla FILE [--vanilla FILE]... PROOF\n"
     "       cuzk filecoin vanilla-check KIND --registered-proof N --randomness HEX\n"
     "                           [--partition K] --vanilla FILE [--vanilla FILE]...\n"
+    "                           [--threads N]\n"
     "\n"
     "KIND: winning-post, window-post (porep-c2 and snap-update are not implemented yet).\n"
     "SIZE: 2KiB, 8MiB, 512MiB, 32GiB, 64GiB (or 4KiB, 16KiB, 32KiB, 16MiB, 1GiB; or bytes).\n"
@@ -591,6 +592,7 @@ out:
 static int vanilla_check(int argc, char **argv) {
     static req_opts o;
     const char *cmd = "filecoin vanilla-check";
+    cz_threadpool *pool = NULL;
     cz__post_kind pk;
     cz__post_shape shape;
     cz__post_vanilla *vs = NULL;
@@ -605,9 +607,10 @@ static int vanilla_check(int argc, char **argv) {
     if ((rc = req_begin(&o, argc, argv, cmd, REQ_CHECK, &pk, &size, &no_params, &no_vk, &ei)) !=
         CZ_EXIT_OK)
         return rc;
-    if ((rc = load_vanilla(&rq, &bufs, &lens, &o, &ei)) != CZ_OK) {
+    if ((rc = load_vanilla(&rq, &bufs, &lens, &o, &ei)) != CZ_OK ||
+        (rc = cz_threadpool_create(&pool, o.nthreads, &ei)) != CZ_OK) {
         status = cz__cli_report(cmd, &ei);
-    } else if ((rc = cz__post_request_load(&vs, &shape, &rq, 1, &ei)) != CZ_OK) {
+    } else if ((rc = cz__post_request_load(&vs, &shape, &rq, 1, pool, &ei)) != CZ_OK) {
         status = cz__cli_report(cmd, &ei);
         if (rc != CZ_ENOMEM)
             status = CZ_EXIT_INPUT;
@@ -619,6 +622,7 @@ static int vanilla_check(int argc, char **argv) {
     }
     cz__post_vanillas_free(vs, o.nvanilla);
     free_vanilla(bufs, lens, o.nvanilla);
+    cz_threadpool_destroy(pool);
     return status;
 }
 

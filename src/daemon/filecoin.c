@@ -38,6 +38,7 @@ struct cz_daemon_filecoin {
     char *param_dir;
     int allow_untrusted;
     cz_srs *srs;
+    cz_threadpool *pool;
     pthread_mutex_t lock;
     pthread_cond_t changed;
     entry e[MAX_ENTRIES];
@@ -45,7 +46,7 @@ struct cz_daemon_filecoin {
 };
 
 int cz_daemon_filecoin_create(cz_daemon_filecoin **out, const char *param_dir, int allow_untrusted,
-                              cz_srs *srs, cz_errinfo *ei) {
+                              cz_srs *srs, cz_threadpool *pool, cz_errinfo *ei) {
     cz_daemon_filecoin *f = calloc(1, sizeof *f);
     *out = NULL;
     if (f == NULL || (f->param_dir = strdup(param_dir != NULL ? param_dir : "")) == NULL) {
@@ -54,6 +55,7 @@ int cz_daemon_filecoin_create(cz_daemon_filecoin **out, const char *param_dir, i
     }
     f->allow_untrusted = allow_untrusted;
     f->srs = srs;
+    f->pool = pool;
     pthread_mutex_init(&f->lock, NULL);
     pthread_cond_init(&f->changed, NULL);
     *out = f;
@@ -111,7 +113,7 @@ static int circuit_get(const cz_post_circuit **out, cz_daemon_filecoin *f,
         e->circuit_busy = 1;
         pthread_mutex_unlock(&f->lock);
         uint64_t t0 = cz_clock_now_ms();
-        rc = cz_post_circuit_create(&c, registered_proof, NULL, ei);
+        rc = cz_post_circuit_create(&c, registered_proof, f->pool, ei);
         if (rc == CZ_OK)
             CZ_LOG_INFO("cuzk-daemon: circuit of %s recorded in %llu ms", file->name,
                         (unsigned long long)(cz_clock_now_ms() - t0));

@@ -13,8 +13,8 @@
  *
  * The request is checked before any of it costs time: the kind against the registered proof,
  * the sector size when given, 32 bytes of randomness, the vanilla proofs (cz_workload_post checks
- * each natively). Thread-safe; the tables have their own lock, never held while hashing a file or
- * recording a circuit.
+ * each natively, spread over the pool given at creation). Thread-safe; the tables have their own
+ * lock, never held while hashing a file or recording a circuit.
  */
 #ifndef CZ_DAEMON_FILECOIN_H
 #define CZ_DAEMON_FILECOIN_H
@@ -28,9 +28,11 @@
 
 typedef struct cz_daemon_filecoin cz_daemon_filecoin;
 
-/* param_dir: where the keys are (NULL or "": every Filecoin request fails naming the setting). */
+/* param_dir: where the keys are (NULL or "": every Filecoin request fails naming the setting).
+ * pool: the threads that record the circuits and check the requests' vanilla proofs (the
+ * service's loading pool; NULL: the requesting thread alone); it must outlive f. */
 int cz_daemon_filecoin_create(cz_daemon_filecoin **out, const char *param_dir, int allow_untrusted,
-                              cz_srs *srs, cz_errinfo *ei);
+                              cz_srs *srs, cz_threadpool *pool, cz_errinfo *ei);
 void cz_daemon_filecoin_destroy(cz_daemon_filecoin *f); /* NULL is a no-op */
 
 /*

@@ -6,11 +6,12 @@
  *
  * Ownership: the service owns one engine (CPU backend or the configured GPUs), one memory
  * budget shared by the engine and the SRS manager, the pool of threads on which the SRS manager
- * decodes bellperson .params keys (srs.load_threads), and the porep-synth contexts (one per curve
- * and scale, built on first use). Handlers are thread-safe and never wait for a job: the slow
- * ones (Submit, Prove, PreloadSRS: parsing, key loading) may take long and are meant for a pool
- * of threads; AwaitProof and Prove, when the job has not ended, return a wait (cz_daemon_wait)
- * that the transport keeps with the call until cz_daemon_wait_due says its answer is due.
+ * decodes bellperson .params keys, records the PoSt circuits and checks the PoSt requests' vanilla
+ * proofs (srs.load_threads), and the porep-synth contexts (one per curve and scale, built on first
+ * use). Handlers are thread-safe and never wait for a job: the slow ones (Submit, Prove,
+ * PreloadSRS: parsing, key loading) may take long and are meant for a pool of threads; AwaitProof
+ * and Prove, when the job has not ended, return a wait (cz_daemon_wait) that the transport keeps
+ * with the call until cz_daemon_wait_due says its answer is due.
  */
 #ifndef CZ_DAEMON_SERVICE_H
 #define CZ_DAEMON_SERVICE_H

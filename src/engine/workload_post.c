@@ -4,11 +4,12 @@
  *
  * The circuit of a shape is recorded once (cz_post_circuit: the matrices and the densities, shared
  * by every job of the shape). A job decodes and checks its vanilla proofs natively when it is
- * made, so a bad request is refused before it is queued; it keeps the decoded proofs (the
- * witness points into them) and the public inputs derived from the request (the sector ids'
- * comm_r and the challenges drawn from the randomness). Synthesis is the witness and each row's
- * a, b, c with the input constraints (cz__post_synthesize: sector chunks in parallel on the
- * synthesis pool, no matrix read), straight into the pooled buffers in the recorded variable
+ * made, on the circuit's pool (every sector's comm_r and every inclusion proof a task: a 32 GiB
+ * WindowPoSt partition's 23,490 paths), so a bad request is refused before it is queued; it keeps
+ * the decoded proofs (the witness points into them) and the public inputs derived from the request
+ * (the sector ids' comm_r and the challenges drawn from the randomness). Synthesis is the witness
+ * and each row's a, b, c with the input constraints (cz__post_synthesize: sector chunks in parallel
+ * on the synthesis pool, no matrix read), straight into the pooled buffers in the recorded variable
  * order; the public inputs of the synthesized
  * witness must be the derived ones, and the proof is verified against them (the bellperson stages'
  * verify) before the job is done.
@@ -30,6 +31,7 @@ struct cz_post_circuit {
     const cz_param_file *params;
     cz_r1cs r;                         /* the recorded circuit, no witness (w NULL) */
     uint64_t *a_aux, *b_input, *b_aux; /* its densities */
+    cz_threadpool *pool;               /* the recording's, and its jobs' native checks */
 };
 
 int cz_post_circuit_create(cz_post_circuit **out, uint64_t registered_proof, cz_threadpool *pool,
@@ -51,6 +53,7 @@ int cz_post_circuit_create(cz_post_circuit **out, uint64_t registered_proof, cz_
     }
     free(c->r.w); /* the recording's zero witness: every job brings its own */
     c->r.w = NULL;
+    c->pool = pool;
     *out = c;
     return CZ_OK;
 }
@@ -148,7 +151,7 @@ static int post_job_load(post_job *j, const cz_post_request *rq, cz_errinfo *ei)
                        (unsigned long long)rq->registered_proof);
     if ((rc = cz_post_circuit_key_check(j->c, j->g.params, ei)) != CZ_OK)
         return rc;
-    if ((rc = cz__post_request_load(&j->vs, &got, rq, 1, ei)) != CZ_OK)
+    if ((rc = cz__post_request_load(&j->vs, &got, rq, 1, j->c->pool, ei)) != CZ_OK)
         return rc;
     j->nvs = rq->nvanilla;
     if ((rc = cz__post_witness_make(&j->w, j->vs, j->nvs, shape, ei)) != CZ_OK)

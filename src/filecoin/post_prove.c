@@ -68,13 +68,47 @@ uint64_t cz__post_index_base(const cz__post_shape *shape, int window_v1, uint64_
     return window_v1 ? (partition * shape->sectors + i) * shape->challenges : 0;
 }
 
+/* The parallel part of cz__post_request_load: task i < nv decodes vanilla proof i; the check
+ * tasks (after all decodes) are (i, k) = (t / (1 + nproofs), t % (1 + nproofs)): k = 0 comm_r,
+ * else inclusion proof k - 1. Only the codes are kept: the message of the failure that is
+ * reported is made again by the serial pass (every step is a pure function of the request). */
+typedef struct {
+    const cz_post_request *rq;
+    const cz__post_shape *shape;
+    cz__post_vanilla *vs;
+    unsigned nproofs;
+    int v1;
+    int *dec_rc, *chk_rc;
+} load_ctx;
+
+static void load_decode(void *arg, size_t i) {
+    load_ctx *c = arg;
+    c->dec_rc[i] = cz__post_vanilla_decode(&c->vs[i], c->shape, c->nproofs, c->rq->vanilla[i],
+                                           c->rq->vanilla_len[i], i, NULL);
+}
+
+static int load_check_one(const load_ctx *c, size_t t, cz_errinfo *ei) {
+    size_t i = t / (1 + c->nproofs), k = t % (1 + c->nproofs);
+    if (k == 0)
+        return cz__post_vanilla_check_comm(&c->vs[i], ei);
+    return cz__post_inclusion_check(&c->vs[i], (unsigned)(k - 1), c->shape, c->rq->randomness,
+                                    cz__post_index_base(c->shape, c->v1, c->rq->partition, i), ei);
+}
+
+static void load_check(void *arg, size_t t) {
+    load_ctx *c = arg;
+    c->chk_rc[t] = c->dec_rc[t / (1 + c->nproofs)] == CZ_OK ? load_check_one(c, t, NULL) : CZ_OK;
+}
+
 int cz__post_request_load(cz__post_vanilla **vs, cz__post_shape *shape, const cz_post_request *rq,
-                          int check_paths, cz_errinfo *ei) {
+                          int check_paths, cz_threadpool *pool, cz_errinfo *ei) {
     cz__post_kind kind = CZ__POST_WINNING;
     uint64_t size = 0;
-    int v1 = 0, rc;
+    int v1 = 0, rc = CZ_OK;
     unsigned nproofs;
     cz_bls12381_fr rnd;
+    load_ctx c;
+    size_t ntasks;
     *vs = NULL;
     if ((rc = cz__post_registered(&kind, &size, &v1, rq->registered_proof, ei)) != CZ_OK ||
         (rc = cz__post_shape_get(shape, kind, size, ei)) != CZ_OK)
@@ -87,30 +121,48 @@ int cz__post_request_load(cz__post_vanilla **vs, cz__post_shape *shape, const cz
                        rq->nvanilla, kind == CZ__POST_WINNING ? "WinningPoSt" : "WindowPoSt",
                        kind == CZ__POST_WINNING ? "exactly 1" : "1 to the partition's sectors");
     nproofs = kind == CZ__POST_WINNING ? (unsigned)shape->sectors : shape->challenges;
-    if ((*vs = calloc(rq->nvanilla, sizeof **vs)) == NULL)
-        return cz_fail(ei, CZ_ENOMEM, "post: %zu vanilla proofs", rq->nvanilla);
-    for (size_t i = 0; i < rq->nvanilla; i++) {
-        if ((rc = cz__post_vanilla_decode(&(*vs)[i], shape, nproofs, rq->vanilla[i],
-                                          rq->vanilla_len[i], i, ei)) != CZ_OK)
-            goto fail;
-        if (i > 0 && (*vs)[i].sector_id <= (*vs)[i - 1].sector_id) {
+    ntasks = rq->nvanilla * (1 + (size_t)nproofs);
+    c = (load_ctx){rq, shape, NULL, nproofs, v1, NULL, NULL};
+    c.vs = calloc(rq->nvanilla, sizeof *c.vs);
+    c.dec_rc = calloc(rq->nvanilla, sizeof *c.dec_rc);
+    c.chk_rc = calloc(ntasks, sizeof *c.chk_rc);
+    if (c.vs == NULL || c.dec_rc == NULL || c.chk_rc == NULL) {
+        rc = cz_fail(ei, CZ_ENOMEM, "post: %zu vanilla proofs", rq->nvanilla);
+        goto out;
+    }
+    cz_threadpool_run(pool, load_decode, &c, rq->nvanilla);
+    if (check_paths)
+        cz_threadpool_run(pool, load_check, &c, ntasks);
+    /* the first failure in request order: decoding, sector order, comm_r, inclusion proofs */
+    for (size_t i = 0; i < rq->nvanilla && rc == CZ_OK; i++) {
+        if (c.dec_rc[i] != CZ_OK) {
+            cz__post_vanilla_free(&c.vs[i]);
+            rc = cz__post_vanilla_decode(&c.vs[i], shape, nproofs, rq->vanilla[i],
+                                         rq->vanilla_len[i], i, ei);
+            if (rc == CZ_OK) /* a failure that does not repeat: memory */
+                rc = cz_fail(ei, c.dec_rc[i], "post: vanilla proof %zu could not be decoded", i);
+        } else if (i > 0 && c.vs[i].sector_id <= c.vs[i - 1].sector_id) {
             rc = cz_fail(ei, CZ_EINVAL,
                          "post: vanilla proof %zu: sector %llu after sector %llu (a partition "
                          "lists its sectors in ascending id)",
-                         i, (unsigned long long)(*vs)[i].sector_id,
-                         (unsigned long long)(*vs)[i - 1].sector_id);
-            goto fail;
+                         i, (unsigned long long)c.vs[i].sector_id,
+                         (unsigned long long)c.vs[i - 1].sector_id);
+        } else {
+            for (size_t t = i * (1 + (size_t)nproofs);
+                 check_paths && rc == CZ_OK && t < (i + 1) * (1 + (size_t)nproofs); t++)
+                if (c.chk_rc[t] != CZ_OK)
+                    rc = load_check_one(&c, t, ei);
         }
-        if (check_paths && (rc = cz__post_vanilla_check(
-                                &(*vs)[i], shape, rq->randomness,
-                                cz__post_index_base(shape, v1, rq->partition, i), ei)) != CZ_OK)
-            goto fail;
     }
+out:
+    free(c.dec_rc);
+    free(c.chk_rc);
+    if (rc != CZ_OK) {
+        cz__post_vanillas_free(c.vs, c.vs != NULL ? rq->nvanilla : 0);
+        return rc;
+    }
+    *vs = c.vs;
     return CZ_OK;
-fail:
-    cz__post_vanillas_free(*vs, rq->nvanilla);
-    *vs = NULL;
-    return rc;
 }
 
 /* One sector's blank circuit recorded. */
@@ -366,7 +418,7 @@ int cz__post_prove(cz_groth16_proof *proof, const cz_bellperson_params *key,
     memset(&r, 0, sizeof r);
     memset(&as, 0, sizeof as);
     memset(&vk, 0, sizeof vk);
-    if ((rc = cz__post_request_load(&vs, &shape, rq, 1, ei)) != CZ_OK)
+    if ((rc = cz__post_request_load(&vs, &shape, rq, 1, pool, ei)) != CZ_OK)
         return rc;
     if ((rc = cz__post_record(&r, &shape, pool, ei)) != CZ_OK ||
         (rc = cz__post_key_check(&r, key, ei)) != CZ_OK ||
@@ -399,7 +451,7 @@ int cz__post_verify(const cz_groth16_vk *vk, const cz_post_request *rq,
     uint64_t size = 0;
     int v1 = 0, rc;
     memset(&w, 0, sizeof w);
-    if ((rc = cz__post_request_load(&vs, &shape, rq, 0, ei)) != CZ_OK)
+    if ((rc = cz__post_request_load(&vs, &shape, rq, 0, NULL, ei)) != CZ_OK)
         return rc;
     cz__post_registered(&kind, &size, &v1, rq->registered_proof, NULL);
     /* the challenges the verifier derives, not the paths' indexes */

@@ -21,6 +21,7 @@
 #include "cuzk/filecoin.h"
 #include "cuzk/groth16.h"
 #include "cuzk/groth16_bellperson.h"
+#include "cuzk/threadpool.h"
 #include "filecoin/post_vanilla.h"
 
 /* The kind, sector size and index rule of a registered proof; CZ_EINVAL naming an unknown id. */
@@ -36,9 +37,12 @@ uint64_t cz__post_index_base(const cz__post_shape *shape, int window_v1, uint64_
                              size_t i);
 
 /* The request's vanilla proofs decoded and (check_paths) checked: *vs (nvanilla, free with
- * cz__post_vanilla_free each and free) and the shape. Errors name the proof and what failed. */
+ * cz__post_vanilla_free each and free) and the shape. The decoding (a task per proof) and the
+ * checks (a task per comm_r and per inclusion proof) run on pool (NULL: this thread); the error is
+ * the first in request order, as a serial pass would meet it: a proof's decoding, its sector
+ * order, its comm_r, its inclusion proofs. Errors name the proof and what failed. */
 int cz__post_request_load(cz__post_vanilla **vs, cz__post_shape *shape, const cz_post_request *rq,
-                          int check_paths, cz_errinfo *ei);
+                          int check_paths, cz_threadpool *pool, cz_errinfo *ei);
 void cz__post_vanillas_free(cz__post_vanilla *vs, size_t n);
 
 /* The blank circuit of shape recorded into *r (what the key is made from and the witness fills):

@@ -294,11 +294,9 @@ static int path_root(fr *out, const cz__post_inclusion *inc) {
     return 1;
 }
 
-int cz__post_vanilla_check(const cz__post_vanilla *v, const cz__post_shape *shape,
-                           const uint8_t randomness[32], uint64_t index_base, cz_errinfo *ei) {
+int cz__post_vanilla_check_comm(const cz__post_vanilla *v, cz_errinfo *ei) {
     const cz__poseidon *p2;
     fr tag, two[2], h;
-    const unsigned long long sid = (unsigned long long)v->sector_id;
     int rc;
     if ((rc = cz__poseidon_get(&p2, 2, ei)) != CZ_OK)
         return rc;
@@ -308,30 +306,41 @@ int cz__post_vanilla_check(const cz__post_vanilla *v, const cz__post_shape *shap
     cz__poseidon_hash(&h, p2, &tag, two);
     if (!cz_bls12381_fr_eq(&h, &v->comm_r))
         return cz_fail(ei, CZ_EVERIFY, "sector %llu: comm_r is not Poseidon(comm_c, comm_r_last)",
-                       sid);
-    for (unsigned n = 0; n < v->nproofs; n++) {
-        const cz__post_inclusion *inc = &v->proofs[n];
-        const uint64_t want =
-            cz__post_leaf_challenge(randomness, v->sector_id, index_base + n, shape->nleaves);
-        fr root;
-        if (!cz_bls12381_fr_eq(&inc->root, &v->comm_r_last))
-            return cz_fail(ei, CZ_EVERIFY, "sector %llu: challenge %u: its root is not comm_r_last",
-                           sid, n);
-        if (inc->leaf_index != want)
-            return cz_fail(ei, CZ_EVERIFY,
-                           "sector %llu: challenge %u: the path opens leaf %llu, the challenge "
-                           "is leaf %llu",
-                           sid, n, (unsigned long long)inc->leaf_index, (unsigned long long)want);
-        if (!path_root(&root, inc))
-            return cz_fail(ei, CZ_EINVAL, "sector %llu: challenge %u: a level of no Poseidon", sid,
-                           n);
-        if (!cz_bls12381_fr_eq(&root, &inc->root))
-            return cz_fail(ei, CZ_EVERIFY,
-                           "sector %llu: challenge %u: the path does not lead from the leaf to "
-                           "comm_r_last",
-                           sid, n);
-    }
+                       (unsigned long long)v->sector_id);
     return CZ_OK;
+}
+
+int cz__post_inclusion_check(const cz__post_vanilla *v, unsigned n, const cz__post_shape *shape,
+                             const uint8_t randomness[32], uint64_t index_base, cz_errinfo *ei) {
+    const cz__post_inclusion *inc = &v->proofs[n];
+    const unsigned long long sid = (unsigned long long)v->sector_id;
+    const uint64_t want =
+        cz__post_leaf_challenge(randomness, v->sector_id, index_base + n, shape->nleaves);
+    fr root;
+    if (!cz_bls12381_fr_eq(&inc->root, &v->comm_r_last))
+        return cz_fail(ei, CZ_EVERIFY, "sector %llu: challenge %u: its root is not comm_r_last",
+                       sid, n);
+    if (inc->leaf_index != want)
+        return cz_fail(ei, CZ_EVERIFY,
+                       "sector %llu: challenge %u: the path opens leaf %llu, the challenge "
+                       "is leaf %llu",
+                       sid, n, (unsigned long long)inc->leaf_index, (unsigned long long)want);
+    if (!path_root(&root, inc))
+        return cz_fail(ei, CZ_EINVAL, "sector %llu: challenge %u: a level of no Poseidon", sid, n);
+    if (!cz_bls12381_fr_eq(&root, &inc->root))
+        return cz_fail(ei, CZ_EVERIFY,
+                       "sector %llu: challenge %u: the path does not lead from the leaf to "
+                       "comm_r_last",
+                       sid, n);
+    return CZ_OK;
+}
+
+int cz__post_vanilla_check(const cz__post_vanilla *v, const cz__post_shape *shape,
+                           const uint8_t randomness[32], uint64_t index_base, cz_errinfo *ei) {
+    int rc = cz__post_vanilla_check_comm(v, ei);
+    for (unsigned n = 0; rc == CZ_OK && n < v->nproofs; n++)
+        rc = cz__post_inclusion_check(v, n, shape, randomness, index_base, ei);
+    return rc;
 }
 
 /* ---- the partition witness ---- */

@@ -62,9 +62,18 @@ uint64_t cz__post_leaf_challenge(const uint8_t randomness[32], uint64_t sector_i
                                  uint64_t nleaves);
 
 /* The native check of v (see the file comment), inclusion proof n against challenge index
- * index_base + n. CZ_EVERIFY naming the sector, the inclusion proof and what failed. */
+ * index_base + n: cz__post_vanilla_check_comm, then cz__post_inclusion_check of every inclusion
+ * proof in order (the two parts can run apart: cz__post_request_load spreads them over threads).
+ * CZ_EVERIFY (CZ_EINVAL for a malformed path) naming the sector, the inclusion proof and what
+ * failed. */
 int cz__post_vanilla_check(const cz__post_vanilla *v, const cz__post_shape *shape,
                            const uint8_t randomness[32], uint64_t index_base, cz_errinfo *ei);
+/* comm_r = Poseidon(comm_c, comm_r_last). */
+int cz__post_vanilla_check_comm(const cz__post_vanilla *v, cz_errinfo *ei);
+/* Inclusion proof n: its root is comm_r_last, it opens the challenged leaf, its path leads there.
+ */
+int cz__post_inclusion_check(const cz__post_vanilla *v, unsigned n, const cz__post_shape *shape,
+                             const uint8_t randomness[32], uint64_t index_base, cz_errinfo *ei);
 
 /* The circuit witness of a partition from its checked vanilla proofs: WinningPoSt's one proof
  * unrolled into 66 one-challenge sectors; WindowPoSt's proofs in order, the last repeated up to

@@ -10,7 +10,8 @@
  * recorded matrices; a short partition (one sector, repeated) proves too. The recording that the
  * engine uses (one sector replicated) must equal the one synthesized sector after sector, and
  * the witness and the rows' a, b, c the engine synthesizes (sector chunks on a pool, no LCs) the
- * single WITNESS system's witness and what the recorded matrices give.
+ * single WITNESS system's witness and what the recorded matrices give. A request loaded on a pool
+ * must decode to the same proofs as on one thread, and report the same first fault.
  */
 #include <string.h>
 
@@ -183,6 +184,111 @@ static void test_record(void) {
     cz_threadpool_destroy(pool);
 }
 
+/* The bytes a request carries for sector id, opened at the V1_1 challenges of randomness r. */
+static int vanilla_bytes(uint8_t **bytes, size_t *len, pf_sector *x, const uint8_t r[32],
+                         uint64_t id, const cz__post_shape *shape) {
+    unsigned idx[10];
+    cz__post_vanilla made;
+    int ok;
+    for (unsigned n = 0; n < 10; n++)
+        idx[n] = (unsigned)cz__post_leaf_challenge(r, id, n, shape->nleaves);
+    pf_sector_make(x, (unsigned)id, idx, 10);
+    ok = CHECK(pf_vanilla(&made, x, id)) &&
+         CHECK_EQ_INT(cz__post_vanilla_encode(bytes, len, &made, shape, NULL), CZ_OK);
+    cz__post_vanilla_free(&made);
+    return ok;
+}
+
+/* Loads rq on the pool and on this thread alone: both must end with want, with the same message
+ * (which must contain expect) or the same decoded proofs. */
+static void load_both(const cz_post_request *rq, cz_threadpool *pool, int want,
+                      const char *expect) {
+    cz__post_vanilla *vp = NULL, *vs = NULL;
+    cz__post_shape shape;
+    cz_errinfo ep, es;
+    cz_errinfo_clear(&ep);
+    cz_errinfo_clear(&es);
+    CHECK_EQ_INT(cz__post_request_load(&vp, &shape, rq, 1, pool, &ep), want);
+    CHECK_EQ_INT(cz__post_request_load(&vs, &shape, rq, 1, NULL, &es), want);
+    CHECK_EQ_STR(ep.msg, es.msg);
+    if (expect != NULL && !CHECK(strstr(ep.msg, expect) != NULL))
+        fprintf(stderr, "  got \"%s\", want \"%s\" in it\n", ep.msg, expect);
+    if (want == CZ_OK && CHECK(vp != NULL && vs != NULL))
+        for (size_t i = 0; i < rq->nvanilla; i++) {
+            CHECK(vp[i].sector_id == vs[i].sector_id && vp[i].nproofs == vs[i].nproofs &&
+                  memcmp(&vp[i].comm_r, &vs[i].comm_r, sizeof vs[i].comm_r) == 0);
+            for (unsigned n = 0; n < vs[i].nproofs && n < vp[i].nproofs; n++) {
+                const cz__post_inclusion *x = &vp[i].proofs[n], *y = &vs[i].proofs[n];
+                CHECK(x->leaf_index == y->leaf_index && x->nlevels == y->nlevels &&
+                      memcmp(&x->leaf, &y->leaf, sizeof x->leaf) == 0 &&
+                      memcmp(x->sib, y->sib, sizeof x->sib) == 0);
+            }
+        }
+    CHECK(want == CZ_OK || (vp == NULL && vs == NULL));
+    cz__post_vanillas_free(vp, rq->nvanilla);
+    cz__post_vanillas_free(vs, rq->nvanilla);
+}
+
+/* cz__post_request_load spreads the decoding and the checks over a pool: the same proofs, and
+ * with several faults the first in request order (decoding, sector order, comm_r, inclusion
+ * proofs by index), whichever thread met it. */
+static void test_request_load(void) {
+    static pf_sector sec[3];
+    cz__post_shape shape;
+    cz_threadpool *pool = NULL;
+    uint8_t rnd[32], other[32], *b[3] = {NULL, NULL, NULL}, *bad = NULL;
+    size_t len[3] = {0, 0, 0}, badlen = 0;
+    const uint8_t *vv[3];
+    size_t vl[3];
+    cz_post_request rq;
+    for (int i = 0; i < 32; i++) {
+        rnd[i] = (uint8_t)(5 * i + 1);
+        other[i] = (uint8_t)(7 * i + 2);
+    }
+    rnd[31] &= 0x3f;
+    other[31] &= 0x3f;
+    if (!CHECK_EQ_INT(cz__post_shape_get(&shape, CZ__POST_WINDOW, 2048, NULL), CZ_OK) ||
+        !CHECK_EQ_INT(cz_threadpool_create(&pool, 3, NULL), CZ_OK))
+        return;
+    /* sectors 1001 and 1002 of the randomness; 1003 opened at another randomness' challenges */
+    if (!vanilla_bytes(&b[0], &len[0], &sec[0], rnd, 1001, &shape) ||
+        !vanilla_bytes(&b[1], &len[1], &sec[1], rnd, 1002, &shape) ||
+        !vanilla_bytes(&bad, &badlen, &sec[2], other, 1003, &shape))
+        goto out;
+    memset(&rq, 0, sizeof rq);
+    rq.registered_proof = 10; /* WindowPoSt 2 KiB V1_1 */
+    memcpy(rq.randomness, rnd, 32);
+    rq.vanilla = vv;
+    rq.vanilla_len = vl;
+    rq.nvanilla = 2;
+    vv[0] = b[0], vl[0] = len[0], vv[1] = b[1], vl[1] = len[1];
+    load_both(&rq, pool, CZ_OK, NULL);
+    /* proof 1 opens other leaves */
+    vv[1] = bad, vl[1] = badlen;
+    load_both(&rq, pool, CZ_EVERIFY, "sector 1003: challenge 0: the path opens leaf");
+    /* and proof 0's comm_r changed (its lowest bit: still a field element) */
+    b[0][8] ^= 1;
+    load_both(&rq, pool, CZ_EVERIFY, "sector 1001: comm_r is not Poseidon");
+    /* a proof cut short after both: still sector 1001 */
+    vv[1] = b[1], vl[1] = len[1] - 1;
+    load_both(&rq, pool, CZ_EVERIFY, "sector 1001: comm_r is not Poseidon");
+    /* before both: proof 0 cut short */
+    b[0][8] ^= 1;
+    vv[1] = bad, vl[1] = badlen;
+    vl[0] = len[0] - 1;
+    load_both(&rq, pool, CZ_EFORMAT, "vanilla proof 0");
+    /* sectors out of order come before the later proof's checks */
+    vl[0] = len[0];
+    vv[0] = b[1], vl[0] = len[1];
+    vv[1] = b[0], vl[1] = len[0];
+    load_both(&rq, pool, CZ_EINVAL, "sector 1001 after sector 1002");
+out:
+    for (int i = 0; i < 3; i++)
+        free(b[i]);
+    free(bad);
+    cz_threadpool_destroy(pool);
+}
+
 static void test_window_post_2k(void) {
     static pf_sector sec[2];
     cz__post_shape shape;
@@ -235,7 +341,9 @@ out:
     cz_threadpool_destroy(pool);
 }
 
-static const test_case cases[] = {{"record", test_record}, {"window_post_2k", test_window_post_2k}};
+static const test_case cases[] = {{"record", test_record},
+                                  {"request_load", test_request_load},
+                                  {"window_post_2k", test_window_post_2k}};
 
 int main(int argc, char **argv) {
     return test_main(argc, argv, cases, TEST_COUNT(cases));
