@@ -26,6 +26,11 @@ typedef struct cz_sha256 {
     size_t buflen;
 } cz_sha256;
 
+/* The round constants and the initial hash value (FIPS 180-4 §4.2.2, §5.3.3), also what the
+ * SHA-256 circuit gadget starts from. */
+extern const uint32_t cz_sha256_k[64];
+extern const uint32_t cz_sha256_iv[8];
+
 void cz_sha256_init(cz_sha256 *s);
 void cz_sha256_update(cz_sha256 *s, const void *data, size_t len);
 void cz_sha256_final(uint8_t out[CZ_SHA256_BYTES], cz_sha256 *s);

@@ -188,6 +188,90 @@ cz__bool cz__bool_or(cz__cs *cs, const cz__bool *a, const cz__bool *b) {
     return cz__bool_not(&r);
 }
 
+static int is_const(const cz__bool *b, int v) {
+    return b->kind == CZ__BOOL_CONST && b->constant == v;
+}
+
+/* A new bit of value v, as a Boolean. */
+static cz__bool bool_result(cz__cs *cs, int v) {
+    return cz__bool_is(bit_result(cs, v));
+}
+
+/* not (x and y) */
+static cz__bool nand(cz__cs *cs, const cz__bool *x, const cz__bool *y) {
+    cz__bool r = cz__bool_and(cs, x, y);
+    return cz__bool_not(&r);
+}
+
+cz__bool cz__bool_sha256_ch(cz__cs *cs, const cz__bool *a, const cz__bool *b, const cz__bool *c) {
+    const int va = cz__bool_value(a), vb = cz__bool_value(b), vc = cz__bool_value(c);
+    const int v = (va & vb) ^ ((!va) & vc);
+    cz__bool na = cz__bool_not(a), nb = cz__bool_not(b), nc = cz__bool_not(c), r;
+    cz__lc la, lb, lc;
+    cz_bls12381_fr minus_one;
+    if (a->kind == CZ__BOOL_CONST && b->kind == CZ__BOOL_CONST && c->kind == CZ__BOOL_CONST)
+        return cz__bool_const(v);
+    if (is_const(a, 0))
+        return *c;
+    if (is_const(b, 0))
+        return cz__bool_and(cs, &na, c);
+    if (is_const(c, 0))
+        return cz__bool_and(cs, a, b);
+    if (is_const(c, 1))
+        return nand(cs, a, &nb);
+    if (is_const(b, 1))
+        return nand(cs, &na, &nc);
+    /* a true, or no constant: (b - c)·a = ch - c */
+    r = bool_result(cs, v);
+    cz_bls12381_fr_one(&minus_one);
+    cz_bls12381_fr_neg(&minus_one, &minus_one);
+    lcs_init(&la, &lb, &lc);
+    cz__bool_lc_add(&la, b, NULL);
+    cz__bool_lc_add(&la, c, &minus_one);
+    cz__bool_lc_add(&lb, a, NULL);
+    cz__lc_add(&lc, r.bit.var, NULL);
+    cz__bool_lc_add(&lc, c, &minus_one);
+    enforce_free(cs, &la, &lb, &lc);
+    return r;
+}
+
+cz__bool cz__bool_sha256_maj(cz__cs *cs, const cz__bool *a, const cz__bool *b, const cz__bool *c) {
+    const int va = cz__bool_value(a), vb = cz__bool_value(b), vc = cz__bool_value(c);
+    const int v = (va & vb) ^ (va & vc) ^ (vb & vc);
+    cz__bool na = cz__bool_not(a), nb = cz__bool_not(b), nc = cz__bool_not(c), r, bc;
+    cz__lc la, lb, lc;
+    cz_bls12381_fr minus_one;
+    if (a->kind == CZ__BOOL_CONST && b->kind == CZ__BOOL_CONST && c->kind == CZ__BOOL_CONST)
+        return cz__bool_const(v);
+    if (is_const(a, 0))
+        return cz__bool_and(cs, b, c);
+    if (is_const(b, 0))
+        return cz__bool_and(cs, a, c);
+    if (is_const(c, 0))
+        return cz__bool_and(cs, a, b);
+    if (is_const(c, 1))
+        return nand(cs, &na, &nb);
+    if (is_const(b, 1))
+        return nand(cs, &na, &nc);
+    if (is_const(a, 1))
+        return nand(cs, &nb, &nc);
+    /* maj first, then bc = b and c, then (2bc - b - c)·a = bc - maj */
+    r = bool_result(cs, v);
+    bc = cz__bool_and(cs, b, c);
+    cz_bls12381_fr_one(&minus_one);
+    cz_bls12381_fr_neg(&minus_one, &minus_one);
+    lcs_init(&la, &lb, &lc);
+    cz__bool_lc_add(&la, &bc, NULL);
+    cz__bool_lc_add(&la, &bc, NULL);
+    cz__bool_lc_add(&la, b, &minus_one);
+    cz__bool_lc_add(&la, c, &minus_one);
+    cz__bool_lc_add(&lb, a, NULL);
+    cz__bool_lc_add(&lc, &bc, NULL);
+    cz__lc_sub(&lc, r.bit.var, NULL);
+    enforce_free(cs, &la, &lb, &lc);
+    return r;
+}
+
 void cz__bool_enforce_equal(cz__cs *cs, const cz__bool *a, const cz__bool *b) {
     cz__lc z1, z2, c;
     if (a->kind == CZ__BOOL_CONST && b->kind == CZ__BOOL_CONST) {

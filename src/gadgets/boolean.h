@@ -44,6 +44,12 @@ void cz__bool_lc_add(cz__lc *lc, const cz__bool *b, const cz_bls12381_fr *coeff)
 cz__bool cz__bool_xor(cz__cs *cs, const cz__bool *a, const cz__bool *b);
 cz__bool cz__bool_and(cz__cs *cs, const cz__bool *a, const cz__bool *b);
 cz__bool cz__bool_or(cz__cs *cs, const cz__bool *a, const cz__bool *b);
+/* SHA-256's ch = (a and b) xor (not a and c) and maj = (a and b) xor (a and c) xor (b and c),
+ * as bellpepper's Boolean::sha256_ch / sha256_maj: a constant operand folds the function into
+ * an and (or none at all); otherwise the result is a new bit with one constraint,
+ * (b - c)·a = ch - c, or for maj (allocated before bc = b and c) (2bc - b - c)·a = bc - maj. */
+cz__bool cz__bool_sha256_ch(cz__cs *cs, const cz__bool *a, const cz__bool *b, const cz__bool *c);
+cz__bool cz__bool_sha256_maj(cz__cs *cs, const cz__bool *a, const cz__bool *b, const cz__bool *c);
 /* a = b: 0·0 = 1 - b (a true), 0·0 = b (a false), 0·0 = a - b; two unequal constants are the
  * system's error (CZ_EVERIFY). */
 void cz__bool_enforce_equal(cz__cs *cs, const cz__bool *a, const cz__bool *b);

@@ -1,0 +1,156 @@
+/*
+ * UInt32 and MultiEq (uint32.h).
+ */
+#include <string.h>
+
+#include "gadgets/uint32.h"
+
+#define FR_CAPACITY 254 /* bits that always fit an Fr (Scalar::CAPACITY) */
+
+void cz__multieq_init(cz__multieq *m, cz__cs *cs) {
+    m->cs = cs;
+    m->bits_used = 0;
+    cz__lc_init(&m->lhs);
+    cz__lc_init(&m->rhs);
+}
+
+/* lhs·ONE = rhs, and a fresh start (MultiEq::accumulate). */
+static void multieq_flush(cz__multieq *m) {
+    cz__lc one;
+    cz__lc_init(&one);
+    cz__lc_add(&one, CZ__VAR_ONE, NULL);
+    cz__cs_enforce(m->cs, &m->lhs, &one, &m->rhs);
+    cz__lc_free(&one);
+    cz__lc_clear(&m->lhs);
+    cz__lc_clear(&m->rhs);
+    m->bits_used = 0;
+}
+
+void cz__multieq_enforce_equal(cz__multieq *m, unsigned nbits, const cz__lc *lhs,
+                               const cz__lc *rhs) {
+    cz_bls12381_fr two, coeff;
+    uint64_t e;
+    if (m->bits_used + nbits >= FR_CAPACITY)
+        multieq_flush(m);
+    if (nbits >= FR_CAPACITY) {
+        cz__cs_fail(m->cs, CZ_EINVAL, "multieq: an equality of %u bits", nbits);
+        return;
+    }
+    cz_bls12381_fr_from_u64(&two, 2);
+    e = m->bits_used;
+    cz_bls12381_fr_pow(&coeff, &two, &e, 1);
+    cz__lc_add_lc(&m->lhs, lhs, &coeff);
+    cz__lc_add_lc(&m->rhs, rhs, &coeff);
+    m->bits_used += nbits;
+}
+
+void cz__multieq_finish(cz__multieq *m) {
+    if (m->bits_used > 0)
+        multieq_flush(m);
+    cz__lc_free(&m->lhs);
+    cz__lc_free(&m->rhs);
+}
+
+cz__u32 cz__u32_const(uint32_t v) {
+    cz__u32 w;
+    for (int i = 0; i < 32; i++)
+        w.bits[i] = cz__bool_const((int)((v >> i) & 1u));
+    w.value = v;
+    return w;
+}
+
+cz__u32 cz__u32_from_bits_be(const cz__bool bits[32]) {
+    cz__u32 w;
+    w.value = 0;
+    for (int i = 0; i < 32; i++) {
+        w.bits[i] = bits[31 - i];
+        w.value |= (uint32_t)cz__bool_value(&bits[31 - i]) << i;
+    }
+    return w;
+}
+
+void cz__u32_into_bits_be(cz__bool out[32], const cz__u32 *w) {
+    for (int i = 0; i < 32; i++)
+        out[i] = w->bits[31 - i];
+}
+
+cz__u32 cz__u32_rotr(const cz__u32 *w, unsigned by) {
+    cz__u32 r;
+    by %= 32;
+    for (unsigned i = 0; i < 32; i++)
+        r.bits[i] = w->bits[(i + by) % 32];
+    r.value = by ? (w->value >> by) | (w->value << (32 - by)) : w->value;
+    return r;
+}
+
+cz__u32 cz__u32_shr(const cz__u32 *w, unsigned by) {
+    cz__u32 r;
+    by %= 32;
+    for (unsigned i = 0; i < 32; i++)
+        r.bits[i] = i + by < 32 ? w->bits[i + by] : cz__bool_const(0);
+    r.value = w->value >> by;
+    return r;
+}
+
+cz__u32 cz__u32_xor(cz__cs *cs, const cz__u32 *a, const cz__u32 *b) {
+    cz__u32 r;
+    for (int i = 0; i < 32; i++)
+        r.bits[i] = cz__bool_xor(cs, &a->bits[i], &b->bits[i]);
+    r.value = a->value ^ b->value;
+    return r;
+}
+
+cz__u32 cz__u32_sha256_ch(cz__cs *cs, const cz__u32 *a, const cz__u32 *b, const cz__u32 *c) {
+    cz__u32 r;
+    for (int i = 0; i < 32; i++)
+        r.bits[i] = cz__bool_sha256_ch(cs, &a->bits[i], &b->bits[i], &c->bits[i]);
+    r.value = (a->value & b->value) ^ (~a->value & c->value);
+    return r;
+}
+
+cz__u32 cz__u32_sha256_maj(cz__cs *cs, const cz__u32 *a, const cz__u32 *b, const cz__u32 *c) {
+    cz__u32 r;
+    for (int i = 0; i < 32; i++)
+        r.bits[i] = cz__bool_sha256_maj(cs, &a->bits[i], &b->bits[i], &c->bits[i]);
+    r.value = (a->value & b->value) ^ (a->value & c->value) ^ (b->value & c->value);
+    return r;
+}
+
+cz__u32 cz__u32_addmany(cz__cs *cs, cz__multieq *m, const cz__u32 *ops, size_t n) {
+    cz__u32 r = cz__u32_const(0);
+    cz__lc lc, res;
+    cz_bls12381_fr coeff;
+    uint64_t sum = 0, max;
+    unsigned nbits = 0;
+    int all_const = 1;
+    if (n < 2 || n > 10) {
+        cz__cs_fail(cs, CZ_EINVAL, "uint32: addmany of %zu operands (2 to 10)", n);
+        return r;
+    }
+    cz__lc_init(&lc);
+    cz__lc_init(&res);
+    for (size_t k = 0; k < n; k++) {
+        sum += ops[k].value;
+        for (int i = 0; i < 32; i++) {
+            cz_bls12381_fr_from_u64(&coeff, UINT64_C(1) << i);
+            cz__bool_lc_add(&lc, &ops[k].bits[i], &coeff);
+            all_const &= ops[k].bits[i].kind == CZ__BOOL_CONST;
+        }
+    }
+    if (all_const) {
+        cz__lc_free(&lc);
+        return cz__u32_const((uint32_t)sum);
+    }
+    for (max = (uint64_t)n * UINT32_MAX; max != 0; max >>= 1, nbits++) {
+        cz__bit b = cz__bit_alloc(cs, (int)((sum >> nbits) & 1u));
+        cz_bls12381_fr_from_u64(&coeff, UINT64_C(1) << nbits);
+        cz__lc_add(&res, b.var, &coeff);
+        if (nbits < 32)
+            r.bits[nbits] = cz__bool_is(b);
+    }
+    cz__multieq_enforce_equal(m, nbits, &lc, &res);
+    cz__lc_free(&lc);
+    cz__lc_free(&res);
+    r.value = (uint32_t)sum;
+    return r;
+}
