@@ -304,6 +304,15 @@ void cz__bool_enforce_equal(cz__cs *cs, const cz__bool *a, const cz__bool *b) {
     enforce_free(cs, &z1, &z2, &c);
 }
 
+size_t cz__bool_reverse_bytes(cz__bool *out, const cz__bool *in, size_t n) {
+    const size_t padded = (n + 7) / 8 * 8;
+    for (size_t i = 0; i < padded; i++) {
+        const size_t from = i / 8 * 8 + 7 - i % 8;
+        out[i] = from < n ? in[from] : cz__bool_const(0);
+    }
+    return padded;
+}
+
 void cz__u64_into_bits_le(cz__cs *cs, cz__bool out[64], uint64_t v) {
     for (int i = 0; i < 64; i++)
         out[i] = cz__bool_is(cz__bit_alloc(cs, (int)((v >> i) & 1u)));

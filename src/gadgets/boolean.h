@@ -54,6 +54,11 @@ cz__bool cz__bool_sha256_maj(cz__cs *cs, const cz__bool *a, const cz__bool *b, c
  * system's error (CZ_EVERIFY). */
 void cz__bool_enforce_equal(cz__cs *cs, const cz__bool *a, const cz__bool *b);
 
+/* rust-fil-proofs' reverse_bit_numbering: in padded with constant false bits to whole bytes, the
+ * bits of each byte in reverse order, into out (room for n rounded up to 8); returns its length.
+ * Bits read least significant first per byte become most significant first, and back. */
+size_t cz__bool_reverse_bytes(cz__bool *out, const cz__bool *in, size_t n);
+
 /* 64 new bits of v, least significant first (u64_into_boolean_vec_le). */
 void cz__u64_into_bits_le(cz__cs *cs, cz__bool out[64], uint64_t v);
 /* 255 new bits of v's canonical integer, least significant first (field_into_allocated_bits_le;

@@ -57,31 +57,42 @@ void cz__num_to_bits_le(cz__cs *cs, cz__bool out[255], const cz__num *n) {
     cz__lc_free(&c);
 }
 
-void cz__pack_into_inputs(cz__cs *cs, const cz__bool *bits, size_t nbits) {
-    for (size_t at = 0; at < nbits; at += FR_CAPACITY) {
-        const size_t n = nbits - at < FR_CAPACITY ? nbits - at : FR_CAPACITY;
-        cz__lc num, one, x_lc;
-        cz_bls12381_fr coeff, value, t;
-        cz__var x;
-        cz__lc_init(&num);
-        cz__lc_init(&one);
-        cz__lc_init(&x_lc);
-        cz_bls12381_fr_one(&coeff);
-        cz_bls12381_fr_zero(&value);
-        for (size_t i = 0; i < n; i++) {
-            cz__bool_lc_add(&num, &bits[at + i], &coeff);
-            if (cz__bool_value(&bits[at + i])) {
-                t = coeff;
-                cz_bls12381_fr_add(&value, &value, &t);
-            }
-            cz_bls12381_fr_dbl(&coeff, &coeff);
+/* (Σ 2^i·b_i)·ONE = x for the n bits at bits, x a new input or aux variable of that value. */
+static cz__var pack_chunk(cz__cs *cs, const cz__bool *bits, size_t n, int input) {
+    cz__lc num, one, x_lc;
+    cz_bls12381_fr coeff, value, t;
+    cz__var x;
+    cz__lc_init(&num);
+    cz__lc_init(&one);
+    cz__lc_init(&x_lc);
+    cz_bls12381_fr_one(&coeff);
+    cz_bls12381_fr_zero(&value);
+    for (size_t i = 0; i < n; i++) {
+        cz__bool_lc_add(&num, &bits[i], &coeff);
+        if (cz__bool_value(&bits[i])) {
+            t = coeff;
+            cz_bls12381_fr_add(&value, &value, &t);
         }
-        x = cz__cs_alloc_input(cs, &value);
-        cz__lc_add(&one, CZ__VAR_ONE, NULL);
-        cz__lc_add(&x_lc, x, NULL);
-        cz__cs_enforce(cs, &num, &one, &x_lc);
-        cz__lc_free(&num);
-        cz__lc_free(&one);
-        cz__lc_free(&x_lc);
+        cz_bls12381_fr_dbl(&coeff, &coeff);
     }
+    x = input ? cz__cs_alloc_input(cs, &value) : cz__cs_alloc(cs, &value);
+    cz__lc_add(&one, CZ__VAR_ONE, NULL);
+    cz__lc_add(&x_lc, x, NULL);
+    cz__cs_enforce(cs, &num, &one, &x_lc);
+    cz__lc_free(&num);
+    cz__lc_free(&one);
+    cz__lc_free(&x_lc);
+    return x;
+}
+
+cz__num cz__pack_bits(cz__cs *cs, const cz__bool *bits, size_t nbits) {
+    cz__num r;
+    r.var = pack_chunk(cs, bits, nbits < FR_CAPACITY ? nbits : FR_CAPACITY, 0);
+    cz__cs_value(&r.value, cs, r.var);
+    return r;
+}
+
+void cz__pack_into_inputs(cz__cs *cs, const cz__bool *bits, size_t nbits) {
+    for (size_t at = 0; at < nbits; at += FR_CAPACITY)
+        pack_chunk(cs, &bits[at], nbits - at < FR_CAPACITY ? nbits - at : FR_CAPACITY, 1);
 }

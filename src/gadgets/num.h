@@ -21,6 +21,9 @@ void cz__num_inputize(cz__cs *cs, const cz__num *n);
 /* The 255 bits of n, least significant first, and the packing constraint 0·0 = Σ 2^i·b_i - n
  * (to_bits_le: not strict, a value and value + r both fit). */
 void cz__num_to_bits_le(cz__cs *cs, cz__bool out[255], const cz__num *n);
+/* multipack::pack_bits: the first 254 of nbits bits (least significant first) as a new aux
+ * number x, with (Σ 2^i·b_i)·ONE = x. */
+cz__num cz__pack_bits(cz__cs *cs, const cz__bool *bits, size_t nbits);
 /* Packs bits into inputs of 254 bits each (the field's capacity), least significant first: per
  * chunk a new input x and (Σ 2^i·b_i)·ONE = x. */
 void cz__pack_into_inputs(cz__cs *cs, const cz__bool *bits, size_t nbits);
