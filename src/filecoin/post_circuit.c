@@ -27,8 +27,8 @@ static void sector_circuit(cz__cs *cs, const cz__post_sector *s) {
     h = cz__poseidon_circuit(cs, p2, &tag, pre);
     cz__num_enforce_equal(cs, &comm_r, &h);
     for (unsigned c = 0; c < s->nchallenges; c++)
-        cz__por_circuit(cs, &s->leaves[c], &s->paths[(size_t)c * s->nlevels], s->nlevels,
-                        &comm_r_last, 1);
+        cz__por_circuit(cs, CZ__TREE_POSEIDON, &s->leaves[c], &s->paths[(size_t)c * s->nlevels],
+                        s->nlevels, &comm_r_last, 1);
 }
 
 void cz__post_circuit(cz__cs *cs, const cz__post_sector *sectors, size_t nsectors) {

@@ -6,6 +6,7 @@
 #include "gadgets/insertion.h"
 #include "gadgets/por.h"
 #include "gadgets/poseidon_circuit.h"
+#include "gadgets/sha256.h"
 
 #define MAX_ARITY  16
 #define MAX_LEVELS 64
@@ -46,8 +47,9 @@ unsigned cz__tree_path_levels(const cz__tree_shape *shape, uint64_t nleaves) {
     return levels;
 }
 
-void cz__por_circuit(cz__cs *cs, const cz_bls12381_fr *leaf, const cz__path_level *path,
-                     unsigned nlevels, const cz__num *root, int private_root) {
+void cz__por_circuit(cz__cs *cs, cz__tree_hash hash, const cz_bls12381_fr *leaf,
+                     const cz__path_level *path, unsigned nlevels, const cz__num *root,
+                     int private_root) {
     cz__bool bits[MAX_LEVELS * 4];
     unsigned nbits = 0;
     cz__num cur = cz__num_alloc(cs, leaf);
@@ -58,7 +60,7 @@ void cz__por_circuit(cz__cs *cs, const cz_bls12381_fr *leaf, const cz__path_leve
     for (unsigned l = 0; l < nlevels; l++) {
         const cz__path_level *lv = &path[l];
         const unsigned k = log2_exact(lv->arity);
-        const cz__poseidon *p;
+        const cz__poseidon *p = NULL;
         cz__num sib[MAX_ARITY], ins[MAX_ARITY];
         cz_bls12381_fr tag;
         if (k == 0 || lv->arity > MAX_ARITY || k > 4) {
@@ -70,7 +72,7 @@ void cz__por_circuit(cz__cs *cs, const cz_bls12381_fr *leaf, const cz__path_leve
                         lv->arity);
             return;
         }
-        {
+        if (hash == CZ__TREE_POSEIDON) {
             cz_errinfo ei;
             int rc;
             cz_errinfo_clear(&ei);
@@ -85,8 +87,12 @@ void cz__por_circuit(cz__cs *cs, const cz_bls12381_fr *leaf, const cz__path_leve
             sib[i] = cz__num_alloc(cs, &lv->siblings[i]);
         cz__insert(cs, ins, &cur, &bits[nbits], k, sib);
         nbits += k;
-        cz__poseidon_tag_merkle(&tag, lv->arity);
-        cur = cz__poseidon_circuit(cs, p, &tag, ins);
+        if (hash == CZ__TREE_SHA256) {
+            cur = cz__sha256_node_circuit(cs, ins, lv->arity);
+        } else {
+            cz__poseidon_tag_merkle(&tag, lv->arity);
+            cur = cz__poseidon_circuit(cs, p, &tag, ins);
+        }
     }
     cz__pack_into_inputs(cs, bits, nbits);
     cz__num_enforce_equal(cs, &cur, root);

@@ -1,12 +1,14 @@
 /*
- * Merkle inclusion in a Poseidon tree, as rust-fil-proofs' PoRCircuit (storage-proofs-core
- * gadgets/por.rs) synthesizes it: the leaf allocated; per level of the path (the base levels of
- * arity base, then one of arity sub when the tree has sub-trees, then one of arity top), the
- * index bits of the node among its siblings (least significant first), the siblings allocated,
- * insert, and Poseidon of that arity (MerkleTree tag); then all index bits packed into public
- * inputs, the computed root equal to the given one (computed·ONE = root), and the root exposed
- * as an input unless private. Rows per level of arity 8: 3 + 22 + 505 = 530; per path: the
- * levels plus 2.
+ * Merkle inclusion in a Poseidon or SHA-256 tree, as rust-fil-proofs' PoRCircuit
+ * (storage-proofs-core gadgets/por.rs) synthesizes it: the leaf allocated; per level of the path
+ * (the base levels of arity base, then one of arity sub when the tree has sub-trees, then one of
+ * arity top), the index bits of the node among its siblings (least significant first), the
+ * siblings allocated, insert, and the node hash (Poseidon of that arity with the MerkleTree tag,
+ * or the SHA-256 node of sha256.h); then all index bits packed into public inputs, the computed
+ * root equal to the given one (computed·ONE = root), and the root exposed as an input unless
+ * private. Rows per level of arity 8 (Poseidon): 3 + 22 + 505 = 530; per level of a binary
+ * SHA-256 tree: 1 + 2 + 2·256 + the hash of 512 bits of which two are constants + 1 = 45,382;
+ * per path: the levels plus 2.
  */
 #ifndef CUZK_GADGETS_POR_H
 #define CUZK_GADGETS_POR_H
@@ -17,6 +19,10 @@
 typedef struct cz__tree_shape {
     unsigned base, sub, top;
 } cz__tree_shape;
+
+/* The hash of a tree's nodes: Poseidon of the level's arity (MerkleTree tag; trees R and C), or
+ * rust-fil-proofs' SHA-256 node (sha256.h; tree D, binary). */
+typedef enum { CZ__TREE_POSEIDON, CZ__TREE_SHA256 } cz__tree_hash;
 
 /* One level of a path: the index of the node among the level's arity children and the arity - 1
  * siblings in order. */
@@ -30,9 +36,10 @@ typedef struct cz__path_level {
  * the base levels, then the sub and top levels; 0 when nleaves does not fit the shape. */
 unsigned cz__tree_path_levels(const cz__tree_shape *shape, uint64_t nleaves);
 
-/* The inclusion of leaf under root (allocated by the caller) through the nlevels levels of path.
- * Unsupported arities or an index out of range are the system's error. */
-void cz__por_circuit(cz__cs *cs, const cz_bls12381_fr *leaf, const cz__path_level *path,
-                     unsigned nlevels, const cz__num *root, int private_root);
+/* The inclusion of leaf under root (allocated by the caller) through the nlevels levels of path,
+ * nodes hashed by hash. Unsupported arities or an index out of range are the system's error. */
+void cz__por_circuit(cz__cs *cs, cz__tree_hash hash, const cz_bls12381_fr *leaf,
+                     const cz__path_level *path, unsigned nlevels, const cz__num *root,
+                     int private_root);
 
 #endif

@@ -134,3 +134,22 @@ void cz__sha256(cz__cs *cs, cz__bool out[256], const cz__bool *in, size_t nbits)
     words_into_bits(out, h);
     free(p);
 }
+
+cz__num cz__sha256_node_circuit(cz__cs *cs, const cz__num *children, size_t n) {
+    cz__bool *pre = malloc(256 * n * sizeof *pre), digest[256], le[256], bits[255];
+    cz__num r;
+    memset(&r, 0, sizeof r);
+    if (pre == NULL) {
+        cz__cs_fail(cs, CZ_ENOMEM, "sha256: a node of %zu children", n);
+        return r;
+    }
+    for (size_t i = 0; i < n; i++) {
+        cz__num_to_bits_le(cs, bits, &children[i]);
+        cz__bool_reverse_bytes(&pre[256 * i], bits, 255);
+    }
+    cz__sha256(cs, digest, pre, 256 * n);
+    cz__bool_reverse_bytes(le, digest, 256);
+    r = cz__pack_bits(cs, le, 254);
+    free(pre);
+    return r;
+}

@@ -18,6 +18,7 @@
 #ifndef CUZK_GADGETS_SHA256_H
 #define CUZK_GADGETS_SHA256_H
 
+#include "gadgets/num.h"
 #include "gadgets/uint32.h"
 
 /* out = the compression of the 512 bits in (most significant bit of word 0 first) into cur. */
@@ -27,5 +28,12 @@ void cz__sha256_compress(cz__cs *cs, cz__u32 out[8], const cz__bool in[512], con
 void cz__sha256(cz__cs *cs, cz__bool out[256], const cz__bool *in, size_t nbits);
 /* One compression from the IV without padding (sha256_block_no_padding), 512 bits in. */
 void cz__sha256_block(cz__cs *cs, cz__bool out[256], const cz__bool in[512]);
+
+/* rust-fil-proofs' SHA-256 tree node of n children (Sha256Function::hash_multi_leaf_circuit):
+ * each child through to_bits_le, padded to 256 bits and renumbered within each byte (its
+ * little-endian bytes), SHA-256 of them all, the digest renumbered and its first 254 bits packed
+ * (pack_bits). Natively: SHA-256 of the children's 32-byte encodings with the top two bits of the
+ * last byte cleared (trim_to_fr32). */
+cz__num cz__sha256_node_circuit(cz__cs *cs, const cz__num *children, size_t n);
 
 #endif

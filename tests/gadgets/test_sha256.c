@@ -15,6 +15,7 @@
 #include "cs/cs.h"
 #include "cuzk/r1cs.h"
 #include "cuzk/sha256.h"
+#include "gadgets/por.h"
 #include "gadgets/sha256.h"
 #include "test.h"
 
@@ -290,10 +291,66 @@ static void test_lengths(void) {
     }
 }
 
+/* ---- tree D ---- */
+
+/* rust-fil-proofs' SHA-256 node, natively: SHA-256(left ‖ right), top two bits cleared. */
+static void node_native(uint8_t out[32], const uint8_t l[32], const uint8_t r[32]) {
+    uint8_t pre[64];
+    memcpy(pre, l, 32);
+    memcpy(pre + 32, r, 32);
+    cz_sha256_hash(out, pre, 64);
+    out[31] &= 0x3f;
+}
+
+/* A path of a 64-leaf binary SHA-256 tree (a 2 KiB sector's tree D) built natively: inclusion
+ * holds for the native root, with 45,382 rows a level and 2 more (the index bits packed into one
+ * input whose value is the leaf's index, and the root equality); another root breaks it. */
+static void test_tree_d_path(void) {
+    static uint8_t nodes[127][32]; /* leaves 0..63, then each level's nodes */
+    const unsigned leaf = 45, nlevels = 6;
+    cz_bls12381_fr sib[6], leaf_v, root_v;
+    cz__path_level path[6];
+    for (int i = 0; i < 64; i++) {
+        for (int k = 0; k < 32; k++)
+            nodes[i][k] = (uint8_t)rnd32();
+        nodes[i][31] &= 0x3f;
+    }
+    for (int lvl = 0, at = 0, n = 64; n > 1; at += n, n /= 2, lvl++)
+        for (int i = 0; i < n / 2; i++)
+            node_native(nodes[at + n + i], nodes[at + 2 * i], nodes[at + 2 * i + 1]);
+    for (unsigned l = 0, at = 0, n = 64, idx = leaf; l < nlevels; at += n, n /= 2, idx /= 2, l++) {
+        CHECK_EQ_INT(cz_bls12381_fr_from_bytes_le(&sib[l], nodes[at + (idx ^ 1u)]), CZ_OK);
+        path[l].arity = 2;
+        path[l].index = idx & 1u;
+        path[l].siblings = &sib[l];
+    }
+    CHECK_EQ_INT(cz_bls12381_fr_from_bytes_le(&leaf_v, nodes[leaf]), CZ_OK);
+    CHECK_EQ_INT(cz_bls12381_fr_from_bytes_le(&root_v, nodes[126]), CZ_OK);
+    for (int wrong = 0; wrong < 2; wrong++) {
+        cz__cs cs;
+        cz__num root;
+        cz_bls12381_fr rv = root_v, idx;
+        if (!CHECK_EQ_INT(cz__cs_init(&cs, CZ__CS_RECORD, CZ__CS_VALUES, NULL), CZ_OK))
+            return;
+        if (wrong)
+            rv.l[0] ^= 1;
+        root = cz__num_alloc(&cs, &rv);
+        cz__por_circuit(&cs, CZ__TREE_SHA256, &leaf_v, path, nlevels, &root, 1);
+        CHECK_EQ_INT(cz__cs_status(&cs, NULL), CZ_OK);
+        CHECK_EQ_SIZE(cs.nrows, nlevels * 45382 + 2);
+        CHECK_EQ_SIZE(cs.ninput, 2);
+        cz_bls12381_fr_from_u64(&idx, leaf);
+        CHECK(cz_bls12381_fr_eq(&cs.input[1], &idx));
+        CHECK_EQ_INT(satisfied(&cs, 0), wrong ? CZ_EVERIFY : CZ_OK);
+        cz__cs_free(&cs);
+    }
+}
+
 static const test_case cases[] = {
     {"ch_maj", test_ch_maj},           {"addmany", test_addmany},
     {"blank_block", test_blank_block}, {"compression", test_compression},
     {"hash_512", test_hash_512},       {"lengths", test_lengths},
+    {"tree_d_path", test_tree_d_path},
 };
 
 int main(int argc, char **argv) {
