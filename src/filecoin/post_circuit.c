@@ -26,9 +26,11 @@ static void sector_circuit(cz__cs *cs, const cz__post_sector *s) {
     cz__poseidon_tag_merkle(&tag, 2);
     h = cz__poseidon_circuit(cs, p2, &tag, pre);
     cz__num_enforce_equal(cs, &comm_r, &h);
-    for (unsigned c = 0; c < s->nchallenges; c++)
-        cz__por_circuit(cs, CZ__TREE_POSEIDON, &s->leaves[c], &s->paths[(size_t)c * s->nlevels],
-                        s->nlevels, &comm_r_last, 1);
+    for (unsigned c = 0; c < s->nchallenges; c++) {
+        cz__num leaf = cz__num_alloc(cs, &s->leaves[c]);
+        cz__por_circuit(cs, CZ__TREE_POSEIDON, &leaf, &s->paths[(size_t)c * s->nlevels], s->nlevels,
+                        &comm_r_last, 1);
+    }
 }
 
 void cz__post_circuit(cz__cs *cs, const cz__post_sector *sectors, size_t nsectors) {
@@ -53,16 +55,8 @@ int cz__post_circuit_blank(cz__cs *cs, const cz__tree_shape *shape, uint64_t nle
         free(leaves);
         return cz_fail(ei, CZ_ENOMEM, "post: the blank paths");
     }
-    /* levels from the leaf: the base ones, then sub, then top */
     for (unsigned c = 0; c < nchallenges; c++)
-        for (unsigned l = 0; l < nlevels; l++) {
-            cz__path_level *lv = &path[(size_t)c * nlevels + l];
-            const unsigned nbase = nlevels - (shape->sub != 0) - (shape->top != 0);
-            lv->arity = l < nbase                  ? shape->base
-                        : l == nbase && shape->sub ? shape->sub
-                                                   : shape->top;
-            lv->siblings = zeros;
-        }
+        cz__tree_blank_path(&path[(size_t)c * nlevels], shape, nlevels, zeros);
     memset(&s, 0, sizeof s);
     s.nchallenges = nchallenges;
     s.nlevels = nlevels;

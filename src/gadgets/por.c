@@ -47,12 +47,22 @@ unsigned cz__tree_path_levels(const cz__tree_shape *shape, uint64_t nleaves) {
     return levels;
 }
 
-void cz__por_circuit(cz__cs *cs, cz__tree_hash hash, const cz_bls12381_fr *leaf,
+void cz__tree_blank_path(cz__path_level *out, const cz__tree_shape *shape, unsigned nlevels,
+                         const cz_bls12381_fr *zeros) {
+    const unsigned nbase = nlevels - (shape->sub != 0) - (shape->top != 0);
+    for (unsigned l = 0; l < nlevels; l++) {
+        out[l].arity = l < nbase ? shape->base : l == nbase && shape->sub ? shape->sub : shape->top;
+        out[l].index = 0;
+        out[l].siblings = zeros;
+    }
+}
+
+void cz__por_circuit(cz__cs *cs, cz__tree_hash hash, const cz__num *leaf,
                      const cz__path_level *path, unsigned nlevels, const cz__num *root,
                      int private_root) {
     cz__bool bits[MAX_LEVELS * 4];
     unsigned nbits = 0;
-    cz__num cur = cz__num_alloc(cs, leaf);
+    cz__num cur = *leaf;
     if (nlevels > MAX_LEVELS) {
         cz__cs_fail(cs, CZ_EINVAL, "por: %u levels (at most %d)", nlevels, MAX_LEVELS);
         return;

@@ -1,6 +1,6 @@
 /*
  * Merkle inclusion in a Poseidon or SHA-256 tree, as rust-fil-proofs' PoRCircuit
- * (storage-proofs-core gadgets/por.rs) synthesizes it: the leaf allocated; per level of the path
+ * (storage-proofs-core gadgets/por.rs) synthesizes it: from the leaf, per level of the path
  * (the base levels of arity base, then one of arity sub when the tree has sub-trees, then one of
  * arity top), the index bits of the node among its siblings (least significant first), the
  * siblings allocated, insert, and the node hash (Poseidon of that arity with the MerkleTree tag,
@@ -36,9 +36,16 @@ typedef struct cz__path_level {
  * the base levels, then the sub and top levels; 0 when nleaves does not fit the shape. */
 unsigned cz__tree_path_levels(const cz__tree_shape *shape, uint64_t nleaves);
 
-/* The inclusion of leaf under root (allocated by the caller) through the nlevels levels of path,
- * nodes hashed by hash. Unsupported arities or an index out of range are the system's error. */
-void cz__por_circuit(cz__cs *cs, cz__tree_hash hash, const cz_bls12381_fr *leaf,
+/* A blank path of nlevels levels of shape (base levels, then sub, then top), each at index 0 with
+ * its siblings at zeros (at least the largest arity - 1 zero elements). */
+void cz__tree_blank_path(cz__path_level *out, const cz__tree_shape *shape, unsigned nlevels,
+                         const cz_bls12381_fr *zeros);
+
+/* The inclusion of leaf under root (both allocated by the caller: rust-fil-proofs allocates a
+ * leaf given by value first thing, so a caller with a value allocates it just before) through the
+ * nlevels levels of path, nodes hashed by hash. Unsupported arities or an index out of range are
+ * the system's error. */
+void cz__por_circuit(cz__cs *cs, cz__tree_hash hash, const cz__num *leaf,
                      const cz__path_level *path, unsigned nlevels, const cz__num *root,
                      int private_root);
 

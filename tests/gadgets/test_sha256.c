@@ -328,14 +328,15 @@ static void test_tree_d_path(void) {
     CHECK_EQ_INT(cz_bls12381_fr_from_bytes_le(&root_v, nodes[126]), CZ_OK);
     for (int wrong = 0; wrong < 2; wrong++) {
         cz__cs cs;
-        cz__num root;
+        cz__num root, lnum;
         cz_bls12381_fr rv = root_v, idx;
         if (!CHECK_EQ_INT(cz__cs_init(&cs, CZ__CS_RECORD, CZ__CS_VALUES, NULL), CZ_OK))
             return;
         if (wrong)
             rv.l[0] ^= 1;
         root = cz__num_alloc(&cs, &rv);
-        cz__por_circuit(&cs, CZ__TREE_SHA256, &leaf_v, path, nlevels, &root, 1);
+        lnum = cz__num_alloc(&cs, &leaf_v);
+        cz__por_circuit(&cs, CZ__TREE_SHA256, &lnum, path, nlevels, &root, 1);
         CHECK_EQ_INT(cz__cs_status(&cs, NULL), CZ_OK);
         CHECK_EQ_SIZE(cs.nrows, nlevels * 45382 + 2);
         CHECK_EQ_SIZE(cs.ninput, 2);
