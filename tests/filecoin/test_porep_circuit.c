@@ -9,12 +9,25 @@
  * the published 4.6 KB size of its verifying key). The 32 GiB partition is counted from one and two
  * blank challenges (the structure does not depend on the values, so the 18 challenges of a
  * partition are the same), in a system that counts without recording.
+ *
+ * Values: a 2 KiB partition whose witness is made natively here, from the definitions and not
+ * from the circuit code (SHA-256 labels of the renumbered parents, Poseidon columns and trees R
+ * and C, a SHA-256 tree D), must satisfy the recorded system, with the public inputs rust-fil-
+ * proofs derives (replica_id, comm_d, comm_r, then per challenge the node index of each of the 18
+ * paths and the challenge); a label that is not the parents' must not.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "cs/cs.h"
+#include "cuzk/r1cs.h"
+#include "cuzk/sha256.h"
 #include "filecoin/porep_circuit.h"
+#include "filecoin/porep_label.h"
+#include "gadgets/poseidon.h"
 #include "test.h"
+
+typedef cz_bls12381_fr fr;
 
 /* Rows, inputs (ONE included) and aux of a blank partition of n challenges. */
 static int count(const cz__porep_shape *shape, size_t n, cz__cs_mode mode, size_t *rows,
@@ -74,8 +87,207 @@ static void test_32g(void) {
     }
 }
 
-static const test_case cases[] = {
-    {"shapes", test_shapes}, {"partition_2k", test_2k}, {"partition_32g", test_32g}};
+/* ---- a satisfied 2 KiB partition, made natively ---- */
+
+#define NODES 64
+
+static uint64_t prng = 0x3243f6a8885a308dULL;
+static void rnd_fr(fr *out) {
+    uint8_t b[32];
+    for (int i = 0; i < 32; i++) {
+        prng ^= prng << 13;
+        prng ^= prng >> 7;
+        prng ^= prng << 17;
+        b[i] = (uint8_t)(prng >> 29);
+    }
+    b[31] &= 0x3f;
+    cz_bls12381_fr_from_bytes_le(out, b);
+}
+
+static void poseidon_native(fr *out, const fr *in, unsigned n) {
+    const cz__poseidon *p;
+    fr tag;
+    CHECK_EQ_INT(cz__poseidon_get(&p, n, NULL), CZ_OK);
+    cz__poseidon_tag_merkle(&tag, n);
+    cz__poseidon_hash(out, p, &tag, in);
+}
+
+/* The label of node at layer from its parents' values (create_label: SHA-256 of the replica id,
+ * the layer, the node, zeros and the 37 expanded parents, little-endian 32 bytes each; the top two
+ * bits of the digest cleared). */
+static void label_native(fr *out, const fr *id, unsigned layer, uint64_t node, const fr *par,
+                         int npar) {
+    uint8_t pre[(2 + CZ__POREP_PARENTS) * 32], h[32];
+    memset(pre, 0, sizeof pre);
+    cz_bls12381_fr_to_bytes_le(pre, id);
+    for (int i = 0; i < 4; i++)
+        pre[32 + i] = (uint8_t)(layer >> (24 - 8 * i));
+    for (int i = 0; i < 8; i++)
+        pre[36 + i] = (uint8_t)(node >> (56 - 8 * i));
+    for (int k = 0; k < CZ__POREP_PARENTS; k++)
+        cz_bls12381_fr_to_bytes_le(pre + 64 + 32 * k, &par[k % npar]);
+    cz_sha256_hash(h, pre, sizeof pre);
+    h[31] &= 0x3f;
+    cz_bls12381_fr_from_bytes_le(out, h);
+}
+
+/* A Poseidon-8 tree of 64 leaves (2 levels): the 8 level-1 nodes and the root; leaf j's path. */
+typedef struct {
+    fr leaf[NODES], mid[8], root;
+    fr sib[NODES][2][7];
+    cz__path_level path[NODES][2];
+} tree8;
+
+static void tree8_build(tree8 *t) {
+    for (int g = 0; g < 8; g++)
+        poseidon_native(&t->mid[g], &t->leaf[8 * g], 8);
+    poseidon_native(&t->root, t->mid, 8);
+    for (int j = 0; j < NODES; j++)
+        for (int l = 0; l < 2; l++) {
+            const fr *row = l == 0 ? &t->leaf[j / 8 * 8] : t->mid;
+            const unsigned idx = l == 0 ? (unsigned)j % 8 : (unsigned)j / 8;
+            for (unsigned k = 0, n = 0; k < 8; k++)
+                if (k != idx)
+                    t->sib[j][l][n++] = row[k];
+            t->path[j][l].arity = 8;
+            t->path[j][l].index = idx;
+            t->path[j][l].siblings = t->sib[j][l];
+        }
+}
+
+typedef struct {
+    fr data[NODES], d_nodes[NODES - 1]; /* tree D above the leaves, level by level */
+    fr d_sib[NODES][6];
+    cz__path_level d_path[NODES][6];
+    tree8 c, r;
+    fr cols[NODES][2]; /* each node's two labels */
+    fr id, comm_r;
+} sector2k;
+
+static void sha_node(fr *out, const fr *l, const fr *r) {
+    uint8_t pre[64], h[32];
+    cz_bls12381_fr_to_bytes_le(pre, l);
+    cz_bls12381_fr_to_bytes_le(pre + 32, r);
+    cz_sha256_hash(h, pre, 64);
+    h[31] &= 0x3f;
+    cz_bls12381_fr_from_bytes_le(out, h);
+}
+
+/* Challenges ch[0..1]: their 14 parents are the next 14 nodes (distinct, never the other
+ * challenge's); every other node's column random; the challenges' labels from their parents. */
+static void sector_make(sector2k *s, const unsigned ch[2]) {
+    rnd_fr(&s->id);
+    for (int j = 0; j < NODES; j++) {
+        rnd_fr(&s->data[j]);
+        rnd_fr(&s->cols[j][0]);
+        rnd_fr(&s->cols[j][1]);
+    }
+    for (int k = 0; k < 2; k++) {
+        fr par[CZ__POREP_COL_PARENTS];
+        const unsigned c = ch[k];
+        for (int i = 0; i < CZ__POREP_DRG_PARENTS; i++)
+            par[i] = s->cols[(c + 1 + (unsigned)i) % NODES][0];
+        label_native(&s->cols[c][0], &s->id, 1, c, par, CZ__POREP_DRG_PARENTS);
+        for (int i = 0; i < CZ__POREP_COL_PARENTS; i++)
+            par[i] = s->cols[(c + 1 + (unsigned)i) % NODES][i < CZ__POREP_DRG_PARENTS ? 1 : 0];
+        label_native(&s->cols[c][1], &s->id, 2, c, par, CZ__POREP_COL_PARENTS);
+    }
+    for (int j = 0; j < NODES; j++) {
+        poseidon_native(&s->c.leaf[j], s->cols[j], 2);
+        cz_bls12381_fr_add(&s->r.leaf[j], &s->cols[j][1], &s->data[j]); /* the encoding */
+    }
+    tree8_build(&s->c);
+    tree8_build(&s->r);
+    {
+        fr two[2] = {s->c.root, s->r.root};
+        poseidon_native(&s->comm_r, two, 2);
+    }
+    /* tree D: level l's nodes at d_nodes[off_l ...] */
+    for (unsigned n = NODES, off = 0, prev = 0; n > 1; prev = off, off += n / 2, n /= 2)
+        for (unsigned i = 0; i < n / 2; i++) {
+            const fr *kids = n == NODES ? s->data : &s->d_nodes[prev];
+            sha_node(&s->d_nodes[off + i], &kids[2 * i], &kids[2 * i + 1]);
+        }
+    for (unsigned j = 0; j < NODES; j++)
+        for (unsigned l = 0, n = NODES, off = 0, prev = 0, idx = j; l < 6;
+             l++, prev = off, off += n / 2, n /= 2, idx /= 2) {
+            const fr *row = l == 0 ? s->data : &s->d_nodes[prev];
+            s->d_sib[j][l] = row[idx ^ 1u];
+            s->d_path[j][l].arity = 2;
+            s->d_path[j][l].index = idx & 1u;
+            s->d_path[j][l].siblings = &s->d_sib[j][l];
+            (void)off;
+        }
+}
+
+static void test_satisfied_2k(void) {
+    const unsigned ch[2] = {17, 50};
+    sector2k *s = calloc(1, sizeof *s);
+    cz__porep_challenge c[2];
+    cz__porep_partition p;
+    cz__porep_shape shape;
+    for (int bad = 0; s != NULL && bad < 2; bad++) {
+        cz__cs cs;
+        cz_r1cs r;
+        if (!CHECK_EQ_INT(cz__porep_shape_get(&shape, 2048, NULL), CZ_OK))
+            break;
+        sector_make(s, ch);
+        memset(c, 0, sizeof c);
+        for (int k = 0; k < 2; k++) {
+            c[k].node = ch[k];
+            c[k].data_leaf = s->data[ch[k]];
+            c[k].path_d = s->d_path[ch[k]];
+            c[k].path_r = s->r.path[ch[k]];
+            c[k].path_c = s->c.path[ch[k]];
+            for (int i = 0; i < CZ__POREP_COL_PARENTS; i++) {
+                const unsigned q = (ch[k] + 1 + (unsigned)i) % NODES;
+                c[k].parents[i].rows[0] = s->cols[q][0];
+                c[k].parents[i].rows[1] = s->cols[q][1];
+                c[k].parents[i].path = s->c.path[q];
+            }
+        }
+        if (bad) /* a DRG parent's layer-1 value that is not the one its label used */
+            c[1].parents[2].rows[0].l[0] ^= 1;
+        memset(&p, 0, sizeof p);
+        p.replica_id = s->id;
+        p.comm_d = s->d_nodes[NODES - 2];
+        p.comm_r = s->comm_r;
+        p.comm_r_last = s->r.root;
+        p.comm_c = s->c.root;
+        p.challenges = c;
+        p.nchallenges = 2;
+        if (!CHECK_EQ_INT(cz__cs_init(&cs, CZ__CS_RECORD, CZ__CS_VALUES, NULL), CZ_OK))
+            break;
+        cz__porep_circuit(&cs, &shape, &p);
+        if (CHECK_EQ_INT(cz__cs_to_r1cs(&r, &cs, NULL), CZ_OK)) {
+            /* the inputs: replica_id, comm_d, comm_r, then per challenge its node index in tree D,
+             * the 14 parents' in tree C, the challenge, its index in trees R and C */
+            fr want[40];
+            int n = 0;
+            cz_bls12381_fr_one(&want[n++]);
+            want[n++] = s->id, want[n++] = p.comm_d, want[n++] = s->comm_r;
+            for (int k = 0; k < 2; k++) {
+                cz_bls12381_fr_from_u64(&want[n++], ch[k]);
+                for (int i = 0; i < CZ__POREP_COL_PARENTS; i++)
+                    cz_bls12381_fr_from_u64(&want[n++], (ch[k] + 1 + (unsigned)i) % NODES);
+                for (int m = 0; m < 3; m++)
+                    cz_bls12381_fr_from_u64(&want[n++], ch[k]);
+            }
+            CHECK_EQ_INT(n, 40);
+            CHECK_EQ_INT(r.npublic, 39);
+            CHECK(memcmp(r.w, want, sizeof want) == 0);
+            CHECK_EQ_INT(cz_r1cs_check(&r, NULL, NULL, NULL), bad ? CZ_EVERIFY : CZ_OK);
+            cz_r1cs_free(&r);
+        }
+        cz__cs_free(&cs);
+    }
+    free(s);
+}
+
+static const test_case cases[] = {{"shapes", test_shapes},
+                                  {"partition_2k", test_2k},
+                                  {"partition_32g", test_32g},
+                                  {"satisfied_2k", test_satisfied_2k}};
 
 int main(int argc, char **argv) {
     return test_main(argc, argv, cases, TEST_COUNT(cases));
