@@ -32,14 +32,15 @@ static const char filecoin_help[] =
     "                           [--partition K] --vanilla FILE [--vanilla FILE]...\n"
     "                           [--threads N]\n"
     "\n"
-    "KIND: winning-post, window-post (porep-c2 and snap-update are not implemented yet).\n"
+    "KIND: winning-post, window-post; porep-c2 for circuit-info only so far (snap-update is not\n"
+    "  implemented yet).\n"
     "SIZE: 2KiB, 8MiB, 512MiB, 32GiB, 64GiB (or 4KiB, 16KiB, 32KiB, 16MiB, 1GiB; or bytes).\n"
     "\n"
     "circuit-info: synthesizes the circuit without a witness and prints one JSON object:\n"
     "  constraints (as synthesized, without bellperson's input constraints), inputs (ONE\n"
     "  included), aux, a_aux_density, b_input_density, b_aux_density (variables counted),\n"
     "  nnz_a, nnz_b, nnz_c, domain_log. A 32 GiB WindowPoSt partition records 125 M rows: about\n"
-    "  9 GB of memory and a minute.\n"
+    "  9 GB of memory and a minute; a 32 GiB PoRep partition 130 M.\n"
     "setup: makes an INSECURE local key (single-party trapdoor) for the kind's circuit and\n"
     "  writes it into DIR under the Filecoin file names (v28-...params and .vk), where the\n"
     "  daemon and Filecoin's tools look for keys. Its digests are not the official ones (cuzk\n"
@@ -103,14 +104,17 @@ static int circuit_info(int argc, char **argv) {
     }
     if (kind == NULL || sector_size == 0)
         return cz__cli_usage_error("filecoin circuit-info", "needs KIND and --sector-size");
-    {
+    cz_errinfo_clear(&ei);
+    if (strcmp(kind, "porep-c2") == 0) {
+        if (cz__porep_circuit_info(&info, sector_size, &ei) != CZ_OK)
+            return cz__cli_report("filecoin circuit-info", &ei);
+    } else {
         int ok, rc = parse_kind(&pk, kind, "filecoin circuit-info", &ok);
         if (!ok)
             return rc;
+        if (cz__post_circuit_info(&info, pk, sector_size, &ei) != CZ_OK)
+            return cz__cli_report("filecoin circuit-info", &ei);
     }
-    cz_errinfo_clear(&ei);
-    if (cz__post_circuit_info(&info, pk, sector_size, &ei) != CZ_OK)
-        return cz__cli_report("filecoin circuit-info", &ei);
     printf("{\"kind\":\"%s\",\"sector_size\":%llu,\"constraints\":%zu,\"inputs\":%zu,\"aux\":%zu,"
            "\"a_aux_density\":%zu,\"b_input_density\":%zu,\"b_aux_density\":%zu,"
            "\"nnz_a\":%llu,\"nnz_b\":%llu,\"nnz_c\":%llu,\"domain_log\":%u}\n",

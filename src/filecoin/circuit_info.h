@@ -17,5 +17,8 @@ typedef struct cz__circuit_info {
  * 70 bytes a row (9 GB for a 32 GiB WindowPoSt partition). */
 int cz__post_circuit_info(cz__circuit_info *out, cz__post_kind kind, uint64_t sector_size,
                           cz_errinfo *ei);
+/* Records one blank PoRep partition at sector_size (porep_circuit.h). A 32 GiB partition is
+ * 130 M rows: about 10 GB of memory. */
+int cz__porep_circuit_info(cz__circuit_info *out, uint64_t sector_size, cz_errinfo *ei);
 
 #endif

@@ -31,9 +31,12 @@ shape window-post 2KiB 21866 23 22128 15
 shape winning-post 32GiB 370590 133 375210 19
 shape winning-post 34359738368 370590 133 375210 19
 
-cz filecoin circuit-info porep-c2 --sector-size 2KiB
-check "porep-c2: exit 2" test "$rc" = 2
-check "... says not implemented yet" grep -q "porep-c2: not implemented yet" "$T/err"
+shape porep-c2 2KiB 2687921 40 2685673 22
+cz filecoin circuit-info porep-c2 --sector-size 4KiB
+check "porep-c2 4KiB: exit 2, the size named" bash -c "[ $rc = 2 ] && grep -q '4096 bytes' '$T/err'"
+cz filecoin circuit-info snap-update --sector-size 2KiB
+check "snap-update: exit 2" test "$rc" = 2
+check "... says not implemented yet" grep -q "snap-update: not implemented yet" "$T/err"
 cz filecoin circuit-info bogus --sector-size 2KiB
 check "unknown kind: exit 2, named" bash -c "[ $rc = 2 ] && grep -q \"unknown kind 'bogus'\" '$T/err'"
 cz filecoin circuit-info window-post --sector-size 3KiB
