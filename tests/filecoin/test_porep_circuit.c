@@ -12,9 +12,10 @@
  *
  * Values: a 2 KiB partition whose witness is made natively here, from the definitions and not
  * from the circuit code (SHA-256 labels of the renumbered parents, Poseidon columns and trees R
- * and C, a SHA-256 tree D), must satisfy the recorded system, with the public inputs rust-fil-
- * proofs derives (replica_id, comm_d, comm_r, then per challenge the node index of each of the 18
- * paths and the challenge); a label that is not the parents' must not.
+ * and C, a SHA-256 tree D), with the parents of the v1.1 graph (porep_graph.h, held to the
+ * production parent caches), must satisfy the recorded system, and its public inputs must be the
+ * ones the verifier derives (porep_inputs.h); a label that is not the parents' must not satisfy
+ * it.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +24,7 @@
 #include "cuzk/r1cs.h"
 #include "cuzk/sha256.h"
 #include "filecoin/porep_circuit.h"
+#include "filecoin/porep_inputs.h"
 #include "filecoin/porep_label.h"
 #include "gadgets/poseidon.h"
 #include "test.h"
@@ -173,9 +175,10 @@ static void sha_node(fr *out, const fr *l, const fr *r) {
     cz_bls12381_fr_from_bytes_le(out, h);
 }
 
-/* Challenges ch[0..1]: their 14 parents are the next 14 nodes (distinct, never the other
- * challenge's); every other node's column random; the challenges' labels from their parents. */
-static void sector_make(sector2k *s, const unsigned ch[2]) {
+/* Challenges ch[0..1] with their 14 graph parents par[k] (neither a parent of the other, nor of
+ * itself): every other node's column random; the challenges' labels from their parents. */
+static void sector_make(sector2k *s, const unsigned ch[2],
+                        uint32_t par_idx[2][CZ__POREP_COL_PARENTS]) {
     rnd_fr(&s->id);
     for (int j = 0; j < NODES; j++) {
         rnd_fr(&s->data[j]);
@@ -186,10 +189,10 @@ static void sector_make(sector2k *s, const unsigned ch[2]) {
         fr par[CZ__POREP_COL_PARENTS];
         const unsigned c = ch[k];
         for (int i = 0; i < CZ__POREP_DRG_PARENTS; i++)
-            par[i] = s->cols[(c + 1 + (unsigned)i) % NODES][0];
+            par[i] = s->cols[par_idx[k][i]][0];
         label_native(&s->cols[c][0], &s->id, 1, c, par, CZ__POREP_DRG_PARENTS);
         for (int i = 0; i < CZ__POREP_COL_PARENTS; i++)
-            par[i] = s->cols[(c + 1 + (unsigned)i) % NODES][i < CZ__POREP_DRG_PARENTS ? 1 : 0];
+            par[i] = s->cols[par_idx[k][i]][i < CZ__POREP_DRG_PARENTS ? 1 : 0];
         label_native(&s->cols[c][1], &s->id, 2, c, par, CZ__POREP_COL_PARENTS);
     }
     for (int j = 0; j < NODES; j++) {
@@ -220,18 +223,44 @@ static void sector_make(sector2k *s, const unsigned ch[2]) {
         }
 }
 
+/* Whether challenge a's parents p include b. */
+static int has_parent(const uint32_t p[CZ__POREP_COL_PARENTS], unsigned b) {
+    for (int i = 0; i < CZ__POREP_COL_PARENTS; i++)
+        if (p[i] == b)
+            return 1;
+    return 0;
+}
+
 static void test_satisfied_2k(void) {
-    const unsigned ch[2] = {17, 50};
     sector2k *s = calloc(1, sizeof *s);
     cz__porep_challenge c[2];
     cz__porep_partition p;
     cz__porep_shape shape;
-    for (int bad = 0; s != NULL && bad < 2; bad++) {
+    cz__porep_graph g;
+    uint8_t porep_id[32];
+    uint32_t par[2][CZ__POREP_COL_PARENTS];
+    uint64_t chv[2];
+    unsigned ch[2] = {0, 0};
+    /* the 2 KiB v1.1 graph (registered proof 5); two challenges that do not feed each other */
+    cz__porep_id(porep_id, 5);
+    cz__porep_graph_init(&g, NODES, porep_id, 0);
+    for (unsigned a = 2; a < NODES && ch[1] == 0; a++)
+        for (unsigned b = a + 1; b < NODES && ch[1] == 0; b++) {
+            for (int k = 0; k < 2; k++) {
+                cz__porep_drg_parents(&g, k ? b : a, par[k]);
+                cz__porep_exp_parents(&g, k ? b : a, par[k] + CZ__POREP_DRG_PARENTS);
+            }
+            if (!has_parent(par[0], a) && !has_parent(par[0], b) && !has_parent(par[1], a) &&
+                !has_parent(par[1], b))
+                ch[0] = a, ch[1] = b;
+        }
+    chv[0] = ch[0], chv[1] = ch[1];
+    for (int bad = 0; s != NULL && ch[1] != 0 && bad < 2; bad++) {
         cz__cs cs;
         cz_r1cs r;
         if (!CHECK_EQ_INT(cz__porep_shape_get(&shape, 2048, NULL), CZ_OK))
             break;
-        sector_make(s, ch);
+        sector_make(s, ch, par);
         memset(c, 0, sizeof c);
         for (int k = 0; k < 2; k++) {
             c[k].node = ch[k];
@@ -240,7 +269,7 @@ static void test_satisfied_2k(void) {
             c[k].path_r = s->r.path[ch[k]];
             c[k].path_c = s->c.path[ch[k]];
             for (int i = 0; i < CZ__POREP_COL_PARENTS; i++) {
-                const unsigned q = (ch[k] + 1 + (unsigned)i) % NODES;
+                const uint32_t q = par[k][i];
                 c[k].parents[i].rows[0] = s->cols[q][0];
                 c[k].parents[i].rows[1] = s->cols[q][1];
                 c[k].parents[i].path = s->c.path[q];
@@ -260,20 +289,10 @@ static void test_satisfied_2k(void) {
             break;
         cz__porep_circuit(&cs, &shape, &p);
         if (CHECK_EQ_INT(cz__cs_to_r1cs(&r, &cs, NULL), CZ_OK)) {
-            /* the inputs: replica_id, comm_d, comm_r, then per challenge its node index in tree D,
-             * the 14 parents' in tree C, the challenge, its index in trees R and C */
+            /* the synthesized inputs are the ones the verifier derives from the graph */
             fr want[40];
-            int n = 0;
-            cz_bls12381_fr_one(&want[n++]);
-            want[n++] = s->id, want[n++] = p.comm_d, want[n++] = s->comm_r;
-            for (int k = 0; k < 2; k++) {
-                cz_bls12381_fr_from_u64(&want[n++], ch[k]);
-                for (int i = 0; i < CZ__POREP_COL_PARENTS; i++)
-                    cz_bls12381_fr_from_u64(&want[n++], (ch[k] + 1 + (unsigned)i) % NODES);
-                for (int m = 0; m < 3; m++)
-                    cz_bls12381_fr_from_u64(&want[n++], ch[k]);
-            }
-            CHECK_EQ_INT(n, 40);
+            cz_bls12381_fr_one(&want[0]);
+            cz__porep_public_inputs(&want[1], &g, &s->id, &p.comm_d, &s->comm_r, chv, 2);
             CHECK_EQ_INT(r.npublic, 39);
             CHECK(memcmp(r.w, want, sizeof want) == 0);
             CHECK_EQ_INT(cz_r1cs_check(&r, NULL, NULL, NULL), bad ? CZ_EVERIFY : CZ_OK);
@@ -281,6 +300,7 @@ static void test_satisfied_2k(void) {
         }
         cz__cs_free(&cs);
     }
+    CHECK(ch[1] != 0);
     free(s);
 }
 
