@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cuzk/sha256.h"
 #include "filecoin/porep_label.h"
 #include "gadgets/sha256.h"
 #include "gadgets/uint32.h"
@@ -38,4 +39,25 @@ cz__num cz__porep_label_circuit(cz__cs *cs, const cz__bool *replica_id, size_t n
     r = cz__pack_bits(cs, le, 254);
     free(pre);
     return r;
+}
+
+void cz__porep_label_native(cz_bls12381_fr *out, const cz_bls12381_fr *replica_id, uint32_t layer,
+                            uint64_t node, const cz_bls12381_fr *parents, unsigned nparents) {
+    uint8_t head[64], b[32], h[32];
+    cz_sha256 s;
+    memset(head, 0, sizeof head);
+    cz_bls12381_fr_to_bytes_le(head, replica_id);
+    for (int i = 0; i < 4; i++)
+        head[32 + i] = (uint8_t)(layer >> (24 - 8 * i));
+    for (int i = 0; i < 8; i++)
+        head[36 + i] = (uint8_t)(node >> (56 - 8 * i));
+    cz_sha256_init(&s);
+    cz_sha256_update(&s, head, sizeof head);
+    for (unsigned k = 0; k < CZ__POREP_PARENTS; k++) {
+        cz_bls12381_fr_to_bytes_le(b, &parents[k % nparents]);
+        cz_sha256_update(&s, b, 32);
+    }
+    cz_sha256_final(h, &s);
+    h[31] &= 0x3f;
+    cz_bls12381_fr_from_bytes_le(out, h);
 }

@@ -24,4 +24,10 @@ cz__num cz__porep_label_circuit(cz__cs *cs, const cz__bool *replica_id, size_t n
                                 const cz__bool node[64],
                                 const cz__bool *const parents[CZ__POREP_PARENTS]);
 
+/* The same label natively: SHA-256 of replica_id ‖ layer ‖ node ‖ zeros ‖ the 37 parents (each
+ * value's 32 little-endian bytes; parents[k mod nparents] for k < 37, the expansion of 6 or 14
+ * parents), the top two bits of the digest cleared, read little-endian. */
+void cz__porep_label_native(cz_bls12381_fr *out, const cz_bls12381_fr *replica_id, uint32_t layer,
+                            uint64_t node, const cz_bls12381_fr *parents, unsigned nparents);
+
 #endif
