@@ -109,7 +109,7 @@ int cz__porep_fake_make(cz__porep_fake *f, uint64_t sector_size, uint64_t regist
     uint64_t rng = seed * UINT64_C(0x9e3779b97f4a7c15) + 1, *idx = NULL;
     uint8_t porep_id[32];
     uint32_t(*par)[14] = NULL;
-    unsigned ar_d[CZ__FAKE_TREE_MAX_LEVELS], ar_rc[CZ__FAKE_TREE_MAX_LEVELS], nrc;
+    unsigned ar_d[CZ__TREE_MAX_LEVELS], ar_rc[CZ__TREE_MAX_LEVELS], nrc;
     col_node *cols = NULL;
     fr *vals = NULL;
     size_t nch, ncols = 0;
@@ -158,7 +158,7 @@ int cz__porep_fake_make(cz__porep_fake *f, uint64_t sector_size, uint64_t regist
                             CZ__TREE_SHA256, &rng, ei)) != CZ_OK)
         goto out;
     {
-        cz__fake_path *tmp = calloc(nch * 15, sizeof *tmp);
+        cz__tree_path *tmp = calloc(nch * 15, sizeof *tmp);
         if (tmp == NULL) {
             rc = cz_fail(ei, CZ_ENOMEM, "fake porep: paths");
             goto out;
@@ -200,11 +200,10 @@ int cz__porep_fake_make(cz__porep_fake *f, uint64_t sector_size, uint64_t regist
     }
     /* the paths were copied into place: their levels point at their own siblings again */
     for (size_t i = 0; i < nch * CZ__POREP_FAKE_PATHS; i++)
-        for (unsigned l = 0; l < CZ__FAKE_TREE_MAX_LEVELS; l++)
-            f->paths[i].levels[l].siblings = f->paths[i].sib[l];
+        cz__tree_path_fix(&f->paths[i]);
     for (size_t i = 0; i < nch; i++) { /* the witness, pointing into the paths */
         cz__porep_challenge *w = &f->w[i];
-        cz__fake_path *pp = &f->paths[i * CZ__POREP_FAKE_PATHS];
+        cz__tree_path *pp = &f->paths[i * CZ__POREP_FAKE_PATHS];
         w->node = f->challenges[i];
         w->data_leaf = col_find(cols, ncols, w->node)->data;
         w->path_d = pp[0].levels;

@@ -9,13 +9,13 @@
  * nodes' labels computed from their parents layer after layer (a challenge that is another's
  * parent is computed first within the layer, as sealing does); a random data leaf per challenge,
  * encoded as last label + data. Trees D (SHA-256 binary), C (Poseidon columns) and R (the
- * encodings) are computed from the opened leaves only (fake_tree.h), and comm_r =
+ * encodings) are computed from the opened leaves only (merkle.h), and comm_r =
  * Poseidon-2(comm_c, comm_r_last). So a 32 GiB sector costs its paths, not its 2^30 nodes.
  */
 #ifndef CUZK_FILECOIN_POREP_FAKE_H
 #define CUZK_FILECOIN_POREP_FAKE_H
 
-#include "filecoin/fake_tree.h"
+#include "filecoin/merkle.h"
 #include "filecoin/porep_inputs.h"
 
 typedef struct cz__porep_fake {
@@ -26,7 +26,7 @@ typedef struct cz__porep_fake {
     unsigned npartitions;   /* challenges: npartitions · shape.challenges */
     uint64_t *challenges;   /* partition after partition */
     cz__porep_challenge *w; /* the circuit witness of each challenge */
-    cz__fake_path *paths;   /* per challenge: D, R, C, then the 14 parents' C */
+    cz__tree_path *paths;   /* per challenge: D, R, C, then the 14 parents' C */
 } cz__porep_fake;
 
 #define CZ__POREP_FAKE_PATHS (3 + CZ__POREP_COL_PARENTS)

@@ -1,11 +1,11 @@
 /*
- * Trees of the opened leaves (fake_tree.h).
+ * Merkle trees natively (merkle.h).
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "cuzk/sha256.h"
-#include "filecoin/fake_tree.h"
+#include "filecoin/merkle.h"
 #include "gadgets/poseidon.h"
 
 typedef cz_bls12381_fr fr;
@@ -65,11 +65,53 @@ static void sha_node(fr *out, const fr *ch, unsigned n) {
     cz_bls12381_fr_from_bytes_le(out, h);
 }
 
+void cz__tree_path_fix(cz__tree_path *p) {
+    for (unsigned l = 0; l < CZ__TREE_MAX_LEVELS; l++)
+        p->levels[l].siblings = p->sib[l];
+}
+
+uint64_t cz__tree_path_node(const cz__path_level *levels, unsigned nlevels) {
+    uint64_t at = 0, scale = 1;
+    for (unsigned l = 0; l < nlevels; l++) {
+        at += scale * levels[l].index;
+        scale *= levels[l].arity;
+    }
+    return at;
+}
+
+int cz__tree_path_root(fr *root, const fr *leaf, const cz__path_level *levels, unsigned nlevels,
+                       cz__tree_hash hash, cz_errinfo *ei) {
+    fr cur = *leaf;
+    for (unsigned l = 0; l < nlevels; l++) {
+        const cz__path_level *lv = &levels[l];
+        fr ch[8];
+        if (lv->arity < 2 || lv->arity > 8 || lv->index >= lv->arity ||
+            (hash == CZ__TREE_SHA256 && lv->arity != 2))
+            return cz_fail(ei, CZ_EINVAL, "level %u: index %u of arity %u", l, lv->index,
+                           lv->arity);
+        for (unsigned k = 0, m = 0; k < lv->arity; k++)
+            ch[k] = k == lv->index ? cur : lv->siblings[m++];
+        if (hash == CZ__TREE_SHA256) {
+            sha_node(&cur, ch, lv->arity);
+        } else {
+            const cz__poseidon *p;
+            fr tag;
+            int rc = cz__poseidon_get(&p, lv->arity, ei);
+            if (rc != CZ_OK)
+                return rc;
+            cz__poseidon_tag_merkle(&tag, lv->arity);
+            cz__poseidon_hash(&cur, p, &tag, ch);
+        }
+    }
+    *root = cur;
+    return CZ_OK;
+}
+
 unsigned cz__fake_tree_arities(unsigned *arities, const cz__tree_shape *shape, uint64_t nleaves) {
     const unsigned nl = cz__tree_path_levels(shape, nleaves);
-    cz__path_level lv[CZ__FAKE_TREE_MAX_LEVELS];
+    cz__path_level lv[CZ__TREE_MAX_LEVELS];
     static const fr zeros[8];
-    if (nl == 0 || nl > CZ__FAKE_TREE_MAX_LEVELS)
+    if (nl == 0 || nl > CZ__TREE_MAX_LEVELS)
         return 0;
     cz__tree_blank_path(lv, shape, nl, zeros);
     for (unsigned l = 0; l < nl; l++)
@@ -77,7 +119,7 @@ unsigned cz__fake_tree_arities(unsigned *arities, const cz__tree_shape *shape, u
     return nl;
 }
 
-int cz__fake_tree(fr *root, cz__fake_path *paths, const uint64_t *index, const fr *value, size_t n,
+int cz__fake_tree(fr *root, cz__tree_path *paths, const uint64_t *index, const fr *value, size_t n,
                   const unsigned *arities, unsigned nlevels, cz__tree_hash hash, uint64_t *rng,
                   cz_errinfo *ei) {
     node *known = calloc(n ? n : 1, sizeof *known), *next = calloc(n ? n : 1, sizeof *next),
@@ -89,7 +131,7 @@ int cz__fake_tree(fr *root, cz__fake_path *paths, const uint64_t *index, const f
         rc = cz_fail(ei, CZ_ENOMEM, "fake tree: %zu leaves", n);
         goto out;
     }
-    if (nlevels == 0 || nlevels > CZ__FAKE_TREE_MAX_LEVELS) {
+    if (nlevels == 0 || nlevels > CZ__TREE_MAX_LEVELS) {
         rc = cz_fail(ei, CZ_EINVAL, "fake tree: %u levels", nlevels);
         goto out;
     }
@@ -146,6 +188,7 @@ int cz__fake_tree(fr *root, cz__fake_path *paths, const uint64_t *index, const f
         }
         for (size_t i = 0; i < n; i++) { /* each path's level l */
             cz__path_level *lv = &paths[i].levels[l];
+            paths[i].nlevels = nlevels;
             const uint64_t g = pos[i] / arity;
             lv->arity = arity;
             lv->index = (uint32_t)(pos[i] % arity);
