@@ -47,9 +47,8 @@ static int poseidon(fr *out, const fr *in, unsigned n, cz_errinfo *ei) {
 }
 
 void cz__porep_fake_free(cz__porep_fake *f) {
+    cz__porep_c1_free(&f->c1);
     free(f->challenges);
-    free(f->w);
-    free(f->paths);
     memset(f, 0, sizeof *f);
 }
 
@@ -96,12 +95,20 @@ static int make_columns(col_node **out, size_t *ncols, cz__porep_fake *f, uint32
             if (layer > 1)
                 for (int q = CZ__POREP_DRG_PARENTS; q < CZ__POREP_COL_PARENTS; q++)
                     pv[np++] = col_find(c, n, p[q])->rows[layer - 2];
-            cz__porep_label_native(&c[i].rows[layer - 1], &f->replica_id, layer, c[i].index, pv,
+            cz__porep_label_native(&c[i].rows[layer - 1], &f->c1.replica_id, layer, c[i].index, pv,
                                    np);
         }
     *out = c;
     *ncols = n;
     return CZ_OK;
+}
+
+/* A proof of leaf under root through path. */
+static void merkle_of(cz__merkle_proof *m, const fr *leaf, const fr *root, const cz__tree_path *p) {
+    m->leaf = *leaf;
+    m->root = *root;
+    m->path = *p;
+    cz__tree_path_fix(&m->path);
 }
 
 int cz__porep_fake_make(cz__porep_fake *f, uint64_t sector_size, uint64_t registered_proof,
@@ -111,33 +118,42 @@ int cz__porep_fake_make(cz__porep_fake *f, uint64_t sector_size, uint64_t regist
     uint32_t(*par)[14] = NULL;
     unsigned ar_d[CZ__TREE_MAX_LEVELS], ar_rc[CZ__TREE_MAX_LEVELS], nrc;
     col_node *cols = NULL;
-    fr *vals = NULL;
+    fr *vals = NULL, comm_c, comm_r_last, two[2];
+    cz__tree_path *pd = NULL, *pr = NULL, *pc = NULL;
+    cz__porep_c1 *c1 = &f->c1;
     size_t nch, ncols = 0;
     int rc;
     memset(f, 0, sizeof *f);
     if ((rc = cz__porep_shape_get(&f->shape, sector_size, ei)) != CZ_OK)
         return rc;
-    f->npartitions = npartitions ? npartitions : f->shape.partitions;
-    nch = (size_t)f->npartitions * f->shape.challenges;
+    const unsigned L = f->shape.layers;
+    c1->registered_proof = registered_proof;
+    c1->npartitions = npartitions ? npartitions : f->shape.partitions;
+    c1->per = f->shape.challenges;
+    nch = (size_t)c1->npartitions * c1->per;
     cz__porep_id(porep_id, registered_proof);
     cz__porep_graph_init(&f->graph, f->shape.nodes, porep_id, registered_proof < 5);
-    cz__fake_fr(&f->replica_id, &rng);
-    for (int i = 0; i < 32; i++)
-        f->seed[i] = (uint8_t)cz__fake_mix(&rng);
+    cz__fake_fr(&c1->replica_id, &rng);
+    for (int i = 0; i < 32; i++) {
+        c1->seed[i] = (uint8_t)cz__fake_mix(&rng);
+        c1->ticket[i] = (uint8_t)cz__fake_mix(&rng);
+    }
     f->challenges = calloc(nch, sizeof *f->challenges);
-    f->w = calloc(nch, sizeof *f->w);
-    f->paths = calloc(nch * CZ__POREP_FAKE_PATHS, sizeof *f->paths);
+    c1->proofs = calloc(nch, sizeof *c1->proofs);
     par = calloc(nch, sizeof *par);
     idx = calloc(nch * 15, sizeof *idx);
     vals = calloc(nch * 15, sizeof *vals);
-    if (f->challenges == NULL || f->w == NULL || f->paths == NULL || par == NULL || idx == NULL ||
-        vals == NULL) {
+    pd = calloc(nch, sizeof *pd);
+    pr = calloc(nch, sizeof *pr);
+    pc = calloc(nch * 15, sizeof *pc);
+    if (f->challenges == NULL || c1->proofs == NULL || par == NULL || idx == NULL || vals == NULL ||
+        pd == NULL || pr == NULL || pc == NULL) {
         rc = cz_fail(ei, CZ_ENOMEM, "fake porep: %zu challenges", nch);
         goto out;
     }
-    for (unsigned k = 0; k < f->npartitions; k++)
-        cz__porep_challenges(&f->challenges[(size_t)k * f->shape.challenges], f->shape.challenges,
-                             f->shape.nodes, &f->replica_id, f->seed, k);
+    for (unsigned k = 0; k < c1->npartitions; k++)
+        cz__porep_challenges(&f->challenges[(size_t)k * c1->per], c1->per, f->shape.nodes,
+                             &c1->replica_id, c1->seed, k);
     for (size_t i = 0; i < nch; i++) {
         cz__porep_drg_parents(&f->graph, (uint32_t)f->challenges[i], par[i]);
         cz__porep_exp_parents(&f->graph, (uint32_t)f->challenges[i],
@@ -150,88 +166,72 @@ int cz__porep_fake_make(cz__porep_fake *f, uint64_t sector_size, uint64_t regist
     nrc = cz__fake_tree_arities(ar_rc, &f->shape.tree, f->shape.nodes);
     /* tree D: the data leaves; tree R: their encodings (last label + data) */
     for (size_t i = 0; i < nch; i++) {
-        col_node *c = col_find(cols, ncols, f->challenges[i]);
         idx[i] = f->challenges[i];
-        vals[i] = c->data;
+        vals[i] = col_find(cols, ncols, f->challenges[i])->data;
     }
-    if ((rc = cz__fake_tree(&f->comm_d, f->paths, idx, vals, nch, ar_d, f->shape.levels_d,
+    if ((rc = cz__fake_tree(&c1->comm_d, pd, idx, vals, nch, ar_d, f->shape.levels_d,
                             CZ__TREE_SHA256, &rng, ei)) != CZ_OK)
         goto out;
-    {
-        cz__tree_path *tmp = calloc(nch * 15, sizeof *tmp);
-        if (tmp == NULL) {
-            rc = cz_fail(ei, CZ_ENOMEM, "fake porep: paths");
-            goto out;
-        }
-        /* D paths are at tmp only for now: move them into place */
-        memcpy(tmp, f->paths, nch * sizeof *tmp);
-        for (size_t i = 0; i < nch; i++)
-            f->paths[i * CZ__POREP_FAKE_PATHS] = tmp[i];
-        for (size_t i = 0; i < nch; i++) {
-            col_node *c = col_find(cols, ncols, f->challenges[i]);
-            cz_bls12381_fr_add(&vals[i], &c->rows[f->shape.layers - 1], &c->data);
-        }
-        rc = cz__fake_tree(&f->comm_r_last, tmp, idx, vals, nch, ar_rc, nrc, CZ__TREE_POSEIDON,
-                           &rng, ei);
-        for (size_t i = 0; rc == CZ_OK && i < nch; i++)
-            f->paths[i * CZ__POREP_FAKE_PATHS + 1] = tmp[i];
-        /* tree C: per challenge its column, then its 14 parents' */
-        for (size_t i = 0; rc == CZ_OK && i < nch; i++)
-            for (int q = 0; q < 15; q++) {
-                const uint64_t node = q == 0 ? f->challenges[i] : par[i][q - 1];
-                idx[15 * i + (size_t)q] = node;
-                rc = poseidon(&vals[15 * i + (size_t)q], col_find(cols, ncols, node)->rows,
-                              f->shape.layers, ei);
-            }
-        if (rc == CZ_OK)
-            rc = cz__fake_tree(&f->comm_c, tmp, idx, vals, nch * 15, ar_rc, nrc, CZ__TREE_POSEIDON,
-                               &rng, ei);
-        for (size_t i = 0; rc == CZ_OK && i < nch; i++)
-            for (int q = 0; q < 15; q++)
-                f->paths[i * CZ__POREP_FAKE_PATHS + 2 + (size_t)q] = tmp[15 * i + (size_t)q];
-        free(tmp);
-        if (rc != CZ_OK)
-            goto out;
+    for (size_t i = 0; i < nch; i++) {
+        col_node *c = col_find(cols, ncols, f->challenges[i]);
+        merkle_of(&c1->proofs[i].comm_d_proof, &c->data, &c1->comm_d, &pd[i]);
+        cz_bls12381_fr_add(&vals[i], &c->rows[L - 1], &c->data);
     }
-    {
-        fr two[2] = {f->comm_c, f->comm_r_last};
-        if ((rc = poseidon(&f->comm_r, two, 2, ei)) != CZ_OK)
-            goto out;
-    }
-    /* the paths were copied into place: their levels point at their own siblings again */
-    for (size_t i = 0; i < nch * CZ__POREP_FAKE_PATHS; i++)
-        cz__tree_path_fix(&f->paths[i]);
-    for (size_t i = 0; i < nch; i++) { /* the witness, pointing into the paths */
-        cz__porep_challenge *w = &f->w[i];
-        cz__tree_path *pp = &f->paths[i * CZ__POREP_FAKE_PATHS];
-        w->node = f->challenges[i];
-        w->data_leaf = col_find(cols, ncols, w->node)->data;
-        w->path_d = pp[0].levels;
-        w->path_r = pp[1].levels;
-        w->path_c = pp[2].levels;
-        for (int q = 0; q < CZ__POREP_COL_PARENTS; q++) {
-            memcpy(w->parents[q].rows, col_find(cols, ncols, par[i][q])->rows,
-                   sizeof w->parents[q].rows);
-            w->parents[q].path = pp[3 + q].levels;
+    if ((rc = cz__fake_tree(&comm_r_last, pr, idx, vals, nch, ar_rc, nrc, CZ__TREE_POSEIDON, &rng,
+                            ei)) != CZ_OK)
+        goto out;
+    for (size_t i = 0; i < nch; i++)
+        merkle_of(&c1->proofs[i].comm_r_last_proof, &vals[i], &comm_r_last, &pr[i]);
+    /* tree C: per challenge its column, then its 14 parents' */
+    for (size_t i = 0; i < nch; i++)
+        for (int q = 0; q < 15; q++) {
+            const uint64_t node = q == 0 ? f->challenges[i] : par[i][q - 1];
+            idx[15 * i + (size_t)q] = node;
+            if ((rc = poseidon(&vals[15 * i + (size_t)q], col_find(cols, ncols, node)->rows, L,
+                               ei)) != CZ_OK)
+                goto out;
         }
+    if ((rc = cz__fake_tree(&comm_c, pc, idx, vals, nch * 15, ar_rc, nrc, CZ__TREE_POSEIDON, &rng,
+                            ei)) != CZ_OK)
+        goto out;
+    for (size_t i = 0; i < nch; i++) {
+        cz__porep_vanilla *v = &c1->proofs[i];
+        fr pv[CZ__POREP_COL_PARENTS];
+        for (int q = 0; q < 15; q++) {
+            cz__porep_column_proof *cp = q == 0                       ? &v->c_x
+                                         : q <= CZ__POREP_DRG_PARENTS ? &v->drg[q - 1]
+                                                                      : &v->exp[q - 7];
+            cp->index = (uint32_t)idx[15 * i + (size_t)q];
+            memcpy(cp->rows, col_find(cols, ncols, cp->index)->rows, sizeof cp->rows);
+            merkle_of(&cp->inclusion, &vals[15 * i + (size_t)q], &comm_c, &pc[15 * i + (size_t)q]);
+        }
+        for (unsigned layer = 1; layer <= L; layer++) {
+            cz__porep_label_proof *lp = &v->labels[layer - 1];
+            unsigned np = 0;
+            for (int q = 0; q < CZ__POREP_DRG_PARENTS; q++)
+                pv[np++] = v->drg[q].rows[layer - 1];
+            if (layer > 1)
+                for (int q = 0; q < CZ__POREP_EXP_PARENTS; q++)
+                    pv[np++] = v->exp[q].rows[layer - 2];
+            for (unsigned p = 0; p < CZ__POREP_PARENTS; p++)
+                lp->parents[p] = pv[p % np];
+            lp->layer = layer;
+            lp->node = f->challenges[i];
+        }
+        v->encoding = v->labels[L - 1];
     }
+    two[0] = comm_c;
+    two[1] = comm_r_last;
+    rc = poseidon(&c1->comm_r, two, 2, ei);
 out:
     free(par);
     free(idx);
     free(vals);
     free(cols);
+    free(pd);
+    free(pr);
+    free(pc);
     if (rc != CZ_OK)
         cz__porep_fake_free(f);
     return rc;
-}
-
-void cz__porep_fake_partition(cz__porep_partition *p, const cz__porep_fake *f, unsigned k) {
-    memset(p, 0, sizeof *p);
-    p->replica_id = f->replica_id;
-    p->comm_d = f->comm_d;
-    p->comm_r = f->comm_r;
-    p->comm_r_last = f->comm_r_last;
-    p->comm_c = f->comm_c;
-    p->challenges = &f->w[(size_t)k * f->shape.challenges];
-    p->nchallenges = f->shape.challenges;
 }

@@ -15,21 +15,14 @@
 #ifndef CUZK_FILECOIN_POREP_FAKE_H
 #define CUZK_FILECOIN_POREP_FAKE_H
 
-#include "filecoin/merkle.h"
-#include "filecoin/porep_inputs.h"
+#include "filecoin/porep_vanilla.h"
 
 typedef struct cz__porep_fake {
     cz__porep_shape shape;
     cz__porep_graph graph;
-    cz_bls12381_fr replica_id, comm_d, comm_r, comm_r_last, comm_c;
-    uint8_t seed[32];       /* the interactive challenge seed */
-    unsigned npartitions;   /* challenges: npartitions · shape.challenges */
-    uint64_t *challenges;   /* partition after partition */
-    cz__porep_challenge *w; /* the circuit witness of each challenge */
-    cz__tree_path *paths;   /* per challenge: D, R, C, then the 14 parents' C */
+    cz__porep_c1 c1;      /* the C1: commitments, seeds and every partition's proofs */
+    uint64_t *challenges; /* partition after partition */
 } cz__porep_fake;
-
-#define CZ__POREP_FAKE_PATHS (3 + CZ__POREP_COL_PARENTS)
 
 /* A fake sector of sector_size for registered seal proof id (its porep_id and graph: v1.0 for
  * ids 0-4, else v1.1), npartitions partitions (0: the shape's). CZ_EINVAL (a size PoRep does not
@@ -37,7 +30,5 @@ typedef struct cz__porep_fake {
 int cz__porep_fake_make(cz__porep_fake *f, uint64_t sector_size, uint64_t registered_proof,
                         unsigned npartitions, uint64_t seed, cz_errinfo *ei);
 void cz__porep_fake_free(cz__porep_fake *f);
-/* Partition k's circuit witness (pointing into f). */
-void cz__porep_fake_partition(cz__porep_partition *p, const cz__porep_fake *f, unsigned k);
 
 #endif
