@@ -13,10 +13,11 @@
 # lists except the C and compiler runtimes, the CUDA driver and the loader: the target's glibc
 # must be at least this machine's), MANIFEST.txt and this script.
 #
-# run: phases in the order given (default: unit micro engine daemon), each step under its own time
-# limit, cut to what is left of TOTAL seconds (default 540) and skipped under 5 s. Every step
-# appends a line to $OUT/summary.txt as it ends (what a call cut short still returns); the logs
-# go to $OUT/logs.tgz at the end (the device returns at most 8 files).
+# run: phases in the order given (default: unit micro engine daemon), with the library of another
+# build when LIB=NAME names one packed by hand as DIR/var/NAME/libcuzk.so.xz (see msmvar), each
+# step under its own time limit, cut to what is left of TOTAL seconds (default 540) and skipped
+# under 5 s. Every step appends a line to $OUT/summary.txt as it ends (what a call cut short still
+# returns); the logs go to $OUT/logs.tgz at the end (the device returns at most 8 files).
 #   unit    every packed test program (gpu_test_*, engine_test_*, daemon_test_gpus, and the CPU
 #           tests of the IFMA decoder: curve_test_g1_decode8, formats_test_bellperson*),
 #           or those named in UNIT_TESTS, UNIT_LIMIT seconds each (default 150); the GPU results
@@ -26,6 +27,8 @@
 #           median of 5 (cuzk-bench msm|ntt --gpu --no-copies), the JSON lines into summary.txt
 #   ceiling the pipe and field-multiplication throughput ceilings (cuzk-bench-gpu-ceiling), the
 #           JSON lines into summary.txt
+#   accum   what a bucket addition costs, XYZZ madd against batch-affine with K accumulators a
+#           thread (cuzk-bench-gpu-accumulation), the JSON lines into summary.txt
 #   msmprof one BLS12-381 G1 MSM of 2^MPLOG (27) uniform scalars on the device with its phase
 #           times (cuzk-bench msm --profile), the last lines into summary.txt
 #   engine  the engine at 2^ESCALE (27) with the benchmark key on GPU 0, the pinned pool filled
@@ -77,7 +80,7 @@ pack() {
   local all
   all=$(ninja -C "$B" -t targets all 2>/dev/null | sed 's/:.*//')
   for t in cuzk-daemon daemon_test_gpus cuzk-bench-gpu-bellperson cuzk-bench-setup-bellperson \
-    cuzk-bench-gpu-ceiling cuzk-bench-post-synth cuzk-cli; do
+    cuzk-bench-gpu-ceiling cuzk-bench-gpu-accumulation cuzk-bench-post-synth cuzk-cli; do
     grep -qx "$t" <<<"$all" && targets+=("$t")
   done
   # the CPU tests of code that takes a different path on the device's CPU (AVX-512 IFMA) too
@@ -123,6 +126,8 @@ run() {
     xz -T0 -dc "$f" >$X/$n && chmod +x $X/$n
   done
   tar -C $X -xf $X/lib.tar 2>/dev/null && rm -f $X/lib.tar
+  # LIB=NAME: every phase runs with DIR/var/NAME/libcuzk.so.xz as the library
+  [ -n "${LIB:-}" ] && xz -dc "$D/var/$LIB/libcuzk.so.xz" >$X/libcuzk.so
   export LD_LIBRARY_PATH=$X:$X/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
   say() { echo "$*" | tee -a "$S"; }
   el() { echo $(($(date +%s) - t0)); }
@@ -167,6 +172,10 @@ run() {
       ceiling)
         step ceiling 60 $X/cuzk-bench-gpu-ceiling
         grep -h '^{' "$O/ceiling.log" >>"$S"
+        ;;
+      accum)
+        step accum 120 $X/cuzk-bench-gpu-accumulation
+        grep -h '^{' "$O/accum.log" >>"$S"
         ;;
       msmprof)
         step msmprof 120 $X/cuzk-bench msm --gpu --curve bls12381 --log-n "${MPLOG:-27}" \
@@ -221,7 +230,7 @@ run() {
         post_phase
         ;;
       *)
-        say "unknown phase $q (unit micro ceiling msmprof msmvar engine bp bpsetup daemon params post)"
+        say "unknown phase $q (unit micro ceiling accum msmprof msmvar engine bp bpsetup daemon params post)"
         ;;
       esac
     done

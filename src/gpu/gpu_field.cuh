@@ -222,6 +222,121 @@ static __device__ __forceinline__ void fe_mul_nr(fe<C> &s, const fe<C> &a, const
     });
 }
 
+/* ---- Karatsuba products (CZ_GPU_KARATSUBA) ---- */
+
+/* z = x·y for H-word x, y (2H words): product scanning into a 96-bit column. */
+template <int H>
+static __device__ __forceinline__ void mul_words(uint32_t *z, const uint32_t *x,
+                                                 const uint32_t *y) {
+    uint32_t c0 = 0, c1 = 0, c2 = 0;
+#pragma unroll
+    for (int k = 0; k < 2 * H - 1; k++) {
+#pragma unroll
+        for (int i = (k < H ? 0 : k - H + 1); i <= (k < H ? k : H - 1); i++)
+            mac3(c0, c1, c2, x[i], y[k - i]);
+        z[k] = c0;
+        c0 = c1, c1 = c2, c2 = 0;
+    }
+    z[2 * H - 1] = c0;
+}
+
+/* t = a·b (2N words) by one level of Karatsuba on halves of H = N/2 words: z0 = aL·bL and
+ * z2 = aH·bH in t, z1 = (aL + aH)·(bL + bH) beside them (3H² wide multiply-adds instead of 4H²);
+ * the carries ca, cb of the two sums add (ca·sb + cb·sa)·2^(32H) + ca·cb·2^(64H) to z1, and the
+ * middle term z1 - z0 - z2 = aL·bH + aH·bL is added at word H. */
+template <class C>
+static __device__ __forceinline__ void prod_kara(uint32_t *t, const fe<C> &a, const fe<C> &b) {
+    constexpr int H = C::N / 2;
+    uint32_t sa[H], sb[H], xa[H], xb[H], ca, cb, z1[2 * H + 1];
+    asm volatile("add.cc.u32 %0, %1, %2;" : "=r"(sa[0]) : "r"(a.l[0]), "r"(a.l[H]));
+#pragma unroll
+    for (int i = 1; i < H; i++)
+        asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(sa[i]) : "r"(a.l[i]), "r"(a.l[H + i]));
+    asm volatile("addc.u32 %0, 0, 0;" : "=r"(ca));
+    asm volatile("add.cc.u32 %0, %1, %2;" : "=r"(sb[0]) : "r"(b.l[0]), "r"(b.l[H]));
+#pragma unroll
+    for (int i = 1; i < H; i++)
+        asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(sb[i]) : "r"(b.l[i]), "r"(b.l[H + i]));
+    asm volatile("addc.u32 %0, 0, 0;" : "=r"(cb));
+    mul_words<H>(t, a.l, b.l);
+    mul_words<H>(t + 2 * H, a.l + H, b.l + H);
+    mul_words<H>(z1, sa, sb);
+    const uint32_t ma = 0u - ca, mb = 0u - cb, cab = ca & cb;
+#pragma unroll
+    for (int i = 0; i < H; i++)
+        xa[i] = sb[i] & ma, xb[i] = sa[i] & mb;
+    asm volatile("add.cc.u32 %0, %0, %1;" : "+r"(z1[H]) : "r"(xa[0]));
+#pragma unroll
+    for (int i = 1; i < H; i++)
+        asm volatile("addc.cc.u32 %0, %0, %1;" : "+r"(z1[H + i]) : "r"(xa[i]));
+    asm volatile("addc.u32 %0, %1, 0;" : "=r"(z1[2 * H]) : "r"(cab));
+    asm volatile("add.cc.u32 %0, %0, %1;" : "+r"(z1[H]) : "r"(xb[0]));
+#pragma unroll
+    for (int i = 1; i < H; i++)
+        asm volatile("addc.cc.u32 %0, %0, %1;" : "+r"(z1[H + i]) : "r"(xb[i]));
+    asm volatile("addc.u32 %0, %0, 0;" : "+r"(z1[2 * H]));
+#pragma unroll
+    for (int h = 0; h < 2; h++) {
+        const uint32_t *z = t + 2 * H * h;
+        asm volatile("sub.cc.u32 %0, %0, %1;" : "+r"(z1[0]) : "r"(z[0]));
+#pragma unroll
+        for (int i = 1; i < 2 * H; i++)
+            asm volatile("subc.cc.u32 %0, %0, %1;" : "+r"(z1[i]) : "r"(z[i]));
+        asm volatile("subc.u32 %0, %0, 0;" : "+r"(z1[2 * H]));
+    }
+    asm volatile("add.cc.u32 %0, %0, %1;" : "+r"(t[H]) : "r"(z1[0]));
+#pragma unroll
+    for (int i = 1; i <= 2 * H; i++)
+        asm volatile("addc.cc.u32 %0, %0, %1;" : "+r"(t[H + i]) : "r"(z1[i]));
+#pragma unroll
+    for (int i = 3 * H + 1; i < 4 * H - 1; i++)
+        asm volatile("addc.cc.u32 %0, %0, 0;" : "+r"(t[i]));
+    asm volatile("addc.u32 %0, %0, 0;" : "+r"(t[4 * H - 1]));
+}
+
+/* s = t·R⁻¹ mod p below t/R + p for t < p·R (2N words, no final subtraction): the columns of
+ * fe_mont_cols with word k of t added at the start of column k. */
+template <class C> static __device__ __forceinline__ void redc_words(fe<C> &s, const uint32_t *t) {
+    constexpr int N = C::N;
+    uint32_t m[N], c0 = 0, c1 = 0, c2 = 0;
+#pragma unroll
+    for (int k = 0; k < 2 * N; k++) {
+        asm("add.cc.u32 %0, %0, %2;\n\taddc.u32 %1, %1, 0;" : "+r"(c0), "+r"(c1) : "r"(t[k]));
+        if (k < N) {
+#pragma unroll
+            for (int i = 0; i < k; i++)
+                mac3(c0, c1, c2, m[i], C::p(k - i));
+            m[k] = mont_m<C>(c0);
+            mac3(c0, c1, c2, m[k], C::p(0));
+        } else {
+#pragma unroll
+            for (int i = k - N + 1; i < N; i++)
+                mac3(c0, c1, c2, m[i], C::p(k - i));
+            s.l[k - N] = c0;
+        }
+        c0 = c1, c1 = c2, c2 = 0;
+    }
+}
+
+/* r = a·b·R⁻¹ mod p by prod_kara and redc_words, fully reduced. */
+template <class C>
+static __device__ __forceinline__ void fe_mul_kara(fe<C> &r, const fe<C> &a, const fe<C> &b) {
+    uint32_t t[2 * C::N];
+    fe<C> s;
+    prod_kara(t, a, b);
+    redc_words(s, t);
+    fe_reduce_once(r, s);
+}
+
+/* Whether fe_mul and fe_mul_add2 of field C go through the Karatsuba product. */
+template <class C> struct fe_kara {
+#ifdef CZ_GPU_KARATSUBA
+    static constexpr bool value = C::N == 12;
+#else
+    static constexpr bool value = false;
+#endif
+};
+
 /* nd = p - d for d < p (nd in (0, p]: a multiplication operand standing for -d). */
 template <class C> static __device__ __forceinline__ void fe_p_minus(fe<C> &nd, const fe<C> &d) {
     asm volatile("sub.cc.u32 %0, %1, %2;" : "=r"(nd.l[0]) : "r"(C::p(0)), "r"(d.l[0]));
@@ -237,10 +352,21 @@ template <class C>
 static __device__ __forceinline__ void fe_mul_add2(fe<C> &r, const fe<C> &a, const fe<C> &b,
                                                    const fe<C> &c, const fe<C> &d) {
     fe<C> s;
-    fe_mont_cols(s, [&](uint32_t &c0, uint32_t &c1, uint32_t &c2, int i, int j) {
-        mac3(c0, c1, c2, a.l[i], b.l[j]);
-        mac3(c0, c1, c2, c.l[i], d.l[j]);
-    });
+    if constexpr (fe_kara<C>::value) {
+        uint32_t t[2 * C::N], u[2 * C::N];
+        prod_kara(t, a, b);
+        prod_kara(u, c, d);
+        asm volatile("add.cc.u32 %0, %0, %1;" : "+r"(t[0]) : "r"(u[0]));
+#pragma unroll
+        for (int i = 1; i < 2 * C::N; i++)
+            asm volatile("addc.cc.u32 %0, %0, %1;" : "+r"(t[i]) : "r"(u[i]));
+        redc_words(s, t);
+    } else {
+        fe_mont_cols(s, [&](uint32_t &c0, uint32_t &c1, uint32_t &c2, int i, int j) {
+            mac3(c0, c1, c2, a.l[i], b.l[j]);
+            mac3(c0, c1, c2, c.l[i], d.l[j]);
+        });
+    }
     fe_reduce_once(r, s);
 }
 
@@ -273,9 +399,13 @@ static __device__ __forceinline__ void fe_mul_add4(fe<C> &r, const fe<C> &a, con
 /* r = a·b·R⁻¹ mod p, fully reduced (product scanning, see the file comment). r may alias a or b. */
 template <class C>
 static __device__ __forceinline__ void fe_mul(fe<C> &r, const fe<C> &a, const fe<C> &b) {
-    fe<C> s;
-    fe_mul_nr(s, a, b);
-    fe_reduce_once(r, s);
+    if constexpr (fe_kara<C>::value) {
+        fe_mul_kara(r, a, b);
+    } else {
+        fe<C> s;
+        fe_mul_nr(s, a, b);
+        fe_reduce_once(r, s);
+    }
 }
 
 /* r = a²·R⁻¹ mod p. */

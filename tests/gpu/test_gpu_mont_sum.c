@@ -8,7 +8,9 @@
  * not clear, a carry out of the top word, a value of 2p or more before the one conditional
  * subtraction. The results are checked against the CPU field (cuzk/field.h) as oracle, on
  * BLS12-381's and BN254's Fp, for random elements and the extremes 0, 1, p - 1 (whose
- * negations p - 0 = p reach the operand bound). Needs no GPU.
+ * negations p - 0 = p reach the operand bound). Also the Karatsuba path (prod_kara: the three
+ * half products, the carries of the half sums, the middle term's subtractions and its addition
+ * at word N/2; redc_words), which the kernels use under CZ_GPU_KARATSUBA. Needs no GPU.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -269,6 +271,131 @@ static void lane_mul_sub(uint32_t *r, int h, const uint32_t *a, const uint32_t *
     mul_add4(r, x, y, f);
 }
 
+/* ---- the Karatsuba path (gpu_field.cuh: prod_kara, redc_words, fe_mul_kara and fe_mul_add2
+ * under CZ_GPU_KARATSUBA) ---- */
+
+/* mul_words: x·y of h-word operands into 2h words through a 96-bit column */
+static void half_product(uint32_t *z, const uint32_t *x, const uint32_t *y, int h) {
+    u128 acc = 0;
+    const u128 lim = (u128)1 << 96;
+    for (int k = 0; k < 2 * h - 1; k++) {
+        for (int i = (k < h ? 0 : k - h + 1); i <= (k < h ? k : h - 1); i++) {
+            acc += (uint64_t)x[i] * y[k - i];
+            lost += acc >= lim;
+        }
+        z[k] = (uint32_t)acc;
+        acc >>= 32;
+    }
+    z[2 * h - 1] = (uint32_t)acc;
+    lost += (acc >> 32) != 0;
+}
+
+/* r += x (len words, a carry chain); returns the carry out of the top word */
+static uint32_t add_words(uint32_t *r, const uint32_t *x, int len) {
+    uint64_t c = 0;
+    for (int i = 0; i < len; i++) {
+        c += (uint64_t)r[i] + x[i];
+        r[i] = (uint32_t)c;
+        c >>= 32;
+    }
+    return (uint32_t)c;
+}
+
+/* prod_kara: t = a·b in 2n words; each chain's carry or borrow out of its top word is lost */
+static void kara_product(uint32_t *t, const uint32_t *a, const uint32_t *b, const fld *f) {
+    const int h = f->n / 2;
+    uint32_t sa[MAXL / 2], sb[MAXL / 2], xa[MAXL / 2 + 1] = {0}, xb[MAXL / 2 + 1] = {0};
+    uint32_t z1[MAXL + 1] = {0}, ca, cb;
+    memcpy(sa, a, sizeof(uint32_t) * (size_t)h);
+    memcpy(sb, b, sizeof(uint32_t) * (size_t)h);
+    ca = add_words(sa, a + h, h);
+    cb = add_words(sb, b + h, h);
+    half_product(t, a, b, h);
+    half_product(t + 2 * h, a + h, b + h, h);
+    half_product(z1, sa, sb, h);
+    for (int i = 0; i < h; i++) {
+        xa[i] = ca ? sb[i] : 0;
+        xb[i] = cb ? sa[i] : 0;
+    }
+    xa[h] = ca & cb; /* the top word of the first correction chain */
+    lost += add_words(z1 + h, xa, h + 1) != 0;
+    lost += add_words(z1 + h, xb, h + 1) != 0;
+    for (int q = 0; q < 2; q++) { /* z1 -= z0, z1 -= z2 over 2h + 1 words */
+        uint32_t z[MAXL + 1] = {0};
+        memcpy(z, t + 2 * h * q, sizeof(uint32_t) * (size_t)(2 * h));
+        lost += sub_n(z1, z1, z, 2 * h + 1) != 0;
+    }
+    { /* t += z1·2^(32h): a chain through the top word of t */
+        uint32_t w[3 * MAXL / 2] = {0};
+        memcpy(w, z1, sizeof(uint32_t) * (size_t)(2 * h + 1));
+        lost += add_words(t + h, w, 3 * h) != 0;
+    }
+}
+
+/* redc_words: (t + m·p)/R for t < p·R, word k of t added at the start of column k */
+static void kara_redc(uint32_t *r, const uint32_t *t, const fld *f) {
+    const int n = f->n;
+    uint32_t m[MAXL], s[MAXL];
+    u128 acc = 0;
+    const u128 lim = (u128)1 << 96;
+    for (int col = 0; col < 2 * n; col++) {
+        acc += t[col];
+        lost += acc >= lim;
+        if (col < n) {
+            for (int i = 0; i < col; i++) {
+                acc += (uint64_t)m[i] * f->p[col - i];
+                lost += acc >= lim;
+            }
+            m[col] = (uint32_t)acc * f->n0;
+            acc += (uint64_t)m[col] * f->p[0];
+            lost += acc >= lim;
+            lost += (uint32_t)acc != 0;
+        } else {
+            for (int i = col - n + 1; i < n; i++) {
+                acc += (uint64_t)m[i] * f->p[col - i];
+                lost += acc >= lim;
+            }
+            s[col - n] = (uint32_t)acc;
+        }
+        acc >>= 32;
+    }
+    lost += acc != 0; /* a carry out of the top word */
+    {
+        uint32_t p2[MAXL + 1], sx[MAXL + 1];
+        uint64_t c = 0;
+        for (int i = 0; i < n; i++) {
+            c += (uint64_t)f->p[i] * 2;
+            p2[i] = (uint32_t)c;
+            c >>= 32;
+        }
+        p2[n] = (uint32_t)c;
+        memcpy(sx, s, sizeof(uint32_t) * (size_t)n);
+        sx[n] = 0;
+        lost += cmp_n(sx, p2, n + 1) >= 0; /* one conditional subtraction must reduce */
+    }
+    {
+        uint32_t d[MAXL];
+        if (!sub_n(d, s, f->p, n))
+            memcpy(s, d, sizeof(uint32_t) * (size_t)n);
+    }
+    memcpy(r, s, sizeof(uint32_t) * (size_t)n);
+}
+
+static void kara_mul(uint32_t *r, const uint32_t *a, const uint32_t *b, const fld *f) {
+    uint32_t t[2 * MAXL];
+    kara_product(t, a, b, f);
+    kara_redc(r, t, f);
+}
+
+static void kara_mul_add2(uint32_t *r, const uint32_t *a, const uint32_t *b, const uint32_t *c,
+                          const uint32_t *d, const fld *f) {
+    uint32_t t[2 * MAXL], u[2 * MAXL];
+    kara_product(t, a, b, f);
+    kara_product(u, c, d, f);
+    lost += add_words(t, u, 2 * f->n) != 0;
+    kara_redc(r, t, f);
+}
+
 /* ---- checks ---- */
 
 static void random_below(uint32_t *r, const fld *f) {
@@ -381,6 +508,35 @@ static void check_fp2(const fld *f) {
         fprintf(stderr, "  %s Fp2: %d wrong products, %d lost\n", f->name, bad, lost - lost0);
 }
 
+/* Products and sums of two products through the Karatsuba path against the CPU field, with the
+ * operand p that fe_p_minus makes of 0 (fe_mul_sub's negated factor) among the extremes. */
+static void check_kara(const fld *f) {
+    const int n = f->n;
+    int bad = 0, lost0 = lost;
+    for (int it = 0; it < 20000; it++) {
+        uint32_t a[MAXL], b[MAXL], c[MAXL], d[MAXL], nd[MAXL], r[MAXL], ab[MAXL], cd[MAXL],
+            want[MAXL];
+        const int ext = NEXT * NEXT * NEXT * NEXT;
+        element(a, it < ext ? it % NEXT : 3, f);
+        element(b, it < ext ? (it / NEXT) % NEXT : 3, f);
+        element(c, it < ext ? (it / (NEXT * NEXT)) % NEXT : 3, f);
+        element(d, it < ext ? it / (NEXT * NEXT * NEXT) : 3, f);
+        f->mul(ab, a, b);
+        f->mul(cd, c, d);
+        kara_mul(r, a, b, f);
+        bad += memcmp(r, ab, sizeof(uint32_t) * (size_t)n) != 0;
+        kara_mul_add2(r, a, b, c, d, f);
+        f->add(want, ab, cd);
+        bad += memcmp(r, want, sizeof(uint32_t) * (size_t)n) != 0;
+        p_minus(nd, d, f); /* p for d = 0: the largest operand the kernels pass */
+        kara_mul_add2(r, a, b, c, nd, f);
+        f->sub(want, ab, cd);
+        bad += memcmp(r, want, sizeof(uint32_t) * (size_t)n) != 0;
+    }
+    if (!CHECK_EQ_INT(bad, 0) || !CHECK_EQ_INT(lost - lost0, 0))
+        fprintf(stderr, "  %s Fp Karatsuba: %d wrong, %d lost\n", f->name, bad, lost - lost0);
+}
+
 /* The model must see a violation where there is one: eleven products of p - 1 on BN254 sum to
  * more than 2p times R (11p²/R > 2.08p), so one subtraction would not reduce them. */
 static void test_model(void) {
@@ -395,6 +551,14 @@ static void test_model(void) {
     mont_cols(r, 11, x, x, f);
     CHECK(lost > lost0);
     lost = lost0;
+    /* and the Karatsuba reduction of a t that is not below p·R (all ones): s is 2p or more */
+    {
+        uint32_t t[2 * MAXL];
+        memset(t, 0xff, sizeof t);
+        kara_redc(r, t, f);
+        CHECK(lost > lost0);
+        lost = lost0;
+    }
 }
 
 static void test_bls12381_fp(void) {
@@ -410,11 +574,18 @@ static void test_bn254_fp2(void) {
     check_fp2(&fields[1]);
 }
 
-static const test_case cases[] = {{"model", test_model},
-                                  {"bls12381_fp", test_bls12381_fp},
-                                  {"bn254_fp", test_bn254_fp},
-                                  {"bls12381_fp2", test_bls12381_fp2},
-                                  {"bn254_fp2", test_bn254_fp2}};
+static void test_bls12381_kara(void) {
+    check_kara(&fields[0]);
+}
+static void test_bn254_kara(void) {
+    check_kara(&fields[1]);
+}
+
+static const test_case cases[] = {
+    {"model", test_model},           {"bls12381_kara", test_bls12381_kara},
+    {"bn254_kara", test_bn254_kara}, {"bls12381_fp", test_bls12381_fp},
+    {"bn254_fp", test_bn254_fp},     {"bls12381_fp2", test_bls12381_fp2},
+    {"bn254_fp2", test_bn254_fp2}};
 
 int main(int argc, char **argv) {
     return test_main(argc, argv, cases, TEST_COUNT(cases));
