@@ -1,0 +1,127 @@
+/*
+ * cuzk-bench-porep-synth: how fast a PoRep partition's circuit is synthesized (docs/bench.md),
+ * the starting point of #18's synthesis work. From a fake sector (porep_fake.h, made in memory),
+ * on one thread, one JSON line per step with the median, min and max over runs in ns:
+ *
+ *   op "check"    the native check of one partition (porep_vanilla.h), the work a verifier does
+ *   op "witness"  the witness of the partition's first --challenges challenges in WITNESS mode
+ *                 (the gadgets' gate-by-gate synthesis, values only), with ns per million
+ *                 constraints: the reference the original's 25-27 s per 32 GiB partition (130 M
+ *                 constraints, one thread) is compared with
+ *   op "record"   the same challenges recorded (RECORD: the matrices), one run
+ *
+ *   cuzk-bench-porep-synth [--sector-size 2KiB|..|64GiB] [--challenges N] [--runs R]
+ * Defaults: 32GiB, 1 challenge, 3 runs.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench_util.h"
+#include "filecoin/porep_fake.h"
+
+#define MAX_RUNS 21
+
+static void print(const char *op, const char *extra, double *ns, int runs) {
+    char fields[512];
+    snprintf(fields, sizeof fields, "\"op\":\"%s\"%s", op, extra);
+    bench_print_json("porep-synth", fields, bench_stats_of(ns, (size_t)runs));
+}
+
+/* The circuit of partition 0's first n challenges in mode; its rows. */
+static size_t synth(const cz__porep_fake *f, cz__porep_challenge *w, size_t n, cz__cs_mode mode,
+                    unsigned flags) {
+    cz__porep_partition p;
+    cz__cs cs;
+    size_t rows = 0;
+    if (cz__cs_init(&cs, mode, flags, NULL) != CZ_OK)
+        return 0;
+    cz__porep_vanilla_witness(&p, w, &f->c1, 0);
+    p.nchallenges = n;
+    cz__porep_circuit(&cs, &f->shape, &p);
+    if (cz__cs_status(&cs, NULL) == CZ_OK)
+        rows = cs.nrows;
+    cz__cs_free(&cs);
+    return rows;
+}
+
+int main(int argc, char **argv) {
+    uint64_t size = UINT64_C(1) << 35;
+    size_t n = 1;
+    int runs = 3;
+    double ns[MAX_RUNS];
+    char extra[256];
+    cz__porep_fake f;
+    cz__porep_challenge *w;
+    cz_errinfo ei;
+    size_t rows = 0;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--sector-size") == 0 && i + 1 < argc) {
+            char *end;
+            unsigned long long v = strtoull(argv[++i], &end, 10);
+            size = strcmp(end, "KiB") == 0   ? v << 10
+                   : strcmp(end, "MiB") == 0 ? v << 20
+                   : strcmp(end, "GiB") == 0 ? v << 30
+                                             : v;
+        } else if (strcmp(argv[i], "--challenges") == 0 && i + 1 < argc) {
+            n = strtoul(argv[++i], NULL, 10);
+        } else if (strcmp(argv[i], "--runs") == 0 && i + 1 < argc) {
+            runs = atoi(argv[++i]);
+        } else {
+            fprintf(stderr, "usage: cuzk-bench-porep-synth [--sector-size S] [--challenges N] "
+                            "[--runs R]\n");
+            return 2;
+        }
+    }
+    if (runs < 1 || runs > MAX_RUNS) {
+        fprintf(stderr, "cuzk-bench-porep-synth: --runs 1..%d\n", MAX_RUNS);
+        return 2;
+    }
+    cz_errinfo_clear(&ei);
+    if (cz__porep_fake_make(&f, size, 8, 1, 1, &ei) != CZ_OK) {
+        fprintf(stderr, "cuzk-bench-porep-synth: %s\n", ei.msg);
+        return 1;
+    }
+    if (n == 0 || n > f.c1.per || (w = calloc(f.c1.per, sizeof *w)) == NULL) {
+        fprintf(stderr, "cuzk-bench-porep-synth: --challenges 1..%u\n", f.c1.per);
+        cz__porep_fake_free(&f);
+        return 2;
+    }
+    for (int r = 0; r < runs; r++) {
+        uint64_t t0 = bench_now_ns();
+        if (cz__porep_vanilla_check(&f.c1, &f.shape, &f.graph, 0, &ei) != CZ_OK) {
+            fprintf(stderr, "cuzk-bench-porep-synth: %s\n", ei.msg);
+            return 1;
+        }
+        ns[r] = (double)(bench_now_ns() - t0);
+    }
+    snprintf(extra, sizeof extra, ",\"sector_size\":%llu,\"challenges\":%u",
+             (unsigned long long)size, f.c1.per);
+    print("check", extra, ns, runs);
+    for (int r = 0; r < runs; r++) {
+        uint64_t t0 = bench_now_ns();
+        rows = synth(&f, w, n, CZ__CS_WITNESS, 0);
+        ns[r] = (double)(bench_now_ns() - t0);
+    }
+    {
+        double sorted[MAX_RUNS];
+        memcpy(sorted, ns, sizeof(double) * (size_t)runs);
+        snprintf(extra, sizeof extra,
+                 ",\"sector_size\":%llu,\"challenges\":%zu,\"constraints\":%zu,"
+                 "\"ns_per_mconstraint\":%.0f",
+                 (unsigned long long)size, n, rows,
+                 bench_stats_of(sorted, (size_t)runs).median / ((double)rows / 1e6));
+    }
+    print("witness", extra, ns, runs);
+    {
+        uint64_t t0 = bench_now_ns();
+        rows = synth(&f, w, n, CZ__CS_RECORD, 0);
+        ns[0] = (double)(bench_now_ns() - t0);
+    }
+    snprintf(extra, sizeof extra, ",\"sector_size\":%llu,\"challenges\":%zu,\"constraints\":%zu",
+             (unsigned long long)size, n, rows);
+    print("record", extra, ns, 1);
+    free(w);
+    cz__porep_fake_free(&f);
+    return 0;
+}
