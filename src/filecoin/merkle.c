@@ -94,13 +94,9 @@ int cz__tree_path_root(fr *root, const fr *leaf, const cz__path_level *levels, u
         if (hash == CZ__TREE_SHA256) {
             sha_node(&cur, ch, lv->arity);
         } else {
-            const cz__poseidon *p;
-            fr tag;
-            int rc = cz__poseidon_get(&p, lv->arity, ei);
+            int rc = cz__poseidon_merkle(&cur, ch, lv->arity, ei);
             if (rc != CZ_OK)
                 return rc;
-            cz__poseidon_tag_merkle(&tag, lv->arity);
-            cz__poseidon_hash(&cur, p, &tag, ch);
         }
     }
     *root = cur;

@@ -35,17 +35,6 @@ static col_node *col_find(col_node *c, size_t n, uint64_t index) {
     return &c[lo]; /* every looked-up node is there */
 }
 
-static int poseidon(fr *out, const fr *in, unsigned n, cz_errinfo *ei) {
-    const cz__poseidon *p;
-    fr tag;
-    int rc = cz__poseidon_get(&p, n, ei);
-    if (rc == CZ_OK) {
-        cz__poseidon_tag_merkle(&tag, n);
-        cz__poseidon_hash(out, p, &tag, in);
-    }
-    return rc;
-}
-
 void cz__porep_fake_free(cz__porep_fake *f) {
     cz__porep_c1_free(&f->c1);
     free(f->challenges);
@@ -187,8 +176,8 @@ int cz__porep_fake_make(cz__porep_fake *f, uint64_t sector_size, uint64_t regist
         for (int q = 0; q < 15; q++) {
             const uint64_t node = q == 0 ? f->challenges[i] : par[i][q - 1];
             idx[15 * i + (size_t)q] = node;
-            if ((rc = poseidon(&vals[15 * i + (size_t)q], col_find(cols, ncols, node)->rows, L,
-                               ei)) != CZ_OK)
+            if ((rc = cz__poseidon_merkle(&vals[15 * i + (size_t)q],
+                                          col_find(cols, ncols, node)->rows, L, ei)) != CZ_OK)
                 goto out;
         }
     if ((rc = cz__fake_tree(&comm_c, pc, idx, vals, nch * 15, ar_rc, nrc, CZ__TREE_POSEIDON, &rng,
@@ -222,7 +211,7 @@ int cz__porep_fake_make(cz__porep_fake *f, uint64_t sector_size, uint64_t regist
     }
     two[0] = comm_c;
     two[1] = comm_r_last;
-    rc = poseidon(&c1->comm_r, two, 2, ei);
+    rc = cz__poseidon_merkle(&c1->comm_r, two, 2, ei);
 out:
     free(par);
     free(idx);

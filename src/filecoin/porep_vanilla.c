@@ -41,17 +41,6 @@ static int check_path(const cz__merkle_proof *m, unsigned nlevels, uint64_t node
     return CZ_OK;
 }
 
-static int poseidon(fr *out, const fr *in, unsigned n, cz_errinfo *ei) {
-    const cz__poseidon *p;
-    fr tag;
-    int rc = cz__poseidon_get(&p, n, ei);
-    if (rc == CZ_OK) {
-        cz__poseidon_tag_merkle(&tag, n);
-        cz__poseidon_hash(out, p, &tag, in);
-    }
-    return rc;
-}
-
 /* One challenge (see the file comment). */
 static int check_challenge(const cz__porep_c1 *c1, const cz__porep_vanilla *v,
                            const cz__porep_shape *sh, const cz__porep_graph *g, uint64_t c,
@@ -84,7 +73,7 @@ static int check_challenge(const cz__porep_c1 *c1, const cz__porep_vanilla *v,
                            "porep: partition %u, challenge %zu: parent %d is node %u, the graph's "
                            "is %llu",
                            k, i, q, cp->index, (unsigned long long)want);
-        if ((rc = poseidon(&h, cp->rows, L, ei)) != CZ_OK)
+        if ((rc = cz__poseidon_merkle(&h, cp->rows, L, ei)) != CZ_OK)
             return rc;
         if (!cz_bls12381_fr_eq(&h, &cp->inclusion.leaf))
             return cz_fail(ei, CZ_EVERIFY,
@@ -146,7 +135,7 @@ int cz__porep_vanilla_check(const cz__porep_c1 *c1, const cz__porep_shape *shape
     v = &c1->proofs[(size_t)k * c1->per];
     two[0] = v[0].c_x.inclusion.root; /* comm_c and comm_r_last from the first proof */
     two[1] = v[0].comm_r_last_proof.root;
-    if ((rc = poseidon(&h, two, 2, ei)) != CZ_OK)
+    if ((rc = cz__poseidon_merkle(&h, two, 2, ei)) != CZ_OK)
         return rc;
     if (!cz_bls12381_fr_eq(&h, &c1->comm_r))
         return cz_fail(ei, CZ_EVERIFY,

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "filecoin/merkle.h"
 #include "filecoin/post_fake.h"
 #include "gadgets/poseidon.h"
 
@@ -15,26 +16,6 @@ typedef struct {
     uint64_t index;
     fr value;
 } node;
-
-/* SplitMix64 */
-static uint64_t mix(uint64_t *s) {
-    uint64_t z = (*s += UINT64_C(0x9e3779b97f4a7c15));
-    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-    return z ^ (z >> 31);
-}
-
-/* A random element below 2^253 < r. */
-static void random_fr(fr *out, uint64_t *s) {
-    uint8_t le[32];
-    for (int i = 0; i < 4; i++) {
-        const uint64_t v = mix(s);
-        for (int b = 0; b < 8; b++)
-            le[8 * i + b] = (uint8_t)(v >> (8 * b));
-    }
-    le[31] &= 0x1f;
-    cz_bls12381_fr_from_bytes_le(out, le);
-}
 
 static node *find(node *nodes, size_t n, uint64_t index) {
     for (size_t i = 0; i < n; i++)
@@ -73,7 +54,7 @@ int cz__post_fake_sector(cz__post_vanilla *out, const cz__post_shape *shape, uin
         inc->nlevels = nl;
         if (find(known, nk, pos[n]) == NULL) {
             known[nk].index = pos[n];
-            random_fr(&known[nk].value, &s);
+            cz__fake_fr(&known[nk].value, &s);
             nk++;
         }
         inc->leaf = find(known, nk, pos[n])->value;
@@ -99,7 +80,7 @@ int cz__post_fake_sector(cz__post_vanilla *out, const cz__post_shape *shape, uin
                 if (kn != NULL)
                     ch[k] = kn->value;
                 else
-                    random_fr(&ch[k], &s);
+                    cz__fake_fr(&ch[k], &s);
                 kids[nkids].index = g * arity + k;
                 kids[nkids].value = ch[k];
                 nkids++;
@@ -127,7 +108,7 @@ int cz__post_fake_sector(cz__post_vanilla *out, const cz__post_shape *shape, uin
     out->comm_r_last = known[0].value;
     for (unsigned n = 0; n < nproofs; n++)
         out->proofs[n].root = out->comm_r_last;
-    random_fr(&out->comm_c, &s);
+    cz__fake_fr(&out->comm_c, &s);
     {
         const cz__poseidon *p2;
         fr tag, two[2];

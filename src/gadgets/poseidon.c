@@ -111,3 +111,14 @@ void cz__poseidon_hash_plain(fr *out, const cz__poseidon *p, const fr *tag, cons
     }
     *out = s[1];
 }
+
+int cz__poseidon_merkle(cz_bls12381_fr *out, const cz_bls12381_fr *in, unsigned n, cz_errinfo *ei) {
+    const cz__poseidon *p;
+    cz_bls12381_fr tag;
+    int rc = cz__poseidon_get(&p, n, ei);
+    if (rc == CZ_OK) {
+        cz__poseidon_tag_merkle(&tag, n);
+        cz__poseidon_hash(out, p, &tag, in);
+    }
+    return rc;
+}

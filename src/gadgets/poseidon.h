@@ -58,6 +58,9 @@ void cz__poseidon_tag_custom(cz_bls12381_fr *tag, uint64_t id);
 /* The hash of arity elements under tag (neptune's Poseidon::hash, optimized schedule). */
 void cz__poseidon_hash(cz_bls12381_fr *out, const cz__poseidon *p, const cz_bls12381_fr *tag,
                        const cz_bls12381_fr *preimage);
+/* The hash of n elements under the MerkleTree tag of arity n (a tree node, a PoRep column):
+ * CZ_EINVAL for an arity without constants. */
+int cz__poseidon_merkle(cz_bls12381_fr *out, const cz_bls12381_fr *in, unsigned n, cz_errinfo *ei);
 /* The same through the plain rounds (for tests). */
 void cz__poseidon_hash_plain(cz_bls12381_fr *out, const cz__poseidon *p, const cz_bls12381_fr *tag,
                              const cz_bls12381_fr *preimage);
