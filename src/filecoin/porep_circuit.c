@@ -115,7 +115,8 @@ static void challenge_circuit(cz__cs *cs, const cz__porep_shape *shape,
         if (layer > 1)
             for (int i = CZ__POREP_DRG_PARENTS; i < CZ__POREP_COL_PARENTS; i++)
                 value_bits(cs, st->bits[n++], &st->col[i][layer - 2]);
-        /* layer 1: the 6 six times and the first; later: the 14 twice and the first 9 */
+        /* layer 1: the 6 DRG values six times, then the first; later: the 14 twice, then the
+         * first 9 */
         for (int k = 0; k < CZ__POREP_PARENTS; k++)
             expanded[k] = st->bits[k % n];
         labels[layer - 1] = cz__porep_label_circuit(cs, replica_id, 256, layer, node, expanded);

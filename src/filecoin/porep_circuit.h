@@ -11,9 +11,9 @@
  *        (arity 2 for 2 layers, 11 for 11), the hash's inclusion in tree C under comm_c
  *     3. the challenge as 64 allocated bits (UInt64) packed into an input
  *     4. per layer l = 1..L: the parents' values to_bits_le and renumbered (the DRG parents' row
- *        l; from layer 2 the expander parents' row l - 1 too), expanded to 37 (layer 1: the 6 six
- *        times and the first; later: the 14 twice and the first 9), the label of the node at
- *        layer l (porep_label.h) with the challenge's bits
+ *        l; from layer 2 the expander parents' row l - 1 too), expanded to 37 (layer 1: the 6 DRG
+ *        values six times, then the first; later: the 14 twice, then the first 9), the label at
+ *        layer l of the node (porep_label.h), with the challenge's bits
  *     5. the encoding: last label + data leaf (one row), its inclusion in tree R under
  *        comm_r_last
  *     6. the column of the labels hashed, its inclusion in tree C under comm_c
