@@ -38,23 +38,6 @@ int cz__porep_shape_get(cz__porep_shape *shape, uint64_t sector_size, cz_errinfo
                    (unsigned long long)sector_size);
 }
 
-/* Poseidon of arity n (2, 11) with the MerkleTree tag: hash2_circuit and hash_single_column. */
-static cz__num poseidon(cz__cs *cs, const cz__num *in, unsigned n) {
-    const cz__poseidon *p;
-    cz_bls12381_fr tag;
-    cz_errinfo ei;
-    int rc;
-    cz__num r;
-    memset(&r, 0, sizeof r);
-    cz_errinfo_clear(&ei);
-    if ((rc = cz__poseidon_get(&p, n, &ei)) != CZ_OK) {
-        cz__cs_fail(cs, rc, "porep: %s", ei.msg);
-        return r;
-    }
-    cz__poseidon_tag_merkle(&tag, n);
-    return cz__poseidon_circuit(cs, p, &tag, in);
-}
-
 /* The value bits of a number as a label preimage takes them: to_bits_le, renumbered. */
 static void value_bits(cz__cs *cs, cz__bool out[256], const cz__num *n) {
     cz__bool le[255];
@@ -101,7 +84,7 @@ static void challenge_circuit(cz__cs *cs, const cz__porep_shape *shape,
         cz__num h;
         for (unsigned l = 0; l < L; l++)
             st->col[i][l] = cz__num_alloc(cs, &ch->parents[i].rows[l]);
-        h = poseidon(cs, st->col[i], L);
+        h = cz__poseidon_merkle_circuit(cs, st->col[i], L);
         cz__por_circuit(cs, CZ__TREE_POSEIDON, &h, ch->parents[i].path, shape->levels_rc, comm_c,
                         1);
     }
@@ -127,7 +110,7 @@ static void challenge_circuit(cz__cs *cs, const cz__porep_shape *shape,
                         1);
     }
     {
-        cz__num cx = poseidon(cs, labels, L);
+        cz__num cx = cz__poseidon_merkle_circuit(cs, labels, L);
         cz__por_circuit(cs, CZ__TREE_POSEIDON, &cx, ch->path_c, shape->levels_rc, comm_c, 1);
     }
 }
@@ -154,7 +137,7 @@ void cz__porep_circuit(cz__cs *cs, const cz__porep_shape *shape, const cz__porep
     comm_r_last = cz__num_alloc(cs, &p->comm_r_last);
     comm_c = cz__num_alloc(cs, &p->comm_c);
     {
-        cz__num two[2] = {comm_c, comm_r_last}, h = poseidon(cs, two, 2);
+        cz__num two[2] = {comm_c, comm_r_last}, h = cz__poseidon_merkle_circuit(cs, two, 2);
         cz__num_enforce_equal(cs, &comm_r, &h);
     }
     for (size_t i = 0; i < p->nchallenges; i++)

@@ -8,23 +8,13 @@
 #include "gadgets/poseidon_circuit.h"
 
 static void sector_circuit(cz__cs *cs, const cz__post_sector *s) {
-    const cz__poseidon *p2;
-    cz_errinfo ei;
-    cz_bls12381_fr tag;
     cz__num comm_r_last = cz__num_alloc(cs, &s->comm_r_last), comm_c, comm_r, h, pre[2];
-    int rc;
     comm_c = cz__num_alloc(cs, &s->comm_c);
     comm_r = cz__num_alloc(cs, &s->comm_r);
     cz__num_inputize(cs, &comm_r);
-    cz_errinfo_clear(&ei);
-    if ((rc = cz__poseidon_get(&p2, 2, &ei)) != CZ_OK) {
-        cz__cs_fail(cs, rc, "post: %s", ei.msg);
-        return;
-    }
     pre[0] = comm_c;
     pre[1] = comm_r_last;
-    cz__poseidon_tag_merkle(&tag, 2);
-    h = cz__poseidon_circuit(cs, p2, &tag, pre);
+    h = cz__poseidon_merkle_circuit(cs, pre, 2);
     cz__num_enforce_equal(cs, &comm_r, &h);
     for (unsigned c = 0; c < s->nchallenges; c++) {
         cz__num leaf = cz__num_alloc(cs, &s->leaves[c]);

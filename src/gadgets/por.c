@@ -70,9 +70,7 @@ void cz__por_circuit(cz__cs *cs, cz__tree_hash hash, const cz__num *leaf,
     for (unsigned l = 0; l < nlevels; l++) {
         const cz__path_level *lv = &path[l];
         const unsigned k = log2_exact(lv->arity);
-        const cz__poseidon *p = NULL;
         cz__num sib[MAX_ARITY], ins[MAX_ARITY];
-        cz_bls12381_fr tag;
         if (k == 0 || lv->arity > MAX_ARITY || k > 4) {
             cz__cs_fail(cs, CZ_EINVAL, "por: level %u has arity %u (2, 4, 8 or 16)", l, lv->arity);
             return;
@@ -82,27 +80,14 @@ void cz__por_circuit(cz__cs *cs, cz__tree_hash hash, const cz__num *leaf,
                         lv->arity);
             return;
         }
-        if (hash == CZ__TREE_POSEIDON) {
-            cz_errinfo ei;
-            int rc;
-            cz_errinfo_clear(&ei);
-            if ((rc = cz__poseidon_get(&p, lv->arity, &ei)) != CZ_OK) {
-                cz__cs_fail(cs, rc, "por: %s", ei.msg);
-                return;
-            }
-        }
         for (unsigned i = 0; i < k; i++)
             bits[nbits + i] = cz__bool_is(cz__bit_alloc(cs, (int)((lv->index >> i) & 1u)));
         for (unsigned i = 0; i + 1 < lv->arity; i++)
             sib[i] = cz__num_alloc(cs, &lv->siblings[i]);
         cz__insert(cs, ins, &cur, &bits[nbits], k, sib);
         nbits += k;
-        if (hash == CZ__TREE_SHA256) {
-            cur = cz__sha256_node_circuit(cs, ins, lv->arity);
-        } else {
-            cz__poseidon_tag_merkle(&tag, lv->arity);
-            cur = cz__poseidon_circuit(cs, p, &tag, ins);
-        }
+        cur = hash == CZ__TREE_SHA256 ? cz__sha256_node_circuit(cs, ins, lv->arity)
+                                      : cz__poseidon_merkle_circuit(cs, ins, lv->arity);
     }
     cz__pack_into_inputs(cs, bits, nbits);
     cz__num_enforce_equal(cs, &cur, root);

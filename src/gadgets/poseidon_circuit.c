@@ -286,3 +286,19 @@ cz__num cz__poseidon_circuit(cz__cs *cs, const cz__poseidon *p, const fr *tag,
     free(s);
     return out;
 }
+
+cz__num cz__poseidon_merkle_circuit(cz__cs *cs, const cz__num *in, unsigned n) {
+    const cz__poseidon *p;
+    cz_bls12381_fr tag;
+    cz_errinfo ei;
+    int rc;
+    cz__num r;
+    memset(&r, 0, sizeof r);
+    cz_errinfo_clear(&ei);
+    if ((rc = cz__poseidon_get(&p, n, &ei)) != CZ_OK) {
+        cz__cs_fail(cs, rc, "poseidon: %s", ei.msg);
+        return r;
+    }
+    cz__poseidon_tag_merkle(&tag, n);
+    return cz__poseidon_circuit(cs, p, &tag, in);
+}
