@@ -8,6 +8,7 @@
 
 #include "cuzk/r1cs.h"
 #include "cuzk/sha256.h"
+#include "filecoin/merkle.h"
 #include "filecoin/post_vanilla.h"
 #include "gadgets/poseidon.h"
 
@@ -276,34 +277,11 @@ uint64_t cz__post_leaf_challenge(const uint8_t randomness[32], uint64_t sector_i
     return v % nleaves;
 }
 
-/* The root a path gives for a leaf: at each level the node inserted at its index among the
- * siblings, hashed with Poseidon of the level's arity. */
-static int path_root(fr *out, const cz__post_inclusion *inc) {
-    fr cur = inc->leaf, children[16], tag;
-    for (unsigned l = 0; l < inc->nlevels; l++) {
-        const cz__path_level *lv = &inc->levels[l];
-        const cz__poseidon *p;
-        if (cz__poseidon_get(&p, lv->arity, NULL) != CZ_OK)
-            return 0;
-        for (unsigned k = 0, s = 0; k < lv->arity; k++)
-            children[k] = k == lv->index ? cur : lv->siblings[s++];
-        cz__poseidon_tag_merkle(&tag, lv->arity);
-        cz__poseidon_hash(&cur, p, &tag, children);
-    }
-    *out = cur;
-    return 1;
-}
-
 int cz__post_vanilla_check_comm(const cz__post_vanilla *v, cz_errinfo *ei) {
-    const cz__poseidon *p2;
-    fr tag, two[2], h;
+    fr two[2] = {v->comm_c, v->comm_r_last}, h;
     int rc;
-    if ((rc = cz__poseidon_get(&p2, 2, ei)) != CZ_OK)
+    if ((rc = cz__poseidon_merkle(&h, two, 2, ei)) != CZ_OK)
         return rc;
-    cz__poseidon_tag_merkle(&tag, 2);
-    two[0] = v->comm_c;
-    two[1] = v->comm_r_last;
-    cz__poseidon_hash(&h, p2, &tag, two);
     if (!cz_bls12381_fr_eq(&h, &v->comm_r))
         return cz_fail(ei, CZ_EVERIFY, "sector %llu: comm_r is not Poseidon(comm_c, comm_r_last)",
                        (unsigned long long)v->sector_id);
@@ -325,7 +303,8 @@ int cz__post_inclusion_check(const cz__post_vanilla *v, unsigned n, const cz__po
                        "sector %llu: challenge %u: the path opens leaf %llu, the challenge "
                        "is leaf %llu",
                        sid, n, (unsigned long long)inc->leaf_index, (unsigned long long)want);
-    if (!path_root(&root, inc))
+    if (cz__tree_path_root(&root, &inc->leaf, inc->levels, inc->nlevels, CZ__TREE_POSEIDON, NULL) !=
+        CZ_OK)
         return cz_fail(ei, CZ_EINVAL, "sector %llu: challenge %u: a level of no Poseidon", sid, n);
     if (!cz_bls12381_fr_eq(&root, &inc->root))
         return cz_fail(ei, CZ_EVERIFY,
