@@ -163,48 +163,15 @@ static __device__ __forceinline__ void prod_f64(uint32_t t[24], const double a[8
     }
 }
 
-/* (c2:c1:c0) += w */
-static __device__ __forceinline__ void add_word(uint32_t &c0, uint32_t &c1, uint32_t &c2,
-                                                uint32_t w) {
-    asm("add.cc.u32 %0, %0, %3;\n\taddc.cc.u32 %1, %1, 0;\n\taddc.u32 %2, %2, 0;"
-        : "+r"(c0), "+r"(c1), "+r"(c2)
-        : "r"(w));
-}
-
-/* r = t·R⁻¹ mod p for t < p·R (24 words): product-scanning Montgomery reduction. */
-static __device__ __forceinline__ void redc24(fp &r, const uint32_t t[24]) {
-    constexpr int N = fp_cfg::N;
-    uint32_t mm[N], c0 = 0, c1 = 0, c2 = 0;
-    fp s;
-#pragma unroll
-    for (int k = 0; k < N; k++) {
-        add_word(c0, c1, c2, t[k]);
-#pragma unroll
-        for (int i = 0; i < k; i++)
-            mac3(c0, c1, c2, mm[i], fp_cfg::p(k - i));
-        mm[k] = mont_m<fp_cfg>(c0);
-        mac3(c0, c1, c2, mm[k], fp_cfg::p(0));
-        c0 = c1, c1 = c2, c2 = 0;
-    }
-#pragma unroll
-    for (int k = N; k < 2 * N; k++) {
-        add_word(c0, c1, c2, t[k]);
-#pragma unroll
-        for (int i = k - N + 1; i < N; i++)
-            mac3(c0, c1, c2, mm[i], fp_cfg::p(k - i));
-        s.l[k - N] = c0;
-        c0 = c1, c1 = c2, c2 = 0;
-    }
-    fe_reduce_once(r, s);
-}
-
 static __device__ __forceinline__ void fe_mul_f64(fp &r, const fp &a, const fp &b) {
     double da[8], db[8];
     uint32_t t[24];
     to_limbs48(da, a);
     to_limbs48(db, b);
+    fp m;
     prod_f64(t, da, db);
-    redc24(r, t);
+    redc_words(m, t); /* the reduction the Karatsuba multiplication uses (gpu_field.cuh) */
+    fe_reduce_once(r, m);
 }
 
 /* ---- field kernels ---- */
