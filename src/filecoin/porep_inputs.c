@@ -1,5 +1,6 @@
 /*
- * The PoRep verifier's derivations (porep_inputs.h).
+ * The PoRep verifier's derivations and the registered seal proofs' figures (porep_inputs.h); the
+ * challenges themselves are porep_challenges.c's.
  */
 #include <string.h>
 
@@ -24,25 +25,81 @@ void cz__porep_replica_id(cz_bls12381_fr *out, const uint8_t prover_id[32], uint
     cz_bls12381_fr_from_bytes_le(out, h); /* below 2^254 < r: always canonical */
 }
 
-void cz__porep_challenges(uint64_t *out, size_t n, uint64_t nodes, const cz_bls12381_fr *replica_id,
-                          const uint8_t seed[32], unsigned k) {
-    uint8_t id[32], h[32], j[4];
-    cz_bls12381_fr_to_bytes_le(id, replica_id);
-    for (size_t i = 0; i < n; i++) {
-        const uint32_t jj = (uint32_t)(n * k + i);
-        uint64_t rem = 0; /* below nodes - 1 < 2^32: (rem << 8) | byte fits */
-        cz_sha256 s;
-        for (int b = 0; b < 4; b++)
-            j[b] = (uint8_t)(jj >> (8 * b));
-        cz_sha256_init(&s);
-        cz_sha256_update(&s, id, 32);
-        cz_sha256_update(&s, seed, 32);
-        cz_sha256_update(&s, j, 4);
-        cz_sha256_final(h, &s);
-        /* the little-endian 256-bit integer mod (nodes - 1), most significant byte first */
-        for (int b = 31; b >= 0; b--)
-            rem = ((rem << 8) | h[b]) % (nodes - 1);
-        out[i] = (uint64_t)rem + 1;
+#define KIB(n) ((uint64_t)(n) << 10)
+#define MIB(n) ((uint64_t)(n) << 20)
+#define GIB(n) ((uint64_t)(n) << 30)
+
+/* Indexed by registered proof id (the file comment of porep_inputs.h says where each figure comes
+ * from). */
+static const struct {
+    const char *name;
+    uint64_t sector_size;
+    cz__porep_challenge_kind kind;
+    unsigned partitions, challenges, api_minor;
+} configs[CZ__POREP_REGISTERED_PROOFS] = {
+    {"StackedDrg2KiBV1", KIB(2), CZ__POREP_INTERACTIVE, 1, 2, 0},
+    {"StackedDrg8MiBV1", MIB(8), CZ__POREP_INTERACTIVE, 1, 2, 0},
+    {"StackedDrg512MiBV1", MIB(512), CZ__POREP_INTERACTIVE, 1, 2, 0},
+    {"StackedDrg32GiBV1", GIB(32), CZ__POREP_INTERACTIVE, 10, 18, 0},
+    {"StackedDrg64GiBV1", GIB(64), CZ__POREP_INTERACTIVE, 10, 18, 0},
+    {"StackedDrg2KiBV1_1", KIB(2), CZ__POREP_INTERACTIVE, 1, 2, 1},
+    {"StackedDrg8MiBV1_1", MIB(8), CZ__POREP_INTERACTIVE, 1, 2, 1},
+    {"StackedDrg512MiBV1_1", MIB(512), CZ__POREP_INTERACTIVE, 1, 2, 1},
+    {"StackedDrg32GiBV1_1", GIB(32), CZ__POREP_INTERACTIVE, 10, 18, 1},
+    {"StackedDrg64GiBV1_1", GIB(64), CZ__POREP_INTERACTIVE, 10, 18, 1},
+    {"StackedDrg2KiBV1_1_Feat_SyntheticPoRep", KIB(2), CZ__POREP_SYNTHETIC, 1, 2, 2},
+    {"StackedDrg8MiBV1_1_Feat_SyntheticPoRep", MIB(8), CZ__POREP_SYNTHETIC, 1, 2, 2},
+    {"StackedDrg512MiBV1_1_Feat_SyntheticPoRep", MIB(512), CZ__POREP_SYNTHETIC, 1, 2, 2},
+    {"StackedDrg32GiBV1_1_Feat_SyntheticPoRep", GIB(32), CZ__POREP_SYNTHETIC, 10, 18, 2},
+    {"StackedDrg64GiBV1_1_Feat_SyntheticPoRep", GIB(64), CZ__POREP_SYNTHETIC, 10, 18, 2},
+    {"StackedDrg2KiBV1_2_Feat_NonInteractivePoRep", KIB(2), CZ__POREP_NON_INTERACTIVE, 13, 2, 2},
+    {"StackedDrg8MiBV1_2_Feat_NonInteractivePoRep", MIB(8), CZ__POREP_NON_INTERACTIVE, 13, 2, 2},
+    {"StackedDrg512MiBV1_2_Feat_NonInteractivePoRep", MIB(512), CZ__POREP_NON_INTERACTIVE, 13, 2,
+     2},
+    {"StackedDrg32GiBV1_2_Feat_NonInteractivePoRep", GIB(32), CZ__POREP_NON_INTERACTIVE, 126, 18,
+     2},
+    {"StackedDrg64GiBV1_2_Feat_NonInteractivePoRep", GIB(64), CZ__POREP_NON_INTERACTIVE, 126, 18,
+     2},
+};
+
+int cz__porep_config_get(cz__porep_config *out, uint64_t registered_seal_proof, cz_errinfo *ei) {
+    memset(out, 0, sizeof *out);
+    if (registered_seal_proof >= CZ__POREP_REGISTERED_PROOFS)
+        return cz_fail(ei, CZ_EINVAL, "porep: no registered seal proof %llu",
+                       (unsigned long long)registered_seal_proof);
+    out->registered_proof = registered_seal_proof;
+    out->name = configs[registered_seal_proof].name;
+    out->sector_size = configs[registered_seal_proof].sector_size;
+    out->kind = configs[registered_seal_proof].kind;
+    out->partitions = configs[registered_seal_proof].partitions;
+    out->challenges = configs[registered_seal_proof].challenges;
+    out->api_minor = configs[registered_seal_proof].api_minor;
+    return CZ_OK;
+}
+
+int cz__porep_config_by_name(cz__porep_config *out, const char *name, cz_errinfo *ei) {
+    for (uint64_t id = 0; name != NULL && id < CZ__POREP_REGISTERED_PROOFS; id++)
+        if (strcmp(name, configs[id].name) == 0)
+            return cz__porep_config_get(out, id, ei);
+    memset(out, 0, sizeof *out);
+    return cz_fail(ei, CZ_EINVAL, "porep: no registered seal proof named \"%s\"",
+                   name != NULL ? name : "(null)");
+}
+
+void cz__porep_challenges_for(uint64_t *out, const cz__porep_config *cfg, uint64_t nodes,
+                              const cz_bls12381_fr *replica_id, const cz_bls12381_fr *comm_r,
+                              const uint8_t seed[32], unsigned k) {
+    CZ_ASSERT(k < cfg->partitions);
+    switch (cfg->kind) {
+    case CZ__POREP_INTERACTIVE:
+        cz__porep_challenges(out, cfg->challenges, nodes, replica_id, seed, k);
+        break;
+    case CZ__POREP_SYNTHETIC:
+        cz__porep_challenges_synth(out, cfg->challenges, nodes, replica_id, comm_r, seed, k);
+        break;
+    case CZ__POREP_NON_INTERACTIVE:
+        cz__porep_challenges_ni(out, cfg->challenges, nodes, replica_id, comm_r, k);
+        break;
     }
 }
 
