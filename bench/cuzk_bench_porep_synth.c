@@ -78,7 +78,11 @@ int main(int argc, char **argv) {
         return 2;
     }
     cz_errinfo_clear(&ei);
-    if (cz__porep_fake_make(&f, size, 8, 1, 1, &ei) != CZ_OK) {
+    uint64_t id = 5; /* StackedDrg<size>V1_1 */
+    cz__porep_config cfg;
+    while (id < 10 && (cz__porep_config_get(&cfg, id, NULL) != CZ_OK || cfg.sector_size != size))
+        id++;
+    if (cz__porep_fake_make(&f, id, 1, 1, NULL, &ei) != CZ_OK) {
         fprintf(stderr, "cuzk-bench-porep-synth: %s\n", ei.msg);
         return 1;
     }

@@ -68,7 +68,10 @@ static int make_columns(col_node **out, size_t *ncols, cz__porep_fake *f, uint32
     for (size_t i = 0; i < n; i++) {
         for (unsigned l = 0; l < L; l++)
             cz__fake_fr(&c[i].rows[l], rng);
-        cz__fake_fr(&c[i].data, rng);
+        if (f->zero_data)
+            cz_bls12381_fr_zero(&c[i].data);
+        else
+            cz__fake_fr(&c[i].data, rng);
     }
     for (unsigned layer = 1; layer <= L; layer++)
         for (size_t i = 0; i < n; i++) {
@@ -100,8 +103,53 @@ static void merkle_of(cz__merkle_proof *m, const fr *leaf, const fr *root, const
     cz__tree_path_fix(&m->path);
 }
 
-int cz__porep_fake_make(cz__porep_fake *f, uint64_t sector_size, uint64_t registered_proof,
-                        unsigned npartitions, uint64_t seed, cz_errinfo *ei) {
+/* Tree D of zero data: comm_d and each challenge's path (level l's sibling is the zero subtree
+ * root of l levels). */
+static int zero_tree_d(cz__porep_fake *f, cz__tree_path *pd, size_t nch, cz_errinfo *ei) {
+    fr z[CZ__TREE_MAX_LEVELS + 1];
+    const unsigned nl = f->shape.levels_d;
+    int rc;
+    cz_bls12381_fr_zero(&z[0]);
+    for (unsigned l = 0; l < nl; l++) {
+        cz__path_level lv = {2, 0, &z[l]};
+        if ((rc = cz__tree_path_root(&z[l + 1], &z[l], &lv, 1, CZ__TREE_SHA256, ei)) != CZ_OK)
+            return rc;
+    }
+    f->c1.comm_d = z[nl];
+    for (size_t i = 0; i < nch; i++) {
+        pd[i].nlevels = nl;
+        for (unsigned l = 0; l < nl; l++) {
+            pd[i].levels[l].arity = 2;
+            pd[i].levels[l].index = (uint32_t)(f->challenges[i] >> l & 1);
+            pd[i].sib[l][0] = z[l];
+        }
+        cz__tree_path_fix(&pd[i]);
+    }
+    return CZ_OK;
+}
+
+/* The replica id, seed and ticket: random, or sector's with the replica id derived. */
+static void fake_identity(cz__porep_fake *f, const cz__porep_fake_sector *sector,
+                          const uint8_t porep_id[32], uint64_t *rng) {
+    cz__porep_c1 *c1 = &f->c1;
+    if (sector == NULL) {
+        cz__fake_fr(&c1->replica_id, rng);
+        for (int i = 0; i < 32; i++) {
+            c1->seed[i] = (uint8_t)cz__fake_mix(rng);
+            c1->ticket[i] = (uint8_t)cz__fake_mix(rng);
+        }
+        return;
+    }
+    uint8_t comm_d[32];
+    memcpy(c1->seed, sector->seed, 32);
+    memcpy(c1->ticket, sector->ticket, 32);
+    cz_bls12381_fr_to_bytes_le(comm_d, &c1->comm_d);
+    cz__porep_replica_id(&c1->replica_id, sector->prover_id, sector->sector_id, c1->ticket, comm_d,
+                         porep_id);
+}
+
+int cz__porep_fake_make(cz__porep_fake *f, uint64_t registered_proof, unsigned npartitions,
+                        uint64_t seed, const cz__porep_fake_sector *sector, cz_errinfo *ei) {
     uint64_t rng = seed * UINT64_C(0x9e3779b97f4a7c15) + 1, *idx = NULL;
     uint8_t porep_id[32];
     uint32_t(*par)[14] = NULL;
@@ -113,20 +161,22 @@ int cz__porep_fake_make(cz__porep_fake *f, uint64_t sector_size, uint64_t regist
     size_t nch, ncols = 0;
     int rc;
     memset(f, 0, sizeof *f);
-    if ((rc = cz__porep_shape_get(&f->shape, sector_size, ei)) != CZ_OK)
+    if ((rc = cz__porep_config_get(&f->cfg, registered_proof, ei)) != CZ_OK ||
+        (rc = cz__porep_shape_get(&f->shape, f->cfg.sector_size, ei)) != CZ_OK)
         return rc;
+    if (f->cfg.kind != CZ__POREP_INTERACTIVE)
+        return cz_fail(ei, CZ_EINVAL,
+                       "fake porep: %s derives its challenges from comm_r, which a fake sector "
+                       "makes from the challenged nodes: only interactive PoRep can be faked",
+                       f->cfg.name);
     const unsigned L = f->shape.layers;
     c1->registered_proof = registered_proof;
-    c1->npartitions = npartitions ? npartitions : f->shape.partitions;
-    c1->per = f->shape.challenges;
+    c1->npartitions = npartitions ? npartitions : f->cfg.partitions;
+    c1->per = f->cfg.challenges;
     nch = (size_t)c1->npartitions * c1->per;
+    f->zero_data = sector != NULL;
     cz__porep_id(porep_id, registered_proof);
-    cz__porep_graph_init(&f->graph, f->shape.nodes, porep_id, registered_proof < 5);
-    cz__fake_fr(&c1->replica_id, &rng);
-    for (int i = 0; i < 32; i++) {
-        c1->seed[i] = (uint8_t)cz__fake_mix(&rng);
-        c1->ticket[i] = (uint8_t)cz__fake_mix(&rng);
-    }
+    cz__porep_graph_init(&f->graph, f->shape.nodes, porep_id, f->cfg.api_minor == 0);
     f->challenges = calloc(nch, sizeof *f->challenges);
     c1->proofs = calloc(nch, sizeof *c1->proofs);
     par = calloc(nch, sizeof *par);
@@ -140,9 +190,12 @@ int cz__porep_fake_make(cz__porep_fake *f, uint64_t sector_size, uint64_t regist
         rc = cz_fail(ei, CZ_ENOMEM, "fake porep: %zu challenges", nch);
         goto out;
     }
+    if (sector != NULL && (rc = zero_tree_d(f, pd, 0, ei)) != CZ_OK) /* comm_d first */
+        goto out;
+    fake_identity(f, sector, porep_id, &rng);
     for (unsigned k = 0; k < c1->npartitions; k++)
-        cz__porep_challenges(&f->challenges[(size_t)k * c1->per], c1->per, f->shape.nodes,
-                             &c1->replica_id, c1->seed, k);
+        cz__porep_challenges_for(&f->challenges[(size_t)k * c1->per], &f->cfg, f->shape.nodes,
+                                 &c1->replica_id, NULL, c1->seed, k);
     for (size_t i = 0; i < nch; i++) {
         cz__porep_drg_parents(&f->graph, (uint32_t)f->challenges[i], par[i]);
         cz__porep_exp_parents(&f->graph, (uint32_t)f->challenges[i],
@@ -158,8 +211,10 @@ int cz__porep_fake_make(cz__porep_fake *f, uint64_t sector_size, uint64_t regist
         idx[i] = f->challenges[i];
         vals[i] = col_find(cols, ncols, f->challenges[i])->data;
     }
-    if ((rc = cz__fake_tree(&c1->comm_d, pd, idx, vals, nch, ar_d, f->shape.levels_d,
-                            CZ__TREE_SHA256, &rng, ei)) != CZ_OK)
+    if ((rc = sector != NULL
+                  ? zero_tree_d(f, pd, nch, ei)
+                  : cz__fake_tree(&c1->comm_d, pd, idx, vals, nch, ar_d, f->shape.levels_d,
+                                  CZ__TREE_SHA256, &rng, ei)) != CZ_OK)
         goto out;
     for (size_t i = 0; i < nch; i++) {
         col_node *c = col_find(cols, ncols, f->challenges[i]);

@@ -122,16 +122,14 @@ static int check_challenge(const cz__porep_c1 *c1, const cz__porep_vanilla *v,
     return CZ_OK;
 }
 
-int cz__porep_vanilla_check(const cz__porep_c1 *c1, const cz__porep_shape *shape,
-                            const cz__porep_graph *graph, unsigned k, cz_errinfo *ei) {
+int cz__porep_vanilla_check_at(const cz__porep_c1 *c1, const cz__porep_shape *shape,
+                               const cz__porep_graph *graph, const uint64_t *challenges, unsigned k,
+                               cz_errinfo *ei) {
     const cz__porep_vanilla *v;
-    uint64_t *c;
     fr two[2], h;
     int rc = CZ_OK;
-    if (k >= c1->npartitions || c1->per != shape->challenges ||
-        shape->layers > CZ__POREP_MAX_LAYERS)
-        return cz_fail(ei, CZ_EINVAL, "porep: partition %u of %u, %u challenges (the shape has %u)",
-                       k, c1->npartitions, c1->per, shape->challenges);
+    if (k >= c1->npartitions || shape->layers > CZ__POREP_MAX_LAYERS)
+        return cz_fail(ei, CZ_EINVAL, "porep: partition %u of %u", k, c1->npartitions);
     v = &c1->proofs[(size_t)k * c1->per];
     two[0] = v[0].c_x.inclusion.root; /* comm_c and comm_r_last from the first proof */
     two[1] = v[0].comm_r_last_proof.root;
@@ -142,11 +140,22 @@ int cz__porep_vanilla_check(const cz__porep_c1 *c1, const cz__porep_shape *shape
                        "porep: partition %u: comm_r is not Poseidon(comm_c, "
                        "comm_r_last)",
                        k);
+    for (size_t i = 0; rc == CZ_OK && i < c1->per; i++)
+        rc = check_challenge(c1, &v[i], shape, graph, challenges[i], &two[0], &two[1], k, i, ei);
+    return rc;
+}
+
+int cz__porep_vanilla_check(const cz__porep_c1 *c1, const cz__porep_shape *shape,
+                            const cz__porep_graph *graph, unsigned k, cz_errinfo *ei) {
+    uint64_t *c;
+    int rc;
+    if (k >= c1->npartitions || c1->per != shape->challenges)
+        return cz_fail(ei, CZ_EINVAL, "porep: partition %u of %u, %u challenges (the shape has %u)",
+                       k, c1->npartitions, c1->per, shape->challenges);
     if ((c = calloc(c1->per, sizeof *c)) == NULL)
         return cz_fail(ei, CZ_ENOMEM, "porep: %u challenges", c1->per);
     cz__porep_challenges(c, c1->per, shape->nodes, &c1->replica_id, c1->seed, k);
-    for (size_t i = 0; rc == CZ_OK && i < c1->per; i++)
-        rc = check_challenge(c1, &v[i], shape, graph, c[i], &two[0], &two[1], k, i, ei);
+    rc = cz__porep_vanilla_check_at(c1, shape, graph, c, k, ei);
     free(c);
     return rc;
 }

@@ -62,8 +62,13 @@ typedef struct cz__porep_c1 {
 
 void cz__porep_c1_free(cz__porep_c1 *c1);
 
-/* The native check of partition k of c1 (see the file comment) for shape and graph. CZ_EVERIFY
- * (CZ_EINVAL for a malformed path or count) naming the partition, the challenge and what failed. */
+/* The native check of partition k of c1 (see the file comment) for shape and graph, its
+ * challenges the c1->per at challenges. CZ_EVERIFY (CZ_EINVAL for a malformed path or count)
+ * naming the partition, the challenge and what failed. */
+int cz__porep_vanilla_check_at(const cz__porep_c1 *c1, const cz__porep_shape *shape,
+                               const cz__porep_graph *graph, const uint64_t *challenges, unsigned k,
+                               cz_errinfo *ei);
+/* The same for interactive PoRep: the challenges derived from c1's replica id and seed. */
 int cz__porep_vanilla_check(const cz__porep_c1 *c1, const cz__porep_shape *shape,
                             const cz__porep_graph *graph, unsigned k, cz_errinfo *ei);
 

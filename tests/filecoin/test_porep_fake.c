@@ -58,11 +58,11 @@ static int check_partition(const cz__porep_fake *f, unsigned k, size_t n) {
 static int make(cz__porep_fake *f, uint64_t size, uint64_t id, unsigned np, uint64_t seed) {
     cz_errinfo ei;
     cz_errinfo_clear(&ei);
-    if (!CHECK_EQ_INT(cz__porep_fake_make(f, size, id, np, seed, &ei), CZ_OK)) {
+    if (!CHECK_EQ_INT(cz__porep_fake_make(f, id, np, seed, NULL, &ei), CZ_OK)) {
         fprintf(stderr, "  %s\n", ei.msg);
         return 0;
     }
-    return 1;
+    return CHECK_EQ_U64(f->cfg.sector_size, size);
 }
 
 static void test_2k(void) {
