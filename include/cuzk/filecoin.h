@@ -1,8 +1,9 @@
 /*
- * Filecoin's PoSt requests as the library takes them: the inputs of a WINNING_POST or
- * WINDOW_POST_PARTITION request of cuzk.v1 (docs/filecoin.md), and the key file that proves each
- * registered proof. The circuits, the vanilla proofs' checks and the prover are in src/filecoin/
- * (the CLI's `cuzk filecoin`) and the engine's PoSt workload (cuzk/workload.h).
+ * Filecoin's requests as the library takes them: the inputs of a WINNING_POST,
+ * WINDOW_POST_PARTITION or POREP_SEAL_COMMIT request of cuzk.v1 (docs/filecoin.md), and the key
+ * file that proves each registered proof. The circuits, the vanilla proofs' checks and the prover
+ * are in src/filecoin/ (the CLI's `cuzk filecoin`) and the engine's PoSt workload
+ * (cuzk/workload.h).
  *
  * Registered proofs (the chain's RegisteredPoStProof ids): 0-4 WinningPoSt 2 KiB, 8 MiB,
  * 512 MiB, 32 GiB, 64 GiB; 5-9 WindowPoSt V1 of the same sizes (challenge indexes counted over
@@ -35,6 +36,24 @@ typedef struct cz_post_request {
  * whether it is a WinningPoSt (else a WindowPoSt). CZ_EINVAL naming an id that is no PoSt. */
 int cz_post_params_file(const cz_param_file **out, int *winning, uint64_t registered_proof,
                         cz_errinfo *ei);
+
+/* A PoRep C2 (a POREP_SEAL_COMMIT request): the sealed sector's C1 output, as Curio sends it (its
+ * envelope {"SectorNum", "Phase1Out", "SectorSize"}) or bare (the SealCommitPhase1Output JSON),
+ * and the sector's identity, which the proof is verified against. Registered seal proofs (the
+ * chain's ids): 0-4 StackedDrg V1 of 2 KiB, 8 MiB, 512 MiB, 32 GiB, 64 GiB; 5-9 V1_1; 10-14
+ * V1_1 with synthetic PoRep; 15-19 V1_2 non-interactive PoRep. The bytes are the caller's and
+ * are only read. */
+typedef struct cz_porep_request {
+    uint64_t registered_proof;
+    uint64_t miner_id;      /* the prover: its ID address's number */
+    uint64_t sector_number; /* must be the envelope's SectorNum when it has one */
+    const uint8_t *c1;
+    size_t c1_len;
+} cz_porep_request;
+
+/* The .params file of the built-in manifest that proves registered seal proof id (one per sector
+ * size: every version shares the circuit). CZ_EINVAL naming an id that is no PoRep. */
+int cz_porep_params_file(const cz_param_file **out, uint64_t registered_proof, cz_errinfo *ei);
 
 #ifdef __cplusplus
 }

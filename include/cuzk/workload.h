@@ -17,6 +17,11 @@
  *                (cz_post_circuit) and A·w, B·w, C·w; bellperson's prover with a .params key of
  *                the SRS manager, whose device data are its GPU bases.
  *
+ *   porep        a Filecoin PoRep C2 (workload_porep.c): the C1 read and checked natively when
+ *                the job is made; each partition's synthesis is the witness of the circuit
+ *                recorded once per sector size (cz_porep_circuit) and A·w, B·w, C·w; bellperson's
+ *                prover with the size's .params key of the SRS manager.
+ *
  * porep-synth also runs in bellperson's mode (cz_porep_synth_ctx_create_bp): the same circuit
  * proven from proving assignments with a bellperson key (src/engine/bp_task.h).
  *
@@ -138,6 +143,36 @@ int cz_post_circuit_key_check(const cz_post_circuit *c, const cz_bellperson_para
  */
 int cz_workload_post(cz_workload *out, const cz_post_circuit *c, cz_srs_key *key,
                      const cz_post_request *rq, const cz_workload_blinding *bl, cz_errinfo *ei);
+
+/* The circuit of a PoRep sector size, recorded once: one partition's matrices and densities,
+ * shared by every job and partition of the size (every registered version of a size is one
+ * circuit: one key file). pool (may be NULL) later runs the native checks of its jobs' C1s
+ * (cz_workload_porep), so it must outlive the circuit. A 32 GiB partition is 130 M rows: the
+ * recording takes about a minute and ~10 GB. Errors: CZ_EINVAL (an id that is no PoRep),
+ * CZ_ENOMEM. Must outlive its jobs. */
+typedef struct cz_porep_circuit cz_porep_circuit;
+int cz_porep_circuit_create(cz_porep_circuit **out, uint64_t registered_proof, cz_threadpool *pool,
+                            cz_errinfo *ei);
+void cz_porep_circuit_free(cz_porep_circuit *c); /* NULL is a no-op */
+/* 1 when registered_proof is of c's sector size. */
+int cz_porep_circuit_serves(const cz_porep_circuit *c, uint64_t registered_proof);
+/* Whether key is a key of c's circuit (CZ_EFORMAT naming the counts that differ). */
+int cz_porep_circuit_key_check(const cz_porep_circuit *c, const cz_bellperson_params *key,
+                               cz_errinfo *ei);
+
+/*
+ * A PoRep C2 job: rq (read only during the call; the C1 is decoded into the job) proven with key,
+ * a reference from cz_srs_acquire with cz_srs_loader_params (the workload releases it when the
+ * job ends, also when this call fails). Everything is checked here, before the job is queued: the
+ * registered proof against c, the key against the circuit (CZ_EFORMAT), the C1 (porep_c1.h:
+ * CZ_EFORMAT, CZ_ENONCANON, CZ_EINVAL naming the place), the replica id against the miner and the
+ * sector, every partition's vanilla proofs (CZ_EVERIFY naming the partition, the challenge and
+ * what failed); a non-interactive PoRep is refused (CZ_EINVAL: its C2 is an aggregate). The job's
+ * result is the partitions' proofs in order (192 bytes each), verified against the key's
+ * verifying key with the public inputs verify_seal derives.
+ */
+int cz_workload_porep(cz_workload *out, const cz_porep_circuit *c, cz_srs_key *key,
+                      const cz_porep_request *rq, const cz_workload_blinding *bl, cz_errinfo *ei);
 
 #ifdef __cplusplus
 }

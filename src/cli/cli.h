@@ -81,5 +81,8 @@ int cz__cli_vk(int argc, char **argv);
 int cz__cli_setup(int argc, char **argv);
 int cz__cli_params(int argc, char **argv);
 int cz__cli_filecoin(int argc, char **argv);
+/* The porep-c2 forms of setup, prove, verify and vanilla-check, fake-c1 and seal-2k
+ * (cmd_filecoin_porep.c): sub is the subcommand, argv[0] too. */
+int cz__cli_filecoin_porep(const char *sub, int argc, char **argv);
 
 #endif

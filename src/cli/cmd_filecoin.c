@@ -635,6 +635,9 @@ int cz__cli_filecoin(int argc, char **argv) {
         fputs(filecoin_help, argc < 2 ? stderr : stdout);
         return argc < 2 ? CZ_EXIT_USAGE : CZ_EXIT_OK;
     }
+    if (strcmp(argv[1], "fake-c1") == 0 || strcmp(argv[1], "seal-2k") == 0 ||
+        (argc > 2 && strcmp(argv[2], "porep-c2") == 0 && strcmp(argv[1], "circuit-info") != 0))
+        return cz__cli_filecoin_porep(argv[1], argc - 1, argv + 1);
     if (strcmp(argv[1], "circuit-info") == 0)
         return circuit_info(argc - 1, argv + 1);
     if (strcmp(argv[1], "setup") == 0)
@@ -648,7 +651,7 @@ int cz__cli_filecoin(int argc, char **argv) {
     if (strcmp(argv[1], "vanilla-check") == 0)
         return vanilla_check(argc - 1, argv + 1);
     return cz__cli_usage_error("filecoin",
-                               "unknown subcommand '%s' (circuit-info, setup, fake-vanilla, prove, "
-                               "verify, vanilla-check)",
+                               "unknown subcommand '%s' (circuit-info, setup, fake-vanilla, "
+                               "fake-c1, seal-2k, prove, verify, vanilla-check)",
                                argv[1]);
 }

@@ -1,6 +1,6 @@
 /*
  * The daemon's Filecoin proofs: circuits per shape, keys by their Filecoin names with the
- * manifest's digest, PoSt requests into workloads (filecoin.h).
+ * manifest's digest, PoSt and PoRep requests into workloads (filecoin.h).
  *
  * One table of entries, one per key file (a shape has one file): the circuit and the trust
  * verdict of that file. Each is made by the first request that needs it, outside the lock, with a
@@ -26,7 +26,8 @@
 
 typedef struct entry {
     const cz_param_file *file;
-    cz_post_circuit *circuit;
+    cz_post_circuit *circuit; /* a PoSt key's, or */
+    cz_porep_circuit *porep;  /* a PoRep key's */
     int circuit_busy;
     /* trust: the verdict for the file as it was when hashed */
     int trust_busy, checked, trusted;
@@ -65,8 +66,10 @@ int cz_daemon_filecoin_create(cz_daemon_filecoin **out, const char *param_dir, i
 void cz_daemon_filecoin_destroy(cz_daemon_filecoin *f) {
     if (f == NULL)
         return;
-    for (size_t i = 0; i < f->n; i++)
+    for (size_t i = 0; i < f->n; i++) {
         cz_post_circuit_free(f->e[i].circuit);
+        cz_porep_circuit_free(f->e[i].porep);
+    }
     pthread_mutex_destroy(&f->lock);
     pthread_cond_destroy(&f->changed);
     free(f->param_dir);
@@ -101,28 +104,39 @@ static entry *entry_lock(cz_daemon_filecoin *f, const cz_param_file *file, int t
     return e;
 }
 
-/* The recorded circuit of registered_proof's shape (file), made on first use. */
-static int circuit_get(const cz_post_circuit **out, cz_daemon_filecoin *f,
-                       const cz_param_file *file, uint64_t registered_proof, cz_errinfo *ei) {
-    cz_post_circuit *c = NULL;
+/* The recorded circuit of registered_proof's shape (file), made on first use: *post for a PoSt
+ * key, *porep for a PoRep one (the other NULL). */
+static int circuit_get(const cz_post_circuit **post, const cz_porep_circuit **porep,
+                       cz_daemon_filecoin *f, const cz_param_file *file, uint64_t registered_proof,
+                       cz_errinfo *ei) {
+    const int is_porep = porep != NULL;
     entry *e;
     int rc = CZ_OK;
     if ((e = entry_lock(f, file, 0, ei)) == NULL)
         return CZ_EINTERNAL;
-    if (e->circuit == NULL) {
+    if (is_porep ? e->porep == NULL : e->circuit == NULL) {
+        cz_post_circuit *pc = NULL;
+        cz_porep_circuit *rc_ = NULL;
         e->circuit_busy = 1;
         pthread_mutex_unlock(&f->lock);
         uint64_t t0 = cz_clock_now_ms();
-        rc = cz_post_circuit_create(&c, registered_proof, f->pool, ei);
+        rc = is_porep ? cz_porep_circuit_create(&rc_, registered_proof, f->pool, ei)
+                      : cz_post_circuit_create(&pc, registered_proof, f->pool, ei);
         if (rc == CZ_OK)
             CZ_LOG_INFO("cuzk-daemon: circuit of %s recorded in %llu ms", file->name,
                         (unsigned long long)(cz_clock_now_ms() - t0));
         pthread_mutex_lock(&f->lock);
-        e->circuit = c;
+        if (is_porep)
+            e->porep = rc_;
+        else
+            e->circuit = pc;
         e->circuit_busy = 0;
         pthread_cond_broadcast(&f->changed);
     }
-    *out = e->circuit;
+    if (is_porep)
+        *porep = e->porep;
+    else
+        *post = e->circuit;
     pthread_mutex_unlock(&f->lock);
     return rc;
 }
@@ -215,8 +229,44 @@ static int request_check(const cz_param_file **file, int *winning,
     return CZ_OK;
 }
 
-int cz_daemon_filecoin_workload(cz_workload *wl, cz_priority *prio, cz_daemon_filecoin *f,
-                                const Cuzk__V1__SubmitProofRequest *r, cz_errinfo *ei) {
+/* The key file of file in the parameter directory (path, sizeof path ≥ 4096), its trust
+ * checked: 0, or the gRPC status (ei says why). */
+static int key_path_trusted(char *path, size_t cap, cz_daemon_filecoin *f,
+                            const cz_param_file *file, cz_errinfo *ei) {
+    int rc;
+    if (f->param_dir[0] == '\0') {
+        cz_fail(ei, CZ_EINVAL, "no parameter directory (srs.param_cache) for the key %s",
+                file->name);
+        return CZ_RPC_FAILED_PRECONDITION;
+    }
+    if ((size_t)snprintf(path, cap, "%s/%s", f->param_dir, file->name) >= cap) {
+        cz_fail(ei, CZ_EINVAL, "srs.param_cache is longer than %zu bytes", cap - 100);
+        return CZ_RPC_FAILED_PRECONDITION;
+    }
+    if ((rc = key_trust(f, file, path, ei)) != CZ_OK)
+        return rc == CZ_ENOMEM ? CZ_RPC_RESOURCE_EXHAUSTED : CZ_RPC_FAILED_PRECONDITION;
+    return 0;
+}
+
+/* The key at path from the SRS manager: 0, or the gRPC status. */
+static int key_acquire(cz_srs_key **key, cz_daemon_filecoin *f, const char *path, cz_errinfo *ei) {
+    int rc = cz_srs_acquire(key, f->srs, path, &cz_srs_loader_params, ei);
+    if (rc == CZ_OK)
+        return 0;
+    return rc == CZ_ERANGE || rc == CZ_ENOMEM ? CZ_RPC_RESOURCE_EXHAUSTED
+                                              : CZ_RPC_FAILED_PRECONDITION;
+}
+
+/* The gRPC status of a workload's refusal. */
+static int workload_status(int rc) {
+    return rc == CZ_OK          ? 0
+           : rc == CZ_ENOMEM    ? CZ_RPC_RESOURCE_EXHAUSTED
+           : rc == CZ_EINTERNAL ? CZ_RPC_INTERNAL
+                                : CZ_RPC_INVALID_ARGUMENT;
+}
+
+static int post_workload(cz_workload *wl, cz_priority *prio, cz_daemon_filecoin *f,
+                         const Cuzk__V1__SubmitProofRequest *r, cz_errinfo *ei) {
     const cz_param_file *file = NULL;
     const cz_post_circuit *c = NULL;
     cz_srs_key *key = NULL;
@@ -228,25 +278,15 @@ int cz_daemon_filecoin_workload(cz_workload *wl, cz_priority *prio, cz_daemon_fi
     if ((rc = request_check(&file, &winning, r, ei)) != CZ_OK)
         return rc == CZ_EINTERNAL ? CZ_RPC_INTERNAL : CZ_RPC_INVALID_ARGUMENT;
     *prio = winning ? CZ_PRIO_CRITICAL : CZ_PRIO_HIGH;
-    if (f->param_dir[0] == '\0') {
-        cz_fail(ei, CZ_EINVAL, "no parameter directory (srs.param_cache) for the key %s",
-                file->name);
-        return CZ_RPC_FAILED_PRECONDITION;
-    }
-    if ((size_t)snprintf(path, sizeof path, "%s/%s", f->param_dir, file->name) >= sizeof path) {
-        cz_fail(ei, CZ_EINVAL, "srs.param_cache is longer than %zu bytes", sizeof path - 100);
-        return CZ_RPC_FAILED_PRECONDITION;
-    }
-    if ((rc = key_trust(f, file, path, ei)) != CZ_OK)
-        return rc == CZ_ENOMEM ? CZ_RPC_RESOURCE_EXHAUSTED : CZ_RPC_FAILED_PRECONDITION;
-    if ((rc = circuit_get(&c, f, file, r->registered_proof, ei)) != CZ_OK)
+    if ((status = key_path_trusted(path, sizeof path, f, file, ei)) != 0)
+        return status;
+    if ((rc = circuit_get(&c, NULL, f, file, r->registered_proof, ei)) != CZ_OK)
         return rc == CZ_ENOMEM ? CZ_RPC_RESOURCE_EXHAUSTED : CZ_RPC_INTERNAL;
-    if ((rc = cz_srs_acquire(&key, f->srs, path, &cz_srs_loader_params, ei)) != CZ_OK)
-        return rc == CZ_ERANGE || rc == CZ_ENOMEM ? CZ_RPC_RESOURCE_EXHAUSTED
-                                                  : CZ_RPC_FAILED_PRECONDITION;
+    if ((status = key_acquire(&key, f, path, ei)) != 0)
+        return status;
     if ((rc = cz_post_circuit_key_check(c, cz_srs_key_data(key), ei)) != CZ_OK) {
         cz_srs_release(key);
-        cz_fail(ei, rc, "key %s: %s", path, ei->msg);
+        cz_fail(ei, rc, "key %s", path);
         return CZ_RPC_FAILED_PRECONDITION;
     }
     bytes = calloc(r->n_vanilla_proofs, sizeof *bytes);
@@ -273,11 +313,53 @@ int cz_daemon_filecoin_workload(cz_workload *wl, cz_priority *prio, cz_daemon_fi
     rc = cz_workload_post(wl, c, key, &rq, NULL, ei);
     free(bytes);
     free(lens);
-    status = rc == CZ_OK          ? 0
-             : rc == CZ_ENOMEM    ? CZ_RPC_RESOURCE_EXHAUSTED
-             : rc == CZ_EINTERNAL ? CZ_RPC_INTERNAL
-                                  : CZ_RPC_INVALID_ARGUMENT;
-    return status;
+    return workload_status(rc);
+}
+
+static int porep_workload(cz_workload *wl, cz_priority *prio, cz_daemon_filecoin *f,
+                          const Cuzk__V1__SubmitProofRequest *r, cz_errinfo *ei) {
+    const cz_param_file *file = NULL;
+    const cz_porep_circuit *c = NULL;
+    cz_srs_key *key = NULL;
+    cz_porep_request rq;
+    char path[4096];
+    int rc, status;
+    *prio = CZ_PRIO_NORMAL; /* below both PoSts */
+    if ((rc = cz_porep_params_file(&file, r->registered_proof, ei)) != CZ_OK)
+        return rc == CZ_EINTERNAL ? CZ_RPC_INTERNAL : CZ_RPC_INVALID_ARGUMENT;
+    if (r->sector_size != 0 && r->sector_size != file->sector_size) {
+        cz_fail(ei, CZ_EINVAL,
+                "sector_size %llu is not the registered proof's (%llu bytes for %llu)",
+                (unsigned long long)r->sector_size, (unsigned long long)file->sector_size,
+                (unsigned long long)r->registered_proof);
+        return CZ_RPC_INVALID_ARGUMENT;
+    }
+    if (r->vanilla_proof.len == 0) {
+        cz_fail(ei, CZ_EINVAL, "no vanilla_proof (the C1 output)");
+        return CZ_RPC_INVALID_ARGUMENT;
+    }
+    if ((status = key_path_trusted(path, sizeof path, f, file, ei)) != 0)
+        return status;
+    if ((rc = circuit_get(NULL, &c, f, file, r->registered_proof, ei)) != CZ_OK)
+        return rc == CZ_ENOMEM ? CZ_RPC_RESOURCE_EXHAUSTED : CZ_RPC_INTERNAL;
+    if ((status = key_acquire(&key, f, path, ei)) != 0)
+        return status;
+    if ((rc = cz_porep_circuit_key_check(c, cz_srs_key_data(key), ei)) != CZ_OK) {
+        cz_srs_release(key);
+        cz_fail(ei, rc, "key %s", path);
+        return CZ_RPC_FAILED_PRECONDITION;
+    }
+    rq = (cz_porep_request){r->registered_proof, r->miner_id, r->sector_number,
+                            r->vanilla_proof.data, r->vanilla_proof.len};
+    /* the workload owns key from here, also when it fails */
+    return workload_status(cz_workload_porep(wl, c, key, &rq, NULL, ei));
+}
+
+int cz_daemon_filecoin_workload(cz_workload *wl, cz_priority *prio, cz_daemon_filecoin *f,
+                                const Cuzk__V1__SubmitProofRequest *r, cz_errinfo *ei) {
+    if (r->proof_kind == CUZK__V1__PROOF_KIND__POREP_SEAL_COMMIT)
+        return porep_workload(wl, prio, f, r, ei);
+    return post_workload(wl, prio, f, r, ei);
 }
 
 char *cz_daemon_filecoin_status_json(cz_daemon_filecoin *f) {

@@ -1,6 +1,6 @@
 /*
- * The daemon's Filecoin proofs (docs/daemon.md, "Filecoin proofs"): what a WINNING_POST or
- * WINDOW_POST_PARTITION request needs besides the engine.
+ * The daemon's Filecoin proofs (docs/daemon.md, "Filecoin proofs"): what a WINNING_POST,
+ * WINDOW_POST_PARTITION or POREP_SEAL_COMMIT request needs besides the engine.
  *
  *   circuits  one recorded circuit per shape (cz_post_circuit), made on the first request of
  *             that shape and kept; a request of another shape never waits for it
@@ -12,8 +12,10 @@
  *             file identity (inode, size, mtime): a file replaced on disk is hashed again.
  *
  * The request is checked before any of it costs time: the kind against the registered proof,
- * the sector size when given, 32 bytes of randomness, the vanilla proofs (cz_workload_post checks
- * each natively, spread over the pool given at creation). Thread-safe; the tables have their own
+ * the sector size when given; PoSt: 32 bytes of randomness, the vanilla proofs (cz_workload_post
+ * checks each natively, spread over the pool given at creation); PoRep: the C1, the replica id
+ * against miner_id and sector_number, every partition's vanilla proofs (cz_workload_porep, a
+ * task per partition on the pool). Thread-safe; the tables have their own
  * lock, never held while hashing a file or recording a circuit.
  */
 #ifndef CZ_DAEMON_FILECOIN_H
@@ -36,8 +38,8 @@ int cz_daemon_filecoin_create(cz_daemon_filecoin **out, const char *param_dir, i
 void cz_daemon_filecoin_destroy(cz_daemon_filecoin *f); /* NULL is a no-op */
 
 /*
- * The workload of a PoSt request r into *wl, its priority when r gives none into *prio (Winning
- * CRITICAL, Window HIGH). On failure returns the gRPC status (CZ_RPC_*: INVALID_ARGUMENT for the
+ * The workload of a PoSt or PoRep request r into *wl, its priority when r gives none into *prio
+ * (Winning CRITICAL, Window HIGH, PoRep NORMAL). On failure returns the gRPC status (CZ_RPC_*: INVALID_ARGUMENT for the
  * request's fault, FAILED_PRECONDITION for a missing or refused key, RESOURCE_EXHAUSTED,
  * INTERNAL) with the message in ei; 0 on success.
  */

@@ -1,0 +1,179 @@
+/*
+ * The PoRep C2 workload (cuzk/workload.h): a sealed sector's C1, its partitions proven with the
+ * bellperson stages (bp_task.h) and a key of the SRS manager, through the partition pipeline.
+ *
+ * The circuit of a sector size is recorded once (cz_porep_circuit: one partition's matrices and
+ * densities, shared by every job and partition of the size; all registered versions of a size
+ * share it). A job reads its C1 and checks it natively when it is made, on the circuit's pool (a
+ * task per partition): the replica id against the miner and the sector, every partition's
+ * vanilla proofs against the graph and the derived challenges (porep_prove.h), so a bad C1 is
+ * refused before it is queued and costs no synthesis. The job keeps the decoded C1, which the
+ * witness points into. Synthesizing partition p is its witness and each row's a, b, c with the
+ * input constraints (cz__porep_synthesize), straight into the pooled buffers in the recorded
+ * variable order; its public inputs must be the ones derived from the C1's commitments and the
+ * challenges, and the proofs are verified against them (the bellperson stages' verify) before
+ * the job is done. The result is the partitions' proofs in order, 192 bytes each.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cuzk/assignment.h"
+#include "cuzk/bellperson.h"
+#include "cuzk/workload.h"
+#include "engine/bp_task.h"
+#include "filecoin/porep_prove.h"
+
+#define FR_BYTES 32
+
+struct cz_porep_circuit {
+    cz__porep_shape shape;
+    const cz_param_file *params;
+    cz_r1cs r;                         /* the recorded partition, no witness (w NULL) */
+    uint64_t *a_aux, *b_input, *b_aux; /* its densities */
+    cz_threadpool *pool;               /* its jobs' native checks */
+};
+
+int cz_porep_circuit_create(cz_porep_circuit **out, uint64_t registered_proof, cz_threadpool *pool,
+                            cz_errinfo *ei) {
+    cz__porep_config cfg;
+    cz_porep_circuit *c;
+    int rc;
+    *out = NULL;
+    if ((c = calloc(1, sizeof *c)) == NULL)
+        return cz_fail(ei, CZ_ENOMEM, "porep: circuit");
+    if ((rc = cz__porep_config_get(&cfg, registered_proof, ei)) != CZ_OK ||
+        (rc = cz__porep_shape_get(&c->shape, cfg.sector_size, ei)) != CZ_OK ||
+        (rc = cz_porep_params_file(&c->params, registered_proof, ei)) != CZ_OK ||
+        (rc = cz__porep_record(&c->r, &c->shape, ei)) != CZ_OK ||
+        (rc = cz_r1cs_densities(&c->a_aux, &c->b_input, &c->b_aux, &c->r, pool, ei)) != CZ_OK) {
+        cz_porep_circuit_free(c);
+        return rc;
+    }
+    free(c->r.w); /* the recording's zero witness: every partition brings its own */
+    c->r.w = NULL;
+    c->pool = pool;
+    *out = c;
+    return CZ_OK;
+}
+
+void cz_porep_circuit_free(cz_porep_circuit *c) {
+    if (c == NULL)
+        return;
+    cz_r1cs_free(&c->r);
+    free(c->a_aux);
+    free(c->b_input);
+    free(c->b_aux);
+    free(c);
+}
+
+int cz_porep_circuit_serves(const cz_porep_circuit *c, uint64_t registered_proof) {
+    const cz_param_file *f = NULL;
+    return cz_porep_params_file(&f, registered_proof, NULL) == CZ_OK && f == c->params;
+}
+
+int cz_porep_circuit_key_check(const cz_porep_circuit *c, const cz_bellperson_params *key,
+                               cz_errinfo *ei) {
+    return cz__porep_key_check(&c->r, key, ei);
+}
+
+/* ---- a job ---- */
+
+typedef struct porep_job {
+    cz__bp_job g; /* first: the bellperson stages see the job as this */
+    const cz_porep_circuit *c;
+    cz__porep_loaded ld; /* the C1, which the witness points into */
+} porep_job;
+
+static int porep_synthesize(void **out, void *job, uint32_t p, const cz_part_env *env,
+                            cz_part_times *t, cz_errinfo *ei) {
+    porep_job *j = job;
+    cz__bp_part *pt;
+    uint64_t(*expect)[4] = NULL;
+    int rc;
+    (void)t;
+    if ((rc = cz__bp_part_new(&pt, &j->g, env, ei)) != CZ_OK)
+        return rc;
+    rc = cz__porep_synthesize((uint64_t(*)[4])pt->w, (uint64_t(*)[4])pt->a, (uint64_t(*)[4])pt->b,
+                              (uint64_t(*)[4])pt->c, &j->ld, p, &j->c->r, ei);
+    if (rc == CZ_OK && (expect = calloc(j->g.npub, sizeof *expect)) == NULL)
+        rc = cz_fail(ei, CZ_ENOMEM, "porep: %u public inputs", j->g.npub);
+    if (rc == CZ_OK)
+        cz__porep_partition_inputs(expect, &j->ld, p);
+    for (uint32_t i = 0; rc == CZ_OK && i < j->g.npub; i++) {
+        uint64_t v[4];
+        cz_r1cs_fr_to_std(v, CZ_CURVE_BLS12381, pt->w[1 + i].l);
+        if (memcmp(v, expect[i], sizeof v) != 0)
+            rc = cz_fail(ei, CZ_EINTERNAL,
+                         "porep: partition %u: public input %u of the synthesized witness is not "
+                         "the one the verifier derives",
+                         p, i + 1);
+    }
+    free(expect);
+    return cz__bp_part_end(out, &j->g, pt, p, rc);
+}
+
+/* The job has ended: the key goes back (it may be evicted) and so does the C1. */
+static void porep_release(void *job) {
+    porep_job *j = job;
+    cz__bp_job_release(&j->g);
+    cz__porep_loaded_free(&j->ld);
+}
+
+static void porep_destroy(void *job) {
+    porep_job *j = job;
+    porep_release(j);
+    cz__bp_job_fini(&j->g);
+    free(j);
+}
+
+static const cz_workload_ops porep_ops = {
+    .name = "porep",
+    .synthesize = porep_synthesize,
+    CZ__BP_STAGES,
+    .release = porep_release,
+    .destroy = porep_destroy,
+};
+
+int cz_workload_porep(cz_workload *out, const cz_porep_circuit *c, cz_srs_key *key,
+                      const cz_porep_request *rq, const cz_workload_blinding *bl, cz_errinfo *ei) {
+    const cz_bellperson_params *params = cz_srs_key_data(key);
+    const cz_r1cs *r = &c->r;
+    cz__porep_config cfg;
+    porep_job *j = calloc(1, sizeof *j);
+    uint64_t v, wbytes;
+    int rc;
+    memset(out, 0, sizeof *out);
+    if (j == NULL) {
+        cz_srs_release(key);
+        return cz_fail(ei, CZ_ENOMEM, "porep: workload");
+    }
+    if ((rc = cz__porep_config_get(&cfg, rq->registered_proof, ei)) != CZ_OK ||
+        (rc = cz__bp_job_init(&j->g, params, cfg.partitions, bl, ei)) != CZ_OK) {
+        cz_srs_release(key);
+        free(j);
+        return rc;
+    }
+    j->g.key = key; /* the job's from here: released with it */
+    j->c = c;
+    if (!cz_porep_circuit_serves(c, rq->registered_proof))
+        rc = cz_fail(ei, CZ_EINVAL, "porep: registered proof %llu is not this circuit's",
+                     (unsigned long long)rq->registered_proof);
+    else if ((rc = cz_porep_circuit_key_check(c, params, ei)) == CZ_OK)
+        rc = cz__porep_request_load(&j->ld, rq, 1, c->pool, ei);
+    if (rc != CZ_OK) {
+        porep_destroy(j);
+        return rc;
+    }
+    j->g.a_aux = c->a_aux;
+    j->g.b_in = c->b_input;
+    j->g.b_aux = c->b_aux;
+    j->g.ninput = (size_t)r->npublic + 1;
+    j->g.naux = r->naux;
+    j->g.abc_size = (size_t)r->nrows + j->g.ninput;
+    v = (uint64_t)j->g.abc_size * FR_BYTES;
+    wbytes = (uint64_t)r->nvars * FR_BYTES;
+    /* a, b, c and w pooled, and the synthesis's input copies while it runs */
+    cz__bp_workload(out, &porep_ops, j, &j->g, CZ_KIND_POREP_C2,
+                    3 * v + wbytes + (uint64_t)j->g.ninput * FR_BYTES);
+    return CZ_OK;
+}

@@ -1,0 +1,301 @@
+/*
+ * PoRep C2 requests: loading, synthesis, proving and verifying (porep_prove.h).
+ */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cs/cs.h"
+#include "cuzk/params.h"
+#include "cuzk/r1cs.h"
+#include "filecoin/porep_prove.h"
+
+typedef cz_bls12381_fr fr;
+
+int cz_porep_params_file(const cz_param_file **out, uint64_t registered_proof, cz_errinfo *ei) {
+    cz__porep_config cfg;
+    int rc;
+    *out = NULL;
+    if ((rc = cz__porep_config_get(&cfg, registered_proof, ei)) != CZ_OK)
+        return rc;
+    *out = cz_params_find_proof(NULL, CZ_PARAM_PROOF_POREP, cfg.sector_size, CZ_PARAM_EXT_PARAMS);
+    if (*out == NULL) /* the built-in manifest has every PoRep key: a table out of step */
+        return cz_fail(ei, CZ_EINTERNAL, "porep: no key file for registered proof %llu",
+                       (unsigned long long)registered_proof);
+    return CZ_OK;
+}
+
+void cz__porep_prover_id(uint8_t out[32], uint64_t miner_id) {
+    unsigned n = 0;
+    memset(out, 0, 32);
+    do {
+        out[n++] = (uint8_t)(miner_id & 0x7f) | (miner_id > 0x7f ? 0x80 : 0);
+        miner_id >>= 7;
+    } while (miner_id != 0);
+}
+
+void cz__porep_loaded_free(cz__porep_loaded *ld) {
+    cz__porep_c1_free(&ld->c1);
+    free(ld->challenges);
+    memset(ld, 0, sizeof *ld);
+}
+
+/* The partitions' checks in parallel; each keeps its code, the message is made again serially
+ * for the first failure (the check is a pure function of the C1). */
+typedef struct check_ctx {
+    const cz__porep_loaded *ld;
+    int *rc;
+} check_ctx;
+
+static void check_partition(void *arg, size_t k) {
+    check_ctx *c = arg;
+    c->rc[k] = cz__porep_vanilla_check_at(&c->ld->c1, &c->ld->shape, &c->ld->graph,
+                                          c->ld->challenges + k * c->ld->c1.per, (unsigned)k, NULL);
+}
+
+/* The replica id, the graph and the challenges the verifier derives from the sector's identity
+ * and the C1's commitments and seeds (no vanilla proof is read). */
+static int derive(cz__porep_loaded *ld, const cz_porep_request *rq, cz_errinfo *ei) {
+    const cz__porep_c1 *c1 = &ld->c1;
+    uint8_t prover[32], porep_id[32], comm_d[32];
+    fr replica_id;
+    cz__porep_prover_id(prover, rq->miner_id);
+    cz__porep_id(porep_id, rq->registered_proof);
+    cz_bls12381_fr_to_bytes_le(comm_d, &c1->comm_d);
+    cz__porep_replica_id(&replica_id, prover, rq->sector_number, c1->ticket, comm_d, porep_id);
+    if (!cz_bls12381_fr_eq(&replica_id, &c1->replica_id))
+        return cz_fail(ei, CZ_EVERIFY,
+                       "porep: the C1's replica_id is not the one of miner %llu, sector %llu with "
+                       "its ticket and comm_d",
+                       (unsigned long long)rq->miner_id, (unsigned long long)rq->sector_number);
+    cz__porep_graph_init(&ld->graph, ld->shape.nodes, porep_id, ld->cfg.api_minor == 0);
+    if ((ld->challenges = calloc((size_t)c1->npartitions * c1->per, sizeof *ld->challenges)) ==
+        NULL)
+        return cz_fail(ei, CZ_ENOMEM, "porep: %u challenges", c1->npartitions * c1->per);
+    for (unsigned k = 0; k < c1->npartitions; k++)
+        cz__porep_challenges_for(ld->challenges + (size_t)k * c1->per, &ld->cfg, ld->shape.nodes,
+                                 &c1->replica_id, &c1->comm_r, c1->seed, k);
+    return CZ_OK;
+}
+
+int cz__porep_request_load(cz__porep_loaded *ld, const cz_porep_request *rq, int check_proofs,
+                           cz_threadpool *pool, cz_errinfo *ei) {
+    cz__porep_envelope env;
+    check_ctx cc;
+    int rc;
+    memset(ld, 0, sizeof *ld);
+    if ((rc = cz__porep_config_get(&ld->cfg, rq->registered_proof, ei)) != CZ_OK ||
+        (rc = cz__porep_shape_get(&ld->shape, ld->cfg.sector_size, ei)) != CZ_OK)
+        return rc;
+    if (ld->cfg.kind == CZ__POREP_NON_INTERACTIVE)
+        return cz_fail(ei, CZ_EINVAL,
+                       "porep: %s is proven as one SnarkPack aggregate of its %u partition "
+                       "proofs; proof aggregation is not implemented",
+                       ld->cfg.name, ld->cfg.partitions);
+    if ((rc = cz__porep_c1_read(&ld->c1, &env, rq->c1, rq->c1_len, ei)) != CZ_OK)
+        return rc;
+    if (ld->c1.registered_proof != rq->registered_proof)
+        return cz_fail(ei, CZ_EINVAL, "porep: the C1 is of registered proof %llu, the request %llu",
+                       (unsigned long long)ld->c1.registered_proof,
+                       (unsigned long long)rq->registered_proof);
+    if (env.enveloped && env.sector_num != rq->sector_number)
+        return cz_fail(ei, CZ_EINVAL, "porep: the C1 is of sector %llu, the request's %llu",
+                       (unsigned long long)env.sector_num, (unsigned long long)rq->sector_number);
+    if ((rc = derive(ld, rq, ei)) != CZ_OK || !check_proofs)
+        return rc;
+    cc.ld = ld;
+    if ((cc.rc = calloc(ld->c1.npartitions, sizeof *cc.rc)) == NULL)
+        return cz_fail(ei, CZ_ENOMEM, "porep: %u partitions", ld->c1.npartitions);
+    cz_threadpool_run(pool, check_partition, &cc, ld->c1.npartitions);
+    for (unsigned k = 0; rc == CZ_OK && k < ld->c1.npartitions; k++)
+        if (cc.rc[k] != CZ_OK) /* the message, again */
+            rc = cz__porep_vanilla_check_at(&ld->c1, &ld->shape, &ld->graph,
+                                            ld->challenges + (size_t)k * ld->c1.per, k, ei);
+    free(cc.rc);
+    return rc;
+}
+
+int cz__porep_record(cz_r1cs *r, const cz__porep_shape *shape, cz_errinfo *ei) {
+    cz__cs cs;
+    int rc;
+    memset(r, 0, sizeof *r);
+    if ((rc = cz__cs_init(&cs, CZ__CS_RECORD, 0, ei)) != CZ_OK)
+        return rc;
+    if ((rc = cz__porep_circuit_blank(&cs, shape, 0, ei)) == CZ_OK)
+        rc = cz__cs_to_r1cs(r, &cs, ei);
+    cz__cs_free(&cs);
+    return rc;
+}
+
+int cz__porep_key_check(const cz_r1cs *r, const cz_bellperson_params *key, cz_errinfo *ei) {
+    if (key->vk.nic != (uint64_t)r->npublic + 1 || key->nl != r->naux)
+        return cz_fail(ei, CZ_EFORMAT,
+                       "porep: the key has %u public inputs and %u L points, the circuit %u and %u",
+                       key->vk.nic - 1, key->nl, r->npublic, r->naux);
+    return CZ_OK;
+}
+
+void cz__porep_partition_inputs(uint64_t (*out)[4], const cz__porep_loaded *ld, unsigned k) {
+    const size_t n = 3 + (size_t)CZ__POREP_INPUTS_PER_CHALLENGE * ld->c1.per;
+    fr *v = (fr *)out; /* same layout: converted in place */
+    cz__porep_public_inputs(v, &ld->graph, &ld->c1.replica_id, &ld->c1.comm_d, &ld->c1.comm_r,
+                            ld->challenges + (size_t)k * ld->c1.per, ld->c1.per);
+    for (size_t i = 0; i < n; i++)
+        cz_r1cs_fr_to_std(out[i], CZ_CURVE_BLS12381, v[i].l);
+}
+
+int cz__porep_synthesize(uint64_t (*out)[4], uint64_t (*a)[4], uint64_t (*b)[4], uint64_t (*c)[4],
+                         const cz__porep_loaded *ld, unsigned k, const cz_r1cs *r, cz_errinfo *ei) {
+    const size_t ninput = (size_t)r->npublic + 1;
+    cz__porep_challenge *w = calloc(ld->c1.per, sizeof *w);
+    cz__porep_partition p;
+    cz__cs cs;
+    int rc;
+    if ((a == NULL) != (b == NULL) || (a == NULL) != (c == NULL)) {
+        free(w);
+        return cz_fail(ei, CZ_EINVAL, "porep: a, b and c, or none of them");
+    }
+    if (w == NULL)
+        return cz_fail(ei, CZ_ENOMEM, "porep: %u challenges", ld->c1.per);
+    rc = a != NULL ? cz__cs_init(&cs, CZ__CS_PROVE, CZ__CS_NO_DENSITY, ei)
+                   : cz__cs_init(&cs, CZ__CS_WITNESS, 0, ei);
+    if (rc != CZ_OK) {
+        free(w);
+        return rc;
+    }
+    /* aux and rows straight where they belong; the inputs are copied */
+    if ((rc = cz__cs_use_buffers(&cs, (fr *)(out + ninput), r->naux, (fr *)a, (fr *)b, (fr *)c,
+                                 r->nrows, ei)) == CZ_OK) {
+        cz__porep_vanilla_witness(&p, w, &ld->c1, k);
+        cz__porep_circuit(&cs, &ld->shape, &p);
+        if ((rc = cz__cs_status(&cs, ei)) == CZ_OK &&
+            (cs.naux != r->naux || cs.ninput != ninput || cs.nrows != r->nrows))
+            rc = cz_fail(ei, CZ_EINTERNAL,
+                         "porep: partition %u synthesized %zu aux, %zu inputs and %zu rows, the "
+                         "recording %u, %zu and %u",
+                         k, cs.naux, cs.ninput, cs.nrows, r->naux, ninput, r->nrows);
+    }
+    if (rc == CZ_OK) {
+        memcpy(out, cs.input, ninput * sizeof *out);
+        if (a != NULL) /* bellperson's input constraints: input_i · 0 = 0 */
+            for (size_t i = 0; i < ninput; i++) {
+                memcpy(a[r->nrows + i], out[i], sizeof *a);
+                memset(b[r->nrows + i], 0, sizeof *b);
+                memset(c[r->nrows + i], 0, sizeof *c);
+            }
+    }
+    cz__cs_free(&cs);
+    free(w);
+    return rc;
+}
+
+/* The proving assignment of partition k: its own arrays (free with cz_assignment_free) and the
+ * densities of the recording. */
+static int partition_assignment(cz_assignment *as, const cz__porep_loaded *ld, unsigned k,
+                                const cz_r1cs *r, cz_threadpool *pool, cz_errinfo *ei) {
+    const size_t n = (size_t)r->nrows + r->npublic + 1;
+    uint64_t(*all)[4] = malloc((size_t)r->nvars * sizeof *all); /* input | aux */
+    int rc;
+    memset(as, 0, sizeof *as);
+    as->abc_size = n;
+    as->ninput = (size_t)r->npublic + 1;
+    as->naux = r->naux;
+    as->a = malloc(n * sizeof *as->a);
+    as->b = malloc(n * sizeof *as->b);
+    as->c = malloc(n * sizeof *as->c);
+    as->input = malloc(as->ninput * sizeof *as->input);
+    as->aux = malloc((as->naux ? as->naux : 1) * sizeof *as->aux);
+    if (as->a == NULL || as->b == NULL || as->c == NULL || as->input == NULL || as->aux == NULL ||
+        all == NULL) {
+        free(all);
+        cz_assignment_free(as);
+        return cz_fail(ei, CZ_ENOMEM, "porep: the assignment of %zu rows", n);
+    }
+    if ((rc = cz_r1cs_densities((uint64_t **)&as->a_aux_density, (uint64_t **)&as->b_input_density,
+                                (uint64_t **)&as->b_aux_density, r, pool, ei)) == CZ_OK &&
+        (rc = cz__porep_synthesize(all, (uint64_t(*)[4])as->a, (uint64_t(*)[4])as->b,
+                                   (uint64_t(*)[4])as->c, ld, k, r, ei)) == CZ_OK) {
+        memcpy((void *)as->input, all, as->ninput * sizeof *all);
+        memcpy((void *)as->aux, all + as->ninput, as->naux * sizeof *all);
+    }
+    free(all);
+    if (rc != CZ_OK)
+        cz_assignment_free(as);
+    return rc;
+}
+
+/* The public inputs of every partition of ld, as cz_groth16_verify takes them (pubs[k]). */
+static int publics_of(cz_groth16_public *pubs, const cz__porep_loaded *ld, cz_errinfo *ei) {
+    const uint32_t n = 3 + CZ__POREP_INPUTS_PER_CHALLENGE * ld->c1.per;
+    for (unsigned k = 0; k < ld->c1.npartitions; k++) {
+        pubs[k].curve = CZ_CURVE_BLS12381;
+        pubs[k].n = n;
+        if ((pubs[k].values = calloc(n, sizeof *pubs[k].values)) == NULL)
+            return cz_fail(ei, CZ_ENOMEM, "porep: %u public inputs", n);
+        cz__porep_partition_inputs(pubs[k].values, ld, k);
+    }
+    return CZ_OK;
+}
+
+static int verify_loaded(const cz_groth16_vk *vk, const cz__porep_loaded *ld,
+                         const cz_groth16_proof *proofs, unsigned nproofs, cz_errinfo *ei) {
+    cz_groth16_public *pubs = calloc(ld->c1.npartitions, sizeof *pubs);
+    int rc;
+    if (pubs == NULL)
+        return cz_fail(ei, CZ_ENOMEM, "porep: %u partitions", ld->c1.npartitions);
+    if (nproofs != ld->c1.npartitions)
+        rc = cz_fail(ei, CZ_EINVAL, "porep: %u proofs for %u partitions", nproofs,
+                     ld->c1.npartitions);
+    else if ((rc = publics_of(pubs, ld, ei)) == CZ_OK)
+        for (unsigned k = 0; rc == CZ_OK && k < nproofs; k++)
+            if ((rc = cz_groth16_verify(vk, &pubs[k], &proofs[k], ei)) != CZ_OK)
+                rc = cz_fail(ei, rc, "porep: partition %u: the proof does not verify", k);
+    for (unsigned k = 0; k < ld->c1.npartitions; k++)
+        cz_groth16_public_free(&pubs[k]);
+    free(pubs);
+    return rc;
+}
+
+int cz__porep_prove(cz_groth16_proof *proofs, unsigned *nproofs, const cz_bellperson_params *key,
+                    const cz_porep_request *rq, cz_threadpool *pool, const cz_groth16_bp_opts *opts,
+                    cz_errinfo *ei) {
+    cz__porep_loaded ld;
+    cz_r1cs r;
+    cz_groth16_vk vk;
+    int rc;
+    *nproofs = 0;
+    memset(&r, 0, sizeof r);
+    memset(&vk, 0, sizeof vk);
+    if ((rc = cz__porep_request_load(&ld, rq, 1, pool, ei)) != CZ_OK ||
+        (rc = cz__porep_record(&r, &ld.shape, ei)) != CZ_OK)
+        goto out;
+    if ((rc = cz__porep_key_check(&r, key, ei)) != CZ_OK)
+        goto out;
+    for (unsigned k = 0; k < ld.c1.npartitions; k++) {
+        cz_assignment as;
+        if ((rc = partition_assignment(&as, &ld, k, &r, pool, ei)) != CZ_OK)
+            goto out;
+        rc = cz_groth16_bp_prove(&proofs[k], key, &as, 1, opts, ei);
+        cz_assignment_free(&as);
+        if (rc != CZ_OK)
+            goto out;
+    }
+    *nproofs = ld.c1.npartitions;
+    if ((rc = cz_groth16_vk_from_bellperson(&vk, &key->vk, ei)) == CZ_OK)
+        rc = verify_loaded(&vk, &ld, proofs, *nproofs, ei);
+out:
+    cz_groth16_vk_free(&vk);
+    cz_r1cs_free(&r);
+    cz__porep_loaded_free(&ld);
+    return rc;
+}
+
+int cz__porep_verify(const cz_groth16_vk *vk, const cz_porep_request *rq,
+                     const cz_groth16_proof *proofs, unsigned nproofs, cz_errinfo *ei) {
+    cz__porep_loaded ld;
+    int rc;
+    if ((rc = cz__porep_request_load(&ld, rq, 0, NULL, ei)) == CZ_OK)
+        rc = verify_loaded(vk, &ld, proofs, nproofs, ei);
+    cz__porep_loaded_free(&ld);
+    return rc;
+}

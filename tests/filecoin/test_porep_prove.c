@@ -1,0 +1,159 @@
+/*
+ * PoRep C2 requests (src/filecoin/porep_prove.h) on a 2 KiB sector sealed here (porep_seal.h)
+ * and sent in Curio's envelope.
+ *
+ * The prover id is the miner's ID address payload (a LEB128 varint: the bytes are written here
+ * from the definition). A request for the sector loads: the C1's replica id is the one derived
+ * from the miner, the sector, the ticket and comm_d, and every partition passes the native check.
+ * The partition's synthesis (PROVE, rows evaluated as they are enforced, into the recorded order)
+ * must give a witness that satisfies the recorded matrices, with the public inputs the verifier
+ * derives (cz__porep_partition_inputs) and a, b, c equal to A·w, B·w, C·w of the recording plus
+ * bellperson's input rows. Refused before any synthesis, each with its code and a message naming
+ * it: another miner or sector (the replica id), a sector number that is not the envelope's, a
+ * registered proof that is not the C1's, a non-interactive PoRep (aggregation is not built), a
+ * changed label (naming the partition and the challenge).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cuzk/r1cs.h"
+#include "filecoin/porep_prove.h"
+#include "filecoin/porep_seal.h"
+#include "test.h"
+
+#define MINER  31337
+#define SECTOR 12
+
+static void test_prover_id(void) {
+    static const struct {
+        uint64_t miner;
+        uint8_t bytes[4];
+    } cases[] = {{0, {0}},
+                 {1000, {0xe8, 0x07}},
+                 {127, {0x7f}},
+                 {128, {0x80, 0x01}},
+                 {31337, {0xe9, 0xf4, 0x01}}};
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        uint8_t out[32], want[32] = {0};
+        memcpy(want, cases[i].bytes, sizeof cases[i].bytes);
+        cz__porep_prover_id(out, cases[i].miner);
+        CHECK_EQ_MEM(out, want, 32);
+    }
+}
+
+/* The envelope of a sealed 2 KiB sector of MINER and SECTOR (registered proof id). */
+static uint8_t *sealed_envelope(size_t *len, uint64_t id, int tamper) {
+    uint8_t data[2048], prover[32], ticket[32], seed[32], *env = NULL;
+    cz__porep_c1 c1;
+    cz_errinfo ei;
+    for (int i = 0; i < 2048; i++)
+        data[i] = (uint8_t)(i * 131 + 7) & (i % 32 == 31 ? 0x3f : 0xff);
+    for (int i = 0; i < 32; i++)
+        ticket[i] = (uint8_t)(3 * i), seed[i] = (uint8_t)(200 - i);
+    cz__porep_prover_id(prover, MINER);
+    cz_errinfo_clear(&ei);
+    if (!CHECK_EQ_INT(cz__porep_seal_2k(&c1, id, data, prover, SECTOR, ticket, seed, &ei), CZ_OK)) {
+        fprintf(stderr, "  %s\n", ei.msg);
+        return NULL;
+    }
+    if (tamper) /* a label of layer 2 in challenge 1's labeling proof */
+        cz_bls12381_fr_add(&c1.proofs[1].labels[1].parents[3], &c1.proofs[1].labels[1].parents[3],
+                           &c1.comm_d);
+    if (!CHECK_EQ_INT(cz__porep_c1_write_envelope(&env, len, &c1, SECTOR, NULL), CZ_OK))
+        env = NULL;
+    cz__porep_c1_free(&c1);
+    return env;
+}
+
+static int load(cz__porep_loaded *ld, uint64_t id, uint64_t miner, uint64_t sector,
+                const uint8_t *env, size_t len, cz_errinfo *ei) {
+    cz_porep_request rq = {id, miner, sector, env, len};
+    cz_errinfo_clear(ei);
+    return cz__porep_request_load(ld, &rq, 1, NULL, ei);
+}
+
+static void expect(int rc, int want, const cz_errinfo *ei, const char *needle) {
+    CHECK_EQ_INT(rc, want);
+    if (!CHECK(strstr(ei->msg, needle) != NULL))
+        fprintf(stderr, "  \"%s\" lacks \"%s\"\n", ei->msg, needle);
+}
+
+static void test_synthesize(void) {
+    size_t len = 0;
+    uint8_t *env = sealed_envelope(&len, 5, 0);
+    cz__porep_loaded ld;
+    cz_errinfo ei;
+    cz_r1cs r;
+    memset(&r, 0, sizeof r);
+    if (env == NULL)
+        return;
+    if (!CHECK_EQ_INT(load(&ld, 5, MINER, SECTOR, env, len, &ei), CZ_OK)) {
+        fprintf(stderr, "  %s\n", ei.msg);
+        goto out;
+    }
+    if (!CHECK_EQ_INT(cz__porep_record(&r, &ld.shape, NULL), CZ_OK))
+        goto out;
+    const size_t ninput = (size_t)r.npublic + 1, nabc = r.nrows + ninput;
+    uint64_t(*w)[4] = calloc(r.nvars, sizeof *w), (*a)[4] = calloc(nabc, sizeof *a),
+    (*b)[4] = calloc(nabc, sizeof *b), (*c)[4] = calloc(nabc, sizeof *c),
+    (*ea)[4] = calloc(nabc, sizeof *ea), (*eb)[4] = calloc(nabc, sizeof *eb),
+    (*ec)[4] = calloc(nabc, sizeof *ec), (*pub)[4] = calloc(ninput, sizeof *pub);
+    if (CHECK(w && a && b && c && ea && eb && ec && pub) &&
+        CHECK_EQ_INT(cz__porep_synthesize(w, a, b, c, &ld, 0, &r, NULL), CZ_OK)) {
+        memcpy(r.w, w, r.nvars * sizeof *w);
+        CHECK_EQ_INT(cz_r1cs_check(&r, NULL, NULL, NULL), CZ_OK);
+        cz__porep_partition_inputs(pub, &ld, 0);
+        for (size_t i = 0; i < r.npublic; i++) {
+            uint64_t v[4];
+            cz_r1cs_fr_to_std(v, CZ_CURVE_BLS12381, w[1 + i]);
+            CHECK_EQ_MEM(v, pub[i], sizeof v);
+        }
+        if (CHECK_EQ_INT(cz_r1cs_eval(ea, eb, ec, &r, nabc, CZ_R1CS_EVAL_INPUT_ROWS, NULL, NULL),
+                         CZ_OK)) {
+            CHECK_EQ_MEM(a, ea, nabc * sizeof *a);
+            CHECK_EQ_MEM(b, eb, r.nrows * sizeof *b); /* the input rows' b and c are 0 */
+            CHECK_EQ_MEM(c, ec, r.nrows * sizeof *c);
+        }
+        /* one aux value changed: a row breaks */
+        r.w[ninput + r.naux / 2][0] ^= 1;
+        CHECK_EQ_INT(cz_r1cs_check(&r, NULL, NULL, NULL), CZ_EVERIFY);
+    }
+    free(w), free(a), free(b), free(c), free(ea), free(eb), free(ec), free(pub);
+out:
+    cz_r1cs_free(&r);
+    cz__porep_loaded_free(&ld);
+    free(env);
+}
+
+static void test_refusals(void) {
+    size_t len = 0, blen = 0;
+    uint8_t *env = sealed_envelope(&len, 5, 0), *bad = sealed_envelope(&blen, 5, 1);
+    cz__porep_loaded ld;
+    cz_errinfo ei;
+    if (env != NULL && bad != NULL) {
+        expect(load(&ld, 5, MINER + 1, SECTOR, env, len, &ei), CZ_EVERIFY, &ei, "replica_id");
+        cz__porep_loaded_free(&ld);
+        expect(load(&ld, 5, MINER, SECTOR + 1, env, len, &ei), CZ_EINVAL, &ei, "sector 12");
+        cz__porep_loaded_free(&ld);
+        expect(load(&ld, 0, MINER, SECTOR, env, len, &ei), CZ_EINVAL, &ei, "registered proof 5");
+        cz__porep_loaded_free(&ld);
+        expect(load(&ld, 15, MINER, SECTOR, env, len, &ei), CZ_EINVAL, &ei, "aggregate");
+        cz__porep_loaded_free(&ld);
+        expect(load(&ld, 99, MINER, SECTOR, env, len, &ei), CZ_EINVAL, &ei, "99");
+        cz__porep_loaded_free(&ld);
+        expect(load(&ld, 5, MINER, SECTOR, bad, blen, &ei), CZ_EVERIFY, &ei,
+               "partition 0, challenge 1: layer 2");
+        cz__porep_loaded_free(&ld);
+        expect(load(&ld, 5, MINER, SECTOR, env, len / 2, &ei), CZ_EFORMAT, &ei, "offset");
+        cz__porep_loaded_free(&ld);
+    }
+    free(env);
+    free(bad);
+}
+
+static const test_case cases[] = {
+    {"prover_id", test_prover_id}, {"synthesize", test_synthesize}, {"refusals", test_refusals}};
+
+int main(int argc, char **argv) {
+    return test_main(argc, argv, cases, TEST_COUNT(cases));
+}
