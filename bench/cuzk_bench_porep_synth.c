@@ -5,9 +5,13 @@
  *
  *   op "check"    the native check of one partition (porep_vanilla.h), the work a verifier does
  *   op "witness"  the witness of the partition's first --challenges challenges in WITNESS mode
- *                 (the gadgets' gate-by-gate synthesis, values only), with ns per million
- *                 constraints: the reference the original's 25-27 s per 32 GiB partition (130 M
- *                 constraints, one thread) is compared with
+ *                 (the gadgets' gate-by-gate synthesis, values only, into the system's own
+ *                 growing arrays), with ns per million constraints: the reference the
+ *                 original's 25-27 s per 32 GiB partition (130 M constraints, one thread) is
+ *                 compared with
+ *   op "prove"    the same in PROVE mode without densities into buffers of the caller's, already
+ *                 touched (the engine's way: the witness and each row's a, b, c, straight into
+ *                 the pooled buffers)
  *   op "record"   the same challenges recorded (RECORD: the matrices), one run
  *
  *   cuzk-bench-porep-synth [--sector-size 2KiB|..|64GiB] [--challenges N] [--runs R]
@@ -28,19 +32,33 @@ static void print(const char *op, const char *extra, double *ns, int runs) {
     bench_print_json("porep-synth", fields, bench_stats_of(ns, (size_t)runs));
 }
 
-/* The circuit of partition 0's first n challenges in mode; its rows. */
+/* Buffers of the caller's for a PROVE system (aux, a, b, c). */
+typedef struct {
+    cz_bls12381_fr *aux, *a, *b, *c;
+    size_t naux, nrows;
+} prove_bufs;
+
+/* The circuit of partition 0's first n challenges in mode (into bufs when not NULL); its rows,
+ * and its aux into *naux. */
 static size_t synth(const cz__porep_fake *f, cz__porep_challenge *w, size_t n, cz__cs_mode mode,
-                    unsigned flags) {
+                    unsigned flags, const prove_bufs *bufs, size_t *naux) {
     cz__porep_partition p;
     cz__cs cs;
     size_t rows = 0;
     if (cz__cs_init(&cs, mode, flags, NULL) != CZ_OK)
         return 0;
+    if (bufs != NULL && cz__cs_use_buffers(&cs, bufs->aux, bufs->naux, bufs->a, bufs->b, bufs->c,
+                                           bufs->nrows, NULL) != CZ_OK) {
+        cz__cs_free(&cs);
+        return 0;
+    }
     cz__porep_vanilla_witness(&p, w, &f->c1, 0);
     p.nchallenges = n;
     cz__porep_circuit(&cs, &f->shape, &p);
     if (cz__cs_status(&cs, NULL) == CZ_OK)
         rows = cs.nrows;
+    if (naux != NULL)
+        *naux = cs.naux;
     cz__cs_free(&cs);
     return rows;
 }
@@ -54,7 +72,8 @@ int main(int argc, char **argv) {
     cz__porep_fake f;
     cz__porep_challenge *w;
     cz_errinfo ei;
-    size_t rows = 0;
+    size_t rows = 0, naux = 0;
+    prove_bufs bufs;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--sector-size") == 0 && i + 1 < argc) {
             char *end;
@@ -104,7 +123,7 @@ int main(int argc, char **argv) {
     print("check", extra, ns, runs);
     for (int r = 0; r < runs; r++) {
         uint64_t t0 = bench_now_ns();
-        rows = synth(&f, w, n, CZ__CS_WITNESS, 0);
+        rows = synth(&f, w, n, CZ__CS_WITNESS, 0, NULL, &naux);
         ns[r] = (double)(bench_now_ns() - t0);
     }
     {
@@ -117,9 +136,45 @@ int main(int argc, char **argv) {
                  bench_stats_of(sorted, (size_t)runs).median / ((double)rows / 1e6));
     }
     print("witness", extra, ns, runs);
+    bufs.naux = naux;
+    bufs.nrows = rows;
+    bufs.aux = calloc(naux, sizeof *bufs.aux);
+    bufs.a = calloc(rows, sizeof *bufs.a);
+    bufs.b = calloc(rows, sizeof *bufs.b);
+    bufs.c = calloc(rows, sizeof *bufs.c);
+    if (bufs.aux == NULL || bufs.a == NULL || bufs.b == NULL || bufs.c == NULL) {
+        fprintf(stderr, "cuzk-bench-porep-synth: out of memory\n");
+        return 1;
+    }
+    memset(bufs.aux, 1, naux * sizeof *bufs.aux); /* touched, as the engine's pooled buffers */
+    memset(bufs.a, 1, rows * sizeof *bufs.a);
+    memset(bufs.b, 1, rows * sizeof *bufs.b);
+    memset(bufs.c, 1, rows * sizeof *bufs.c);
+    for (int r = 0; r < runs; r++) {
+        uint64_t t0 = bench_now_ns();
+        if (synth(&f, w, n, CZ__CS_PROVE, CZ__CS_NO_DENSITY, &bufs, NULL) != rows) {
+            fprintf(stderr, "cuzk-bench-porep-synth: the PROVE synthesis failed\n");
+            return 1;
+        }
+        ns[r] = (double)(bench_now_ns() - t0);
+    }
+    {
+        double sorted[MAX_RUNS];
+        memcpy(sorted, ns, sizeof(double) * (size_t)runs);
+        snprintf(extra, sizeof extra,
+                 ",\"sector_size\":%llu,\"challenges\":%zu,\"constraints\":%zu,"
+                 "\"ns_per_mconstraint\":%.0f",
+                 (unsigned long long)size, n, rows,
+                 bench_stats_of(sorted, (size_t)runs).median / ((double)rows / 1e6));
+    }
+    print("prove", extra, ns, runs);
+    free(bufs.aux);
+    free(bufs.a);
+    free(bufs.b);
+    free(bufs.c);
     {
         uint64_t t0 = bench_now_ns();
-        rows = synth(&f, w, n, CZ__CS_RECORD, 0);
+        rows = synth(&f, w, n, CZ__CS_RECORD, 0, NULL, NULL);
         ns[0] = (double)(bench_now_ns() - t0);
     }
     snprintf(extra, sizeof extra, ",\"sector_size\":%llu,\"challenges\":%zu,\"constraints\":%zu",

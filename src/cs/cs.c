@@ -3,6 +3,7 @@
  * the coefficient table of RECORD, the densities of PROVE. Every array grows by doubling; a
  * failed allocation is the system's sticky error.
  */
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -268,6 +269,40 @@ void cz__cs_enforce(cz__cs *cs, const cz__lc *a, const cz__lc *b, const cz__lc *
                   cs->densities ? &cs->b_aux : NULL);
     cs_eval_track(&cs->c[cs->nrows], cs, c, NULL, NULL);
     cs->nrows++;
+}
+
+/* small[v + SMALL_MAX] = v as a field element, made once. */
+#define SMALL_MAX 4
+static cz_bls12381_fr small[2 * SMALL_MAX + 1];
+static pthread_once_t small_once = PTHREAD_ONCE_INIT;
+
+static void small_init(void) {
+    for (int v = -SMALL_MAX; v <= SMALL_MAX; v++) {
+        cz_bls12381_fr_from_u64(&small[v + SMALL_MAX], (uint64_t)(v < 0 ? -v : v));
+        if (v < 0)
+            cz_bls12381_fr_neg(&small[v + SMALL_MAX], &small[v + SMALL_MAX]);
+    }
+}
+
+void cz__cs_enforce_small(cz__cs *cs, int a, int b, int c) {
+    if (cs->mode != CZ__CS_PROVE) { /* WITNESS: the values are not kept */
+        if (cs->err.code == CZ_OK && cz__cs_needs_lcs(cs))
+            cz__cs_fail(cs, CZ_EINVAL, "row %zu: this system needs the row's combinations",
+                        cs->nrows);
+        else if (cs->err.code == CZ_OK && cs->nrows >= UINT32_MAX)
+            cz__cs_fail(cs, CZ_ERANGE, "more than 2^32 - 1 rows");
+        else if (cs->err.code == CZ_OK)
+            cs->nrows++;
+        return;
+    }
+    if (a < -SMALL_MAX || a > SMALL_MAX || b < -SMALL_MAX || b > SMALL_MAX || c < -SMALL_MAX ||
+        c > SMALL_MAX) {
+        cz__cs_fail(cs, CZ_EINVAL, "row %zu: a small value out of range", cs->nrows);
+        return;
+    }
+    pthread_once(&small_once, small_init);
+    cz__cs_enforce_values(cs, &small[a + SMALL_MAX], &small[b + SMALL_MAX],
+                          &small[c + SMALL_MAX]);
 }
 
 void cz__cs_enforce_values(cz__cs *cs, const cz_bls12381_fr *a, const cz_bls12381_fr *b,

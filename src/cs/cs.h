@@ -180,6 +180,10 @@ void cz__cs_enforce(cz__cs *cs, const cz__lc *a, const cz__lc *b, const cz__lc *
 void cz__cs_enforce_values(cz__cs *cs, const cz_bls12381_fr *a, const cz_bls12381_fr *b,
                            const cz_bls12381_fr *c);
 
+/* cz__cs_enforce_values of three small integers (|v| ≤ 4): the rows of the bit gadgets, whose
+ * combinations' values are sums of a few bits. WITNESS counts the row without building them. */
+void cz__cs_enforce_small(cz__cs *cs, int a, int b, int c);
+
 /* Appends src (same mode; synthesized on its own, its input 0 its own ONE) to dst: src's aux
  * follow dst's, its inputs 1.. follow dst's, its rows follow dst's. CZ_EINVAL on a mode mismatch
  * or an errored src; dst takes the error. */

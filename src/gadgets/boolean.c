@@ -36,6 +36,10 @@ cz__bit cz__bit_alloc(cz__cs *cs, int v) {
     cz_bls12381_fr val = fr_bit(v != 0);
     r.var = cz__cs_alloc(cs, &val);
     r.value = v != 0;
+    if (!cz__cs_needs_lcs(cs)) {
+        cz__cs_enforce_small(cs, 1 - r.value, r.value, 0);
+        return r;
+    }
     lcs_init(&a, &b, &c);
     cz__lc_add(&a, CZ__VAR_ONE, NULL);
     cz__lc_sub(&a, r.var, NULL);
@@ -56,6 +60,10 @@ static cz__bit bit_result(cz__cs *cs, int v) {
 cz__bit cz__bit_xor(cz__cs *cs, const cz__bit *x, const cz__bit *y) {
     cz__bit r = bit_result(cs, x->value ^ y->value);
     cz__lc a, b, c;
+    if (!cz__cs_needs_lcs(cs)) {
+        cz__cs_enforce_small(cs, 2 * x->value, y->value, x->value + y->value - r.value);
+        return r;
+    }
     lcs_init(&a, &b, &c);
     cz__lc_add(&a, x->var, NULL);
     cz__lc_add(&a, x->var, NULL);
@@ -70,6 +78,10 @@ cz__bit cz__bit_xor(cz__cs *cs, const cz__bit *x, const cz__bit *y) {
 cz__bit cz__bit_and(cz__cs *cs, const cz__bit *x, const cz__bit *y) {
     cz__bit r = bit_result(cs, x->value & y->value);
     cz__lc a, b, c;
+    if (!cz__cs_needs_lcs(cs)) {
+        cz__cs_enforce_small(cs, x->value, y->value, r.value);
+        return r;
+    }
     lcs_init(&a, &b, &c);
     cz__lc_add(&a, x->var, NULL);
     cz__lc_add(&b, y->var, NULL);
@@ -81,6 +93,10 @@ cz__bit cz__bit_and(cz__cs *cs, const cz__bit *x, const cz__bit *y) {
 cz__bit cz__bit_and_not(cz__cs *cs, const cz__bit *x, const cz__bit *y) {
     cz__bit r = bit_result(cs, x->value & !y->value);
     cz__lc a, b, c;
+    if (!cz__cs_needs_lcs(cs)) {
+        cz__cs_enforce_small(cs, x->value, 1 - y->value, r.value);
+        return r;
+    }
     lcs_init(&a, &b, &c);
     cz__lc_add(&a, x->var, NULL);
     cz__lc_add(&b, CZ__VAR_ONE, NULL);
@@ -93,6 +109,10 @@ cz__bit cz__bit_and_not(cz__cs *cs, const cz__bit *x, const cz__bit *y) {
 cz__bit cz__bit_nor(cz__cs *cs, const cz__bit *x, const cz__bit *y) {
     cz__bit r = bit_result(cs, !x->value & !y->value);
     cz__lc a, b, c;
+    if (!cz__cs_needs_lcs(cs)) {
+        cz__cs_enforce_small(cs, 1 - x->value, 1 - y->value, r.value);
+        return r;
+    }
     lcs_init(&a, &b, &c);
     cz__lc_add(&a, CZ__VAR_ONE, NULL);
     cz__lc_sub(&a, x->var, NULL);
@@ -223,6 +243,10 @@ cz__bool cz__bool_sha256_ch(cz__cs *cs, const cz__bool *a, const cz__bool *b, co
         return nand(cs, &na, &nc);
     /* a true, or no constant: (b - c)·a = ch - c */
     r = bool_result(cs, v);
+    if (!cz__cs_needs_lcs(cs)) {
+        cz__cs_enforce_small(cs, vb - vc, va, v - vc);
+        return r;
+    }
     cz_bls12381_fr_one(&minus_one);
     cz_bls12381_fr_neg(&minus_one, &minus_one);
     lcs_init(&la, &lb, &lc);
@@ -258,6 +282,11 @@ cz__bool cz__bool_sha256_maj(cz__cs *cs, const cz__bool *a, const cz__bool *b, c
     /* maj first, then bc = b and c, then (2bc - b - c)·a = bc - maj */
     r = bool_result(cs, v);
     bc = cz__bool_and(cs, b, c);
+    if (!cz__cs_needs_lcs(cs)) {
+        const int vbc = cz__bool_value(&bc);
+        cz__cs_enforce_small(cs, 2 * vbc - vb - vc, va, vbc - v);
+        return r;
+    }
     cz_bls12381_fr_one(&minus_one);
     cz_bls12381_fr_neg(&minus_one, &minus_one);
     lcs_init(&la, &lb, &lc);
@@ -278,6 +307,15 @@ void cz__bool_enforce_equal(cz__cs *cs, const cz__bool *a, const cz__bool *b) {
         if (a->constant != b->constant)
             cz__cs_fail(cs, CZ_EVERIFY, "enforce_equal of the constants %d and %d", a->constant,
                         b->constant);
+        return;
+    }
+    if (!cz__cs_needs_lcs(cs)) {
+        const cz__bool *k = a->kind == CZ__BOOL_CONST ? a : b, *x = k == a ? b : a;
+        const int vx = cz__bool_value(x);
+        cz__cs_enforce_small(cs, 0, 0,
+                             k->kind != CZ__BOOL_CONST ? cz__bool_value(a) - cz__bool_value(b)
+                             : k->constant             ? 1 - vx
+                                                       : vx);
         return;
     }
     lcs_init(&z1, &z2, &c);

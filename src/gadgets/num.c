@@ -17,6 +17,12 @@ cz__num cz__num_alloc(cz__cs *cs, const cz_bls12381_fr *v) {
 
 void cz__num_enforce_equal(cz__cs *cs, const cz__num *a, const cz__num *b) {
     cz__lc la, one, lb;
+    if (!cz__cs_needs_lcs(cs)) { /* the row by its values */
+        cz_bls12381_fr one_v;
+        cz_bls12381_fr_one(&one_v);
+        cz__cs_enforce_values(cs, &a->value, &one_v, &b->value);
+        return;
+    }
     cz__lc_init(&la);
     cz__lc_init(&one);
     cz__lc_init(&lb);
@@ -41,6 +47,12 @@ void cz__num_to_bits_le(cz__cs *cs, cz__bool out[255], const cz__num *n) {
     cz__lc z1, z2, c;
     cz_bls12381_fr coeff;
     cz__fr_into_bits_le(cs, bits, &n->value);
+    if (!cz__cs_needs_lcs(cs)) { /* 0·0 = Σ 2^i·b_i - n: the bits are n's */
+        for (int i = 0; i < 255; i++)
+            out[i] = cz__bool_is(bits[i]);
+        cz__cs_enforce_small(cs, 0, 0, 0);
+        return;
+    }
     cz__lc_init(&z1);
     cz__lc_init(&z2);
     cz__lc_init(&c);
@@ -62,6 +74,16 @@ static cz__var pack_chunk(cz__cs *cs, const cz__bool *bits, size_t n, int input)
     cz__lc num, one, x_lc;
     cz_bls12381_fr coeff, value, t;
     cz__var x;
+    if (!cz__cs_needs_lcs(cs)) { /* the row by its values: Σ 2^i·b_i < 2^254 < r */
+        uint8_t le[32] = {0};
+        for (size_t i = 0; i < n; i++)
+            le[i / 8] |= (uint8_t)(cz__bool_value(&bits[i]) << (i % 8));
+        cz_bls12381_fr_from_bytes_le(&value, le);
+        x = input ? cz__cs_alloc_input(cs, &value) : cz__cs_alloc(cs, &value);
+        cz_bls12381_fr_one(&t);
+        cz__cs_enforce_values(cs, &value, &t, &value);
+        return x;
+    }
     cz__lc_init(&num);
     cz__lc_init(&one);
     cz__lc_init(&x_lc);

@@ -10,6 +10,7 @@
 void cz__multieq_init(cz__multieq *m, cz__cs *cs) {
     m->cs = cs;
     m->bits_used = 0;
+    memset(m->acc, 0, sizeof m->acc);
     cz__lc_init(&m->lhs);
     cz__lc_init(&m->rhs);
 }
@@ -17,6 +18,18 @@ void cz__multieq_init(cz__multieq *m, cz__cs *cs) {
 /* lhs·ONE = rhs, and a fresh start (MultiEq::accumulate). */
 static void multieq_flush(cz__multieq *m) {
     cz__lc one;
+    if (!cz__cs_needs_lcs(m->cs)) { /* the row by its values: acc < 2^254 < r */
+        uint8_t le[32];
+        cz_bls12381_fr v, one_v;
+        for (int i = 0; i < 32; i++)
+            le[i] = (uint8_t)(m->acc[i / 8] >> (8 * (i % 8)));
+        cz_bls12381_fr_from_bytes_le(&v, le);
+        cz_bls12381_fr_one(&one_v);
+        cz__cs_enforce_values(m->cs, &v, &one_v, &v);
+        memset(m->acc, 0, sizeof m->acc);
+        m->bits_used = 0;
+        return;
+    }
     cz__lc_init(&one);
     cz__lc_add(&one, CZ__VAR_ONE, NULL);
     cz__cs_enforce(m->cs, &m->lhs, &one, &m->rhs);
@@ -41,6 +54,31 @@ void cz__multieq_enforce_equal(cz__multieq *m, unsigned nbits, const cz__lc *lhs
     cz_bls12381_fr_pow(&coeff, &two, &e, 1);
     cz__lc_add_lc(&m->lhs, lhs, &coeff);
     cz__lc_add_lc(&m->rhs, rhs, &coeff);
+    m->bits_used += nbits;
+}
+
+void cz__multieq_enforce_value(cz__multieq *m, unsigned nbits, uint64_t value) {
+    unsigned at, w, sh;
+    if (m->bits_used + nbits >= FR_CAPACITY)
+        multieq_flush(m);
+    if (nbits >= 64) {
+        cz__cs_fail(m->cs, CZ_EINVAL, "multieq: an equality of %u bits", nbits);
+        return;
+    }
+    at = m->bits_used; /* acc += value << at, at + nbits < 254 */
+    w = at / 64;
+    sh = at % 64;
+    m->acc[w] += value << sh;
+    if (m->acc[w] < value << sh) /* carry */
+        for (unsigned k = w + 1; k < 4 && ++m->acc[k] == 0; k++)
+            ;
+    if (sh != 0 && w + 1 < 4) {
+        const uint64_t hi = value >> (64 - sh);
+        m->acc[w + 1] += hi;
+        if (m->acc[w + 1] < hi)
+            for (unsigned k = w + 2; k < 4 && ++m->acc[k] == 0; k++)
+                ;
+    }
     m->bits_used += nbits;
 }
 
@@ -125,6 +163,23 @@ cz__u32 cz__u32_addmany(cz__cs *cs, cz__multieq *m, const cz__u32 *ops, size_t n
     int all_const = 1;
     if (n < 2 || n > 10) {
         cz__cs_fail(cs, CZ_EINVAL, "uint32: addmany of %zu operands (2 to 10)", n);
+        return r;
+    }
+    if (!cz__cs_needs_lcs(cs)) { /* the result bits and the equality by their values */
+        for (size_t k = 0; k < n; k++) {
+            sum += ops[k].value;
+            for (int i = 0; i < 32; i++)
+                all_const &= ops[k].bits[i].kind == CZ__BOOL_CONST;
+        }
+        if (all_const)
+            return cz__u32_const((uint32_t)sum);
+        for (max = (uint64_t)n * UINT32_MAX; max != 0; max >>= 1, nbits++) {
+            cz__bit b = cz__bit_alloc(cs, (int)((sum >> nbits) & 1u));
+            if (nbits < 32)
+                r.bits[nbits] = cz__bool_is(b);
+        }
+        cz__multieq_enforce_value(m, nbits, sum);
+        r.value = (uint32_t)sum;
         return r;
     }
     cz__lc_init(&lc);

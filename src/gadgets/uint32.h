@@ -32,12 +32,16 @@ typedef struct cz__multieq {
     cz__cs *cs;
     unsigned bits_used;
     cz__lc lhs, rhs;
+    uint64_t acc[4]; /* a system without combinations: Σ 2^shift·value, both sides' value */
 } cz__multieq;
 
 void cz__multieq_init(cz__multieq *m, cz__cs *cs);
 /* Adds lhs = rhs, both below 2^nbits. */
 void cz__multieq_enforce_equal(cz__multieq *m, unsigned nbits, const cz__lc *lhs,
                                const cz__lc *rhs);
+/* The same for a system that does not need the combinations (cz__cs_needs_lcs false), by the
+ * value both sides have (below 2^nbits, nbits ≤ 63). */
+void cz__multieq_enforce_value(cz__multieq *m, unsigned nbits, uint64_t value);
 /* The last flush (when anything is pending), and the combinations freed. */
 void cz__multieq_finish(cz__multieq *m);
 
