@@ -94,7 +94,7 @@ static int porep_synthesize(void **out, void *job, uint32_t p, const cz_part_env
     if ((rc = cz__bp_part_new(&pt, &j->g, env, ei)) != CZ_OK)
         return rc;
     rc = cz__porep_synthesize((uint64_t(*)[4])pt->w, (uint64_t(*)[4])pt->a, (uint64_t(*)[4])pt->b,
-                              (uint64_t(*)[4])pt->c, &j->ld, p, &j->c->r, ei);
+                              (uint64_t(*)[4])pt->c, &j->ld, p, &j->c->r, env->pool, ei);
     if (rc == CZ_OK && (expect = calloc(j->g.npub, sizeof *expect)) == NULL)
         rc = cz_fail(ei, CZ_ENOMEM, "porep: %u public inputs", j->g.npub);
     if (rc == CZ_OK)

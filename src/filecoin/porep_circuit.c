@@ -73,20 +73,19 @@ typedef struct {
 } challenge_state;
 
 static void challenge_circuit(cz__cs *cs, const cz__porep_shape *shape,
-                              const cz__porep_challenge *ch, const cz__num *comm_d,
-                              const cz__num *comm_c, const cz__num *comm_r_last,
-                              const cz__bool replica_id[256], challenge_state *st) {
+                              const cz__porep_challenge *ch, const cz__porep_top *top,
+                              challenge_state *st) {
     const unsigned L = shape->layers;
     cz__num data_leaf = cz__num_alloc(cs, &ch->data_leaf), labels[CZ__POREP_MAX_LAYERS];
     cz__bool node[64];
-    cz__por_circuit(cs, CZ__TREE_SHA256, &data_leaf, ch->path_d, shape->levels_d, comm_d, 1);
+    cz__por_circuit(cs, CZ__TREE_SHA256, &data_leaf, ch->path_d, shape->levels_d, &top->comm_d, 1);
     for (int i = 0; i < CZ__POREP_COL_PARENTS; i++) {
         cz__num h;
         for (unsigned l = 0; l < L; l++)
             st->col[i][l] = cz__num_alloc(cs, &ch->parents[i].rows[l]);
         h = cz__poseidon_merkle_circuit(cs, st->col[i], L);
-        cz__por_circuit(cs, CZ__TREE_POSEIDON, &h, ch->parents[i].path, shape->levels_rc, comm_c,
-                        1);
+        cz__por_circuit(cs, CZ__TREE_POSEIDON, &h, ch->parents[i].path, shape->levels_rc,
+                        &top->comm_c, 1);
     }
     cz__u64_into_bits_le(cs, node, ch->node);
     cz__pack_into_inputs(cs, node, 64);
@@ -102,48 +101,60 @@ static void challenge_circuit(cz__cs *cs, const cz__porep_shape *shape,
          * first 9 */
         for (int k = 0; k < CZ__POREP_PARENTS; k++)
             expanded[k] = st->bits[k % n];
-        labels[layer - 1] = cz__porep_label_circuit(cs, replica_id, 256, layer, node, expanded);
+        labels[layer - 1] = cz__porep_label_circuit(cs, top->id_bits, 256, layer, node, expanded);
     }
     {
         cz__num encoded = add(cs, &labels[L - 1], &data_leaf);
-        cz__por_circuit(cs, CZ__TREE_POSEIDON, &encoded, ch->path_r, shape->levels_rc, comm_r_last,
-                        1);
+        cz__por_circuit(cs, CZ__TREE_POSEIDON, &encoded, ch->path_r, shape->levels_rc,
+                        &top->comm_r_last, 1);
     }
     {
         cz__num cx = cz__poseidon_merkle_circuit(cs, labels, L);
-        cz__por_circuit(cs, CZ__TREE_POSEIDON, &cx, ch->path_c, shape->levels_rc, comm_c, 1);
+        cz__por_circuit(cs, CZ__TREE_POSEIDON, &cx, ch->path_c, shape->levels_rc, &top->comm_c, 1);
     }
 }
 
-void cz__porep_circuit(cz__cs *cs, const cz__porep_shape *shape, const cz__porep_partition *p) {
-    cz__num replica_id = cz__num_alloc(cs, &p->replica_id), comm_d, comm_r, comm_r_last, comm_c;
-    cz__bool le[255], id_bits[256];
-    challenge_state *st;
+void cz__porep_circuit_top(cz__cs *cs, const cz__porep_shape *shape, const cz__porep_partition *p,
+                           cz__porep_top *top) {
+    cz__num replica_id = cz__num_alloc(cs, &p->replica_id), comm_r;
+    cz__bool le[255];
+    memset(top, 0, sizeof *top);
     if (shape->layers != 2 && shape->layers != 11) {
         cz__cs_fail(cs, CZ_EINVAL, "porep: %u layers (2 or 11)", shape->layers);
         return;
     }
-    if ((st = malloc(sizeof *st)) == NULL) {
+    cz__num_inputize(cs, &replica_id);
+    cz__num_to_bits_le(cs, le, &replica_id);
+    cz__bool_reverse_bytes(top->id_bits, le, 255);
+    top->comm_d = cz__num_alloc(cs, &p->comm_d);
+    cz__num_inputize(cs, &top->comm_d);
+    comm_r = cz__num_alloc(cs, &p->comm_r);
+    cz__num_inputize(cs, &comm_r);
+    top->comm_r_last = cz__num_alloc(cs, &p->comm_r_last);
+    top->comm_c = cz__num_alloc(cs, &p->comm_c);
+    {
+        cz__num two[2] = {top->comm_c, top->comm_r_last},
+                h = cz__poseidon_merkle_circuit(cs, two, 2);
+        cz__num_enforce_equal(cs, &comm_r, &h);
+    }
+}
+
+void cz__porep_circuit_challenge(cz__cs *cs, const cz__porep_shape *shape,
+                                 const cz__porep_challenge *ch, const cz__porep_top *top) {
+    challenge_state *st = malloc(sizeof *st);
+    if (st == NULL) {
         cz__cs_fail(cs, CZ_ENOMEM, "porep: challenge state");
         return;
     }
-    cz__num_inputize(cs, &replica_id);
-    cz__num_to_bits_le(cs, le, &replica_id);
-    cz__bool_reverse_bytes(id_bits, le, 255);
-    comm_d = cz__num_alloc(cs, &p->comm_d);
-    cz__num_inputize(cs, &comm_d);
-    comm_r = cz__num_alloc(cs, &p->comm_r);
-    cz__num_inputize(cs, &comm_r);
-    comm_r_last = cz__num_alloc(cs, &p->comm_r_last);
-    comm_c = cz__num_alloc(cs, &p->comm_c);
-    {
-        cz__num two[2] = {comm_c, comm_r_last}, h = cz__poseidon_merkle_circuit(cs, two, 2);
-        cz__num_enforce_equal(cs, &comm_r, &h);
-    }
-    for (size_t i = 0; i < p->nchallenges; i++)
-        challenge_circuit(cs, shape, &p->challenges[i], &comm_d, &comm_c, &comm_r_last, id_bits,
-                          st);
+    challenge_circuit(cs, shape, ch, top, st);
     free(st);
+}
+
+void cz__porep_circuit(cz__cs *cs, const cz__porep_shape *shape, const cz__porep_partition *p) {
+    cz__porep_top top;
+    cz__porep_circuit_top(cs, shape, p, &top);
+    for (size_t i = 0; i < p->nchallenges && cz__cs_status(cs, NULL) == CZ_OK; i++)
+        cz__porep_circuit_challenge(cs, shape, &p->challenges[i], &top);
 }
 
 int cz__porep_circuit_blank(cz__cs *cs, const cz__porep_shape *shape, size_t nchallenges,

@@ -73,6 +73,22 @@ typedef struct cz__porep_partition {
  * system's error. */
 void cz__porep_circuit(cz__cs *cs, const cz__porep_shape *shape, const cz__porep_partition *p);
 
+/* The circuit in parts, for synthesis in chunks: the top (the commitments, up to comm_r's
+ * check), then each challenge. What the challenges take from the top (their roots and the replica
+ * id's bits) is in cz__porep_top. A challenge synthesized in a system of its own (WITNESS, or
+ * PROVE without densities, whose gadgets read values, never the variables behind them) with
+ * another system's top has the rows and variables it has in the whole circuit, in the same order
+ * (cz__porep_circuit is the top and the challenges in one system). */
+typedef struct cz__porep_top {
+    cz__num comm_d, comm_c, comm_r_last;
+    cz__bool id_bits[256];
+} cz__porep_top;
+
+void cz__porep_circuit_top(cz__cs *cs, const cz__porep_shape *shape, const cz__porep_partition *p,
+                           cz__porep_top *top);
+void cz__porep_circuit_challenge(cz__cs *cs, const cz__porep_shape *shape,
+                                 const cz__porep_challenge *ch, const cz__porep_top *top);
+
 /* The blank circuit of one partition of shape (every value zero) into cs; nchallenges 0 means
  * the shape's. CZ_ENOMEM, or the system's error. */
 int cz__porep_circuit_blank(cz__cs *cs, const cz__porep_shape *shape, size_t nchallenges,

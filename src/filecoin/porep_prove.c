@@ -144,12 +144,103 @@ void cz__porep_partition_inputs(uint64_t (*out)[4], const cz__porep_loaded *ld, 
         cz_r1cs_fr_to_std(out[i], CZ_CURVE_BLS12381, v[i].l);
 }
 
-int cz__porep_synthesize(uint64_t (*out)[4], uint64_t (*a)[4], uint64_t (*b)[4], uint64_t (*c)[4],
-                         const cz__porep_loaded *ld, unsigned k, const cz_r1cs *r, cz_errinfo *ei) {
-    const size_t ninput = (size_t)r->npublic + 1;
-    cz__porep_challenge *w = calloc(ld->c1.per, sizeof *w);
-    cz__porep_partition p;
+/* The synthesis of one partition in chunks: the top on the calling thread, then a task per
+ * challenge, each in a system of its own whose aux and rows land where the whole circuit has
+ * them (after the top's and the challenges' before it) and whose inputs are copied after theirs. */
+typedef struct synth_job {
+    uint64_t (*out)[4];
+    uint64_t (*abc[3])[4]; /* NULL: the witness alone */
+    const cz__porep_loaded *ld;
+    const cz__porep_challenge *w;
+    cz__porep_top top;
+    size_t ninput, top_aux, top_in, top_rows, per_aux, per_in, per_rows;
+    pthread_mutex_t lock;
+    int rc;
+    cz_errinfo ei;
+} synth_job;
+
+/* A fresh system for a chunk whose aux start at aux_at and rows at rows_at. */
+static int chunk_init(cz__cs *cs, const synth_job *sj, size_t aux_at, size_t naux, size_t rows_at,
+                      size_t nrows, cz_errinfo *ei) {
+    int rc = sj->abc[0] != NULL ? cz__cs_init(cs, CZ__CS_PROVE, CZ__CS_NO_DENSITY, ei)
+                                : cz__cs_init(cs, CZ__CS_WITNESS, 0, ei);
+    if (rc != CZ_OK)
+        return rc;
+    rc = cz__cs_use_buffers(cs, (fr *)(sj->out + sj->ninput + aux_at), naux,
+                            sj->abc[0] ? (fr *)(sj->abc[0] + rows_at) : NULL,
+                            sj->abc[1] ? (fr *)(sj->abc[1] + rows_at) : NULL,
+                            sj->abc[2] ? (fr *)(sj->abc[2] + rows_at) : NULL, nrows, ei);
+    if (rc != CZ_OK)
+        cz__cs_free(cs);
+    return rc;
+}
+
+static void synth_challenge(void *arg, size_t i) {
+    synth_job *sj = arg;
     cz__cs cs;
+    cz_errinfo ei;
+    int rc;
+    cz_errinfo_clear(&ei);
+    if ((rc = chunk_init(&cs, sj, sj->top_aux + i * sj->per_aux, sj->per_aux,
+                         sj->top_rows + i * sj->per_rows, sj->per_rows, &ei)) == CZ_OK) {
+        cz__porep_circuit_challenge(&cs, &sj->ld->shape, &sj->w[i], &sj->top);
+        if ((rc = cz__cs_status(&cs, &ei)) == CZ_OK &&
+            (cs.naux != sj->per_aux || cs.ninput != 1 + sj->per_in || cs.nrows != sj->per_rows))
+            rc =
+                cz_fail(&ei, CZ_EINTERNAL,
+                        "porep: challenge %zu synthesized %zu aux, %zu inputs and %zu rows, the "
+                        "recording %zu, %zu and %zu",
+                        i, cs.naux, cs.ninput - 1, cs.nrows, sj->per_aux, sj->per_in, sj->per_rows);
+        if (rc == CZ_OK)
+            memcpy(sj->out + 1 + sj->top_in + i * sj->per_in, cs.input + 1,
+                   sj->per_in * sizeof *sj->out);
+        cz__cs_free(&cs);
+    }
+    if (rc != CZ_OK) {
+        pthread_mutex_lock(&sj->lock);
+        if (sj->rc == CZ_OK) {
+            sj->rc = rc;
+            sj->ei = ei;
+        }
+        pthread_mutex_unlock(&sj->lock);
+    }
+}
+
+/* The top chunk, on this thread: its counts into sj, and the challenges' shares of the recording
+ * of r. */
+static int synth_top(synth_job *sj, const cz__porep_partition *p, const cz_r1cs *r, unsigned k,
+                     cz_errinfo *ei) {
+    const size_t n = sj->ld->c1.per;
+    cz__cs cs;
+    int rc;
+    if ((rc = chunk_init(&cs, sj, 0, r->naux, 0, r->nrows, ei)) != CZ_OK)
+        return rc;
+    cz__porep_circuit_top(&cs, &sj->ld->shape, p, &sj->top);
+    if ((rc = cz__cs_status(&cs, ei)) == CZ_OK) {
+        sj->top_aux = cs.naux;
+        sj->top_in = cs.ninput - 1;
+        sj->top_rows = cs.nrows;
+        memcpy(sj->out, cs.input, cs.ninput * sizeof *sj->out); /* ONE and the top's inputs */
+        if (n == 0 || (r->naux - sj->top_aux) % n != 0 || (r->npublic - sj->top_in) % n != 0 ||
+            (r->nrows - sj->top_rows) % n != 0)
+            rc = cz_fail(ei, CZ_EINTERNAL,
+                         "porep: partition %u: the recording's counts past the top are not %zu "
+                         "equal challenges",
+                         k, n);
+        sj->per_aux = (r->naux - sj->top_aux) / n;
+        sj->per_in = (r->npublic - sj->top_in) / n;
+        sj->per_rows = (r->nrows - sj->top_rows) / n;
+    }
+    cz__cs_free(&cs);
+    return rc;
+}
+
+int cz__porep_synthesize(uint64_t (*out)[4], uint64_t (*a)[4], uint64_t (*b)[4], uint64_t (*c)[4],
+                         const cz__porep_loaded *ld, unsigned k, const cz_r1cs *r,
+                         cz_threadpool *pool, cz_errinfo *ei) {
+    cz__porep_challenge *w = calloc(ld->c1.per ? ld->c1.per : 1, sizeof *w);
+    cz__porep_partition p;
+    synth_job sj;
     int rc;
     if ((a == NULL) != (b == NULL) || (a == NULL) != (c == NULL)) {
         free(w);
@@ -157,34 +248,28 @@ int cz__porep_synthesize(uint64_t (*out)[4], uint64_t (*a)[4], uint64_t (*b)[4],
     }
     if (w == NULL)
         return cz_fail(ei, CZ_ENOMEM, "porep: %u challenges", ld->c1.per);
-    rc = a != NULL ? cz__cs_init(&cs, CZ__CS_PROVE, CZ__CS_NO_DENSITY, ei)
-                   : cz__cs_init(&cs, CZ__CS_WITNESS, 0, ei);
-    if (rc != CZ_OK) {
-        free(w);
-        return rc;
+    memset(&sj, 0, sizeof sj);
+    sj.out = out;
+    sj.abc[0] = a;
+    sj.abc[1] = b;
+    sj.abc[2] = c;
+    sj.ld = ld;
+    sj.w = w;
+    sj.ninput = (size_t)r->npublic + 1;
+    cz__porep_vanilla_witness(&p, w, &ld->c1, k);
+    if ((rc = synth_top(&sj, &p, r, k, ei)) == CZ_OK) {
+        pthread_mutex_init(&sj.lock, NULL);
+        cz_threadpool_run(pool, synth_challenge, &sj, ld->c1.per);
+        pthread_mutex_destroy(&sj.lock);
+        if ((rc = sj.rc) != CZ_OK && ei != NULL)
+            *ei = sj.ei;
     }
-    /* aux and rows straight where they belong; the inputs are copied */
-    if ((rc = cz__cs_use_buffers(&cs, (fr *)(out + ninput), r->naux, (fr *)a, (fr *)b, (fr *)c,
-                                 r->nrows, ei)) == CZ_OK) {
-        cz__porep_vanilla_witness(&p, w, &ld->c1, k);
-        cz__porep_circuit(&cs, &ld->shape, &p);
-        if ((rc = cz__cs_status(&cs, ei)) == CZ_OK &&
-            (cs.naux != r->naux || cs.ninput != ninput || cs.nrows != r->nrows))
-            rc = cz_fail(ei, CZ_EINTERNAL,
-                         "porep: partition %u synthesized %zu aux, %zu inputs and %zu rows, the "
-                         "recording %u, %zu and %u",
-                         k, cs.naux, cs.ninput, cs.nrows, r->naux, ninput, r->nrows);
-    }
-    if (rc == CZ_OK) {
-        memcpy(out, cs.input, ninput * sizeof *out);
-        if (a != NULL) /* bellperson's input constraints: input_i · 0 = 0 */
-            for (size_t i = 0; i < ninput; i++) {
-                memcpy(a[r->nrows + i], out[i], sizeof *a);
-                memset(b[r->nrows + i], 0, sizeof *b);
-                memset(c[r->nrows + i], 0, sizeof *c);
-            }
-    }
-    cz__cs_free(&cs);
+    if (rc == CZ_OK && a != NULL) /* bellperson's input constraints: input_i · 0 = 0 */
+        for (size_t i = 0; i < sj.ninput; i++) {
+            memcpy(a[r->nrows + i], out[i], sizeof *a);
+            memset(b[r->nrows + i], 0, sizeof *b);
+            memset(c[r->nrows + i], 0, sizeof *c);
+        }
     free(w);
     return rc;
 }
@@ -214,7 +299,7 @@ static int partition_assignment(cz_assignment *as, const cz__porep_loaded *ld, u
     if ((rc = cz_r1cs_densities((uint64_t **)&as->a_aux_density, (uint64_t **)&as->b_input_density,
                                 (uint64_t **)&as->b_aux_density, r, pool, ei)) == CZ_OK &&
         (rc = cz__porep_synthesize(all, (uint64_t(*)[4])as->a, (uint64_t(*)[4])as->b,
-                                   (uint64_t(*)[4])as->c, ld, k, r, ei)) == CZ_OK) {
+                                   (uint64_t(*)[4])as->c, ld, k, r, pool, ei)) == CZ_OK) {
         memcpy((void *)as->input, all, as->ninput * sizeof *all);
         memcpy((void *)as->aux, all + as->ninput, as->naux * sizeof *all);
     }

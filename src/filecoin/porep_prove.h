@@ -65,9 +65,13 @@ void cz__porep_partition_inputs(uint64_t (*out)[4], const cz__porep_loaded *ld, 
 /* Partition k of ld synthesized in the variable order of r (cz__porep_record of its shape):
  * out[0..r->nvars) the witness in Montgomery limbs (input i at i, aux j at ninput + j); with a, b,
  * c (all or none; r->nrows + ninput entries each) each row's evaluations and bellperson's input
- * constraints after them. CZ_EINTERNAL when the synthesis does not have the recording's counts. */
+ * constraints after them. The top of the circuit on this thread, then a task per challenge on
+ * pool (NULL: this thread), each in a system of its own (WITNESS, or PROVE without densities)
+ * writing where the whole circuit has its aux, inputs and rows. CZ_EINTERNAL when a chunk does
+ * not have the recording's counts. */
 int cz__porep_synthesize(uint64_t (*out)[4], uint64_t (*a)[4], uint64_t (*b)[4], uint64_t (*c)[4],
-                         const cz__porep_loaded *ld, unsigned k, const cz_r1cs *r, cz_errinfo *ei);
+                         const cz__porep_loaded *ld, unsigned k, const cz_r1cs *r,
+                         cz_threadpool *pool, cz_errinfo *ei);
 
 /* Proves every partition of rq with key (opts: the prover's options, NULL: CPU, one thread) into
  * proofs (room for the registered proof's partitions; *nproofs gets their number) and verifies

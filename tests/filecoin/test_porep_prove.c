@@ -5,18 +5,20 @@
  * The prover id is the miner's ID address payload (a LEB128 varint: the bytes are written here
  * from the definition). A request for the sector loads: the C1's replica id is the one derived
  * from the miner, the sector, the ticket and comm_d, and every partition passes the native check.
- * The partition's synthesis (PROVE, rows evaluated as they are enforced, into the recorded order)
- * must give a witness that satisfies the recorded matrices, with the public inputs the verifier
- * derives (cz__porep_partition_inputs) and a, b, c equal to A·w, B·w, C·w of the recording plus
- * bellperson's input rows. Refused before any synthesis, each with its code and a message naming
- * it: another miner or sector (the replica id), a sector number that is not the envelope's, a
- * registered proof that is not the C1's, a non-interactive PoRep (aggregation is not built), a
+ * The partition's synthesis (PROVE, rows evaluated as they are enforced, into the recorded order,
+ * the top and each challenge a system of its own) must give a witness that satisfies the recorded
+ * matrices, with the public inputs the verifier derives (cz__porep_partition_inputs) and a, b, c
+ * equal to A·w, B·w, C·w of the recording plus bellperson's input rows; on two threads, and in
+ * WITNESS mode, the same values. Refused before any synthesis, each with its code and a message
+ * naming it: another miner or sector (the replica id), a sector number that is not the envelope's,
+ * a registered proof that is not the C1's, a non-interactive PoRep (aggregation is not built), a
  * changed label (naming the partition and the challenge).
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "cuzk/r1cs.h"
+#include "cuzk/threadpool.h"
 #include "filecoin/porep_prove.h"
 #include "filecoin/porep_seal.h"
 #include "test.h"
@@ -99,7 +101,7 @@ static void test_synthesize(void) {
     (*ea)[4] = calloc(nabc, sizeof *ea), (*eb)[4] = calloc(nabc, sizeof *eb),
     (*ec)[4] = calloc(nabc, sizeof *ec), (*pub)[4] = calloc(ninput, sizeof *pub);
     if (CHECK(w && a && b && c && ea && eb && ec && pub) &&
-        CHECK_EQ_INT(cz__porep_synthesize(w, a, b, c, &ld, 0, &r, NULL), CZ_OK)) {
+        CHECK_EQ_INT(cz__porep_synthesize(w, a, b, c, &ld, 0, &r, NULL, NULL), CZ_OK)) {
         memcpy(r.w, w, r.nvars * sizeof *w);
         CHECK_EQ_INT(cz_r1cs_check(&r, NULL, NULL, NULL), CZ_OK);
         cz__porep_partition_inputs(pub, &ld, 0);
@@ -113,6 +115,26 @@ static void test_synthesize(void) {
             CHECK_EQ_MEM(a, ea, nabc * sizeof *a);
             CHECK_EQ_MEM(b, eb, r.nrows * sizeof *b); /* the input rows' b and c are 0 */
             CHECK_EQ_MEM(c, ec, r.nrows * sizeof *c);
+        }
+        /* in chunks on two threads, and the witness alone: the same values */
+        {
+            uint64_t(*w2)[4] = calloc(r.nvars, sizeof *w2), (*a2)[4] = calloc(nabc, sizeof *a2),
+            (*b2)[4] = calloc(nabc, sizeof *b2), (*c2)[4] = calloc(nabc, sizeof *c2),
+            (*w3)[4] = calloc(r.nvars, sizeof *w3);
+            cz_threadpool *pool = NULL;
+            if (CHECK(w2 && a2 && b2 && c2 && w3) &&
+                CHECK_EQ_INT(cz_threadpool_create(&pool, 2, NULL), CZ_OK) &&
+                CHECK_EQ_INT(cz__porep_synthesize(w2, a2, b2, c2, &ld, 0, &r, pool, NULL), CZ_OK) &&
+                CHECK_EQ_INT(cz__porep_synthesize(w3, NULL, NULL, NULL, &ld, 0, &r, pool, NULL),
+                             CZ_OK)) {
+                CHECK_EQ_MEM(w2, w, r.nvars * sizeof *w);
+                CHECK_EQ_MEM(w3, w, r.nvars * sizeof *w);
+                CHECK_EQ_MEM(a2, a, nabc * sizeof *a);
+                CHECK_EQ_MEM(b2, b, nabc * sizeof *b);
+                CHECK_EQ_MEM(c2, c, nabc * sizeof *c);
+            }
+            cz_threadpool_destroy(pool);
+            free(w2), free(a2), free(b2), free(c2), free(w3);
         }
         /* one aux value changed: a row breaks */
         r.w[ninput + r.naux / 2][0] ^= 1;
