@@ -173,7 +173,8 @@ static int load_request(cz_porep_request *rq, void **buf, const porep_opts *o, c
     *buf = NULL;
     memset(rq, 0, sizeof *rq);
     if ((rc = cz_file_read(buf, &len, o->c1, ei)) != CZ_OK ||
-        (rc = cz__porep_c1_read(&c1, &env, *buf, len, ei)) != CZ_OK) {
+        (rc = cz__porep_c1_read_any(
+             &c1, &env, *buf, len, o->have_registered ? o->registered : UINT64_MAX, ei)) != CZ_OK) {
         cz__porep_c1_free(&c1);
         return rc;
     }
@@ -184,7 +185,10 @@ static int load_request(cz_porep_request *rq, void **buf, const porep_opts *o, c
     rq->c1_len = len;
     cz__porep_c1_free(&c1);
     if (!env.enveloped && !o->have_sector)
-        return cz_fail(ei, CZ_EINVAL, "%s is a bare C1: give its sector with --sector N", o->c1);
+        return cz_fail(ei, CZ_EINVAL,
+                       "%s is a bare C1 (JSON or bincode): give its sector with "
+                       "--sector N",
+                       o->c1);
     return CZ_OK;
 }
 

@@ -25,7 +25,7 @@
  * variant, levels and arities of its tree (tree D binary; trees C and R the sector size's shape);
  * every column has one row per layer, every labeling proof 37 parents; every domain value is a
  * field element below r. An error names the partition, the proof, the member and the byte offset
- * in the C1 text.
+ * in the C1 text. supra_seal's bincode form (porep_c1_bincode.h) is read by cz__porep_c1_read_any.
  */
 #ifndef CUZK_FILECOIN_POREP_C1_H
 #define CUZK_FILECOIN_POREP_C1_H
@@ -44,6 +44,12 @@ typedef struct cz__porep_envelope {
  * CZ_ENOMEM. */
 int cz__porep_c1_read(cz__porep_c1 *c1, cz__porep_envelope *env, const uint8_t *data, size_t len,
                       cz_errinfo *ei);
+
+/* Either form: JSON (bare or enveloped) when the first byte that is not white space is '{', else
+ * the bincode of porep_c1_bincode.h, which holds no registered proof: registered is the
+ * request's (UINT64_MAX: unknown, and a bincode C1 is refused naming what it needs). */
+int cz__porep_c1_read_any(cz__porep_c1 *c1, cz__porep_envelope *env, const uint8_t *data,
+                          size_t len, uint64_t registered, cz_errinfo *ei);
 
 /* c1 as the C1 JSON (serde's member order), *out malloc'd, *len its size. CZ_ENOMEM, CZ_EINVAL
  * for an unknown registered proof. */

@@ -44,7 +44,6 @@ int cz__porep_c1_read_bincode(cz__porep_c1 *c1, const uint8_t *data, size_t len,
 
 /* c1 as bincode (the layout above), *out malloc'd, *len its size. CZ_EINVAL for an unknown
  * registered proof, CZ_ENOMEM. */
-int cz__porep_c1_write_bincode(uint8_t **out, size_t *len, const cz__porep_c1 *c1,
-                               cz_errinfo *ei);
+int cz__porep_c1_write_bincode(uint8_t **out, size_t *len, const cz__porep_c1 *c1, cz_errinfo *ei);
 
 #endif

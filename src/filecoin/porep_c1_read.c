@@ -8,6 +8,7 @@
 
 #include "core/json_read.h"
 #include "filecoin/porep_c1.h"
+#include "filecoin/porep_c1_bincode.h"
 
 typedef cz_bls12381_fr fr;
 
@@ -611,4 +612,22 @@ out:
         *env = e;
     free(r);
     return rc;
+}
+
+int cz__porep_c1_read_any(cz__porep_c1 *c1, cz__porep_envelope *env, const uint8_t *data,
+                          size_t len, uint64_t registered, cz_errinfo *ei) {
+    size_t i = 0;
+    while (i < len && (data[i] == ' ' || data[i] == '\n' || data[i] == '\r' || data[i] == '\t'))
+        i++;
+    if (i < len && data[i] == '{')
+        return cz__porep_c1_read(c1, env, data, len, ei);
+    if (env != NULL)
+        memset(env, 0, sizeof *env);
+    if (registered == UINT64_MAX) {
+        memset(c1, 0, sizeof *c1);
+        return cz_fail(ei, CZ_EINVAL,
+                       "porep c1: not JSON, so bincode, which does not name its registered proof: "
+                       "give it");
+    }
+    return cz__porep_c1_read_bincode(c1, data, len, registered, ei);
 }

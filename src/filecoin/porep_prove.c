@@ -92,7 +92,8 @@ int cz__porep_request_load(cz__porep_loaded *ld, const cz_porep_request *rq, int
                        "porep: %s is proven as one SnarkPack aggregate of its %u partition "
                        "proofs; proof aggregation is not implemented",
                        ld->cfg.name, ld->cfg.partitions);
-    if ((rc = cz__porep_c1_read(&ld->c1, &env, rq->c1, rq->c1_len, ei)) != CZ_OK)
+    if ((rc = cz__porep_c1_read_any(&ld->c1, &env, rq->c1, rq->c1_len, rq->registered_proof, ei)) !=
+        CZ_OK)
         return rc;
     if (ld->c1.registered_proof != rq->registered_proof)
         return cz_fail(ei, CZ_EINVAL, "porep: the C1 is of registered proof %llu, the request %llu",

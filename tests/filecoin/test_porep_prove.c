@@ -19,6 +19,7 @@
 
 #include "cuzk/r1cs.h"
 #include "cuzk/threadpool.h"
+#include "filecoin/porep_c1_bincode.h"
 #include "filecoin/porep_prove.h"
 #include "filecoin/porep_seal.h"
 #include "test.h"
@@ -173,8 +174,38 @@ static void test_refusals(void) {
     free(bad);
 }
 
-static const test_case cases[] = {
-    {"prover_id", test_prover_id}, {"synthesize", test_synthesize}, {"refusals", test_refusals}};
+/* A bare bincode C1 (supra_seal's form) loads through the same request path; the registered
+ * proof, which the bincode does not hold, is the request's: the sector's own loads, the other
+ * version of the size reads but is not the sector's (its porep_id makes another replica id). */
+static void test_bincode_request(void) {
+    uint8_t data[2048], prover[32], ticket[32] = {1}, seed[32] = {2}, *bin = NULL;
+    size_t len = 0;
+    cz__porep_c1 c1;
+    cz__porep_loaded ld;
+    cz_errinfo ei;
+    memset(data, 0, sizeof data);
+    cz__porep_prover_id(prover, MINER);
+    if (!CHECK_EQ_INT(cz__porep_seal_2k(&c1, 5, data, prover, SECTOR, ticket, seed, NULL), CZ_OK))
+        return;
+    if (CHECK_EQ_INT(cz__porep_c1_write_bincode(&bin, &len, &c1, NULL), CZ_OK)) {
+        if (!CHECK_EQ_INT(load(&ld, 5, MINER, SECTOR, bin, len, &ei), CZ_OK))
+            fprintf(stderr, "  %s\n", ei.msg);
+        else
+            CHECK_EQ_INT(ld.c1.npartitions, 1);
+        cz__porep_loaded_free(&ld);
+        expect(load(&ld, 0, MINER, SECTOR, bin, len, &ei), CZ_EVERIFY, &ei, "replica_id");
+        cz__porep_loaded_free(&ld);
+        CHECK_EQ_INT(cz__porep_c1_read_any(&c1, NULL, bin, len, UINT64_MAX, &ei), CZ_EINVAL);
+        CHECK(strstr(ei.msg, "bincode") != NULL);
+    }
+    cz__porep_c1_free(&c1);
+    free(bin);
+}
+
+static const test_case cases[] = {{"prover_id", test_prover_id},
+                                  {"synthesize", test_synthesize},
+                                  {"refusals", test_refusals},
+                                  {"bincode_request", test_bincode_request}};
 
 int main(int argc, char **argv) {
     return test_main(argc, argv, cases, TEST_COUNT(cases));
