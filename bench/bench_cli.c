@@ -54,6 +54,8 @@ void bench_usage(FILE *f) {
         "  proofs:  --workload porep-synth [--scale K] [--partitions N] [--curve C] [--seed S]\n"
         "           | --workload zkey --zkey F --wtns F\n"
         "           | --workload winning-post|window-post --request DIR (fake-vanilla's)\n"
+        "           | --workload porep-c2 --c1 FILE [--miner ID] [--sector N] [--registered-proof "
+        "N]\n"
         "           --priority P, --id ID and -o PROOF_FILE (single)\n"
         "  sweep --key TABLE.KEY --values V1,V2,.. [--config BASE] [--daemon PATH]\n"
         "        [--daemon-arg ARG].. plus the batch options: one daemon per value, one table\n"
@@ -74,6 +76,8 @@ static const char proof_opts[] =
     "        | --workload zkey --zkey F --wtns F\n"
     "        | --workload winning-post|window-post --request DIR: DIR/request.txt as\n"
     "          `cuzk filecoin fake-vanilla` writes it (the kind's priority unless given)\n"
+    "        | --workload porep-c2 --c1 FILE [--miner ID] [--sector N]: a POREP_SEAL_COMMIT\n"
+    "          of the C1 (Curio's envelope, or bare with --sector); miner default 1000\n"
     "        --priority low|normal|high|critical\n"
     "        --timeout S (0: none); -a/--addr before the subcommand, or here\n";
 

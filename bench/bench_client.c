@@ -8,6 +8,7 @@
  *   workload: --workload porep-synth [--scale K] [--partitions N] [--curve C] [--seed S]
  *           | --workload zkey --zkey FILE --wtns FILE
  *           | --workload winning-post|window-post --request DIR  (bench_client_post.c)
+ *           | --workload porep-c2 --c1 FILE [--miner ID] [--sector N]  (bench_client_porep.c)
  *
  * ADDR is unix:///path or host:port (default: the daemon's default daemon.listen). A proof is one
  * Prove call (submit + await on the daemon); its line has the job id, wall time (call to answer),
@@ -94,6 +95,10 @@ static int is_post(const client_opts *o) {
     return strcmp(o->workload, "winning-post") == 0 || strcmp(o->workload, "window-post") == 0;
 }
 
+static int is_porep(const client_opts *o) {
+    return strcmp(o->workload, "porep-c2") == 0;
+}
+
 static int parse(client_opts *o, int argc, char **argv, const char *addr) {
     const char *cmd = argv[0];
     unsigned allowed = cmd_opts(cmd);
@@ -112,6 +117,8 @@ static int parse(client_opts *o, int argc, char **argv, const char *addr) {
     o->warmup = strcmp(cmd, "single") == 0 ? 0 : 1;
     o->start_timeout_s = 120;
     o->stop_timeout_s = 60;
+    o->miner = 1000;
+    o->porep_registered = UINT64_MAX; /* the C1's */
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         long n;
@@ -133,10 +140,28 @@ static int parse(client_opts *o, int argc, char **argv, const char *addr) {
             o->timeout_ms = (uint64_t)n * 1000;
         } else if ((need = OPT_W, strcmp(a, "--workload") == 0)) {
             if (strcmp(v, "porep-synth") != 0 && strcmp(v, "zkey") != 0 &&
-                strcmp(v, "winning-post") != 0 && strcmp(v, "window-post") != 0)
-                return bench_usage_error(
-                    cmd, "--workload takes porep-synth, zkey, winning-post or window-post", v);
+                strcmp(v, "winning-post") != 0 && strcmp(v, "window-post") != 0 &&
+                strcmp(v, "porep-c2") != 0)
+                return bench_usage_error(cmd,
+                                         "--workload takes porep-synth, zkey, winning-post, "
+                                         "window-post or porep-c2",
+                                         v);
             o->workload = v;
+        } else if ((need = OPT_W, strcmp(a, "--c1") == 0)) {
+            o->c1 = v;
+        } else if ((need = OPT_W, strcmp(a, "--registered-proof") == 0)) {
+            if (bench_parse_long(&n, v, 0, 19) != 0)
+                return bench_usage_error(cmd, "--registered-proof takes a seal proof id 0..19", v);
+            o->porep_registered = (uint64_t)n;
+        } else if ((need = OPT_W, strcmp(a, "--miner") == 0)) {
+            if (bench_parse_long(&n, v, 0, LONG_MAX) != 0)
+                return bench_usage_error(cmd, "--miner takes a number", v);
+            o->miner = (uint64_t)n;
+        } else if ((need = OPT_W, strcmp(a, "--sector") == 0)) {
+            if (bench_parse_long(&n, v, 0, LONG_MAX) != 0)
+                return bench_usage_error(cmd, "--sector takes a number", v);
+            o->sector = (uint64_t)n;
+            o->have_sector = 1;
         } else if ((need = OPT_W, strcmp(a, "--request") == 0)) {
             o->request = v;
         } else if ((need = OPT_W, strcmp(a, "--scale") == 0)) {
@@ -234,7 +259,9 @@ static int parse(client_opts *o, int argc, char **argv, const char *addr) {
     if (is_post(o) != (o->request != NULL))
         return bench_usage_error(cmd, "--request DIR goes with --workload winning-post|window-post",
                                  NULL);
-    if (is_post(o) && !priority_given) /* the daemon's default for the kind */
+    if (is_porep(o) != (o->c1 != NULL))
+        return bench_usage_error(cmd, "--c1 FILE goes with --workload porep-c2", NULL);
+    if ((is_post(o) || is_porep(o)) && !priority_given) /* the daemon's default for the kind */
         o->priority = CUZK__V1__PRIORITY__PRIORITY_UNSPECIFIED;
     if ((allowed & OPT_S) && (o->key == NULL || o->nvalues == 0))
         return bench_usage_error(cmd, "needs --key TABLE.KEY and --values V1,V2,..", NULL);
@@ -247,6 +274,8 @@ static int prepare(client_opts *o) {
     cz_errinfo_clear(&ei);
     if (is_post(o))
         return bench_client_post_load(o);
+    if (is_porep(o))
+        return bench_client_porep_load(o);
     if (strcmp(o->workload, "zkey") != 0)
         return BENCH_OK;
     if (cz_file_read(&o->wtns_data, &o->wtns_len, o->wtns, &ei) != CZ_OK) {
@@ -361,6 +390,8 @@ static void prove_one(proof_res *r, cz_grpc_client *cl, const client_opts *o, ui
     sub.priority = (Cuzk__V1__Priority)o->priority;
     if (is_post(o)) {
         bench_client_post_request(&sub, o);
+    } else if (is_porep(o)) {
+        bench_client_porep_request(&sub, o);
     } else if (strcmp(o->workload, "zkey") == 0) {
         sub.proof_kind = CUZK__V1__PROOF_KIND__SNARKJS_ZKEY;
         sub.zkey_path = (char *)o->zkey_abs;
@@ -533,11 +564,15 @@ int bench_client_batch(client_batch *out, cz_grpc_client *cl, const client_opts 
     out->b = br.b;
     if (busy0 >= 0 && busy1 >= 0 && ndev1 > 0 && ndev0 == ndev1)
         out->busy_pct = 100.0 * (busy1 - busy0) / ndev1 / (br.b.batch_ms / 1e3);
-    int zkey = strcmp(o->workload, "zkey") == 0 || is_post(o); /* no scale, one partition */
+    /* no scale; one partition, or the C1's */
+    int zkey = strcmp(o->workload, "zkey") == 0 || is_post(o) || is_porep(o);
     fprintf(lines,
             "{\"bench\":\"client\",\"summary\":true,\"workload\":\"%s\",\"curve\":\"%s\","
             "\"scale\":%u,\"partitions\":%u,\"count\":%d,\"concurrency\":%d,\"done\":%d,",
-            o->workload, zkey ? "" : o->curve, zkey ? 0 : o->scale, zkey ? 1 : o->partitions,
+            o->workload, zkey ? "" : o->curve, zkey ? 0 : o->scale,
+            is_porep(o) ? o->porep_partitions
+            : zkey      ? 1
+                        : o->partitions,
             o->count, o->conc, out->b.done);
     bench_batch_json(lines, &out->b);
     if (out->busy_pct >= 0)
@@ -692,6 +727,7 @@ out:
     free(o.wtns_data);
     free(o.values_buf);
     bench_client_post_free(&o);
+    bench_client_porep_free(&o);
     return rc;
 }
 

@@ -48,6 +48,13 @@ typedef struct client_opts {
     uint32_t post_partition;
     ProtobufCBinaryData *post_vanilla;
     size_t post_nvanilla;
+    const char *c1;         /* --c1 FILE: a PoRep C2 request (bench_client_porep_load) */
+    uint64_t miner, sector; /* --miner, --sector (the C1's envelope's unless given) */
+    int have_sector;
+    void *c1_data;
+    size_t c1_len;
+    uint64_t porep_registered;
+    unsigned porep_partitions;
 } client_opts;
 
 /* One batch's result: the summary and the devices' busy share over the batch (-1: unknown). */
@@ -67,6 +74,11 @@ int bench_client_batch(client_batch *out, cz_grpc_client *cl, const client_opts 
 int bench_client_post_load(client_opts *o);
 void bench_client_post_request(Cuzk__V1__SubmitProofRequest *sub, const client_opts *o);
 void bench_client_post_free(client_opts *o);
+/* bench_client_porep.c: the C1 of o->c1 read and looked at (its registered proof, sector and
+ * partitions), BENCH_OK or BENCH_USAGE (message printed); its POREP_SEAL_COMMIT fields; freed. */
+int bench_client_porep_load(client_opts *o);
+void bench_client_porep_request(Cuzk__V1__SubmitProofRequest *sub, const client_opts *o);
+void bench_client_porep_free(client_opts *o);
 /* bench_client_sweep.c */
 int bench_client_sweep(client_opts *o);
 

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # `make demo`: starts cuzk-daemon on a Unix socket, sends it a WinningPoSt and a WindowPoSt (2 KiB
-# sectors, fake sectors, local keys) through gRPC with cuzk-bench and verifies the proofs with
-# `cuzk filecoin verify`; then proves the bundled example circuits with cuzk and verifies the
-# proofs. Each step is printed with its time. Outputs go to BUILD/demo/. If snarkjs is installed (make test installs it),
+# sectors, fake sectors, local keys) and a PoRep C2 (a 2 KiB sector sealed by `cuzk filecoin
+# seal-2k`) through gRPC with cuzk-bench and verifies the proofs with `cuzk filecoin verify`; then
+# proves the bundled example circuits with cuzk and verifies the proofs. Each step is printed with its time. Outputs go to BUILD/demo/. If snarkjs is installed (make test installs it),
 # snarkjs verifies cuzk's proofs too: a verifier we did not write.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -58,10 +58,10 @@ post_demo() {
         return
     fi
     echo
-    echo "== WinningPoSt and WindowPoSt (2 KiB sectors) through cuzk-daemon over gRPC"
+    echo "== WinningPoSt, WindowPoSt and PoRep C2 (2 KiB sectors) through cuzk-daemon over gRPC"
     p="$(cd "$out" && pwd)/params"
-    rm -rf "$p" "$out/winning" "$out/window"
-    mkdir -p "$p" "$out/winning" "$out/window"
+    rm -rf "$p" "$out/winning" "$out/window" "$out/porep"
+    mkdir -p "$p" "$out/winning" "$out/window" "$out/porep"
     step "cuzk filecoin setup: local WinningPoSt key (INSECURE)" "$cuzk" filecoin setup \
         winning-post --sector-size 2KiB --params-dir "$p" --seed 01 2>/dev/null
     step "cuzk filecoin setup: local WindowPoSt key (INSECURE)" "$cuzk" filecoin setup \
@@ -70,6 +70,10 @@ post_demo() {
         winning-post --sector-size 2KiB --sectors 1 --seed 3 -o "$out/winning"
     step "cuzk filecoin fake-vanilla: a partition of 2 sectors" "$cuzk" filecoin fake-vanilla \
         window-post --sector-size 2KiB --sectors 2 --seed 4 -o "$out/window"
+    step "cuzk filecoin setup: local PoRep C2 key (INSECURE)" "$cuzk" filecoin setup \
+        porep-c2 --sector-size 2KiB --params-dir "$p" --seed 05 2>/dev/null
+    step "cuzk filecoin seal-2k: seal a 2 KiB sector, write its C1" "$cuzk" filecoin seal-2k \
+        --miner 1000 --sector 7 --seed 6 -o "$out/porep" 2>/dev/null
     sock="$(cd "$out" && pwd)/cuzk.sock"
     cat >"$out/cuzk.toml" <<EOF
 [daemon]
@@ -99,6 +103,13 @@ EOF
         step_to /dev/null "cuzk filecoin verify: the daemon's proof is valid" "$cuzk" \
             "${args[@]}" "$out/$kind/proof.bin"
     done
+    step_to "$out/porep/single.json" "cuzk-bench single --workload porep-c2: Prove, gRPC" \
+        "$bench" -a "unix://$sock" single --workload porep-c2 --c1 "$out/porep/c1.json" \
+        --miner 1000 -o "$out/porep/proof.bin"
+    echo "  $(tr -d '\n' <"$out/porep/single.json" | sed 's/.*"wall_ms":\([0-9.]*\),"prove_ms":\([0-9.]*\).*/request to proof \1 ms; the job \2 ms (C1 checks, synthesis, prover, self-check)/')"
+    step_to /dev/null "cuzk filecoin verify porep-c2: the daemon's proof is valid" "$cuzk" \
+        filecoin verify porep-c2 --c1 "$out/porep/c1.json" --miner 1000 --params-dir "$p" \
+        "$out/porep/proof.bin"
     step_to "$out/winning/again.json" "cuzk-bench single: WinningPoSt again (key resident)" \
         "$bench" -a "unix://$sock" single --workload winning-post --request "$out/winning"
     echo "  $(tr -d '\n' <"$out/winning/again.json" | sed 's/.*"wall_ms":\([0-9.]*\),"prove_ms":\([0-9.]*\).*/request to proof \1 ms; the job \2 ms/')"
@@ -108,7 +119,8 @@ EOF
     echo "  cuzk-daemon stopped (exit 0)"
 }
 
-echo "cuzk demo: Filecoin PoSt through the daemon, then the bundled circuits (outputs in $out/)"
+echo "cuzk demo: Filecoin PoSt and PoRep C2 through the daemon, then the bundled circuits" \
+    "(outputs in $out/)"
 post_demo
 demo poseidon-bn254 examples/poseidon/poseidon_chain.zkey examples/poseidon/poseidon_chain.wtns
 demo mulchain-bls12381 examples/mulchain/mulchain.zkey examples/mulchain/mulchain.wtns

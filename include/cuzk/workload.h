@@ -146,13 +146,10 @@ int cz_workload_post(cz_workload *out, const cz_post_circuit *c, cz_srs_key *key
 
 /* The circuit of a PoRep sector size, recorded once: one partition's matrices and densities,
  * shared by every job and partition of the size (every registered version of a size is one
- * circuit: one key file). pool (may be NULL) later runs the native checks of its jobs' C1s
- * (cz_workload_porep), so it must outlive the circuit. A 32 GiB partition is 130 M rows: the
- * recording takes about a minute and ~10 GB. Errors: CZ_EINVAL (an id that is no PoRep),
- * CZ_ENOMEM. Must outlive its jobs. */
+ * circuit: one key file). A 32 GiB partition is 130 M rows: the recording takes about a minute
+ * and ~10 GB. Errors: CZ_EINVAL (an id that is no PoRep), CZ_ENOMEM. Must outlive its jobs. */
 typedef struct cz_porep_circuit cz_porep_circuit;
-int cz_porep_circuit_create(cz_porep_circuit **out, uint64_t registered_proof, cz_threadpool *pool,
-                            cz_errinfo *ei);
+int cz_porep_circuit_create(cz_porep_circuit **out, uint64_t registered_proof, cz_errinfo *ei);
 void cz_porep_circuit_free(cz_porep_circuit *c); /* NULL is a no-op */
 /* 1 when registered_proof is of c's sector size. */
 int cz_porep_circuit_serves(const cz_porep_circuit *c, uint64_t registered_proof);
@@ -161,18 +158,29 @@ int cz_porep_circuit_key_check(const cz_porep_circuit *c, const cz_bellperson_pa
                                cz_errinfo *ei);
 
 /*
- * A PoRep C2 job: rq (read only during the call; the C1 is decoded into the job) proven with key,
- * a reference from cz_srs_acquire with cz_srs_loader_params (the workload releases it when the
- * job ends, also when this call fails). Everything is checked here, before the job is queued: the
- * registered proof against c, the key against the circuit (CZ_EFORMAT), the C1 (porep_c1.h:
- * CZ_EFORMAT, CZ_ENONCANON, CZ_EINVAL naming the place), the replica id against the miner and the
- * sector, every partition's vanilla proofs (CZ_EVERIFY naming the partition, the challenge and
- * what failed); a non-interactive PoRep is refused (CZ_EINVAL: its C2 is an aggregate). The job's
- * result is the partitions' proofs in order (192 bytes each), verified against the key's
- * verifying key with the public inputs verify_seal derives.
+ * A PoRep C2 request read and checked, before it needs a key: the C1 (porep_c1.h: CZ_EFORMAT,
+ * CZ_ENONCANON, CZ_EINVAL naming the place) decoded from rq (read only during the call), its
+ * registered proof and sector against the request's (CZ_EINVAL), the replica id against the miner
+ * and the sector, every partition's vanilla proofs against the graph and the derived challenges
+ * (CZ_EVERIFY naming the partition, the challenge and what failed), a task per partition on pool
+ * (NULL: this thread); a non-interactive PoRep is refused (CZ_EINVAL: its C2 is an aggregate).
+ */
+typedef struct cz_porep_input cz_porep_input;
+int cz_porep_input_load(cz_porep_input **out, const cz_porep_request *rq, cz_threadpool *pool,
+                        cz_errinfo *ei);
+void cz_porep_input_free(cz_porep_input *in); /* NULL is a no-op */
+/* The registered proof of a loaded request. */
+uint64_t cz_porep_input_registered(const cz_porep_input *in);
+
+/*
+ * A PoRep C2 job of in (the workload's from here, also when this call fails) proven with key, a
+ * reference from cz_srs_acquire with cz_srs_loader_params (the workload releases it when the job
+ * ends, also when this call fails). Checked here: the registered proof against c, the key against
+ * the circuit (CZ_EFORMAT). The job's result is the partitions' proofs in order (192 bytes each),
+ * verified against the key's verifying key with the public inputs verify_seal derives.
  */
 int cz_workload_porep(cz_workload *out, const cz_porep_circuit *c, cz_srs_key *key,
-                      const cz_porep_request *rq, const cz_workload_blinding *bl, cz_errinfo *ei);
+                      cz_porep_input *in, const cz_workload_blinding *bl, cz_errinfo *ei);
 
 #ifdef __cplusplus
 }

@@ -120,7 +120,7 @@ static int circuit_get(const cz_post_circuit **post, const cz_porep_circuit **po
         e->circuit_busy = 1;
         pthread_mutex_unlock(&f->lock);
         uint64_t t0 = cz_clock_now_ms();
-        rc = is_porep ? cz_porep_circuit_create(&rc_, registered_proof, f->pool, ei)
+        rc = is_porep ? cz_porep_circuit_create(&rc_, registered_proof, ei)
                       : cz_post_circuit_create(&pc, registered_proof, f->pool, ei);
         if (rc == CZ_OK)
             CZ_LOG_INFO("cuzk-daemon: circuit of %s recorded in %llu ms", file->name,
@@ -320,6 +320,7 @@ static int porep_workload(cz_workload *wl, cz_priority *prio, cz_daemon_filecoin
                           const Cuzk__V1__SubmitProofRequest *r, cz_errinfo *ei) {
     const cz_param_file *file = NULL;
     const cz_porep_circuit *c = NULL;
+    cz_porep_input *in = NULL;
     cz_srs_key *key = NULL;
     cz_porep_request rq;
     char path[4096];
@@ -338,21 +339,30 @@ static int porep_workload(cz_workload *wl, cz_priority *prio, cz_daemon_filecoin
         cz_fail(ei, CZ_EINVAL, "no vanilla_proof (the C1 output)");
         return CZ_RPC_INVALID_ARGUMENT;
     }
+    /* the C1 first: a bad one costs no key load (50 GB at 32 GiB) */
+    rq = (cz_porep_request){r->registered_proof, r->miner_id, r->sector_number,
+                            r->vanilla_proof.data, r->vanilla_proof.len};
+    if ((rc = cz_porep_input_load(&in, &rq, f->pool, ei)) != CZ_OK)
+        return workload_status(rc);
     if ((status = key_path_trusted(path, sizeof path, f, file, ei)) != 0)
-        return status;
-    if ((rc = circuit_get(NULL, &c, f, file, r->registered_proof, ei)) != CZ_OK)
-        return rc == CZ_ENOMEM ? CZ_RPC_RESOURCE_EXHAUSTED : CZ_RPC_INTERNAL;
+        goto fail;
+    if ((rc = circuit_get(NULL, &c, f, file, r->registered_proof, ei)) != CZ_OK) {
+        status = rc == CZ_ENOMEM ? CZ_RPC_RESOURCE_EXHAUSTED : CZ_RPC_INTERNAL;
+        goto fail;
+    }
     if ((status = key_acquire(&key, f, path, ei)) != 0)
-        return status;
+        goto fail;
     if ((rc = cz_porep_circuit_key_check(c, cz_srs_key_data(key), ei)) != CZ_OK) {
         cz_srs_release(key);
         cz_fail(ei, rc, "key %s", path);
-        return CZ_RPC_FAILED_PRECONDITION;
+        status = CZ_RPC_FAILED_PRECONDITION;
+        goto fail;
     }
-    rq = (cz_porep_request){r->registered_proof, r->miner_id, r->sector_number,
-                            r->vanilla_proof.data, r->vanilla_proof.len};
-    /* the workload owns key from here, also when it fails */
-    return workload_status(cz_workload_porep(wl, c, key, &rq, NULL, ei));
+    /* the workload owns key and in from here, also when it fails */
+    return workload_status(cz_workload_porep(wl, c, key, in, NULL, ei));
+fail:
+    cz_porep_input_free(in);
+    return status;
 }
 
 int cz_daemon_filecoin_workload(cz_workload *wl, cz_priority *prio, cz_daemon_filecoin *f,

@@ -4,14 +4,14 @@
  *
  * The circuit of a sector size is recorded once (cz_porep_circuit: one partition's matrices and
  * densities, shared by every job and partition of the size; all registered versions of a size
- * share it). A job reads its C1 and checks it natively when it is made, on the circuit's pool (a
- * task per partition): the replica id against the miner and the sector, every partition's
- * vanilla proofs against the graph and the derived challenges (porep_prove.h), so a bad C1 is
- * refused before it is queued and costs no synthesis. The job keeps the decoded C1, which the
- * witness points into. Synthesizing partition p is its witness and each row's a, b, c with the
- * input constraints (cz__porep_synthesize), straight into the pooled buffers in the recorded
- * variable order; its public inputs must be the ones derived from the C1's commitments and the
- * challenges, and the proofs are verified against them (the bellperson stages' verify) before
+ * share it). A request is read and checked natively first (cz_porep_input_load: a task per
+ * partition on the caller's pool): the replica id against the miner and the sector, every
+ * partition's vanilla proofs against the graph and the derived challenges (porep_prove.h), so a
+ * bad C1 is refused before it needs a key and costs no synthesis. The job keeps the decoded C1,
+ * which the witness points into. Synthesizing partition p is its witness and each row's a, b, c
+ * with the input constraints (cz__porep_synthesize), straight into the pooled buffers in the
+ * recorded variable order; its public inputs must be the ones derived from the C1's commitments and
+ * the challenges, and the proofs are verified against them (the bellperson stages' verify) before
  * the job is done. The result is the partitions' proofs in order, 192 bytes each.
  */
 #include <stdlib.h>
@@ -30,11 +30,39 @@ struct cz_porep_circuit {
     const cz_param_file *params;
     cz_r1cs r;                         /* the recorded partition, no witness (w NULL) */
     uint64_t *a_aux, *b_input, *b_aux; /* its densities */
-    cz_threadpool *pool;               /* its jobs' native checks */
 };
 
-int cz_porep_circuit_create(cz_porep_circuit **out, uint64_t registered_proof, cz_threadpool *pool,
-                            cz_errinfo *ei) {
+struct cz_porep_input {
+    cz__porep_loaded ld;
+};
+
+int cz_porep_input_load(cz_porep_input **out, const cz_porep_request *rq, cz_threadpool *pool,
+                        cz_errinfo *ei) {
+    cz_porep_input *in = calloc(1, sizeof *in);
+    int rc;
+    *out = NULL;
+    if (in == NULL)
+        return cz_fail(ei, CZ_ENOMEM, "porep: request");
+    if ((rc = cz__porep_request_load(&in->ld, rq, 1, pool, ei)) != CZ_OK) {
+        cz_porep_input_free(in);
+        return rc;
+    }
+    *out = in;
+    return CZ_OK;
+}
+
+void cz_porep_input_free(cz_porep_input *in) {
+    if (in == NULL)
+        return;
+    cz__porep_loaded_free(&in->ld);
+    free(in);
+}
+
+uint64_t cz_porep_input_registered(const cz_porep_input *in) {
+    return in->ld.cfg.registered_proof;
+}
+
+int cz_porep_circuit_create(cz_porep_circuit **out, uint64_t registered_proof, cz_errinfo *ei) {
     cz__porep_config cfg;
     cz_porep_circuit *c;
     int rc;
@@ -45,13 +73,12 @@ int cz_porep_circuit_create(cz_porep_circuit **out, uint64_t registered_proof, c
         (rc = cz__porep_shape_get(&c->shape, cfg.sector_size, ei)) != CZ_OK ||
         (rc = cz_porep_params_file(&c->params, registered_proof, ei)) != CZ_OK ||
         (rc = cz__porep_record(&c->r, &c->shape, ei)) != CZ_OK ||
-        (rc = cz_r1cs_densities(&c->a_aux, &c->b_input, &c->b_aux, &c->r, pool, ei)) != CZ_OK) {
+        (rc = cz_r1cs_densities(&c->a_aux, &c->b_input, &c->b_aux, &c->r, NULL, ei)) != CZ_OK) {
         cz_porep_circuit_free(c);
         return rc;
     }
     free(c->r.w); /* the recording's zero witness: every partition brings its own */
     c->r.w = NULL;
-    c->pool = pool;
     *out = c;
     return CZ_OK;
 }
@@ -135,31 +162,30 @@ static const cz_workload_ops porep_ops = {
 };
 
 int cz_workload_porep(cz_workload *out, const cz_porep_circuit *c, cz_srs_key *key,
-                      const cz_porep_request *rq, const cz_workload_blinding *bl, cz_errinfo *ei) {
+                      cz_porep_input *in, const cz_workload_blinding *bl, cz_errinfo *ei) {
     const cz_bellperson_params *params = cz_srs_key_data(key);
     const cz_r1cs *r = &c->r;
-    cz__porep_config cfg;
     porep_job *j = calloc(1, sizeof *j);
     uint64_t v, wbytes;
     int rc;
     memset(out, 0, sizeof *out);
-    if (j == NULL) {
+    if (j == NULL ||
+        (rc = cz__bp_job_init(&j->g, params, in->ld.c1.npartitions, bl, ei)) != CZ_OK) {
+        rc = j == NULL ? cz_fail(ei, CZ_ENOMEM, "porep: workload") : rc;
         cz_srs_release(key);
-        return cz_fail(ei, CZ_ENOMEM, "porep: workload");
-    }
-    if ((rc = cz__porep_config_get(&cfg, rq->registered_proof, ei)) != CZ_OK ||
-        (rc = cz__bp_job_init(&j->g, params, cfg.partitions, bl, ei)) != CZ_OK) {
-        cz_srs_release(key);
+        cz_porep_input_free(in);
         free(j);
         return rc;
     }
     j->g.key = key; /* the job's from here: released with it */
     j->c = c;
-    if (!cz_porep_circuit_serves(c, rq->registered_proof))
+    j->ld = in->ld; /* the C1 moves into the job */
+    free(in);
+    if (!cz_porep_circuit_serves(c, j->ld.cfg.registered_proof))
         rc = cz_fail(ei, CZ_EINVAL, "porep: registered proof %llu is not this circuit's",
-                     (unsigned long long)rq->registered_proof);
-    else if ((rc = cz_porep_circuit_key_check(c, params, ei)) == CZ_OK)
-        rc = cz__porep_request_load(&j->ld, rq, 1, c->pool, ei);
+                     (unsigned long long)j->ld.cfg.registered_proof);
+    else
+        rc = cz_porep_circuit_key_check(c, params, ei);
     if (rc != CZ_OK) {
         porep_destroy(j);
         return rc;
