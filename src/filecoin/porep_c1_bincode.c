@@ -314,19 +314,6 @@ static int read_c1(reader *r, cz__porep_c1 *c1, const cz__porep_config *cfg) {
 }
 
 /* Points every path's levels at its own siblings. */
-static void fix_paths(cz__porep_c1 *c1) {
-    for (size_t n = 0; n < (size_t)c1->npartitions * c1->per; n++) {
-        cz__porep_vanilla *v = &c1->proofs[n];
-        cz__tree_path_fix(&v->comm_d_proof.path);
-        cz__tree_path_fix(&v->comm_r_last_proof.path);
-        cz__tree_path_fix(&v->c_x.inclusion.path);
-        for (int q = 0; q < CZ__POREP_DRG_PARENTS; q++)
-            cz__tree_path_fix(&v->drg[q].inclusion.path);
-        for (int q = 0; q < CZ__POREP_EXP_PARENTS; q++)
-            cz__tree_path_fix(&v->exp[q].inclusion.path);
-    }
-}
-
 int cz__porep_c1_read_bincode(cz__porep_c1 *c1, const uint8_t *data, size_t len,
                               uint64_t registered_proof, cz_errinfo *ei) {
     cz__porep_config cfg;
@@ -349,7 +336,7 @@ int cz__porep_c1_read_bincode(cz__porep_c1 *c1, const uint8_t *data, size_t len,
         cz__porep_c1_free(c1);
         return r.rc;
     }
-    fix_paths(c1);
+    cz__porep_c1_fix_paths(c1);
     return CZ_OK;
 }
 

@@ -528,19 +528,6 @@ static int check_c1(reader *r, const cz__porep_envelope *env, cz_errinfo *ei) {
     return CZ_OK;
 }
 
-static void fix_paths(cz__porep_c1 *c1) {
-    for (size_t n = 0; n < (size_t)c1->npartitions * c1->per; n++) {
-        cz__porep_vanilla *v = &c1->proofs[n];
-        cz__tree_path_fix(&v->comm_d_proof.path);
-        cz__tree_path_fix(&v->comm_r_last_proof.path);
-        cz__tree_path_fix(&v->c_x.inclusion.path);
-        for (int q = 0; q < CZ__POREP_DRG_PARENTS; q++)
-            cz__tree_path_fix(&v->drg[q].inclusion.path);
-        for (int q = 0; q < CZ__POREP_EXP_PARENTS; q++)
-            cz__tree_path_fix(&v->exp[q].inclusion.path);
-    }
-}
-
 /* The reader's error with where it was met. */
 static int read_error(const reader *r, const char *doc, cz_errinfo *ei) {
     cz_errinfo je;
@@ -603,7 +590,7 @@ int cz__porep_c1_read(cz__porep_c1 *c1, cz__porep_envelope *env, const uint8_t *
     if (read_c1_rest(r, key, sizeof key) != 0)
         goto fail;
     if ((rc = check_c1(r, &e, ei)) == CZ_OK)
-        fix_paths(c1);
+        cz__porep_c1_fix_paths(c1);
     goto out;
 fail:
     rc = read_error(r, doc, ei);

@@ -240,7 +240,6 @@ int cz__porep_fake_make(cz__porep_fake *f, uint64_t registered_proof, unsigned n
         goto out;
     for (size_t i = 0; i < nch; i++) {
         cz__porep_vanilla *v = &c1->proofs[i];
-        fr pv[CZ__POREP_COL_PARENTS];
         for (int q = 0; q < 15; q++) {
             cz__porep_column_proof *cp = q == 0                       ? &v->c_x
                                          : q <= CZ__POREP_DRG_PARENTS ? &v->drg[q - 1]
@@ -249,20 +248,7 @@ int cz__porep_fake_make(cz__porep_fake *f, uint64_t registered_proof, unsigned n
             memcpy(cp->rows, col_find(cols, ncols, cp->index)->rows, sizeof cp->rows);
             merkle_of(&cp->inclusion, &vals[15 * i + (size_t)q], &comm_c, &pc[15 * i + (size_t)q]);
         }
-        for (unsigned layer = 1; layer <= L; layer++) {
-            cz__porep_label_proof *lp = &v->labels[layer - 1];
-            unsigned np = 0;
-            for (int q = 0; q < CZ__POREP_DRG_PARENTS; q++)
-                pv[np++] = v->drg[q].rows[layer - 1];
-            if (layer > 1)
-                for (int q = 0; q < CZ__POREP_EXP_PARENTS; q++)
-                    pv[np++] = v->exp[q].rows[layer - 2];
-            for (unsigned p = 0; p < CZ__POREP_PARENTS; p++)
-                lp->parents[p] = pv[p % np];
-            lp->layer = layer;
-            lp->node = f->challenges[i];
-        }
-        v->encoding = v->labels[L - 1];
+        cz__porep_vanilla_fill_labels(v, L, f->challenges[i]);
     }
     two[0] = comm_c;
     two[1] = comm_r_last;

@@ -208,21 +208,7 @@ static void prove_challenge(cz__porep_vanilla *v, const sector *s, uint64_t c) {
         open_column(&v->drg[q], s, par[q]);
     for (int q = 0; q < CZ__POREP_EXP_PARENTS; q++)
         open_column(&v->exp[q], s, par[CZ__POREP_DRG_PARENTS + q]);
-    for (unsigned layer = 1; layer <= L; layer++) {
-        cz__porep_label_proof *lp = &v->labels[layer - 1];
-        fr pv[CZ__POREP_COL_PARENTS];
-        unsigned np = 0;
-        for (int q = 0; q < CZ__POREP_DRG_PARENTS; q++)
-            pv[np++] = v->drg[q].rows[layer - 1];
-        if (layer > 1)
-            for (int q = 0; q < CZ__POREP_EXP_PARENTS; q++)
-                pv[np++] = v->exp[q].rows[layer - 2];
-        for (unsigned p = 0; p < CZ__POREP_PARENTS; p++)
-            lp->parents[p] = pv[p % np];
-        lp->layer = layer;
-        lp->node = c;
-    }
-    v->encoding = v->labels[L - 1];
+    cz__porep_vanilla_fill_labels(v, L, c);
 }
 
 /* The sector of shape from data, and c1's commitments and proofs (see porep_seal.h). */

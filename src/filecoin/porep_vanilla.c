@@ -89,12 +89,7 @@ static int check_challenge(const cz__porep_c1 *c1, const cz__porep_vanilla *v,
         const cz__porep_label_proof *lp = layer <= L ? &v->labels[layer - 1] : &v->encoding;
         const unsigned lay = layer <= L ? layer : L;
         fr want[CZ__POREP_COL_PARENTS], label;
-        unsigned np = 0;
-        for (int q = 0; q < CZ__POREP_DRG_PARENTS; q++)
-            want[np++] = col[q]->rows[lay - 1];
-        if (lay > 1)
-            for (int q = CZ__POREP_DRG_PARENTS; q < CZ__POREP_COL_PARENTS; q++)
-                want[np++] = col[q]->rows[lay - 2];
+        const unsigned np = cz__porep_label_parents(want, v, lay);
         if (lp->layer != lay || lp->node != c)
             return cz_fail(ei, CZ_EVERIFY,
                            "porep: partition %u, challenge %zu: %s is of layer %u, node %llu", k, i,
@@ -158,6 +153,43 @@ int cz__porep_vanilla_check(const cz__porep_c1 *c1, const cz__porep_shape *shape
     rc = cz__porep_vanilla_check_at(c1, shape, graph, c, k, ei);
     free(c);
     return rc;
+}
+
+unsigned cz__porep_label_parents(fr out[CZ__POREP_COL_PARENTS], const cz__porep_vanilla *v,
+                                 unsigned layer) {
+    unsigned np = 0;
+    for (int q = 0; q < CZ__POREP_DRG_PARENTS; q++)
+        out[np++] = v->drg[q].rows[layer - 1];
+    if (layer > 1)
+        for (int q = 0; q < CZ__POREP_EXP_PARENTS; q++)
+            out[np++] = v->exp[q].rows[layer - 2];
+    return np;
+}
+
+void cz__porep_vanilla_fill_labels(cz__porep_vanilla *v, unsigned layers, uint64_t node) {
+    for (unsigned layer = 1; layer <= layers; layer++) {
+        cz__porep_label_proof *lp = &v->labels[layer - 1];
+        fr pv[CZ__POREP_COL_PARENTS];
+        const unsigned np = cz__porep_label_parents(pv, v, layer);
+        for (unsigned p = 0; p < CZ__POREP_PARENTS; p++)
+            lp->parents[p] = pv[p % np];
+        lp->layer = layer;
+        lp->node = node;
+    }
+    v->encoding = v->labels[layers - 1];
+}
+
+void cz__porep_c1_fix_paths(cz__porep_c1 *c1) {
+    for (size_t n = 0; n < (size_t)c1->npartitions * c1->per; n++) {
+        cz__porep_vanilla *v = &c1->proofs[n];
+        cz__tree_path_fix(&v->comm_d_proof.path);
+        cz__tree_path_fix(&v->comm_r_last_proof.path);
+        cz__tree_path_fix(&v->c_x.inclusion.path);
+        for (int q = 0; q < CZ__POREP_DRG_PARENTS; q++)
+            cz__tree_path_fix(&v->drg[q].inclusion.path);
+        for (int q = 0; q < CZ__POREP_EXP_PARENTS; q++)
+            cz__tree_path_fix(&v->exp[q].inclusion.path);
+    }
 }
 
 void cz__porep_vanilla_witness(cz__porep_partition *p, cz__porep_challenge *w,

@@ -72,6 +72,18 @@ int cz__porep_vanilla_check_at(const cz__porep_c1 *c1, const cz__porep_shape *sh
 int cz__porep_vanilla_check(const cz__porep_c1 *c1, const cz__porep_shape *shape,
                             const cz__porep_graph *graph, unsigned k, cz_errinfo *ei);
 
+/* The values layer's label hashes, from v's parent columns: the 6 DRG parents' labels of the
+ * layer, then from layer 2 the 8 expander parents' of the layer below; their number (6 or 14).
+ * The 37 a labeling proof holds are these repeated. */
+unsigned cz__porep_label_parents(cz_bls12381_fr out[CZ__POREP_COL_PARENTS],
+                                 const cz__porep_vanilla *v, unsigned layer);
+/* v's labeling proofs (one per layer) and encoding proof for challenge node, from its parent
+ * columns. */
+void cz__porep_vanilla_fill_labels(cz__porep_vanilla *v, unsigned layers, uint64_t node);
+/* Every path of c1's proofs pointed at its own siblings again (cz__tree_path_fix), after the
+ * proofs were moved or grown. */
+void cz__porep_c1_fix_paths(cz__porep_c1 *c1);
+
 /* Partition k's circuit witness into p, its challenges into w (c1->per of them), pointing into
  * c1. */
 void cz__porep_vanilla_witness(cz__porep_partition *p, cz__porep_challenge *w,
