@@ -301,8 +301,7 @@ void cz__cs_enforce_small(cz__cs *cs, int a, int b, int c) {
         return;
     }
     pthread_once(&small_once, small_init);
-    cz__cs_enforce_values(cs, &small[a + SMALL_MAX], &small[b + SMALL_MAX],
-                          &small[c + SMALL_MAX]);
+    cz__cs_enforce_values(cs, &small[a + SMALL_MAX], &small[b + SMALL_MAX], &small[c + SMALL_MAX]);
 }
 
 void cz__cs_enforce_values(cz__cs *cs, const cz_bls12381_fr *a, const cz_bls12381_fr *b,

@@ -39,9 +39,9 @@ void cz_daemon_filecoin_destroy(cz_daemon_filecoin *f); /* NULL is a no-op */
 
 /*
  * The workload of a PoSt or PoRep request r into *wl, its priority when r gives none into *prio
- * (Winning CRITICAL, Window HIGH, PoRep NORMAL). On failure returns the gRPC status (CZ_RPC_*: INVALID_ARGUMENT for the
- * request's fault, FAILED_PRECONDITION for a missing or refused key, RESOURCE_EXHAUSTED,
- * INTERNAL) with the message in ei; 0 on success.
+ * (Winning CRITICAL, Window HIGH, PoRep NORMAL). On failure returns the gRPC status (CZ_RPC_*:
+ * INVALID_ARGUMENT for the request's fault, FAILED_PRECONDITION for a missing or refused key,
+ * RESOURCE_EXHAUSTED, INTERNAL) with the message in ei; 0 on success.
  */
 int cz_daemon_filecoin_workload(cz_workload *wl, cz_priority *prio, cz_daemon_filecoin *f,
                                 const Cuzk__V1__SubmitProofRequest *r, cz_errinfo *ei);
