@@ -4,6 +4,7 @@
  */
 #include <string.h>
 
+#include "core/chacha.h"
 #include "cuzk/blake2b.h"
 #include "cuzk/err.h"
 #include "cuzk/sha256.h"
@@ -62,11 +63,6 @@ void cz__porep_challenges_ni(uint64_t *out, size_t n, uint64_t nodes,
 
 /* ---- ChaCha20 (IETF), read at any byte offset ---- */
 
-#define ROTL(x, n) (((x) << (n)) | ((x) >> (32 - (n))))
-#define QR(a, b, c, d)                                                                             \
-    (a += b, d ^= a, d = ROTL(d, 16), c += d, b ^= c, b = ROTL(b, 12), a += b, d ^= a,             \
-     d = ROTL(d, 8), c += d, b ^= c, b = ROTL(b, 7))
-
 /* A keystream and the one 64-byte block of it last computed. */
 typedef struct {
     uint32_t input[16]; /* constants, key, counter (word 12), nonce */
@@ -83,7 +79,8 @@ static uint32_t load_le32(const uint8_t *p) {
 static void keystream_init(keystream *ks, const char *tag, const uint8_t a[32],
                            const uint8_t b[32]) {
     static const uint8_t nonce[12] = "synth-porep"; /* and its NUL */
-    static const uint32_t sigma[4] = {0x61707865, 0x3320646e, 0x79622d32, 0x6b206574};
+    static const uint32_t sigma[4] = {CZ__CHACHA_SIGMA0, CZ__CHACHA_SIGMA1, CZ__CHACHA_SIGMA2,
+                                      CZ__CHACHA_SIGMA3};
     uint8_t key[32];
     cz_blake2b s;
     int rc = cz_blake2b_init_key(&s, sizeof key, tag, strlen(tag));
@@ -104,22 +101,10 @@ static void keystream_init(keystream *ks, const char *tag, const uint8_t a[32],
 static void keystream_block(keystream *ks, uint64_t b) {
     uint32_t x[16];
     ks->input[12] = (uint32_t)b; /* a 32-bit counter: rust seeks with u32 byte offsets */
-    memcpy(x, ks->input, sizeof x);
-    for (int r = 0; r < 10; r++) {
-        QR(x[0], x[4], x[8], x[12]);
-        QR(x[1], x[5], x[9], x[13]);
-        QR(x[2], x[6], x[10], x[14]);
-        QR(x[3], x[7], x[11], x[15]);
-        QR(x[0], x[5], x[10], x[15]);
-        QR(x[1], x[6], x[11], x[12]);
-        QR(x[2], x[7], x[8], x[13]);
-        QR(x[3], x[4], x[9], x[14]);
-    }
-    for (int i = 0; i < 16; i++) {
-        const uint32_t v = x[i] + ks->input[i];
+    cz__chacha_block(x, ks->input, 10);
+    for (int i = 0; i < 16; i++)
         for (int q = 0; q < 4; q++)
-            ks->block[4 * i + q] = (uint8_t)(v >> (8 * q));
-    }
+            ks->block[4 * i + q] = (uint8_t)(x[i] >> (8 * q));
     ks->held = b;
 }
 

@@ -3,6 +3,7 @@
  */
 #include <string.h>
 
+#include "core/chacha.h"
 #include "cuzk/blake2b.h"
 #include "cuzk/sha256.h"
 #include "filecoin/porep_graph.h"
@@ -47,11 +48,6 @@ void cz__porep_graph_init(cz__porep_graph *g, uint64_t nodes, const uint8_t pore
 
 /* ---- ChaCha8, as rand_chacha 0.3's ChaCha8Rng ---- */
 
-#define ROTL(x, n) (((x) << (n)) | ((x) >> (32 - (n))))
-#define QR(a, b, c, d)                                                                             \
-    (a += b, d ^= a, d = ROTL(d, 16), c += d, b ^= c, b = ROTL(b, 12), a += b, d ^= a,             \
-     d = ROTL(d, 8), c += d, b ^= c, b = ROTL(b, 7))
-
 typedef struct {
     uint32_t key[8];
     uint64_t counter;
@@ -68,24 +64,12 @@ static void chacha8_init(chacha8 *c, const uint8_t seed[32]) {
 }
 
 static void chacha8_block(chacha8 *c) {
-    uint32_t x[16], s[16] = {0x61707865, 0x3320646e, 0x79622d32, 0x6b206574};
+    uint32_t s[16] = {CZ__CHACHA_SIGMA0, CZ__CHACHA_SIGMA1, CZ__CHACHA_SIGMA2, CZ__CHACHA_SIGMA3};
     memcpy(&s[4], c->key, sizeof c->key);
     s[12] = (uint32_t)c->counter;
     s[13] = (uint32_t)(c->counter >> 32);
     s[14] = s[15] = 0; /* stream 0 */
-    memcpy(x, s, sizeof x);
-    for (int r = 0; r < 4; r++) {
-        QR(x[0], x[4], x[8], x[12]);
-        QR(x[1], x[5], x[9], x[13]);
-        QR(x[2], x[6], x[10], x[14]);
-        QR(x[3], x[7], x[11], x[15]);
-        QR(x[0], x[5], x[10], x[15]);
-        QR(x[1], x[6], x[11], x[12]);
-        QR(x[2], x[7], x[8], x[13]);
-        QR(x[3], x[4], x[9], x[14]);
-    }
-    for (int i = 0; i < 16; i++)
-        c->block[i] = x[i] + s[i];
+    cz__chacha_block(c->block, s, 4);
     c->counter++;
     c->at = 0;
 }
