@@ -22,6 +22,7 @@
 #include "cuzk/workload.h"
 #include "engine/bp_task.h"
 #include "filecoin/porep_prove.h"
+#include "filecoin/recording.h"
 
 #define FR_BYTES 32
 
@@ -100,7 +101,7 @@ int cz_porep_circuit_serves(const cz_porep_circuit *c, uint64_t registered_proof
 
 int cz_porep_circuit_key_check(const cz_porep_circuit *c, const cz_bellperson_params *key,
                                cz_errinfo *ei) {
-    return cz__porep_key_check(&c->r, key, ei);
+    return cz__recording_key_check(&c->r, key, "porep", ei);
 }
 
 /* ---- a job ---- */

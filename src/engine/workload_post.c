@@ -23,6 +23,7 @@
 #include "cuzk/workload.h"
 #include "engine/bp_task.h"
 #include "filecoin/post_prove.h"
+#include "filecoin/recording.h"
 
 #define FR_BYTES 32
 
@@ -76,7 +77,7 @@ int cz_post_circuit_serves(const cz_post_circuit *c, uint64_t registered_proof) 
 
 int cz_post_circuit_key_check(const cz_post_circuit *c, const cz_bellperson_params *key,
                               cz_errinfo *ei) {
-    return cz__post_key_check(&c->r, key, ei);
+    return cz__recording_key_check(&c->r, key, "post", ei);
 }
 
 /* ---- a job ---- */

@@ -9,6 +9,7 @@
 #include "cuzk/params.h"
 #include "cuzk/r1cs.h"
 #include "filecoin/porep_prove.h"
+#include "filecoin/recording.h"
 
 typedef cz_bls12381_fr fr;
 
@@ -126,14 +127,6 @@ int cz__porep_record(cz_r1cs *r, const cz__porep_shape *shape, cz_errinfo *ei) {
         rc = cz__cs_to_r1cs(r, &cs, ei);
     cz__cs_free(&cs);
     return rc;
-}
-
-int cz__porep_key_check(const cz_r1cs *r, const cz_bellperson_params *key, cz_errinfo *ei) {
-    if (key->vk.nic != (uint64_t)r->npublic + 1 || key->nl != r->naux)
-        return cz_fail(ei, CZ_EFORMAT,
-                       "porep: the key has %u public inputs and %u L points, the circuit %u and %u",
-                       key->vk.nic - 1, key->nl, r->npublic, r->naux);
-    return CZ_OK;
 }
 
 void cz__porep_partition_inputs(uint64_t (*out)[4], const cz__porep_loaded *ld, unsigned k) {
@@ -279,35 +272,18 @@ int cz__porep_synthesize(uint64_t (*out)[4], uint64_t (*a)[4], uint64_t (*b)[4],
  * densities of the recording. */
 static int partition_assignment(cz_assignment *as, const cz__porep_loaded *ld, unsigned k,
                                 const cz_r1cs *r, cz_threadpool *pool, cz_errinfo *ei) {
-    const size_t n = (size_t)r->nrows + r->npublic + 1;
-    uint64_t(*all)[4] = malloc((size_t)r->nvars * sizeof *all); /* input | aux */
-    int rc;
-    memset(as, 0, sizeof *as);
-    as->abc_size = n;
-    as->ninput = (size_t)r->npublic + 1;
-    as->naux = r->naux;
-    as->a = malloc(n * sizeof *as->a);
-    as->b = malloc(n * sizeof *as->b);
-    as->c = malloc(n * sizeof *as->c);
-    as->input = malloc(as->ninput * sizeof *as->input);
-    as->aux = malloc((as->naux ? as->naux : 1) * sizeof *as->aux);
-    if (as->a == NULL || as->b == NULL || as->c == NULL || as->input == NULL || as->aux == NULL ||
-        all == NULL) {
+    uint64_t(*all)[4];
+    int rc = cz__recording_assignment_alloc(as, &all, r, pool, ei);
+    if (rc != CZ_OK)
+        return rc;
+    if ((rc = cz__porep_synthesize(all, (uint64_t(*)[4])as->a, (uint64_t(*)[4])as->b,
+                                   (uint64_t(*)[4])as->c, ld, k, r, pool, ei)) != CZ_OK) {
         free(all);
         cz_assignment_free(as);
-        return cz_fail(ei, CZ_ENOMEM, "porep: the assignment of %zu rows", n);
+        return rc;
     }
-    if ((rc = cz_r1cs_densities((uint64_t **)&as->a_aux_density, (uint64_t **)&as->b_input_density,
-                                (uint64_t **)&as->b_aux_density, r, pool, ei)) == CZ_OK &&
-        (rc = cz__porep_synthesize(all, (uint64_t(*)[4])as->a, (uint64_t(*)[4])as->b,
-                                   (uint64_t(*)[4])as->c, ld, k, r, pool, ei)) == CZ_OK) {
-        memcpy((void *)as->input, all, as->ninput * sizeof *all);
-        memcpy((void *)as->aux, all + as->ninput, as->naux * sizeof *all);
-    }
-    free(all);
-    if (rc != CZ_OK)
-        cz_assignment_free(as);
-    return rc;
+    cz__recording_assignment_take(as, all);
+    return CZ_OK;
 }
 
 /* The public inputs of every partition of ld, as cz_groth16_verify takes them (pubs[k]). */
@@ -355,7 +331,7 @@ int cz__porep_prove(cz_groth16_proof *proofs, unsigned *nproofs, const cz_bellpe
     if ((rc = cz__porep_request_load(&ld, rq, 1, pool, ei)) != CZ_OK ||
         (rc = cz__porep_record(&r, &ld.shape, ei)) != CZ_OK)
         goto out;
-    if ((rc = cz__porep_key_check(&r, key, ei)) != CZ_OK)
+    if ((rc = cz__recording_key_check(&r, key, "porep", ei)) != CZ_OK)
         goto out;
     for (unsigned k = 0; k < ld.c1.npartitions; k++) {
         cz_assignment as;

@@ -55,10 +55,6 @@ void cz__porep_loaded_free(cz__porep_loaded *ld);
  * CZ_ERANGE past 32-bit indexes. */
 int cz__porep_record(cz_r1cs *r, const cz__porep_shape *shape, cz_errinfo *ei);
 
-/* Whether key is a key of the recorded circuit r: its public inputs and L points (one per aux
- * variable). CZ_EFORMAT naming the counts. */
-int cz__porep_key_check(const cz_r1cs *r, const cz_bellperson_params *key, cz_errinfo *ei);
-
 /* The npub = 3 + 18·per public inputs of partition k of ld, canonical limbs, into out. */
 void cz__porep_partition_inputs(uint64_t (*out)[4], const cz__porep_loaded *ld, unsigned k);
 

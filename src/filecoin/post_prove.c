@@ -9,6 +9,7 @@
 #include "cuzk/threadpool.h"
 #include "cuzk/assignment.h"
 #include "filecoin/post_prove.h"
+#include "filecoin/recording.h"
 
 static const uint64_t post_sizes[5] = {UINT64_C(1) << 11, UINT64_C(1) << 23, UINT64_C(1) << 29,
                                        UINT64_C(1) << 35, UINT64_C(1) << 36};
@@ -246,16 +247,6 @@ int cz__post_record_direct(cz_r1cs *r, const cz__post_shape *shape, cz_errinfo *
     return record_sectors(r, shape, shape->sectors, ei);
 }
 
-int cz__post_key_check(const cz_r1cs *r, const cz_bellperson_params *key, cz_errinfo *ei) {
-    if (key->vk.nic != (uint64_t)r->npublic + 1)
-        return cz_fail(ei, CZ_EFORMAT, "post: the key has %u public inputs, the circuit %u",
-                       key->vk.nic - 1, r->npublic);
-    if (key->nl != r->naux)
-        return cz_fail(ei, CZ_EFORMAT, "post: the key has %u L points, the circuit %u aux", key->nl,
-                       r->naux);
-    return CZ_OK;
-}
-
 /* ---- the witness, sectors in parallel ---- */
 
 typedef struct fill_job {
@@ -361,35 +352,18 @@ int cz__post_synthesize(uint64_t (*out)[4], uint64_t (*a)[4], uint64_t (*b)[4], 
 
 int cz__post_assignment(cz_assignment *as, const cz__post_witness *w, const cz__post_shape *shape,
                         const cz_r1cs *r, cz_threadpool *pool, cz_errinfo *ei) {
-    const size_t n = (size_t)r->nrows + r->npublic + 1;
-    int rc;
-    memset(as, 0, sizeof *as);
-    as->abc_size = n;
-    as->ninput = (size_t)r->npublic + 1;
-    as->naux = r->naux;
-    as->a = malloc(n * sizeof *as->a);
-    as->b = malloc(n * sizeof *as->b);
-    as->c = malloc(n * sizeof *as->c);
-    as->input = malloc(as->ninput * sizeof *as->input);
-    as->aux = malloc((as->naux ? as->naux : 1) * sizeof *as->aux);
-    uint64_t(*all)[4] = malloc((size_t)r->nvars * sizeof *all); /* input | aux */
-    if (as->a == NULL || as->b == NULL || as->c == NULL || as->input == NULL || as->aux == NULL ||
-        all == NULL) {
+    uint64_t(*all)[4];
+    int rc = cz__recording_assignment_alloc(as, &all, r, pool, ei);
+    if (rc != CZ_OK)
+        return rc;
+    if ((rc = cz__post_synthesize(all, (uint64_t(*)[4])as->a, (uint64_t(*)[4])as->b,
+                                  (uint64_t(*)[4])as->c, w, shape, r, pool, ei)) != CZ_OK) {
         free(all);
         cz_assignment_free(as);
-        return cz_fail(ei, CZ_ENOMEM, "post: the assignment of %zu rows", n);
+        return rc;
     }
-    if ((rc = cz_r1cs_densities((uint64_t **)&as->a_aux_density, (uint64_t **)&as->b_input_density,
-                                (uint64_t **)&as->b_aux_density, r, pool, ei)) == CZ_OK &&
-        (rc = cz__post_synthesize(all, (uint64_t(*)[4])as->a, (uint64_t(*)[4])as->b,
-                                  (uint64_t(*)[4])as->c, w, shape, r, pool, ei)) == CZ_OK) {
-        memcpy((void *)as->input, all, as->ninput * sizeof *all);
-        memcpy((void *)as->aux, all + as->ninput, as->naux * sizeof *all);
-    }
-    free(all);
-    if (rc != CZ_OK)
-        cz_assignment_free(as);
-    return rc;
+    cz__recording_assignment_take(as, all);
+    return CZ_OK;
 }
 
 /* The witness's public inputs, as cz_groth16_verify takes them. */
@@ -421,7 +395,7 @@ int cz__post_prove(cz_groth16_proof *proof, const cz_bellperson_params *key,
     if ((rc = cz__post_request_load(&vs, &shape, rq, 1, pool, ei)) != CZ_OK)
         return rc;
     if ((rc = cz__post_record(&r, &shape, pool, ei)) != CZ_OK ||
-        (rc = cz__post_key_check(&r, key, ei)) != CZ_OK ||
+        (rc = cz__recording_key_check(&r, key, "post", ei)) != CZ_OK ||
         (rc = cz__post_witness_make(&w, vs, rq->nvanilla, &shape, ei)) != CZ_OK)
         goto out;
     if ((rc = cz__post_assignment(&as, &w, &shape, &r, pool, ei)) != CZ_OK ||

@@ -54,10 +54,6 @@ int cz__post_record(cz_r1cs *r, const cz__post_shape *shape, cz_threadpool *pool
  * cz__post_record to; as slow as it sounds for 2349 sectors). */
 int cz__post_record_direct(cz_r1cs *r, const cz__post_shape *shape, cz_errinfo *ei);
 
-/* Whether key is a key of the recorded circuit r: its public inputs and L points (one per aux
- * variable). CZ_EFORMAT naming the count that differs. */
-int cz__post_key_check(const cz_r1cs *r, const cz_bellperson_params *key, cz_errinfo *ei);
-
 /* The partition of w synthesized in the variable order of the recorded circuit r (cz__post_record
  * of shape): out[0..r->nvars) the witness in Montgomery limbs, input i at i, aux j at ninput + j;
  * with a, b, c (all or none; r->nrows + ninput entries each) also each row's evaluations and
