@@ -68,6 +68,14 @@
 #           as the GPU line's reference, then WinningPoSt 32 GiB through cuzk-daemon under a local
 #           key (cuzk filecoin setup, fake-vanilla): WCOUNT (10) Prove calls one at a time after
 #           2 warm-ups
+#   porep   (not in the default list) PoRep C2 32 GiB on GPU 0: cuzk-bench-porep-synth (the
+#           host's single-core synthesis of one and of 4 challenges), a fake 32 GiB C1 (cuzk
+#           filecoin fake-c1), a local key made on the device (cuzk filecoin setup porep-c2 --gpu,
+#           47 GB, into the writable folder with the most room), then cuzk-daemon under it: one
+#           C2 (the key's load and the first recording included), its proof checked again by cuzk
+#           filecoin verify, then RCOUNT (3) C2s with RCONC (2) in flight, every proof verified in
+#           the daemon; the daemon's peak host memory (VmHWM) and its timeline in the log. About
+#           8-10 minutes
 set -u
 
 pack() {
@@ -80,7 +88,8 @@ pack() {
   local all
   all=$(ninja -C "$B" -t targets all 2>/dev/null | sed 's/:.*//')
   for t in cuzk-daemon daemon_test_gpus cuzk-bench-gpu-bellperson cuzk-bench-setup-bellperson \
-    cuzk-bench-gpu-ceiling cuzk-bench-gpu-accumulation cuzk-bench-post-synth cuzk-cli; do
+    cuzk-bench-gpu-ceiling cuzk-bench-gpu-accumulation cuzk-bench-post-synth \
+    cuzk-bench-porep-synth cuzk-cli; do
     grep -qx "$t" <<<"$all" && targets+=("$t")
   done
   # the CPU tests of code that takes a different path on the device's CPU (AVX-512 IFMA) too
@@ -229,8 +238,11 @@ run() {
       post)
         post_phase
         ;;
+      porep)
+        porep_phase
+        ;;
       *)
-        say "unknown phase $q (unit micro ceiling accum msmprof msmvar engine bp bpsetup daemon params post)"
+        say "unknown phase $q (unit micro ceiling accum msmprof msmvar engine bp bpsetup daemon params post porep)"
         ;;
       esac
     done
@@ -331,6 +343,60 @@ EOF
   kill -TERM $dpid
   wait $dpid
   say "post: daemon exit $?"
+  rm -rf "$T"
+}
+
+# The porep phase (see the file comment); X, O, S, say, step and el come from run.
+porep_phase() {
+  local d dir="" best=0 avail T SOCK dpid
+  step porep-synth-1 60 $X/cuzk-bench-porep-synth --runs 3
+  grep -h '^{' "$O/porep-synth-1.log" >>"$S"
+  step porep-synth-4 90 $X/cuzk-bench-porep-synth --runs 2 --challenges 4
+  grep -h '"prove"' "$O/porep-synth-4.log" >>"$S"
+  for d in ${PARAMS_DIR:-} ${TMPDIR:-} /tmp /var/tmp /dev/shm; do
+    [ -d "$d" ] && [ -w "$d" ] || continue
+    avail=$(df -Pk "$d" | awk 'NR == 2 { print $4 }')
+    if [ "${avail:-0}" -gt "$best" ]; then best=$avail dir=$d; fi
+  done
+  [ "$best" -gt 50000000 ] || { say "porep: FAIL: no folder with 50 GB free ($best KiB)"; return; }
+  T=$(mktemp -d "$dir/cuzk-porep.XXXXXX")
+  SOCK="unix://$T/cuzk.sock"
+  mkdir -p "$T/p"
+  say "porep: key and C1 in $T ($(df -PhT "$dir" | awk 'NR == 2 { print $2 ", " $5 " free" }')), $(free -g | awk '/Mem:/{print $2}') GiB"
+  step porep-fake 60 $X/cuzk filecoin fake-c1 --sector-size 32GiB --seed 9 --miner 1000 --sector 1 \
+    -o "$T/c1.json"
+  step porep-setup 330 $X/cuzk filecoin setup porep-c2 --sector-size 32GiB --params-dir "$T/p" \
+    --seed 0108 --gpu
+  cat >"$T/cuzk.toml" <<EOF
+[daemon]
+listen = "$SOCK"
+[gpus]
+devices = [0]
+[srs]
+param_cache = "$T/p"
+allow_untrusted = true
+[logging]
+timeline = "log"
+EOF
+  $X/cuzk-daemon --config "$T/cuzk.toml" >"$O/porep-daemon.log" 2>&1 &
+  dpid=$!
+  for _ in $(seq 1 150); do
+    $X/cuzk-bench -a "$SOCK" status >/dev/null 2>&1 && break
+    sleep 0.2
+  done
+  step porep-first 300 $X/cuzk-bench -a "$SOCK" single --workload porep-c2 --c1 "$T/c1.json" \
+    --miner 1000 -o "$T/proof.bin"
+  grep -h '^{' "$O/porep-first.log" | cut -c1-500 >>"$S"
+  step porep-verify 120 $X/cuzk filecoin verify porep-c2 --c1 "$T/c1.json" --miner 1000 \
+    --params-dir "$T/p" "$T/proof.bin"
+  step porep-batch 300 $X/cuzk-bench -a "$SOCK" batch --workload porep-c2 --c1 "$T/c1.json" \
+    --miner 1000 -c "${RCOUNT:-3}" -j "${RCONC:-2}" --warmup 0
+  grep -h '"summary"' "$O/porep-batch.log" | cut -c1-600 >>"$S"
+  say "porep: daemon peak host memory $(grep VmHWM /proc/$dpid/status 2>/dev/null | tr -s ' ')"
+  kill -TERM $dpid
+  wait $dpid
+  say "porep: daemon exit $?"
+  say "porep: $(grep -c TIMELINE "$O/porep-daemon.log") timeline lines in porep-daemon.log"
   rm -rf "$T"
 }
 
