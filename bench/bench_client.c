@@ -12,9 +12,9 @@
  *
  * ADDR is unix:///path or host:port (default: the daemon's default daemon.listen). A proof is one
  * Prove call (submit + await on the daemon); its line has the job id, wall time (call to answer),
- * prove time (the daemon's gpu_compute_ms: start to finish of the job), queue time and proof
- * bytes. batch keeps at most CONCURRENCY Prove calls in flight, one thread each, and prints one
- * JSON line per proof as it ends, then the summary of bench_summary.c (the same numbers as the
+ * prove time (the daemon's total_ms - queue_wait_ms: start to finish of the job), queue time and
+ * proof bytes. batch keeps at most CONCURRENCY Prove calls in flight, one thread each, and prints
+ * one JSON line per proof as it ends, then the summary of bench_summary.c (the same numbers as the
  * in-process engine bench) and the devices' busy share from the daemon's
  * cuzk_gpu_busy_seconds_total (GetMetrics before and after). Exit: 0 every proof done / the call
  * answered; 1 a proof failed, the daemon is unreachable or answered an error (its message is
@@ -373,6 +373,7 @@ typedef struct proof_res {
     const char *state; /* COMPLETED, FAILED, CANCELLED, TIMEOUT, or a gRPC status name */
     char error[CZ_ERRINFO_MSG_MAX];
     double wall_ms, prove_ms, queue_ms;
+    double synth_ms, compute_ms, load_ms; /* the daemon's sums over the partitions, its key load */
     size_t proof_bytes;
     uint8_t *proof; /* a copy of the proof's bytes, when o->proof_out asks for it */
     int done;
@@ -421,8 +422,11 @@ static void prove_one(proof_res *r, cz_grpc_client *cl, const client_opts *o, ui
         snprintf(r->error, sizeof r->error, "%s", a->error_message ? a->error_message : "");
         r->done = a->status == CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__COMPLETED;
         if (r->done) {
-            r->prove_ms = (double)a->gpu_compute_ms;
+            r->prove_ms = (double)(a->total_ms - a->queue_wait_ms);
             r->queue_ms = (double)a->queue_wait_ms;
+            r->synth_ms = (double)a->synthesis_ms;
+            r->compute_ms = (double)a->gpu_compute_ms;
+            r->load_ms = (double)a->srs_load_ms;
             r->proof_bytes = a->proof.len;
             if (o->proof_out != NULL && (r->proof = malloc(a->proof.len ? a->proof.len : 1)))
                 memcpy(r->proof, a->proof.data, a->proof.len);
@@ -446,6 +450,9 @@ static void print_proof(FILE *f, const client_opts *o, const proof_res *r, int i
     if (r->done) {
         bench_json_num(&j, "prove_ms", r->prove_ms);
         bench_json_num(&j, "queue_ms", r->queue_ms);
+        bench_json_num(&j, "synth_ms", r->synth_ms);
+        bench_json_num(&j, "compute_ms", r->compute_ms);
+        bench_json_num(&j, "load_ms", r->load_ms);
         bench_json_int(&j, "proof_bytes", (long long)r->proof_bytes);
     } else {
         bench_json_str(&j, "error", r->error);

@@ -330,6 +330,12 @@ const void *cz_job_result(const cz_job *job, size_t *len);
 int cz_job_error(const cz_job *job, const char **msg);
 /* Times from the scheduler's clock (ms): submitted, started (0 if never), finished (0 if not). */
 void cz_job_times(const cz_job *job, uint64_t *submitted, uint64_t *started, uint64_t *finished);
+/* Work the job's partitions have done so far, summed over them (ms): synthesis, and compute (the
+ * device stage on a GPU, the NTTs and G1 MSMs on the CPU backend); and the time its key took to
+ * load before it was submitted (cz_job_set_load_ms; 0 when the key was resident). Thread-safe. */
+void cz_job_work_ms(const cz_job *job, uint64_t *synthesis, uint64_t *compute, uint64_t *load);
+void cz_job_add_work_ms(cz_job *job, double synthesis, double compute);
+void cz_job_set_load_ms(cz_job *job, uint64_t load);
 const char *cz_job_state_name(cz_job_state st);
 const char *cz_priority_name(cz_priority p);
 

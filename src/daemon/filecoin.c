@@ -248,9 +248,12 @@ static int key_path_trusted(char *path, size_t cap, cz_daemon_filecoin *f,
     return 0;
 }
 
-/* The key at path from the SRS manager: 0, or the gRPC status. */
-static int key_acquire(cz_srs_key **key, cz_daemon_filecoin *f, const char *path, cz_errinfo *ei) {
+/* The key at path from the SRS manager (*load_ms: how long that took): 0, or the gRPC status. */
+static int key_acquire(cz_srs_key **key, uint64_t *load_ms, cz_daemon_filecoin *f, const char *path,
+                       cz_errinfo *ei) {
+    const uint64_t t0 = cz_clock_now_ms();
     int rc = cz_srs_acquire(key, f->srs, path, &cz_srs_loader_params, ei);
+    *load_ms = cz_clock_now_ms() - t0;
     if (rc == CZ_OK)
         return 0;
     return rc == CZ_ERANGE || rc == CZ_ENOMEM ? CZ_RPC_RESOURCE_EXHAUSTED
@@ -265,8 +268,9 @@ static int workload_status(int rc) {
                                 : CZ_RPC_INVALID_ARGUMENT;
 }
 
-static int post_workload(cz_workload *wl, cz_priority *prio, cz_daemon_filecoin *f,
-                         const Cuzk__V1__SubmitProofRequest *r, cz_errinfo *ei) {
+static int post_workload(cz_workload *wl, cz_priority *prio, uint64_t *load_ms,
+                         cz_daemon_filecoin *f, const Cuzk__V1__SubmitProofRequest *r,
+                         cz_errinfo *ei) {
     const cz_param_file *file = NULL;
     const cz_post_circuit *c = NULL;
     cz_srs_key *key = NULL;
@@ -282,7 +286,7 @@ static int post_workload(cz_workload *wl, cz_priority *prio, cz_daemon_filecoin 
         return status;
     if ((rc = circuit_get(&c, NULL, f, file, r->registered_proof, ei)) != CZ_OK)
         return rc == CZ_ENOMEM ? CZ_RPC_RESOURCE_EXHAUSTED : CZ_RPC_INTERNAL;
-    if ((status = key_acquire(&key, f, path, ei)) != 0)
+    if ((status = key_acquire(&key, load_ms, f, path, ei)) != 0)
         return status;
     if ((rc = cz_post_circuit_key_check(c, cz_srs_key_data(key), ei)) != CZ_OK) {
         cz_srs_release(key);
@@ -316,8 +320,9 @@ static int post_workload(cz_workload *wl, cz_priority *prio, cz_daemon_filecoin 
     return workload_status(rc);
 }
 
-static int porep_workload(cz_workload *wl, cz_priority *prio, cz_daemon_filecoin *f,
-                          const Cuzk__V1__SubmitProofRequest *r, cz_errinfo *ei) {
+static int porep_workload(cz_workload *wl, cz_priority *prio, uint64_t *load_ms,
+                          cz_daemon_filecoin *f, const Cuzk__V1__SubmitProofRequest *r,
+                          cz_errinfo *ei) {
     const cz_param_file *file = NULL;
     const cz_porep_circuit *c = NULL;
     cz_porep_input *in = NULL;
@@ -350,7 +355,7 @@ static int porep_workload(cz_workload *wl, cz_priority *prio, cz_daemon_filecoin
         status = rc == CZ_ENOMEM ? CZ_RPC_RESOURCE_EXHAUSTED : CZ_RPC_INTERNAL;
         goto fail;
     }
-    if ((status = key_acquire(&key, f, path, ei)) != 0)
+    if ((status = key_acquire(&key, load_ms, f, path, ei)) != 0)
         goto fail;
     if ((rc = cz_porep_circuit_key_check(c, cz_srs_key_data(key), ei)) != CZ_OK) {
         cz_srs_release(key);
@@ -365,11 +370,13 @@ fail:
     return status;
 }
 
-int cz_daemon_filecoin_workload(cz_workload *wl, cz_priority *prio, cz_daemon_filecoin *f,
-                                const Cuzk__V1__SubmitProofRequest *r, cz_errinfo *ei) {
+int cz_daemon_filecoin_workload(cz_workload *wl, cz_priority *prio, uint64_t *load_ms,
+                                cz_daemon_filecoin *f, const Cuzk__V1__SubmitProofRequest *r,
+                                cz_errinfo *ei) {
+    *load_ms = 0;
     if (r->proof_kind == CUZK__V1__PROOF_KIND__POREP_SEAL_COMMIT)
-        return porep_workload(wl, prio, f, r, ei);
-    return post_workload(wl, prio, f, r, ei);
+        return porep_workload(wl, prio, load_ms, f, r, ei);
+    return post_workload(wl, prio, load_ms, f, r, ei);
 }
 
 char *cz_daemon_filecoin_status_json(cz_daemon_filecoin *f) {

@@ -39,12 +39,14 @@ void cz_daemon_filecoin_destroy(cz_daemon_filecoin *f); /* NULL is a no-op */
 
 /*
  * The workload of a PoSt or PoRep request r into *wl, its priority when r gives none into *prio
- * (Winning CRITICAL, Window HIGH, PoRep NORMAL). On failure returns the gRPC status (CZ_RPC_*:
- * INVALID_ARGUMENT for the request's fault, FAILED_PRECONDITION for a missing or refused key,
- * RESOURCE_EXHAUSTED, INTERNAL) with the message in ei; 0 on success.
+ * (Winning CRITICAL, Window HIGH, PoRep NORMAL), and into *load_ms the time its key took to come
+ * from the SRS manager (its load, or about 0 when it was resident). On failure returns the gRPC
+ * status (CZ_RPC_*: INVALID_ARGUMENT for the request's fault, FAILED_PRECONDITION for a missing or
+ * refused key, RESOURCE_EXHAUSTED, INTERNAL) with the message in ei; 0 on success.
  */
-int cz_daemon_filecoin_workload(cz_workload *wl, cz_priority *prio, cz_daemon_filecoin *f,
-                                const Cuzk__V1__SubmitProofRequest *r, cz_errinfo *ei);
+int cz_daemon_filecoin_workload(cz_workload *wl, cz_priority *prio, uint64_t *load_ms,
+                                cz_daemon_filecoin *f, const Cuzk__V1__SubmitProofRequest *r,
+                                cz_errinfo *ei);
 
 /* For PreloadSRS (and srs.preload): a path whose file name is a .params key of the manifest gets
  * the same digest check as a request's key (CZ_OK, CZ_EVERIFY refused, CZ_EIO naming the file),

@@ -237,8 +237,9 @@ out:
 
 /* The workload of a request and the kind's priority (*prio, when the request gives none);
  * INVALID_ARGUMENT / UNIMPLEMENTED / ... in rep on failure. */
-static int make_workload(cz_workload *wl, cz_priority *prio, cz_daemon_reply *rep,
-                         cz_daemon_service *s, const Cuzk__V1__SubmitProofRequest *r) {
+static int make_workload(cz_workload *wl, cz_priority *prio, uint64_t *load_ms,
+                         cz_daemon_reply *rep, cz_daemon_service *s,
+                         const Cuzk__V1__SubmitProofRequest *r) {
     cz_errinfo ei;
     cz_errinfo_clear(&ei);
     int rc;
@@ -250,7 +251,10 @@ static int make_workload(cz_workload *wl, cz_priority *prio, cz_daemon_reply *re
             return -1;
         }
         cz_srs_key *key;
-        if ((rc = cz_srs_acquire(&key, s->srs, r->zkey_path, NULL, &ei)) != CZ_OK) {
+        const uint64_t t0 = cz_clock_now_ms();
+        rc = cz_srs_acquire(&key, s->srs, r->zkey_path, NULL, &ei);
+        *load_ms = cz_clock_now_ms() - t0;
+        if (rc != CZ_OK) {
             set_reply(rep, rc == CZ_ERANGE ? CZ_RPC_RESOURCE_EXHAUSTED : CZ_RPC_INVALID_ARGUMENT,
                       "zkey %s: %s", r->zkey_path, ei.msg);
             return -1;
@@ -293,7 +297,7 @@ static int make_workload(cz_workload *wl, cz_priority *prio, cz_daemon_reply *re
     case CUZK__V1__PROOF_KIND__WINDOW_POST_PARTITION:
     case CUZK__V1__PROOF_KIND__WINNING_POST:
     case CUZK__V1__PROOF_KIND__POREP_SEAL_COMMIT: {
-        int status = cz_daemon_filecoin_workload(wl, prio, s->filecoin, r, &ei);
+        int status = cz_daemon_filecoin_workload(wl, prio, load_ms, s->filecoin, r, &ei);
         if (status != 0) {
             set_reply(rep, status, "%s: %s",
                       r->proof_kind == CUZK__V1__PROOF_KIND__WINNING_POST ? "WINNING_POST"
@@ -347,7 +351,8 @@ static int submit(char *key, uint32_t *queue_pos, cz_daemon_reply *rep, cz_daemo
      * after it, under the lock the drain reads. */
     cz_workload wl;
     cz_priority prio;
-    if (make_workload(&wl, &prio, rep, s, r) != 0)
+    uint64_t load_ms = 0;
+    if (make_workload(&wl, &prio, &load_ms, rep, s, r) != 0)
         return -1;
     if (r->priority != CUZK__V1__PRIORITY__PRIORITY_UNSPECIFIED)
         prio = prio_map[r->priority];
@@ -363,7 +368,8 @@ static int submit(char *key, uint32_t *queue_pos, cz_daemon_reply *rep, cz_daemo
     }
     cz_errinfo ei;
     cz_errinfo_clear(&ei);
-    int rc = cz_engine_submit(NULL, s->engine, key, prio, &wl, &ei);
+    cz_job *job = NULL;
+    int rc = cz_engine_submit(&job, s->engine, key, prio, &wl, &ei);
     if (rc != CZ_OK) {
         wl.ops->destroy(wl.ctx);
         set_reply(rep,
@@ -374,6 +380,8 @@ static int submit(char *key, uint32_t *queue_pos, cz_daemon_reply *rep, cz_daemo
                   "%s", ei.msg);
         goto out;
     }
+    cz_job_set_load_ms(job, load_ms); /* AwaitProof's srs_load_ms */
+    cz_job_unref(job);
     cz_sched_stats st;
     cz_sched_stats_get(&st, cz_engine_sched(s->engine));
     *queue_pos = 0;
@@ -413,7 +421,7 @@ static void job_answer(Cuzk__V1__AwaitProofResponse *resp, uint8_t **proof_copy,
         resp->proof.data = *proof_copy;
         resp->proof.len = len;
         resp->queue_wait_ms = start - sub;
-        resp->gpu_compute_ms = fin - start;
+        cz_job_work_ms(job, &resp->synthesis_ms, &resp->gpu_compute_ms, &resp->srs_load_ms);
         resp->total_ms = fin - sub;
     } else {
         const char *msg = NULL;

@@ -111,6 +111,24 @@ int cz_job_error(const cz_job *job, const char **msg) {
     return job->err;
 }
 
+void cz_job_add_work_ms(cz_job *job, double synthesis, double compute) {
+    __atomic_fetch_add(&job->synth_us, (uint64_t)(synthesis * 1000.0), __ATOMIC_RELAXED);
+    __atomic_fetch_add(&job->compute_us, (uint64_t)(compute * 1000.0), __ATOMIC_RELAXED);
+}
+
+void cz_job_set_load_ms(cz_job *job, uint64_t load) {
+    __atomic_store_n(&job->load_ms, load, __ATOMIC_RELAXED);
+}
+
+void cz_job_work_ms(const cz_job *job, uint64_t *synthesis, uint64_t *compute, uint64_t *load) {
+    if (synthesis != NULL)
+        *synthesis = __atomic_load_n(&job->synth_us, __ATOMIC_RELAXED) / 1000;
+    if (compute != NULL)
+        *compute = __atomic_load_n(&job->compute_us, __ATOMIC_RELAXED) / 1000;
+    if (load != NULL)
+        *load = __atomic_load_n(&job->load_ms, __ATOMIC_RELAXED);
+}
+
 void cz_job_times(const cz_job *job, uint64_t *submitted, uint64_t *started, uint64_t *finished) {
     cz_sched *s = job->sched;
     pthread_mutex_lock(&s->lock);

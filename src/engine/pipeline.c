@@ -353,6 +353,11 @@ static void *fin_main(void *arg) {
         rc = wl->ops->finish(&it->pj->proofs[it->p], it->part, wl->ctx, &it->t, &ei);
         it->t.finish = ms_since(t0);
         emit_stages(e, it);
+        /* compute: the device stage on a GPU; on the CPU backend the NTTs and the MSMs of the
+         * compute stage (the G2 MSM runs beside them on another pool) */
+        cz_job_add_work_ms(it->job, it->t.synth,
+                           it->t.device > 0 ? it->t.device
+                                            : it->t.ntt_h + it->t.batch_add + it->t.tail_msm);
         if (rc != CZ_OK) {
             cz__fail_part(it, rc, &ei, "finish");
             continue;

@@ -36,9 +36,10 @@ struct cz_job {
     void *result;
     size_t result_len;
     uint64_t t_submit, t_start, t_finish;
-    struct cz_job *qprev, *qnext; /* queue of its priority, while queued */
-    struct cz_job *rprev, *rnext; /* retained list, while finished and kept */
-    struct cz_job *hnext;         /* key table chain */
+    uint64_t synth_us, compute_us, load_ms; /* atomics: cz_job_add_work_ms, cz_job_set_load_ms */
+    struct cz_job *qprev, *qnext;           /* queue of its priority, while queued */
+    struct cz_job *rprev, *rnext;           /* retained list, while finished and kept */
+    struct cz_job *hnext;                   /* key table chain */
     int in_table;
 };
 

@@ -131,9 +131,8 @@ try {
   check("unknown proof kind 77: INVALID_ARGUMENT", code(r) === grpc.status.INVALID_ARGUMENT &&
         /unknown proof kind 77/.test(r.err.details), r.err?.details);
   r = await call("SubmitProof", { request_id: "c2", proof_kind: "POREP_SEAL_COMMIT", vanilla_proof: Buffer.from("{}") });
-  check("POREP_SEAL_COMMIT without its key: FAILED_PRECONDITION naming the key file",
-        code(r) === grpc.status.FAILED_PRECONDITION &&
-        /v28-stacked-proof-of-replication-.*\.params/.test(r.err?.details ?? ""),
+  check("POREP_SEAL_COMMIT of a C1 that is no C1: INVALID_ARGUMENT naming the reader",
+        code(r) === grpc.status.INVALID_ARGUMENT && /porep c1: an empty object/.test(r.err?.details ?? ""),
         codeName(code(r)) + " " + (r.err?.details ?? ""));
   r = await call("SubmitProof", { request_id: "su", proof_kind: "SNAP_DEALS_UPDATE", vanilla_proof: Buffer.from("{}") });
   check("SNAP_DEALS_UPDATE: UNIMPLEMENTED", code(r) === grpc.status.UNIMPLEMENTED, codeName(code(r)));

@@ -30,7 +30,8 @@ const { daemonBin, scratch, grpc, Engine, code, codeName } = await setup("pool")
 
 const light = process.env.CZ_DAEMON_TEST_LIGHT === "1";
 // A sanitizer's allocator keeps freed memory resident (ASan's quarantine, TSan's caches).
-const sanitizer = process.env.CZ_DAEMON_SANITIZER ?? "";
+// CMake passes CZ_SANITIZE as it is: "address", "thread", or OFF (none).
+const sanitizer = ["address", "thread"].includes(process.env.CZ_DAEMON_SANITIZER) ? process.env.CZ_DAEMON_SANITIZER : "";
 
 const sock = path.join(scratch, "cuzk.sock");
 const cfgPath = path.join(scratch, "cuzk.toml");

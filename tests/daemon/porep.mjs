@@ -31,7 +31,9 @@ const { verifyFiles } = await import(path.join(root, "tests/interop/bellperson_v
 const spec = await import(path.join(root, "tests/vectors/lib/porep_spec.mjs"));
 const t0 = Date.now();
 const MINER = 1000, SECTOR = 7, REGISTERED = 5; // StackedDrg2KiBV1_1
-const light = process.env.CZ_DAEMON_TEST_LIGHT === "1" || (process.env.CZ_DAEMON_SANITIZER ?? "") !== "";
+// CMake passes CZ_SANITIZE as it is: "address", "thread", or OFF (none).
+const light = process.env.CZ_DAEMON_TEST_LIGHT === "1" ||
+  ["address", "thread"].includes(process.env.CZ_DAEMON_SANITIZER);
 
 const run = (args) => {
   const r = spawnSync(cuzk, args, { encoding: "utf8" });
@@ -144,6 +146,11 @@ try {
     check("POREP_SEAL_COMMIT 2 KiB: COMPLETED", code(r) === 0 && res?.status === "COMPLETED", r.err?.details ?? res?.error_message);
   if (res?.status === "COMPLETED") {
     check("... 192 bytes (one partition)", res.proof.length === 192, String(res.proof.length));
+    const ms = (k) => Number(res[k]);
+    check("... the response's times: synthesis and compute > 0, within the total; the key's first load > 0",
+          ms("synthesis_ms") > 0 && ms("gpu_compute_ms") > 0 && ms("srs_load_ms") > 0 &&
+          ms("synthesis_ms") + ms("gpu_compute_ms") <= ms("total_ms"),
+          JSON.stringify({ s: res.synthesis_ms, c: res.gpu_compute_ms, l: res.srs_load_ms, t: res.total_ms }));
     const pf = path.join(scratch, "proof.bin");
     fs.writeFileSync(pf, res.proof);
     const v = run(["filecoin", "verify", "porep-c2", "--c1", c1File, "--miner", String(MINER), "--params-dir", params, pf]);

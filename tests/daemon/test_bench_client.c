@@ -163,6 +163,8 @@ static void test_proofs(void) {
     CHECK(num(j, "proof_bytes") == 2 * 192);
     CHECK(num(j, "prove_ms") >= 0 && num(j, "prove_ms") <= num(j, "wall_ms") + 1);
     CHECK(num(j, "queue_ms") >= 0);
+    /* the daemon's per-job sums: two partitions' synthesis and compute happened */
+    CHECK(num(j, "compute_ms") > 0 && num(j, "synth_ms") >= 0 && num(j, "load_ms") >= 0);
     json_decref(j);
 
     /* -a after the subcommand works as well. */
