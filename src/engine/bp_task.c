@@ -268,3 +268,49 @@ int cz__bp_verify(void *job, const cz_groth16_proof *proofs, uint32_t nparts, cz
         return cz_fail(ei, rc, "the job's %u partition proofs do not verify", nparts);
     return rc;
 }
+
+/* ---- recorded circuits ---- */
+
+int cz__bp_circuit_ready(cz__bp_circuit *c, cz_threadpool *pool, cz_errinfo *ei) {
+    int rc = cz_r1cs_densities(&c->a_aux, &c->b_input, &c->b_aux, &c->r, pool, ei);
+    free(c->r.w); /* the recording's zero witness: every partition brings its own */
+    c->r.w = NULL;
+    return rc;
+}
+
+void cz__bp_circuit_fini(cz__bp_circuit *c) {
+    cz_r1cs_free(&c->r);
+    free(c->a_aux);
+    free(c->b_input);
+    free(c->b_aux);
+    memset(c, 0, sizeof *c);
+}
+
+void cz__bp_workload_of(cz_workload *out, const cz_workload_ops *ops, void *job, cz__bp_job *j,
+                        cz_proof_kind kind, const cz__bp_circuit *c) {
+    const cz_r1cs *r = &c->r;
+    uint64_t v, wbytes;
+    j->a_aux = c->a_aux;
+    j->b_in = c->b_input;
+    j->b_aux = c->b_aux;
+    j->ninput = (size_t)r->npublic + 1;
+    j->naux = r->naux;
+    j->abc_size = (size_t)r->nrows + j->ninput;
+    v = (uint64_t)j->abc_size * FR_BYTES;
+    wbytes = (uint64_t)r->nvars * FR_BYTES;
+    cz__bp_workload(out, ops, job, j, kind, 3 * v + wbytes + (uint64_t)j->ninput * FR_BYTES);
+}
+
+int cz__bp_part_inputs_check(const cz__bp_part *pt, const cz__bp_job *j,
+                             const uint64_t (*expect)[4], const char *what, cz_errinfo *ei) {
+    for (uint32_t i = 0; i < j->npub; i++) {
+        uint64_t v[4];
+        cz_r1cs_fr_to_std(v, CZ_CURVE_BLS12381, pt->w[1 + i].l);
+        if (memcmp(v, expect[i], sizeof v) != 0)
+            return cz_fail(ei, CZ_EINTERNAL,
+                           "%s: public input %u of the synthesized witness is not the one the "
+                           "request gives",
+                           what, i + 1);
+    }
+    return CZ_OK;
+}

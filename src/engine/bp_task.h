@@ -64,6 +64,17 @@ typedef struct cz__bp_part {
     cz_groth16_bp_pending *pp;
 } cz__bp_part;
 
+/* A circuit recorded once per shape for bellperson jobs (the Filecoin workloads): its matrices
+ * without a witness, and its densities. cz__bp_circuit_ready computes the densities of r (recorded
+ * by the caller) on pool and drops its recording's witness; fini frees it all. */
+typedef struct cz__bp_circuit {
+    cz_r1cs r;
+    uint64_t *a_aux, *b_input, *b_aux;
+} cz__bp_circuit;
+
+int cz__bp_circuit_ready(cz__bp_circuit *c, cz_threadpool *pool, cz_errinfo *ei);
+void cz__bp_circuit_fini(cz__bp_circuit *c);
+
 /* The shell of a job of nparts partitions with params (blinding bl may be NULL: random). */
 int cz__bp_job_init(cz__bp_job *j, const cz_bellperson_params *params, uint32_t nparts,
                     const cz_workload_blinding *bl, cz_errinfo *ei);
@@ -73,9 +84,17 @@ void cz__bp_job_fini(cz__bp_job *j);
 /* The engine's side of the workload: nparts, the pooled buffers, part_bytes. */
 void cz__bp_workload(cz_workload *out, const cz_workload_ops *ops, void *job, cz__bp_job *j,
                      cz_proof_kind kind, uint64_t part_bytes);
+/* The same for a job whose partitions are c's: the densities and sizes from c, part_bytes its a, b,
+ * c and w plus a copy of its inputs (what a chunked synthesis holds beside the pooled buffers). */
+void cz__bp_workload_of(cz_workload *out, const cz_workload_ops *ops, void *job, cz__bp_job *j,
+                        cz_proof_kind kind, const cz__bp_circuit *c);
 
 /* A partition with a, b, c (abc_size each) and w (ninput + naux) from env's pool. */
 int cz__bp_part_new(cz__bp_part **out, const cz__bp_job *j, const cz_part_env *env, cz_errinfo *ei);
+/* Whether the synthesized partition's public inputs (w[1..npub]) are expect's (canonical limbs):
+ * CZ_EINTERNAL naming what (the workload) and the first that differs otherwise. */
+int cz__bp_part_inputs_check(const cz__bp_part *pt, const cz__bp_job *j,
+                             const uint64_t (*expect)[4], const char *what, cz_errinfo *ei);
 /* Ends synthesis of partition p (see g16_task.h's cz__g16_part_end). */
 int cz__bp_part_end(void **out, cz__bp_job *j, cz__bp_part *part, uint32_t p, int rc);
 

@@ -24,13 +24,10 @@
 #include "filecoin/porep_prove.h"
 #include "filecoin/recording.h"
 
-#define FR_BYTES 32
-
 struct cz_porep_circuit {
     cz__porep_shape shape;
     const cz_param_file *params;
-    cz_r1cs r;                         /* the recorded partition, no witness (w NULL) */
-    uint64_t *a_aux, *b_input, *b_aux; /* its densities */
+    cz__bp_circuit rec; /* the recorded partition and its densities */
 };
 
 struct cz_porep_input {
@@ -73,13 +70,11 @@ int cz_porep_circuit_create(cz_porep_circuit **out, uint64_t registered_proof, c
     if ((rc = cz__porep_config_get(&cfg, registered_proof, ei)) != CZ_OK ||
         (rc = cz__porep_shape_get(&c->shape, cfg.sector_size, ei)) != CZ_OK ||
         (rc = cz_porep_params_file(&c->params, registered_proof, ei)) != CZ_OK ||
-        (rc = cz__porep_record(&c->r, &c->shape, ei)) != CZ_OK ||
-        (rc = cz_r1cs_densities(&c->a_aux, &c->b_input, &c->b_aux, &c->r, NULL, ei)) != CZ_OK) {
+        (rc = cz__porep_record(&c->rec.r, &c->shape, ei)) != CZ_OK ||
+        (rc = cz__bp_circuit_ready(&c->rec, NULL, ei)) != CZ_OK) {
         cz_porep_circuit_free(c);
         return rc;
     }
-    free(c->r.w); /* the recording's zero witness: every partition brings its own */
-    c->r.w = NULL;
     *out = c;
     return CZ_OK;
 }
@@ -87,10 +82,7 @@ int cz_porep_circuit_create(cz_porep_circuit **out, uint64_t registered_proof, c
 void cz_porep_circuit_free(cz_porep_circuit *c) {
     if (c == NULL)
         return;
-    cz_r1cs_free(&c->r);
-    free(c->a_aux);
-    free(c->b_input);
-    free(c->b_aux);
+    cz__bp_circuit_fini(&c->rec);
     free(c);
 }
 
@@ -101,7 +93,7 @@ int cz_porep_circuit_serves(const cz_porep_circuit *c, uint64_t registered_proof
 
 int cz_porep_circuit_key_check(const cz_porep_circuit *c, const cz_bellperson_params *key,
                                cz_errinfo *ei) {
-    return cz__recording_key_check(&c->r, key, "porep", ei);
+    return cz__recording_key_check(&c->rec.r, key, "porep", ei);
 }
 
 /* ---- a job ---- */
@@ -122,19 +114,12 @@ static int porep_synthesize(void **out, void *job, uint32_t p, const cz_part_env
     if ((rc = cz__bp_part_new(&pt, &j->g, env, ei)) != CZ_OK)
         return rc;
     rc = cz__porep_synthesize((uint64_t(*)[4])pt->w, (uint64_t(*)[4])pt->a, (uint64_t(*)[4])pt->b,
-                              (uint64_t(*)[4])pt->c, &j->ld, p, &j->c->r, env->pool, ei);
+                              (uint64_t(*)[4])pt->c, &j->ld, p, &j->c->rec.r, env->pool, ei);
     if (rc == CZ_OK && (expect = calloc(j->g.npub, sizeof *expect)) == NULL)
         rc = cz_fail(ei, CZ_ENOMEM, "porep: %u public inputs", j->g.npub);
-    if (rc == CZ_OK)
+    if (rc == CZ_OK) {
         cz__porep_partition_inputs(expect, &j->ld, p);
-    for (uint32_t i = 0; rc == CZ_OK && i < j->g.npub; i++) {
-        uint64_t v[4];
-        cz_r1cs_fr_to_std(v, CZ_CURVE_BLS12381, pt->w[1 + i].l);
-        if (memcmp(v, expect[i], sizeof v) != 0)
-            rc = cz_fail(ei, CZ_EINTERNAL,
-                         "porep: partition %u: public input %u of the synthesized witness is not "
-                         "the one the verifier derives",
-                         p, i + 1);
+        rc = cz__bp_part_inputs_check(pt, &j->g, (const uint64_t(*)[4])expect, "porep", ei);
     }
     free(expect);
     return cz__bp_part_end(out, &j->g, pt, p, rc);
@@ -165,9 +150,7 @@ static const cz_workload_ops porep_ops = {
 int cz_workload_porep(cz_workload *out, const cz_porep_circuit *c, cz_srs_key *key,
                       cz_porep_input *in, const cz_workload_blinding *bl, cz_errinfo *ei) {
     const cz_bellperson_params *params = cz_srs_key_data(key);
-    const cz_r1cs *r = &c->r;
     porep_job *j = calloc(1, sizeof *j);
-    uint64_t v, wbytes;
     int rc;
     memset(out, 0, sizeof *out);
     if (j == NULL ||
@@ -191,16 +174,7 @@ int cz_workload_porep(cz_workload *out, const cz_porep_circuit *c, cz_srs_key *k
         porep_destroy(j);
         return rc;
     }
-    j->g.a_aux = c->a_aux;
-    j->g.b_in = c->b_input;
-    j->g.b_aux = c->b_aux;
-    j->g.ninput = (size_t)r->npublic + 1;
-    j->g.naux = r->naux;
-    j->g.abc_size = (size_t)r->nrows + j->g.ninput;
-    v = (uint64_t)j->g.abc_size * FR_BYTES;
-    wbytes = (uint64_t)r->nvars * FR_BYTES;
     /* a, b, c and w pooled, and the synthesis's input copies while it runs */
-    cz__bp_workload(out, &porep_ops, j, &j->g, CZ_KIND_POREP_C2,
-                    3 * v + wbytes + (uint64_t)j->g.ninput * FR_BYTES);
+    cz__bp_workload_of(out, &porep_ops, j, &j->g, CZ_KIND_POREP_C2, &c->rec);
     return CZ_OK;
 }

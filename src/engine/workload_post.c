@@ -25,14 +25,11 @@
 #include "filecoin/post_prove.h"
 #include "filecoin/recording.h"
 
-#define FR_BYTES 32
-
 struct cz_post_circuit {
     cz__post_shape shape;
     const cz_param_file *params;
-    cz_r1cs r;                         /* the recorded circuit, no witness (w NULL) */
-    uint64_t *a_aux, *b_input, *b_aux; /* its densities */
-    cz_threadpool *pool;               /* the recording's, and its jobs' native checks */
+    cz__bp_circuit rec;  /* the recording and its densities */
+    cz_threadpool *pool; /* the recording's, and its jobs' native checks */
 };
 
 int cz_post_circuit_create(cz_post_circuit **out, uint64_t registered_proof, cz_threadpool *pool,
@@ -47,13 +44,11 @@ int cz_post_circuit_create(cz_post_circuit **out, uint64_t registered_proof, cz_
     if ((rc = cz__post_registered(&kind, &size, &v1, registered_proof, ei)) != CZ_OK ||
         (rc = cz__post_shape_get(&c->shape, kind, size, ei)) != CZ_OK ||
         (rc = cz_post_params_file(&c->params, &winning, registered_proof, ei)) != CZ_OK ||
-        (rc = cz__post_record(&c->r, &c->shape, pool, ei)) != CZ_OK ||
-        (rc = cz_r1cs_densities(&c->a_aux, &c->b_input, &c->b_aux, &c->r, pool, ei)) != CZ_OK) {
+        (rc = cz__post_record(&c->rec.r, &c->shape, pool, ei)) != CZ_OK ||
+        (rc = cz__bp_circuit_ready(&c->rec, pool, ei)) != CZ_OK) {
         cz_post_circuit_free(c);
         return rc;
     }
-    free(c->r.w); /* the recording's zero witness: every job brings its own */
-    c->r.w = NULL;
     c->pool = pool;
     *out = c;
     return CZ_OK;
@@ -62,10 +57,7 @@ int cz_post_circuit_create(cz_post_circuit **out, uint64_t registered_proof, cz_
 void cz_post_circuit_free(cz_post_circuit *c) {
     if (c == NULL)
         return;
-    cz_r1cs_free(&c->r);
-    free(c->a_aux);
-    free(c->b_input);
-    free(c->b_aux);
+    cz__bp_circuit_fini(&c->rec);
     free(c);
 }
 
@@ -77,7 +69,7 @@ int cz_post_circuit_serves(const cz_post_circuit *c, uint64_t registered_proof) 
 
 int cz_post_circuit_key_check(const cz_post_circuit *c, const cz_bellperson_params *key,
                               cz_errinfo *ei) {
-    return cz__recording_key_check(&c->r, key, "post", ei);
+    return cz__recording_key_check(&c->rec.r, key, "post", ei);
 }
 
 /* ---- a job ---- */
@@ -101,16 +93,10 @@ static int post_synthesize(void **out, void *job, uint32_t p, const cz_part_env 
     if ((rc = cz__bp_part_new(&pt, &j->g, env, ei)) != CZ_OK)
         return rc;
     rc = cz__post_synthesize((uint64_t(*)[4])pt->w, (uint64_t(*)[4])pt->a, (uint64_t(*)[4])pt->b,
-                             (uint64_t(*)[4])pt->c, &j->w, &j->c->shape, &j->c->r, env->pool, ei);
-    for (uint32_t i = 0; rc == CZ_OK && i < j->g.npub; i++) {
-        uint64_t v[4];
-        cz_r1cs_fr_to_std(v, CZ_CURVE_BLS12381, pt->w[1 + i].l);
-        if (memcmp(v, j->expect[i], sizeof v) != 0)
-            rc = cz_fail(ei, CZ_EINTERNAL,
-                         "post: public input %u of the synthesized witness is not the one the "
-                         "request gives",
-                         i + 1);
-    }
+                             (uint64_t(*)[4])pt->c, &j->w, &j->c->shape, &j->c->rec.r, env->pool,
+                             ei);
+    if (rc == CZ_OK)
+        rc = cz__bp_part_inputs_check(pt, &j->g, (const uint64_t(*)[4])j->expect, "post", ei);
     return cz__bp_part_end(out, &j->g, pt, p, rc);
 }
 
@@ -166,9 +152,7 @@ static int post_job_load(post_job *j, const cz_post_request *rq, cz_errinfo *ei)
 int cz_workload_post(cz_workload *out, const cz_post_circuit *c, cz_srs_key *key,
                      const cz_post_request *rq, const cz_workload_blinding *bl, cz_errinfo *ei) {
     const cz_bellperson_params *params = cz_srs_key_data(key);
-    const cz_r1cs *r = &c->r;
     post_job *j = calloc(1, sizeof *j);
-    uint64_t v, wbytes;
     int rc;
     memset(out, 0, sizeof *out);
     if (j == NULL) {
@@ -186,17 +170,9 @@ int cz_workload_post(cz_workload *out, const cz_post_circuit *c, cz_srs_key *key
         post_destroy(j);
         return rc;
     }
-    j->g.a_aux = c->a_aux;
-    j->g.b_in = c->b_input;
-    j->g.b_aux = c->b_aux;
-    j->g.ninput = (size_t)r->npublic + 1;
-    j->g.naux = r->naux;
-    j->g.abc_size = (size_t)r->nrows + j->g.ninput;
-    v = (uint64_t)j->g.abc_size * FR_BYTES;
-    wbytes = (uint64_t)r->nvars * FR_BYTES;
     /* a, b, c and w pooled, and the chunk systems' inputs (a few per sector) while they run */
-    cz__bp_workload(out, &post_ops, j, &j->g,
-                    c->shape.kind == CZ__POST_WINNING ? CZ_KIND_WINNING_POST : CZ_KIND_WINDOW_POST,
-                    3 * v + wbytes + (uint64_t)j->g.ninput * FR_BYTES);
+    cz__bp_workload_of(
+        out, &post_ops, j, &j->g,
+        c->shape.kind == CZ__POST_WINNING ? CZ_KIND_WINNING_POST : CZ_KIND_WINDOW_POST, &c->rec);
     return CZ_OK;
 }
