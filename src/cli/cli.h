@@ -30,6 +30,9 @@ enum {
 
 /* Prints "cuzk <cmd>: <message>" for ei to stderr and returns the exit code for its error. */
 int cz__cli_report(const char *cmd, const cz_errinfo *ei);
+/* A verifier's answer rc: "valid" (CZ_OK, exit 0) or "invalid" (CZ_EVERIFY, exit 1, why on
+ * stderr) on stdout; any other error reported as cz__cli_report does. */
+int cz__cli_verdict(const char *cmd, int rc, const cz_errinfo *ei);
 /* Prints a usage error and returns CZ_EXIT_USAGE. */
 int cz__cli_usage_error(const char *cmd, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));

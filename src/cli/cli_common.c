@@ -10,6 +10,20 @@
 #include <stdlib.h>
 #include <string.h>
 
+int cz__cli_verdict(const char *cmd, int rc, const cz_errinfo *ei) {
+    if (rc == CZ_OK) {
+        printf("valid\n");
+        return CZ_EXIT_OK;
+    }
+    if (rc == CZ_EVERIFY) {
+        printf("invalid\n");
+        if (ei->msg[0] != '\0')
+            fprintf(stderr, "cuzk %s: %s\n", cmd, ei->msg);
+        return CZ_EXIT_INVALID;
+    }
+    return cz__cli_report(cmd, ei);
+}
+
 int cz__cli_report(const char *cmd, const cz_errinfo *ei) {
     fprintf(stderr, "cuzk %s: %s (%s)\n", cmd, ei->msg[0] ? ei->msg : cz_strerror(ei->code),
             cz_err_name(ei->code));

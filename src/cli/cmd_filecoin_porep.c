@@ -279,16 +279,7 @@ static int verify(int argc, char **argv) {
         goto out;
     }
     rc = cz__porep_verify(&vk, &rq, proofs, (unsigned)nproofs, &ei);
-    if (rc == CZ_OK) {
-        printf("valid\n");
-        status = CZ_EXIT_OK;
-    } else if (rc == CZ_EVERIFY) {
-        printf("invalid\n");
-        fprintf(stderr, "cuzk %s: %s\n", cmd, ei.msg);
-        status = CZ_EXIT_INVALID;
-    } else {
-        status = cz__cli_report(cmd, &ei);
-    }
+    status = cz__cli_verdict(cmd, rc, &ei);
 out:
     free(proofs);
     cz_groth16_vk_free(&vk);
