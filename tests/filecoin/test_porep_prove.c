@@ -195,8 +195,10 @@ static void test_bincode_request(void) {
         cz__porep_loaded_free(&ld);
         expect(load(&ld, 0, MINER, SECTOR, bin, len, &ei), CZ_EVERIFY, &ei, "replica_id");
         cz__porep_loaded_free(&ld);
-        CHECK_EQ_INT(cz__porep_c1_read_any(&c1, NULL, bin, len, UINT64_MAX, &ei), CZ_EINVAL);
+        cz__porep_c1 none;
+        CHECK_EQ_INT(cz__porep_c1_read_any(&none, NULL, bin, len, UINT64_MAX, &ei), CZ_EINVAL);
         CHECK(strstr(ei.msg, "bincode") != NULL);
+        cz__porep_c1_free(&none);
     }
     cz__porep_c1_free(&c1);
     free(bin);
