@@ -146,6 +146,10 @@ void cz__porep_exp_parents(const cz__porep_graph *g, uint32_t node,
         uint64_t u = feistel_encode(g, (uint64_t)node * CZ__POREP_EXP_PARENTS + i);
         while (u >= n)
             u = feistel_encode(g, u);
-        out[i] = (uint32_t)(u / CZ__POREP_EXP_PARENTS);
+        /* v1.0 truncates the permuted index to 32 bits before the division (graph.rs
+         * correspondent: `transformed as u32 / expansion_degree`), which matters once 8·nodes
+         * passes 2^32 (32 GiB and 64 GiB); v1.1 divides the whole index */
+        out[i] = g->api_v1_0 ? (uint32_t)u / CZ__POREP_EXP_PARENTS
+                             : (uint32_t)(u / CZ__POREP_EXP_PARENTS);
     }
 }

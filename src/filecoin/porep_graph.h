@@ -15,7 +15,8 @@
  * (5v - d)/5 (v - 1 when that is v); the sixth parent is v - 1, first for API v1.1 and v1.2,
  * last for v1.0. Each draw is one next_u64 of the stream.
  *
- * Expander (degree 8): parent i of v is permute(8·nodes, 8v + i)/8, permute a 3-round Feistel
+ * Expander (degree 8): parent i of v is permute(8·nodes, 8v + i)/8 (v1.0: the permuted index
+ * truncated to 32 bits first, which changes 32 GiB and 64 GiB graphs), permute a 3-round Feistel
  * network over the next power of 4 at or above 8·nodes (cycle-walking until the value is below
  * it); the round function is the first 8 bytes, big-endian, of BLAKE2b-512 of (right ‖ key) as
  * two big-endian u64, masked to the half's bits.

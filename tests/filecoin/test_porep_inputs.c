@@ -329,7 +329,34 @@ static void test_properties(void) {
     }
 }
 
+/* graph ID NODES NODE d0..d5 e0..e7: the parents of NODE in the graph of registered proof ID. */
+static void graph_line(char **tok, int nt) {
+    uint8_t porep_id[32];
+    cz__porep_graph g;
+    uint32_t d[CZ__POREP_DRG_PARENTS], e[CZ__POREP_EXP_PARENTS];
+    uint64_t got[CZ__POREP_COL_PARENTS];
+    const uint64_t id = num(tok[1]);
+    if (!CHECK_EQ_INT(nt, 4 + CZ__POREP_COL_PARENTS))
+        return;
+    cz__porep_id(porep_id, id);
+    cz__porep_graph_init(&g, num(tok[2]), porep_id, id < 5);
+    cz__porep_drg_parents(&g, (uint32_t)num(tok[3]), d);
+    cz__porep_exp_parents(&g, (uint32_t)num(tok[3]), e);
+    for (int i = 0; i < CZ__POREP_DRG_PARENTS; i++)
+        got[i] = d[i];
+    for (int i = 0; i < CZ__POREP_EXP_PARENTS; i++)
+        got[CZ__POREP_DRG_PARENTS + i] = e[i];
+    check_list(got, tok + 4, CZ__POREP_COL_PARENTS);
+}
+
+/* Every graph version and size against the JavaScript port of rust-fil-proofs' graph (its parent
+ * caches of 2 KiB and 8 MiB are checked in test_porep_graph; here 32 GiB and 64 GiB too). */
+static void test_graph(void) {
+    CHECK_EQ_INT(for_each("graph", graph_line), 48);
+}
+
 static const test_case cases[] = {{"interactive", test_interactive},
+                                  {"graph", test_graph},
                                   {"synthetic", test_synthetic},
                                   {"rust_hardcoded", test_rust_hardcoded},
                                   {"non_interactive", test_non_interactive},

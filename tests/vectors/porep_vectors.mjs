@@ -49,6 +49,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { blake2b } from "@noble/hashes/blake2.js";
 import { seededRng } from "./lib/prng.mjs";
+import * as spec from "./lib/porep_spec.mjs";
 
 const outRoot = process.argv[2];
 if (!outRoot) {
@@ -289,4 +290,13 @@ for (const c of configs)
         lines.push(["dispatch", c.id, k, hex(id), hex(commR), hex(seed), ...cs].join(" "));
     }
 for (const r of RECORDS) lines.push("record " + r);
+// The graph's parents (lib/porep_spec.mjs, from the Rust source): both graph versions at 2 KiB,
+// 32 GiB and 64 GiB, where 8·nodes passes 2^32 and v1.0's expander truncates to 32 bits.
+for (const [id, nodes] of [[0, 64n], [5, 64n], [3, 1n << 30n], [8, 1n << 30n], [4, 1n << 31n], [9, 1n << 31n]]) {
+    const g = spec.graph(nodes, spec.porepId(id), id < 5);
+    const picks = [1n, 2n, nodes - 1n];
+    for (let i = 0; i < 5; i++) picks.push(2n + rng.below(nodes - 2n));
+    for (const node of picks)
+        lines.push(["graph", id, nodes, node, ...g.drgParents(Number(node)), ...g.expParents(Number(node))].join(" "));
+}
 fs.writeFileSync(path.join(dir, "vectors.txt"), lines.join("\n") + "\n");
