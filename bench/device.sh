@@ -69,9 +69,9 @@
 #           key (cuzk filecoin setup, fake-vanilla): WCOUNT (10) Prove calls one at a time after
 #           2 warm-ups
 #   porep   (not in the default list) PoRep C2 32 GiB on GPU 0: cuzk-bench-porep-synth (the
-#           host's single-core synthesis of one and of 4 challenges), a fake 32 GiB C1 (cuzk
+#           host's single-core synthesis of one challenge, and of 4 with RSYNTH4=1), a fake 32 GiB C1 (cuzk
 #           filecoin fake-c1), a local key made on the device (cuzk filecoin setup porep-c2 --gpu,
-#           47 GB, into the writable folder with the most room), then cuzk-daemon under it: one
+#           47 GB, into the disk folder with the most room), then cuzk-daemon under it: one
 #           C2 (the key's load and the first recording included), its proof checked again by cuzk
 #           filecoin verify, then RCOUNT (3) C2s with RCONC (2) in flight, every proof verified in
 #           the daemon; the daemon's peak host memory (VmHWM) and its timeline in the log. About
@@ -349,11 +349,14 @@ EOF
 # The porep phase (see the file comment); X, O, S, say, step and el come from run.
 porep_phase() {
   local d dir="" best=0 avail T SOCK dpid
-  step porep-synth-1 60 $X/cuzk-bench-porep-synth --runs 3
+  step porep-synth-1 60 $X/cuzk-bench-porep-synth --runs 2
   grep -h '^{' "$O/porep-synth-1.log" >>"$S"
-  step porep-synth-4 90 $X/cuzk-bench-porep-synth --runs 2 --challenges 4
-  grep -h '"prove"' "$O/porep-synth-4.log" >>"$S"
-  for d in ${PARAMS_DIR:-} ${TMPDIR:-} /tmp /var/tmp /dev/shm; do
+  if [ -n "${RSYNTH4:-}" ]; then
+    step porep-synth-4 90 $X/cuzk-bench-porep-synth --runs 2 --challenges 4
+    grep -h '"prove"' "$O/porep-synth-4.log" >>"$S"
+  fi
+  # a disk, not /dev/shm: the daemon holds the 47 GB key in memory beside it
+  for d in ${PARAMS_DIR:-} ${TMPDIR:-} /tmp /var/tmp; do
     [ -d "$d" ] && [ -w "$d" ] || continue
     avail=$(df -Pk "$d" | awk 'NR == 2 { print $4 }')
     if [ "${avail:-0}" -gt "$best" ]; then best=$avail dir=$d; fi
