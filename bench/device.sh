@@ -75,7 +75,8 @@
 #           C2 (the key's load and the first recording included), its proof checked again by cuzk
 #           filecoin verify, then RCOUNT (3) C2s with RCONC (2) in flight, every proof verified in
 #           the daemon; the daemon's peak host memory (VmHWM) and its timeline in the log. About
-#           8-10 minutes
+#           8-10 minutes. RWORKERS: GPU workers (2; an H100's 80 GB holds the 32 GiB key and one),
+#           RNOSYNTH=1: no synthesis bench
 set -u
 
 pack() {
@@ -349,8 +350,10 @@ EOF
 # The porep phase (see the file comment); X, O, S, say, step and el come from run.
 porep_phase() {
   local d dir="" best=0 avail T SOCK dpid
-  step porep-synth-1 60 $X/cuzk-bench-porep-synth --runs 2
-  grep -h '^{' "$O/porep-synth-1.log" >>"$S"
+  if [ -z "${RNOSYNTH:-}" ]; then
+    step porep-synth-1 60 $X/cuzk-bench-porep-synth --runs 2
+    grep -h '^{' "$O/porep-synth-1.log" >>"$S"
+  fi
   if [ -n "${RSYNTH4:-}" ]; then
     step porep-synth-4 90 $X/cuzk-bench-porep-synth --runs 2 --challenges 4
     grep -h '"prove"' "$O/porep-synth-4.log" >>"$S"
@@ -375,6 +378,7 @@ porep_phase() {
 listen = "$SOCK"
 [gpus]
 devices = [0]
+gpu_workers_per_device = ${RWORKERS:-2}
 [srs]
 param_cache = "$T/p"
 allow_untrusted = true
