@@ -97,11 +97,9 @@ int main(int argc, char **argv) {
         return 2;
     }
     cz_errinfo_clear(&ei);
-    uint64_t id = 5; /* StackedDrg<size>V1_1 */
-    cz__porep_config cfg;
-    while (id < 10 && (cz__porep_config_get(&cfg, id, NULL) != CZ_OK || cfg.sector_size != size))
-        id++;
-    if (cz__porep_fake_make(&f, id, 1, 1, NULL, &ei) != CZ_OK) {
+    cz__porep_config cfg; /* StackedDrg<size>V1_1 */
+    if (cz__porep_config_find(&cfg, size, CZ__POREP_INTERACTIVE, 1, &ei) != CZ_OK ||
+        cz__porep_fake_make(&f, cfg.registered_proof, 1, 1, NULL, &ei) != CZ_OK) {
         fprintf(stderr, "cuzk-bench-porep-synth: %s\n", ei.msg);
         return 1;
     }

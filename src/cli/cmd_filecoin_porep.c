@@ -93,12 +93,9 @@ static int parse(porep_opts *o, int argc, char **argv, const char *cmd, unsigned
 /* The registered proof of a size: StackedDrg<size>V1_1. */
 static int registered_of(uint64_t *id, uint64_t sector_size, cz_errinfo *ei) {
     cz__porep_config cfg;
-    for (uint64_t r = 5; r < 10; r++)
-        if (cz__porep_config_get(&cfg, r, NULL) == CZ_OK && cfg.sector_size == sector_size) {
-            *id = r;
-            return CZ_OK;
-        }
-    return cz_fail(ei, CZ_EINVAL, "porep: no %llu-byte sectors", (unsigned long long)sector_size);
+    int rc = cz__porep_config_find(&cfg, sector_size, CZ__POREP_INTERACTIVE, 1, ei);
+    *id = cfg.registered_proof;
+    return rc;
 }
 
 /* "DIR/name" of the key file (ext) of registered proof id; malloc'd, NULL with ei set. */

@@ -380,24 +380,14 @@ static int read_proof(reader *r, cz__porep_vanilla *v) {
     return 0;
 }
 
-/* The size of an enum key "StackedDrg<size>V1"; 0 when it is none. */
+/* The size of an enum key "StackedDrg<size>V1" (the name of the size's V1 seal proof); 0 when it
+ * is none. */
 static uint64_t key_size(const char *key) {
-    static const struct {
-        const char *name;
-        uint64_t size;
-    } sizes[] = {{"2KiB", 2048},
-                 {"8MiB", UINT64_C(8) << 20},
-                 {"512MiB", UINT64_C(512) << 20},
-                 {"32GiB", UINT64_C(32) << 30},
-                 {"64GiB", UINT64_C(64) << 30}};
-    if (strncmp(key, "StackedDrg", 10) != 0)
+    cz__porep_config cfg;
+    if (cz__porep_config_by_name(&cfg, key, NULL) != CZ_OK || cfg.kind != CZ__POREP_INTERACTIVE ||
+        cfg.api_minor != 0)
         return 0;
-    for (size_t s = 0; s < sizeof sizes / sizeof *sizes; s++) {
-        const size_t n = strlen(sizes[s].name);
-        if (strncmp(key + 10, sizes[s].name, n) == 0 && strcmp(key + 10 + n, "V1") == 0)
-            return sizes[s].size;
-    }
-    return 0;
+    return cfg.sector_size;
 }
 
 /* Room for one more proof. */

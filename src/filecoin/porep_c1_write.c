@@ -173,33 +173,18 @@ static void put_proof(text *t, const cz__porep_vanilla *v, const cz__porep_shape
     put(t, "}", 1);
 }
 
-/* "StackedDrg<size>V1", the enum key of the vanilla proofs. */
-static const char *size_key(uint64_t size) {
-    switch (size) {
-    case 2048:
-        return "StackedDrg2KiBV1";
-    case UINT64_C(8) << 20:
-        return "StackedDrg8MiBV1";
-    case UINT64_C(512) << 20:
-        return "StackedDrg512MiBV1";
-    case UINT64_C(32) << 30:
-        return "StackedDrg32GiBV1";
-    default:
-        return "StackedDrg64GiBV1";
-    }
-}
-
 static int write_text(text *t, const cz__porep_c1 *c1, cz_errinfo *ei) {
-    cz__porep_config cfg;
+    cz__porep_config cfg, v1; /* v1: the size's V1 proof, whose name keys the vanilla proofs */
     cz__porep_shape sh;
     int rc;
     if ((rc = cz__porep_config_get(&cfg, c1->registered_proof, ei)) != CZ_OK ||
+        (rc = cz__porep_config_find(&v1, cfg.sector_size, CZ__POREP_INTERACTIVE, 0, ei)) != CZ_OK ||
         (rc = cz__porep_shape_get(&sh, cfg.sector_size, ei)) != CZ_OK)
         return rc;
     puts_(t, "{\"registered_proof\":\"");
     puts_(t, cfg.name);
     puts_(t, "\",\"vanilla_proofs\":{\"");
-    puts_(t, size_key(cfg.sector_size));
+    puts_(t, v1.name);
     puts_(t, "\":[");
     for (unsigned k = 0; k < c1->npartitions; k++) {
         puts_(t, k ? ",[" : "[");

@@ -86,6 +86,17 @@ int cz__porep_config_by_name(cz__porep_config *out, const char *name, cz_errinfo
                    name != NULL ? name : "(null)");
 }
 
+int cz__porep_config_find(cz__porep_config *out, uint64_t sector_size,
+                          cz__porep_challenge_kind kind, unsigned api_minor, cz_errinfo *ei) {
+    for (uint64_t id = 0; id < CZ__POREP_REGISTERED_PROOFS; id++)
+        if (configs[id].sector_size == sector_size && configs[id].kind == kind &&
+            configs[id].api_minor == api_minor)
+            return cz__porep_config_get(out, id, ei);
+    memset(out, 0, sizeof *out);
+    return cz_fail(ei, CZ_EINVAL, "porep: no registered seal proof of %llu-byte sectors",
+                   (unsigned long long)sector_size);
+}
+
 void cz__porep_challenges_for(uint64_t *out, const cz__porep_config *cfg, uint64_t nodes,
                               const cz_bls12381_fr *replica_id, const cz_bls12381_fr *comm_r,
                               const uint8_t seed[32], unsigned k) {

@@ -61,6 +61,10 @@ void cz__porep_replica_id(cz_bls12381_fr *out, const uint8_t prover_id[32], uint
 int cz__porep_config_get(cz__porep_config *out, uint64_t registered_seal_proof, cz_errinfo *ei);
 /* The same by RegisteredSealProof name (exact spelling); CZ_EINVAL naming an unknown one. */
 int cz__porep_config_by_name(cz__porep_config *out, const char *name, cz_errinfo *ei);
+/* The same by sector size, challenge kind and API version 1.<api_minor> (interactive 0: V1, whose
+ * names are also the C1's vanilla_proofs keys; interactive 1: V1_1); CZ_EINVAL when none is. */
+int cz__porep_config_find(cz__porep_config *out, uint64_t sector_size,
+                          cz__porep_challenge_kind kind, unsigned api_minor, cz_errinfo *ei);
 
 /* The cfg->challenges challenges of partition k < cfg->partitions of a sector of nodes nodes
  * (cfg->sector_size / 32 for a real one), by cfg->kind: comm_r is not read for an interactive

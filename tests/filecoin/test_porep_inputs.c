@@ -228,6 +228,18 @@ static void test_config(void) {
     CHECK_EQ_INT(cz__porep_config_by_name(&cfg, "StackedDrg2KiBV1_2_Feat_NiPoRep", &ei), CZ_EINVAL);
     ei = (cz_errinfo){0};
     CHECK_EQ_INT(cz__porep_config_by_name(&cfg, NULL, &ei), CZ_EINVAL);
+    /* size, kind and version name one registered proof each */
+    for (uint64_t id = 0; id < CZ__POREP_REGISTERED_PROOFS; id++) {
+        cz__porep_config want, got;
+        if (CHECK_EQ_INT(cz__porep_config_get(&want, id, NULL), CZ_OK) &&
+            CHECK_EQ_INT(
+                cz__porep_config_find(&got, want.sector_size, want.kind, want.api_minor, NULL),
+                CZ_OK))
+            CHECK_EQ_U64(got.registered_proof, id);
+    }
+    ei = (cz_errinfo){0};
+    CHECK_EQ_INT(cz__porep_config_find(&cfg, 4096, CZ__POREP_INTERACTIVE, 1, &ei), CZ_EINVAL);
+    CHECK(strstr(ei.msg, "4096-byte") != NULL);
 }
 
 /* dispatch <id> <k> <replica_id> <comm_r> <seed> <c...> */
