@@ -18,6 +18,7 @@
 
 #include "cuzk/err.h"
 #include "cuzk/groth16_setup.h"
+#include "cuzk/params.h"
 #include "cuzk/r1cs.h"
 
 enum {
@@ -60,6 +61,13 @@ int cz__cli_prove_option(cz__cli_prove_opts *o, int argc, char **argv, int *i);
 /* After the loop: both or neither of --r and --s (sets have_rs), --device only with --gpu.
  * CZ_EXIT_OK or the usage error's CZ_EXIT_USAGE. */
 int cz__cli_prove_opts_check(cz__cli_prove_opts *o);
+
+/* "DIR/name" of the built-in manifest's file of proof, sector_size and ext: malloc'd; NULL when
+ * the manifest has no such file or memory is short. */
+char *cz__cli_param_path(const char *dir, cz_param_proof proof, uint64_t sector_size,
+                         cz_param_ext ext);
+/* Writes len bytes at data to a new file path (CZ_EIO naming it). */
+int cz__cli_write_file(const char *path, const void *data, size_t len, cz_errinfo *ei);
 
 /* Decodes an even-length hex string ("0x" allowed) into a new buffer (free it), *len its
  * length; NULL for an empty, odd or non-hex string or no memory. */

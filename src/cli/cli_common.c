@@ -10,6 +10,26 @@
 #include <stdlib.h>
 #include <string.h>
 
+char *cz__cli_param_path(const char *dir, cz_param_proof proof, uint64_t sector_size,
+                         cz_param_ext ext) {
+    const cz_param_file *f = cz_params_find_proof(NULL, proof, sector_size, ext);
+    char *p;
+    if (f == NULL || (p = malloc(strlen(dir) + strlen(f->name) + 2)) == NULL)
+        return NULL;
+    sprintf(p, "%s/%s", dir, f->name);
+    return p;
+}
+
+int cz__cli_write_file(const char *path, const void *data, size_t len, cz_errinfo *ei) {
+    FILE *f = fopen(path, "wb");
+    int ok;
+    if (f == NULL)
+        return cz_fail(ei, CZ_EIO, "cannot create %s", path);
+    ok = fwrite(data, 1, len, f) == len;
+    ok = fclose(f) == 0 && ok;
+    return ok ? CZ_OK : cz_fail(ei, CZ_EIO, "cannot write %s", path);
+}
+
 int cz__cli_verdict(const char *cmd, int rc, const cz_errinfo *ei) {
     if (rc == CZ_OK) {
         printf("valid\n");

@@ -129,18 +129,9 @@ static int key_paths(char **params_path, char **vk_path, cz__post_kind pk, uint6
                      const char *dir) {
     const cz_param_proof proof =
         pk == CZ__POST_WINNING ? CZ_PARAM_PROOF_WINNING_POST : CZ_PARAM_PROOF_WINDOW_POST;
-    const cz_param_file *fp = cz_params_find_proof(NULL, proof, sector_size, CZ_PARAM_EXT_PARAMS),
-                        *fv = cz_params_find_proof(NULL, proof, sector_size, CZ_PARAM_EXT_VK);
-    *params_path = *vk_path = NULL;
-    if (fp == NULL || fv == NULL)
-        return 0;
-    *params_path = malloc(strlen(dir) + strlen(fp->name) + 2);
-    *vk_path = malloc(strlen(dir) + strlen(fv->name) + 2);
-    if (*params_path == NULL || *vk_path == NULL)
-        return 0;
-    sprintf(*params_path, "%s/%s", dir, fp->name);
-    sprintf(*vk_path, "%s/%s", dir, fv->name);
-    return 1;
+    *params_path = cz__cli_param_path(dir, proof, sector_size, CZ_PARAM_EXT_PARAMS);
+    *vk_path = cz__cli_param_path(dir, proof, sector_size, CZ_PARAM_EXT_VK);
+    return *params_path != NULL && *vk_path != NULL;
 }
 
 static int setup(int argc, char **argv) {
@@ -220,16 +211,6 @@ out:
     cz_r1cs_free(&r);
     cz_threadpool_destroy(pool);
     return status;
-}
-
-static int write_file(const char *path, const uint8_t *data, size_t len, cz_errinfo *ei) {
-    FILE *f = fopen(path, "wb");
-    int ok;
-    if (f == NULL)
-        return cz_fail(ei, CZ_EIO, "cannot create %s", path);
-    ok = fwrite(data, 1, len, f) == len;
-    ok = fclose(f) == 0 && ok;
-    return ok ? CZ_OK : cz_fail(ei, CZ_EIO, "cannot write %s", path);
 }
 
 static int fake_vanilla(int argc, char **argv) {
@@ -317,7 +298,7 @@ static int fake_vanilla(int argc, char **argv) {
             goto out;
         }
         snprintf(vpath, sizeof vpath, "%s/vanilla-%llu.bin", dir, (unsigned long long)s);
-        rc = write_file(vpath, bytes, len, &ei);
+        rc = cz__cli_write_file(vpath, bytes, len, &ei);
         free(bytes);
         uint8_t comm_r[32];
         cz_bls12381_fr_to_bytes_le(comm_r, &v.comm_r);

@@ -101,19 +101,11 @@ static int registered_of(uint64_t *id, uint64_t sector_size, cz_errinfo *ei) {
 /* "DIR/name" of the key file (ext) of registered proof id; malloc'd, NULL with ei set. */
 static char *key_path(const char *dir, uint64_t id, cz_param_ext ext, cz_errinfo *ei) {
     cz__porep_config cfg;
-    const cz_param_file *f;
     char *p;
     if (cz__porep_config_get(&cfg, id, ei) != CZ_OK)
         return NULL;
-    if ((f = cz_params_find_proof(NULL, CZ_PARAM_PROOF_POREP, cfg.sector_size, ext)) == NULL) {
-        cz_fail(ei, CZ_EINTERNAL, "porep: no key file name for %s", cfg.name);
-        return NULL;
-    }
-    if ((p = malloc(strlen(dir) + strlen(f->name) + 2)) == NULL) {
-        cz_fail(ei, CZ_ENOMEM, "a path");
-        return NULL;
-    }
-    sprintf(p, "%s/%s", dir, f->name);
+    if ((p = cz__cli_param_path(dir, CZ_PARAM_PROOF_POREP, cfg.sector_size, ext)) == NULL)
+        cz_fail(ei, CZ_EINTERNAL, "porep: no key file name for %s (or no memory)", cfg.name);
     return p;
 }
 
@@ -319,18 +311,12 @@ static int write_envelope(const char *path, const cz__porep_c1 *c1, uint64_t sec
                           cz_errinfo *ei) {
     uint8_t *t = NULL;
     size_t n = 0;
-    FILE *f;
-    int rc, ok;
+    int rc;
     if ((rc = cz__porep_c1_write_envelope(&t, &n, c1, sector_num, ei)) != CZ_OK)
         return rc;
-    if ((f = fopen(path, "wb")) == NULL) {
-        free(t);
-        return cz_fail(ei, CZ_EIO, "cannot create %s: %s", path, strerror(errno));
-    }
-    ok = fwrite(t, 1, n, f) == n;
-    ok = fclose(f) == 0 && ok;
+    rc = cz__cli_write_file(path, t, n, ei);
     free(t);
-    return ok ? CZ_OK : cz_fail(ei, CZ_EIO, "cannot write %s", path);
+    return rc;
 }
 
 /* 32 bytes from a SplitMix64 stream. */
