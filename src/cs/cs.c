@@ -285,14 +285,8 @@ static void small_init(void) {
 }
 
 void cz__cs_enforce_small(cz__cs *cs, int a, int b, int c) {
-    if (cs->mode != CZ__CS_PROVE) { /* WITNESS: the values are not kept */
-        if (cs->err.code == CZ_OK && cz__cs_needs_lcs(cs))
-            cz__cs_fail(cs, CZ_EINVAL, "row %zu: this system needs the row's combinations",
-                        cs->nrows);
-        else if (cs->err.code == CZ_OK && cs->nrows >= UINT32_MAX)
-            cz__cs_fail(cs, CZ_ERANGE, "more than 2^32 - 1 rows");
-        else if (cs->err.code == CZ_OK)
-            cs->nrows++;
+    if (cs->mode != CZ__CS_PROVE) { /* the values are not read */
+        cz__cs_enforce_values(cs, NULL, NULL, NULL);
         return;
     }
     if (a < -SMALL_MAX || a > SMALL_MAX || b < -SMALL_MAX || b > SMALL_MAX || c < -SMALL_MAX ||

@@ -175,8 +175,9 @@ void cz__cs_eval(cz_bls12381_fr *out, const cz__cs *cs, const cz__lc *lc);
 /* Adds the constraint a · b = c. */
 void cz__cs_enforce(cz__cs *cs, const cz__lc *a, const cz__lc *b, const cz__lc *c);
 /* Adds a row by the values of its combinations (the caller's: what cz__cs_eval of each would
- * give), for a system that does not need them (cz__cs_needs_lcs false): WITNESS counts the row,
- * PROVE stores a, b, c. CZ_EINVAL (sticky) in a system that needs the combinations. */
+ * give), for a system that does not need them (cz__cs_needs_lcs false): WITNESS counts the row
+ * (a, b, c are not read and may be NULL), PROVE stores a, b, c. CZ_EINVAL (sticky) in a system
+ * that needs the combinations. */
 void cz__cs_enforce_values(cz__cs *cs, const cz_bls12381_fr *a, const cz_bls12381_fr *b,
                            const cz_bls12381_fr *c);
 
