@@ -63,6 +63,19 @@ static size_t synth(const cz__porep_fake *f, cz__porep_challenge *w, size_t n, c
     return rows;
 }
 
+/* A synthesis op's line: its runs and the median's ns per million constraints. */
+static void print_rate(const char *op, double *ns, int runs, uint64_t size, size_t n, size_t rows) {
+    double sorted[MAX_RUNS];
+    char extra[256];
+    memcpy(sorted, ns, sizeof(double) * (size_t)runs);
+    snprintf(extra, sizeof extra,
+             ",\"sector_size\":%llu,\"challenges\":%zu,\"constraints\":%zu,"
+             "\"ns_per_mconstraint\":%.0f",
+             (unsigned long long)size, n, rows,
+             bench_stats_of(sorted, (size_t)runs).median / ((double)rows / 1e6));
+    print(op, extra, ns, runs);
+}
+
 int main(int argc, char **argv) {
     uint64_t size = UINT64_C(1) << 35;
     size_t n = 1;
@@ -124,16 +137,7 @@ int main(int argc, char **argv) {
         rows = synth(&f, w, n, CZ__CS_WITNESS, 0, NULL, &naux);
         ns[r] = (double)(bench_now_ns() - t0);
     }
-    {
-        double sorted[MAX_RUNS];
-        memcpy(sorted, ns, sizeof(double) * (size_t)runs);
-        snprintf(extra, sizeof extra,
-                 ",\"sector_size\":%llu,\"challenges\":%zu,\"constraints\":%zu,"
-                 "\"ns_per_mconstraint\":%.0f",
-                 (unsigned long long)size, n, rows,
-                 bench_stats_of(sorted, (size_t)runs).median / ((double)rows / 1e6));
-    }
-    print("witness", extra, ns, runs);
+    print_rate("witness", ns, runs, size, n, rows);
     bufs.naux = naux;
     bufs.nrows = rows;
     bufs.aux = calloc(naux, sizeof *bufs.aux);
@@ -156,16 +160,7 @@ int main(int argc, char **argv) {
         }
         ns[r] = (double)(bench_now_ns() - t0);
     }
-    {
-        double sorted[MAX_RUNS];
-        memcpy(sorted, ns, sizeof(double) * (size_t)runs);
-        snprintf(extra, sizeof extra,
-                 ",\"sector_size\":%llu,\"challenges\":%zu,\"constraints\":%zu,"
-                 "\"ns_per_mconstraint\":%.0f",
-                 (unsigned long long)size, n, rows,
-                 bench_stats_of(sorted, (size_t)runs).median / ((double)rows / 1e6));
-    }
-    print("prove", extra, ns, runs);
+    print_rate("prove", ns, runs, size, n, rows);
     free(bufs.aux);
     free(bufs.a);
     free(bufs.b);
