@@ -16,6 +16,7 @@
 #include "filecoin/porep_c1.h"
 #include "filecoin/porep_fake.h"
 #include "filecoin/porep_seal.h"
+#include "porep_fixture.h"
 #include "test.h"
 
 static int read_text(cz__porep_c1 *c1, cz__porep_envelope *env, const char *s, size_t n,
@@ -79,25 +80,10 @@ static void roundtrip(const cz__porep_c1 *c1, int envelope) {
     free(t2);
 }
 
-static int seal(cz__porep_c1 *c1, uint64_t id) {
-    uint8_t data[2048], prover[32] = {7}, ticket[32], seed[32];
-    cz_errinfo ei;
-    for (int i = 0; i < 2048; i++)
-        data[i] = (uint8_t)(i * 37 + 11) & (i % 32 == 31 ? 0x3f : 0xff);
-    for (int i = 0; i < 32; i++)
-        ticket[i] = (uint8_t)(i + 1), seed[i] = (uint8_t)(100 - i);
-    cz_errinfo_clear(&ei);
-    if (!CHECK_EQ_INT(cz__porep_seal_2k(c1, id, data, prover, 99, ticket, seed, &ei), CZ_OK)) {
-        fprintf(stderr, "  %s\n", ei.msg);
-        return 0;
-    }
-    return 1;
-}
-
 static void test_roundtrip_2k(void) {
     for (uint64_t id = 0; id <= 5; id += 5) {
         cz__porep_c1 c1;
-        if (!seal(&c1, id))
+        if (!porep_fixture_seal(&c1, id))
             return;
         roundtrip(&c1, 0);
         roundtrip(&c1, 1);
@@ -126,7 +112,7 @@ static void test_roundtrip_large(void) {
 static char *text_2k(size_t *n) {
     cz__porep_c1 c1;
     uint8_t *t = NULL;
-    if (!seal(&c1, 5))
+    if (!porep_fixture_seal(&c1, 5))
         return NULL;
     if (!CHECK_EQ_INT(cz__porep_c1_write(&t, n, &c1, NULL), CZ_OK))
         t = NULL;
@@ -197,7 +183,7 @@ static void test_envelope_faults(void) {
     uint8_t *env = NULL;
     size_t n = 0;
     cz_errinfo ei;
-    if (!seal(&c1, 5))
+    if (!porep_fixture_seal(&c1, 5))
         return;
     if (CHECK_EQ_INT(cz__porep_c1_write_envelope(&env, &n, &c1, 9, NULL), CZ_OK)) {
         char *s = malloc(n + 1), *bad, *slash;

@@ -26,6 +26,7 @@
 #include "filecoin/porep_c1_bincode.h"
 #include "filecoin/porep_fake.h"
 #include "filecoin/porep_seal.h"
+#include "porep_fixture.h"
 #include "test.h"
 
 /* ---- the oracle: a walk after Curio's Go decoder ---- */
@@ -316,24 +317,9 @@ static void roundtrip(const cz__porep_c1 *c1, const expected *e) {
     free(b2);
 }
 
-static int seal(cz__porep_c1 *c1) {
-    uint8_t data[2048], prover[32] = {7}, ticket[32], seed[32];
-    cz_errinfo ei;
-    for (int i = 0; i < 2048; i++)
-        data[i] = (uint8_t)(i * 37 + 11) & (i % 32 == 31 ? 0x3f : 0xff);
-    for (int i = 0; i < 32; i++)
-        ticket[i] = (uint8_t)(i + 1), seed[i] = (uint8_t)(100 - i);
-    cz_errinfo_clear(&ei);
-    if (!CHECK_EQ_INT(cz__porep_seal_2k(c1, 5, data, prover, 99, ticket, seed, &ei), CZ_OK)) {
-        fprintf(stderr, "  %s\n", ei.msg);
-        return 0;
-    }
-    return 1;
-}
-
 static void test_roundtrip_sealed_2k(void) {
     cz__porep_c1 c1;
-    if (!seal(&c1))
+    if (!porep_fixture_seal(&c1, 5))
         return;
     roundtrip(&c1, &expect_2k);
     cz__porep_c1_free(&c1);
@@ -367,7 +353,7 @@ static void test_roundtrip_fake(void) {
 static uint8_t *bytes_2k(size_t *n, seen *s) {
     cz__porep_c1 c1;
     uint8_t *b = NULL;
-    if (!seal(&c1))
+    if (!porep_fixture_seal(&c1, 5))
         return NULL;
     if (!CHECK_EQ_INT(cz__porep_c1_write_bincode(&b, n, &c1, NULL), CZ_OK))
         b = NULL;
