@@ -115,21 +115,21 @@ static int circuit_get(const cz_post_circuit **post, const cz_porep_circuit **po
     if ((e = entry_lock(f, file, 0, ei)) == NULL)
         return CZ_EINTERNAL;
     if (is_porep ? e->porep == NULL : e->circuit == NULL) {
-        cz_post_circuit *pc = NULL;
-        cz_porep_circuit *rc_ = NULL;
+        cz_post_circuit *post_made = NULL;
+        cz_porep_circuit *porep_made = NULL;
         e->circuit_busy = 1;
         pthread_mutex_unlock(&f->lock);
         uint64_t t0 = cz_clock_now_ms();
-        rc = is_porep ? cz_porep_circuit_create(&rc_, registered_proof, ei)
-                      : cz_post_circuit_create(&pc, registered_proof, f->pool, ei);
+        rc = is_porep ? cz_porep_circuit_create(&porep_made, registered_proof, ei)
+                      : cz_post_circuit_create(&post_made, registered_proof, f->pool, ei);
         if (rc == CZ_OK)
             CZ_LOG_INFO("cuzk-daemon: circuit of %s recorded in %llu ms", file->name,
                         (unsigned long long)(cz_clock_now_ms() - t0));
         pthread_mutex_lock(&f->lock);
         if (is_porep)
-            e->porep = rc_;
+            e->porep = porep_made;
         else
-            e->circuit = pc;
+            e->circuit = post_made;
         e->circuit_busy = 0;
         pthread_cond_broadcast(&f->changed);
     }
