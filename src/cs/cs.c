@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/hugepages.h"
 #include "cs/cs.h"
 #include "cs/cs_internal.h"
 
@@ -40,6 +41,7 @@ int cz__cs_grow(cz__cs *cs, void **p, size_t *cap, size_t need, size_t elem, con
     }
     if ((q = realloc(*p, c * elem)) == NULL)
         return cz__cs_fail(cs, CZ_ENOMEM, "cannot grow %s to %zu entries", what, c), 0;
+    cz__huge_pages_advise(q, c * elem);
     *p = q;
     *cap = c;
     return 1;

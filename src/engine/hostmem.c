@@ -39,10 +39,11 @@
 #include "cuzk/engine.h"
 #include "cuzk/gpu.h"
 #include "cuzk/log.h"
+#include "core/hugepages.h"
 
 #define HDR_BYTES  64
 #define HDR_MAGIC  0x637a686f73746d65ull /* "czhostme" */
-#define HUGE_BYTES ((size_t)2 << 20)     /* the x86-64 huge page; also the mapping threshold */
+#define HUGE_BYTES CZ__HUGE_PAGE         /* also the mapping threshold */
 
 typedef enum block_kind {
     BLOCK_HEAP = 0,         /* posix_memalign */
@@ -81,7 +82,7 @@ static void *map_huge(size_t bytes, size_t *len) {
         munmap(p, head);
     if (span - head - *len > 0)
         munmap(p + head + *len, span - head - *len);
-    (void)madvise(p + head, *len, MADV_HUGEPAGE); /* advice: without THP, 4 KiB pages */
+    cz__huge_pages_advise(p + head, *len);
     return p + head;
 }
 

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/hugepages.h"
 #include "cuzk/threadpool.h"
 #include "field/field.h"
 
@@ -56,9 +57,15 @@ int cz_r1cs_alloc(cz_r1cs *cs, cz_curve_id curve, uint32_t npublic, uint32_t nau
         mats[m]->var = malloc(nnz[m] ? nnz[m] * sizeof(uint32_t) : 1);
         mats[m]->coef = malloc(nnz[m] ? nnz[m] * sizeof(uint32_t) : 1);
         ok = ok && mats[m]->row_ptr && mats[m]->var && mats[m]->coef;
+        if (ok) {
+            cz__huge_pages_advise(mats[m]->row_ptr, ((size_t)nrows + 1) * sizeof(uint64_t));
+            cz__huge_pages_advise(mats[m]->var, nnz[m] * sizeof(uint32_t));
+            cz__huge_pages_advise(mats[m]->coef, nnz[m] * sizeof(uint32_t));
+        }
     }
     cs->coefs = calloc(ncoefs ? ncoefs : 1, sizeof *cs->coefs);
     cs->w = calloc(nvars, sizeof *cs->w);
+    cz__huge_pages_advise(cs->w, nvars * sizeof *cs->w);
     if (!ok || cs->coefs == NULL || cs->w == NULL) {
         cz_r1cs_free(cs);
         return cz_fail(ei, CZ_ENOMEM,
