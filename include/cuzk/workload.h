@@ -146,10 +146,13 @@ int cz_workload_post(cz_workload *out, const cz_post_circuit *c, cz_srs_key *key
 
 /* The circuit of a PoRep sector size, recorded once: one partition's matrices and densities,
  * shared by every job and partition of the size (every registered version of a size is one
- * circuit: one key file). A 32 GiB partition is 130 M rows: the recording takes about a minute
- * and ~10 GB. Errors: CZ_EINVAL (an id that is no PoRep), CZ_ENOMEM. Must outlive its jobs. */
+ * circuit: one key file). A 32 GiB partition is 130 M rows in ~9 GB: its top and one challenge
+ * are recorded, the other 17 challenges copied from it, and the densities counted, on pool
+ * (NULL: this thread). Errors: CZ_EINVAL (an id that is no PoRep), CZ_ENOMEM. Must outlive its
+ * jobs. */
 typedef struct cz_porep_circuit cz_porep_circuit;
-int cz_porep_circuit_create(cz_porep_circuit **out, uint64_t registered_proof, cz_errinfo *ei);
+int cz_porep_circuit_create(cz_porep_circuit **out, uint64_t registered_proof, cz_threadpool *pool,
+                            cz_errinfo *ei);
 void cz_porep_circuit_free(cz_porep_circuit *c); /* NULL is a no-op */
 /* 1 when registered_proof is of c's sector size. */
 int cz_porep_circuit_serves(const cz_porep_circuit *c, uint64_t registered_proof);

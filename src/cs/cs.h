@@ -195,6 +195,22 @@ int cz__cs_extend(cz__cs *dst, const cz__cs *src, cz_errinfo *ei);
  * free (cz_r1cs_free). CZ_EINVAL in another mode, CZ_ENOMEM, or the system's error. */
 int cz__cs_to_r1cs(cz_r1cs *out, const cz__cs *cs, cz_errinfo *ei);
 
+/* Where a RECORD system stands: its rows, inputs (ONE included), aux and terms per matrix. */
+typedef struct cz__cs_mark {
+    size_t nrows, ninput, naux;
+    uint64_t nnz[3];
+} cz__cs_mark;
+void cz__cs_mark_get(cz__cs_mark *out, const cz__cs *cs);
+
+/* RECORD, a circuit made of a prefix and copies of one body whose shape does not depend on which
+ * copy it is (PoRep's challenges): cs holds the prefix (up to the mark, NULL: empty) and the body
+ * once; out is the prefix followed by copies bodies, as recording them all would give it: each
+ * copy's own inputs, aux and rows after the previous copy's, its terms on the prefix's variables
+ * unchanged. A task per copy on pool (NULL: this thread). CZ_EINVAL for a mark beyond cs, no
+ * copy, or copies > 1 of a system that keeps values; CZ_ERANGE, CZ_ENOMEM, the system's error. */
+int cz__cs_to_r1cs_repeat(cz_r1cs *out, const cz__cs *cs, const cz__cs_mark *prefix, size_t copies,
+                          cz_threadpool *pool, cz_errinfo *ei);
+
 /* Puts the values of a WITNESS (or PROVE) system into the witness of shape, the cz_r1cs of a
  * recording of the same circuit (the same inputs, aux and rows): the witness-only synthesis of a
  * circuit whose matrices were recorded once. CZ_EFORMAT naming the count that differs,

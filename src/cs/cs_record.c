@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cs/cs_internal.h"
+#include "cuzk/threadpool.h"
 
 int cz__cs_grow_rows(cz__cs *cs, size_t need) {
     return cz__cs_grow3(cs, (void **)&cs->m[0].row_ptr, (void **)&cs->m[1].row_ptr,
@@ -86,37 +87,102 @@ void cz__cs_record_row(cz__cs *cs, const cz__lc *a, const cz__lc *b, const cz__l
         cs->nrows++;
 }
 
-int cz__cs_to_r1cs(cz_r1cs *out, const cz__cs *cs, cz_errinfo *ei) {
-    const uint64_t nnz[3] = {cs->m[0].nnz, cs->m[1].nnz, cs->m[2].nnz};
+void cz__cs_mark_get(cz__cs_mark *out, const cz__cs *cs) {
+    out->nrows = cs->nrows;
+    out->ninput = cs->ninput;
+    out->naux = cs->naux;
+    for (int k = 0; k < 3; k++)
+        out->nnz[k] = cs->m[k].nnz;
+}
+
+/* The conversion of a prefix and copies of the body after it (cz__cs_to_r1cs_repeat): the body's
+ * counts, the whole system's, and a task per copy. */
+typedef struct repeat_job {
+    cz_r1cs *out;
+    const cz__cs *cs;
+    cz__cs_mark pre, body;
+    size_t ninput; /* of the whole system */
+} repeat_job;
+
+/* Copy c of the body (copy 0 also writes the prefix): its rows' pointers and terms, its own
+ * inputs and aux renumbered after the copies before it, the prefix's variables as they are. */
+static void repeat_copy(void *arg, size_t c) {
+    const repeat_job *j = arg;
+    const cz__cs *cs = j->cs;
+    for (int k = 0; k < 3; k++) {
+        cz_r1cs_mat *dm = k == 0 ? &j->out->a : k == 1 ? &j->out->b : &j->out->c;
+        const cz__cs_mat *sm = &cs->m[k];
+        const uint64_t t0 = c == 0 ? 0 : j->pre.nnz[k], t1 = j->pre.nnz[k] + j->body.nnz[k];
+        const uint64_t shift = c * j->body.nnz[k];
+        const size_t r0 = c == 0 ? 0 : j->pre.nrows, r1 = j->pre.nrows + j->body.nrows;
+        const size_t rshift = c * j->body.nrows;
+        for (size_t r = r0; r < r1; r++)
+            dm->row_ptr[r + 1 + rshift] = sm->row_ptr[r + 1] + shift;
+        cz__cs_copy(dm->coef + t0 + shift, sm->coef + t0, (t1 - t0) * sizeof *dm->coef);
+        for (uint64_t t = t0; t < t1; t++) {
+            const cz__var v = sm->var[t];
+            uint32_t i = cz__var_index(v);
+            if (cz__var_is_input(v))
+                dm->var[t + shift] = i < j->pre.ninput ? i : i + (uint32_t)(c * j->body.ninput);
+            else
+                dm->var[t + shift] =
+                    (uint32_t)j->ninput + (i < j->pre.naux ? i : i + (uint32_t)(c * j->body.naux));
+        }
+    }
+}
+
+int cz__cs_to_r1cs_repeat(cz_r1cs *out, const cz__cs *cs, const cz__cs_mark *prefix, size_t copies,
+                          cz_threadpool *pool, cz_errinfo *ei) {
+    static const cz__cs_mark none;
+    repeat_job j;
+    uint64_t nnz[3], ninput, naux, nrows;
     int rc;
     memset(out, 0, sizeof *out);
     if ((rc = cz__cs_status(cs, ei)) != CZ_OK)
         return rc;
     if (cs->mode != CZ__CS_RECORD)
         return cz_fail(ei, CZ_EINVAL, "cs: to_r1cs needs a recording system");
-    if ((uint64_t)cs->ninput + cs->naux > UINT32_MAX || cs->nrows > UINT32_MAX)
-        return cz_fail(ei, CZ_ERANGE, "cs: %zu inputs, %zu aux and %zu rows do not fit a cz_r1cs",
-                       cs->ninput, cs->naux, cs->nrows);
-    if ((rc = cz_r1cs_alloc(out, CZ_CURVE_BLS12381, (uint32_t)(cs->ninput - 1), (uint32_t)cs->naux,
-                            (uint32_t)cs->nrows, nnz, cs->ncoefs ? cs->ncoefs : 1, ei)) != CZ_OK)
+    memset(&j, 0, sizeof j);
+    j.out = out;
+    j.cs = cs;
+    j.pre = prefix != NULL ? *prefix : none;
+    cz__cs_mark_get(&j.body, cs);
+    if (j.pre.nrows > j.body.nrows || j.pre.ninput > j.body.ninput || j.pre.naux > j.body.naux ||
+        j.pre.nnz[0] > j.body.nnz[0] || j.pre.nnz[1] > j.body.nnz[1] ||
+        j.pre.nnz[2] > j.body.nnz[2] || copies == 0)
+        return cz_fail(ei, CZ_EINVAL, "cs: to_r1cs: a prefix beyond the system, or no copy");
+    if (copies > 1 && cs->values)
+        return cz_fail(ei, CZ_EINVAL, "cs: to_r1cs: copies of a body that keeps values");
+    j.body.nrows -= j.pre.nrows;
+    j.body.ninput -= j.pre.ninput;
+    j.body.naux -= j.pre.naux;
+    for (int k = 0; k < 3; k++) {
+        j.body.nnz[k] -= j.pre.nnz[k];
+        nnz[k] = j.pre.nnz[k] + copies * j.body.nnz[k];
+    }
+    ninput = j.pre.ninput + copies * (uint64_t)j.body.ninput;
+    naux = j.pre.naux + copies * (uint64_t)j.body.naux;
+    nrows = j.pre.nrows + copies * (uint64_t)j.body.nrows;
+    if (ninput + naux > UINT32_MAX || nrows > UINT32_MAX)
+        return cz_fail(
+            ei, CZ_ERANGE, "cs: %llu inputs, %llu aux and %llu rows do not fit a cz_r1cs",
+            (unsigned long long)ninput, (unsigned long long)naux, (unsigned long long)nrows);
+    j.ninput = (size_t)ninput;
+    if ((rc = cz_r1cs_alloc(out, CZ_CURVE_BLS12381, (uint32_t)(ninput - 1), (uint32_t)naux,
+                            (uint32_t)nrows, nnz, cs->ncoefs ? cs->ncoefs : 1, ei)) != CZ_OK)
         return rc;
     cz__cs_copy(out->coefs, cs->coefs, (size_t)cs->ncoefs * sizeof *cs->coefs);
-    for (int k = 0; k < 3; k++) {
-        cz_r1cs_mat *dm = k == 0 ? &out->a : k == 1 ? &out->b : &out->c;
-        const cz__cs_mat *sm = &cs->m[k];
-        cz__cs_copy(dm->row_ptr, sm->row_ptr, (cs->nrows + 1) * sizeof *dm->row_ptr);
-        cz__cs_copy(dm->coef, sm->coef, sm->nnz * sizeof *dm->coef);
-        for (uint64_t t = 0; t < sm->nnz; t++) {
-            cz__var v = sm->var[t];
-            dm->var[t] =
-                cz__var_is_input(v) ? cz__var_index(v) : (uint32_t)cs->ninput + cz__var_index(v);
-        }
-    }
+    out->a.row_ptr[0] = out->b.row_ptr[0] = out->c.row_ptr[0] = 0;
+    cz_threadpool_run(pool, repeat_copy, &j, copies);
     if (cs->values) {
         cz__cs_copy(out->w, cs->input, cs->ninput * sizeof *out->w);
         cz__cs_copy(out->w + cs->ninput, cs->aux, cs->naux * sizeof *out->w);
     }
     return CZ_OK;
+}
+
+int cz__cs_to_r1cs(cz_r1cs *out, const cz__cs *cs, cz_errinfo *ei) {
+    return cz__cs_to_r1cs_repeat(out, cs, NULL, 1, NULL, ei);
 }
 
 /* Counts the distinct variables of matrix m whose space is input (or aux), among n of them. */

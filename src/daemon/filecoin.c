@@ -120,7 +120,7 @@ static int circuit_get(const cz_post_circuit **post, const cz_porep_circuit **po
         e->circuit_busy = 1;
         pthread_mutex_unlock(&f->lock);
         uint64_t t0 = cz_clock_now_ms();
-        rc = is_porep ? cz_porep_circuit_create(&porep_made, registered_proof, ei)
+        rc = is_porep ? cz_porep_circuit_create(&porep_made, registered_proof, f->pool, ei)
                       : cz_post_circuit_create(&post_made, registered_proof, f->pool, ei);
         if (rc == CZ_OK)
             CZ_LOG_INFO("cuzk-daemon: circuit of %s recorded in %llu ms", file->name,

@@ -60,7 +60,8 @@ uint64_t cz_porep_input_registered(const cz_porep_input *in) {
     return in->ld.cfg.registered_proof;
 }
 
-int cz_porep_circuit_create(cz_porep_circuit **out, uint64_t registered_proof, cz_errinfo *ei) {
+int cz_porep_circuit_create(cz_porep_circuit **out, uint64_t registered_proof, cz_threadpool *pool,
+                            cz_errinfo *ei) {
     cz__porep_config cfg;
     cz_porep_circuit *c;
     int rc;
@@ -70,8 +71,8 @@ int cz_porep_circuit_create(cz_porep_circuit **out, uint64_t registered_proof, c
     if ((rc = cz__porep_config_get(&cfg, registered_proof, ei)) != CZ_OK ||
         (rc = cz__porep_shape_get(&c->shape, cfg.sector_size, ei)) != CZ_OK ||
         (rc = cz_porep_params_file(&c->params, registered_proof, ei)) != CZ_OK ||
-        (rc = cz__porep_record(&c->rec.r, &c->shape, ei)) != CZ_OK ||
-        (rc = cz__bp_circuit_ready(&c->rec, NULL, ei)) != CZ_OK) {
+        (rc = cz__porep_record(&c->rec.r, &c->shape, pool, ei)) != CZ_OK ||
+        (rc = cz__bp_circuit_ready(&c->rec, pool, ei)) != CZ_OK) {
         cz_porep_circuit_free(c);
         return rc;
     }

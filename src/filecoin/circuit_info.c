@@ -43,7 +43,7 @@ int cz__porep_circuit_info(cz__circuit_info *out, uint64_t sector_size, cz_errin
     if ((rc = cz__porep_shape_get(&shape, sector_size, ei)) != CZ_OK ||
         (rc = cz__cs_init(&cs, CZ__CS_RECORD, 0, ei)) != CZ_OK)
         return rc;
-    rc = cz__porep_circuit_blank(&cs, &shape, 0, ei);
+    rc = cz__porep_circuit_blank(&cs, &shape, 0, NULL, ei);
     if (rc == CZ_OK)
         rc = info_of(out, &cs, ei);
     cz__cs_free(&cs);

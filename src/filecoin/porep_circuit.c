@@ -158,7 +158,7 @@ void cz__porep_circuit(cz__cs *cs, const cz__porep_shape *shape, const cz__porep
 }
 
 int cz__porep_circuit_blank(cz__cs *cs, const cz__porep_shape *shape, size_t nchallenges,
-                            cz_errinfo *ei) {
+                            cz__cs_mark *top, cz_errinfo *ei) {
     static const cz_bls12381_fr zeros[8];
     const cz__tree_shape binary = {2, 0, 0};
     const size_t n = nchallenges ? nchallenges : shape->challenges;
@@ -181,7 +181,14 @@ int cz__porep_circuit_blank(cz__cs *cs, const cz__porep_shape *shape, size_t nch
     memset(&p, 0, sizeof p);
     p.challenges = ch;
     p.nchallenges = n;
-    cz__porep_circuit(cs, shape, &p);
+    if (top != NULL) {
+        cz__porep_top t;
+        cz__porep_circuit_top(cs, shape, &p, &t);
+        cz__cs_mark_get(top, cs);
+        for (size_t i = 0; i < n && cz__cs_status(cs, NULL) == CZ_OK; i++)
+            cz__porep_circuit_challenge(cs, shape, &p.challenges[i], &t);
+    } else
+        cz__porep_circuit(cs, shape, &p);
     free(paths);
     free(ch);
     return cz__cs_status(cs, ei);

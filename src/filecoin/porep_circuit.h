@@ -90,8 +90,9 @@ void cz__porep_circuit_challenge(cz__cs *cs, const cz__porep_shape *shape,
                                  const cz__porep_challenge *ch, const cz__porep_top *top);
 
 /* The blank circuit of one partition of shape (every value zero) into cs; nchallenges 0 means
- * the shape's. CZ_ENOMEM, or the system's error. */
+ * the shape's. top (NULL: not wanted) is where cs stands after the top, before the challenges.
+ * CZ_ENOMEM, or the system's error. */
 int cz__porep_circuit_blank(cz__cs *cs, const cz__porep_shape *shape, size_t nchallenges,
-                            cz_errinfo *ei);
+                            cz__cs_mark *top, cz_errinfo *ei);
 
 #endif

@@ -117,14 +117,16 @@ int cz__porep_request_load(cz__porep_loaded *ld, const cz_porep_request *rq, int
     return rc;
 }
 
-int cz__porep_record(cz_r1cs *r, const cz__porep_shape *shape, cz_errinfo *ei) {
+int cz__porep_record(cz_r1cs *r, const cz__porep_shape *shape, cz_threadpool *pool,
+                     cz_errinfo *ei) {
     cz__cs cs;
+    cz__cs_mark top;
     int rc;
     memset(r, 0, sizeof *r);
     if ((rc = cz__cs_init(&cs, CZ__CS_RECORD, 0, ei)) != CZ_OK)
         return rc;
-    if ((rc = cz__porep_circuit_blank(&cs, shape, 0, ei)) == CZ_OK)
-        rc = cz__cs_to_r1cs(r, &cs, ei);
+    if ((rc = cz__porep_circuit_blank(&cs, shape, 1, &top, ei)) == CZ_OK)
+        rc = cz__cs_to_r1cs_repeat(r, &cs, &top, shape->challenges, pool, ei);
     cz__cs_free(&cs);
     return rc;
 }
@@ -329,7 +331,7 @@ int cz__porep_prove(cz_groth16_proof *proofs, unsigned *nproofs, const cz_bellpe
     memset(&r, 0, sizeof r);
     memset(&vk, 0, sizeof vk);
     if ((rc = cz__porep_request_load(&ld, rq, 1, pool, ei)) != CZ_OK ||
-        (rc = cz__porep_record(&r, &ld.shape, ei)) != CZ_OK)
+        (rc = cz__porep_record(&r, &ld.shape, pool, ei)) != CZ_OK)
         goto out;
     if ((rc = cz__recording_key_check(&r, key, "porep", ei)) != CZ_OK)
         goto out;

@@ -51,9 +51,11 @@ int cz__porep_request_load(cz__porep_loaded *ld, const cz_porep_request *rq, int
                            cz_threadpool *pool, cz_errinfo *ei);
 void cz__porep_loaded_free(cz__porep_loaded *ld);
 
-/* The blank partition circuit of shape recorded into *r (free with cz_r1cs_free). CZ_ENOMEM,
- * CZ_ERANGE past 32-bit indexes. */
-int cz__porep_record(cz_r1cs *r, const cz__porep_shape *shape, cz_errinfo *ei);
+/* The blank partition circuit of shape recorded into *r (free with cz_r1cs_free): the top and one
+ * challenge recorded, the other challenges copies of it (the structure of a challenge does not
+ * depend on which it is), made by a task each on pool (NULL: this thread). CZ_ENOMEM, CZ_ERANGE
+ * past 32-bit indexes. */
+int cz__porep_record(cz_r1cs *r, const cz__porep_shape *shape, cz_threadpool *pool, cz_errinfo *ei);
 
 /* The npub = 3 + 18·per public inputs of partition k of ld, canonical limbs, into out. */
 void cz__porep_partition_inputs(uint64_t (*out)[4], const cz__porep_loaded *ld, unsigned k);

@@ -17,6 +17,7 @@
 #include "cuzk/assignment.h"
 #include "cuzk/field.h"
 #include "cuzk/r1cs.h"
+#include "cuzk/threadpool.h"
 #include "test.h"
 
 static cz_bls12381_fr fr(int64_t v) {
@@ -198,13 +199,15 @@ static void gen_lc(gen *g, cz__lc *lc, cz_bls12381_fr *val) {
 }
 
 /* nrows rows: a fresh input (1 in 5) or aux with a random value, then A·B = t (+ x - x) with t
- * a new aux holding the product. Uses only variables of cs. */
-static void gen_circuit(cz__cs *cs, uint64_t seed, unsigned nrows) {
+ * a new aux holding the product. Uses ONE, the npre variables pre of cs (values prevals) and its
+ * own; the structure depends on the seed only. */
+static void gen_circuit_over(cz__cs *cs, uint64_t seed, unsigned nrows, const cz__var *pre,
+                             const cz_bls12381_fr *prevals, size_t npre) {
     gen g = {seed, NULL, NULL, 0};
     cz__lc a, b, c;
     cz_bls12381_fr one, va, vb, vt;
-    g.vars = malloc((2 * nrows + 1) * sizeof *g.vars);
-    g.vals = malloc((2 * nrows + 1) * sizeof *g.vals);
+    g.vars = malloc((2 * nrows + 1 + npre) * sizeof *g.vars);
+    g.vals = malloc((2 * nrows + 1 + npre) * sizeof *g.vals);
     if (g.vars == NULL || g.vals == NULL)
         abort();
     cz__lc_init(&a);
@@ -212,6 +215,8 @@ static void gen_circuit(cz__cs *cs, uint64_t seed, unsigned nrows) {
     cz__lc_init(&c);
     cz_bls12381_fr_one(&one);
     gen_push(&g, CZ__VAR_ONE, &one);
+    for (size_t i = 0; i < npre; i++)
+        gen_push(&g, pre[i], &prevals[i]);
     for (unsigned r = 0; r < nrows; r++) {
         cz_bls12381_fr v = fr((int64_t)(gen_next(&g) % 1000));
         gen_push(&g, gen_next(&g) % 5 == 0 ? cz__cs_alloc_input(cs, &v) : cz__cs_alloc(cs, &v), &v);
@@ -232,6 +237,10 @@ static void gen_circuit(cz__cs *cs, uint64_t seed, unsigned nrows) {
     cz__lc_free(&c);
     free(g.vars);
     free(g.vals);
+}
+
+static void gen_circuit(cz__cs *cs, uint64_t seed, unsigned nrows) {
+    gen_circuit_over(cs, seed, nrows, NULL, NULL, 0);
 }
 
 static int same_fr(const cz_bls12381_fr *x, const cz_bls12381_fr *y, size_t n) {
@@ -300,8 +309,22 @@ static void test_modes_agree(void) {
     cz__cs_free(&wit);
 }
 
-/* The same circuit as one system and as two extended ones: the same r1cs (terms compared by
- * coefficient value) and the same proving assignment. */
+/* Two r1cs with the same counts, rows and terms (compared by coefficient value). */
+static int same_r1cs(const cz_r1cs *x, const cz_r1cs *y) {
+    const cz_r1cs_mat *mx[3] = {&x->a, &x->b, &x->c}, *my[3] = {&y->a, &y->b, &y->c};
+    int same = x->nrows == y->nrows && x->npublic == y->npublic && x->naux == y->naux;
+    for (int k = 0; same && k < 3; k++) {
+        same &= mx[k]->nnz == my[k]->nnz && memcmp(mx[k]->row_ptr, my[k]->row_ptr,
+                                                   (x->nrows + 1) * sizeof *mx[k]->row_ptr) == 0;
+        for (uint64_t t = 0; same && t < mx[k]->nnz; t++)
+            same &= mx[k]->var[t] == my[k]->var[t] &&
+                    memcmp(x->coefs[mx[k]->coef[t]], y->coefs[my[k]->coef[t]], 32) == 0;
+    }
+    return same;
+}
+
+/* The same circuit as one system and as two extended ones: the same r1cs and the same proving
+ * assignment. */
 static void test_extend(void) {
     for (int mode = 0; mode < 2; mode++) {
         const cz__cs_mode m = mode ? CZ__CS_PROVE : CZ__CS_RECORD;
@@ -321,18 +344,7 @@ static void test_extend(void) {
             cz_r1cs x, y;
             if (CHECK_EQ_INT(cz__cs_to_r1cs(&x, &one, NULL), CZ_OK)) {
                 if (CHECK_EQ_INT(cz__cs_to_r1cs(&y, &head, NULL), CZ_OK)) {
-                    const cz_r1cs_mat *mx[3] = {&x.a, &x.b, &x.c}, *my[3] = {&y.a, &y.b, &y.c};
-                    int same = 1;
-                    for (int k = 0; k < 3; k++) {
-                        same &= mx[k]->nnz == my[k]->nnz &&
-                                memcmp(mx[k]->row_ptr, my[k]->row_ptr,
-                                       (x.nrows + 1) * sizeof *mx[k]->row_ptr) == 0;
-                        for (uint64_t t = 0; same && t < mx[k]->nnz; t++)
-                            same &=
-                                mx[k]->var[t] == my[k]->var[t] &&
-                                memcmp(x.coefs[mx[k]->coef[t]], y.coefs[my[k]->coef[t]], 32) == 0;
-                    }
-                    CHECK(same);
+                    CHECK(same_r1cs(&x, &y));
                     CHECK(same_fr((cz_bls12381_fr *)x.w, (cz_bls12381_fr *)y.w, x.nvars));
                     CHECK_EQ_INT(cz_r1cs_check(&y, NULL, NULL, NULL), CZ_OK);
                     cz_r1cs_free(&y);
@@ -349,6 +361,47 @@ static void test_extend(void) {
         cz__cs_free(&head);
         cz__cs_free(&tail);
     }
+}
+
+/* A prefix (variables the bodies share, inputs among them) and a body over it recorded once and
+ * copied (cz__cs_to_r1cs_repeat) against the prefix and every body recorded: the same r1cs, on a
+ * pool and without one; the refusals. */
+static void test_repeat(void) {
+    enum { COPIES = 4 };
+    cz_bls12381_fr vals[3] = {fr(5), fr(7), fr(9)};
+    cz_threadpool *pool = NULL;
+    for (int k = 0; k < 2; k++) {
+        cz__cs all, once;
+        cz__cs_mark top;
+        cz_r1cs x, y;
+        if (!CHECK_EQ_INT(cz__cs_init(&all, CZ__CS_RECORD, 0, NULL), CZ_OK) ||
+            !CHECK_EQ_INT(cz__cs_init(&once, CZ__CS_RECORD, 0, NULL), CZ_OK))
+            return;
+        for (int s = 0; s < 2; s++) {
+            cz__cs *cs = s ? &once : &all;
+            cz__var pre[3] = {cz__cs_alloc(cs, &vals[0]), cz__cs_alloc_input(cs, &vals[1]),
+                              cz__cs_alloc(cs, &vals[2])};
+            gen_circuit_over(cs, 3, 40, pre, vals, 3);
+            cz__cs_mark_get(&top, cs);
+            for (int c = 0; c < (s ? 1 : COPIES); c++)
+                gen_circuit_over(cs, 11, 120, pre, vals, 3);
+        }
+        if (k == 1 && !CHECK_EQ_INT(cz_threadpool_create(&pool, 3, NULL), CZ_OK))
+            return;
+        if (CHECK_EQ_INT(cz__cs_to_r1cs(&x, &all, NULL), CZ_OK)) {
+            if (CHECK_EQ_INT(cz__cs_to_r1cs_repeat(&y, &once, &top, COPIES, pool, NULL), CZ_OK)) {
+                CHECK(same_r1cs(&x, &y));
+                cz_r1cs_free(&y);
+            }
+            cz_r1cs_free(&x);
+        }
+        CHECK_EQ_INT(cz__cs_to_r1cs_repeat(&y, &once, &top, 0, NULL, NULL), CZ_EINVAL);
+        top.nrows = once.nrows + 1;
+        CHECK_EQ_INT(cz__cs_to_r1cs_repeat(&y, &once, &top, 2, NULL, NULL), CZ_EINVAL);
+        cz__cs_free(&all);
+        cz__cs_free(&once);
+    }
+    cz_threadpool_destroy(pool);
 }
 
 /* A variable that does not exist, a mode that cannot answer: sticky errors with messages. */
@@ -447,6 +500,7 @@ static const test_case cases[] = {
     {"zero_coefficients", test_zero_coefficients},
     {"modes_agree", test_modes_agree},
     {"extend", test_extend},
+    {"repeat", test_repeat},
     {"errors", test_errors},
 };
 

@@ -40,7 +40,7 @@ static int count(const cz__porep_shape *shape, size_t n, cz__cs_mode mode, size_
     cz_errinfo_clear(&ei);
     if (!CHECK_EQ_INT(cz__cs_init(&cs, mode, 0, NULL), CZ_OK))
         return 0;
-    ok = CHECK_EQ_INT(cz__porep_circuit_blank(&cs, shape, n, &ei), CZ_OK);
+    ok = CHECK_EQ_INT(cz__porep_circuit_blank(&cs, shape, n, NULL, &ei), CZ_OK);
     if (!ok)
         fprintf(stderr, "  %s\n", ei.msg);
     *rows = cs.nrows;

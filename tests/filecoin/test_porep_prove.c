@@ -12,14 +12,17 @@
  * WITNESS mode, the same values. Refused before any synthesis, each with its code and a message
  * naming it: another miner or sector (the replica id), a sector number that is not the envelope's,
  * a registered proof that is not the C1's, a non-interactive PoRep (aggregation is not built), a
- * changed label (naming the partition and the challenge).
+ * changed label (naming the partition and the challenge). The recording (the top and one
+ * challenge, the others copied) is the one of every challenge recorded in turn, array for array.
  */
 #include <stdlib.h>
 #include <string.h>
 
+#include "cs/cs.h"
 #include "cuzk/r1cs.h"
 #include "cuzk/threadpool.h"
 #include "filecoin/porep_c1_bincode.h"
+#include "filecoin/porep_circuit.h"
 #include "filecoin/porep_prove.h"
 #include "filecoin/porep_seal.h"
 #include "test.h"
@@ -94,7 +97,7 @@ static void test_synthesize(void) {
         fprintf(stderr, "  %s\n", ei.msg);
         goto out;
     }
-    if (!CHECK_EQ_INT(cz__porep_record(&r, &ld.shape, NULL), CZ_OK))
+    if (!CHECK_EQ_INT(cz__porep_record(&r, &ld.shape, NULL, NULL), CZ_OK))
         goto out;
     const size_t ninput = (size_t)r.npublic + 1, nabc = r.nrows + ninput;
     uint64_t(*w)[4] = calloc(r.nvars, sizeof *w), (*a)[4] = calloc(nabc, sizeof *a),
@@ -204,7 +207,44 @@ static void test_bincode_request(void) {
     free(bin);
 }
 
+static int same_mat(const cz_r1cs_mat *x, const cz_r1cs_mat *y, uint32_t nrows) {
+    return x->nnz == y->nnz &&
+           memcmp(x->row_ptr, y->row_ptr, (nrows + 1) * sizeof *x->row_ptr) == 0 &&
+           memcmp(x->var, y->var, x->nnz * sizeof *x->var) == 0 &&
+           memcmp(x->coef, y->coef, x->nnz * sizeof *x->coef) == 0;
+}
+
+static void test_record_copies(void) {
+    static const uint64_t sizes[2] = {2048, UINT64_C(1) << 23};
+    for (int i = 0; i < 2; i++) {
+        cz__porep_shape shape;
+        cz__cs cs;
+        cz_r1cs x, y;
+        cz_threadpool *pool = NULL;
+        if (!CHECK_EQ_INT(cz__porep_shape_get(&shape, sizes[i], NULL), CZ_OK) ||
+            !CHECK_EQ_INT(cz__cs_init(&cs, CZ__CS_RECORD, 0, NULL), CZ_OK))
+            return;
+        if (CHECK_EQ_INT(cz__porep_circuit_blank(&cs, &shape, 0, NULL, NULL), CZ_OK) &&
+            CHECK_EQ_INT(cz__cs_to_r1cs(&x, &cs, NULL), CZ_OK)) {
+            if (CHECK_EQ_INT(cz_threadpool_create(&pool, 2, NULL), CZ_OK) &&
+                CHECK_EQ_INT(cz__porep_record(&y, &shape, pool, NULL), CZ_OK)) {
+                CHECK(x.nrows == y.nrows && x.npublic == y.npublic && x.naux == y.naux &&
+                      x.ncoefs == y.ncoefs);
+                CHECK(memcmp(x.coefs, y.coefs, x.ncoefs * sizeof *x.coefs) == 0);
+                CHECK(same_mat(&x.a, &y.a, x.nrows));
+                CHECK(same_mat(&x.b, &y.b, x.nrows));
+                CHECK(same_mat(&x.c, &y.c, x.nrows));
+                cz_r1cs_free(&y);
+            }
+            cz_threadpool_destroy(pool);
+            cz_r1cs_free(&x);
+        }
+        cz__cs_free(&cs);
+    }
+}
+
 static const test_case cases[] = {{"prover_id", test_prover_id},
+                                  {"record_copies", test_record_copies},
                                   {"synthesize", test_synthesize},
                                   {"refusals", test_refusals},
                                   {"bincode_request", test_bincode_request}};
