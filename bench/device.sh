@@ -76,7 +76,11 @@
 #           filecoin verify, then RCOUNT (3) C2s with RCONC (2) in flight, every proof verified in
 #           the daemon; the daemon's peak host memory (VmHWM) and its timeline in the log. About
 #           8-10 minutes. RWORKERS: GPU workers (2; an H100's 80 GB holds the 32 GiB key and one),
-#           RNOSYNTH=1: no synthesis bench
+#           RPARTS: synthesis.partition_workers (2), RBUDGET: memory.total_budget (100GiB: the
+#           key, three partitions in flight, the recording beside them), RNOSYNTH=1: no synthesis
+#           bench. RSTAGE=key stops after the key and the C1, which stay in <disk>/cuzk-porep-keep;
+#           RSTAGE=prove uses them (a second call on the still-warm machine, within its idle
+#           release) and starts at the daemon
 set -u
 
 pack() {
@@ -365,20 +369,31 @@ porep_phase() {
     if [ "${avail:-0}" -gt "$best" ]; then best=$avail dir=$d; fi
   done
   [ "$best" -gt 50000000 ] || { say "porep: FAIL: no folder with 50 GB free ($best KiB)"; return; }
-  T=$(mktemp -d "$dir/cuzk-porep.XXXXXX")
+  T=$dir/cuzk-porep-keep
   SOCK="unix://$T/cuzk.sock"
-  mkdir -p "$T/p"
-  say "porep: key and C1 in $T ($(df -PhT "$dir" | awk 'NR == 2 { print $2 ", " $5 " free" }')), $(free -g | awk '/Mem:/{print $2}') GiB"
-  step porep-fake 60 $X/cuzk filecoin fake-c1 --sector-size 32GiB --seed 9 --miner 1000 --sector 1 \
-    -o "$T/c1.json"
-  step porep-setup 330 $X/cuzk filecoin setup porep-c2 --sector-size 32GiB --params-dir "$T/p" \
-    --seed 0108 --gpu
+  if [ "${RSTAGE:-}" = prove ] && [ -s "$T/c1.json" ] && ls "$T"/p/*.params >/dev/null 2>&1; then
+    say "porep: the key and the C1 of the call before, in $T"
+  else
+    rm -rf "$T"
+    mkdir -p "$T/p"
+    say "porep: key and C1 in $T ($(df -PhT "$dir" | awk 'NR == 2 { print $2 ", " $5 " free" }')), $(free -g | awk '/Mem:/{print $2}') GiB"
+    step porep-fake 60 $X/cuzk filecoin fake-c1 --sector-size 32GiB --seed 9 --miner 1000 \
+      --sector 1 -o "$T/c1.json"
+    step porep-setup 330 $X/cuzk filecoin setup porep-c2 --sector-size 32GiB --params-dir "$T/p" \
+      --seed 0108 --gpu
+    grep -hE 'ms|GPU|recorded' "$O/porep-setup.log" | tail -5 | cut -c1-300 >>"$S"
+    [ "${RSTAGE:-}" = key ] && { say "porep: key made, kept for RSTAGE=prove"; return; }
+  fi
   cat >"$T/cuzk.toml" <<EOF
 [daemon]
 listen = "$SOCK"
 [gpus]
 devices = [0]
 gpu_workers_per_device = ${RWORKERS:-2}
+[memory]
+total_budget = "${RBUDGET:-100GiB}"
+[synthesis]
+partition_workers = ${RPARTS:-2}
 [srs]
 param_cache = "$T/p"
 allow_untrusted = true
@@ -396,13 +411,20 @@ EOF
   grep -h '^{' "$O/porep-first.log" | cut -c1-500 >>"$S"
   step porep-verify 120 $X/cuzk filecoin verify porep-c2 --c1 "$T/c1.json" --miner 1000 \
     --params-dir "$T/p" "$T/proof.bin"
+  # the GPU's utilization and memory every 0.5 s while the batch runs
+  nvidia-smi --query-gpu=utilization.gpu,memory.used --format=csv,noheader,nounits -lms 500 \
+    >"$O/porep-gpu.csv" 2>/dev/null &
+  local spid=$!
   step porep-batch 300 $X/cuzk-bench -a "$SOCK" batch --workload porep-c2 --c1 "$T/c1.json" \
     --miner 1000 -c "${RCOUNT:-3}" -j "${RCONC:-2}" --warmup 0
+  kill $spid 2>/dev/null
   grep -h '"summary"' "$O/porep-batch.log" | cut -c1-600 >>"$S"
+  say "porep: GPU during the batch: $(awk -F', ' '{u += $1; if ($2 > m) m = $2; n++} END {if (n) printf "%d samples, mean utilization %.1f %%, peak memory %d MiB", n, u / n, m}' "$O/porep-gpu.csv")"
   say "porep: daemon peak host memory $(grep VmHWM /proc/$dpid/status 2>/dev/null | tr -s ' ')"
   kill -TERM $dpid
   wait $dpid
   say "porep: daemon exit $?"
+  grep -hE 'digest|recorded|UNTRUSTED|loaded|ERROR|out of' "$O/porep-daemon.log" | head -12 | cut -c1-300 >>"$S"
   say "porep: $(grep -c TIMELINE "$O/porep-daemon.log") timeline lines in porep-daemon.log"
   rm -rf "$T"
 }
