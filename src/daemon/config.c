@@ -77,7 +77,8 @@ static const keydef keys[] = {
      "Threads that run the slow RPCs (SubmitProof, Prove's submit, PreloadSRS: parsing, key "
      "loading); more such calls wait in line. A waiting AwaitProof or Prove holds none."},
     {"daemon", "state_dir", K_STR, OFF(daemon.state_dir), 0, 0,
-     "The daemon's own files (synth-cache/: porep-synth keys): made 0700 when missing; refused "
+     "The daemon's own files (synth-cache/: porep-synth keys; key-digests: the Filecoin keys' "
+     "digests, remembered across restarts): made 0700 when missing; refused "
      "if a symlink, another user's, or group/other-writable (systemd: StateDirectory=cuzk)."},
     {"memory", "total_budget", K_SIZE_AUTO, OFF(memory.total_budget), 1 << 20, INT64_MAX,
      "Bytes for proving: \"auto\" (RAM minus safety_margin) or a size (\"200GiB\", \"500GB\")."},

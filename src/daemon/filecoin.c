@@ -20,6 +20,7 @@
 #include "cuzk/log.h"
 #include "cuzk/params.h"
 #include "cuzk/workload.h"
+#include "daemon/keydigests.h"
 #include "daemon/service.h"
 
 #define MAX_ENTRIES 32 /* the manifest's PoSt, PoRep and update keys fit */
@@ -37,6 +38,7 @@ typedef struct entry {
 
 struct cz_daemon_filecoin {
     char *param_dir;
+    char *digest_store; /* keydigests.h; NULL: every start hashes the keys */
     int allow_untrusted;
     cz_srs *srs;
     cz_threadpool *pool;
@@ -47,10 +49,14 @@ struct cz_daemon_filecoin {
 };
 
 int cz_daemon_filecoin_create(cz_daemon_filecoin **out, const char *param_dir, int allow_untrusted,
-                              cz_srs *srs, cz_threadpool *pool, cz_errinfo *ei) {
+                              const char *digest_store, cz_srs *srs, cz_threadpool *pool,
+                              cz_errinfo *ei) {
     cz_daemon_filecoin *f = calloc(1, sizeof *f);
     *out = NULL;
-    if (f == NULL || (f->param_dir = strdup(param_dir != NULL ? param_dir : "")) == NULL) {
+    if (f == NULL || (f->param_dir = strdup(param_dir != NULL ? param_dir : "")) == NULL ||
+        (digest_store != NULL && (f->digest_store = strdup(digest_store)) == NULL)) {
+        if (f != NULL)
+            free(f->param_dir);
         free(f);
         return cz_fail(ei, CZ_ENOMEM, "filecoin: out of memory");
     }
@@ -73,6 +79,7 @@ void cz_daemon_filecoin_destroy(cz_daemon_filecoin *f) {
     pthread_mutex_destroy(&f->lock);
     pthread_cond_destroy(&f->changed);
     free(f->param_dir);
+    free(f->digest_store);
     free(f);
 }
 
@@ -155,10 +162,14 @@ static int key_trust(cz_daemon_filecoin *f, const cz_param_file *file, const cha
         return CZ_EINTERNAL;
     if (!e->checked || !cz_file_id_same(&e->id, &now)) {
         char digest[CZ_PARAM_DIGEST_HEX + 1];
+        struct stat version;
+        const int keep = f->digest_store != NULL && cz_daemon_key_version(&version, path) == 0;
+        int remembered;
         e->trust_busy = 1;
         pthread_mutex_unlock(&f->lock);
         uint64_t t0 = cz_clock_now_ms();
-        rc = cz_params_digest_file(digest, NULL, path, NULL, NULL, ei);
+        remembered = keep && cz_daemon_key_digest_find(digest, f->digest_store, path, &version);
+        rc = remembered ? CZ_OK : cz_params_digest_file(digest, NULL, path, NULL, NULL, ei);
         pthread_mutex_lock(&f->lock);
         e->trust_busy = 0;
         pthread_cond_broadcast(&f->changed);
@@ -167,18 +178,26 @@ static int key_trust(cz_daemon_filecoin *f, const cz_param_file *file, const cha
             pthread_mutex_unlock(&f->lock);
             return rc;
         }
+        if (keep && !remembered) {
+            cz_errinfo sei;
+            cz_errinfo_clear(&sei);
+            if (cz_daemon_key_digest_store(f->digest_store, path, &version, digest, &sei) != CZ_OK)
+                CZ_LOG_WARN("cuzk-daemon: key %s: its digest is not remembered: %s", path, sei.msg);
+        }
         e->checked = 1;
         e->id = now;
         e->trusted = strcmp(digest, file->digest) == 0;
         memcpy(e->digest, digest, sizeof digest);
         if (e->trusted)
-            CZ_LOG_INFO("cuzk-daemon: key %s: digest %s is the manifest's (%llu ms)", path, digest,
+            CZ_LOG_INFO("cuzk-daemon: key %s: digest %s is the manifest's (%s, %llu ms)", path,
+                        digest, remembered ? "remembered" : "hashed",
                         (unsigned long long)(cz_clock_now_ms() - t0));
         else if (f->allow_untrusted)
             CZ_LOG_WARN("cuzk-daemon: key %s: UNTRUSTED, used because srs.allow_untrusted = true: "
-                        "its digest %s is not the manifest's %s, so its proofs do not verify on "
-                        "chain",
-                        path, digest, file->digest);
+                        "its digest %s (%s, %llu ms) is not the manifest's %s, so its proofs do "
+                        "not verify on chain",
+                        path, digest, remembered ? "remembered" : "hashed",
+                        (unsigned long long)(cz_clock_now_ms() - t0), file->digest);
         else
             CZ_LOG_ERROR("cuzk-daemon: key %s: refused: its digest %s is not the manifest's %s "
                          "(a local test key needs srs.allow_untrusted = true)",

@@ -22,7 +22,8 @@
  * Start-up takes the socket's lock (daemon/socklock.h) as soon as the configuration is checked,
  * before the engine is built or a key is loaded: a second daemon on the same socket exits 2 at
  * once. daemon.state_dir (or --synth-cache DIR) must be a private directory (daemon/statedir.h);
- * the porep-synth key cache is <state_dir>/synth-cache. Every failure after the lock releases
+ * the porep-synth key cache is <state_dir>/synth-cache, the remembered digests of the Filecoin
+ * keys <state_dir>/key-digests (daemon/keydigests.h). Every failure after the lock releases
  * it (the lock file and, when it was made, the socket are removed).
  *
  * --print-config writes the resulting configuration as TOML on stdout and exits (0, or 2 for a
@@ -200,6 +201,20 @@ static int synth_cache_dir(char *out, size_t cap, const char *flag_dir,
     return -1;
 }
 
+/* The remembered key digests, <daemon.state_dir>/key-digests (daemon/keydigests.h), into out:
+ * 0, or -1 with a warning when the state directory is not ours alone (the keys are then hashed
+ * on first use after every start). */
+static int key_digests_path(char *out, size_t cap, const cz_daemon_config *dc) {
+    cz_errinfo ei;
+    cz_errinfo_clear(&ei);
+    if ((size_t)snprintf(out, cap, "%s/key-digests", dc->daemon.state_dir) >= cap)
+        cz_fail(&ei, CZ_EINVAL, "%s: path too long", dc->daemon.state_dir);
+    else if (cz_daemon_private_dir(dc->daemon.state_dir, &ei) == CZ_OK)
+        return 0;
+    CZ_LOG_WARN("cuzk-daemon: daemon.state_dir: %s; key digests are not remembered", ei.msg);
+    return -1;
+}
+
 int main(int argc, char **argv) {
     const char *listen = NULL, *log_level = NULL, *config = NULL, *gpus = NULL;
     double budget_gib = 0;
@@ -348,6 +363,9 @@ int main(int argc, char **argv) {
         return 2;
     }
     cfg.synth_cache = synth_cache;
+    char key_digests[4096];
+    if (key_digests_path(key_digests, sizeof key_digests, &dc) == 0)
+        cfg.key_digests = key_digests;
 
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);

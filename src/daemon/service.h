@@ -48,6 +48,7 @@ typedef struct cz_daemon_service_config {
     int params_check_subgroup; /* cz_srs_config.params_check_subgroup */
     const char *param_dir;     /* the Filecoin keys (srs.param_cache); NULL: PoSt requests fail */
     int allow_untrusted;       /* srs.allow_untrusted (daemon/filecoin.h) */
+    const char *key_digests;   /* the remembered key digests (daemon/keydigests.h); NULL: none */
 } cz_daemon_service_config;
 
 /*
