@@ -35,6 +35,9 @@
  *
  * Vector kernels: pointwise products, a·b - c, scaling and canonical -> Montgomery conversion of
  * Fr vectors in device memory (the glue of the Groth16 GPU prover, src/groth16/prove_gpu.c).
+ *
+ * R1CS: a constraint system's matrices resident on the device, evaluated at each witness
+ * (a, b, c of a Groth16 proof computed where they are used).
  */
 #ifndef CUZK_GPU_H
 #define CUZK_GPU_H
@@ -256,6 +259,41 @@ int cz_bls12381_gpu_fr_scale_dev(void *d_a, const cz_bls12381_fr *k, size_t n, i
 /* In place from canonical (standard-form limbs, each < r, e.g. a .wtns witness) to Montgomery. */
 int cz_bn254_gpu_fr_to_mont_dev(void *d_a, size_t n, int dev, cz_errinfo *ei);
 int cz_bls12381_gpu_fr_to_mont_dev(void *d_a, size_t n, int dev, cz_errinfo *ei);
+
+/* ---- a rank-1 constraint system resident on the device (BLS12-381) ----
+ *
+ * The matrices of a circuit whose witnesses change and whose shape does not (a Filecoin
+ * partition), uploaded once; each witness then gives a, b, c = A·w, B·w, C·w on the device, so
+ * that a proof moves its witness over PCIe instead of three vectors of its rows. The host arrays
+ * have cuzk/r1cs.h's layout (cz_r1cs_mat: row pointers, variable indices input | aux, indices
+ * into the coefficient table, Montgomery form), given here as arrays because this layer lies
+ * below the r1cs one. */
+typedef struct cz_gpu_r1cs_host {
+    uint32_t nrows, nvars; /* rows (the input constraints not counted); variables, ONE included */
+    uint32_t ninput;       /* ONE and the public inputs: the first ninput variables */
+    const uint64_t *row_ptr[3]; /* A, B, C: nrows + 1 each, row_ptr[k][0] = 0 */
+    const uint32_t *var[3];     /* row_ptr[k][nrows] entries each, each < nvars */
+    const uint32_t *coef[3];    /* the same count, each < ncoefs */
+    const cz_bls12381_fr *coefs;
+    uint32_t ncoefs;
+} cz_gpu_r1cs_host;
+
+typedef struct cz_gpu_r1cs cz_gpu_r1cs;
+
+/* Uploads h to device dev. CZ_EINVAL for an inconsistent h (a row pointer that decreases, an index
+ * out of range: checked on the host before anything is allocated), CZ_ENOMEM (device memory:
+ * nothing left allocated), CZ_EGPU, CZ_ENOGPU. */
+int cz_bls12381_gpu_r1cs_upload(cz_gpu_r1cs **out, const cz_gpu_r1cs_host *h, int dev,
+                                cz_errinfo *ei);
+void cz_gpu_r1cs_free(cz_gpu_r1cs *m);          /* NULL is a no-op */
+size_t cz_gpu_r1cs_bytes(const cz_gpu_r1cs *m); /* device bytes it holds */
+int cz_gpu_r1cs_device(const cz_gpu_r1cs *m);
+
+/* a, b, c of the witness d_w (nvars elements on m's device, Montgomery) into d_abc, three vectors
+ * of n elements each (a at element 0, b at n, c at 2n): row i < nrows its rows' sums; row
+ * nrows + j for j < ninput bellperson's input constraint (a = w[j], b = c = 0); rows up to n
+ * zero. n >= nrows + ninput (CZ_ERANGE otherwise); d_abc and d_w 16-byte aligned (CZ_EINVAL). */
+int cz_gpu_r1cs_eval(const cz_gpu_r1cs *m, void *d_abc, size_t n, const void *d_w, cz_errinfo *ei);
 
 #ifdef __cplusplus
 }

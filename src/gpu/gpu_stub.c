@@ -178,3 +178,25 @@ int cz_gpu_bases_spread(cz_gpu_bases *b, const uint32_t *idx, size_t n, cz_errin
     (void)b, (void)idx, (void)n;
     return no_gpu(ei);
 }
+
+int cz_bls12381_gpu_r1cs_upload(cz_gpu_r1cs **out, const cz_gpu_r1cs_host *h, int dev,
+                                cz_errinfo *ei) {
+    (void)h, (void)dev;
+    *out = NULL;
+    return no_gpu(ei);
+}
+void cz_gpu_r1cs_free(cz_gpu_r1cs *m) {
+    (void)m;
+}
+size_t cz_gpu_r1cs_bytes(const cz_gpu_r1cs *m) {
+    (void)m;
+    return 0;
+}
+int cz_gpu_r1cs_device(const cz_gpu_r1cs *m) {
+    (void)m;
+    return -1;
+}
+int cz_gpu_r1cs_eval(const cz_gpu_r1cs *m, void *d_abc, size_t n, const void *d_w, cz_errinfo *ei) {
+    (void)m, (void)d_abc, (void)n, (void)d_w;
+    return no_gpu(ei);
+}
