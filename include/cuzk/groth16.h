@@ -96,6 +96,8 @@ typedef struct cz_groth16_timings {
                        * resident gpu_key was given) */
     double gpu_ms;    /* GPU only: the compute stage on the device, from its first copy or kernel
                        * to the last MSM (the uploads are outside it after cz_groth16_upload) */
+    double abc_ms;    /* GPU only: a, b, c computed on the device from resident matrices
+                       * (cz_groth16_bp_upload_eval), part of upload_ms */
 } cz_groth16_timings;
 
 /*

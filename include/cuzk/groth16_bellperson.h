@@ -108,6 +108,10 @@ int cz_groth16_bp_prove(cz_groth16_proof *proofs, const cz_bellperson_params *pa
  *                           (a key without B_G2 on the device, or the CPU backend);
  *   cz_groth16_bp_upload    optional, GPU only: a, b, c and the assignment into ws (grown to
  *                           fit), so that compute runs kernels only; a, b, c are not read again;
+ *   cz_groth16_bp_upload_eval  instead, for an assignment without a, b, c (as->a, b and c
+ *                           NULL: the witness alone), GPU only: the assignment into ws and a, b, c
+ *                           computed there from m, the circuit's matrices resident on ws's device
+ *                           (cuzk/gpu.h); such an assignment cannot be computed otherwise;
  *   cz_groth16_bp_compute   h and the G1 MSMs on the CPU (key NULL, on pool) or on the key's
  *                           GPU (uploading first when upload was not called); with a key holding
  *                           B_G2 and the G2 MSM not started, the G2 MSM too, on the GPU;
@@ -125,6 +129,9 @@ int cz_groth16_bp_begin(cz_groth16_bp_pending **out, const cz_bellperson_params 
                         cz_errinfo *ei);
 int cz_groth16_bp_g2_start(cz_groth16_bp_pending *pp, cz_threadpool *pool, cz_errinfo *ei);
 int cz_groth16_bp_upload(cz_groth16_bp_pending *pp, cz_groth16_gpu_ws *ws, cz_errinfo *ei);
+typedef struct cz_gpu_r1cs cz_gpu_r1cs;
+int cz_groth16_bp_upload_eval(cz_groth16_bp_pending *pp, cz_groth16_gpu_ws *ws,
+                              const cz_gpu_r1cs *m, cz_errinfo *ei);
 int cz_groth16_bp_compute(cz_groth16_bp_pending *pp, const cz_groth16_bp_gpu_key *key,
                           cz_threadpool *pool, cz_errinfo *ei);
 int cz_groth16_bp_finish(cz_groth16_proof *proof, cz_groth16_bp_pending *pp, cz_errinfo *ei);

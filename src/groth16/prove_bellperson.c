@@ -276,7 +276,20 @@ int cz_groth16_bp_g2_start(cz_groth16_bp_pending *pp, cz_threadpool *pool, cz_er
 int cz_groth16_bp_upload(cz_groth16_bp_pending *pp, cz_groth16_gpu_ws *ws, cz_errinfo *ei) {
     if (pp->ws != NULL || pp->computed)
         return cz_fail(ei, CZ_EINVAL, "bellperson prove: already uploaded or computed");
-    return cz__bp_upload_gpu(pp, ws, ei);
+    if (pp->as->a == NULL)
+        return cz_fail(ei, CZ_EINVAL,
+                       "bellperson prove: an assignment without a, b, c needs "
+                       "upload_eval");
+    return cz__bp_upload_gpu(pp, ws, NULL, ei);
+}
+
+int cz_groth16_bp_upload_eval(cz_groth16_bp_pending *pp, cz_groth16_gpu_ws *ws,
+                              const cz_gpu_r1cs *m, cz_errinfo *ei) {
+    if (pp->ws != NULL || pp->computed)
+        return cz_fail(ei, CZ_EINVAL, "bellperson prove: already uploaded or computed");
+    if (m == NULL)
+        return cz_fail(ei, CZ_EINVAL, "bellperson prove: upload_eval without matrices");
+    return cz__bp_upload_gpu(pp, ws, m, ei);
 }
 
 int cz_groth16_bp_compute(cz_groth16_bp_pending *pp, const cz_groth16_bp_gpu_key *key,
@@ -284,6 +297,10 @@ int cz_groth16_bp_compute(cz_groth16_bp_pending *pp, const cz_groth16_bp_gpu_key
     int rc;
     if (pp->computed)
         return cz_fail(ei, CZ_EINVAL, "bellperson prove: already computed");
+    if (pp->as->a == NULL && (key == NULL || pp->ws == NULL))
+        return cz_fail(ei, CZ_EINVAL,
+                       "bellperson prove: an assignment without a, b, c is "
+                       "computed on the GPU after upload_eval");
     rc = key != NULL ? cz__bp_compute_gpu(pp, key, ei) : bp_compute_cpu(pp, pool, ei);
     if (rc == CZ_OK)
         pp->computed = 1;

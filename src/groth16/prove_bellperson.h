@@ -47,7 +47,9 @@ int cz__bp_g2_host(cz_groth16_bp_pending *pp, cz_threadpool *pool);
 
 /* The GPU stages (prove_bellperson_gpu.c), and the key a resident key was made for. */
 const cz_bellperson_params *cz__bp_gpu_key_params(const cz_groth16_bp_gpu_key *k);
-int cz__bp_upload_gpu(cz_groth16_bp_pending *pp, cz_groth16_gpu_ws *ws, cz_errinfo *ei);
+/* The assignment into ws: a, b, c copied, or (m not NULL) computed there from m. */
+int cz__bp_upload_gpu(cz_groth16_bp_pending *pp, cz_groth16_gpu_ws *ws, const cz_gpu_r1cs *m,
+                      cz_errinfo *ei);
 int cz__bp_compute_gpu(cz_groth16_bp_pending *pp, const cz_groth16_bp_gpu_key *key, cz_errinfo *ei);
 
 #endif

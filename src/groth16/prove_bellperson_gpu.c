@@ -305,11 +305,13 @@ static size_t ws_bytes(const cz_groth16_bp_pending *pp) {
     return (3 * ((size_t)1 << pp->log_n) + pp->as->ninput + pp->as->naux) * sizeof(cz_bls12381_fr);
 }
 
-/* Copies a, b, c (zero past abc_size) and w into ws. Every copy and zero fill runs on a
- * non-blocking stream of its own (cz_gpu_upload_start): on the legacy default stream, as
- * cudaMemcpy, they were queued between the kernels of the partition another worker computes on
- * the same device, whose region then took the uploads' time too. */
-int cz__bp_upload_gpu(cz_groth16_bp_pending *pp, cz_groth16_gpu_ws *ws, cz_errinfo *ei) {
+/* Copies a, b, c (zero past abc_size) and w into ws, or w alone when m is given and then a, b, c
+ * computed from it by m's kernel. Every copy and zero fill runs on a non-blocking stream of its
+ * own (cz_gpu_upload_start): on the legacy default stream, as cudaMemcpy, they were queued
+ * between the kernels of the partition another worker computes on the same device, whose region
+ * then took the uploads' time too. */
+int cz__bp_upload_gpu(cz_groth16_bp_pending *pp, cz_groth16_gpu_ws *ws, const cz_gpu_r1cs *m,
+                      cz_errinfo *ei) {
     const cz_assignment *as = pp->as;
     size_t n = (size_t)1 << pp->log_n, fr = sizeof(cz_bls12381_fr);
     int dev = cz__groth16_gpu_ws_device(ws), rc, k = 0;
@@ -323,7 +325,12 @@ int cz__bp_upload_gpu(cz_groth16_bp_pending *pp, cz_groth16_gpu_ws *ws, cz_errin
     if ((rc = cz__g16_gpu_ws_reserve(ws, ws_bytes(pp), ei)) != CZ_OK)
         return rc;
     buf = cz__g16_gpu_ws_buf(ws);
-    for (int v = 0; v < 3 && rc == CZ_OK; v++) {
+    if (m != NULL && cz_gpu_r1cs_device(m) != dev)
+        return cz_fail(ei, CZ_EINVAL,
+                       "bellperson prove: the matrices are on GPU %d, the "
+                       "workspace on GPU %d",
+                       cz_gpu_r1cs_device(m), dev);
+    for (int v = 0; m == NULL && v < 3 && rc == CZ_OK; v++) {
         uint8_t *d = buf + (size_t)v * n * fr;
         cp_what[k] = what[v];
         rc = cz_gpu_upload_start(&cp[k++], d, src[v], as->abc_size * fr, dev, ei);
@@ -350,6 +357,12 @@ int cz__bp_upload_gpu(cz_groth16_bp_pending *pp, cz_groth16_gpu_ws *ws, cz_errin
         int wrc = cz_gpu_copy_wait(cp[i], rc == CZ_OK ? ei : NULL);
         if (rc == CZ_OK && wrc != CZ_OK)
             rc = cz__g16_gpu_wrap(wrc, ei, dev, cp_what[i], 0);
+    }
+    if (rc == CZ_OK && m != NULL) {
+        uint64_t t1 = cz_clock_now_ns();
+        if ((rc = cz_gpu_r1cs_eval(m, buf - 3 * n * fr, n, buf, ei)) != CZ_OK)
+            rc = cz__g16_gpu_wrap(rc, ei, dev, "a, b, c from the matrices", 0);
+        pp->tm.abc_ms += (double)(cz_clock_now_ns() - t1) / 1e6;
     }
     if (rc != CZ_OK)
         return rc;
@@ -433,7 +446,7 @@ int cz__bp_compute_gpu(cz_groth16_bp_pending *pp, const cz_groth16_bp_gpu_key *k
         return rc;
     if (pp->ws == NULL) { /* no upload stage: into a workspace of this call's own */
         if ((rc = cz_groth16_gpu_ws_create(&own, key->dev, ei)) != CZ_OK ||
-            (rc = cz__bp_upload_gpu(pp, own, ei)) != CZ_OK)
+            (rc = cz__bp_upload_gpu(pp, own, NULL, ei)) != CZ_OK)
             goto out;
     }
     rc = bp_region(pp, key, cz__g16_gpu_ws_buf(pp->ws), ei);

@@ -3,8 +3,11 @@
  * same r, s the proofs are the same bytes, with bases uploaded per call and with a resident key
  * (reused over a batch and over calls), with the G2 MSM on the GPU and on the CPU
  * (cz_tuning.gpu_g2_on_cpu), with a, b, c padded to the domain, on random and on 0/1 witnesses;
- * every proof verifies; a circuit with other densities than the key's is refused. Exits 77
- * without a GPU.
+ * every proof verifies; a circuit with other densities than the key's is refused. The staged
+ * prover with a, b, c computed on the device from the resident matrices (the witness alone
+ * uploaded: cz_groth16_bp_upload_eval) gives the same bytes too, and an assignment without a, b,
+ * c is refused by the plain upload and by a compute that was not given it. Exits 77 without a
+ * GPU.
  */
 #include "cuzk/assignment.h"
 #include "cuzk/gpu.h"
@@ -17,6 +20,53 @@
 #include "test.h"
 
 static cz_threadpool *pool;
+
+/* The staged prover on the witness alone of as[i], a, b, c computed on the device from cs's
+ * matrices: the proofs of the CPU (cpu[i], same r, s). */
+static void check_eval(const cz_r1cs *cs, const cz_bellperson_params *params,
+                       const cz_groth16_bp_gpu_key *key, const cz_assignment *as,
+                       const cz_bls12381_fr *r, const cz_bls12381_fr *s,
+                       const cz_groth16_proof *cpu) {
+    cz_gpu_r1cs_host h = {cs->nrows,
+                          cs->nvars,
+                          cs->npublic + 1,
+                          {cs->a.row_ptr, cs->b.row_ptr, cs->c.row_ptr},
+                          {cs->a.var, cs->b.var, cs->c.var},
+                          {cs->a.coef, cs->b.coef, cs->c.coef},
+                          (const cz_bls12381_fr *)cs->coefs,
+                          cs->ncoefs};
+    cz_gpu_r1cs *m = NULL;
+    cz_groth16_gpu_ws *ws = NULL;
+    cz_errinfo ei;
+    cz_errinfo_clear(&ei);
+    if (!CHECK_ERR(cz_bls12381_gpu_r1cs_upload(&m, &h, 0, &ei), CZ_OK) ||
+        !CHECK_ERR(cz_groth16_gpu_ws_create(&ws, 0, &ei), CZ_OK)) {
+        fprintf(stderr, "  %s\n", ei.msg);
+        cz_gpu_r1cs_free(m);
+        return;
+    }
+    for (int i = 0; i < 3; i++) {
+        cz_assignment wonly = as[i];
+        cz_groth16_bp_pending *pp = NULL;
+        cz_groth16_proof proof;
+        wonly.a = wonly.b = wonly.c = NULL;
+        if (!CHECK_ERR(cz_groth16_bp_begin(&pp, params, &wonly, &r[i], &s[i], &ei), CZ_OK))
+            break;
+        if (i == 0) { /* refused: the plain upload, a compute without the upload */
+            CHECK_ERR(cz_groth16_bp_upload(pp, ws, &ei), CZ_EINVAL);
+            CHECK_ERR(cz_groth16_bp_compute(pp, key, pool, &ei), CZ_EINVAL);
+        }
+        if (CHECK_ERR(cz_groth16_bp_upload_eval(pp, ws, m, &ei), CZ_OK) &&
+            CHECK_ERR(cz_groth16_bp_compute(pp, key, pool, &ei), CZ_OK) &&
+            CHECK_ERR(cz_groth16_bp_finish(&proof, pp, &ei), CZ_OK))
+            CHECK_EQ_MEM(&proof.u.bls12381, &cpu[i].u.bls12381, sizeof cpu[i].u.bls12381);
+        else
+            fprintf(stderr, "  eval %d: %s\n", i, ei.msg);
+        cz_groth16_bp_pending_free(pp);
+    }
+    cz_groth16_gpu_ws_free(ws);
+    cz_gpu_r1cs_free(m);
+}
 
 /* One shape: m rows of the test circuit, witnesses in mode. */
 static void check_shape(uint32_t m, int mode, int g2_on_cpu) {
@@ -63,6 +113,7 @@ static void check_shape(uint32_t m, int mode, int g2_on_cpu) {
         if (CHECK_ERR(cz_groth16_bp_prove(gpu2, &params, as, 3, &o, &ei), CZ_OK))
             for (int i = 0; i < 3; i++)
                 CHECK_EQ_MEM(&gpu2[i].u.bls12381, &cpu[i].u.bls12381, sizeof cpu[i].u.bls12381);
+    check_eval(&cs, &params, key, as, r, s, cpu);
     for (int i = 0; i < 3; i++) {
         cz_groth16_public pub = {0};
         CHECK_EQ_MEM(&gpu[i].u.bls12381, &cpu[i].u.bls12381, sizeof cpu[i].u.bls12381);
