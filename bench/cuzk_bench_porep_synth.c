@@ -12,6 +12,8 @@
  *   op "prove"    the same in PROVE mode without densities into buffers of the caller's, already
  *                 touched (the engine's way: the witness and each row's a, b, c, straight into
  *                 the pooled buffers)
+ *   op "witness-into" the witness alone (WITNESS) into the touched aux buffer: the engine's
+ *                 way when a, b, c are computed on the GPU (gpus.abc_on_gpu)
  *   op "record"   the same challenges recorded (RECORD: the matrices), one run
  *   op "recording" the whole partition's recording as the daemon makes it once per sector size
  *                 (cz__porep_record: the top and one challenge recorded, the others copied), one
@@ -165,6 +167,19 @@ int main(int argc, char **argv) {
         ns[r] = (double)(bench_now_ns() - t0);
     }
     print_rate("prove", ns, runs, size, n, rows);
+    {
+        prove_bufs wb = bufs;
+        wb.a = wb.b = wb.c = NULL;
+        for (int r = 0; r < runs; r++) {
+            uint64_t t0 = bench_now_ns();
+            if (synth(&f, w, n, CZ__CS_WITNESS, 0, &wb, NULL) != rows) {
+                fprintf(stderr, "cuzk-bench-porep-synth: the WITNESS synthesis failed\n");
+                return 1;
+            }
+            ns[r] = (double)(bench_now_ns() - t0);
+        }
+        print_rate("witness-into", ns, runs, size, n, rows);
+    }
     free(bufs.aux);
     free(bufs.a);
     free(bufs.b);

@@ -76,6 +76,8 @@
 #           filecoin verify, then RCOUNT (3) C2s with RCONC (2) in flight, every proof verified in
 #           the daemon; the daemon's peak host memory (VmHWM) and its timeline in the log. About
 #           8-10 minutes. RWORKERS: GPU workers (2; an H100's 80 GB holds the 32 GiB key and one),
+#           RABC: gpus.abc_on_gpu, one daemon per value in turn ("1 0": both; 1: a, b, c
+#           computed on the GPU from the resident matrices),
 #           RPARTS: synthesis.partition_workers (2), RBUDGET: memory.total_budget (100GiB: the
 #           key, three partitions in flight, the recording beside them), RNOSYNTH=1: no synthesis
 #           bench. RSTAGE=key stops after the key and the C1, which stay in <disk>/cuzk-porep-keep;
@@ -384,12 +386,26 @@ porep_phase() {
     grep -hE 'ms|GPU|recorded' "$O/porep-setup.log" | tail -5 | cut -c1-300 >>"$S"
     [ "${RSTAGE:-}" = key ] && { say "porep: key made, kept for RSTAGE=prove"; return; }
   fi
+  for abc in ${RABC:-1}; do
+    porep_daemon "$abc" "$T" "$SOCK"
+  done
+  rm -rf "$T"
+}
+
+# One cuzk-daemon under the porep phase's key, gpus.abc_on_gpu = $1, folder $2, socket $3: a first
+# C2, its proof checked again by cuzk filecoin verify, a batch with the GPU sampled, the daemon's
+# peak memory and its log's key lines (the logs' tags end in -$1).
+porep_daemon() {
+  local abc=$1 T=$2 SOCK=$3 dpid spid
+  mkdir -p "$T/state"
   cat >"$T/cuzk.toml" <<EOF
 [daemon]
 listen = "$SOCK"
+state_dir = "$T/state"
 [gpus]
 devices = [0]
 gpu_workers_per_device = ${RWORKERS:-2}
+abc_on_gpu = $abc
 [memory]
 total_budget = "${RBUDGET:-100GiB}"
 [synthesis]
@@ -400,33 +416,34 @@ allow_untrusted = true
 [logging]
 timeline = "log"
 EOF
-  $X/cuzk-daemon --config "$T/cuzk.toml" >"$O/porep-daemon.log" 2>&1 &
+  say "porep: daemon with abc_on_gpu = $abc at $(el) s"
+  $X/cuzk-daemon --config "$T/cuzk.toml" >"$O/porep-daemon-$abc.log" 2>&1 &
   dpid=$!
   for _ in $(seq 1 150); do
     $X/cuzk-bench -a "$SOCK" status >/dev/null 2>&1 && break
     sleep 0.2
   done
-  step porep-first 300 $X/cuzk-bench -a "$SOCK" single --workload porep-c2 --c1 "$T/c1.json" \
+  step porep-first-$abc 300 $X/cuzk-bench -a "$SOCK" single --workload porep-c2 --c1 "$T/c1.json" \
     --miner 1000 -o "$T/proof.bin"
-  grep -h '^{' "$O/porep-first.log" | cut -c1-500 >>"$S"
-  step porep-verify 120 $X/cuzk filecoin verify porep-c2 --c1 "$T/c1.json" --miner 1000 \
+  grep -h '^{' "$O/porep-first-$abc.log" | cut -c1-500 >>"$S"
+  step porep-verify-$abc 120 $X/cuzk filecoin verify porep-c2 --c1 "$T/c1.json" --miner 1000 \
     --params-dir "$T/p" "$T/proof.bin"
   # the GPU's utilization and memory every 0.5 s while the batch runs
   nvidia-smi --query-gpu=utilization.gpu,memory.used --format=csv,noheader,nounits -lms 500 \
-    >"$O/porep-gpu.csv" 2>/dev/null &
-  local spid=$!
-  step porep-batch 300 $X/cuzk-bench -a "$SOCK" batch --workload porep-c2 --c1 "$T/c1.json" \
-    --miner 1000 -c "${RCOUNT:-3}" -j "${RCONC:-2}" --warmup 0
+    >"$O/porep-gpu-$abc.csv" 2>/dev/null &
+  spid=$!
+  step porep-batch-$abc 300 $X/cuzk-bench -a "$SOCK" batch --workload porep-c2 \
+    --c1 "$T/c1.json" --miner 1000 -c "${RCOUNT:-3}" -j "${RCONC:-2}" --warmup 0
   kill $spid 2>/dev/null
-  grep -h '"summary"' "$O/porep-batch.log" | cut -c1-600 >>"$S"
-  say "porep: GPU during the batch: $(awk -F', ' '{u += $1; if ($2 > m) m = $2; n++} END {if (n) printf "%d samples, mean utilization %.1f %%, peak memory %d MiB", n, u / n, m}' "$O/porep-gpu.csv")"
+  grep -h '"summary"' "$O/porep-batch-$abc.log" | cut -c1-600 >>"$S"
+  say "porep: GPU during the batch: $(awk -F', ' '{u += $1; if ($2 > m) m = $2; n++} END {if (n) printf "%d samples, mean utilization %.1f %%, peak memory %d MiB", n, u / n, m}' "$O/porep-gpu-$abc.csv")"
   say "porep: daemon peak host memory $(grep VmHWM /proc/$dpid/status 2>/dev/null | tr -s ' ')"
   kill -TERM $dpid
   wait $dpid
   say "porep: daemon exit $?"
-  grep -hE 'digest|recorded|UNTRUSTED|loaded|ERROR|out of' "$O/porep-daemon.log" | head -12 | cut -c1-300 >>"$S"
-  say "porep: $(grep -c TIMELINE "$O/porep-daemon.log") timeline lines in porep-daemon.log"
-  rm -rf "$T"
+  grep -hE 'digest|recorded|UNTRUSTED|resident|ERROR|WARN|out of' "$O/porep-daemon-$abc.log" |
+    head -12 | cut -c1-300 >>"$S"
+  say "porep: $(grep -c TIMELINE "$O/porep-daemon-$abc.log") timeline lines in porep-daemon-$abc.log"
 }
 
 # The params phase (see the file comment); X, O, S, say, step and el come from run.

@@ -154,6 +154,13 @@ typedef struct cz_porep_circuit cz_porep_circuit;
 int cz_porep_circuit_create(cz_porep_circuit **out, uint64_t registered_proof, cz_threadpool *pool,
                             cz_errinfo *ei);
 void cz_porep_circuit_free(cz_porep_circuit *c); /* NULL is a no-op */
+/* on: the partitions of c's jobs carry their witness alone, and a, b, c are computed on the GPU
+ * from c's matrices, uploaded to each device on first use (cz_gpu_r1cs: ~6 GB for 32 GiB): a
+ * 32 GiB partition in flight holds 4.2 instead of 16.6 GB of host memory and moves 4.2 instead
+ * of 16.8 GB to the device. Where a device cannot hold the matrices, or on the CPU backend, a, b,
+ * c are computed on the CPU from them (outside the budget, with a warning). Set it before the
+ * first job of c (an engine with GPUs); off by default. */
+void cz_porep_circuit_abc_on_gpu(cz_porep_circuit *c, int on);
 /* 1 when registered_proof is of c's sector size. */
 int cz_porep_circuit_serves(const cz_porep_circuit *c, uint64_t registered_proof);
 /* Whether key is a key of c's circuit (CZ_EFORMAT naming the counts that differ). */

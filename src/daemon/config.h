@@ -59,6 +59,7 @@ typedef struct cz_daemon_config {
         int gpu_workers_per_device; /* >= 1; 2 overlaps one worker's CPU part with the kernel */
         int pinned_buffers;         /* 1 (default): partition vectors in pinned host memory */
         int g2_msm_on_gpu;          /* 1 (default): B2 resident on the GPU, the G2 MSM there */
+        int abc_on_gpu;             /* 1 (default): PoRep's a, b, c from resident matrices */
         uint64_t upload_chunk;      /* bytes per upload piece (64 MiB); 0 = one piece */
     } gpus;
     struct {

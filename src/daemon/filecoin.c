@@ -40,6 +40,7 @@ struct cz_daemon_filecoin {
     char *param_dir;
     char *digest_store; /* keydigests.h; NULL: every start hashes the keys */
     int allow_untrusted;
+    int abc_on_gpu; /* PoRep's a, b, c computed on the GPU */
     cz_srs *srs;
     cz_threadpool *pool;
     pthread_mutex_t lock;
@@ -49,8 +50,8 @@ struct cz_daemon_filecoin {
 };
 
 int cz_daemon_filecoin_create(cz_daemon_filecoin **out, const char *param_dir, int allow_untrusted,
-                              const char *digest_store, cz_srs *srs, cz_threadpool *pool,
-                              cz_errinfo *ei) {
+                              const char *digest_store, int abc_on_gpu, cz_srs *srs,
+                              cz_threadpool *pool, cz_errinfo *ei) {
     cz_daemon_filecoin *f = calloc(1, sizeof *f);
     *out = NULL;
     if (f == NULL || (f->param_dir = strdup(param_dir != NULL ? param_dir : "")) == NULL ||
@@ -61,6 +62,7 @@ int cz_daemon_filecoin_create(cz_daemon_filecoin **out, const char *param_dir, i
         return cz_fail(ei, CZ_ENOMEM, "filecoin: out of memory");
     }
     f->allow_untrusted = allow_untrusted;
+    f->abc_on_gpu = abc_on_gpu;
     f->srs = srs;
     f->pool = pool;
     pthread_mutex_init(&f->lock, NULL);
@@ -129,6 +131,8 @@ static int circuit_get(const cz_post_circuit **post, const cz_porep_circuit **po
         uint64_t t0 = cz_clock_now_ms();
         rc = is_porep ? cz_porep_circuit_create(&porep_made, registered_proof, f->pool, ei)
                       : cz_post_circuit_create(&post_made, registered_proof, f->pool, ei);
+        if (rc == CZ_OK && porep_made != NULL)
+            cz_porep_circuit_abc_on_gpu(porep_made, f->abc_on_gpu);
         if (rc == CZ_OK)
             CZ_LOG_INFO("cuzk-daemon: circuit of %s recorded in %llu ms", file->name,
                         (unsigned long long)(cz_clock_now_ms() - t0));

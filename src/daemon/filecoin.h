@@ -32,12 +32,13 @@ typedef struct cz_daemon_filecoin cz_daemon_filecoin;
 
 /* param_dir: where the keys are (NULL or "": every Filecoin request fails naming the setting).
  * digest_store: the file of remembered key digests (keydigests.h; NULL: a key is hashed on
- * first use after every start). pool: the threads that record the circuits and check the
+ * first use after every start). abc_on_gpu: PoRep circuits compute their partitions' a, b, c on
+ * the GPU (cz_porep_circuit_abc_on_gpu). pool: the threads that record the circuits and check the
  * requests' vanilla proofs (the service's loading pool; NULL: the requesting thread alone); it
  * must outlive f. */
 int cz_daemon_filecoin_create(cz_daemon_filecoin **out, const char *param_dir, int allow_untrusted,
-                              const char *digest_store, cz_srs *srs, cz_threadpool *pool,
-                              cz_errinfo *ei);
+                              const char *digest_store, int abc_on_gpu, cz_srs *srs,
+                              cz_threadpool *pool, cz_errinfo *ei);
 void cz_daemon_filecoin_destroy(cz_daemon_filecoin *f); /* NULL is a no-op */
 
 /*

@@ -350,6 +350,7 @@ int main(int argc, char **argv) {
     cfg.params_check_subgroup = dc.srs.params_subgroup_check;
     cfg.param_dir = dc.srs.param_cache;
     cfg.allow_untrusted = dc.srs.allow_untrusted;
+    cfg.abc_on_gpu = dc.gpus.abc_on_gpu;
     cfg.engine.partition_workers = dc.synthesis.partition_workers;
     cfg.engine.urgent_synthesis = dc.synthesis.urgent_worker ? 0 : -1;
     cfg.engine.finalizers = dc.pipeline.finalizers;

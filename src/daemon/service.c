@@ -146,8 +146,9 @@ int cz_daemon_service_create(cz_daemon_service **out, const cz_daemon_service_co
             goto fail;
     }
     cz_budget_set_evictor(s->budget, cz_srs_evict_lru, s->srs);
-    if ((rc = cz_daemon_filecoin_create(&s->filecoin, cfg->param_dir, cfg->allow_untrusted,
-                                        cfg->key_digests, s->srs, s->load_pool, ei)) != CZ_OK)
+    if ((rc = cz_daemon_filecoin_create(
+             &s->filecoin, cfg->param_dir, cfg->allow_untrusted, cfg->key_digests,
+             cfg->abc_on_gpu && cfg->engine.ndevices > 0, s->srs, s->load_pool, ei)) != CZ_OK)
         goto fail;
     {
         cz_engine_config ec = cfg->engine;

@@ -49,6 +49,7 @@ typedef struct cz_daemon_service_config {
     const char *param_dir;     /* the Filecoin keys (srs.param_cache); NULL: PoSt requests fail */
     int allow_untrusted;       /* srs.allow_untrusted (daemon/filecoin.h) */
     const char *key_digests;   /* the remembered key digests (daemon/keydigests.h); NULL: none */
+    int abc_on_gpu;            /* gpus.abc_on_gpu (with GPUs only) */
 } cz_daemon_service_config;
 
 /*

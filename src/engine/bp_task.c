@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cuzk/gpu.h"
 #include "cuzk/log.h"
 
 #define FR_BYTES 32
@@ -101,7 +102,7 @@ void cz__bp_job_fini(cz__bp_job *j) {
 
 void cz__bp_workload(cz_workload *out, const cz_workload_ops *ops, void *job, cz__bp_job *j,
                      cz_proof_kind kind, uint64_t part_bytes) {
-    uint64_t v = (uint64_t)j->abc_size * FR_BYTES;
+    uint64_t v = j->circ != NULL && j->circ->abc_on_gpu ? 0 : (uint64_t)j->abc_size * FR_BYTES;
     memset(out, 0, sizeof *out);
     out->ops = ops;
     out->ctx = job;
@@ -117,11 +118,19 @@ void cz__bp_workload(cz_workload *out, const cz_workload_ops *ops, void *job, cz
 
 /* ---- a partition ---- */
 
-/* Gives the vectors a, b, c back to the pool (after their upload, or at the end). */
+/* Gives the vectors a, b, c back to the pool, or frees the partition's own (after their upload,
+ * or at the end). */
 static void abc_back(cz__bp_part *pt) {
-    cz_mem_put(pt->mem, pt->a);
-    cz_mem_put(pt->mem, pt->b);
-    cz_mem_put(pt->mem, pt->c);
+    if (pt->abc_own) {
+        cz_host_free(pt->a);
+        cz_host_free(pt->b);
+        cz_host_free(pt->c);
+        pt->abc_own = 0;
+    } else {
+        cz_mem_put(pt->mem, pt->a);
+        cz_mem_put(pt->mem, pt->b);
+        cz_mem_put(pt->mem, pt->c);
+    }
     pt->a = pt->b = pt->c = NULL;
     pt->as.a = pt->as.b = pt->as.c = NULL;
 }
@@ -144,12 +153,15 @@ int cz__bp_part_new(cz__bp_part **out, const cz__bp_job *j, const cz_part_env *e
     *out = NULL;
     if (pt == NULL)
         return cz_fail(ei, CZ_ENOMEM, "synthesis: partition state");
+    const int abc = j->circ == NULL || !j->circ->abc_on_gpu;
     pt->mem = env->mem;
-    pt->a = cz_mem_get(env->mem, vbytes, env->res);
-    pt->b = cz_mem_get(env->mem, vbytes, env->res);
-    pt->c = cz_mem_get(env->mem, vbytes, env->res);
+    if (abc) {
+        pt->a = cz_mem_get(env->mem, vbytes, env->res);
+        pt->b = cz_mem_get(env->mem, vbytes, env->res);
+        pt->c = cz_mem_get(env->mem, vbytes, env->res);
+    }
     pt->w = cz_mem_get(env->mem, wbytes, env->res);
-    if (pt->a == NULL || pt->b == NULL || pt->c == NULL || pt->w == NULL) {
+    if ((abc && (pt->a == NULL || pt->b == NULL || pt->c == NULL)) || pt->w == NULL) {
         cz__bp_part_free(pt, NULL);
         return cz_fail(ei, CZ_ENOMEM, "synthesis: 3 x %zu + %zu bytes of the assignment", vbytes,
                        wbytes);
@@ -196,14 +208,85 @@ int cz__bp_prepare(void *part, void *job, const cz_engine_device *dev, cz_part_t
     return rc;
 }
 
+/* ---- a, b, c of a partition that carries w alone ---- */
+
+/* The circuit's matrices on dev, uploaded on first use; NULL (no error) when the device cannot
+ * hold them (remembered: not tried again). */
+static const cz_gpu_r1cs *circuit_on_device(cz__bp_circuit *c, int dev) {
+    const cz_r1cs *r = &c->r;
+    cz_gpu_r1cs *m;
+    if (dev < 0 || dev >= CZ_ENGINE_MAX_DEVICES)
+        return NULL;
+    pthread_mutex_lock(&c->lock);
+    if (c->dev[dev] == NULL && !c->no_dev[dev]) {
+        cz_gpu_r1cs_host h = {r->nrows,
+                              r->nvars,
+                              r->npublic + 1,
+                              {r->a.row_ptr, r->b.row_ptr, r->c.row_ptr},
+                              {r->a.var, r->b.var, r->c.var},
+                              {r->a.coef, r->b.coef, r->c.coef},
+                              (const cz_bls12381_fr *)r->coefs,
+                              r->ncoefs};
+        cz_errinfo ei;
+        cz_errinfo_clear(&ei);
+        if (cz_bls12381_gpu_r1cs_upload(&c->dev[dev], &h, dev, &ei) != CZ_OK) {
+            c->no_dev[dev] = 1;
+            CZ_LOG_WARN("GPU %d: the circuit's matrices (%u rows) stay on the host, a, b, c are "
+                        "computed on the CPU: %s",
+                        dev, r->nrows, ei.msg);
+        } else
+            CZ_LOG_INFO("GPU %d: the circuit's matrices (%u rows) resident, %zu MiB", dev, r->nrows,
+                        cz_gpu_r1cs_bytes(c->dev[dev]) >> 20);
+    }
+    m = c->dev[dev];
+    pthread_mutex_unlock(&c->lock);
+    return m;
+}
+
+/* a, b, c of pt from the circuit's matrices on the CPU (pool), into buffers of pt's own. */
+static int abc_on_host(cz__bp_part *pt, cz__bp_circuit *c, cz_threadpool *pool, cz_errinfo *ei) {
+    size_t bytes = pt->as.abc_size * FR_BYTES;
+    cz_r1cs r = c->r; /* a view: the witness is the partition's */
+    int rc;
+    pthread_mutex_lock(&c->lock);
+    if (!c->warned) {
+        c->warned = 1;
+        CZ_LOG_WARN("a, b, c of the circuit's partitions (%u rows) are computed on the CPU, "
+                    "outside the memory budget (%zu MiB each)",
+                    c->r.nrows, 3 * bytes >> 20);
+    }
+    pthread_mutex_unlock(&c->lock);
+    pt->a = cz_host_alloc(bytes, 0);
+    pt->b = cz_host_alloc(bytes, 0);
+    pt->c = cz_host_alloc(bytes, 0);
+    pt->abc_own = 1;
+    pt->as.a = pt->a;
+    pt->as.b = pt->b;
+    pt->as.c = pt->c;
+    if (pt->a == NULL || pt->b == NULL || pt->c == NULL) {
+        abc_back(pt);
+        return cz_fail(ei, CZ_ENOMEM, "a, b, c on the CPU: 3 x %zu bytes", bytes);
+    }
+    r.w = (uint64_t(*)[4])pt->w;
+    if ((rc = cz_r1cs_eval((uint64_t(*)[4])pt->a, (uint64_t(*)[4])pt->b, (uint64_t(*)[4])pt->c, &r,
+                           pt->as.abc_size, CZ_R1CS_EVAL_INPUT_ROWS, pool, ei)) != CZ_OK)
+        abc_back(pt);
+    return rc;
+}
+
 int cz__bp_upload(void *part, void *job, const cz_engine_device *dev, cz_part_times *t,
                   cz_errinfo *ei) {
+    cz__bp_job *j = job;
     cz__bp_part *pt = part;
+    const cz_gpu_r1cs *m = NULL;
     int rc;
-    (void)job;
     if (dev->device < 0 || dev->ws == NULL)
         return CZ_OK;
-    rc = cz_groth16_bp_upload(pt->pp, dev->ws, ei);
+    if (pt->a == NULL && (m = circuit_on_device(j->circ, dev->device)) == NULL &&
+        (rc = abc_on_host(pt, j->circ, dev->cpu, ei)) != CZ_OK)
+        return rc;
+    rc = m != NULL ? cz_groth16_bp_upload_eval(pt->pp, dev->ws, m, ei)
+                   : cz_groth16_bp_upload(pt->pp, dev->ws, ei);
     t->upload = cz_groth16_bp_pending_timings(pt->pp)->upload_ms;
     if (rc == CZ_OK) {
         abc_back(pt); /* on the device now: not read again */
@@ -211,7 +294,7 @@ int cz__bp_upload(void *part, void *job, const cz_engine_device *dev, cz_part_ti
         /* the workspace could not grow: compute uploads under the lock instead */
         CZ_LOG_WARN("GPU %d: partition inputs uploaded under the lock: %s", dev->device, ei->msg);
         cz_errinfo_clear(ei);
-        rc = CZ_OK;
+        rc = pt->a == NULL ? abc_on_host(pt, j->circ, dev->cpu, ei) : CZ_OK;
     }
     return rc;
 }
@@ -226,6 +309,10 @@ int cz__bp_compute(void *part, void *job, const cz_engine_device *dev, cz_part_t
         return cz_fail(ei, CZ_EUNSUPPORTED,
                        "a benchmark key has its bases on the GPU only (--gpu)");
     if (dev->device >= 0 && (rc = gpu_key(&key, j, dev->device, &pt->as, ei)) != CZ_OK)
+        return rc;
+    /* a partition that carries w alone that upload skipped (the CPU backend) */
+    if (pt->a == NULL && (dev->device < 0 || dev->ws == NULL) &&
+        (rc = abc_on_host(pt, j->circ, dev->compute, ei)) != CZ_OK)
         return rc;
     rc = cz_groth16_bp_compute(pt->pp, key, dev->compute, ei);
     const cz_groth16_timings *tm = cz_groth16_bp_pending_timings(pt->pp);
@@ -273,12 +360,18 @@ int cz__bp_verify(void *job, const cz_groth16_proof *proofs, uint32_t nparts, cz
 
 int cz__bp_circuit_ready(cz__bp_circuit *c, cz_threadpool *pool, cz_errinfo *ei) {
     int rc = cz_r1cs_densities(&c->a_aux, &c->b_input, &c->b_aux, &c->r, pool, ei);
+    CZ_ASSERT(pthread_mutex_init(&c->lock, NULL) == 0);
+    c->lock_made = 1;
     free(c->r.w); /* the recording's zero witness: every partition brings its own */
     c->r.w = NULL;
     return rc;
 }
 
 void cz__bp_circuit_fini(cz__bp_circuit *c) {
+    for (int d = 0; d < CZ_ENGINE_MAX_DEVICES; d++)
+        cz_gpu_r1cs_free(c->dev[d]);
+    if (c->lock_made)
+        pthread_mutex_destroy(&c->lock);
     cz_r1cs_free(&c->r);
     free(c->a_aux);
     free(c->b_input);
@@ -287,16 +380,17 @@ void cz__bp_circuit_fini(cz__bp_circuit *c) {
 }
 
 void cz__bp_workload_of(cz_workload *out, const cz_workload_ops *ops, void *job, cz__bp_job *j,
-                        cz_proof_kind kind, const cz__bp_circuit *c) {
+                        cz_proof_kind kind, cz__bp_circuit *c) {
     const cz_r1cs *r = &c->r;
     uint64_t v, wbytes;
+    j->circ = c;
     j->a_aux = c->a_aux;
     j->b_in = c->b_input;
     j->b_aux = c->b_aux;
     j->ninput = (size_t)r->npublic + 1;
     j->naux = r->naux;
     j->abc_size = (size_t)r->nrows + j->ninput;
-    v = (uint64_t)j->abc_size * FR_BYTES;
+    v = c->abc_on_gpu ? 0 : (uint64_t)j->abc_size * FR_BYTES;
     wbytes = (uint64_t)r->nvars * FR_BYTES;
     cz__bp_workload(out, ops, job, j, kind, 3 * v + wbytes + (uint64_t)j->ninput * FR_BYTES);
 }

@@ -11,7 +11,11 @@
  *             outside the lock), the pending proof, the G2 MSM started on dev->cpu unless the
  *             key holds B_G2
  *   upload    a, b, c and w into the GPU worker's device buffers (dev->ws); a, b, c go back to
- *             the pool at once
+ *             the pool at once. A partition of a circuit with abc_on_gpu carries w alone: w is
+ *             uploaded and a, b, c computed on the device from the circuit's matrices, resident
+ *             there from the first use (cz__bp_circuit.dev); where they cannot be (device memory,
+ *             the CPU backend) a, b, c are computed on the CPU from the matrices instead, into
+ *             buffers of the partition's own (one warning per circuit)
  *   compute   under the device lock: the 7 NTTs and the MSMs (GPU, or CPU with dev->compute)
  *   finish    joins the G2 MSM, the epilogue: the proof (a struct); w goes back to the pool
  *   verify    the job's partitions at once (cz_groth16_verify_batch)
@@ -51,25 +55,34 @@ typedef struct cz__bp_job {
     int skip_verify;                      /* a benchmark key: proofs timed, not verified */
     const uint64_t *a_aux, *b_in, *b_aux; /* the circuit's densities (the workload's) */
     size_t abc_size, ninput, naux;
-    cz__bp_keys *keys; /* a key cache of the workload's (not owned), or */
-    cz_srs_key *key;   /* the SRS manager's key (the job's reference; its device data are the
-                        * GPU keys); params is its data */
+    struct cz__bp_circuit *circ; /* the circuit of cz__bp_workload_of (not owned); NULL: none */
+    cz__bp_keys *keys;           /* a key cache of the workload's (not owned), or */
+    cz_srs_key *key; /* the SRS manager's key (the job's reference; its device data are the
+                      * GPU keys); params is its data */
 } cz__bp_job;
 
 /* One partition in flight: the pooled vectors and the assignment that views them. */
 typedef struct cz__bp_part {
     cz_mem *mem;
     cz_bls12381_fr *a, *b, *c, *w;
+    int abc_own; /* a, b, c are the partition's own (cz_host_alloc), not the pool's */
     cz_assignment as;
     cz_groth16_bp_pending *pp;
 } cz__bp_part;
 
 /* A circuit recorded once per shape for bellperson jobs (the Filecoin workloads): its matrices
  * without a witness, and its densities. cz__bp_circuit_ready computes the densities of r (recorded
- * by the caller) on pool and drops its recording's witness; fini frees it all. */
+ * by the caller) on pool and drops its recording's witness; fini frees it all (the device copies
+ * too). */
 typedef struct cz__bp_circuit {
     cz_r1cs r;
     uint64_t *a_aux, *b_input, *b_aux;
+    int abc_on_gpu;       /* partitions carry w alone; a, b, c come from r where they are proven */
+    pthread_mutex_t lock; /* guards dev[], no_dev[] and warned; made by ready */
+    int lock_made;
+    cz_gpu_r1cs *dev[CZ_ENGINE_MAX_DEVICES]; /* r on each device, from its first use */
+    int no_dev[CZ_ENGINE_MAX_DEVICES];       /* the device could not hold r */
+    int warned;
 } cz__bp_circuit;
 
 int cz__bp_circuit_ready(cz__bp_circuit *c, cz_threadpool *pool, cz_errinfo *ei);
@@ -85,11 +98,13 @@ void cz__bp_job_fini(cz__bp_job *j);
 void cz__bp_workload(cz_workload *out, const cz_workload_ops *ops, void *job, cz__bp_job *j,
                      cz_proof_kind kind, uint64_t part_bytes);
 /* The same for a job whose partitions are c's: the densities and sizes from c, part_bytes its a, b,
- * c and w plus a copy of its inputs (what a chunked synthesis holds beside the pooled buffers). */
+ * c (none with c->abc_on_gpu) and w plus a copy of its inputs (what a chunked synthesis holds
+ * beside the pooled buffers). */
 void cz__bp_workload_of(cz_workload *out, const cz_workload_ops *ops, void *job, cz__bp_job *j,
-                        cz_proof_kind kind, const cz__bp_circuit *c);
+                        cz_proof_kind kind, cz__bp_circuit *c);
 
-/* A partition with a, b, c (abc_size each) and w (ninput + naux) from env's pool. */
+/* A partition with a, b, c (abc_size each; none for a circuit with abc_on_gpu) and w (ninput +
+ * naux) from env's pool. */
 int cz__bp_part_new(cz__bp_part **out, const cz__bp_job *j, const cz_part_env *env, cz_errinfo *ei);
 /* Whether the synthesized partition's public inputs (w[1..npub]) are expect's (canonical limbs):
  * CZ_EINTERNAL naming what (the workload) and the first that differs otherwise. */

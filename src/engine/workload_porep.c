@@ -10,9 +10,10 @@
  * bad C1 is refused before it needs a key and costs no synthesis. The job keeps the decoded C1,
  * which the witness points into. Synthesizing partition p is its witness and each row's a, b, c
  * with the input constraints (cz__porep_synthesize), straight into the pooled buffers in the
- * recorded variable order; its public inputs must be the ones derived from the C1's commitments and
- * the challenges, and the proofs are verified against them (the bellperson stages' verify) before
- * the job is done. The result is the partitions' proofs in order, 192 bytes each.
+ * recorded variable order (the witness alone when the circuit computes a, b, c on the GPU:
+ * cz_porep_circuit_abc_on_gpu); its public inputs must be the ones derived from the C1's
+ * commitments and the challenges, and the proofs are verified against them (the bellperson stages'
+ * verify) before the job is done. The result is the partitions' proofs in order, 192 bytes each.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -78,6 +79,10 @@ int cz_porep_circuit_create(cz_porep_circuit **out, uint64_t registered_proof, c
     }
     *out = c;
     return CZ_OK;
+}
+
+void cz_porep_circuit_abc_on_gpu(cz_porep_circuit *c, int on) {
+    c->rec.abc_on_gpu = on != 0;
 }
 
 void cz_porep_circuit_free(cz_porep_circuit *c) {
@@ -175,7 +180,8 @@ int cz_workload_porep(cz_workload *out, const cz_porep_circuit *c, cz_srs_key *k
         porep_destroy(j);
         return rc;
     }
-    /* a, b, c and w pooled, and the synthesis's input copies while it runs */
-    cz__bp_workload_of(out, &porep_ops, j, &j->g, CZ_KIND_POREP_C2, &c->rec);
+    /* a, b, c (unless computed on the GPU) and w pooled, and the synthesis's input copies while
+     * it runs; the circuit's device copies are made on first use, under its lock */
+    cz__bp_workload_of(out, &porep_ops, j, &j->g, CZ_KIND_POREP_C2, (cz__bp_circuit *)&c->rec);
     return CZ_OK;
 }

@@ -173,6 +173,7 @@ int cz_workload_post(cz_workload *out, const cz_post_circuit *c, cz_srs_key *key
     /* a, b, c and w pooled, and the chunk systems' inputs (a few per sector) while they run */
     cz__bp_workload_of(
         out, &post_ops, j, &j->g,
-        c->shape.kind == CZ__POST_WINNING ? CZ_KIND_WINNING_POST : CZ_KIND_WINDOW_POST, &c->rec);
+        c->shape.kind == CZ__POST_WINNING ? CZ_KIND_WINNING_POST : CZ_KIND_WINDOW_POST,
+        (cz__bp_circuit *)&c->rec); /* a, b, c on the host: no device copies are made */
     return CZ_OK;
 }
