@@ -121,6 +121,11 @@ typedef struct cz_r1cs_stats {
 /* Fills st in two threaded passes (terms, then witness values). CZ_ENOMEM. */
 int cz_r1cs_stats_get(cz_r1cs_stats *st, const cz_r1cs *cs, cz_threadpool *pool, cz_errinfo *ei);
 
+/* A BLS12-381 system's arrays as the device upload takes them (cuzk/gpu.h,
+ * cz_bls12381_gpu_r1cs_upload): a view, valid while cs lives. */
+typedef struct cz_gpu_r1cs_host cz_gpu_r1cs_host;
+void cz_r1cs_gpu_view(cz_gpu_r1cs_host *out, const cz_r1cs *cs);
+
 #ifdef __cplusplus
 }
 #endif

@@ -219,15 +219,9 @@ static const cz_gpu_r1cs *circuit_on_device(cz__bp_circuit *c, int dev) {
         return NULL;
     pthread_mutex_lock(&c->lock);
     if (c->dev[dev] == NULL && !c->no_dev[dev]) {
-        cz_gpu_r1cs_host h = {r->nrows,
-                              r->nvars,
-                              r->npublic + 1,
-                              {r->a.row_ptr, r->b.row_ptr, r->c.row_ptr},
-                              {r->a.var, r->b.var, r->c.var},
-                              {r->a.coef, r->b.coef, r->c.coef},
-                              (const cz_bls12381_fr *)r->coefs,
-                              r->ncoefs};
+        cz_gpu_r1cs_host h;
         cz_errinfo ei;
+        cz_r1cs_gpu_view(&h, r);
         cz_errinfo_clear(&ei);
         if (cz_bls12381_gpu_r1cs_upload(&c->dev[dev], &h, dev, &ei) != CZ_OK) {
             c->no_dev[dev] = 1;

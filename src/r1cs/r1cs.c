@@ -8,6 +8,7 @@
  * the first failing row of each chunk and reports the lowest.
  */
 #include "cuzk/r1cs.h"
+#include "cuzk/gpu.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -279,4 +280,15 @@ int cz_r1cs_check(const cz_r1cs *cs, cz_threadpool *pool, uint32_t *bad_row, cz_
     if (bad_row != NULL)
         *bad_row = first;
     return cz_fail(ei, CZ_EVERIFY, "r1cs: row %u is not satisfied (A·w · B·w != C·w)", first);
+}
+
+void cz_r1cs_gpu_view(cz_gpu_r1cs_host *out, const cz_r1cs *cs) {
+    *out = (cz_gpu_r1cs_host){cs->nrows,
+                              cs->nvars,
+                              cs->npublic + 1,
+                              {cs->a.row_ptr, cs->b.row_ptr, cs->c.row_ptr},
+                              {cs->a.var, cs->b.var, cs->c.var},
+                              {cs->a.coef, cs->b.coef, cs->c.coef},
+                              (const cz_bls12381_fr *)cs->coefs,
+                              cs->ncoefs};
 }

@@ -27,18 +27,12 @@ static void check_eval(const cz_r1cs *cs, const cz_bellperson_params *params,
                        const cz_groth16_bp_gpu_key *key, const cz_assignment *as,
                        const cz_bls12381_fr *r, const cz_bls12381_fr *s,
                        const cz_groth16_proof *cpu) {
-    cz_gpu_r1cs_host h = {cs->nrows,
-                          cs->nvars,
-                          cs->npublic + 1,
-                          {cs->a.row_ptr, cs->b.row_ptr, cs->c.row_ptr},
-                          {cs->a.var, cs->b.var, cs->c.var},
-                          {cs->a.coef, cs->b.coef, cs->c.coef},
-                          (const cz_bls12381_fr *)cs->coefs,
-                          cs->ncoefs};
+    cz_gpu_r1cs_host h;
     cz_gpu_r1cs *m = NULL;
     cz_groth16_gpu_ws *ws = NULL;
     cz_errinfo ei;
     cz_errinfo_clear(&ei);
+    cz_r1cs_gpu_view(&h, cs);
     if (!CHECK_ERR(cz_bls12381_gpu_r1cs_upload(&m, &h, 0, &ei), CZ_OK) ||
         !CHECK_ERR(cz_groth16_gpu_ws_create(&ws, 0, &ei), CZ_OK)) {
         fprintf(stderr, "  %s\n", ei.msg);

@@ -139,19 +139,8 @@ static void make_system(cz_r1cs *cs, uint32_t npublic, uint32_t naux, uint32_t n
 
 /* The device-layer view of cs. */
 static cz_gpu_r1cs_host host_of(const cz_r1cs *cs) {
-    const cz_r1cs_mat *mats[3] = {&cs->a, &cs->b, &cs->c};
     cz_gpu_r1cs_host h;
-    memset(&h, 0, sizeof h);
-    h.nrows = cs->nrows;
-    h.nvars = cs->nvars;
-    h.ninput = cs->npublic + 1;
-    for (int k = 0; k < 3; k++) {
-        h.row_ptr[k] = mats[k]->row_ptr;
-        h.var[k] = mats[k]->var;
-        h.coef[k] = mats[k]->coef;
-    }
-    h.coefs = (const cz_bls12381_fr *)(const void *)cs->coefs;
-    h.ncoefs = cs->ncoefs;
+    cz_r1cs_gpu_view(&h, cs);
     return h;
 }
 
