@@ -95,7 +95,7 @@ pack() {
   local all
   all=$(ninja -C "$B" -t targets all 2>/dev/null | sed 's/:.*//')
   for t in cuzk-daemon daemon_test_gpus cuzk-bench-gpu-bellperson cuzk-bench-setup-bellperson \
-    cuzk-bench-gpu-ceiling cuzk-bench-gpu-accumulation cuzk-bench-post-synth \
+    cuzk-bench-gpu-ceiling cuzk-bench-gpu-accumulation cuzk-bench-gpu-r1cs cuzk-bench-post-synth \
     cuzk-bench-porep-synth cuzk-cli; do
     grep -qx "$t" <<<"$all" && targets+=("$t")
   done
@@ -381,9 +381,15 @@ porep_phase() {
     say "porep: key and C1 in $T ($(df -PhT "$dir" | awk 'NR == 2 { print $2 ", " $5 " free" }')), $(free -g | awk '/Mem:/{print $2}') GiB"
     step porep-fake 60 $X/cuzk filecoin fake-c1 --sector-size 32GiB --seed 9 --miner 1000 \
       --sector 1 -o "$T/c1.json"
+    local src=0
     step porep-setup 330 $X/cuzk filecoin setup porep-c2 --sector-size 32GiB --params-dir "$T/p" \
-      --seed 0108 --gpu
+      --seed 0108 --gpu || src=$?
     grep -hE 'ms|GPU|recorded' "$O/porep-setup.log" | tail -5 | cut -c1-300 >>"$S"
+    if [ "$src" != 0 ]; then
+      say "porep: FAIL: no key (setup exit $src)"
+      rm -rf "$T"
+      return
+    fi
     [ "${RSTAGE:-}" = key ] && { say "porep: key made, kept for RSTAGE=prove"; return; }
   fi
   for abc in ${RABC:-1}; do
