@@ -100,9 +100,20 @@ void cz__bp_job_fini(cz__bp_job *j) {
     memset(&j->s, 0, sizeof j->s);
 }
 
+/* Whether j's partitions carry w alone (a, b, c computed on the GPU from the circuit's
+ * matrices). */
+static int w_alone(const cz__bp_job *j) {
+    return j->circ != NULL && j->circ->abc_on_gpu;
+}
+
+/* The bytes of each of a partition's pooled a, b and c (none when it carries w alone). */
+static uint64_t abc_bytes(const cz__bp_job *j) {
+    return w_alone(j) ? 0 : (uint64_t)j->abc_size * FR_BYTES;
+}
+
 void cz__bp_workload(cz_workload *out, const cz_workload_ops *ops, void *job, cz__bp_job *j,
                      cz_proof_kind kind, uint64_t part_bytes) {
-    uint64_t v = j->circ != NULL && j->circ->abc_on_gpu ? 0 : (uint64_t)j->abc_size * FR_BYTES;
+    uint64_t v = abc_bytes(j);
     memset(out, 0, sizeof *out);
     out->ops = ops;
     out->ctx = job;
@@ -153,7 +164,7 @@ int cz__bp_part_new(cz__bp_part **out, const cz__bp_job *j, const cz_part_env *e
     *out = NULL;
     if (pt == NULL)
         return cz_fail(ei, CZ_ENOMEM, "synthesis: partition state");
-    const int abc = j->circ == NULL || !j->circ->abc_on_gpu;
+    const int abc = !w_alone(j);
     pt->mem = env->mem;
     if (abc) {
         pt->a = cz_mem_get(env->mem, vbytes, env->res);
@@ -384,7 +395,7 @@ void cz__bp_workload_of(cz_workload *out, const cz_workload_ops *ops, void *job,
     j->ninput = (size_t)r->npublic + 1;
     j->naux = r->naux;
     j->abc_size = (size_t)r->nrows + j->ninput;
-    v = c->abc_on_gpu ? 0 : (uint64_t)j->abc_size * FR_BYTES;
+    v = abc_bytes(j);
     wbytes = (uint64_t)r->nvars * FR_BYTES;
     cz__bp_workload(out, ops, job, j, kind, 3 * v + wbytes + (uint64_t)j->ninput * FR_BYTES);
 }

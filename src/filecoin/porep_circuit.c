@@ -150,11 +150,19 @@ void cz__porep_circuit_challenge(cz__cs *cs, const cz__porep_shape *shape,
     free(st);
 }
 
-void cz__porep_circuit(cz__cs *cs, const cz__porep_shape *shape, const cz__porep_partition *p) {
+/* The partition circuit of p into cs; mark (NULL: not wanted) is where cs stands after the top. */
+static void circuit_marked(cz__cs *cs, const cz__porep_shape *shape, const cz__porep_partition *p,
+                           cz__cs_mark *mark) {
     cz__porep_top top;
     cz__porep_circuit_top(cs, shape, p, &top);
+    if (mark != NULL)
+        cz__cs_mark_get(mark, cs);
     for (size_t i = 0; i < p->nchallenges && cz__cs_status(cs, NULL) == CZ_OK; i++)
         cz__porep_circuit_challenge(cs, shape, &p->challenges[i], &top);
+}
+
+void cz__porep_circuit(cz__cs *cs, const cz__porep_shape *shape, const cz__porep_partition *p) {
+    circuit_marked(cs, shape, p, NULL);
 }
 
 int cz__porep_circuit_blank(cz__cs *cs, const cz__porep_shape *shape, size_t nchallenges,
@@ -181,14 +189,7 @@ int cz__porep_circuit_blank(cz__cs *cs, const cz__porep_shape *shape, size_t nch
     memset(&p, 0, sizeof p);
     p.challenges = ch;
     p.nchallenges = n;
-    if (top != NULL) {
-        cz__porep_top t;
-        cz__porep_circuit_top(cs, shape, &p, &t);
-        cz__cs_mark_get(top, cs);
-        for (size_t i = 0; i < n && cz__cs_status(cs, NULL) == CZ_OK; i++)
-            cz__porep_circuit_challenge(cs, shape, &p.challenges[i], &t);
-    } else
-        cz__porep_circuit(cs, shape, &p);
+    circuit_marked(cs, shape, &p, top);
     free(paths);
     free(ch);
     return cz__cs_status(cs, ei);

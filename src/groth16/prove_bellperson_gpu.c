@@ -322,14 +322,14 @@ int cz__bp_upload_gpu(cz_groth16_bp_pending *pp, cz_groth16_gpu_ws *ws, const cz
     uint64_t t = cz_clock_now_ns();
     uint8_t *buf;
 
-    if ((rc = cz__g16_gpu_ws_reserve(ws, ws_bytes(pp), ei)) != CZ_OK)
-        return rc;
-    buf = cz__g16_gpu_ws_buf(ws);
     if (m != NULL && cz_gpu_r1cs_device(m) != dev)
         return cz_fail(ei, CZ_EINVAL,
                        "bellperson prove: the matrices are on GPU %d, the "
                        "workspace on GPU %d",
                        cz_gpu_r1cs_device(m), dev);
+    if ((rc = cz__g16_gpu_ws_reserve(ws, ws_bytes(pp), ei)) != CZ_OK)
+        return rc;
+    buf = cz__g16_gpu_ws_buf(ws);
     for (int v = 0; m == NULL && v < 3 && rc == CZ_OK; v++) {
         uint8_t *d = buf + (size_t)v * n * fr;
         cp_what[k] = what[v];
