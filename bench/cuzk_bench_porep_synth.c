@@ -14,6 +14,9 @@
  *                 the pooled buffers)
  *   op "witness-into" the witness alone (WITNESS) into the touched aux buffer: the engine's
  *                 way when a, b, c are computed on the GPU (gpus.abc_on_gpu)
+ *   op "compact-into" the same witness compact (booleans as bits, the other values in order:
+ *                 cuzk/r1cs.h) into touched buffers, the bits cleared first: the engine's way
+ *                 for a circuit that knows its booleans (PoRep, gpus.abc_on_gpu)
  *   op "record"   the same challenges recorded (RECORD: the matrices), one run
  *   op "recording" the whole partition's recording as the daemon makes it once per sector size
  *                 (cz__porep_record: the top and one challenge recorded, the others copied), one
@@ -41,6 +44,7 @@ static void print(const char *op, const char *extra, double *ns, int runs) {
 /* Buffers of the caller's for a PROVE system (aux, a, b, c). */
 typedef struct {
     cz_bls12381_fr *aux, *a, *b, *c;
+    uint64_t *bits; /* not NULL: a compact WITNESS, its values into aux */
     size_t naux, nrows;
 } prove_bufs;
 
@@ -53,8 +57,15 @@ static size_t synth(const cz__porep_fake *f, cz__porep_challenge *w, size_t n, c
     size_t rows = 0;
     if (cz__cs_init(&cs, mode, flags, NULL) != CZ_OK)
         return 0;
-    if (bufs != NULL && cz__cs_use_buffers(&cs, bufs->aux, bufs->naux, bufs->a, bufs->b, bufs->c,
-                                           bufs->nrows, NULL) != CZ_OK) {
+    if (bufs != NULL && bufs->bits != NULL) {
+        memset(bufs->bits, 0, (bufs->naux + 63) / 64 * sizeof *bufs->bits);
+        if (cz__cs_use_compact(&cs, bufs->bits, 0, bufs->naux, bufs->aux, bufs->naux, NULL) !=
+            CZ_OK) {
+            cz__cs_free(&cs);
+            return 0;
+        }
+    } else if (bufs != NULL && cz__cs_use_buffers(&cs, bufs->aux, bufs->naux, bufs->a, bufs->b,
+                                                  bufs->c, bufs->nrows, NULL) != CZ_OK) {
         cz__cs_free(&cs);
         return 0;
     }
@@ -92,7 +103,7 @@ int main(int argc, char **argv) {
     cz__porep_challenge *w;
     cz_errinfo ei;
     size_t rows = 0, naux = 0;
-    prove_bufs bufs;
+    prove_bufs bufs = {0};
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--sector-size") == 0 && i + 1 < argc) {
             char *end;
@@ -179,6 +190,20 @@ int main(int argc, char **argv) {
             ns[r] = (double)(bench_now_ns() - t0);
         }
         print_rate("witness-into", ns, runs, size, n, rows);
+        if ((wb.bits = malloc((naux + 63) / 64 * sizeof *wb.bits)) == NULL) {
+            fprintf(stderr, "cuzk-bench-porep-synth: out of memory\n");
+            return 1;
+        }
+        for (int r = 0; r < runs; r++) {
+            uint64_t t0 = bench_now_ns();
+            if (synth(&f, w, n, CZ__CS_WITNESS, 0, &wb, NULL) != rows) {
+                fprintf(stderr, "cuzk-bench-porep-synth: the compact synthesis failed\n");
+                return 1;
+            }
+            ns[r] = (double)(bench_now_ns() - t0);
+        }
+        print_rate("compact-into", ns, runs, size, n, rows);
+        free(wb.bits);
     }
     free(bufs.aux);
     free(bufs.a);

@@ -276,6 +276,9 @@ typedef struct cz_gpu_r1cs_host {
     const uint32_t *coef[3];    /* the same count, each < ncoefs */
     const cz_bls12381_fr *coefs;
     uint32_t ncoefs;
+    /* NULL, or (nvars + 63) / 64 words: the boolean variables (cz_r1cs.booleans), resident too,
+     * so that cz_gpu_r1cs_expand makes witnesses of compact ones */
+    const uint64_t *booleans;
 } cz_gpu_r1cs_host;
 
 typedef struct cz_gpu_r1cs cz_gpu_r1cs;
@@ -288,6 +291,17 @@ int cz_bls12381_gpu_r1cs_upload(cz_gpu_r1cs **out, const cz_gpu_r1cs_host *h, in
 void cz_gpu_r1cs_free(cz_gpu_r1cs *m);          /* NULL is a no-op */
 size_t cz_gpu_r1cs_bytes(const cz_gpu_r1cs *m); /* device bytes it holds */
 int cz_gpu_r1cs_device(const cz_gpu_r1cs *m);
+/* The values of a compact witness of m (its variables that are not booleans); nvars when m has
+ * no booleans. */
+uint32_t cz_gpu_r1cs_nvals(const cz_gpu_r1cs *m);
+
+/* w (nvars elements on m's device, Montgomery) from a compact witness on the device (cuzk/r1cs.h):
+ * d_bits, (nvars + 63) / 64 words, the booleans' values, and d_vals, the cz_gpu_r1cs_nvals values
+ * of the other variables in order. The bits of variables that are not booleans are not read
+ * (cz_r1cs_witness_expand checks them on the host). CZ_EINVAL for m without booleans or an
+ * argument missing or not 16-byte aligned (d_bits 8-byte). */
+int cz_gpu_r1cs_expand(const cz_gpu_r1cs *m, void *d_w, const void *d_bits, const void *d_vals,
+                       cz_errinfo *ei);
 
 /* a, b, c of the witness d_w (nvars elements on m's device, Montgomery) into d_abc, three vectors
  * of n elements each (a at element 0, b at n, c at 2n): row i < nrows its rows' sums; row

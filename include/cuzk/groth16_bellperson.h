@@ -112,6 +112,12 @@ int cz_groth16_bp_prove(cz_groth16_proof *proofs, const cz_bellperson_params *pa
  *                           NULL: the witness alone), GPU only: the assignment into ws and a, b, c
  *                           computed there from m, the circuit's matrices resident on ws's device
  *                           (cuzk/gpu.h); such an assignment cannot be computed otherwise;
+ *   cz_groth16_bp_upload_compact  instead, for an assignment whose witness is compact
+ *                           (cuzk/r1cs.h: as->aux NULL, as->input the first ninput of vals):
+ *                           bits and vals (host memory; pinned copies fastest) to ws's device,
+ *                           w expanded there by m, which holds the circuit's booleans, and a, b,
+ *                           c computed from it as upload_eval does; the G2 MSM must then run on
+ *                           the device (a key with B_G2): the aux values exist only there;
  *   cz_groth16_bp_compute   h and the G1 MSMs on the CPU (key NULL, on pool) or on the key's
  *                           GPU (uploading first when upload was not called); with a key holding
  *                           B_G2 and the G2 MSM not started, the G2 MSM too, on the GPU;
@@ -132,6 +138,9 @@ int cz_groth16_bp_upload(cz_groth16_bp_pending *pp, cz_groth16_gpu_ws *ws, cz_er
 typedef struct cz_gpu_r1cs cz_gpu_r1cs;
 int cz_groth16_bp_upload_eval(cz_groth16_bp_pending *pp, cz_groth16_gpu_ws *ws,
                               const cz_gpu_r1cs *m, cz_errinfo *ei);
+int cz_groth16_bp_upload_compact(cz_groth16_bp_pending *pp, cz_groth16_gpu_ws *ws,
+                                 const cz_gpu_r1cs *m, const uint64_t *bits,
+                                 const cz_bls12381_fr *vals, cz_errinfo *ei);
 int cz_groth16_bp_compute(cz_groth16_bp_pending *pp, const cz_groth16_bp_gpu_key *key,
                           cz_threadpool *pool, cz_errinfo *ei);
 int cz_groth16_bp_finish(cz_groth16_proof *proof, cz_groth16_bp_pending *pp, cz_errinfo *ei);

@@ -19,6 +19,14 @@
  * row_ptr, var, coef, the coefficient table (cz_r1cs_coef_set*) and the witness w. cz_r1cs_free
  * releases everything. The struct has no hidden state: every field is the caller's to read.
  *
+ * Compact witnesses. A system may know which of its variables are boolean by construction
+ * (booleans: bit v set when variable v is 0 or 1 in every witness, as a synthesizer that allocated
+ * it as a bit knows; the Filecoin circuits' aux are 98.7 % such bits). A witness of it then
+ * travels compact: bits, one per variable, the booleans' values (0 at every other variable), and
+ * vals, the values of the other variables in variable order (ONE and the public inputs first,
+ * they are never booleans). A 2^27-row PoRep partition's witness so takes about 70 MB instead of
+ * 4.2 GB; cz_r1cs_witness_expand (here) and cz_gpu_r1cs_expand (on the device) make w of it.
+ *
  * Costs: evaluation and checking make one pass over the terms, multiplying only for coefficients
  * other than ±1 (one Montgomery product each), threaded by rows over a cz_threadpool.
  */
@@ -55,6 +63,8 @@ typedef struct cz_r1cs {
     uint32_t ncoefs;
     uint64_t (*coefs)[4]; /* ncoefs coefficients, Montgomery form */
     uint64_t (*w)[4];     /* nvars witness values, Montgomery form; w[0] = 1 */
+    uint64_t *booleans;   /* NULL, or (nvars + 63) / 64 words: the variables boolean by
+                           * construction (never 0 .. npublic); freed by cz_r1cs_free */
 } cz_r1cs;
 
 /*
@@ -123,6 +133,21 @@ int cz_r1cs_stats_get(cz_r1cs_stats *st, const cz_r1cs *cs, cz_threadpool *pool,
 
 /* A BLS12-381 system's arrays as the device upload takes them (cuzk/gpu.h,
  * cz_bls12381_gpu_r1cs_upload): a view, valid while cs lives. */
+/* The 64-bit words of a compact witness's bits for nvars variables. */
+static inline size_t cz_r1cs_bool_words(uint32_t nvars) {
+    return ((size_t)nvars + 63) / 64;
+}
+/* The values of a compact witness of cs: its variables that are not booleans (nvars when
+ * cs->booleans is NULL). */
+uint32_t cz_r1cs_nvals(const cz_r1cs *cs);
+
+/* w (nvars entries, Montgomery form) from the compact witness bits, vals of cs (cs->booleans
+ * required, CZ_EINVAL otherwise): w[v] = 1 or 0 as bit v for a boolean, the next of vals for the
+ * others. CZ_EFORMAT naming the first variable whose bit is set though it is not a boolean
+ * (w is then incomplete). Threaded over pool (NULL: this thread). */
+int cz_r1cs_witness_expand(uint64_t (*w)[4], const cz_r1cs *cs, const uint64_t *bits,
+                           const uint64_t (*vals)[4], cz_threadpool *pool, cz_errinfo *ei);
+
 typedef struct cz_gpu_r1cs_host cz_gpu_r1cs_host;
 void cz_r1cs_gpu_view(cz_gpu_r1cs_host *out, const cz_r1cs *cs);
 

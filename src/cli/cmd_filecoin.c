@@ -39,7 +39,9 @@ static const char filecoin_help[] =
     "circuit-info: synthesizes the circuit without a witness and prints one JSON object:\n"
     "  constraints (as synthesized, without bellperson's input constraints), inputs (ONE\n"
     "  included), aux, a_aux_density, b_input_density, b_aux_density (variables counted),\n"
-    "  nnz_a, nnz_b, nnz_c, domain_log. A 32 GiB WindowPoSt partition records 125 M rows: about\n"
+    "  nnz_a, nnz_b, nnz_c, domain_log, booleans (aux allocated as bits: a compact witness\n"
+    "  holds them as bits) and compact_witness_bytes. A 32 GiB WindowPoSt partition records 125 M "
+    "rows: about\n"
     "  9 GB of memory and a minute; a 32 GiB PoRep partition 130 M.\n"
     "setup: makes an INSECURE local key (single-party trapdoor) for the kind's circuit and\n"
     "  writes it into DIR under the Filecoin file names (v28-...params and .vk), where the\n"
@@ -117,10 +119,14 @@ static int circuit_info(int argc, char **argv) {
     }
     printf("{\"kind\":\"%s\",\"sector_size\":%llu,\"constraints\":%zu,\"inputs\":%zu,\"aux\":%zu,"
            "\"a_aux_density\":%zu,\"b_input_density\":%zu,\"b_aux_density\":%zu,"
-           "\"nnz_a\":%llu,\"nnz_b\":%llu,\"nnz_c\":%llu,\"domain_log\":%u}\n",
+           "\"nnz_a\":%llu,\"nnz_b\":%llu,\"nnz_c\":%llu,\"domain_log\":%u,\"booleans\":%zu,"
+           "\"compact_witness_bytes\":%llu}\n",
            kind, (unsigned long long)sector_size, info.cs.nrows, info.cs.ninput, info.cs.naux,
            info.cs.a_aux, info.cs.b_input, info.cs.b_aux, (unsigned long long)info.cs.nnz[0],
-           (unsigned long long)info.cs.nnz[1], (unsigned long long)info.cs.nnz[2], info.domain_log);
+           (unsigned long long)info.cs.nnz[1], (unsigned long long)info.cs.nnz[2], info.domain_log,
+           info.cs.booleans,
+           (unsigned long long)((info.cs.ninput + info.cs.naux + 63) / 64 * 8 +
+                                (info.cs.ninput + info.cs.naux - info.cs.booleans) * 32));
     return CZ_EXIT_OK;
 }
 

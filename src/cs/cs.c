@@ -116,6 +116,27 @@ int cz__cs_use_buffers(cz__cs *cs, cz_bls12381_fr *aux, size_t aux_cap, cz_bls12
     return CZ_OK;
 }
 
+int cz__cs_use_compact(cz__cs *cs, uint64_t *bits, size_t bit_at, size_t aux_cap,
+                       cz_bls12381_fr *vals, size_t vals_cap, cz_errinfo *ei) {
+    if (cs->err.code != CZ_OK)
+        return cz__cs_status(cs, ei);
+    if (cs->naux != 0 || cs->nrows != 0 || cs->external || cs->compact ||
+        cs->mode != CZ__CS_WITNESS)
+        return cz_fail(ei, CZ_EINVAL, "cs: compact buffers for a fresh WITNESS system only");
+    if (bits == NULL || (vals == NULL && vals_cap != 0) || bit_at > SIZE_MAX - aux_cap)
+        return cz_fail(ei, CZ_EINVAL, "cs: compact buffers: no bits, no values or a bad range");
+    free(cs->aux);
+    cs->aux = NULL;
+    cs->aux_cap = aux_cap;
+    cs->compact = 1;
+    cs->cbits = bits;
+    cs->cbit_at = bit_at;
+    cs->cvals = vals;
+    cs->cvals_cap = vals_cap;
+    cs->nvals = 0;
+    return CZ_OK;
+}
+
 void cz__cs_free(cz__cs *cs) {
     if (cs == NULL)
         return;
@@ -138,6 +159,7 @@ void cz__cs_free(cz__cs *cs) {
     free(cs->a_aux.w);
     free(cs->b_input.w);
     free(cs->b_aux.w);
+    free(cs->aux_bool.w);
     memset(cs, 0, sizeof *cs);
 }
 
@@ -145,6 +167,32 @@ int cz__cs_status(const cz__cs *cs, cz_errinfo *ei) {
     if (cs->err.code == CZ_OK)
         return CZ_OK;
     return cz_fail(ei, cs->err.code, "%s", cs->err.msg);
+}
+
+/* Compact: aux naux into the caller's range, its value appended unless it is a boolean (bit
+ * names its value then, and only a 1 is written: the caller cleared the bits). */
+static cz__var compact_alloc(cz__cs *cs, int boolean, int bit, const cz_bls12381_fr *value) {
+    if (cs->naux >= cs->aux_cap)
+        return cz__cs_fail(cs, CZ_ERANGE, "the caller's range of %zu aux variables is full",
+                           cs->aux_cap),
+               cz__var_aux(0);
+    if (boolean && bit) {
+        const size_t g = cs->cbit_at + cs->naux, w = g / 64;
+        const uint64_t m = UINT64_C(1) << (g % 64);
+        if (w == cs->cbit_at / 64 || w == (cs->cbit_at + cs->aux_cap - 1) / 64)
+            __atomic_fetch_or(&cs->cbits[w], m, __ATOMIC_RELAXED); /* shared with a neighbour */
+        else
+            cs->cbits[w] |= m;
+    } else if (!boolean) {
+        if (cs->nvals >= cs->cvals_cap)
+            return cz__cs_fail(cs, CZ_ERANGE, "the caller's %zu values are full", cs->cvals_cap),
+                   cz__var_aux(0);
+        if (value != NULL)
+            cs->cvals[cs->nvals++] = *value;
+        else
+            cz_bls12381_fr_zero(&cs->cvals[cs->nvals++]);
+    }
+    return cz__var_aux((uint32_t)cs->naux++);
 }
 
 /* Appends a variable of one space: its value when values are kept, its density slots. */
@@ -159,6 +207,8 @@ static cz__var cs_alloc(cz__cs *cs, int input, const cz_bls12381_fr *value) {
                CZ__VAR_ONE;
     if (input && cs->inputs_closed)
         return cz__cs_fail(cs, CZ_EINVAL, "alloc_input after the input constraints"), CZ__VAR_ONE;
+    if (!input && cs->compact)
+        return compact_alloc(cs, 0, 0, value);
     if (cs->values) {
         if (!cz__cs_grow(cs, (void **)vals, cap, *n + 1, sizeof **vals,
                          input ? "the inputs" : "the aux values"))
@@ -181,6 +231,22 @@ cz__var cz__cs_alloc(cz__cs *cs, const cz_bls12381_fr *value) {
     return cs_alloc(cs, 0, value);
 }
 
+cz__var cz__cs_alloc_bit(cz__cs *cs, int v) {
+    cz_bls12381_fr val;
+    cz__var r;
+    if (cs->compact)
+        return cs->err.code == CZ_OK ? compact_alloc(cs, 1, v != 0, NULL) : cz__var_aux(0);
+    if (v)
+        cz_bls12381_fr_one(&val);
+    else
+        cz_bls12381_fr_zero(&val);
+    r = cs_alloc(cs, 0, &val);
+    if (cs->mode == CZ__CS_RECORD && cs->err.code == CZ_OK &&
+        cz__cs_bits_grow(cs, &cs->aux_bool, cs->naux))
+        cs->aux_bool.w[r / 64] |= UINT64_C(1) << (r % 64);
+    return r;
+}
+
 cz__var cz__cs_alloc_input(cz__cs *cs, const cz_bls12381_fr *value) {
     return cs_alloc(cs, 1, value);
 }
@@ -190,7 +256,7 @@ int cz__cs_var_exists(const cz__cs *cs, cz__var v) {
 }
 
 void cz__cs_value(cz_bls12381_fr *out, const cz__cs *cs, cz__var v) {
-    if (!cs->values || !cz__cs_var_exists(cs, v))
+    if (!cs->values || !cz__cs_var_exists(cs, v) || (cs->compact && !cz__var_is_input(v)))
         cz_bls12381_fr_zero(out);
     else
         *out = cz__var_is_input(v) ? cs->input[cz__var_index(v)] : cs->aux[cz__var_index(v)];

@@ -18,7 +18,9 @@
  *   CZ__CS_RECORD   the structure: each enforce appends its three rows (the terms with non-zero
  *                   coefficients, coefficients interned in one table) to growing CSR matrices;
  *                   values are kept too when CZ__CS_VALUES is set;
- *   CZ__CS_WITNESS  values only: enforce counts the row and does nothing else;
+ *   CZ__CS_WITNESS  values only: enforce counts the row and does nothing else; with
+ *                   cz__cs_use_compact the aux values go out compact (booleans as bits, the
+ *                   others in order: cuzk/r1cs.h's compact witness);
  *   CZ__CS_PROVE    bellperson's ProvingAssignment: values, a/b/c of each row evaluated as it is
  *                   enforced, and the three densities (unless CZ__CS_NO_DENSITY: a circuit
  *                   whose densities are known from its recording).
@@ -31,6 +33,11 @@
  * appends them and gives the proving assignment. cz__cs_extend appends a system synthesized on
  * its own (its input 0 is its own ONE, which becomes the target's), as bellperson's extend does
  * for chunks synthesized in parallel.
+ *
+ * Booleans. A variable allocated with cz__cs_alloc_bit is boolean by construction (its value is
+ * 0 or 1 in every witness, whatever the inputs): RECORD remembers which aux variables are, and
+ * the cz_r1cs it gives carries them (cz_r1cs.booleans), the layout of the compact witness. The
+ * gadgets allocate every bit they make this way.
  *
  * Errors are sticky: the first failure (memory, a variable that does not exist, a mode that
  * cannot do what is asked) is kept with its message in the system, every later call does
@@ -135,6 +142,16 @@ typedef struct cz__cs {
     int inputs_closed; /* PROVE: the input constraints were appended */
     int densities;     /* PROVE without CZ__CS_NO_DENSITY */
     int external;      /* aux (and a, b, c) are the caller's (cz__cs_use_buffers) */
+    /* RECORD: the aux variables allocated as booleans (cz__cs_alloc_bit) */
+    cz__cs_bits aux_bool;
+    /* WITNESS with cz__cs_use_compact: the caller's bit array, the bit of aux 0 there and the
+     * bits [cbit_at, cbit_at + aux_cap) the system writes; the non-boolean values, nvals of
+     * cvals_cap so far */
+    int compact;
+    uint64_t *cbits;
+    size_t cbit_at;
+    cz_bls12381_fr *cvals;
+    size_t nvals, cvals_cap;
 } cz__cs;
 
 /* A system in mode with ONE allocated (value 1). flags: CZ__CS_VALUES. CZ_ENOMEM, CZ_EINVAL. */
@@ -146,6 +163,17 @@ void cz__cs_free(cz__cs *cs);
  * capacity is the system's error (CZ_ERANGE). CZ_EINVAL for a system in use or another mode. */
 int cz__cs_use_buffers(cz__cs *cs, cz_bls12381_fr *aux, size_t aux_cap, cz_bls12381_fr *a,
                        cz_bls12381_fr *b, cz_bls12381_fr *c, size_t abc_cap, cz_errinfo *ei);
+/* Makes a fresh WITNESS system write its aux values compact, into memory of the caller's: aux
+ * j allocated by cz__cs_alloc_bit sets bit bit_at + j of bits when its value is 1 (the caller
+ * clears the bits first; a bit of 0 and the other aux variables write nothing there), and the
+ * other aux variables' values go to vals in allocation order. At most aux_cap aux variables and
+ * vals_cap values (CZ_ERANGE, the system's error); cs->nvals counts the values. The system writes
+ * only the bits [bit_at, bit_at + aux_cap), those of a 64-bit word it shares with another range
+ * atomically, so systems of adjacent ranges may fill one array from several threads. Inputs are
+ * kept as in any WITNESS system; cz__cs_value of an aux variable gives 0. CZ_EINVAL for a system
+ * in use or of another mode. */
+int cz__cs_use_compact(cz__cs *cs, uint64_t *bits, size_t bit_at, size_t aux_cap,
+                       cz_bls12381_fr *vals, size_t vals_cap, cz_errinfo *ei);
 /* CZ_OK, or the system's first error (its message copied into ei). */
 int cz__cs_status(const cz__cs *cs, cz_errinfo *ei);
 /* Records the system's first error ("cs: " and the message; later ones are dropped) and returns
@@ -167,7 +195,11 @@ static inline int cz__cs_needs_lcs(const cz__cs *cs) {
 /* A new aux variable (value NULL: 0); a new input variable. */
 cz__var cz__cs_alloc(cz__cs *cs, const cz_bls12381_fr *value);
 cz__var cz__cs_alloc_input(cz__cs *cs, const cz_bls12381_fr *value);
-/* The value of v (0 when values are not kept or v does not exist). */
+/* A new aux variable of value v (0 or 1: v != 0) that is boolean by construction (see
+ * Booleans). */
+cz__var cz__cs_alloc_bit(cz__cs *cs, int v);
+/* The value of v (0 when values are not kept, v does not exist, or v is aux of a compact
+ * system). */
 void cz__cs_value(cz_bls12381_fr *out, const cz__cs *cs, cz__var v);
 /* The value of lc: Σ coeff·value over its non-zero coefficients. */
 void cz__cs_eval(cz_bls12381_fr *out, const cz__cs *cs, const cz__lc *lc);
@@ -191,8 +223,8 @@ void cz__cs_enforce_small(cz__cs *cs, int a, int b, int c);
 int cz__cs_extend(cz__cs *dst, const cz__cs *src, cz_errinfo *ei);
 
 /* RECORD: the system as a cz_r1cs over BLS12-381 (npublic = ninput - 1), variables remapped, the
- * witness w filled when values were kept (else w[0] = 1, the rest 0). out is the caller's to
- * free (cz_r1cs_free). CZ_EINVAL in another mode, CZ_ENOMEM, or the system's error. */
+ * witness w filled when values were kept (else w[0] = 1, the rest 0), its booleans. out is the
+ * caller's to free (cz_r1cs_free). CZ_EINVAL in another mode, CZ_ENOMEM, or the system's error. */
 int cz__cs_to_r1cs(cz_r1cs *out, const cz__cs *cs, cz_errinfo *ei);
 
 /* Where a RECORD system stands: its rows, inputs (ONE included), aux and terms per matrix. */
@@ -224,6 +256,7 @@ typedef struct cz__cs_info {
     size_t nrows, ninput, naux;
     uint64_t nnz[3];
     size_t a_aux, b_input, b_aux;
+    size_t booleans; /* aux variables allocated as booleans (cz__cs_alloc_bit) */
 } cz__cs_info;
 
 /* CZ_EINVAL in another mode, CZ_ENOMEM, or the system's error. */

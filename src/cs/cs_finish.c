@@ -8,10 +8,11 @@
 
 #include "cs/cs_internal.h"
 
-/* Sets bit off + i of dst for every bit i >= from set among the first n of src. */
+/* Sets bit off + i of dst for every bit i >= from set among the first n of src (those past its
+ * words are clear). */
 static void bits_append(cz__cs_bits *dst, const cz__cs_bits *src, size_t n, size_t from,
                         size_t off) {
-    for (size_t i = from; i < n; i++)
+    for (size_t i = from; i < n && i / 64 < src->nwords; i++)
         if ((src->w[i / 64] >> (i % 64)) & 1u)
             dst->w[(off + i) / 64] |= UINT64_C(1) << ((off + i) % 64);
 }
@@ -98,6 +99,8 @@ int cz__cs_extend(cz__cs *dst, const cz__cs *src, cz_errinfo *ei) {
     else if (src->mode != dst->mode || src->values != dst->values ||
              src->densities != dst->densities)
         cz__cs_fail(dst, CZ_EINVAL, "extend: systems of different modes");
+    else if (dst->compact || src->compact)
+        cz__cs_fail(dst, CZ_EINVAL, "extend: a compact system");
     else if (dst->inputs_closed || src->inputs_closed)
         cz__cs_fail(dst, CZ_EINVAL, "extend: the input constraints were appended already");
     if (dst->err.code != CZ_OK)
@@ -105,6 +108,9 @@ int cz__cs_extend(cz__cs *dst, const cz__cs *src, cz_errinfo *ei) {
     ok = extend_values(dst, src);
     if (ok && dst->mode == CZ__CS_RECORD)
         ok = extend_rows(dst, src);
+    if (ok && dst->mode == CZ__CS_RECORD && src->aux_bool.nwords != 0 &&
+        (ok = cz__cs_bits_grow(dst, &dst->aux_bool, dst->naux + src->naux)) != 0)
+        bits_append(&dst->aux_bool, &src->aux_bool, src->naux, 0, dst->naux);
     if (ok && dst->mode == CZ__CS_PROVE)
         ok = extend_prove(dst, src);
     if (ok) {

@@ -131,6 +131,41 @@ static void repeat_copy(void *arg, size_t c) {
     }
 }
 
+/* n bits of src from bit s (src holds src_words words; bits past them read as 0), ORed into dst
+ * from bit d (room for them there). */
+static void bits_or_range(uint64_t *dst, size_t d, const uint64_t *src, size_t src_words, size_t s,
+                          size_t n) {
+    for (size_t i = 0; i < n; i += 64) {
+        const size_t p = s + i, pw = p / 64, po = p % 64, k = n - i < 64 ? n - i : 64;
+        const size_t q = d + i, qw = q / 64, qo = q % 64;
+        uint64_t x = pw < src_words ? src[pw] >> po : 0;
+        if (po != 0 && pw + 1 < src_words)
+            x |= src[pw + 1] << (64 - po);
+        if (k < 64)
+            x &= (UINT64_C(1) << k) - 1;
+        dst[qw] |= x << qo;
+        if (qo != 0 && (x >> (64 - qo)) != 0)
+            dst[qw + 1] |= x >> (64 - qo);
+    }
+}
+
+/* out->booleans: the prefix's aux booleans, then the body's, once per copy (see repeat_copy's
+ * numbering). */
+static int repeat_booleans(cz_r1cs *out, const cz__cs *cs, const cz__cs_mark *pre,
+                           const cz__cs_mark *body, size_t copies, size_t ninput, cz_errinfo *ei) {
+    const uint64_t *src = cs->aux_bool.w;
+    const size_t sw = cs->aux_bool.nwords;
+    if ((out->booleans = calloc(cz_r1cs_bool_words(out->nvars), sizeof *out->booleans)) == NULL)
+        return cz_fail(ei, CZ_ENOMEM, "cs: to_r1cs: the booleans of %u variables", out->nvars);
+    if (src == NULL)
+        return CZ_OK;
+    bits_or_range(out->booleans, ninput, src, sw, 0, pre->naux);
+    for (size_t c = 0; c < copies; c++)
+        bits_or_range(out->booleans, ninput + pre->naux + c * body->naux, src, sw, pre->naux,
+                      body->naux);
+    return CZ_OK;
+}
+
 int cz__cs_to_r1cs_repeat(cz_r1cs *out, const cz__cs *cs, const cz__cs_mark *prefix, size_t copies,
                           cz_threadpool *pool, cz_errinfo *ei) {
     static const cz__cs_mark none;
@@ -174,6 +209,10 @@ int cz__cs_to_r1cs_repeat(cz_r1cs *out, const cz__cs *cs, const cz__cs_mark *pre
     cz__cs_copy(out->coefs, cs->coefs, (size_t)cs->ncoefs * sizeof *cs->coefs);
     out->a.row_ptr[0] = out->b.row_ptr[0] = out->c.row_ptr[0] = 0;
     cz_threadpool_run(pool, repeat_copy, &j, copies);
+    if ((rc = repeat_booleans(out, cs, &j.pre, &j.body, copies, j.ninput, ei)) != CZ_OK) {
+        cz_r1cs_free(out);
+        return rc;
+    }
     if (cs->values) {
         cz__cs_copy(out->w, cs->input, cs->ninput * sizeof *out->w);
         cz__cs_copy(out->w + cs->ninput, cs->aux, cs->naux * sizeof *out->w);
@@ -222,6 +261,8 @@ int cz__cs_info_get(cz__cs_info *out, const cz__cs *cs, cz_errinfo *ei) {
         !count_vars(&out->b_input, &cs->m[1], 1, cs->ninput) ||
         !count_vars(&out->b_aux, &cs->m[1], 0, cs->naux))
         return cz_fail(ei, CZ_ENOMEM, "cs: info: the density bitmaps");
+    for (size_t i = 0; i < cs->aux_bool.nwords; i++)
+        out->booleans += (size_t)__builtin_popcountll(cs->aux_bool.w[i]);
     return CZ_OK;
 }
 
@@ -229,8 +270,9 @@ int cz__cs_values_to_r1cs(cz_r1cs *shape, const cz__cs *witness, cz_errinfo *ei)
     int rc;
     if ((rc = cz__cs_status(witness, ei)) != CZ_OK)
         return rc;
-    if (!witness->values)
-        return cz_fail(ei, CZ_EINVAL, "cs: the witness system keeps no values");
+    if (!witness->values || witness->compact)
+        return cz_fail(ei, CZ_EINVAL, "cs: the witness system keeps no values%s",
+                       witness->compact ? " (compact)" : "");
     if (witness->ninput != (size_t)shape->npublic + 1 || witness->naux != shape->naux ||
         witness->nrows != shape->nrows)
         return cz_fail(ei, CZ_EFORMAT,

@@ -103,9 +103,10 @@ static const keydef keys[] = {
      "1 = keys keep their B2 bases on the GPU and the G2 MSM runs there; 0 = on the CPU "
      "(gpus.gpu_threads), beside the kernels."},
     {"gpus", "abc_on_gpu", K_INT, OFF(gpus.abc_on_gpu), 0, 1,
-     "1 = a PoRep partition carries its witness alone and a, b, c are computed on the GPU from "
-     "the circuit's matrices, resident there (~6 GB for 32 GiB; 4.2 instead of 16.6 GB of host "
-     "memory per partition in flight); 0 = on the CPU during synthesis."},
+     "1 = a PoRep partition carries its witness alone, compact (its bits as bits), expanded on "
+     "the GPU, and a, b, c are computed there from the circuit's matrices, resident (~6 GB for "
+     "32 GiB; ~70 MB instead of 16.6 GB of host memory per partition in flight); 0 = on the CPU "
+     "during synthesis."},
     {"gpus", "upload_chunk", K_SIZE, OFF(gpus.upload_chunk), 0, INT64_MAX,
      "Uploads go in pieces of this size, so small copies of the other worker never wait behind "
      "a whole partition; 0 = one piece."},

@@ -111,6 +111,22 @@ static uint64_t abc_bytes(const cz__bp_job *j) {
     return w_alone(j) ? 0 : (uint64_t)j->abc_size * FR_BYTES;
 }
 
+int cz__bp_compact(const cz__bp_job *j) {
+    return w_alone(j) && j->circ->r.booleans != NULL;
+}
+
+/* A compact witness's bits, rounded up to whole elements (its values follow them). */
+static size_t bits_bytes(const cz__bp_job *j) {
+    return (j->ninput + j->naux + 255) / 256 * FR_BYTES;
+}
+
+/* The bytes of a partition's pooled w: compact, or in full. */
+static uint64_t w_bytes(const cz__bp_job *j) {
+    if (cz__bp_compact(j))
+        return bits_bytes(j) + (uint64_t)j->circ->nvals * FR_BYTES;
+    return ((uint64_t)j->ninput + j->naux) * FR_BYTES;
+}
+
 void cz__bp_workload(cz_workload *out, const cz_workload_ops *ops, void *job, cz__bp_job *j,
                      cz_proof_kind kind, uint64_t part_bytes) {
     uint64_t v = abc_bytes(j);
@@ -124,7 +140,7 @@ void cz__bp_workload(cz_workload *out, const cz_workload_ops *ops, void *job, cz
     out->buf_bytes[0] = v;
     out->buf_bytes[1] = v;
     out->buf_bytes[2] = v;
-    out->buf_bytes[3] = ((uint64_t)j->ninput + j->naux) * FR_BYTES;
+    out->buf_bytes[3] = w_bytes(j);
 }
 
 /* ---- a partition ---- */
@@ -154,13 +170,14 @@ void cz__bp_part_free(void *v, void *job) {
     cz_groth16_bp_pending_free(pt->pp); /* joins a G2 MSM still running */
     abc_back(pt);
     cz_mem_put(pt->mem, pt->w);
+    cz_host_free(pt->w_own);
     free(pt);
 }
 
 int cz__bp_part_new(cz__bp_part **out, const cz__bp_job *j, const cz_part_env *env,
                     cz_errinfo *ei) {
     cz__bp_part *pt = calloc(1, sizeof *pt);
-    size_t vbytes = j->abc_size * FR_BYTES, wbytes = (j->ninput + j->naux) * FR_BYTES;
+    size_t vbytes = j->abc_size * FR_BYTES, wbytes = w_bytes(j);
     *out = NULL;
     if (pt == NULL)
         return cz_fail(ei, CZ_ENOMEM, "synthesis: partition state");
@@ -188,6 +205,12 @@ int cz__bp_part_new(cz__bp_part **out, const cz__bp_job *j, const cz_part_env *e
                              .a_aux_density = j->a_aux,
                              .b_input_density = j->b_in,
                              .b_aux_density = j->b_aux};
+    if (cz__bp_compact(j)) {
+        pt->bits = (uint64_t *)pt->w;
+        pt->vals = (cz_bls12381_fr *)((uint8_t *)pt->w + bits_bytes(j));
+        pt->as.input = pt->vals;
+        pt->as.aux = NULL;
+    }
     *out = pt;
     return CZ_OK;
 }
@@ -198,8 +221,38 @@ int cz__bp_part_end(void **out, cz__bp_job *j, cz__bp_part *pt, uint32_t p, int 
         return rc;
     }
     for (uint32_t i = 0; i < j->npub; i++)
-        cz_r1cs_fr_to_std(j->pub[(size_t)p * j->npub + i], CZ_CURVE_BLS12381, pt->w[1 + i].l);
+        cz_r1cs_fr_to_std(j->pub[(size_t)p * j->npub + i], CZ_CURVE_BLS12381,
+                          pt->as.input[1 + i].l);
     *out = pt;
+    return CZ_OK;
+}
+
+/* pt's witness in full on the host: a compact one expanded into a buffer of pt's own (outside
+ * the memory budget: the fallbacks only, one warning per circuit); nothing for a full one. */
+static int w_on_host(cz__bp_part *pt, const cz__bp_job *j, cz_threadpool *pool, cz_errinfo *ei) {
+    cz__bp_circuit *c = j->circ;
+    const size_t bytes = (j->ninput + j->naux) * FR_BYTES;
+    int rc;
+    if (pt->as.aux != NULL || pt->bits == NULL)
+        return CZ_OK;
+    pthread_mutex_lock(&c->lock);
+    if (!c->warned_w) {
+        c->warned_w = 1;
+        CZ_LOG_WARN("the compact witnesses of the circuit's partitions are expanded on the CPU, "
+                    "outside the memory budget (%zu MiB each)",
+                    bytes >> 20);
+    }
+    pthread_mutex_unlock(&c->lock);
+    if ((pt->w_own = cz_host_alloc(bytes, 0)) == NULL)
+        return cz_fail(ei, CZ_ENOMEM, "the witness on the CPU: %zu bytes", bytes);
+    if ((rc = cz_r1cs_witness_expand((uint64_t(*)[4])pt->w_own, &c->r, pt->bits,
+                                     (const uint64_t(*)[4])pt->vals, pool, ei)) != CZ_OK) {
+        cz_host_free(pt->w_own);
+        pt->w_own = NULL;
+        return rc;
+    }
+    pt->as.input = pt->w_own;
+    pt->as.aux = pt->w_own + j->ninput;
     return CZ_OK;
 }
 
@@ -211,6 +264,9 @@ int cz__bp_prepare(void *part, void *job, const cz_engine_device *dev, cz_part_t
     int rc;
     (void)t;
     if (dev->device >= 0 && (rc = gpu_key(&key, j, dev->device, &pt->as, ei)) != CZ_OK)
+        return rc;
+    /* the G2 MSM on the CPU reads the aux values: a compact witness expanded first */
+    if (!cz_groth16_bp_gpu_key_has_g2(key) && (rc = w_on_host(pt, j, dev->cpu, ei)) != CZ_OK)
         return rc;
     rc = cz_groth16_bp_begin(&pt->pp, j->params, &pt->as, j->fixed ? &j->r : NULL,
                              j->fixed ? &j->s : NULL, ei);
@@ -249,10 +305,13 @@ static const cz_gpu_r1cs *circuit_on_device(cz__bp_circuit *c, int dev) {
 }
 
 /* a, b, c of pt from the circuit's matrices on the CPU (pool), into buffers of pt's own. */
-static int abc_on_host(cz__bp_part *pt, cz__bp_circuit *c, cz_threadpool *pool, cz_errinfo *ei) {
+static int abc_on_host(cz__bp_part *pt, const cz__bp_job *j, cz_threadpool *pool, cz_errinfo *ei) {
+    cz__bp_circuit *c = j->circ;
     size_t bytes = pt->as.abc_size * FR_BYTES;
     cz_r1cs r = c->r; /* a view: the witness is the partition's */
     int rc;
+    if ((rc = w_on_host(pt, j, pool, ei)) != CZ_OK)
+        return rc;
     pthread_mutex_lock(&c->lock);
     if (!c->warned) {
         c->warned = 1;
@@ -272,7 +331,7 @@ static int abc_on_host(cz__bp_part *pt, cz__bp_circuit *c, cz_threadpool *pool, 
         abc_back(pt);
         return cz_fail(ei, CZ_ENOMEM, "a, b, c on the CPU: 3 x %zu bytes", bytes);
     }
-    r.w = (uint64_t(*)[4])pt->w;
+    r.w = (uint64_t(*)[4])pt->as.input; /* input | aux, one array */
     if ((rc = cz_r1cs_eval((uint64_t(*)[4])pt->a, (uint64_t(*)[4])pt->b, (uint64_t(*)[4])pt->c, &r,
                            pt->as.abc_size, CZ_R1CS_EVAL_INPUT_ROWS, pool, ei)) != CZ_OK)
         abc_back(pt);
@@ -288,10 +347,14 @@ int cz__bp_upload(void *part, void *job, const cz_engine_device *dev, cz_part_ti
     if (dev->device < 0 || dev->ws == NULL)
         return CZ_OK;
     if (pt->a == NULL && (m = circuit_on_device(j->circ, dev->device)) == NULL &&
-        (rc = abc_on_host(pt, j->circ, dev->cpu, ei)) != CZ_OK)
+        (rc = abc_on_host(pt, j, dev->cpu, ei)) != CZ_OK)
         return rc;
-    rc = m != NULL ? cz_groth16_bp_upload_eval(pt->pp, dev->ws, m, ei)
-                   : cz_groth16_bp_upload(pt->pp, dev->ws, ei);
+    if (m == NULL)
+        rc = cz_groth16_bp_upload(pt->pp, dev->ws, ei);
+    else if (pt->as.aux == NULL) /* compact */
+        rc = cz_groth16_bp_upload_compact(pt->pp, dev->ws, m, pt->bits, pt->vals, ei);
+    else
+        rc = cz_groth16_bp_upload_eval(pt->pp, dev->ws, m, ei);
     t->upload = cz_groth16_bp_pending_timings(pt->pp)->upload_ms;
     if (rc == CZ_OK) {
         abc_back(pt); /* on the device now: not read again */
@@ -299,7 +362,7 @@ int cz__bp_upload(void *part, void *job, const cz_engine_device *dev, cz_part_ti
         /* the workspace could not grow: compute uploads under the lock instead */
         CZ_LOG_WARN("GPU %d: partition inputs uploaded under the lock: %s", dev->device, ei->msg);
         cz_errinfo_clear(ei);
-        rc = pt->a == NULL ? abc_on_host(pt, j->circ, dev->cpu, ei) : CZ_OK;
+        rc = pt->a == NULL ? abc_on_host(pt, j, dev->cpu, ei) : CZ_OK;
     }
     return rc;
 }
@@ -317,7 +380,7 @@ int cz__bp_compute(void *part, void *job, const cz_engine_device *dev, cz_part_t
         return rc;
     /* a partition that carries w alone that upload skipped (the CPU backend) */
     if (pt->a == NULL && (dev->device < 0 || dev->ws == NULL) &&
-        (rc = abc_on_host(pt, j->circ, dev->compute, ei)) != CZ_OK)
+        (rc = abc_on_host(pt, j, dev->compute, ei)) != CZ_OK)
         return rc;
     rc = cz_groth16_bp_compute(pt->pp, key, dev->compute, ei);
     const cz_groth16_timings *tm = cz_groth16_bp_pending_timings(pt->pp);
@@ -365,6 +428,7 @@ int cz__bp_verify(void *job, const cz_groth16_proof *proofs, uint32_t nparts, cz
 
 int cz__bp_circuit_ready(cz__bp_circuit *c, cz_threadpool *pool, cz_errinfo *ei) {
     int rc = cz_r1cs_densities(&c->a_aux, &c->b_input, &c->b_aux, &c->r, pool, ei);
+    c->nvals = cz_r1cs_nvals(&c->r);
     CZ_ASSERT(pthread_mutex_init(&c->lock, NULL) == 0);
     c->lock_made = 1;
     free(c->r.w); /* the recording's zero witness: every partition brings its own */
@@ -387,7 +451,7 @@ void cz__bp_circuit_fini(cz__bp_circuit *c) {
 void cz__bp_workload_of(cz_workload *out, const cz_workload_ops *ops, void *job, cz__bp_job *j,
                         cz_proof_kind kind, cz__bp_circuit *c) {
     const cz_r1cs *r = &c->r;
-    uint64_t v, wbytes;
+    uint64_t v;
     j->circ = c;
     j->a_aux = c->a_aux;
     j->b_in = c->b_input;
@@ -396,15 +460,14 @@ void cz__bp_workload_of(cz_workload *out, const cz_workload_ops *ops, void *job,
     j->naux = r->naux;
     j->abc_size = (size_t)r->nrows + j->ninput;
     v = abc_bytes(j);
-    wbytes = (uint64_t)r->nvars * FR_BYTES;
-    cz__bp_workload(out, ops, job, j, kind, 3 * v + wbytes + (uint64_t)j->ninput * FR_BYTES);
+    cz__bp_workload(out, ops, job, j, kind, 3 * v + w_bytes(j) + (uint64_t)j->ninput * FR_BYTES);
 }
 
 int cz__bp_part_inputs_check(const cz__bp_part *pt, const cz__bp_job *j,
                              const uint64_t (*expect)[4], const char *what, cz_errinfo *ei) {
     for (uint32_t i = 0; i < j->npub; i++) {
         uint64_t v[4];
-        cz_r1cs_fr_to_std(v, CZ_CURVE_BLS12381, pt->w[1 + i].l);
+        cz_r1cs_fr_to_std(v, CZ_CURVE_BLS12381, pt->as.input[1 + i].l);
         if (memcmp(v, expect[i], sizeof v) != 0)
             return cz_fail(ei, CZ_EINTERNAL,
                            "%s: public input %u of the synthesized witness is not the one the "

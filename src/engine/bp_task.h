@@ -11,11 +11,14 @@
  *             outside the lock), the pending proof, the G2 MSM started on dev->cpu unless the
  *             key holds B_G2
  *   upload    a, b, c and w into the GPU worker's device buffers (dev->ws); a, b, c go back to
- *             the pool at once. A partition of a circuit with abc_on_gpu carries w alone: w is
- *             uploaded and a, b, c computed on the device from the circuit's matrices, resident
- *             there from the first use (cz__bp_circuit.dev); where they cannot be (device memory,
- *             the CPU backend) a, b, c are computed on the CPU from the matrices instead, into
- *             buffers of the partition's own (one warning per circuit)
+ *             the pool at once. A partition of a circuit with abc_on_gpu carries w alone, compact
+ *             when the circuit knows its booleans (cuzk/r1cs.h: bits and the other values, about
+ *             70 MB for a 32 GiB PoRep partition instead of 4.2 GB): w is uploaded (expanded on
+ *             the device) and a, b, c computed there from the circuit's matrices, resident from
+ *             the first use (cz__bp_circuit.dev); where they cannot be (device memory, the CPU
+ *             backend) a, b, c are computed on the CPU from the matrices instead, into buffers of
+ *             the partition's own, and a compact w expanded on the CPU too (one warning per
+ *             circuit); so is a compact w where the device key has no B_G2 (prepare)
  *   compute   under the device lock: the 7 NTTs and the MSMs (GPU, or CPU with dev->compute)
  *   finish    joins the G2 MSM, the epilogue: the proof (a struct); w goes back to the pool
  *   verify    the job's partitions at once (cz_groth16_verify_batch)
@@ -66,6 +69,10 @@ typedef struct cz__bp_part {
     cz_mem *mem;
     cz_bls12381_fr *a, *b, *c, *w;
     int abc_own; /* a, b, c are the partition's own (cz_host_alloc), not the pool's */
+    /* a compact witness: bits and vals in the pooled w (as.input = vals, as.aux NULL), and w
+     * expanded on the host where something there needs it (cz_host_alloc) */
+    uint64_t *bits;
+    cz_bls12381_fr *vals, *w_own;
     cz_assignment as;
     cz_groth16_bp_pending *pp;
 } cz__bp_part;
@@ -78,11 +85,13 @@ typedef struct cz__bp_circuit {
     cz_r1cs r;
     uint64_t *a_aux, *b_input, *b_aux;
     int abc_on_gpu;       /* partitions carry w alone; a, b, c come from r where they are proven */
+    uint32_t nvals;       /* r's non-booleans: a compact witness's values (r.booleans set) */
     pthread_mutex_t lock; /* guards dev[], no_dev[] and warned; made by ready */
     int lock_made;
     cz_gpu_r1cs *dev[CZ_ENGINE_MAX_DEVICES]; /* r on each device, from its first use */
     int no_dev[CZ_ENGINE_MAX_DEVICES];       /* the device could not hold r */
-    int warned;
+    int warned;                              /* a, b, c computed on the CPU */
+    int warned_w;                            /* compact witnesses expanded on the CPU */
 } cz__bp_circuit;
 
 int cz__bp_circuit_ready(cz__bp_circuit *c, cz_threadpool *pool, cz_errinfo *ei);
@@ -104,8 +113,11 @@ void cz__bp_workload_of(cz_workload *out, const cz_workload_ops *ops, void *job,
                         cz_proof_kind kind, cz__bp_circuit *c);
 
 /* A partition with a, b, c (abc_size each; none for a circuit with abc_on_gpu) and w (ninput +
- * naux) from env's pool. */
+ * naux; compact for a circuit with abc_on_gpu and booleans: pt->bits and pt->vals) from env's
+ * pool. */
 int cz__bp_part_new(cz__bp_part **out, const cz__bp_job *j, const cz_part_env *env, cz_errinfo *ei);
+/* Whether j's partitions carry a compact witness. */
+int cz__bp_compact(const cz__bp_job *j);
 /* Whether the synthesized partition's public inputs (w[1..npub]) are expect's (canonical limbs):
  * CZ_EINTERNAL naming what (the workload) and the first that differs otherwise. */
 int cz__bp_part_inputs_check(const cz__bp_part *pt, const cz__bp_job *j,

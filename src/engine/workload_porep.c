@@ -10,8 +10,8 @@
  * bad C1 is refused before it needs a key and costs no synthesis. The job keeps the decoded C1,
  * which the witness points into. Synthesizing partition p is its witness and each row's a, b, c
  * with the input constraints (cz__porep_synthesize), straight into the pooled buffers in the
- * recorded variable order (the witness alone when the circuit computes a, b, c on the GPU:
- * cz_porep_circuit_abc_on_gpu); its public inputs must be the ones derived from the C1's
+ * recorded variable order (the witness alone, compact, when the circuit computes a, b, c on the
+ * GPU: cz_porep_circuit_abc_on_gpu); its public inputs must be the ones derived from the C1's
  * commitments and the challenges, and the proofs are verified against them (the bellperson stages'
  * verify) before the job is done. The result is the partitions' proofs in order, 192 bytes each.
  */
@@ -119,8 +119,13 @@ static int porep_synthesize(void **out, void *job, uint32_t p, const cz_part_env
     (void)t;
     if ((rc = cz__bp_part_new(&pt, &j->g, env, ei)) != CZ_OK)
         return rc;
-    rc = cz__porep_synthesize((uint64_t(*)[4])pt->w, (uint64_t(*)[4])pt->a, (uint64_t(*)[4])pt->b,
-                              (uint64_t(*)[4])pt->c, &j->ld, p, &j->c->rec.r, env->pool, ei);
+    if (cz__bp_compact(&j->g))
+        rc = cz__porep_synthesize_compact(pt->bits, (uint64_t(*)[4])pt->vals, &j->ld, p,
+                                          &j->c->rec.r, env->pool, ei);
+    else
+        rc = cz__porep_synthesize((uint64_t(*)[4])pt->w, (uint64_t(*)[4])pt->a,
+                                  (uint64_t(*)[4])pt->b, (uint64_t(*)[4])pt->c, &j->ld, p,
+                                  &j->c->rec.r, env->pool, ei);
     if (rc == CZ_OK && (expect = calloc(j->g.npub, sizeof *expect)) == NULL)
         rc = cz_fail(ei, CZ_ENOMEM, "porep: %u public inputs", j->g.npub);
     if (rc == CZ_OK) {

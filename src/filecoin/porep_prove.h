@@ -70,6 +70,12 @@ void cz__porep_partition_inputs(uint64_t (*out)[4], const cz__porep_loaded *ld, 
 int cz__porep_synthesize(uint64_t (*out)[4], uint64_t (*a)[4], uint64_t (*b)[4], uint64_t (*c)[4],
                          const cz__porep_loaded *ld, unsigned k, const cz_r1cs *r,
                          cz_threadpool *pool, cz_errinfo *ei);
+/* The same witness compact (cuzk/r1cs.h; r->booleans required): bits, cz_r1cs_bool_words(nvars)
+ * words, cleared here first, and vals, cz_r1cs_nvals(r) entries, the inputs first. Each chunk
+ * writes its own range of both; CZ_EINTERNAL too when a chunk's values or bits are not where the
+ * recording's booleans put them. */
+int cz__porep_synthesize_compact(uint64_t *bits, uint64_t (*vals)[4], const cz__porep_loaded *ld,
+                                 unsigned k, const cz_r1cs *r, cz_threadpool *pool, cz_errinfo *ei);
 
 /* Proves every partition of rq with key (opts: the prover's options, NULL: CPU, one thread) into
  * proofs (room for the registered proof's partitions; *nproofs gets their number) and verifies

@@ -7,15 +7,6 @@
 
 #include "gadgets/boolean.h"
 
-static cz_bls12381_fr fr_bit(int v) {
-    cz_bls12381_fr r;
-    if (v)
-        cz_bls12381_fr_one(&r);
-    else
-        cz_bls12381_fr_zero(&r);
-    return r;
-}
-
 /* One constraint from three LCs built by the caller, then freed. */
 static void enforce_free(cz__cs *cs, cz__lc *a, cz__lc *b, cz__lc *c) {
     cz__cs_enforce(cs, a, b, c);
@@ -33,8 +24,7 @@ static void lcs_init(cz__lc *a, cz__lc *b, cz__lc *c) {
 cz__bit cz__bit_alloc(cz__cs *cs, int v) {
     cz__bit r;
     cz__lc a, b, c;
-    cz_bls12381_fr val = fr_bit(v != 0);
-    r.var = cz__cs_alloc(cs, &val);
+    r.var = cz__cs_alloc_bit(cs, v != 0);
     r.value = v != 0;
     if (!cz__cs_needs_lcs(cs)) {
         cz__cs_enforce_small(cs, 1 - r.value, r.value, 0);
@@ -51,8 +41,7 @@ cz__bit cz__bit_alloc(cz__cs *cs, int v) {
 /* A new variable of value v (the result of a two-bit operation). */
 static cz__bit bit_result(cz__cs *cs, int v) {
     cz__bit r;
-    cz_bls12381_fr val = fr_bit(v);
-    r.var = cz__cs_alloc(cs, &val);
+    r.var = cz__cs_alloc_bit(cs, v);
     r.value = v;
     return r;
 }

@@ -69,8 +69,10 @@ void cz__num_to_bits_le(cz__cs *cs, cz__bool out[255], const cz__num *n) {
     cz__lc_free(&c);
 }
 
-/* (Σ 2^i·b_i)·ONE = x for the n bits at bits, x a new input or aux variable of that value. */
-static cz__var pack_chunk(cz__cs *cs, const cz__bool *bits, size_t n, int input) {
+/* (Σ 2^i·b_i)·ONE = x for the n bits at bits, x a new input or aux variable of that value (into
+ * *out when out is not NULL). */
+static cz__var pack_chunk(cz__cs *cs, const cz__bool *bits, size_t n, int input,
+                          cz_bls12381_fr *out) {
     cz__lc num, one, x_lc;
     cz_bls12381_fr coeff, value, t;
     cz__var x;
@@ -82,6 +84,8 @@ static cz__var pack_chunk(cz__cs *cs, const cz__bool *bits, size_t n, int input)
         x = input ? cz__cs_alloc_input(cs, &value) : cz__cs_alloc(cs, &value);
         cz_bls12381_fr_one(&t);
         cz__cs_enforce_values(cs, &value, &t, &value);
+        if (out != NULL)
+            *out = value;
         return x;
     }
     cz__lc_init(&num);
@@ -104,17 +108,18 @@ static cz__var pack_chunk(cz__cs *cs, const cz__bool *bits, size_t n, int input)
     cz__lc_free(&num);
     cz__lc_free(&one);
     cz__lc_free(&x_lc);
+    if (out != NULL)
+        *out = value;
     return x;
 }
 
 cz__num cz__pack_bits(cz__cs *cs, const cz__bool *bits, size_t nbits) {
     cz__num r;
-    r.var = pack_chunk(cs, bits, nbits < FR_CAPACITY ? nbits : FR_CAPACITY, 0);
-    cz__cs_value(&r.value, cs, r.var);
+    r.var = pack_chunk(cs, bits, nbits < FR_CAPACITY ? nbits : FR_CAPACITY, 0, &r.value);
     return r;
 }
 
 void cz__pack_into_inputs(cz__cs *cs, const cz__bool *bits, size_t nbits) {
     for (size_t at = 0; at < nbits; at += FR_CAPACITY)
-        pack_chunk(cs, &bits[at], nbits - at < FR_CAPACITY ? nbits - at : FR_CAPACITY, 1);
+        pack_chunk(cs, &bits[at], nbits - at < FR_CAPACITY ? nbits - at : FR_CAPACITY, 1, NULL);
 }

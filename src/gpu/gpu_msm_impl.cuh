@@ -553,6 +553,21 @@ using acc_kern_t = void (*)(ec_xyzz<FP> *, ec_xyzz<FP> *, uint32_t *, const uint
                             const uint32_t *, const uint32_t *, const ec_aff<FP> *, uint32_t,
                             uint32_t, uint32_t);
 
+/* The windows one pass sorts at once: at most g, fewer where the device's free memory cannot hold
+ * the pass's four u32 arrays of n entries per window (keys and values, double-buffered) with an
+ * eighth of it left for the sort's temporary storage, the buckets and the segments; at least one.
+ * A device that also holds a large resident key (a 32 GiB PoRep key on an 80 GB card) then sorts
+ * in more passes instead of failing. */
+static unsigned groups_that_fit(size_t n, unsigned g) {
+    size_t free_b = 0, total_b = 0, fit;
+    if (cudaMemGetInfo(&free_b, &total_b) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return g;
+    }
+    fit = (free_b - free_b / 8) / (n * 16);
+    return fit == 0 ? 1 : fit < g ? (unsigned)fit : g;
+}
+
 /* ret = Σ [s_idx[j]] P_idx[j] over j < n (idx NULL: the identity) by Pippenger. */
 template <class H>
 static int pippenger(typename H::jac *ret, const cz_gpu_bases *bh, const void *d_s,
@@ -589,7 +604,7 @@ static int pippenger(typename H::jac *ret, const cz_gpu_bases *bh, const void *d
     if (n >= ((size_t)1 << 30))
         return cz_fail(ei, CZ_ERANGE, "gpu msm: n = %zu too large (< 2^30)", n);
     gmax = ((size_t)1 << 30) / n;
-    g = gmax >= nwin ? nwin : (unsigned)gmax;
+    g = groups_that_fit(n, gmax >= nwin ? nwin : (unsigned)gmax);
     g = (nwin + ((nwin + g - 1) / g) - 1) / ((nwin + g - 1) / g); /* even groups */
     /* reduction segments: ls buckets each (a power of two dividing every window), about
      * reduce_segs threads in all */

@@ -24,6 +24,12 @@
  * zero, written in full: the output may hold anything before. Results are fully reduced and equal
  * byte for byte to cz_r1cs_eval's with CZ_R1CS_EVAL_INPUT_ROWS.
  *
+ * Compact witnesses. With the system's booleans (cz_gpu_r1cs_host.booleans) resident, a bit
+ * per variable and the count of non-booleans before each 64-variable word, cz_gpu_r1cs_expand
+ * makes w of a compact witness: one thread per variable, a boolean from its bit, another from
+ * vals at its word's count plus the non-booleans below it in the word. The witness then crosses
+ * PCIe as about 70 MB for a PoRep partition instead of 4.2 GB.
+ *
  * Lifecycle. cz_bls12381_gpu_r1cs_upload checks the host arrays first (CZ_EINVAL naming the
  * matrix, row and term) and then allocates and copies everything or nothing; the handle owns its
  * device arrays until cz_gpu_r1cs_free. Evaluations only read it, so threads may share one handle.
@@ -58,8 +64,11 @@ struct cz_gpu_r1cs {
     uint32_t *d_var[3];
     void *d_coef[3]; /* uint16_t, or uint32_t when wide_coef */
     fr *d_coefs;
-    uint8_t *d_kind; /* COEF_* per coefficient */
-    size_t bytes;    /* device bytes of all of the above */
+    uint8_t *d_kind;  /* COEF_* per coefficient */
+    uint64_t *d_bool; /* NULL, or the booleans: (nvars + 63) / 64 words */
+    uint32_t *d_rank; /* per word of d_bool: the non-booleans before it */
+    uint32_t nvals;   /* non-booleans (nvars without booleans) */
+    size_t bytes;     /* device bytes of all of the above */
 };
 
 /* The device arrays of the three matrices, as the kernel takes them. */
@@ -138,6 +147,29 @@ __global__ void __launch_bounds__(R1CS_THREADS)
     fe_store(&abc[(size_t)k * n + i], acc);
 }
 
+/* w[v] for variable v < nvars of a compact witness (the file comment). */
+__global__ void __launch_bounds__(R1CS_THREADS)
+    r1cs_expand_kern(fr *w, uint32_t nvars, const uint64_t *__restrict__ booleans,
+                     const uint32_t *__restrict__ rank, const uint64_t *__restrict__ bits,
+                     const fr *__restrict__ vals) {
+    const uint32_t v = blockIdx.x * blockDim.x + threadIdx.x;
+    fr x;
+    if (v >= nvars)
+        return;
+    const uint32_t word = v / 64, b = v % 64;
+    const uint64_t bw = __ldg(&booleans[word]);
+    if ((bw >> b) & 1u) {
+        if ((__ldg(&bits[word]) >> b) & 1u)
+            fe_one(x);
+        else
+            fe_zero(x);
+    } else {
+        const uint64_t below = ~bw & ((UINT64_C(1) << b) - 1);
+        x = fr_ldg(&vals[__ldg(&rank[word]) + (uint32_t)__popcll(below)]);
+    }
+    fe_store(&w[v], x);
+}
+
 /* ---- upload ---- */
 
 /* Matrix k of h: row pointers from 0, never decreasing, at most 2^32 - 1 terms, every index in
@@ -189,6 +221,9 @@ static int validate(const cz_gpu_r1cs_host *h, cz_errinfo *ei) {
                        h->ninput, h->nvars);
     if (h->ncoefs > 0 && h->coefs == NULL)
         return cz_fail(ei, CZ_EINVAL, "gpu r1cs: %u coefficients but no table", h->ncoefs);
+    for (uint32_t v = 0; h->booleans != NULL && v < h->ninput; v++)
+        if ((h->booleans[v / 64] >> (v % 64)) & 1u)
+            return cz_fail(ei, CZ_EINVAL, "gpu r1cs: input variable %u is marked boolean", v);
     for (int k = 0; k < 3 && rc == CZ_OK; k++)
         rc = validate_mat(h, k, ei);
     return rc;
@@ -266,6 +301,42 @@ static int alloc_arrays(cz_gpu_r1cs *m, cz_errinfo *ei) {
     return rc;
 }
 
+/* The booleans of h and their per-word ranks on the device (m->nvals counted), when h has them. */
+static int upload_booleans(cz_gpu_r1cs *m, const cz_gpu_r1cs_host *h, cz_errinfo *ei) {
+    const size_t words = ((size_t)h->nvars + 63) / 64;
+    uint32_t *rank = NULL;
+    uint64_t *bw = NULL;
+    size_t k = 0;
+    int rc;
+    m->nvals = h->nvars;
+    if (h->booleans == NULL)
+        return CZ_OK;
+    rank = (uint32_t *)malloc((words ? words : 1) * sizeof *rank);
+    bw = (uint64_t *)malloc((words ? words : 1) * sizeof *bw);
+    if (rank == NULL || bw == NULL) {
+        rc = cz_fail(ei, CZ_ENOMEM, "gpu r1cs: host staging of the booleans");
+        goto out;
+    }
+    for (size_t i = 0; i < words; i++) {
+        const size_t n = i == words - 1 && h->nvars % 64 != 0 ? h->nvars % 64 : 64;
+        bw[i] = h->booleans[i] & (n == 64 ? ~UINT64_C(0) : (UINT64_C(1) << n) - 1);
+        rank[i] = (uint32_t)k;
+        k += n - (size_t)__builtin_popcountll(bw[i]);
+    }
+    m->nvals = (uint32_t)k;
+    if ((rc = r1cs_alloc((void **)&m->d_bool, words * sizeof *bw, m, "the booleans", ei)) !=
+            CZ_OK ||
+        (rc = r1cs_alloc((void **)&m->d_rank, words * sizeof *rank, m, "the booleans' ranks",
+                         ei)) != CZ_OK)
+        goto out;
+    CZ_CUDA_TRY(cudaMemcpy(m->d_bool, bw, words * sizeof *bw, cudaMemcpyHostToDevice));
+    CZ_CUDA_TRY(cudaMemcpy(m->d_rank, rank, words * sizeof *rank, cudaMemcpyHostToDevice));
+out:
+    free(rank);
+    free(bw);
+    return rc;
+}
+
 /* Copies h into m's device arrays. */
 static int copy_arrays(cz_gpu_r1cs *m, const cz_gpu_r1cs_host *h, cz_errinfo *ei) {
     uint32_t *stage = (uint32_t *)malloc(R1CS_STAGE_ELEMS * sizeof *stage);
@@ -324,8 +395,8 @@ extern "C" int cz_bls12381_gpu_r1cs_upload(cz_gpu_r1cs **out, const cz_gpu_r1cs_
     m->wide_coef = h->ncoefs > R1CS_NARROW_COEFS;
     for (int k = 0; k < 3; k++)
         m->nterms[k] = h->row_ptr[k][h->nrows];
-    if ((rc = alloc_arrays(m, ei)) == CZ_OK)
-        rc = copy_arrays(m, h, ei);
+    if ((rc = alloc_arrays(m, ei)) == CZ_OK && (rc = copy_arrays(m, h, ei)) == CZ_OK)
+        rc = upload_booleans(m, h, ei);
     if (rc != CZ_OK) {
         cz_gpu_r1cs_free(m);
         return rc;
@@ -345,6 +416,8 @@ extern "C" void cz_gpu_r1cs_free(cz_gpu_r1cs *m) {
         }
         (void)cudaFree(m->d_coefs);
         (void)cudaFree(m->d_kind);
+        (void)cudaFree(m->d_bool);
+        (void)cudaFree(m->d_rank);
     }
     free(m);
 }
@@ -355,6 +428,35 @@ extern "C" size_t cz_gpu_r1cs_bytes(const cz_gpu_r1cs *m) {
 
 extern "C" int cz_gpu_r1cs_device(const cz_gpu_r1cs *m) {
     return m != NULL ? m->dev : -1;
+}
+
+extern "C" uint32_t cz_gpu_r1cs_nvals(const cz_gpu_r1cs *m) {
+    return m != NULL ? m->nvals : 0;
+}
+
+extern "C" int cz_gpu_r1cs_expand(const cz_gpu_r1cs *m, void *d_w, const void *d_bits,
+                                  const void *d_vals, cz_errinfo *ei) {
+    int rc;
+    if (m == NULL || m->d_bool == NULL)
+        return cz_fail(ei, CZ_EINVAL, "gpu r1cs expand: %s",
+                       m == NULL ? "no system" : "the system has no booleans");
+    if (d_w == NULL || d_bits == NULL || (d_vals == NULL && m->nvals != 0))
+        return cz_fail(ei, CZ_EINVAL, "gpu r1cs expand: no %s",
+                       d_w == NULL      ? "output"
+                       : d_bits == NULL ? "bits"
+                                        : "values");
+    if (((uintptr_t)d_w | (uintptr_t)d_vals) % 16 != 0 || (uintptr_t)d_bits % 8 != 0)
+        return cz_fail(ei, CZ_EINVAL, "gpu r1cs expand: misaligned device arrays");
+    if (m->nvars == 0)
+        return CZ_OK;
+    if ((rc = cz__gpu_select(m->dev, ei)) != CZ_OK)
+        return rc;
+    r1cs_expand_kern<<<(m->nvars + R1CS_THREADS - 1) / R1CS_THREADS, R1CS_THREADS>>>(
+        (fr *)d_w, m->nvars, m->d_bool, m->d_rank, (const uint64_t *)d_bits, (const fr *)d_vals);
+    CZ_CUDA_LAUNCHED();
+    CZ_CUDA_TRY(cudaStreamSynchronize(0));
+out:
+    return rc;
 }
 
 /* ---- evaluation ---- */

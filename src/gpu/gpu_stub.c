@@ -196,6 +196,15 @@ int cz_gpu_r1cs_device(const cz_gpu_r1cs *m) {
     (void)m;
     return -1;
 }
+uint32_t cz_gpu_r1cs_nvals(const cz_gpu_r1cs *m) {
+    (void)m;
+    return 0;
+}
+int cz_gpu_r1cs_expand(const cz_gpu_r1cs *m, void *d_w, const void *d_bits, const void *d_vals,
+                       cz_errinfo *ei) {
+    (void)m, (void)d_w, (void)d_bits, (void)d_vals;
+    return no_gpu(ei);
+}
 int cz_gpu_r1cs_eval(const cz_gpu_r1cs *m, void *d_abc, size_t n, const void *d_w, cz_errinfo *ei) {
     (void)m, (void)d_abc, (void)n, (void)d_w;
     return no_gpu(ei);

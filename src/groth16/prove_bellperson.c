@@ -206,10 +206,12 @@ out:
 int cz__bp_g2_host(cz_groth16_bp_pending *pp, cz_threadpool *pool) {
     const cz_bellperson_params *p = pp->params;
     const cz_assignment *as = pp->as;
-    cz_bls12381_fr *v = malloc((p->nb_g2 ? p->nb_g2 : 1) * sizeof *v);
+    cz_bls12381_fr *v;
     uint64_t t = cz_clock_now_ns();
     int rc;
-    if (v == NULL)
+    if (as->aux == NULL && as->naux != 0)
+        return CZ_EINVAL; /* a compact witness: its aux values are on the device only */
+    if ((v = malloc((p->nb_g2 ? p->nb_g2 : 1) * sizeof *v)) == NULL)
         return CZ_ENOMEM;
     cz__bp_gather(v, as->input, as->b_input_density, as->ninput, as->aux, as->b_aux_density,
                   as->naux);
@@ -263,6 +265,10 @@ int cz_groth16_bp_begin(cz_groth16_bp_pending **out, const cz_bellperson_params 
 int cz_groth16_bp_g2_start(cz_groth16_bp_pending *pp, cz_threadpool *pool, cz_errinfo *ei) {
     if (pp->g2_state != 0)
         return cz_fail(ei, CZ_EINVAL, "bellperson prove: the G2 MSM was already started");
+    if (pp->as->aux == NULL && pp->as->naux != 0)
+        return cz_fail(ei, CZ_EINVAL,
+                       "bellperson prove: the G2 MSM on the CPU needs the aux values, which a "
+                       "compact witness has on the device only");
     pp->g2_pool = pool;
     if (pthread_create(&pp->g2_thread, NULL, g2_main, pp) != 0) {
         pp->g2_rc = cz__bp_g2_host(pp, pool); /* no thread to spare: inline */
@@ -280,7 +286,7 @@ int cz_groth16_bp_upload(cz_groth16_bp_pending *pp, cz_groth16_gpu_ws *ws, cz_er
         return cz_fail(ei, CZ_EINVAL,
                        "bellperson prove: an assignment without a, b, c needs "
                        "upload_eval");
-    return cz__bp_upload_gpu(pp, ws, NULL, ei);
+    return cz__bp_upload_gpu(pp, ws, NULL, NULL, ei);
 }
 
 int cz_groth16_bp_upload_eval(cz_groth16_bp_pending *pp, cz_groth16_gpu_ws *ws,
@@ -289,7 +295,25 @@ int cz_groth16_bp_upload_eval(cz_groth16_bp_pending *pp, cz_groth16_gpu_ws *ws,
         return cz_fail(ei, CZ_EINVAL, "bellperson prove: already uploaded or computed");
     if (m == NULL)
         return cz_fail(ei, CZ_EINVAL, "bellperson prove: upload_eval without matrices");
-    return cz__bp_upload_gpu(pp, ws, m, ei);
+    return cz__bp_upload_gpu(pp, ws, m, NULL, ei);
+}
+
+int cz_groth16_bp_upload_compact(cz_groth16_bp_pending *pp, cz_groth16_gpu_ws *ws,
+                                 const cz_gpu_r1cs *m, const uint64_t *bits,
+                                 const cz_bls12381_fr *vals, cz_errinfo *ei) {
+    const cz__bp_compact cw = {bits, vals};
+    if (pp->ws != NULL || pp->computed)
+        return cz_fail(ei, CZ_EINVAL, "bellperson prove: already uploaded or computed");
+    if (m == NULL || bits == NULL || vals == NULL)
+        return cz_fail(ei, CZ_EINVAL, "bellperson prove: upload_compact without %s",
+                       m == NULL      ? "matrices"
+                       : bits == NULL ? "bits"
+                                      : "values");
+    if (pp->as->input != vals)
+        return cz_fail(ei, CZ_EINVAL,
+                       "bellperson prove: a compact witness's inputs are the first of its values "
+                       "(the assignment's input)");
+    return cz__bp_upload_gpu(pp, ws, m, &cw, ei);
 }
 
 int cz_groth16_bp_compute(cz_groth16_bp_pending *pp, const cz_groth16_bp_gpu_key *key,
@@ -301,6 +325,11 @@ int cz_groth16_bp_compute(cz_groth16_bp_pending *pp, const cz_groth16_bp_gpu_key
         return cz_fail(ei, CZ_EINVAL,
                        "bellperson prove: an assignment without a, b, c is "
                        "computed on the GPU after upload_eval");
+    if (pp->as->aux == NULL && pp->as->naux != 0 && pp->g2_state == 0 &&
+        !cz_groth16_bp_gpu_key_has_g2(key))
+        return cz_fail(ei, CZ_EINVAL,
+                       "bellperson prove: a compact witness needs B_G2 on the device (the key "
+                       "has none: the G2 MSM would run on the CPU)");
     rc = key != NULL ? cz__bp_compute_gpu(pp, key, ei) : bp_compute_cpu(pp, pool, ei);
     if (rc == CZ_OK)
         pp->computed = 1;

@@ -42,14 +42,21 @@ size_t cz__bp_gather(cz_bls12381_fr *out, const cz_bls12381_fr *input, const uin
                      size_t naux);
 /* The coset generator g and 1 / Z(g) of the bellperson domain 2^log_n. CZ_ERANGE. */
 int cz__bp_domain_consts(cz_bls12381_fr *g, cz_bls12381_fr *zinv, unsigned log_n, cz_errinfo *ei);
-/* The G2 MSM of pp on the host, on pool: B2' over the gathered B scalars. CZ_ENOMEM. */
+/* The G2 MSM of pp on the host, on pool: B2' over the gathered B scalars. CZ_ENOMEM; CZ_EINVAL
+ * for an assignment without its aux values (a compact witness). */
 int cz__bp_g2_host(cz_groth16_bp_pending *pp, cz_threadpool *pool);
 
 /* The GPU stages (prove_bellperson_gpu.c), and the key a resident key was made for. */
 const cz_bellperson_params *cz__bp_gpu_key_params(const cz_groth16_bp_gpu_key *k);
-/* The assignment into ws: a, b, c copied, or (m not NULL) computed there from m. */
+/* A compact witness (cuzk/r1cs.h) in host memory. */
+typedef struct cz__bp_compact {
+    const uint64_t *bits;
+    const cz_bls12381_fr *vals;
+} cz__bp_compact;
+/* The assignment into ws: a, b, c copied, or (m not NULL) computed there from m; w from the
+ * assignment, or (cw not NULL, with m) expanded there from cw by m. */
 int cz__bp_upload_gpu(cz_groth16_bp_pending *pp, cz_groth16_gpu_ws *ws, const cz_gpu_r1cs *m,
-                      cz_errinfo *ei);
+                      const cz__bp_compact *cw, cz_errinfo *ei);
 int cz__bp_compute_gpu(cz_groth16_bp_pending *pp, const cz_groth16_bp_gpu_key *key, cz_errinfo *ei);
 
 #endif

@@ -311,7 +311,7 @@ static size_t ws_bytes(const cz_groth16_bp_pending *pp) {
  * between the kernels of the partition another worker computes on the same device, whose region
  * then took the uploads' time too. */
 int cz__bp_upload_gpu(cz_groth16_bp_pending *pp, cz_groth16_gpu_ws *ws, const cz_gpu_r1cs *m,
-                      cz_errinfo *ei) {
+                      const cz__bp_compact *cw, cz_errinfo *ei) {
     const cz_assignment *as = pp->as;
     size_t n = (size_t)1 << pp->log_n, fr = sizeof(cz_bls12381_fr);
     int dev = cz__groth16_gpu_ws_device(ws), rc, k = 0;
@@ -322,14 +322,24 @@ int cz__bp_upload_gpu(cz_groth16_bp_pending *pp, cz_groth16_gpu_ws *ws, const cz
     uint64_t t = cz_clock_now_ns();
     uint8_t *buf;
 
+    /* a compact witness: its bits, rounded to whole elements, then its values, staged where a,
+     * b and c go (computed after the expansion) or, where they do not fit there (a circuit of
+     * more variables than rows), after w */
+    const size_t bits_bytes = (as->ninput + as->naux + 255) / 256 * fr;
+    const size_t stage_bytes = cw != NULL ? bits_bytes + (size_t)cz_gpu_r1cs_nvals(m) * fr : 0;
+    const size_t stage_at = stage_bytes <= 3 * n * fr ? 0 : ws_bytes(pp);
+    uint8_t *stage;
     if (m != NULL && cz_gpu_r1cs_device(m) != dev)
         return cz_fail(ei, CZ_EINVAL,
                        "bellperson prove: the matrices are on GPU %d, the "
                        "workspace on GPU %d",
                        cz_gpu_r1cs_device(m), dev);
-    if ((rc = cz__g16_gpu_ws_reserve(ws, ws_bytes(pp), ei)) != CZ_OK)
+    if (cw != NULL && m == NULL)
+        return cz_fail(ei, CZ_EINVAL, "bellperson prove: a compact witness without matrices");
+    if ((rc = cz__g16_gpu_ws_reserve(ws, ws_bytes(pp) + (stage_at ? stage_bytes : 0), ei)) != CZ_OK)
         return rc;
     buf = cz__g16_gpu_ws_buf(ws);
+    stage = buf + stage_at;
     for (int v = 0; m == NULL && v < 3 && rc == CZ_OK; v++) {
         uint8_t *d = buf + (size_t)v * n * fr;
         cp_what[k] = what[v];
@@ -342,11 +352,21 @@ int cz__bp_upload_gpu(cz_groth16_bp_pending *pp, cz_groth16_gpu_ws *ws, const cz
         }
     }
     buf += 3 * n * fr;
-    if (rc == CZ_OK) {
+    if (rc == CZ_OK && cw != NULL) {
+        cp_what[k] = "upload the witness's bits";
+        rc = cz_gpu_upload_start(&cp[k++], stage, cw->bits,
+                                 (as->ninput + as->naux + 63) / 64 * sizeof(uint64_t), dev, ei);
+        if (rc == CZ_OK) {
+            cp_what[k] = "upload the witness's values";
+            rc = cz_gpu_upload_start(&cp[k++], stage + bits_bytes, cw->vals,
+                                     (size_t)cz_gpu_r1cs_nvals(m) * fr, dev, ei);
+        }
+    }
+    if (rc == CZ_OK && cw == NULL) {
         cp_what[k] = "upload the inputs";
         rc = cz_gpu_upload_start(&cp[k++], buf, as->input, as->ninput * fr, dev, ei);
     }
-    if (rc == CZ_OK) {
+    if (rc == CZ_OK && cw == NULL) {
         cp_what[k] = "upload the aux values";
         rc = cz_gpu_upload_start(&cp[k++], buf + as->ninput * fr, as->aux, as->naux * fr, dev, ei);
     }
@@ -357,6 +377,12 @@ int cz__bp_upload_gpu(cz_groth16_bp_pending *pp, cz_groth16_gpu_ws *ws, const cz
         int wrc = cz_gpu_copy_wait(cp[i], rc == CZ_OK ? ei : NULL);
         if (rc == CZ_OK && wrc != CZ_OK)
             rc = cz__g16_gpu_wrap(wrc, ei, dev, cp_what[i], 0);
+    }
+    if (rc == CZ_OK && cw != NULL) {
+        uint64_t t1 = cz_clock_now_ns();
+        if ((rc = cz_gpu_r1cs_expand(m, buf, stage, stage + bits_bytes, ei)) != CZ_OK)
+            rc = cz__g16_gpu_wrap(rc, ei, dev, "the witness from its compact form", 0);
+        pp->tm.abc_ms += (double)(cz_clock_now_ns() - t1) / 1e6;
     }
     if (rc == CZ_OK && m != NULL) {
         uint64_t t1 = cz_clock_now_ns();
@@ -446,7 +472,7 @@ int cz__bp_compute_gpu(cz_groth16_bp_pending *pp, const cz_groth16_bp_gpu_key *k
         return rc;
     if (pp->ws == NULL) { /* no upload stage: into a workspace of this call's own */
         if ((rc = cz_groth16_gpu_ws_create(&own, key->dev, ei)) != CZ_OK ||
-            (rc = cz__bp_upload_gpu(pp, own, NULL, ei)) != CZ_OK)
+            (rc = cz__bp_upload_gpu(pp, own, NULL, NULL, ei)) != CZ_OK)
             goto out;
     }
     rc = bp_region(pp, key, cz__g16_gpu_ws_buf(pp->ws), ei);

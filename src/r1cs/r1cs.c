@@ -89,6 +89,7 @@ void cz_r1cs_free(cz_r1cs *cs) {
     }
     free(cs->coefs);
     free(cs->w);
+    free(cs->booleans);
     memset(cs, 0, sizeof *cs);
 }
 
@@ -290,5 +291,6 @@ void cz_r1cs_gpu_view(cz_gpu_r1cs_host *out, const cz_r1cs *cs) {
                               {cs->a.var, cs->b.var, cs->c.var},
                               {cs->a.coef, cs->b.coef, cs->c.coef},
                               (const cz_bls12381_fr *)cs->coefs,
-                              cs->ncoefs};
+                              cs->ncoefs,
+                              cs->booleans};
 }

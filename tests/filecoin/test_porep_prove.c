@@ -9,11 +9,13 @@
  * the top and each challenge a system of its own) must give a witness that satisfies the recorded
  * matrices, with the public inputs the verifier derives (cz__porep_partition_inputs) and a, b, c
  * equal to A·w, B·w, C·w of the recording plus bellperson's input rows; on two threads, and in
- * WITNESS mode, the same values. Refused before any synthesis, each with its code and a message
+ * WITNESS mode, the same values, and compact (booleans as bits), expanded, the same witness.
+ * Refused before any synthesis, each with its code and a message
  * naming it: another miner or sector (the replica id), a sector number that is not the envelope's,
  * a registered proof that is not the C1's, a non-interactive PoRep (aggregation is not built), a
  * changed label (naming the partition and the challenge). The recording (the top and one
- * challenge, the others copied) is the one of every challenge recorded in turn, array for array.
+ * challenge, the others copied) is the one of every challenge recorded in turn, array for array,
+ * its booleans too.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -84,6 +86,34 @@ static void expect(int rc, int want, const cz_errinfo *ei, const char *needle) {
         fprintf(stderr, "  \"%s\" lacks \"%s\"\n", ei->msg, needle);
 }
 
+/* The compact synthesis (booleans as bits) of partition 0, on two threads, expanded: the
+ * witness w of the full one. The recording's booleans hold 0 or 1 in w and are nearly all of the
+ * aux (SHA-256's bits: 98.7 % at 32 GiB). */
+static void check_compact(const cz_r1cs *r, const uint64_t (*w)[4], const cz__porep_loaded *ld) {
+    const size_t words = cz_r1cs_bool_words(r->nvars), nvals = cz_r1cs_nvals(r);
+    uint64_t *bits = malloc(words * sizeof *bits), (*vals)[4] = calloc(nvals, sizeof *vals),
+             (*w4)[4] = calloc(r->nvars, sizeof *w4), one[4];
+    cz_threadpool *pool = NULL;
+    size_t bad = 0;
+    cz_r1cs_fr_from_u64(one, CZ_CURVE_BLS12381, 1);
+    if (!CHECK(r->booleans != NULL && bits != NULL && vals != NULL && w4 != NULL))
+        goto out;
+    for (size_t v = 0; v < r->nvars; v++)
+        if ((r->booleans[v / 64] >> (v % 64)) & 1u)
+            bad += !(memcmp(w[v], one, 32) == 0 || (w[v][0] | w[v][1] | w[v][2] | w[v][3]) == 0);
+    CHECK_EQ_INT(bad, 0);
+    CHECK(nvals < r->naux / 20 && nvals > r->npublic + 1);
+    memset(bits, 0xff, words * sizeof *bits); /* cleared by the synthesis */
+    if (CHECK_EQ_INT(cz_threadpool_create(&pool, 2, NULL), CZ_OK) &&
+        CHECK_EQ_INT(cz__porep_synthesize_compact(bits, vals, ld, 0, r, pool, NULL), CZ_OK) &&
+        CHECK_EQ_INT(cz_r1cs_witness_expand(w4, r, bits, (const uint64_t(*)[4])vals, pool, NULL),
+                     CZ_OK))
+        CHECK_EQ_MEM(w4, w, r->nvars * sizeof *w);
+out:
+    cz_threadpool_destroy(pool);
+    free(bits), free(vals), free(w4);
+}
+
 static void test_synthesize(void) {
     size_t len = 0;
     uint8_t *env = sealed_envelope(&len, 5, 0);
@@ -140,6 +170,7 @@ static void test_synthesize(void) {
             cz_threadpool_destroy(pool);
             free(w2), free(a2), free(b2), free(c2), free(w3);
         }
+        check_compact(&r, (const uint64_t(*)[4])w, &ld);
         /* one aux value changed: a row breaks */
         r.w[ninput + r.naux / 2][0] ^= 1;
         CHECK_EQ_INT(cz_r1cs_check(&r, NULL, NULL, NULL), CZ_EVERIFY);
@@ -234,6 +265,9 @@ static void test_record_copies(void) {
                 CHECK(same_mat(&x.a, &y.a, x.nrows));
                 CHECK(same_mat(&x.b, &y.b, x.nrows));
                 CHECK(same_mat(&x.c, &y.c, x.nrows));
+                CHECK(x.booleans != NULL && y.booleans != NULL &&
+                      memcmp(x.booleans, y.booleans,
+                             cz_r1cs_bool_words(x.nvars) * sizeof *x.booleans) == 0);
                 cz_r1cs_free(&y);
             }
             cz_threadpool_destroy(pool);

@@ -6,8 +6,9 @@
  * every proof verifies; a circuit with other densities than the key's is refused. The staged
  * prover with a, b, c computed on the device from the resident matrices (the witness alone
  * uploaded: cz_groth16_bp_upload_eval) gives the same bytes too, and an assignment without a, b,
- * c is refused by the plain upload and by a compute that was not given it. Exits 77 without a
- * GPU.
+ * c is refused by the plain upload and by a compute that was not given it; so does the staged
+ * prover on compact witnesses (cz_groth16_bp_upload_compact: booleans as bits, expanded on the
+ * device), which a key without B_G2 on the device refuses. Exits 77 without a GPU.
  */
 #include "cuzk/assignment.h"
 #include "cuzk/gpu.h"
@@ -62,6 +63,91 @@ static void check_eval(const cz_r1cs *cs, const cz_bellperson_params *params,
     cz_gpu_r1cs_free(m);
 }
 
+/* Value v of as's witness (input | aux). */
+static const cz_bls12381_fr *wval(const cz_assignment *as, size_t v) {
+    return v < as->ninput ? &as->input[v] : &as->aux[v - as->ninput];
+}
+
+static int is_bit_value(const cz_bls12381_fr *x) {
+    cz_bls12381_fr one;
+    cz_bls12381_fr_one(&one);
+    return cz_bls12381_fr_is_zero(x) || cz_bls12381_fr_eq(x, &one);
+}
+
+/* The staged prover on compact witnesses (cz_groth16_bp_upload_compact): the booleans are the aux
+ * variables that are 0 or 1 in all three witnesses (of mode 1: many), each witness's bits and
+ * values written out here; the proofs are the CPU's (cpu[i], same r, s). A key without B_G2 on the
+ * device is refused: the aux values are on the device only. */
+static void check_compact(const cz_r1cs *cs, const cz_bellperson_params *params,
+                          const cz_groth16_bp_gpu_key *key, const cz_assignment *as,
+                          const cz_bls12381_fr *r, const cz_bls12381_fr *s,
+                          const cz_groth16_proof *cpu, int mode) {
+    const size_t nvars = as[0].ninput + as[0].naux, words = (nvars + 63) / 64;
+    cz_r1cs view = *cs;
+    cz_gpu_r1cs_host h;
+    cz_gpu_r1cs *m = NULL;
+    cz_groth16_gpu_ws *ws = NULL;
+    uint64_t *bools = calloc(words, 8), *bits = malloc(words * 8);
+    cz_bls12381_fr *vals = malloc(nvars * sizeof *vals);
+    size_t nbool = 0;
+    cz_errinfo ei;
+    cz_errinfo_clear(&ei);
+    CZ_ASSERT(bools != NULL && bits != NULL && vals != NULL);
+    for (size_t v = as[0].ninput; v < nvars; v++)
+        if (is_bit_value(wval(&as[0], v)) && is_bit_value(wval(&as[1], v)) &&
+            is_bit_value(wval(&as[2], v))) {
+            bools[v / 64] |= UINT64_C(1) << (v % 64);
+            nbool++;
+        }
+    CHECK(nbool < as[0].naux && (mode == 0 || nbool > 0)); /* 0/1 values: booleans */
+    view.booleans = bools;
+    cz_r1cs_gpu_view(&h, &view);
+    if (!CHECK_ERR(cz_bls12381_gpu_r1cs_upload(&m, &h, 0, &ei), CZ_OK) ||
+        !CHECK_ERR(cz_groth16_gpu_ws_create(&ws, 0, &ei), CZ_OK)) {
+        fprintf(stderr, "  %s\n", ei.msg);
+        goto out;
+    }
+    for (int i = 0; i < 3; i++) {
+        cz_assignment cw = as[i];
+        cz_groth16_bp_pending *pp = NULL;
+        cz_groth16_proof proof;
+        size_t k = 0;
+        memset(bits, 0, words * 8);
+        for (size_t v = 0; v < nvars; v++)
+            if (!((bools[v / 64] >> (v % 64)) & 1u))
+                vals[k++] = *wval(&as[i], v);
+            else if (!cz_bls12381_fr_is_zero(wval(&as[i], v)))
+                bits[v / 64] |= UINT64_C(1) << (v % 64);
+        CHECK_EQ_INT(k, cz_gpu_r1cs_nvals(m));
+        cw.a = cw.b = cw.c = NULL;
+        cw.aux = NULL;
+        cw.input = vals;
+        if (!CHECK_ERR(cz_groth16_bp_begin(&pp, params, &cw, &r[i], &s[i], &ei), CZ_OK))
+            break;
+        if (i == 0) { /* refused: the G2 MSM on the CPU, inputs that are not the values' */
+            CHECK_ERR(cz_groth16_bp_g2_start(pp, pool, &ei), CZ_EINVAL);
+            CHECK_ERR(cz_groth16_bp_upload_compact(pp, ws, m, bits, as[i].input, &ei), CZ_EINVAL);
+        }
+        if (!CHECK_ERR(cz_groth16_bp_upload_compact(pp, ws, m, bits, vals, &ei), CZ_OK)) {
+            fprintf(stderr, "  compact %d: %s\n", i, ei.msg);
+        } else if (!cz_groth16_bp_gpu_key_has_g2(key)) {
+            CHECK_ERR(cz_groth16_bp_compute(pp, key, pool, &ei), CZ_EINVAL);
+        } else if (CHECK_ERR(cz_groth16_bp_compute(pp, key, pool, &ei), CZ_OK) &&
+                   CHECK_ERR(cz_groth16_bp_finish(&proof, pp, &ei), CZ_OK)) {
+            CHECK_EQ_MEM(&proof.u.bls12381, &cpu[i].u.bls12381, sizeof cpu[i].u.bls12381);
+        } else {
+            fprintf(stderr, "  compact %d: %s\n", i, ei.msg);
+        }
+        cz_groth16_bp_pending_free(pp);
+    }
+out:
+    cz_groth16_gpu_ws_free(ws);
+    cz_gpu_r1cs_free(m);
+    free(bools);
+    free(bits);
+    free(vals);
+}
+
 /* One shape: m rows of the test circuit, witnesses in mode. */
 static void check_shape(uint32_t m, int mode, int g2_on_cpu) {
     cz_r1cs cs;
@@ -108,6 +194,7 @@ static void check_shape(uint32_t m, int mode, int g2_on_cpu) {
             for (int i = 0; i < 3; i++)
                 CHECK_EQ_MEM(&gpu2[i].u.bls12381, &cpu[i].u.bls12381, sizeof cpu[i].u.bls12381);
     check_eval(&cs, &params, key, as, r, s, cpu);
+    check_compact(&cs, &params, key, as, r, s, cpu, mode);
     for (int i = 0; i < 3; i++) {
         cz_groth16_public pub = {0};
         CHECK_EQ_MEM(&gpu[i].u.bls12381, &cpu[i].u.bls12381, sizeof cpu[i].u.bls12381);

@@ -5,9 +5,10 @@
  * witnesses mostly 0 and 1 with -1 and random values), every element of a, b and c compared
  * after the output was filled with 0xff bytes, padding rows included; two witnesses through one
  * upload; more than 65536 coefficients (u32 indices); vectors of exactly the rows needed; no
- * constraints at all. Refusals: indices out of range (the message names matrix, row and kind),
- * decreasing row pointers, too many terms, too many inputs, short or missing vectors.
- * Exits 77 without a GPU.
+ * constraints at all. Compact witnesses (booleans as bits, the rest in order) expanded on the
+ * device against the witness they were made of, and against cz_r1cs_witness_expand. Refusals:
+ * indices out of range (the message names matrix, row and kind), decreasing row pointers, too many
+ * terms, too many inputs, short or missing vectors. Exits 77 without a GPU.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -145,12 +146,14 @@ static cz_gpu_r1cs_host host_of(const cz_r1cs *cs) {
 }
 
 /* The device bytes of docs/gpu.md's layout: u32 row pointers, u32 variable and u16 (u32 above
- * 65536 coefficients) coefficient indices, the table and a kind byte per coefficient. */
+ * 65536 coefficients) coefficient indices, the table and a kind byte per coefficient, and with
+ * booleans a word and a u32 rank per 64 variables. */
 static size_t layout_bytes(const cz_r1cs *cs) {
     size_t idx = cs->ncoefs > 65536 ? 4 : 2;
     size_t terms =
         (size_t)(cs->a.row_ptr[cs->nrows] + cs->b.row_ptr[cs->nrows] + cs->c.row_ptr[cs->nrows]);
-    return 3 * ((size_t)cs->nrows + 1) * 4 + terms * (4 + idx) + (size_t)cs->ncoefs * 33;
+    size_t bools = cs->booleans != NULL ? cz_r1cs_bool_words(cs->nvars) * 12 : 0;
+    return 3 * ((size_t)cs->nrows + 1) * 4 + terms * (4 + idx) + (size_t)cs->ncoefs * 33 + bools;
 }
 
 /* Uploads cs, then for two witnesses (cs's, then a new one) compares the device's a, b, c in
@@ -336,11 +339,119 @@ out:
     cz_r1cs_free(&cs);
 }
 
-static const test_case cases[] = {{"random", test_random},
-                                  {"wide_coefs", test_wide_coefs},
-                                  {"exact_n", test_exact_n},
-                                  {"edges", test_edges},
-                                  {"refusals", test_refusals}};
+/* cs's witness compact: one aux in three (and a run of 70) made a boolean of value 0 or 1, the
+ * booleans' bits, the others' values in order (written out here, the oracle of both expansions). */
+static uint64_t *make_compact(cz_r1cs *cs, uint64_t (**vals)[4], uint32_t *nvals) {
+    const size_t words = cz_r1cs_bool_words(cs->nvars);
+    uint64_t *bits = calloc(words, sizeof *bits);
+    cz_bls12381_fr one;
+    uint32_t k = 0;
+    cz_bls12381_fr_one(&one);
+    cs->booleans = calloc(words, sizeof *cs->booleans);
+    *vals = malloc((size_t)cs->nvars * FR_BYTES);
+    CZ_ASSERT(bits != NULL && cs->booleans != NULL && *vals != NULL);
+    for (uint32_t v = cs->npublic + 1; v < cs->nvars; v++) {
+        if (rnd(3) != 0 && !(v >= 200 && v < 270))
+            continue;
+        const int b = (int)rnd(2);
+        cs->booleans[v / 64] |= UINT64_C(1) << (v % 64);
+        if (b) {
+            memcpy(cs->w[v], one.l, FR_BYTES);
+            bits[v / 64] |= UINT64_C(1) << (v % 64);
+        } else {
+            memset(cs->w[v], 0, FR_BYTES);
+        }
+    }
+    for (uint32_t v = 0; v < cs->nvars; v++)
+        if (!((cs->booleans[v / 64] >> (v % 64)) & 1u))
+            memcpy((*vals)[k++], cs->w[v], FR_BYTES);
+    *nvals = k;
+    return bits;
+}
+
+/* A compact witness expanded on the device (output filled with 0xff first) is the witness, and
+ * a, b, c of it are the CPU's; nvals counts the non-booleans; the host's expansion agrees. */
+static void check_expand(uint32_t npublic, uint32_t naux, uint32_t nrows) {
+    cz_r1cs cs;
+    cz_gpu_r1cs_host h;
+    cz_gpu_r1cs *m = NULL;
+    uint64_t(*vals)[4] = NULL, (*got)[4], *bits;
+    void *d_w = NULL, *d_bits = NULL, *d_vals = NULL;
+    uint32_t nvals = 0;
+    cz_errinfo ei;
+    cz_errinfo_clear(&ei);
+    make_system(&cs, npublic, naux, nrows, 40, -1);
+    bits = make_compact(&cs, &vals, &nvals);
+    const size_t wbytes = (size_t)cs.nvars * FR_BYTES, words = cz_r1cs_bool_words(cs.nvars);
+    got = malloc(wbytes);
+    CZ_ASSERT(got != NULL);
+    h = host_of(&cs);
+    if (!CHECK_ERR(cz_bls12381_gpu_r1cs_upload(&m, &h, 0, &ei), CZ_OK)) {
+        fprintf(stderr, "  %s\n", ei.msg);
+        goto out;
+    }
+    CHECK_EQ_INT(cz_gpu_r1cs_nvals(m), nvals);
+    CHECK_EQ_INT(cz_r1cs_nvals(&cs), nvals);
+    CHECK_EQ_SIZE(cz_gpu_r1cs_bytes(m), layout_bytes(&cs));
+    CZ_ASSERT(cz_gpu_alloc(&d_w, wbytes, 0, &ei) == CZ_OK);
+    CZ_ASSERT(cz_gpu_alloc(&d_bits, words * 8, 0, &ei) == CZ_OK);
+    CZ_ASSERT(cz_gpu_alloc(&d_vals, (size_t)nvals * FR_BYTES + 1, 0, &ei) == CZ_OK);
+    CZ_ASSERT(cz_gpu_upload(d_bits, bits, words * 8, 0, &ei) == CZ_OK);
+    CZ_ASSERT(cz_gpu_upload(d_vals, vals, (size_t)nvals * FR_BYTES, 0, &ei) == CZ_OK);
+    memset(got, 0xff, wbytes);
+    CZ_ASSERT(cz_gpu_upload(d_w, got, wbytes, 0, &ei) == CZ_OK);
+    if (CHECK_ERR(cz_gpu_r1cs_expand(m, d_w, d_bits, d_vals, &ei), CZ_OK)) {
+        CZ_ASSERT(cz_gpu_download(got, d_w, wbytes, 0, &ei) == CZ_OK);
+        CHECK_EQ_MEM(got, cs.w, wbytes);
+    }
+    memset(got, 0xff, wbytes);
+    CHECK_ERR(cz_r1cs_witness_expand(got, &cs, bits, (const uint64_t(*)[4])vals, NULL, &ei), CZ_OK);
+    CHECK_EQ_MEM(got, cs.w, wbytes);
+    CHECK_ERR(cz_gpu_r1cs_expand(m, d_w, (char *)d_bits + 4, d_vals, &ei), CZ_EINVAL);
+    CHECK_ERR(cz_gpu_r1cs_expand(m, NULL, d_bits, d_vals, &ei), CZ_EINVAL);
+    cz_gpu_r1cs_free(m);
+    m = NULL;
+    check_eval(&cs, padded(&cs)); /* a, b, c of the expanded witness's values */
+out:
+    cz_gpu_free(d_w, 0);
+    cz_gpu_free(d_bits, 0);
+    cz_gpu_free(d_vals, 0);
+    cz_gpu_r1cs_free(m);
+    free(bits);
+    free(vals);
+    free(got);
+    cz_r1cs_free(&cs);
+}
+
+/* compact witnesses: a system of a few words, one whose variables end mid-word, one large; the
+ * refusals of booleans on inputs and of an expansion without booleans */
+static void test_expand(void) {
+    cz_r1cs cs;
+    cz_gpu_r1cs_host h;
+    cz_gpu_r1cs *m = NULL;
+    cz_errinfo ei;
+    uint64_t word = 0;
+    check_expand(2, 300, 200);
+    check_expand(5, 20011, 30000);
+    check_expand(40, 300000, 100000);
+    make_system(&cs, 3, 100, 50, 8, -1);
+    h = host_of(&cs);
+    h.booleans = &word;
+    word = 1u << 2; /* input 2 */
+    check_refused(&h, CZ_EINVAL, "input variable 2", "boolean");
+    h.booleans = NULL;
+    if (CHECK_ERR(cz_bls12381_gpu_r1cs_upload(&m, &h, 0, &ei), CZ_OK)) {
+        CHECK_EQ_INT(cz_gpu_r1cs_nvals(m), cs.nvars);
+        CHECK_ERR(cz_gpu_r1cs_expand(m, NULL, NULL, NULL, &ei), CZ_EINVAL);
+        CHECK(strstr(ei.msg, "no booleans") != NULL);
+    }
+    cz_gpu_r1cs_free(m);
+    cz_r1cs_free(&cs);
+}
+
+static const test_case cases[] = {{"random", test_random},     {"wide_coefs", test_wide_coefs},
+                                  {"exact_n", test_exact_n},   {"edges", test_edges},
+                                  {"refusals", test_refusals}, {"expand", test_expand}};
 
 int main(int argc, char **argv) {
     return test_main_fixture(argc, argv, cases, TEST_COUNT(cases), setup, NULL);
