@@ -131,6 +131,8 @@ int cz__cs_use_compact(cz__cs *cs, uint64_t *bits, size_t bit_at, size_t aux_cap
     cs->compact = 1;
     cs->cbits = bits;
     cs->cbit_at = bit_at;
+    cs->cword_lo = bit_at / 64;
+    cs->cword_hi = aux_cap != 0 ? (bit_at + aux_cap - 1) / 64 : bit_at / 64;
     cs->cvals = vals;
     cs->cvals_cap = vals_cap;
     cs->nvals = 0;
@@ -179,7 +181,7 @@ static cz__var compact_alloc(cz__cs *cs, int boolean, int bit, const cz_bls12381
     if (boolean && bit) {
         const size_t g = cs->cbit_at + cs->naux, w = g / 64;
         const uint64_t m = UINT64_C(1) << (g % 64);
-        if (w == cs->cbit_at / 64 || w == (cs->cbit_at + cs->aux_cap - 1) / 64)
+        if (w == cs->cword_lo || w == cs->cword_hi)
             __atomic_fetch_or(&cs->cbits[w], m, __ATOMIC_RELAXED); /* shared with a neighbour */
         else
             cs->cbits[w] |= m;
@@ -231,7 +233,7 @@ cz__var cz__cs_alloc(cz__cs *cs, const cz_bls12381_fr *value) {
     return cs_alloc(cs, 0, value);
 }
 
-cz__var cz__cs_alloc_bit(cz__cs *cs, int v) {
+cz__var cz__cs_alloc_bit_any(cz__cs *cs, int v) {
     cz_bls12381_fr val;
     cz__var r;
     if (cs->compact)
@@ -245,6 +247,44 @@ cz__var cz__cs_alloc_bit(cz__cs *cs, int v) {
         cz__cs_bits_grow(cs, &cs->aux_bool, cs->naux))
         cs->aux_bool.w[r / 64] |= UINT64_C(1) << (r % 64);
     return r;
+}
+
+cz__var cz__cs_alloc_bits(cz__cs *cs, uint64_t v, unsigned n) {
+    const cz__var first = cz__var_aux((uint32_t)cs->naux);
+    if (n > 64) {
+        cz__cs_fail(cs, CZ_EINVAL, "alloc_bits: %u bits at once (64 at most)", n);
+        return first;
+    }
+    if (n < 64)
+        v &= (UINT64_C(1) << n) - 1;
+    if (cs->compact && cs->err.code == CZ_OK && n <= cs->aux_cap - cs->naux) {
+        const size_t g = cs->cbit_at + cs->naux, w = g / 64, off = g % 64;
+        const uint64_t part[2] = {v << off, off != 0 ? v >> (64 - off) : 0};
+        for (size_t k = 0; k < 2; k++) {
+            if (part[k] == 0)
+                continue;
+            if (w + k == cs->cword_lo || w + k == cs->cword_hi)
+                __atomic_fetch_or(&cs->cbits[w + k], part[k], __ATOMIC_RELAXED);
+            else
+                cs->cbits[w + k] |= part[k];
+        }
+        cs->naux += n;
+        return first;
+    }
+    for (unsigned i = 0; i < n; i++)
+        cz__cs_alloc_bit_any(cs, (int)((v >> i) & 1u));
+    return first;
+}
+
+void cz__cs_count_rows(cz__cs *cs, size_t n) {
+    if (cs->err.code != CZ_OK)
+        return;
+    if (cs->mode != CZ__CS_WITNESS)
+        cz__cs_fail(cs, CZ_EINVAL, "row %zu: rows counted in a system that needs them", cs->nrows);
+    else if (n > UINT32_MAX - cs->nrows)
+        cz__cs_fail(cs, CZ_ERANGE, "more than 2^32 - 1 rows");
+    else
+        cs->nrows += n;
 }
 
 cz__var cz__cs_alloc_input(cz__cs *cs, const cz_bls12381_fr *value) {
@@ -352,7 +392,7 @@ static void small_init(void) {
     }
 }
 
-void cz__cs_enforce_small(cz__cs *cs, int a, int b, int c) {
+void cz__cs_enforce_small_any(cz__cs *cs, int a, int b, int c) {
     if (cs->mode != CZ__CS_PROVE) { /* the values are not read */
         cz__cs_enforce_values(cs, NULL, NULL, NULL);
         return;

@@ -150,6 +150,7 @@ typedef struct cz__cs {
     int compact;
     uint64_t *cbits;
     size_t cbit_at;
+    size_t cword_lo, cword_hi; /* the first and last word of the range: maybe shared */
     cz_bls12381_fr *cvals;
     size_t nvals, cvals_cap;
 } cz__cs;
@@ -196,8 +197,25 @@ static inline int cz__cs_needs_lcs(const cz__cs *cs) {
 cz__var cz__cs_alloc(cz__cs *cs, const cz_bls12381_fr *value);
 cz__var cz__cs_alloc_input(cz__cs *cs, const cz_bls12381_fr *value);
 /* A new aux variable of value v (0 or 1: v != 0) that is boolean by construction (see
- * Booleans). */
-cz__var cz__cs_alloc_bit(cz__cs *cs, int v);
+ * Booleans). Inline for a compact system, where it is most of the synthesis's work. */
+cz__var cz__cs_alloc_bit_any(cz__cs *cs, int v);
+static inline cz__var cz__cs_alloc_bit(cz__cs *cs, int v) {
+    if (cs->compact && cs->err.code == CZ_OK && cs->naux < cs->aux_cap) {
+        const size_t g = cs->cbit_at + cs->naux, w = g / 64;
+        const uint64_t m = UINT64_C(1) << (g % 64);
+        if (!v) {
+        } else if (w == cs->cword_lo || w == cs->cword_hi) { /* shared with a neighbour */
+            __atomic_fetch_or(&cs->cbits[w], m, __ATOMIC_RELAXED);
+        } else {
+            cs->cbits[w] |= m;
+        }
+        return cz__var_aux((uint32_t)cs->naux++);
+    }
+    return cz__cs_alloc_bit_any(cs, v);
+}
+/* n ≤ 64 new aux variables in a row, booleans of values the bits of v (least significant
+ * first); the first of them. The word-wide gadgets' way in WITNESS mode. */
+cz__var cz__cs_alloc_bits(cz__cs *cs, uint64_t v, unsigned n);
 /* The value of v (0 when values are not kept, v does not exist, or v is aux of a compact
  * system). */
 void cz__cs_value(cz_bls12381_fr *out, const cz__cs *cs, cz__var v);
@@ -213,9 +231,20 @@ void cz__cs_enforce(cz__cs *cs, const cz__lc *a, const cz__lc *b, const cz__lc *
 void cz__cs_enforce_values(cz__cs *cs, const cz_bls12381_fr *a, const cz_bls12381_fr *b,
                            const cz_bls12381_fr *c);
 
+/* WITNESS: n more rows, counted (their values are not needed); CZ_EINVAL (sticky) in another
+ * mode. */
+void cz__cs_count_rows(cz__cs *cs, size_t n);
+
 /* cz__cs_enforce_values of three small integers (|v| ≤ 4): the rows of the bit gadgets, whose
- * combinations' values are sums of a few bits. WITNESS counts the row without building them. */
-void cz__cs_enforce_small(cz__cs *cs, int a, int b, int c);
+ * combinations' values are sums of a few bits. WITNESS counts the row without building them
+ * (inline). */
+void cz__cs_enforce_small_any(cz__cs *cs, int a, int b, int c);
+static inline void cz__cs_enforce_small(cz__cs *cs, int a, int b, int c) {
+    if (cs->mode == CZ__CS_WITNESS && cs->err.code == CZ_OK && cs->nrows < UINT32_MAX)
+        cs->nrows++;
+    else
+        cz__cs_enforce_small_any(cs, a, b, c);
+}
 
 /* Appends src (same mode; synthesized on its own, its input 0 its own ONE) to dst: src's aux
  * follow dst's, its inputs 1.. follow dst's, its rows follow dst's. CZ_EINVAL on a mode mismatch

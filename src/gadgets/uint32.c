@@ -89,10 +89,53 @@ void cz__multieq_finish(cz__multieq *m) {
     cz__lc_free(&m->rhs);
 }
 
+/* ---- word-wide WITNESS synthesis ----
+ *
+ * In WITNESS mode a row is only counted, so a word operation allocates its result bits at once
+ * (cz__cs_alloc_bits) and counts its rows, with the same variables and values as the bit-by-bit
+ * code: xor always (the bits that fold are known from the operands' kinds), ch and maj when the
+ * operand bits are all allocated (no constant, no negation: then every bit takes the same path);
+ * every other case takes the bit-by-bit code. */
+
+/* Whether the word-wide path applies: a WITNESS system and words of allocated bits only. */
+static int wide(const cz__cs *cs, const cz__u32 *const *w, int n) {
+    if (cs->mode != CZ__CS_WITNESS)
+        return 0;
+    for (int k = 0; k < n; k++)
+        for (int i = 0; i < 32; i++)
+            if (w[k]->bits[i].kind != CZ__BOOL_IS)
+                return 0;
+    return 1;
+}
+
+/* The word of value v whose bit i is the variable first + stride·i. */
+static cz__u32 fresh_word(cz__var first, unsigned stride, uint32_t v) {
+    cz__u32 r;
+    for (unsigned i = 0; i < 32; i++) {
+        r.bits[i].kind = CZ__BOOL_IS;
+        r.bits[i].bit.var = first + stride * i;
+        r.bits[i].bit.value = (int)((v >> i) & 1u);
+        r.bits[i].constant = 0;
+    }
+    r.value = v;
+    return r;
+}
+
+/* x's bits at the even positions and y's at the odd ones of 64. */
+static uint64_t interleave(uint32_t x, uint32_t y) {
+    uint64_t r = 0;
+    for (unsigned i = 0; i < 32; i++)
+        r |= (uint64_t)((x >> i) & 1u) << (2 * i) | (uint64_t)((y >> i) & 1u) << (2 * i + 1);
+    return r;
+}
+
 cz__u32 cz__u32_const(uint32_t v) {
     cz__u32 w;
-    for (int i = 0; i < 32; i++)
-        w.bits[i] = cz__bool_const((int)((v >> i) & 1u));
+    memset(&w, 0, sizeof w);
+    for (int i = 0; i < 32; i++) {
+        w.bits[i].kind = CZ__BOOL_CONST;
+        w.bits[i].constant = (int)((v >> i) & 1u);
+    }
     w.value = v;
     return w;
 }
@@ -132,6 +175,31 @@ cz__u32 cz__u32_shr(const cz__u32 *w, unsigned by) {
 
 cz__u32 cz__u32_xor(cz__cs *cs, const cz__u32 *a, const cz__u32 *b) {
     cz__u32 r;
+    if (cs->mode == CZ__CS_WITNESS) {
+        /* a constant operand bit folds (no variable); any other pair is a new bit (of the
+         * underlying bits' xor, negated when one operand is) and its row, in bit order */
+        const uint32_t first = (uint32_t)cs->naux;
+        uint64_t acc = 0;
+        unsigned k = 0;
+        for (int i = 0; i < 32; i++) {
+            const cz__bool *x = &a->bits[i], *y = &b->bits[i];
+            if (x->kind == CZ__BOOL_CONST || y->kind == CZ__BOOL_CONST) {
+                r.bits[i] = cz__bool_xor(cs, x, y);
+                continue;
+            }
+            const int v = x->bit.value ^ y->bit.value;
+            acc |= (uint64_t)v << k;
+            r.bits[i].kind = x->kind == y->kind ? CZ__BOOL_IS : CZ__BOOL_NOT;
+            r.bits[i].bit.var = cz__var_aux(first + k);
+            r.bits[i].bit.value = v;
+            r.bits[i].constant = 0;
+            k++;
+        }
+        cz__cs_alloc_bits(cs, acc, k);
+        cz__cs_count_rows(cs, k);
+        r.value = a->value ^ b->value;
+        return r;
+    }
     for (int i = 0; i < 32; i++)
         r.bits[i] = cz__bool_xor(cs, &a->bits[i], &b->bits[i]);
     r.value = a->value ^ b->value;
@@ -139,7 +207,14 @@ cz__u32 cz__u32_xor(cz__cs *cs, const cz__u32 *a, const cz__u32 *b) {
 }
 
 cz__u32 cz__u32_sha256_ch(cz__cs *cs, const cz__u32 *a, const cz__u32 *b, const cz__u32 *c) {
+    const cz__u32 *ops[3] = {a, b, c};
     cz__u32 r;
+    if (wide(cs, ops, 3)) { /* a new bit and its row per bit */
+        const uint32_t v = (a->value & b->value) ^ (~a->value & c->value);
+        r = fresh_word(cz__cs_alloc_bits(cs, v, 32), 1, v);
+        cz__cs_count_rows(cs, 32);
+        return r;
+    }
     for (int i = 0; i < 32; i++)
         r.bits[i] = cz__bool_sha256_ch(cs, &a->bits[i], &b->bits[i], &c->bits[i]);
     r.value = (a->value & b->value) ^ (~a->value & c->value);
@@ -147,7 +222,15 @@ cz__u32 cz__u32_sha256_ch(cz__cs *cs, const cz__u32 *a, const cz__u32 *b, const 
 }
 
 cz__u32 cz__u32_sha256_maj(cz__cs *cs, const cz__u32 *a, const cz__u32 *b, const cz__u32 *c) {
+    const cz__u32 *ops[3] = {a, b, c};
     cz__u32 r;
+    if (wide(cs, ops, 3)) { /* per bit maj, then bc = b and c, and two rows */
+        const uint32_t v = (a->value & b->value) ^ (a->value & c->value) ^ (b->value & c->value);
+        const uint64_t both = interleave(v, b->value & c->value);
+        r = fresh_word(cz__cs_alloc_bits(cs, both, 64), 2, v);
+        cz__cs_count_rows(cs, 64);
+        return r;
+    }
     for (int i = 0; i < 32; i++)
         r.bits[i] = cz__bool_sha256_maj(cs, &a->bits[i], &b->bits[i], &c->bits[i]);
     r.value = (a->value & b->value) ^ (a->value & c->value) ^ (b->value & c->value);
@@ -173,6 +256,14 @@ cz__u32 cz__u32_addmany(cz__cs *cs, cz__multieq *m, const cz__u32 *ops, size_t n
         }
         if (all_const)
             return cz__u32_const((uint32_t)sum);
+        if (cs->mode == CZ__CS_WITNESS) { /* the result bits at once, a row each */
+            for (max = (uint64_t)n * UINT32_MAX; max != 0; max >>= 1)
+                nbits++;
+            r = fresh_word(cz__cs_alloc_bits(cs, sum, nbits), 1, (uint32_t)sum);
+            cz__cs_count_rows(cs, nbits);
+            cz__multieq_enforce_value(m, nbits, sum);
+            return r;
+        }
         for (max = (uint64_t)n * UINT32_MAX; max != 0; max >>= 1, nbits++) {
             cz__bit b = cz__bit_alloc(cs, (int)((sum >> nbits) & 1u));
             if (nbits < 32)
