@@ -20,6 +20,11 @@ static cz_bls12381_fr fr(int64_t v) {
     return r;
 }
 
+static int fr_is(const cz_bls12381_fr *a, int64_t v) {
+    cz_bls12381_fr b = fr(v);
+    return cz_bls12381_fr_eq(a, &b);
+}
+
 static int bit(const uint64_t *d, size_t i) {
     return (int)((d[i / 64] >> (i % 64)) & 1u);
 }

@@ -21,11 +21,6 @@
 #include "cs_gen.h"
 #include "test.h"
 
-static int fr_is(const cz_bls12381_fr *a, int64_t v) {
-    cz_bls12381_fr b = fr(v);
-    return cz_bls12381_fr_eq(a, &b);
-}
-
 static void test_lc_merge(void) {
     cz__lc lc, o;
     cz_bls12381_fr three = fr(3);

@@ -281,7 +281,54 @@ static void test_errors(void) {
     cz_r1cs_free(&r);
 }
 
+/* Bits allocated in runs (cz__cs_alloc_bits) are the bits allocated one at a time, in a compact
+ * system (runs across words, ranges sharing words) and in a WITNESS system that keeps values;
+ * rows counted only in WITNESS. */
+static void test_alloc_bits(void) {
+    uint64_t one_by_one[4] = {0}, runs[4] = {0}, x = UINT64_C(0x9e3779b97f4a7c15);
+    cz_bls12381_fr vals[1];
+    cz__cs a, b, full;
+    const unsigned lens[] = {1, 33, 64, 7, 35, 32};
+    size_t at = 0;
+    if (!CHECK_EQ_INT(cz__cs_init(&a, CZ__CS_WITNESS, 0, NULL), CZ_OK) ||
+        !CHECK_EQ_INT(cz__cs_init(&b, CZ__CS_WITNESS, 0, NULL), CZ_OK) ||
+        !CHECK_EQ_INT(cz__cs_init(&full, CZ__CS_WITNESS, 0, NULL), CZ_OK))
+        return;
+    CHECK_EQ_INT(cz__cs_use_compact(&a, one_by_one, 5, 172, vals, 0, NULL), CZ_OK);
+    CHECK_EQ_INT(cz__cs_use_compact(&b, runs, 5, 172, vals, 0, NULL), CZ_OK);
+    runs[0] = one_by_one[0] = 0x1f; /* a neighbour's bits below 5 */
+    runs[2] = one_by_one[2] = UINT64_C(1) << 63;
+    for (size_t k = 0; k < sizeof lens / sizeof *lens; k++) {
+        const uint64_t v = x * (k + 1);
+        CHECK_EQ_INT(cz__cs_alloc_bits(&b, v, lens[k]), at);
+        CHECK_EQ_INT(cz__cs_alloc_bits(&full, v, lens[k]), at);
+        for (unsigned i = 0; i < lens[k]; i++)
+            cz__cs_alloc_bit(&a, (int)((v >> i) & 1u));
+        at += lens[k];
+    }
+    CHECK_EQ_INT(at, 172);
+    CHECK_EQ_INT(b.naux, 172);
+    CHECK(memcmp(one_by_one, runs, sizeof runs) == 0);
+    for (size_t v = 0; v < 172; v++) /* the values kept are the bits */
+        CHECK(fr_is(&full.aux[v], bit(runs, 5 + v)));
+    cz__cs_count_rows(&full, 10);
+    CHECK_EQ_INT(full.nrows, 10);
+    cz__cs_alloc_bits(&b, 1, 1); /* past the range */
+    CHECK_EQ_INT(cz__cs_status(&b, NULL), CZ_ERANGE);
+    cz__cs_alloc_bits(&full, 0, 65);
+    CHECK_EQ_INT(cz__cs_status(&full, NULL), CZ_EINVAL);
+    cz__cs_free(&a);
+    cz__cs_free(&b);
+    cz__cs_free(&full);
+    if (CHECK_EQ_INT(cz__cs_init(&a, CZ__CS_PROVE, CZ__CS_NO_DENSITY, NULL), CZ_OK)) {
+        cz__cs_count_rows(&a, 1);
+        CHECK_EQ_INT(cz__cs_status(&a, NULL), CZ_EINVAL);
+        cz__cs_free(&a);
+    }
+}
+
 static const test_case cases[] = {
+    {"alloc_bits", test_alloc_bits},
     {"booleans", test_booleans},
     {"expand_whole", test_expand_whole},
     {"pieces", test_pieces},
