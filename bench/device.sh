@@ -82,7 +82,10 @@
 #           key, three partitions in flight, the recording beside them), RNOSYNTH=1: no synthesis
 #           bench. RSTAGE=key stops after the key and the C1, which stay in <disk>/cuzk-porep-keep;
 #           RSTAGE=prove uses them (a second call on the still-warm machine, within its idle
-#           release) and starts at the daemon
+#           release) and starts at the daemon; RKEEP=1 keeps them after the phase too.
+#           RSWEEP=1,2,4: then cuzk-bench sweep of synthesis.partition_workers over those values
+#           (one daemon each, the key digest remembered in the shared state_dir, RCOUNT C2s with
+#           RCONC in flight after a warm-up); RABC="" skips the single daemons
 set -u
 
 pack() {
@@ -392,21 +395,22 @@ porep_phase() {
     fi
     [ "${RSTAGE:-}" = key ] && { say "porep: key made, kept for RSTAGE=prove"; return; }
   fi
-  for abc in ${RABC:-1}; do
+  for abc in ${RABC-1}; do
     porep_daemon "$abc" "$T" "$SOCK"
   done
-  rm -rf "$T"
+  [ -n "${RSWEEP:-}" ] && porep_sweep "$T"
+  [ "${RKEEP:-}" = 1 ] || rm -rf "$T"
 }
 
-# One cuzk-daemon under the porep phase's key, gpus.abc_on_gpu = $1, folder $2, socket $3: a first
-# C2, its proof checked again by cuzk filecoin verify, a batch with the GPU sampled, the daemon's
-# peak memory and its log's key lines (the logs' tags end in -$1).
-porep_daemon() {
-  local abc=$1 T=$2 SOCK=$3 dpid spid
+# The daemon configuration of the porep phase in $2/cuzk.toml: gpus.abc_on_gpu = $1, listening on
+# $3 (none: the sweep sets it), the key's folder, state (digests remembered) and the R* knobs.
+porep_config() {
+  local abc=$1 T=$2 SOCK=${3:-}
   mkdir -p "$T/state"
-  cat >"$T/cuzk.toml" <<EOF
-[daemon]
-listen = "$SOCK"
+  {
+    echo "[daemon]"
+    [ -n "$SOCK" ] && echo "listen = \"$SOCK\""
+    cat <<EOF
 state_dir = "$T/state"
 [gpus]
 devices = [0]
@@ -422,6 +426,29 @@ allow_untrusted = true
 [logging]
 timeline = "log"
 EOF
+  } >"$T/cuzk.toml"
+}
+
+# cuzk-bench sweep of synthesis.partition_workers over RSWEEP under the porep phase's key (folder
+# $1): one daemon per value with a, b, c on the GPU, RCOUNT C2s with RCONC in flight after one
+# warm-up each; the table into summary.txt.
+porep_sweep() {
+  local T=$1
+  porep_config 1 "$T"
+  say "porep: sweep of synthesis.partition_workers over $RSWEEP at $(el) s"
+  step porep-sweep "$(left)" $X/cuzk-bench sweep --key synthesis.partition_workers \
+    --values "$RSWEEP" --config "$T/cuzk.toml" --daemon $X/cuzk-daemon --start-timeout 300 \
+    --workload porep-c2 --c1 "$T/c1.json" --miner 1000 -c "${RCOUNT:-3}" -j "${RCONC:-2}" \
+    --warmup 1
+  grep -v '^{' "$O/porep-sweep.log" | tail -8 | cut -c1-200 >>"$S"
+}
+
+# One cuzk-daemon under the porep phase's key, gpus.abc_on_gpu = $1, folder $2, socket $3: a first
+# C2, its proof checked again by cuzk filecoin verify, a batch with the GPU sampled, the daemon's
+# peak memory and its log's key lines (the logs' tags end in -$1).
+porep_daemon() {
+  local abc=$1 T=$2 SOCK=$3 dpid spid
+  porep_config "$abc" "$T" "$SOCK"
   say "porep: daemon with abc_on_gpu = $abc at $(el) s"
   $X/cuzk-daemon --config "$T/cuzk.toml" >"$O/porep-daemon-$abc.log" 2>&1 &
   dpid=$!
