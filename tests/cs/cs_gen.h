@@ -12,7 +12,7 @@
 #include "cs/cs.h"
 #include "cuzk/field.h"
 
-static cz_bls12381_fr fr(int64_t v) {
+static inline cz_bls12381_fr fr(int64_t v) {
     cz_bls12381_fr r;
     cz_bls12381_fr_from_u64(&r, v < 0 ? (uint64_t)-v : (uint64_t)v);
     if (v < 0)
@@ -20,12 +20,12 @@ static cz_bls12381_fr fr(int64_t v) {
     return r;
 }
 
-static int fr_is(const cz_bls12381_fr *a, int64_t v) {
+static inline int fr_is(const cz_bls12381_fr *a, int64_t v) {
     cz_bls12381_fr b = fr(v);
     return cz_bls12381_fr_eq(a, &b);
 }
 
-static int bit(const uint64_t *d, size_t i) {
+static inline int bit(const uint64_t *d, size_t i) {
     return (int)((d[i / 64] >> (i % 64)) & 1u);
 }
 
@@ -36,14 +36,14 @@ typedef struct {
     size_t n;
 } gen;
 
-static uint64_t gen_next(gen *g) {
+static inline uint64_t gen_next(gen *g) {
     g->s ^= g->s << 13;
     g->s ^= g->s >> 7;
     g->s ^= g->s << 17;
     return g->s;
 }
 
-static void gen_push(gen *g, cz__var v, const cz_bls12381_fr *val) {
+static inline void gen_push(gen *g, cz__var v, const cz_bls12381_fr *val) {
     g->vars[g->n] = v;
     g->vals[g->n] = *val;
     g->n++;
@@ -51,7 +51,7 @@ static void gen_push(gen *g, cz__var v, const cz_bls12381_fr *val) {
 
 /* lc = 1 to 4 random terms over the variables so far (coefficients -3..3, repeats merge), its
  * value into *val. */
-static void gen_lc(gen *g, cz__lc *lc, cz_bls12381_fr *val) {
+static inline void gen_lc(gen *g, cz__lc *lc, cz_bls12381_fr *val) {
     unsigned nt = 1 + (unsigned)(gen_next(g) % 4);
     cz_bls12381_fr_zero(val);
     cz__lc_clear(lc);
@@ -70,8 +70,8 @@ static void gen_lc(gen *g, cz__lc *lc, cz_bls12381_fr *val) {
 /* nrows rows: a fresh input (1 in 5), boolean (2 in 5, cz__cs_alloc_bit) or aux with a random
  * value, then A·B = t (+ x - x) with t a new aux holding the product. Uses ONE, the npre variables
  * pre of cs (values prevals) and its own; the structure depends on the seed only. */
-static void gen_circuit_over(cz__cs *cs, uint64_t seed, unsigned nrows, const cz__var *pre,
-                             const cz_bls12381_fr *prevals, size_t npre) {
+static inline void gen_circuit_over(cz__cs *cs, uint64_t seed, unsigned nrows, const cz__var *pre,
+                                    const cz_bls12381_fr *prevals, size_t npre) {
     gen g = {seed, NULL, NULL, 0};
     cz__lc a, b, c;
     cz_bls12381_fr one, va, vb, vt;
@@ -117,7 +117,7 @@ static void gen_circuit_over(cz__cs *cs, uint64_t seed, unsigned nrows, const cz
     free(g.vals);
 }
 
-static void gen_circuit(cz__cs *cs, uint64_t seed, unsigned nrows) {
+static inline void gen_circuit(cz__cs *cs, uint64_t seed, unsigned nrows) {
     gen_circuit_over(cs, seed, nrows, NULL, NULL, 0);
 }
 
