@@ -93,6 +93,23 @@ static void print_rate(const char *op, double *ns, int runs, uint64_t size, size
     print(op, extra, ns, runs);
 }
 
+/* runs syntheses into bufs timed, then op's line (sector size size); 0 (with a message) when one
+ * fails. */
+static int timed_rate(const char *op, double *ns, int runs, uint64_t size, const cz__porep_fake *f,
+                      cz__porep_challenge *w, size_t n, cz__cs_mode mode, unsigned flags,
+                      const prove_bufs *bufs, size_t rows) {
+    for (int r = 0; r < runs; r++) {
+        uint64_t t0 = bench_now_ns();
+        if (synth(f, w, n, mode, flags, bufs, NULL) != rows) {
+            fprintf(stderr, "cuzk-bench-porep-synth: the %s synthesis failed\n", op);
+            return 0;
+        }
+        ns[r] = (double)(bench_now_ns() - t0);
+    }
+    print_rate(op, ns, runs, size, n, rows);
+    return 1;
+}
+
 int main(int argc, char **argv) {
     uint64_t size = UINT64_C(1) << 35;
     size_t n = 1;
@@ -169,40 +186,20 @@ int main(int argc, char **argv) {
     memset(bufs.a, 1, rows * sizeof *bufs.a);
     memset(bufs.b, 1, rows * sizeof *bufs.b);
     memset(bufs.c, 1, rows * sizeof *bufs.c);
-    for (int r = 0; r < runs; r++) {
-        uint64_t t0 = bench_now_ns();
-        if (synth(&f, w, n, CZ__CS_PROVE, CZ__CS_NO_DENSITY, &bufs, NULL) != rows) {
-            fprintf(stderr, "cuzk-bench-porep-synth: the PROVE synthesis failed\n");
-            return 1;
-        }
-        ns[r] = (double)(bench_now_ns() - t0);
-    }
-    print_rate("prove", ns, runs, size, n, rows);
+    if (!timed_rate("prove", ns, runs, size, &f, w, n, CZ__CS_PROVE, CZ__CS_NO_DENSITY, &bufs,
+                    rows))
+        return 1;
     {
         prove_bufs wb = bufs;
         wb.a = wb.b = wb.c = NULL;
-        for (int r = 0; r < runs; r++) {
-            uint64_t t0 = bench_now_ns();
-            if (synth(&f, w, n, CZ__CS_WITNESS, 0, &wb, NULL) != rows) {
-                fprintf(stderr, "cuzk-bench-porep-synth: the WITNESS synthesis failed\n");
-                return 1;
-            }
-            ns[r] = (double)(bench_now_ns() - t0);
-        }
-        print_rate("witness-into", ns, runs, size, n, rows);
+        if (!timed_rate("witness-into", ns, runs, size, &f, w, n, CZ__CS_WITNESS, 0, &wb, rows))
+            return 1;
         if ((wb.bits = malloc((naux + 63) / 64 * sizeof *wb.bits)) == NULL) {
             fprintf(stderr, "cuzk-bench-porep-synth: out of memory\n");
             return 1;
         }
-        for (int r = 0; r < runs; r++) {
-            uint64_t t0 = bench_now_ns();
-            if (synth(&f, w, n, CZ__CS_WITNESS, 0, &wb, NULL) != rows) {
-                fprintf(stderr, "cuzk-bench-porep-synth: the compact synthesis failed\n");
-                return 1;
-            }
-            ns[r] = (double)(bench_now_ns() - t0);
-        }
-        print_rate("compact-into", ns, runs, size, n, rows);
+        if (!timed_rate("compact-into", ns, runs, size, &f, w, n, CZ__CS_WITNESS, 0, &wb, rows))
+            return 1;
         free(wb.bits);
     }
     free(bufs.aux);
