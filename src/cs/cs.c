@@ -171,29 +171,27 @@ int cz__cs_status(const cz__cs *cs, cz_errinfo *ei) {
     return cz_fail(ei, cs->err.code, "%s", cs->err.msg);
 }
 
-/* Compact: aux naux into the caller's range, its value appended unless it is a boolean (bit
- * names its value then, and only a 1 is written: the caller cleared the bits). */
-static cz__var compact_alloc(cz__cs *cs, int boolean, int bit, const cz_bls12381_fr *value) {
-    if (cs->naux >= cs->aux_cap)
-        return cz__cs_fail(cs, CZ_ERANGE, "the caller's range of %zu aux variables is full",
-                           cs->aux_cap),
+/* Compact: whether the caller's range has room for n more aux variables (else the system's
+ * error). */
+static int compact_room(cz__cs *cs, size_t n) {
+    if (n <= cs->aux_cap - cs->naux)
+        return 1;
+    return cz__cs_fail(cs, CZ_ERANGE, "the caller's range of %zu aux variables is full",
+                       cs->aux_cap),
+           0;
+}
+
+/* Compact: a new aux variable that is not a boolean, its value appended to the caller's. */
+static cz__var compact_alloc(cz__cs *cs, const cz_bls12381_fr *value) {
+    if (!compact_room(cs, 1))
+        return cz__var_aux(0);
+    if (cs->nvals >= cs->cvals_cap)
+        return cz__cs_fail(cs, CZ_ERANGE, "the caller's %zu values are full", cs->cvals_cap),
                cz__var_aux(0);
-    if (boolean && bit) {
-        const size_t g = cs->cbit_at + cs->naux, w = g / 64;
-        const uint64_t m = UINT64_C(1) << (g % 64);
-        if (w == cs->cword_lo || w == cs->cword_hi)
-            __atomic_fetch_or(&cs->cbits[w], m, __ATOMIC_RELAXED); /* shared with a neighbour */
-        else
-            cs->cbits[w] |= m;
-    } else if (!boolean) {
-        if (cs->nvals >= cs->cvals_cap)
-            return cz__cs_fail(cs, CZ_ERANGE, "the caller's %zu values are full", cs->cvals_cap),
-                   cz__var_aux(0);
-        if (value != NULL)
-            cs->cvals[cs->nvals++] = *value;
-        else
-            cz_bls12381_fr_zero(&cs->cvals[cs->nvals++]);
-    }
+    if (value != NULL)
+        cs->cvals[cs->nvals++] = *value;
+    else
+        cz_bls12381_fr_zero(&cs->cvals[cs->nvals++]);
     return cz__var_aux((uint32_t)cs->naux++);
 }
 
@@ -210,7 +208,7 @@ static cz__var cs_alloc(cz__cs *cs, int input, const cz_bls12381_fr *value) {
     if (input && cs->inputs_closed)
         return cz__cs_fail(cs, CZ_EINVAL, "alloc_input after the input constraints"), CZ__VAR_ONE;
     if (!input && cs->compact)
-        return compact_alloc(cs, 0, 0, value);
+        return compact_alloc(cs, value);
     if (cs->values) {
         if (!cz__cs_grow(cs, (void **)vals, cap, *n + 1, sizeof **vals,
                          input ? "the inputs" : "the aux values"))
@@ -237,7 +235,7 @@ cz__var cz__cs_alloc_bit_any(cz__cs *cs, int v) {
     cz_bls12381_fr val;
     cz__var r;
     if (cs->compact)
-        return cs->err.code == CZ_OK ? compact_alloc(cs, 1, v != 0, NULL) : cz__var_aux(0);
+        return cz__cs_alloc_bits(cs, v != 0, 1);
     if (v)
         cz_bls12381_fr_one(&val);
     else
@@ -257,17 +255,13 @@ cz__var cz__cs_alloc_bits(cz__cs *cs, uint64_t v, unsigned n) {
     }
     if (n < 64)
         v &= (UINT64_C(1) << n) - 1;
-    if (cs->compact && cs->err.code == CZ_OK && n <= cs->aux_cap - cs->naux) {
+    if (cs->compact) {
         const size_t g = cs->cbit_at + cs->naux, w = g / 64, off = g % 64;
-        const uint64_t part[2] = {v << off, off != 0 ? v >> (64 - off) : 0};
-        for (size_t k = 0; k < 2; k++) {
-            if (part[k] == 0)
-                continue;
-            if (w + k == cs->cword_lo || w + k == cs->cword_hi)
-                __atomic_fetch_or(&cs->cbits[w + k], part[k], __ATOMIC_RELAXED);
-            else
-                cs->cbits[w + k] |= part[k];
-        }
+        if (cs->err.code != CZ_OK || !compact_room(cs, n))
+            return first;
+        cz__cs_compact_or(cs, w, v << off);
+        if (off != 0)
+            cz__cs_compact_or(cs, w + 1, v >> (64 - off));
         cs->naux += n;
         return first;
     }

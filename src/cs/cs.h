@@ -199,16 +199,20 @@ cz__var cz__cs_alloc_input(cz__cs *cs, const cz_bls12381_fr *value);
 /* A new aux variable of value v (0 or 1: v != 0) that is boolean by construction (see
  * Booleans). Inline for a compact system, where it is most of the synthesis's work. */
 cz__var cz__cs_alloc_bit_any(cz__cs *cs, int v);
+/* Compact: bits m into word w of the caller's array, atomically where a neighbour's range shares
+ * the word. */
+static inline void cz__cs_compact_or(cz__cs *cs, size_t w, uint64_t m) {
+    if (m == 0)
+        return;
+    if (w == cs->cword_lo || w == cs->cword_hi)
+        __atomic_fetch_or(&cs->cbits[w], m, __ATOMIC_RELAXED);
+    else
+        cs->cbits[w] |= m;
+}
 static inline cz__var cz__cs_alloc_bit(cz__cs *cs, int v) {
     if (cs->compact && cs->err.code == CZ_OK && cs->naux < cs->aux_cap) {
-        const size_t g = cs->cbit_at + cs->naux, w = g / 64;
-        const uint64_t m = UINT64_C(1) << (g % 64);
-        if (!v) {
-        } else if (w == cs->cword_lo || w == cs->cword_hi) { /* shared with a neighbour */
-            __atomic_fetch_or(&cs->cbits[w], m, __ATOMIC_RELAXED);
-        } else {
-            cs->cbits[w] |= m;
-        }
+        const size_t g = cs->cbit_at + cs->naux;
+        cz__cs_compact_or(cs, g / 64, (uint64_t)(v != 0) << (g % 64));
         return cz__var_aux((uint32_t)cs->naux++);
     }
     return cz__cs_alloc_bit_any(cs, v);
