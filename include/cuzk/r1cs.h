@@ -137,8 +137,15 @@ int cz_r1cs_stats_get(cz_r1cs_stats *st, const cz_r1cs *cs, cz_threadpool *pool,
 static inline size_t cz_r1cs_bool_words(uint32_t nvars) {
     return ((size_t)nvars + 63) / 64;
 }
-/* The values of a compact witness of cs: its variables that are not booleans (nvars when
- * cs->booleans is NULL). */
+/* The bytes of a compact witness's bits rounded up to whole 32-byte elements: where a buffer
+ * holding bits and values puts the values. */
+static inline size_t cz_r1cs_bool_bytes_aligned(uint32_t nvars) {
+    return ((size_t)nvars + 255) / 256 * 32;
+}
+/* The values of a compact witness of cs before variable v (v ≤ nvars): the variables below v that
+ * are not booleans (v when cs->booleans is NULL). */
+size_t cz_r1cs_vals_before(const cz_r1cs *cs, size_t v);
+/* All the values of a compact witness of cs: cz_r1cs_vals_before(cs, nvars). */
 uint32_t cz_r1cs_nvals(const cz_r1cs *cs);
 
 /* w (nvars entries, Montgomery form) from the compact witness bits, vals of cs (cs->booleans

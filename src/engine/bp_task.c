@@ -10,6 +10,7 @@
 
 #include "cuzk/gpu.h"
 #include "cuzk/log.h"
+#include "cuzk/r1cs.h"
 
 #define FR_BYTES 32
 
@@ -117,7 +118,7 @@ int cz__bp_compact(const cz__bp_job *j) {
 
 /* A compact witness's bits, rounded up to whole elements (its values follow them). */
 static size_t bits_bytes(const cz__bp_job *j) {
-    return (j->ninput + j->naux + 255) / 256 * FR_BYTES;
+    return cz_r1cs_bool_bytes_aligned((uint32_t)(j->ninput + j->naux));
 }
 
 /* The bytes of a partition's pooled w: compact, or in full. */

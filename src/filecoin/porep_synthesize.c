@@ -29,18 +29,6 @@ typedef struct synth_job {
     cz_errinfo ei;
 } synth_job;
 
-/* The values of a compact witness of r before variable v: the variables there that are not
- * booleans. */
-static size_t vals_before(const cz_r1cs *r, size_t v) {
-    size_t nbool = 0;
-    for (size_t i = 0; i < v / 64; i++)
-        nbool += (size_t)__builtin_popcountll(r->booleans[i]);
-    if (v % 64 != 0)
-        nbool +=
-            (size_t)__builtin_popcountll(r->booleans[v / 64] & ((UINT64_C(1) << (v % 64)) - 1));
-    return v - nbool;
-}
-
 /* A fresh system for a chunk whose aux start at aux_at and rows at rows_at. */
 static int chunk_init(cz__cs *cs, const synth_job *sj, size_t aux_at, size_t naux, size_t rows_at,
                       size_t nrows, cz_errinfo *ei) {
@@ -49,9 +37,9 @@ static int chunk_init(cz__cs *cs, const synth_job *sj, size_t aux_at, size_t nau
     if (rc != CZ_OK)
         return rc;
     if (sj->bits != NULL) {
-        const size_t g0 = sj->ninput + aux_at, v0 = vals_before(sj->r, g0);
+        const size_t g0 = sj->ninput + aux_at, v0 = cz_r1cs_vals_before(sj->r, g0);
         rc = cz__cs_use_compact(cs, sj->bits, g0, naux, (fr *)(sj->out + v0),
-                                vals_before(sj->r, g0 + naux) - v0, ei);
+                                cz_r1cs_vals_before(sj->r, g0 + naux) - v0, ei);
     } else {
         rc = cz__cs_use_buffers(cs, (fr *)(sj->out + sj->ninput + aux_at), naux,
                                 sj->abc[0] ? (fr *)(sj->abc[0] + rows_at) : NULL,
@@ -127,12 +115,13 @@ static int synth_top(synth_job *sj, const cz__porep_partition *p, const cz_r1cs 
                          "porep: partition %u: the recording's counts past the top are not %zu "
                          "equal challenges",
                          k, n);
-        if (rc == CZ_OK && cs.compact &&
-            cs.nvals != vals_before(r, sj->ninput + sj->top_aux) - sj->ninput)
+        const size_t top_vals =
+            cs.compact ? cz_r1cs_vals_before(r, sj->ninput + sj->top_aux) - sj->ninput : 0;
+        if (rc == CZ_OK && cs.compact && cs.nvals != top_vals)
             rc = cz_fail(ei, CZ_EINTERNAL,
                          "porep: partition %u: the top synthesized %zu values that are not bits, "
                          "the recording %zu",
-                         k, cs.nvals, vals_before(r, sj->ninput + sj->top_aux) - sj->ninput);
+                         k, cs.nvals, top_vals);
         sj->per_aux = (r->naux - sj->top_aux) / n;
         sj->per_in = (r->npublic - sj->top_in) / n;
         sj->per_rows = (r->nrows - sj->top_rows) / n;

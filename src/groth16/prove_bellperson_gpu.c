@@ -27,6 +27,7 @@
 #include "cuzk/groth16_bellperson.h"
 #include "cuzk/log.h"
 #include "cuzk/msm.h"
+#include "cuzk/r1cs.h"
 #include "groth16/gpu_util.h"
 #include "groth16/pending.h"
 #include "groth16/prove_bellperson.h"
@@ -325,7 +326,7 @@ int cz__bp_upload_gpu(cz_groth16_bp_pending *pp, cz_groth16_gpu_ws *ws, const cz
     /* a compact witness: its bits, rounded to whole elements, then its values, staged where a,
      * b and c go (computed after the expansion) or, where they do not fit there (a circuit of
      * more variables than rows), after w */
-    const size_t bits_bytes = (as->ninput + as->naux + 255) / 256 * fr;
+    const size_t bits_bytes = cz_r1cs_bool_bytes_aligned((uint32_t)(as->ninput + as->naux));
     const size_t stage_bytes = cw != NULL ? bits_bytes + (size_t)cz_gpu_r1cs_nvals(m) * fr : 0;
     const size_t stage_at = stage_bytes <= 3 * n * fr ? 0 : ws_bytes(pp);
     uint8_t *stage;
@@ -354,8 +355,9 @@ int cz__bp_upload_gpu(cz_groth16_bp_pending *pp, cz_groth16_gpu_ws *ws, const cz
     buf += 3 * n * fr;
     if (rc == CZ_OK && cw != NULL) {
         cp_what[k] = "upload the witness's bits";
-        rc = cz_gpu_upload_start(&cp[k++], stage, cw->bits,
-                                 (as->ninput + as->naux + 63) / 64 * sizeof(uint64_t), dev, ei);
+        rc = cz_gpu_upload_start(
+            &cp[k++], stage, cw->bits,
+            cz_r1cs_bool_words((uint32_t)(as->ninput + as->naux)) * sizeof(uint64_t), dev, ei);
         if (rc == CZ_OK) {
             cp_what[k] = "upload the witness's values";
             rc = cz_gpu_upload_start(&cp[k++], stage + bits_bytes, cw->vals,

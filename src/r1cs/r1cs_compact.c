@@ -21,13 +21,20 @@ static uint64_t bool_word(const cz_r1cs *cs, size_t i) {
     return w;
 }
 
-uint32_t cz_r1cs_nvals(const cz_r1cs *cs) {
+size_t cz_r1cs_vals_before(const cz_r1cs *cs, size_t v) {
     size_t nbool = 0;
     if (cs->booleans == NULL)
-        return cs->nvars;
-    for (size_t i = 0; i < cz_r1cs_bool_words(cs->nvars); i++)
-        nbool += (size_t)__builtin_popcountll(bool_word(cs, i));
-    return cs->nvars - (uint32_t)nbool;
+        return v;
+    for (size_t i = 0; i < v / 64; i++)
+        nbool += (size_t)__builtin_popcountll(cs->booleans[i]);
+    if (v % 64 != 0)
+        nbool +=
+            (size_t)__builtin_popcountll(bool_word(cs, v / 64) & ((UINT64_C(1) << (v % 64)) - 1));
+    return v - nbool;
+}
+
+uint32_t cz_r1cs_nvals(const cz_r1cs *cs) {
+    return (uint32_t)cz_r1cs_vals_before(cs, cs->nvars);
 }
 
 typedef struct expand_job {
