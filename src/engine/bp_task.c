@@ -228,6 +228,16 @@ int cz__bp_part_end(void **out, cz__bp_job *j, cz__bp_part *pt, uint32_t p, int 
     return CZ_OK;
 }
 
+/* Whether this is the first time *flag (a warning of c's, under its lock) is asked: it is set. */
+static int first_time(cz__bp_circuit *c, int *flag) {
+    int first;
+    pthread_mutex_lock(&c->lock);
+    first = !*flag;
+    *flag = 1;
+    pthread_mutex_unlock(&c->lock);
+    return first;
+}
+
 /* pt's witness in full on the host: a compact one expanded into a buffer of pt's own (outside
  * the memory budget: the fallbacks only, one warning per circuit); nothing for a full one. */
 static int w_on_host(cz__bp_part *pt, const cz__bp_job *j, cz_threadpool *pool, cz_errinfo *ei) {
@@ -236,14 +246,10 @@ static int w_on_host(cz__bp_part *pt, const cz__bp_job *j, cz_threadpool *pool, 
     int rc;
     if (pt->as.aux != NULL || pt->bits == NULL)
         return CZ_OK;
-    pthread_mutex_lock(&c->lock);
-    if (!c->warned_w) {
-        c->warned_w = 1;
+    if (first_time(c, &c->warned_w))
         CZ_LOG_WARN("the compact witnesses of the circuit's partitions are expanded on the CPU, "
                     "outside the memory budget (%zu MiB each)",
                     bytes >> 20);
-    }
-    pthread_mutex_unlock(&c->lock);
     if ((pt->w_own = cz_host_alloc(bytes, 0)) == NULL)
         return cz_fail(ei, CZ_ENOMEM, "the witness on the CPU: %zu bytes", bytes);
     if ((rc = cz_r1cs_witness_expand((uint64_t(*)[4])pt->w_own, &c->r, pt->bits,
@@ -313,14 +319,10 @@ static int abc_on_host(cz__bp_part *pt, const cz__bp_job *j, cz_threadpool *pool
     int rc;
     if ((rc = w_on_host(pt, j, pool, ei)) != CZ_OK)
         return rc;
-    pthread_mutex_lock(&c->lock);
-    if (!c->warned) {
-        c->warned = 1;
+    if (first_time(c, &c->warned))
         CZ_LOG_WARN("a, b, c of the circuit's partitions (%u rows) are computed on the CPU, "
                     "outside the memory budget (%zu MiB each)",
                     c->r.nrows, 3 * bytes >> 20);
-    }
-    pthread_mutex_unlock(&c->lock);
     pt->a = cz_host_alloc(bytes, 0);
     pt->b = cz_host_alloc(bytes, 0);
     pt->c = cz_host_alloc(bytes, 0);
