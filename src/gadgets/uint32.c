@@ -241,13 +241,14 @@ cz__u32 cz__u32_addmany(cz__cs *cs, cz__multieq *m, const cz__u32 *ops, size_t n
     cz__u32 r = cz__u32_const(0);
     cz__lc lc, res;
     cz_bls12381_fr coeff;
-    uint64_t sum = 0, max;
-    unsigned nbits = 0;
+    uint64_t sum = 0;
+    unsigned nbits;
     int all_const = 1;
     if (n < 2 || n > 10) {
         cz__cs_fail(cs, CZ_EINVAL, "uint32: addmany of %zu operands (2 to 10)", n);
         return r;
     }
+    nbits = 64 - (unsigned)__builtin_clzll((uint64_t)n * UINT32_MAX); /* the result's width */
     if (!cz__cs_needs_lcs(cs)) { /* the result bits and the equality by their values */
         for (size_t k = 0; k < n; k++) {
             sum += ops[k].value;
@@ -257,17 +258,15 @@ cz__u32 cz__u32_addmany(cz__cs *cs, cz__multieq *m, const cz__u32 *ops, size_t n
         if (all_const)
             return cz__u32_const((uint32_t)sum);
         if (cs->mode == CZ__CS_WITNESS) { /* the result bits at once, a row each */
-            for (max = (uint64_t)n * UINT32_MAX; max != 0; max >>= 1)
-                nbits++;
             r = fresh_word(cz__cs_alloc_bits(cs, sum, nbits), 1, (uint32_t)sum);
             cz__cs_count_rows(cs, nbits);
             cz__multieq_enforce_value(m, nbits, sum);
             return r;
         }
-        for (max = (uint64_t)n * UINT32_MAX; max != 0; max >>= 1, nbits++) {
-            cz__bit b = cz__bit_alloc(cs, (int)((sum >> nbits) & 1u));
-            if (nbits < 32)
-                r.bits[nbits] = cz__bool_is(b);
+        for (unsigned i = 0; i < nbits; i++) {
+            cz__bit b = cz__bit_alloc(cs, (int)((sum >> i) & 1u));
+            if (i < 32)
+                r.bits[i] = cz__bool_is(b);
         }
         cz__multieq_enforce_value(m, nbits, sum);
         r.value = (uint32_t)sum;
@@ -287,12 +286,12 @@ cz__u32 cz__u32_addmany(cz__cs *cs, cz__multieq *m, const cz__u32 *ops, size_t n
         cz__lc_free(&lc);
         return cz__u32_const((uint32_t)sum);
     }
-    for (max = (uint64_t)n * UINT32_MAX; max != 0; max >>= 1, nbits++) {
-        cz__bit b = cz__bit_alloc(cs, (int)((sum >> nbits) & 1u));
-        cz_bls12381_fr_from_u64(&coeff, UINT64_C(1) << nbits);
+    for (unsigned i = 0; i < nbits; i++) {
+        cz__bit b = cz__bit_alloc(cs, (int)((sum >> i) & 1u));
+        cz_bls12381_fr_from_u64(&coeff, UINT64_C(1) << i);
         cz__lc_add(&res, b.var, &coeff);
-        if (nbits < 32)
-            r.bits[nbits] = cz__bool_is(b);
+        if (i < 32)
+            r.bits[i] = cz__bool_is(b);
     }
     cz__multieq_enforce_equal(m, nbits, &lc, &res);
     cz__lc_free(&lc);
