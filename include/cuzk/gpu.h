@@ -19,8 +19,9 @@
  * caller names the roots (cz_ntt_roots: snarkjs's, or bellperson's for BLS12-381), and the coset
  * transforms use that domain's generator (cz_<curve>_ntt_coset_gen), for 1 <= log_n <=
  * CZ_GPU_NTT_MAX_LOG. Twiddles are made once per (device, curve, roots, log_n) and stay cached on
- * the device until cz_gpu_release (about 48·n bytes per cached domain: twiddles and a scratch
- * buffer).
+ * the device until cz_gpu_release (16·n bytes per cached domain); a transform of more than 2^10
+ * elements borrows a 32·n-byte scratch buffer from the device's stream-ordered pool while it
+ * runs.
  *
  * MSM: ret = Σ [s_i] P_i over G1 affine bases. Bases are uploaded once into a cz_gpu_bases handle
  * and stay resident across calls; an MSM uses the first n bases of a handle. Scalars are
@@ -74,7 +75,9 @@ int cz_gpu_device_info(cz_gpu_info *info, int dev, cz_errinfo *ei);
 /* Free and total memory of dev in bytes, now (cudaMemGetInfo; the first call on a thread may
  * create the device's context). */
 int cz_gpu_mem_info(size_t *free_bytes, size_t *total_bytes, int dev, cz_errinfo *ei);
-/* Frees the cached twiddle tables of dev (every later NTT rebuilds what it needs). */
+/* Frees the cached twiddle tables of dev (every later NTT rebuilds what it needs) and hands the
+ * idle memory of dev's stream-ordered pool (the NTT's scratch, the MSM's temporaries) back to the
+ * driver. */
 int cz_gpu_release(int dev, cz_errinfo *ei);
 
 /* ---- device memory (plain cudaMalloc'd buffers) ---- */

@@ -30,6 +30,13 @@
 int cz__gpu_fail(cz_errinfo *ei, cudaError_t e, const char *what, const char *file, int line);
 /* Selects dev for the calling thread: CZ_ENOGPU if there is no such device. */
 int cz__gpu_select(int dev, cz_errinfo *ei);
+/* Makes dev's default stream-ordered pool keep what is freed into it (the NTT's scratch, the
+ * MSM's temporaries): with the default release threshold (0) every synchronisation hands the
+ * memory back to the driver and the next call maps it again (about 25 ms at 2^26). */
+int cz__gpu_pool_keep(int dev, cz_errinfo *ei);
+/* The bytes the current device can still give a cudaMallocAsync: free memory plus what its
+ * default pool holds unused. */
+size_t cz__gpu_async_room(void);
 
 static inline unsigned cz__gpu_blocks(size_t n, unsigned threads) {
     return (unsigned)((n + threads - 1) / threads);

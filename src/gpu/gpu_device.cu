@@ -51,6 +51,35 @@ out:
     return rc;
 }
 
+int cz__gpu_pool_keep(int dev, cz_errinfo *ei) {
+    cudaMemPool_t pool;
+    uint64_t keep = UINT64_MAX;
+    int rc = CZ_OK;
+    CZ_CUDA_TRY(cudaDeviceGetDefaultMemPool(&pool, dev));
+    CZ_CUDA_TRY(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep));
+out:
+    return rc;
+}
+
+size_t cz__gpu_async_room(void) {
+    size_t free_b = 0, total_b = 0;
+    cudaMemPool_t pool;
+    uint64_t reserved = 0, used = 0;
+    int dev = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess || cudaMemGetInfo(&free_b, &total_b) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return 0;
+    }
+    if (cudaDeviceGetDefaultMemPool(&pool, dev) != cudaSuccess ||
+        cudaMemPoolGetAttribute(pool, cudaMemPoolAttrReservedMemCurrent, &reserved) !=
+            cudaSuccess ||
+        cudaMemPoolGetAttribute(pool, cudaMemPoolAttrUsedMemCurrent, &used) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return free_b;
+    }
+    return free_b + (reserved > used ? (size_t)(reserved - used) : 0);
+}
+
 extern "C" int cz_gpu_device_info(cz_gpu_info *info, int dev, cz_errinfo *ei) {
     cudaDeviceProp prop;
     int rc = cz__gpu_select(dev, ei);

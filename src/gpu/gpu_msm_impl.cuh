@@ -553,18 +553,16 @@ using acc_kern_t = void (*)(ec_xyzz<FP> *, ec_xyzz<FP> *, uint32_t *, const uint
                             const uint32_t *, const uint32_t *, const ec_aff<FP> *, uint32_t,
                             uint32_t, uint32_t);
 
-/* The windows one pass sorts at once: at most g, fewer where the device's free memory cannot hold
- * the pass's four u32 arrays of n entries per window (keys and values, double-buffered) with an
- * eighth of it left for the sort's temporary storage, the buckets and the segments; at least one.
- * A device that also holds a large resident key (a 32 GiB PoRep key on an 80 GB card) then sorts
- * in more passes instead of failing. */
-static unsigned groups_that_fit(size_t n, unsigned g) {
-    size_t free_b = 0, total_b = 0, fit;
-    if (cudaMemGetInfo(&free_b, &total_b) != cudaSuccess) {
-        (void)cudaGetLastError();
-        return g;
-    }
-    fit = (free_b - free_b / 8) / (n * 16);
+/* The windows one pass sorts at once: at most g, fewer where the memory a cudaMallocAsync can
+ * still get (free, and idle in the pool) cannot hold, besides fixed bytes (the buckets, the
+ * segments and the partial sums: 2.4 GB for 2^27 scalars) and a sixteenth kept for the sort's
+ * temporary storage, the pass's four u32 arrays of n entries per window (keys and values,
+ * double-buffered); at least one. A device that also holds a large resident key (a 32 GiB PoRep
+ * key on an 80 GB card) then sorts in more passes instead of failing. */
+static unsigned groups_that_fit(size_t n, unsigned g, size_t fixed) {
+    size_t room = cz__gpu_async_room(), fit;
+    room -= room / 16;
+    fit = room > fixed ? (room - fixed) / (n * 16) : 0;
     return fit == 0 ? 1 : fit < g ? (unsigned)fit : g;
 }
 
@@ -603,15 +601,18 @@ static int pippenger(typename H::jac *ret, const cz_gpu_bases *bh, const void *d
     nbt = win_base(wt, nwin);
     if (n >= ((size_t)1 << 30))
         return cz_fail(ei, CZ_ERANGE, "gpu msm: n = %zu too large (< 2^30)", n);
-    gmax = ((size_t)1 << 30) / n;
-    g = groups_that_fit(n, gmax >= nwin ? nwin : (unsigned)gmax);
-    g = (nwin + ((nwin + g - 1) / g) - 1) / ((nwin + g - 1) / g); /* even groups */
     /* reduction segments: ls buckets each (a power of two dividing every window), about
      * reduce_segs threads in all */
     ls = 1u << (wt.c - 1);
     while (ls > 1 && (size_t)(nbt / ls) * 2 <= reduce_segs(H::group, n))
         ls /= 2;
     nsegs = nbt / ls;
+    gmax = ((size_t)1 << 30) / n;
+    g = groups_that_fit(n, gmax >= nwin ? nwin : (unsigned)gmax,
+                        ((size_t)nbt + 2 * (size_t)ACC_CHUNKS + 2 * (size_t)nsegs + nwin) *
+                                sizeof(X) +
+                            ((size_t)nbt + 1 + ACC_CHUNKS) * 4);
+    g = (nwin + ((nwin + g - 1) / g) - 1) / ((nwin + g - 1) / g); /* even groups */
 
     for (int k = 0; k < 2; k++) {
         CZ_CUDA_TRY(cudaMallocAsync((void **)&keys[k], n * g * 4, st));
@@ -827,15 +828,8 @@ static int msm_run(typename H::jac *ret, const cz_gpu_bases *bh, const void *d_s
         return cz_fail(ei, CZ_ERANGE, "gpu msm: n = %zu too large (< 2^31)", n);
     if ((rc = cz__gpu_select(bh->dev, ei)) != CZ_OK)
         return rc;
-    {
-        /* Keep the stream-ordered pool's memory across calls: with the default threshold (0) every
-         * synchronisation hands the pairs back to the driver and the next call maps them again
-         * (about 25 ms at 2^26). */
-        cudaMemPool_t pool;
-        uint64_t keep = UINT64_MAX;
-        CZ_CUDA_TRY(cudaDeviceGetDefaultMemPool(&pool, bh->dev));
-        CZ_CUDA_TRY(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep));
-    }
+    if ((rc = cz__gpu_pool_keep(bh->dev, ei)) != CZ_OK)
+        return rc;
     if (pf.on) {
         cudaEventCreate(&pf.ev[0]);
         cudaEventCreate(&pf.ev[1]);

@@ -39,8 +39,10 @@
  * memory next to its tile as the pass starts (the last pass's twiddles are distinct per block, so
  * those loads go to DRAM, and no stage waits on them). The table is generated on the device from
  * two small host tables (x^k for k < 1024 and x^(1024m)), one multiplication per entry, and cached
- * with the scratch buffer per (device, curve, roots, log_n) until cz_gpu_release: 16·n + 32·n
- * bytes.
+ * per (device, curve, roots, log_n) until cz_gpu_release: 16·n bytes. The scratch buffer (32·n
+ * bytes) comes from the device's stream-ordered pool for each transform and goes back to it when
+ * the transform ends, so the MSMs that follow an NTT reuse the same memory (a 2^27 domain beside a
+ * 48 GB key on an 80 GB card leaves no room for a scratch buffer kept aside).
  * Coset factors use the same two-level tables (a[k] ·= hi[k >> 10]·lo[k & 1023]), with n⁻¹
  * folded into the lo table of g⁻¹. Forward and inverse passes are separate instantiations (the
  * inverse's output swap costs the forward nothing).
@@ -425,7 +427,6 @@ static void dom_free(ntt_dom *d) {
     if (d == NULL)
         return;
     cudaFree(d->tw);
-    cudaFree(d->scratch);
     cudaFree(d->g_lo);
     cudaFree(d->g_hi);
     cudaFree(d->gi_lo);
@@ -515,8 +516,6 @@ static int dom_build(ntt_dom **out_dom, unsigned log_n, cz_ntt_roots roots, cz_e
     memcpy(d->ninv, &ninv, sizeof ninv);
     if ((rc = make_twiddles<H>(&d->tw, n / 2, &w, ei)) != CZ_OK)
         goto out;
-    /* the middle passes work in place here (see the file comment) */
-    CZ_CUDA_TRY(cudaMalloc(&d->scratch, n * sizeof(fr)));
     {
         fr one;
         H::one(&one);
@@ -566,6 +565,12 @@ extern "C" int cz_gpu_release(int dev, cz_errinfo *ei) {
                 ntt_cache[dev][c][r][k] = NULL;
             }
     pthread_mutex_unlock(&ntt_cache_lock);
+    {
+        cudaMemPool_t pool;
+        if (cudaDeviceGetDefaultMemPool(&pool, dev) != cudaSuccess ||
+            cudaMemPoolTrimTo(pool, 0) != cudaSuccess)
+            (void)cudaGetLastError();
+    }
     return CZ_OK;
 }
 
@@ -586,8 +591,8 @@ out:
 
 /* Runs the passes of one transform on a (natural order in and out); see the file comment. */
 template <class C>
-static int ntt_core(fe<C> *a, const ntt_dom *d, unsigned log_n, cz_gpu_ntt_kind kind,
-                    cz_errinfo *ei) {
+static int ntt_core(fe<C> *a, fe<C> *scratch, const ntt_dom *d, unsigned log_n,
+                    cz_gpu_ntt_kind kind, cz_errinfo *ei) {
     typedef fe<C> F;
     int rc = CZ_OK;
     const unsigned npass = (log_n + NTT_MAX_TILE - 1) / NTT_MAX_TILE;
@@ -604,8 +609,8 @@ static int ntt_core(fe<C> *a, const ntt_dom *d, unsigned log_n, cz_gpu_ntt_kind 
     for (unsigned p = 0, t = 0; p < npass; p++) {
         const unsigned s = log_n / npass + (p < log_n % npass ? 1 : 0);
         const bool first = p == 0, last = p + 1 == npass;
-        P.src = first ? a : (const F *)d->scratch;
-        P.dst = last ? a : (F *)d->scratch;
+        P.src = first ? a : scratch;
+        P.dst = last ? a : scratch;
         P.t = t;
         P.s = s;
         P.gather = first;
@@ -647,6 +652,7 @@ static int ntt_dev(void *d_a, unsigned log_n, cz_ntt_roots roots, cz_gpu_ntt_kin
     typedef typename H::cfg C;
     typedef fe<C> F;
     ntt_dom *d = NULL;
+    F *scratch = NULL;
     int rc;
     if (log_n < 1 || log_n > CZ_GPU_NTT_MAX_LOG || log_n > (unsigned)H::two_adicity)
         return cz_fail(ei, CZ_ERANGE, "gpu ntt: log_n %u outside 1..%d", log_n, CZ_GPU_NTT_MAX_LOG);
@@ -658,11 +664,19 @@ static int ntt_dev(void *d_a, unsigned log_n, cz_ntt_roots roots, cz_gpu_ntt_kin
         return rc;
     if ((rc = dom_get<H>(&d, dev, log_n, roots, ei)) != CZ_OK)
         return rc;
-    rc = ntt_core<C>((F *)d_a, d, log_n, kind, ei);
+    /* the middle passes work in place in the scratch buffer (see the file comment); one pass
+     * (log_n <= 10) needs none */
+    if ((rc = cz__gpu_pool_keep(dev, ei)) != CZ_OK)
+        return rc;
+    if (log_n > NTT_MAX_TILE)
+        CZ_CUDA_TRY(cudaMallocAsync((void **)&scratch, ((size_t)1 << log_n) * sizeof(F), 0));
+    rc = ntt_core<C>((F *)d_a, scratch, d, log_n, kind, ei);
     if (rc != CZ_OK)
         goto out;
     CZ_CUDA_TRY(cudaStreamSynchronize(0)); /* not the whole device: uploads in flight go on */
 out:
+    if (scratch != NULL)
+        (void)cudaFreeAsync(scratch, 0);
     return rc;
 }
 

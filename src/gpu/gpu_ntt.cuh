@@ -15,7 +15,6 @@
 /* A cached domain: device tables of one (device, curve, log_n). All fr-sized (32 bytes). */
 struct ntt_dom {
     void *tw;            /* ω^k, n/2 entries */
-    void *scratch;       /* n entries */
     void *g_lo, *g_hi;   /* g^k */
     void *gi_lo, *gi_hi; /* n⁻¹·g^-k (n⁻¹ folded into lo) */
     uint8_t ninv[32];    /* n⁻¹, Montgomery */
