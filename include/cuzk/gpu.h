@@ -196,6 +196,11 @@ int cz_bn254_gpu_g1_msm_dev(cz_bn254_g1_jacobian *ret, const cz_gpu_bases *b, co
                             size_t n, cz_errinfo *ei);
 int cz_bls12381_gpu_g1_msm_dev(cz_bls12381_g1_jacobian *ret, const cz_gpu_bases *b,
                                const void *d_scalars, size_t n, cz_errinfo *ei);
+/* The least device memory an MSM of n scalars takes beside its bases and scalars (one window a
+ * pass: its buckets and the sort arrays of one window); more room, fewer passes. 0 without
+ * CUDA. */
+size_t cz_bn254_gpu_g1_msm_min_bytes(size_t n);
+size_t cz_bls12381_gpu_g1_msm_min_bytes(size_t n);
 
 /* ---- MSM over G2 ----
  *
@@ -226,6 +231,8 @@ int cz_bn254_gpu_g2_msm_dev(cz_bn254_g2_jacobian *ret, const cz_gpu_bases *b, co
                             size_t n, cz_errinfo *ei);
 int cz_bls12381_gpu_g2_msm_dev(cz_bls12381_g2_jacobian *ret, const cz_gpu_bases *b,
                                const void *d_scalars, size_t n, cz_errinfo *ei);
+size_t cz_bn254_gpu_g2_msm_min_bytes(size_t n);
+size_t cz_bls12381_gpu_g2_msm_min_bytes(size_t n);
 
 /* ---- fixed-base multiplication (key setup, BLS12-381) ----
  *

@@ -210,6 +210,11 @@ typedef struct cz_groth16_gpu_ws cz_groth16_gpu_ws;
 int cz_groth16_gpu_ws_create(cz_groth16_gpu_ws **out, int dev, cz_errinfo *ei);
 void cz_groth16_gpu_ws_free(cz_groth16_gpu_ws *ws);          /* NULL is a no-op */
 size_t cz_groth16_gpu_ws_bytes(const cz_groth16_gpu_ws *ws); /* device bytes held now */
+/* Makes ws hold at least bytes of device memory ahead of an upload (what it held is lost when it
+ * grows; nothing happens otherwise). CZ_ENOMEM, naming the buffer, leaves ws empty: a caller that
+ * shares a device among workers learns there that the device has no room for another workspace
+ * before a partition costs anything. */
+int cz_groth16_gpu_ws_reserve(cz_groth16_gpu_ws *ws, size_t bytes, cz_errinfo *ei);
 /* Copies a, b and the witness of pp into ws (growing it) and gives a and b back; waits for the
  * copies. When ws cannot grow (CZ_ENOMEM, naming the buffer, and ws then holds 0 bytes) nothing
  * else changes: pp can still be computed, uploading then into a workspace of its own. The compute

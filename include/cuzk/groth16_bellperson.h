@@ -141,6 +141,15 @@ int cz_groth16_bp_upload_eval(cz_groth16_bp_pending *pp, cz_groth16_gpu_ws *ws,
 int cz_groth16_bp_upload_compact(cz_groth16_bp_pending *pp, cz_groth16_gpu_ws *ws,
                                  const cz_gpu_r1cs *m, const uint64_t *bits,
                                  const cz_bls12381_fr *vals, cz_errinfo *ei);
+/* The workspace bytes an upload of a circuit of nvars variables (inputs and aux) under params
+ * takes: a, b, c and the witness, and the staging of a compact witness for the matrices
+ * m_compact where it does not fit in a, b and c (m_compact NULL: a full witness). */
+size_t cz_groth16_bp_gpu_ws_need(const cz_bellperson_params *params, size_t nvars,
+                                 const cz_gpu_r1cs *m_compact);
+/* The device memory the kernel region of a proof under params takes beyond its workspace and the
+ * resident key: the NTT's twiddles and scratch and the least of its largest MSM. A workspace
+ * that leaves less free cannot be computed in. */
+size_t cz_groth16_bp_gpu_region_bytes(const cz_bellperson_params *params);
 int cz_groth16_bp_compute(cz_groth16_bp_pending *pp, const cz_groth16_bp_gpu_key *key,
                           cz_threadpool *pool, cz_errinfo *ei);
 int cz_groth16_bp_finish(cz_groth16_proof *proof, cz_groth16_bp_pending *pp, cz_errinfo *ei);

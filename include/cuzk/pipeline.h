@@ -57,8 +57,8 @@ typedef struct cz_engine_device {
     int device;             /* CUDA device index, or -1 for the CPU backend */
     cz_threadpool *cpu;     /* gpu_threads pool: CPU work beside the kernels (G2 MSM, prep) */
     cz_threadpool *compute; /* the pool a CPU backend computes on (NULL with a GPU) */
-    /* This GPU worker's device buffers for one partition's inputs (NULL on the CPU backend, or
-     * when they could not be made: then compute uploads under the lock). */
+    /* The device buffers of the partition at hand, one of the device's shared set (NULL on the
+     * CPU backend, or when none could be made: then compute uploads under the lock). */
     struct cz_groth16_gpu_ws *ws;
 } cz_engine_device;
 
@@ -80,7 +80,10 @@ typedef struct cz_part_env {
  *   synthesis worker   synthesize  the proving assignment of partition p, into pooled buffers
  *   GPU worker         prepare     CPU work outside the lock (may start background work, such
  *                                  as the G2 MSM on dev->cpu)
- *                      upload      optional: the inputs into the worker's device buffers
+ *                      reserve     optional, per job: the device state an upload of the job
+ *                                  needs (dev->ws grown, resident data); CZ_ENOMEM tells the
+ *                                  engine the device has no room for another workspace
+ *                      upload      optional: the inputs into the partition's device buffers
  *                      compute     holding the device's lock: the kernel region
  *   finalizer          finish      joins the background work; the partition's proof, a struct
  *   the last partition verify      the whole job's proofs, in partition order
@@ -95,6 +98,7 @@ typedef struct cz_workload_ops {
                       cz_errinfo *ei);
     int (*prepare)(void *part, void *job, const cz_engine_device *dev, cz_part_times *t,
                    cz_errinfo *ei);
+    int (*reserve)(void *job, const cz_engine_device *dev, cz_errinfo *ei);
     int (*upload)(void *part, void *job, const cz_engine_device *dev, cz_part_times *t,
                   cz_errinfo *ei);
     int (*compute)(void *part, void *job, const cz_engine_device *dev, cz_part_times *t,

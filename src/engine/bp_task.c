@@ -341,6 +341,32 @@ static int abc_on_host(cz__bp_part *pt, const cz__bp_job *j, cz_threadpool *pool
     return rc;
 }
 
+int cz__bp_reserve(void *job, const cz_engine_device *dev, cz_errinfo *ei) {
+    cz__bp_job *j = job;
+    const cz_gpu_r1cs *m = NULL;
+    size_t need, had, free_b = 0, total_b = 0, region;
+    cz_errinfo sub;
+    int rc;
+    if (dev->device < 0 || dev->ws == NULL)
+        return CZ_OK;
+    if (w_alone(j))
+        m = circuit_on_device(j->circ, dev->device);
+    need = cz_groth16_bp_gpu_ws_need(j->params, j->ninput + j->naux,
+                                     m != NULL && cz__bp_compact(j) ? m : NULL);
+    had = cz_groth16_gpu_ws_bytes(dev->ws);
+    if ((rc = cz_groth16_gpu_ws_reserve(dev->ws, need, ei)) != CZ_OK || had >= need)
+        return rc;
+    /* a workspace that leaves the kernel region no room is no use: the engine gives it back
+     * when the device has another */
+    cz_errinfo_clear(&sub);
+    region = cz_groth16_bp_gpu_region_bytes(j->params);
+    if (cz_gpu_mem_info(&free_b, &total_b, dev->device, &sub) == CZ_OK && free_b < region)
+        return cz_fail(ei, CZ_ENOMEM,
+                       "GPU %d: %zu MiB free beside a %zu MiB workspace, the kernels need %zu MiB",
+                       dev->device, free_b >> 20, need >> 20, region >> 20);
+    return CZ_OK;
+}
+
 int cz__bp_upload(void *part, void *job, const cz_engine_device *dev, cz_part_times *t,
                   cz_errinfo *ei) {
     cz__bp_job *j = job;

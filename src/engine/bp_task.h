@@ -10,7 +10,10 @@
  *   prepare   the device's GPU key (made on first use from the first partition's densities,
  *             outside the lock), the pending proof, the G2 MSM started on dev->cpu unless the
  *             key holds B_G2
- *   upload    a, b, c and w into the GPU worker's device buffers (dev->ws); a, b, c go back to
+ *   reserve   the circuit's matrices resident (abc_on_gpu), then dev->ws grown to what an upload
+ *             takes (cz_groth16_bp_gpu_ws_need), in that order: the matrices go before a second
+ *             workspace where the device holds only one of the two
+ *   upload    a, b, c and w into the partition's device buffers (dev->ws); a, b, c go back to
  *             the pool at once. A partition of a circuit with abc_on_gpu carries w alone, compact
  *             when the circuit knows its booleans (cuzk/r1cs.h: bits and the other values, about
  *             70 MB for a 32 GiB PoRep partition instead of 4.2 GB): w is uploaded (expanded on
@@ -127,6 +130,7 @@ int cz__bp_part_end(void **out, cz__bp_job *j, cz__bp_part *part, uint32_t p, in
 
 int cz__bp_prepare(void *part, void *job, const cz_engine_device *dev, cz_part_times *t,
                    cz_errinfo *ei);
+int cz__bp_reserve(void *job, const cz_engine_device *dev, cz_errinfo *ei);
 int cz__bp_upload(void *part, void *job, const cz_engine_device *dev, cz_part_times *t,
                   cz_errinfo *ei);
 int cz__bp_compute(void *part, void *job, const cz_engine_device *dev, cz_part_times *t,
@@ -136,7 +140,8 @@ void cz__bp_part_free(void *part, void *job);
 int cz__bp_verify(void *job, const cz_groth16_proof *proofs, uint32_t nparts, cz_errinfo *ei);
 
 #define CZ__BP_STAGES                                                                              \
-    .prepare = cz__bp_prepare, .upload = cz__bp_upload, .compute = cz__bp_compute,                 \
-    .finish = cz__bp_finish, .part_free = cz__bp_part_free, .verify = cz__bp_verify
+    .prepare = cz__bp_prepare, .reserve = cz__bp_reserve, .upload = cz__bp_upload,                 \
+    .compute = cz__bp_compute, .finish = cz__bp_finish, .part_free = cz__bp_part_free,             \
+    .verify = cz__bp_verify
 
 #endif

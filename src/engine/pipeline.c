@@ -256,6 +256,38 @@ static void *synth_main(void *arg) {
     return NULL;
 }
 
+/* The device buffers partition it uploads into, in w->d.ws, reserved for it where the workload
+ * has a reserve step: a device without room for another workspace keeps those it has and its
+ * workers take turns (engine/dev_ws.h). CZ_OK with w->d.ws NULL: none (the CPU backend, or the
+ * partition uploads under the lock). */
+static int ws_for(gpu_worker *w, const item *it, cz_errinfo *ei) {
+    cz__dev_ws *s = &w->e->dev[w->slot].ws;
+    const cz_workload *wl = &it->pj->wl;
+    int rc;
+    w->d.ws = NULL;
+    if (w->d.device < 0)
+        return CZ_OK;
+    for (;;) {
+        w->d.ws = cz__dev_ws_take(s);
+        if (w->d.ws == NULL || wl->ops->reserve == NULL)
+            return CZ_OK;
+        if ((rc = wl->ops->reserve(wl->ctx, &w->d, ei)) != CZ_ENOMEM)
+            return rc;
+        if (!cz__dev_ws_retire(s, w->d.ws, ei->msg)) {
+            /* the device's only workspace: upload tries again and falls back */
+            cz_errinfo_clear(ei);
+            return CZ_OK;
+        }
+        cz_errinfo_clear(ei);
+    }
+}
+
+/* Gives the partition's device buffers back to the device. */
+static void ws_done(gpu_worker *w) {
+    cz__dev_ws_give(&w->e->dev[w->slot].ws, w->d.ws);
+    w->d.ws = NULL;
+}
+
 static void gpu_part(gpu_worker *w, item *it) {
     cz_engine *e = w->e;
     dev_slot *ds = &e->dev[w->slot];
@@ -280,8 +312,14 @@ static void gpu_part(gpu_worker *w, item *it) {
         return;
     }
     it->t.prep += ms_since(t0);
+    if ((rc = ws_for(w, it, &ei)) != CZ_OK) {
+        ws_done(w);
+        cz__fail_part(it, rc, &ei, "device memory");
+        return;
+    }
     if (wl->ops->upload != NULL &&
         (rc = wl->ops->upload(it->part, wl->ctx, &w->d, &it->t, &ei)) != CZ_OK) {
+        ws_done(w);
         cz__fail_part(it, rc, &ei, "upload");
         return;
     }
@@ -295,6 +333,7 @@ static void gpu_part(gpu_worker *w, item *it) {
     pthread_mutex_unlock(&e->stats_lock);
     emit(e, CZ_TL_GPU_START, it, NULL);
     rc = wl->ops->compute(it->part, wl->ctx, &w->d, &it->t, &ei);
+    ws_done(w);
     held_ms = ms_since(t_locked);
     emit(e, CZ_TL_GPU_END, it, "gpu_ms=%.3f", held_ms);
     pthread_mutex_lock(&e->stats_lock); /* before the device lock goes: the next holder sets 1 */
@@ -319,24 +358,17 @@ static void gpu_part(gpu_worker *w, item *it) {
     cz__workq_push(&e->fin_q, &it->node);
 }
 
-/* A GPU worker. On a GPU it keeps device buffers of its own for one partition's inputs, so the
- * uploads run before it takes the device lock and nothing is allocated per partition; without
- * them (the device refused) compute uploads under the lock, as slower but correct. */
+/* A GPU worker. On a GPU each partition gets device buffers for its inputs from the device's
+ * shared set (ws_for), so the uploads run before the worker takes the device lock and nothing is
+ * allocated per partition; without them (the device refused) compute uploads under the lock, as
+ * slower but correct. */
 static void *gpu_main(void *arg) {
     gpu_worker *w = arg;
     cz__wq_node *n;
     w->d = w->e->dev[w->slot].d;
     w->d.ws = NULL;
-    if (w->d.device >= 0) {
-        cz_errinfo ei;
-        cz_errinfo_clear(&ei);
-        if (cz_groth16_gpu_ws_create(&w->d.ws, w->d.device, &ei) != CZ_OK)
-            CZ_LOG_WARN("engine: GPU worker %d.%d uploads under the lock: %s", w->slot, w->index,
-                        ei.msg);
-    }
     while ((n = cz__workq_pop(&w->e->gpu_q)) != NULL)
         gpu_part(w, (item *)n);
-    cz_groth16_gpu_ws_free(w->d.ws);
     return NULL;
 }
 
@@ -439,8 +471,10 @@ void cz_engine_destroy(cz_engine *e) {
     cz__workq_destroy(&e->gpu_q);
     cz__workq_destroy(&e->fin_q);
     cz__workq_destroy(&e->dealloc_q);
-    for (int i = 0; i < e->nslots; i++)
+    for (int i = 0; i < e->nslots; i++) {
         cz__fifo_lock_destroy(&e->dev[i].lock);
+        cz__dev_ws_fini(&e->dev[i].ws);
+    }
     pthread_mutex_destroy(&e->stats_lock);
     pthread_cond_destroy(&e->pace_cv);
     free(e->synth);
@@ -511,6 +545,7 @@ int cz_engine_create(cz_engine **out, const cz_engine_config *cfg, cz_errinfo *e
     for (int i = 0; i < e->nslots; i++) {
         cz__fifo_lock_init(&e->dev[i].lock);
         e->dev[i].d.device = cfg->ndevices > 0 ? cfg->devices[i] : -1;
+        cz__dev_ws_init(&e->dev[i].ws, e->dev[i].d.device, i, per);
     }
     e->synth = calloc((size_t)(e->nsynth + e->urgent), sizeof *e->synth);
     e->gpu = calloc((size_t)e->ngpu, sizeof *e->gpu);

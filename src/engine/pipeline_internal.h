@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "cuzk/pipeline.h"
+#include "engine/dev_ws.h"
 #include "engine/fifo_lock.h"
 #include "engine/workq.h"
 
@@ -42,13 +43,14 @@ typedef struct gpu_worker {
     cz_engine *e;
     int slot; /* index into e->dev */
     int index;
-    cz_engine_device d; /* the slot's, with this worker's device buffers (d.ws) */
+    cz_engine_device d; /* the slot's, with the device buffers of its partition (d.ws) */
     pthread_t thread;
 } gpu_worker;
 
 typedef struct dev_slot {
     cz_engine_device d;
     cz__fifo_lock lock; /* held around compute only, granted first come first served */
+    cz__dev_ws ws;      /* the device buffers its workers share */
     double busy_ms;     /* lock held, summed (under e->stats_lock) */
     int busy_now;       /* the lock is held (under e->stats_lock) */
 } dev_slot;

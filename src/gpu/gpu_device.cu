@@ -117,11 +117,25 @@ out:
 
 extern "C" int cz_gpu_alloc(void **d_ptr, size_t bytes, int dev, cz_errinfo *ei) {
     int rc = cz__gpu_select(dev, ei);
+    cudaError_t e;
     *d_ptr = NULL;
     if (rc != CZ_OK)
         return rc;
-    CZ_CUDA_TRY(cudaMalloc(d_ptr, bytes ? bytes : 1));
-out:
+    e = cudaMalloc(d_ptr, bytes ? bytes : 1);
+    if (e == cudaErrorMemoryAllocation) {
+        /* the stream-ordered pool keeps what the NTTs and MSMs freed (cz__gpu_pool_keep): hand
+         * its idle memory back to the driver and try once more */
+        cudaMemPool_t pool;
+        (void)cudaGetLastError();
+        if (cudaDeviceSynchronize() == cudaSuccess &&
+            cudaDeviceGetDefaultMemPool(&pool, dev) == cudaSuccess &&
+            cudaMemPoolTrimTo(pool, 0) == cudaSuccess)
+            e = cudaMalloc(d_ptr, bytes ? bytes : 1);
+    }
+    if (e != cudaSuccess) {
+        *d_ptr = NULL;
+        rc = cz__gpu_fail(ei, e, "cudaMalloc", __FILE__, __LINE__);
+    }
     return rc;
 }
 

@@ -566,6 +566,31 @@ static unsigned groups_that_fit(size_t n, unsigned g, size_t fixed) {
     return fit == 0 ? 1 : fit < g ? (unsigned)fit : g;
 }
 
+/* The reduction's segments of a Pippenger run over n scalars: ls buckets each (a power of two
+ * dividing every window), about reduce_segs threads in all; and the run's device bytes that do
+ * not depend on how many windows a pass sorts: the buckets, the segments and window sums, the
+ * partial sums, the bucket bounds and owners. */
+template <class H>
+static size_t pippenger_fixed(const win_tab &wt, size_t n, uint32_t *ls_out, uint32_t *nsegs_out) {
+    typedef ec_xyzz<typename H::fp> X;
+    const uint32_t nbt = win_base(wt, wt.nwin);
+    uint32_t ls = 1u << (wt.c - 1);
+    while (ls > 1 && (size_t)(nbt / ls) * 2 <= reduce_segs(H::group, n))
+        ls /= 2;
+    *ls_out = ls;
+    *nsegs_out = nbt / ls;
+    return ((size_t)nbt + 2 * (size_t)ACC_CHUNKS + 2 * (size_t)(nbt / ls) + wt.nwin) * sizeof(X) +
+           ((size_t)nbt + 1 + ACC_CHUNKS) * 4;
+}
+
+/* The least device memory an MSM of n scalars takes: one window a pass. */
+template <class H> static size_t msm_min_bytes(size_t n) {
+    cz_tuning tu;
+    uint32_t ls, nsegs;
+    cz_tuning_get(&tu);
+    return pippenger_fixed<H>(win_layout(n, H::bits, tu), n, &ls, &nsegs) + n * 16;
+}
+
 /* ret = Σ [s_idx[j]] P_idx[j] over j < n (idx NULL: the identity) by Pippenger. */
 template <class H>
 static int pippenger(typename H::jac *ret, const cz_gpu_bases *bh, const void *d_s,
@@ -601,17 +626,9 @@ static int pippenger(typename H::jac *ret, const cz_gpu_bases *bh, const void *d
     nbt = win_base(wt, nwin);
     if (n >= ((size_t)1 << 30))
         return cz_fail(ei, CZ_ERANGE, "gpu msm: n = %zu too large (< 2^30)", n);
-    /* reduction segments: ls buckets each (a power of two dividing every window), about
-     * reduce_segs threads in all */
-    ls = 1u << (wt.c - 1);
-    while (ls > 1 && (size_t)(nbt / ls) * 2 <= reduce_segs(H::group, n))
-        ls /= 2;
-    nsegs = nbt / ls;
     gmax = ((size_t)1 << 30) / n;
     g = groups_that_fit(n, gmax >= nwin ? nwin : (unsigned)gmax,
-                        ((size_t)nbt + 2 * (size_t)ACC_CHUNKS + 2 * (size_t)nsegs + nwin) *
-                                sizeof(X) +
-                            ((size_t)nbt + 1 + ACC_CHUNKS) * 4);
+                        pippenger_fixed<H>(wt, n, &ls, &nsegs));
     g = (nwin + ((nwin + g - 1) / g) - 1) / ((nwin + g - 1) / g); /* even groups */
 
     for (int k = 0; k < 2; k++) {
@@ -940,6 +957,9 @@ out:
                                                   const cz_gpu_bases *b, const void *d_scalars,    \
                                                   size_t n, cz_errinfo *ei) {                      \
         return msm_dev<H>(ret, b, d_scalars, n, ei);                                               \
+    }                                                                                              \
+    extern "C" size_t cz_##CURVE##_gpu_##G##_msm_min_bytes(size_t n) {                             \
+        return msm_min_bytes<H>(n);                                                                \
     }
 
 #endif

@@ -136,6 +136,10 @@ STUB_NTT(bls12381)
                                        const void *d_scalars, size_t n, cz_errinfo *ei) {          \
         (void)ret, (void)b, (void)d_scalars, (void)n;                                              \
         return no_gpu(ei);                                                                         \
+    }                                                                                              \
+    size_t cz_##curve##_gpu_##g##_msm_min_bytes(size_t n) {                                        \
+        (void)n;                                                                                   \
+        return 0;                                                                                  \
     }
 
 /* The fixed-base multiplication of group g of BLS12-381. */

@@ -21,11 +21,10 @@ int cz__g16_gpu_g2_wanted(void);
 int cz__g16_gpu_alloc(void **d, size_t bytes, int dev, const char *what, cz_errinfo *ei);
 
 /* The zkey prover's per-worker device workspace (cz_groth16_gpu_ws, prove_gpu.c), which the
- * bellperson prover uses with its own layout: its device, its buffer, and growing it to hold at
- * least bytes (what it held is lost; CZ_ENOMEM leaves it empty). */
+ * bellperson prover uses with its own layout (grown by cz_groth16_gpu_ws_reserve): its device and
+ * its buffer. */
 typedef struct cz_groth16_gpu_ws cz_groth16_gpu_ws;
 int cz__groth16_gpu_ws_device(const cz_groth16_gpu_ws *ws);
 void *cz__g16_gpu_ws_buf(const cz_groth16_gpu_ws *ws);
-int cz__g16_gpu_ws_reserve(cz_groth16_gpu_ws *ws, size_t bytes, cz_errinfo *ei);
 
 #endif

@@ -301,9 +301,37 @@ int cz_groth16_bp_gpu_key_has_g2(const cz_groth16_bp_gpu_key *k) {
     return k != NULL && k->b2 != NULL;
 }
 
-/* Workspace layout: a | b | c (n elements each) | w = input | aux. */
-static size_t ws_bytes(const cz_groth16_bp_pending *pp) {
-    return (3 * ((size_t)1 << pp->log_n) + pp->as->ninput + pp->as->naux) * sizeof(cz_bls12381_fr);
+/* Workspace layout: a | b | c (n elements each) | w = input | aux, then, for a compact witness
+ * (bits rounded to whole elements, then its values) that does not fit where a, b and c go (a
+ * circuit of more variables than rows), its staging area. */
+static size_t ws_bytes(unsigned log_n, size_t nvars) {
+    return (3 * ((size_t)1 << log_n) + nvars) * sizeof(cz_bls12381_fr);
+}
+
+static size_t stage_bytes(size_t nvars, const cz_gpu_r1cs *m) {
+    return cz_r1cs_bool_bytes_aligned((uint32_t)nvars) +
+           (size_t)cz_gpu_r1cs_nvals(m) * sizeof(cz_bls12381_fr);
+}
+
+static int stage_in_abc(unsigned log_n, size_t nvars, const cz_gpu_r1cs *m) {
+    return stage_bytes(nvars, m) <= 3 * ((size_t)1 << log_n) * sizeof(cz_bls12381_fr);
+}
+
+size_t cz_groth16_bp_gpu_ws_need(const cz_bellperson_params *params, size_t nvars,
+                                 const cz_gpu_r1cs *m_compact) {
+    unsigned log_n = (unsigned)__builtin_ctzll((unsigned long long)params->nh + 1);
+    size_t need = ws_bytes(log_n, nvars);
+    if (m_compact != NULL && !stage_in_abc(log_n, nvars, m_compact))
+        need += stage_bytes(nvars, m_compact);
+    return need;
+}
+
+size_t cz_groth16_bp_gpu_region_bytes(const cz_bellperson_params *params) {
+    size_t n = (size_t)params->nh + 1, fr = sizeof(cz_bls12381_fr);
+    size_t h = cz_bls12381_gpu_g1_msm_min_bytes(params->nh),
+           g2 = cz_bls12381_gpu_g2_msm_min_bytes(params->nb_g2);
+    /* the NTT's twiddles (n/2) and scratch (n), then the largest MSM's least */
+    return n / 2 * fr + n * fr + (h > g2 ? h : g2);
 }
 
 /* Copies a, b, c (zero past abc_size) and w into ws, or w alone when m is given and then a, b, c
@@ -326,9 +354,9 @@ int cz__bp_upload_gpu(cz_groth16_bp_pending *pp, cz_groth16_gpu_ws *ws, const cz
     /* a compact witness: its bits, rounded to whole elements, then its values, staged where a,
      * b and c go (computed after the expansion) or, where they do not fit there (a circuit of
      * more variables than rows), after w */
-    const size_t bits_bytes = cz_r1cs_bool_bytes_aligned((uint32_t)(as->ninput + as->naux));
-    const size_t stage_bytes = cw != NULL ? bits_bytes + (size_t)cz_gpu_r1cs_nvals(m) * fr : 0;
-    const size_t stage_at = stage_bytes <= 3 * n * fr ? 0 : ws_bytes(pp);
+    const size_t nvars = as->ninput + as->naux;
+    const size_t bits_bytes = cz_r1cs_bool_bytes_aligned((uint32_t)nvars);
+    size_t stage_at = 0;
     uint8_t *stage;
     if (m != NULL && cz_gpu_r1cs_device(m) != dev)
         return cz_fail(ei, CZ_EINVAL,
@@ -337,7 +365,10 @@ int cz__bp_upload_gpu(cz_groth16_bp_pending *pp, cz_groth16_gpu_ws *ws, const cz
                        cz_gpu_r1cs_device(m), dev);
     if (cw != NULL && m == NULL)
         return cz_fail(ei, CZ_EINVAL, "bellperson prove: a compact witness without matrices");
-    if ((rc = cz__g16_gpu_ws_reserve(ws, ws_bytes(pp) + (stage_at ? stage_bytes : 0), ei)) != CZ_OK)
+    if (cw != NULL && !stage_in_abc(pp->log_n, nvars, m))
+        stage_at = ws_bytes(pp->log_n, nvars);
+    if ((rc = cz_groth16_gpu_ws_reserve(
+             ws, cz_groth16_bp_gpu_ws_need(pp->params, nvars, cw != NULL ? m : NULL), ei)) != CZ_OK)
         return rc;
     buf = cz__g16_gpu_ws_buf(ws);
     stage = buf + stage_at;

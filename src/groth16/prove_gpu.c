@@ -153,9 +153,8 @@ void *cz__g16_gpu_ws_buf(const cz_groth16_gpu_ws *ws) {
     return ws->buf;
 }
 
-/* Makes ws hold at least bytes (what it held is lost): one free and one allocation when it
- * grows, nothing otherwise. */
-int cz__g16_gpu_ws_reserve(cz_groth16_gpu_ws *ws, size_t bytes, cz_errinfo *ei) {
+/* One free and one allocation when ws grows, nothing otherwise. */
+int cz_groth16_gpu_ws_reserve(cz_groth16_gpu_ws *ws, size_t bytes, cz_errinfo *ei) {
     int rc;
     if (ws->cap >= bytes)
         return CZ_OK;

@@ -153,7 +153,7 @@ static int I(gpu_upload)(cz_groth16_pending *pp, cz_groth16_gpu_ws *ws, cz_gpu_c
     cz_gpu_copy *ca = NULL, *cb = NULL, *cw = NULL;
     uint64_t t = cz_clock_now_ns();
 
-    if ((rc = cz__g16_gpu_ws_reserve(ws, 3 * vbytes + wbytes, ei)) != CZ_OK)
+    if ((rc = cz_groth16_gpu_ws_reserve(ws, 3 * vbytes + wbytes, ei)) != CZ_OK)
         return rc; /* a and b stay: the caller may still compute with a workspace of its own */
     base = ws->buf;
     if ((rc = cz__g16_gpu_wrap(cz_gpu_upload_start(&ca, base, cp->a, vbytes, dev, ei), ei, dev,
