@@ -118,7 +118,7 @@ static int read_file(const char *dir, unsigned log_n, size_t threads) {
     bench_g2_progression(p.b_g2, p.nb_g2, 8, 9);
     snprintf(path, sizeof path, "%s/cuzk-bench-%d.params", dir, (int)getpid());
     cz_errinfo_clear(&ei);
-    int rc = cz_bellperson_params_write(path, &p, &ei);
+    int rc = cz_bellperson_params_write(path, &p, NULL, &ei);
     cz_bellperson_params_free(&p);
     if (rc == CZ_OK)
         rc = cz_threadpool_create(&pool, threads, &ei);

@@ -170,8 +170,10 @@ int cz_bellperson_params_read(cz_bellperson_params *p, const char *path,
 int cz_bellperson_params_read_mem(cz_bellperson_params *p, const void *data, size_t size,
                                   const char *name, const cz_bellperson_read_opts *opts,
                                   cz_errinfo *ei);
-/* Creates (or replaces) path with p's encoding. CZ_EINVAL when a point is infinity, CZ_EIO. */
-int cz_bellperson_params_write(const char *path, const cz_bellperson_params *p, cz_errinfo *ei);
+/* Creates (or replaces) path with p's encoding, the points encoded on pool (NULL: the calling
+ * thread). CZ_EINVAL when a point is infinity (nothing written), CZ_EIO. */
+int cz_bellperson_params_write(const char *path, const cz_bellperson_params *p, cz_threadpool *pool,
+                               cz_errinfo *ei);
 /* Frees the verifying key and gives the arrays back to p->mem; NULL is a no-op. */
 void cz_bellperson_params_free(cz_bellperson_params *p);
 

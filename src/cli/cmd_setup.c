@@ -96,7 +96,7 @@ int cz__cli_bellperson_key(const char *what, const cz_r1cs *cs, const char *para
             "cuzk setup: domain %u, IC %u, H %u, L %u, A %u, B %u (G1 and G2) on %s in %.2f s\n",
             p.nh + 1, p.vk.nic, p.nh, p.nl, p.na, p.nb_g1, where,
             (double)(cz_clock_now_ns() - t0) / 1e9);
-    rc = cz_bellperson_params_write(params_path, &p, ei);
+    rc = cz_bellperson_params_write(params_path, &p, pool, ei);
     if (rc == CZ_OK && vk_path != NULL)
         rc = cz_bellperson_vk_write(vk_path, &p.vk, ei);
     if (rc == CZ_OK)

@@ -3,7 +3,9 @@
  * writing. The reader walks the counts, reads the verifying key, allocates the five arrays from
  * the caller's allocator (nothing is allocated before the walk has matched the counts to the
  * file's size) and hands the five sections to the shared decoder of bellperson.c. The writer
- * encodes on the calling thread: it writes test and local keys, not Filecoin's.
+ * (test and local keys, not Filecoin's) encodes the points in runs of RUN_POINTS on the caller's
+ * pool and writes each run as one block: encoding a point takes about 230 ns on one core, so a
+ * 32 GiB PoRep key (430 M points) took 100 s of encoding on the calling thread alone.
  */
 #include "formats/bellperson_internal.h"
 
@@ -11,6 +13,7 @@
 #include <string.h>
 
 #include "cuzk/encoding.h"
+#include "cuzk/threadpool.h"
 #include "formats/bufwrite.h"
 
 #define NARRAYS (CZ_BELLPERSON_NSECTIONS - 1) /* H, L, A, B_G1, B_G2 */
@@ -138,29 +141,77 @@ static void arrays_of(arrays *x, const cz_bellperson_params *p) {
     *x = (arrays){{p->h, p->l, p->a, p->b_g1, p->b_g2}, {p->nh, p->nl, p->na, p->nb_g1, p->nb_g2}};
 }
 
-/* CZ_EINVAL naming the first infinity of the five arrays, before anything is written. */
-static int check_no_infinity(const arrays *x, const char *path, cz_errinfo *ei) {
-    for (int k = 0; k < NARRAYS; k++) {
-        int g2 = CZ_BELLPERSON_H + k == CZ_BELLPERSON_B_G2;
-        for (uint32_t i = 0; i < x->n[k]; i++) {
-            int inf = g2 ? cz_bls12381_g2_is_infinity((const cz_bls12381_g2_affine *)x->a[k] + i)
-                         : cz_bls12381_g1_is_infinity((const cz_bls12381_g1_affine *)x->a[k] + i);
-            if (inf)
-                return cz_fail(ei, CZ_EINVAL, "%s: %s point %u is the point at infinity", path,
-                               cz_bellperson_section_name(CZ_BELLPERSON_H + k), i);
+#define RUN_POINTS (1u << 18) /* points encoded at once: 24 MiB of G1, 48 MiB of G2 */
+#define RUN_TASKS  64         /* pool tasks a run is split into */
+
+/* One run of one array: points [first, first + count) of a, encoded into out, or (out NULL)
+ * searched for infinity, each task's first one in inf[task] (UINT32_MAX: none). */
+typedef struct run {
+    const void *a;
+    int g2;
+    uint32_t first, count;
+    uint8_t *out;
+    uint32_t inf[RUN_TASKS];
+} run;
+
+static void run_task(void *arg, size_t task) {
+    run *r = arg;
+    uint32_t per = (r->count + RUN_TASKS - 1) / RUN_TASKS;
+    uint32_t lo = (uint32_t)task * per, hi = lo + per < r->count ? lo + per : r->count;
+    size_t out_bytes =
+        r->g2 ? CZ_BLS12381_G2_UNCOMPRESSED_BYTES : CZ_BLS12381_G1_UNCOMPRESSED_BYTES;
+    r->inf[task] = UINT32_MAX;
+    for (uint32_t i = lo; i < hi; i++) {
+        uint32_t at = r->first + i;
+        const cz_bls12381_g1_affine *p1 = (const cz_bls12381_g1_affine *)r->a + at;
+        const cz_bls12381_g2_affine *p2 = (const cz_bls12381_g2_affine *)r->a + at;
+        if (r->out == NULL) {
+            if (r->g2 ? cz_bls12381_g2_is_infinity(p2) : cz_bls12381_g1_is_infinity(p1)) {
+                r->inf[task] = at;
+                return;
+            }
+        } else if (r->g2) {
+            cz_bls12381_g2_to_uncompressed(r->out + (size_t)i * out_bytes, p2);
+        } else {
+            cz_bls12381_g1_to_uncompressed(r->out + (size_t)i * out_bytes, p1);
         }
     }
-    return CZ_OK;
 }
 
-int cz_bellperson_params_write(const char *path, const cz_bellperson_params *p, cz_errinfo *ei) {
+/* Array k of x in runs: encoded into out and written to bw, or (out NULL) searched for its
+ * first infinity, returned (UINT32_MAX: none). */
+static uint32_t array_runs(const arrays *x, int k, uint8_t *out, cz__bw *bw, cz_threadpool *pool) {
+    run r;
+    size_t out_bytes;
+    memset(&r, 0, sizeof r);
+    r.a = x->a[k];
+    r.g2 = CZ_BELLPERSON_H + k == CZ_BELLPERSON_B_G2;
+    r.out = out;
+    out_bytes = r.g2 ? CZ_BLS12381_G2_UNCOMPRESSED_BYTES : CZ_BLS12381_G1_UNCOMPRESSED_BYTES;
+    for (r.first = 0; r.first < x->n[k]; r.first += r.count) {
+        r.count = x->n[k] - r.first < RUN_POINTS ? x->n[k] - r.first : RUN_POINTS;
+        cz_threadpool_run(pool, run_task, &r, RUN_TASKS);
+        if (out != NULL) {
+            cz__bw_bytes(bw, out, (size_t)r.count * out_bytes);
+            continue;
+        }
+        for (int t = 0; t < RUN_TASKS; t++)
+            if (r.inf[t] != UINT32_MAX)
+                return r.inf[t]; /* tasks cover ascending ranges: the first found is the first */
+    }
+    return UINT32_MAX;
+}
+
+int cz_bellperson_params_write(const char *path, const cz_bellperson_params *p, cz_threadpool *pool,
+                               cz_errinfo *ei) {
     size_t vkn = cz_bellperson_vk_bytes(&p->vk);
-    uint8_t *vkb = malloc(vkn);
+    uint8_t *vkb = malloc(vkn),
+            *out = malloc((size_t)RUN_POINTS * CZ_BLS12381_G2_UNCOMPRESSED_BYTES);
     cz__bw *bw = malloc(sizeof *bw);
     arrays x;
     int rc;
     arrays_of(&x, p);
-    if (vkb == NULL || bw == NULL) {
+    if (vkb == NULL || bw == NULL || out == NULL) {
         rc = cz_fail(ei, CZ_ENOMEM, "%s: out of memory", path);
         goto out;
     }
@@ -168,26 +219,27 @@ int cz_bellperson_params_write(const char *path, const cz_bellperson_params *p, 
         rc = cz_fail(ei, rc, "%s", path);
         goto out;
     }
-    if ((rc = check_no_infinity(&x, path, ei)) != CZ_OK ||
-        (rc = cz__bw_create(bw, path, ei)) != CZ_OK)
+    /* an infinity is refused, naming the first, before anything is written */
+    for (int k = 0; k < NARRAYS; k++) {
+        uint32_t inf = array_runs(&x, k, NULL, NULL, pool);
+        if (inf != UINT32_MAX) {
+            rc = cz_fail(ei, CZ_EINVAL, "%s: %s point %u is the point at infinity", path,
+                         cz_bellperson_section_name(CZ_BELLPERSON_H + k), inf);
+            goto out;
+        }
+    }
+    if ((rc = cz__bw_create(bw, path, ei)) != CZ_OK)
         goto out;
     cz__bw_bytes(bw, vkb, vkn);
     for (int k = 0; k < NARRAYS; k++) {
-        uint8_t enc[CZ_BLS12381_G2_UNCOMPRESSED_BYTES];
-        cz__put_be32(enc, x.n[k]);
-        cz__bw_bytes(bw, enc, 4);
-        for (uint32_t i = 0; i < x.n[k]; i++) {
-            if (CZ_BELLPERSON_H + k == CZ_BELLPERSON_B_G2) {
-                cz_bls12381_g2_to_uncompressed(enc, (const cz_bls12381_g2_affine *)x.a[k] + i);
-                cz__bw_bytes(bw, enc, CZ_BLS12381_G2_UNCOMPRESSED_BYTES);
-            } else {
-                cz_bls12381_g1_to_uncompressed(enc, (const cz_bls12381_g1_affine *)x.a[k] + i);
-                cz__bw_bytes(bw, enc, CZ_BLS12381_G1_UNCOMPRESSED_BYTES);
-            }
-        }
+        uint8_t count[4];
+        cz__put_be32(count, x.n[k]);
+        cz__bw_bytes(bw, count, 4);
+        (void)array_runs(&x, k, out, bw, pool);
     }
     rc = cz__bw_finish(bw, path, ei);
 out:
+    free(out);
     free(bw);
     free(vkb);
     return rc;

@@ -315,7 +315,7 @@ static void test_file_order(void) {
     bp_make_g2(p.b_g2, NB, 8, 9);
     char path[256];
     bp_tmp_path(path, sizeof path, "order.params");
-    CHECK_ERR(cz_bellperson_params_write(path, &p, NULL), CZ_OK);
+    CHECK_ERR(cz_bellperson_params_write(path, &p, NULL, NULL), CZ_OK);
     cz_bellperson_params_free(&p);
     size_t n;
     uint8_t *b = load_file(path, &n);
@@ -371,7 +371,7 @@ static void test_writers(void) {
     bp_tmp_path(path, sizeof path, "inf.params");
     memset(&p.l[1], 0, sizeof p.l[1]); /* infinity */
     cz_errinfo_clear(&ei);
-    CHECK(err_is(&ei, cz_bellperson_params_write(path, &p, &ei), CZ_EINVAL,
+    CHECK(err_is(&ei, cz_bellperson_params_write(path, &p, NULL, &ei), CZ_EINVAL,
                  "inf.params: L point 1 is the point at infinity"));
     CHECK(access(path, F_OK) != 0); /* nothing was written */
     memset(&p.vk.delta_g2, 0, sizeof p.vk.delta_g2);

@@ -178,7 +178,7 @@ static void test_roundtrip(void) {
     if (!chain(&cs, 29))
         return;
     if (CHECK_ERR(cz_groth16_setup_bellperson(&p, &cs, &td, pool, -1, &ei), CZ_OK)) {
-        CHECK_ERR(cz_bellperson_params_write(pp, &p, &ei), CZ_OK);
+        CHECK_ERR(cz_bellperson_params_write(pp, &p, NULL, &ei), CZ_OK);
         CHECK_ERR(cz_bellperson_vk_write(vp, &p.vk, &ei), CZ_OK);
         /* Read back with every check on, the subgroup of all five sections included. */
         if (CHECK_ERR(cz_bellperson_params_read(&back, pp, &opts, &ei), CZ_OK)) {

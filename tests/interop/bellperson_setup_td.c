@@ -45,7 +45,7 @@ int main(int argc, char **argv) {
     if (rc == CZ_OK)
         rc = cz_groth16_setup_bellperson(&p, &cs, &td, NULL, -1, &ei);
     if (rc == CZ_OK)
-        rc = cz_bellperson_params_write(argv[2], &p, &ei);
+        rc = cz_bellperson_params_write(argv[2], &p, NULL, &ei);
     if (rc != CZ_OK)
         fprintf(stderr, "cz-bellperson-setup-td: %s\n", ei.msg);
     cz_bellperson_params_free(&p);

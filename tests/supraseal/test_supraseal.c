@@ -170,7 +170,7 @@ static int setup(void) {
     }
     cz_groth16_trapdoor_from_seed(&td, (const uint8_t *)"supraseal", 9);
     if (cz_groth16_setup_bellperson(&params, &cs[0], &td, NULL, -1, &ei) != CZ_OK ||
-        cz_bellperson_params_write(params_path, &params, &ei) != CZ_OK ||
+        cz_bellperson_params_write(params_path, &params, NULL, &ei) != CZ_OK ||
         cz_groth16_vk_from_bellperson(&vk, &params.vk, &ei) != CZ_OK) {
         fprintf(stderr, "key: %s\n", ei.msg);
         return 1;
