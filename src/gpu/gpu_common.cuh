@@ -34,6 +34,9 @@ int cz__gpu_select(int dev, cz_errinfo *ei);
  * MSM's temporaries): with the default release threshold (0) every synchronisation hands the
  * memory back to the driver and the next call maps it again (about 25 ms at 2^26). */
 int cz__gpu_pool_keep(int dev, cz_errinfo *ei);
+/* Hands the idle memory of dev's default pool back to the driver, once the device's work is done
+ * (frees queued on a stream count as idle only then): 1 done, 0 failed (error cleared). */
+int cz__gpu_pool_trim(int dev);
 /* The bytes the current device can still give a cudaMallocAsync: free memory plus what its
  * default pool holds unused. */
 size_t cz__gpu_async_room(void);

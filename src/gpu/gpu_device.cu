@@ -61,6 +61,16 @@ out:
     return rc;
 }
 
+int cz__gpu_pool_trim(int dev) {
+    cudaMemPool_t pool;
+    if (cudaDeviceSynchronize() == cudaSuccess &&
+        cudaDeviceGetDefaultMemPool(&pool, dev) == cudaSuccess &&
+        cudaMemPoolTrimTo(pool, 0) == cudaSuccess)
+        return 1;
+    (void)cudaGetLastError();
+    return 0;
+}
+
 size_t cz__gpu_async_room(void) {
     size_t free_b = 0, total_b = 0;
     cudaMemPool_t pool;
@@ -125,11 +135,8 @@ extern "C" int cz_gpu_alloc(void **d_ptr, size_t bytes, int dev, cz_errinfo *ei)
     if (e == cudaErrorMemoryAllocation) {
         /* the stream-ordered pool keeps what the NTTs and MSMs freed (cz__gpu_pool_keep): hand
          * its idle memory back to the driver and try once more */
-        cudaMemPool_t pool;
         (void)cudaGetLastError();
-        if (cudaDeviceSynchronize() == cudaSuccess &&
-            cudaDeviceGetDefaultMemPool(&pool, dev) == cudaSuccess &&
-            cudaMemPoolTrimTo(pool, 0) == cudaSuccess)
+        if (cz__gpu_pool_trim(dev))
             e = cudaMalloc(d_ptr, bytes ? bytes : 1);
     }
     if (e != cudaSuccess) {

@@ -565,12 +565,7 @@ extern "C" int cz_gpu_release(int dev, cz_errinfo *ei) {
                 ntt_cache[dev][c][r][k] = NULL;
             }
     pthread_mutex_unlock(&ntt_cache_lock);
-    {
-        cudaMemPool_t pool;
-        if (cudaDeviceGetDefaultMemPool(&pool, dev) != cudaSuccess ||
-            cudaMemPoolTrimTo(pool, 0) != cudaSuccess)
-            (void)cudaGetLastError();
-    }
+    (void)cz__gpu_pool_trim(dev);
     return CZ_OK;
 }
 
