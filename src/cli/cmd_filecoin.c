@@ -1,6 +1,7 @@
 /*
- * `cuzk filecoin ...`: the Filecoin proof kinds (docs/filecoin.md). circuit-info for now: the
- * structure of a kind's circuit at a sector size, from its blank synthesis, as one JSON object.
+ * `cuzk filecoin ...`: the Filecoin proof kinds (docs/filecoin.md): circuit-info (the structure
+ * of a kind's circuit at a sector size, from its blank synthesis, as one JSON object) and the PoSt
+ * commands; cmd_filecoin_porep.c has the porep-c2 ones.
  */
 #include <stdio.h>
 #include <string.h>
@@ -30,10 +31,23 @@ static const char filecoin_help[] =
     "                           [--partition K] --vanilla FILE [--vanilla FILE]... PROOF\n"
     "       cuzk filecoin vanilla-check KIND --registered-proof N --randomness HEX\n"
     "                           [--partition K] --vanilla FILE [--vanilla FILE]...\n"
-    "                           [--threads N]\n"
+    "                           [--threads N]\n";
+
+/* The porep-c2 forms and what follows (one string would pass C's 4,095-character limit). */
+static const char filecoin_help_more[] =
+    "       cuzk filecoin setup porep-c2 --sector-size SIZE --params-dir DIR [--seed HEX]\n"
+    "                           [--threads N] [--gpu] [--device N]\n"
+    "       cuzk filecoin prove porep-c2 --c1 FILE [--miner ID] [--sector N] --params-dir DIR\n"
+    "                           -o PROOF [--threads N] [--gpu] [--device N]\n"
+    "       cuzk filecoin verify porep-c2 --c1 FILE [--miner ID] [--sector N] --params-dir DIR\n"
+    "                           PROOF\n"
+    "       cuzk filecoin vanilla-check porep-c2 --c1 FILE [--miner ID] [--sector N]\n"
+    "       cuzk filecoin fake-c1 --sector-size SIZE --seed N [--miner ID] [--sector N] -o FILE\n"
+    "       cuzk filecoin seal-2k --miner ID --sector N --seed N -o DIR\n"
     "\n"
-    "KIND: winning-post, window-post; porep-c2 for circuit-info only so far (snap-update is not\n"
-    "  implemented yet).\n"
+    "KIND: winning-post, window-post (the PoSt forms above); porep-c2 (its own forms); "
+    "snap-update\n"
+    "  for circuit-info only so far.\n"
     "SIZE: 2KiB, 8MiB, 512MiB, 32GiB, 64GiB (or 4KiB, 16KiB, 32KiB, 16MiB, 1GiB; or bytes).\n"
     "\n"
     "circuit-info: synthesizes the circuit without a witness and prints one JSON object:\n"
@@ -75,10 +89,11 @@ static int parse_kind(cz__post_kind *pk, const char *kind, const char *cmd, int 
         *pk = CZ__POST_WINNING;
     else if (strcmp(kind, "window-post") == 0)
         *pk = CZ__POST_WINDOW;
-    else if (strcmp(kind, "porep-c2") == 0 || strcmp(kind, "snap-update") == 0)
-        return cz__cli_usage_error(cmd, "%s: not implemented yet", kind);
+    else if (strcmp(kind, "snap-update") == 0)
+        return cz__cli_usage_error(cmd, "%s: circuit-info only so far", kind);
     else
-        return cz__cli_usage_error(cmd, "unknown kind '%s' (winning-post, window-post)", kind);
+        return cz__cli_usage_error(cmd, "unknown kind '%s' (winning-post, window-post, porep-c2)",
+                                   kind);
     *ok = 1;
     return CZ_EXIT_OK;
 }
@@ -109,6 +124,9 @@ static int circuit_info(int argc, char **argv) {
     cz_errinfo_clear(&ei);
     if (strcmp(kind, "porep-c2") == 0) {
         if (cz__porep_circuit_info(&info, sector_size, &ei) != CZ_OK)
+            return cz__cli_report("filecoin circuit-info", &ei);
+    } else if (strcmp(kind, "snap-update") == 0) {
+        if (cz__snap_circuit_info(&info, sector_size, &ei) != CZ_OK)
             return cz__cli_report("filecoin circuit-info", &ei);
     } else {
         int ok, rc = parse_kind(&pk, kind, "filecoin circuit-info", &ok);
@@ -612,6 +630,7 @@ static int vanilla_check(int argc, char **argv) {
 int cz__cli_filecoin(int argc, char **argv) {
     if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
         fputs(filecoin_help, argc < 2 ? stderr : stdout);
+        fputs(filecoin_help_more, argc < 2 ? stderr : stdout);
         return argc < 2 ? CZ_EXIT_USAGE : CZ_EXIT_OK;
     }
     if (strcmp(argv[1], "fake-c1") == 0 || strcmp(argv[1], "seal-2k") == 0 ||

@@ -6,6 +6,7 @@
 #include "filecoin/circuit_info.h"
 #include "filecoin/porep_circuit.h"
 #include "filecoin/post_circuit.h"
+#include "filecoin/snap_circuit.h"
 
 /* The info of a recorded blank circuit (cs, RECORD), and its domain. */
 static int info_of(cz__circuit_info *out, const cz__cs *cs, cz_errinfo *ei) {
@@ -44,6 +45,21 @@ int cz__porep_circuit_info(cz__circuit_info *out, uint64_t sector_size, cz_errin
         (rc = cz__cs_init(&cs, CZ__CS_RECORD, 0, ei)) != CZ_OK)
         return rc;
     rc = cz__porep_circuit_blank(&cs, &shape, 0, NULL, ei);
+    if (rc == CZ_OK)
+        rc = info_of(out, &cs, ei);
+    cz__cs_free(&cs);
+    return rc;
+}
+
+int cz__snap_circuit_info(cz__circuit_info *out, uint64_t sector_size, cz_errinfo *ei) {
+    cz__snap_shape shape;
+    cz__cs cs;
+    int rc;
+    memset(out, 0, sizeof *out);
+    if ((rc = cz__snap_shape_get(&shape, sector_size, ei)) != CZ_OK ||
+        (rc = cz__cs_init(&cs, CZ__CS_RECORD, 0, ei)) != CZ_OK)
+        return rc;
+    rc = cz__snap_circuit_blank(&cs, &shape, 0, ei);
     if (rc == CZ_OK)
         rc = info_of(out, &cs, ei);
     cz__cs_free(&cs);

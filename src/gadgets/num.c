@@ -123,3 +123,54 @@ void cz__pack_into_inputs(cz__cs *cs, const cz__bool *bits, size_t nbits) {
     for (size_t at = 0; at < nbits; at += FR_CAPACITY)
         pack_chunk(cs, &bits[at], nbits - at < FR_CAPACITY ? nbits - at : FR_CAPACITY, 1, NULL);
 }
+
+void cz__num_into_bits(cz__cs *cs, cz__bit *out, const cz__num *n, unsigned nbits) {
+    uint8_t le[32];
+    cz__lc sum, one, c;
+    cz_bls12381_fr coeff;
+    cz_bls12381_fr_to_bytes_le(le, &n->value);
+    for (unsigned i = 0; i < nbits; i++)
+        out[i] = cz__bit_alloc(cs, (le[i / 8] >> (i % 8)) & 1);
+    if (!cz__cs_needs_lcs(cs)) { /* the row by its values: the bits are n's */
+        cz_bls12381_fr one_v;
+        cz_bls12381_fr_one(&one_v);
+        cz__cs_enforce_values(cs, &n->value, &one_v, &n->value);
+        return;
+    }
+    cz__lc_init(&sum);
+    cz__lc_init(&one);
+    cz__lc_init(&c);
+    cz_bls12381_fr_one(&coeff);
+    for (unsigned i = 0; i < nbits; i++) {
+        cz__lc_add(&sum, out[i].var, &coeff);
+        cz_bls12381_fr_dbl(&coeff, &coeff);
+    }
+    cz__lc_add(&one, CZ__VAR_ONE, NULL);
+    cz__lc_add(&c, n->var, NULL);
+    cz__cs_enforce(cs, &sum, &one, &c);
+    cz__lc_free(&sum);
+    cz__lc_free(&one);
+    cz__lc_free(&c);
+}
+
+cz__num cz__num_mul(cz__cs *cs, const cz__num *a, const cz__num *b) {
+    cz__num r;
+    cz__lc la, lb, lc;
+    cz_bls12381_fr_mul(&r.value, &a->value, &b->value);
+    r.var = cz__cs_alloc(cs, &r.value);
+    if (!cz__cs_needs_lcs(cs)) {
+        cz__cs_enforce_values(cs, &a->value, &b->value, &r.value);
+        return r;
+    }
+    cz__lc_init(&la);
+    cz__lc_init(&lb);
+    cz__lc_init(&lc);
+    cz__lc_add(&la, a->var, NULL);
+    cz__lc_add(&lb, b->var, NULL);
+    cz__lc_add(&lc, r.var, NULL);
+    cz__cs_enforce(cs, &la, &lb, &lc);
+    cz__lc_free(&la);
+    cz__lc_free(&lb);
+    cz__lc_free(&lc);
+    return r;
+}

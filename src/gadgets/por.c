@@ -47,14 +47,27 @@ unsigned cz__tree_path_levels(const cz__tree_shape *shape, uint64_t nleaves) {
     return levels;
 }
 
+unsigned cz__tree_level_arity(const cz__tree_shape *shape, unsigned nlevels, unsigned l) {
+    const unsigned nbase = nlevels - (shape->sub != 0) - (shape->top != 0);
+    return l < nbase ? shape->base : l == nbase && shape->sub ? shape->sub : shape->top;
+}
+
 void cz__tree_blank_path(cz__path_level *out, const cz__tree_shape *shape, unsigned nlevels,
                          const cz_bls12381_fr *zeros) {
-    const unsigned nbase = nlevels - (shape->sub != 0) - (shape->top != 0);
     for (unsigned l = 0; l < nlevels; l++) {
-        out[l].arity = l < nbase ? shape->base : l == nbase && shape->sub ? shape->sub : shape->top;
+        out[l].arity = cz__tree_level_arity(shape, nlevels, l);
         out[l].index = 0;
         out[l].siblings = zeros;
     }
+}
+
+/* One level: cur placed among the arity - 1 siblings at the index of the k bits, hashed. */
+static cz__num level_hash(cz__cs *cs, cz__tree_hash hash, const cz__num *cur, const cz__bool *bits,
+                          unsigned k, const cz__num *sib) {
+    cz__num ins[MAX_ARITY];
+    cz__insert(cs, ins, cur, bits, k, sib);
+    return hash == CZ__TREE_SHA256 ? cz__sha256_node_circuit(cs, ins, 1u << k)
+                                   : cz__poseidon_merkle_circuit(cs, ins, 1u << k);
 }
 
 void cz__por_circuit(cz__cs *cs, cz__tree_hash hash, const cz__num *leaf,
@@ -70,7 +83,7 @@ void cz__por_circuit(cz__cs *cs, cz__tree_hash hash, const cz__num *leaf,
     for (unsigned l = 0; l < nlevels; l++) {
         const cz__path_level *lv = &path[l];
         const unsigned k = log2_exact(lv->arity);
-        cz__num sib[MAX_ARITY], ins[MAX_ARITY];
+        cz__num sib[MAX_ARITY];
         if (k == 0 || lv->arity > MAX_ARITY || k > 4) {
             cz__cs_fail(cs, CZ_EINVAL, "por: level %u has arity %u (2, 4, 8 or 16)", l, lv->arity);
             return;
@@ -84,13 +97,28 @@ void cz__por_circuit(cz__cs *cs, cz__tree_hash hash, const cz__num *leaf,
             bits[nbits + i] = cz__bool_is(cz__bit_alloc(cs, (int)((lv->index >> i) & 1u)));
         for (unsigned i = 0; i + 1 < lv->arity; i++)
             sib[i] = cz__num_alloc(cs, &lv->siblings[i]);
-        cz__insert(cs, ins, &cur, &bits[nbits], k, sib);
+        cur = level_hash(cs, hash, &cur, &bits[nbits], k, sib);
         nbits += k;
-        cur = hash == CZ__TREE_SHA256 ? cz__sha256_node_circuit(cs, ins, lv->arity)
-                                      : cz__poseidon_merkle_circuit(cs, ins, lv->arity);
     }
     cz__pack_into_inputs(cs, bits, nbits);
     cz__num_enforce_equal(cs, &cur, root);
     if (!private_root)
         cz__num_inputize(cs, root);
+}
+
+void cz__por_no_challenge_input(cz__cs *cs, cz__tree_hash hash, const cz__tree_shape *shape,
+                                unsigned nlevels, const cz__bool *bits, const cz__num *leaf,
+                                const cz__num *siblings, const cz__num *root) {
+    cz__num cur = *leaf;
+    for (unsigned l = 0; l < nlevels; l++) {
+        const unsigned arity = cz__tree_level_arity(shape, nlevels, l), k = log2_exact(arity);
+        if (k == 0 || k > 4) {
+            cz__cs_fail(cs, CZ_EINVAL, "por: level %u has arity %u (2, 4, 8 or 16)", l, arity);
+            return;
+        }
+        cur = level_hash(cs, hash, &cur, bits, k, siblings);
+        bits += k;
+        siblings += arity - 1;
+    }
+    cz__num_enforce_equal(cs, &cur, root);
 }

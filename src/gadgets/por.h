@@ -36,6 +36,9 @@ typedef struct cz__path_level {
  * the base levels, then the sub and top levels; 0 when nleaves does not fit the shape. */
 unsigned cz__tree_path_levels(const cz__tree_shape *shape, uint64_t nleaves);
 
+/* The arity of level l of a path of nlevels levels of shape (base levels, then sub, then top). */
+unsigned cz__tree_level_arity(const cz__tree_shape *shape, unsigned nlevels, unsigned l);
+
 /* A blank path of nlevels levels of shape (base levels, then sub, then top), each at index 0 with
  * its siblings at zeros (at least the largest arity - 1 zero elements). */
 void cz__tree_blank_path(cz__path_level *out, const cz__tree_shape *shape, unsigned nlevels,
@@ -48,5 +51,16 @@ void cz__tree_blank_path(cz__path_level *out, const cz__tree_shape *shape, unsig
 void cz__por_circuit(cz__cs *cs, cz__tree_hash hash, const cz__num *leaf,
                      const cz__path_level *path, unsigned nlevels, const cz__num *root,
                      int private_root);
+
+/* storage-proofs-core's por_no_challenge_input: the inclusion of leaf under root when the index
+ * bits exist already (the challenge's bits, allocated by the caller, least significant first,
+ * log2 of each level's arity a level) and so do the siblings (allocated by the caller before the
+ * gadget: level l's arity - 1 siblings follow level l - 1's in siblings); the levels' arities are
+ * those of shape. Per level insert and hash, then computed·ONE = root; no inputs. Rows per level:
+ * arity 8 (Poseidon) 22 + 505 = 527, binary SHA-256 2 + 45,379 = 45,381; per path the levels
+ * plus 1. */
+void cz__por_no_challenge_input(cz__cs *cs, cz__tree_hash hash, const cz__tree_shape *shape,
+                                unsigned nlevels, const cz__bool *bits, const cz__num *leaf,
+                                const cz__num *siblings, const cz__num *root);
 
 #endif

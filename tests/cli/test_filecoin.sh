@@ -34,9 +34,20 @@ shape winning-post 34359738368 370590 133 375210 19
 shape porep-c2 2KiB 2687921 40 2685673 22
 cz filecoin circuit-info porep-c2 --sector-size 4KiB
 check "porep-c2 4KiB: exit 2, the size named" bash -c "[ $rc = 2 ] && grep -q '4096 bytes' '$T/err'"
+# SnapDeals: storage-proofs-update's tests/circuit.rs count 1,705,039 constraints at 2 KiB; the
+# 4 public inputs of its PublicInputs and ONE
 cz filecoin circuit-info snap-update --sector-size 2KiB
-check "snap-update: exit 2" test "$rc" = 2
-check "... says not implemented yet" grep -q "snap-update: not implemented yet" "$T/err"
+check "snap-update 2KiB exits 0" test "$rc" = 0
+check "snap-update 2KiB: 1705039 constraints" test "$(field constraints)" = 1705039
+check "snap-update 2KiB: 5 inputs" test "$(field inputs)" = 5
+check "snap-update 2KiB: domain 2^21" test "$(field domain_log)" = 21
+check "snap-update 2KiB: only ONE among the inputs in B" test "$(field b_input_density)" = 1
+cz filecoin circuit-info snap-update --sector-size 4GiB
+check "snap-update 4GiB: exit 2, the size named" bash -c "[ $rc = 2 ] && grep -q '4294967296 bytes' '$T/err'"
+cz filecoin prove snap-update --params-dir "$T" --registered-proof 0 \
+  --randomness 0000000000000000000000000000000000000000000000000000000000000000 --vanilla x -o y
+check "prove snap-update: exit 2" test "$rc" = 2
+check "... says circuit-info only so far" grep -q "snap-update: circuit-info only so far" "$T/err"
 cz filecoin circuit-info bogus --sector-size 2KiB
 check "unknown kind: exit 2, named" bash -c "[ $rc = 2 ] && grep -q \"unknown kind 'bogus'\" '$T/err'"
 cz filecoin circuit-info window-post --sector-size 3KiB

@@ -1,0 +1,95 @@
+/*
+ * The SnapDeals (EmptySectorUpdate) partition circuit, as rust-fil-proofs' EmptySectorUpdateCircuit
+ * (storage-proofs-update circuit.rs, gadgets.rs, constants.rs) synthesizes it, in its order.
+ *
+ * The top:
+ *   - k_and_h_select allocated and made an input, split into the partition's bits and the
+ *     h-select bits ((Σ 2^i·b_i)·ONE = it); the partition packed (pack_bits);
+ *   - comm_r_old, comm_d_new, comm_r_new allocated and made inputs;
+ *   - phi = Poseidon-2 under the custom tag 2^40 of (comm_d_new, comm_r_old);
+ *   - comm_c, root_r_old, root_r_new, the apex leaves and the partition path allocated;
+ *   - comm_r_old = Poseidon-2(comm_c, root_r_old), the same for comm_r_new, enforced;
+ *   - the apex tree (SHA-256 nodes) from the apex leaves, its root's inclusion in tree D under
+ *     comm_d_new through the partition path (the partition's bits);
+ *   - the challenges' bits: per digest j, digest_index = k·digests + j, digest = custom
+ *     Poseidon-2(comm_r_new, digest_index), its 255 bits, cut into challenges of
+ *     log2(nodes) - log2(partitions) bits (254 / that many a digest).
+ * Each challenge (its bits: the digest's, then the partition's):
+ *   - the high h bits packed for each h of the shape's six, scaled by their h-select bit and
+ *     summed (c_high); rho = custom Poseidon-2(phi, c_high);
+ *   - leaf_r_old and leaf_d_new allocated; leaf_r_new = leaf_r_old + leaf_d_new·rho;
+ *   - the inclusions of leaf_r_old under root_r_old and of leaf_r_new under root_r_new in tree R
+ *     (Poseidon, the sector's shape), each path's siblings allocated first;
+ *   - the challenge's apex leaf selected by its bits above the apex level, and the inclusion of
+ *     leaf_d_new under it through the lower levels of tree D.
+ * Every inclusion is por_no_challenge_input (por.h): no inputs.
+ *
+ * Public inputs: ONE, k_and_h_select (k | h_select << log2(partitions), h_select = 1 << the index
+ * of h among the shape's six), comm_r_old, comm_d_new, comm_r_new. The structure depends only on
+ * the shape; a blank circuit (every value zero) records it. Rows of a 32 GiB partition:
+ * 81,049,499 (5,951,289 in the top, 873,235 a challenge).
+ */
+#ifndef CUZK_FILECOIN_SNAP_CIRCUIT_H
+#define CUZK_FILECOIN_SNAP_CIRCUIT_H
+
+#include "gadgets/por.h"
+
+#define CZ__SNAP_HS 6 /* the h values a circuit knows */
+
+/* A sector size's circuit shape (storage-proofs-update constants.rs). */
+typedef struct cz__snap_shape {
+    uint64_t sector_size, nodes;
+    unsigned partitions, challenges, apex_leaves;
+    unsigned hs[CZ__SNAP_HS];
+    cz__tree_shape tree_r;
+    unsigned challenge_bits; /* log2(nodes): tree D's levels */
+    unsigned partition_bits, apex_bits;
+    unsigned levels_r;       /* tree R's path */
+    unsigned levels_to_apex; /* tree D below the apex leaves */
+} cz__snap_shape;
+
+/* The shape of sector_size: the published sizes (2 KiB, 8 MiB, 512 MiB, 32 GiB, 64 GiB) and the
+ * test sizes of rust-fil-proofs (1, 4, 8, 16, 32 KiB, 16 MiB); CZ_EINVAL for another. */
+int cz__snap_shape_get(cz__snap_shape *shape, uint64_t sector_size, cz_errinfo *ei);
+/* The index of h among the shape's hs (the h_select bit), or -1. */
+int cz__snap_h_index(const cz__snap_shape *shape, unsigned h);
+
+/* One challenge's witness: the leaves and the paths' siblings, levels from the leaf up (level l's
+ * arity - 1 siblings after level l - 1's; tree D's one sibling a level, below the apex leaf). */
+typedef struct cz__snap_challenge {
+    cz_bls12381_fr leaf_r_old, leaf_d_new;
+    const cz_bls12381_fr *path_r_old, *path_r_new; /* tree R: the shape's levels_r levels */
+    const cz_bls12381_fr *path_d;                  /* levels_to_apex siblings */
+} cz__snap_challenge;
+
+/* A partition's witness. */
+typedef struct cz__snap_partition {
+    uint32_t k;       /* the partition */
+    unsigned h_index; /* h = hs[h_index] */
+    cz_bls12381_fr comm_r_old, comm_d_new, comm_r_new, comm_c, root_r_old, root_r_new;
+    const cz_bls12381_fr *apex_leaves;    /* apex_leaves */
+    const cz_bls12381_fr *partition_path; /* partition_bits siblings, from the apex root up */
+    const cz__snap_challenge *challenges; /* the shape's challenges */
+} cz__snap_partition;
+
+/* The partition's circuit into cs. Faults (k or h_index out of range) are the system's error. */
+void cz__snap_circuit(cz__cs *cs, const cz__snap_shape *shape, const cz__snap_partition *p);
+
+/* The blank circuit of one partition of shape (every value zero) into cs; nchallenges 0 means
+ * the shape's (fewer: a count that extrapolates, the challenges being alike). CZ_ENOMEM, or the
+ * system's error. */
+int cz__snap_circuit_blank(cz__cs *cs, const cz__snap_shape *shape, size_t nchallenges,
+                           cz_errinfo *ei);
+
+/* The gadgets of storage-proofs-update gadgets.rs, for their own tests. apex_por: the apex tree
+ * of nleaves (a power of two) leaves, its root's inclusion under comm_d through path (nbits
+ * binary levels, the partition's bits). */
+void cz__snap_apex_por(cz__cs *cs, const cz__num *leaves, size_t nleaves, const cz__bool *bits,
+                       unsigned nbits, const cz__num *path, const cz__num *comm_d);
+/* gen_challenge_bits: nchallenges × bits_per_challenge new bits into out (challenge c's at
+ * c·bits_per_challenge, least significant first) from comm_r_new and the packed partition. */
+void cz__snap_gen_challenge_bits(cz__cs *cs, cz__bool *out, const cz__num *comm_r_new,
+                                 const cz__num *partition, unsigned nchallenges,
+                                 unsigned bits_per_challenge);
+
+#endif
