@@ -95,5 +95,7 @@ int cz__cli_filecoin(int argc, char **argv);
 /* The porep-c2 forms of setup, prove, verify and vanilla-check, fake-c1 and seal-2k
  * (cmd_filecoin_porep.c): sub is the subcommand, argv[0] too. */
 int cz__cli_filecoin_porep(const char *sub, int argc, char **argv);
+/* The SnapDeals forms: fake-update (cmd_filecoin_snap.c); sub and argv[0] as above. */
+int cz__cli_filecoin_snap(const char *sub, int argc, char **argv);
 
 #endif

@@ -44,6 +44,7 @@ static const char filecoin_help_more[] =
     "       cuzk filecoin vanilla-check porep-c2 --c1 FILE [--miner ID] [--sector N]\n"
     "       cuzk filecoin fake-c1 --sector-size SIZE --seed N [--miner ID] [--sector N] -o FILE\n"
     "       cuzk filecoin seal-2k --miner ID --sector N --seed N -o DIR\n"
+    "       cuzk filecoin fake-update --sector-size SIZE [--h H] [--seed N] -o DIR\n"
     "\n"
     "KIND: winning-post, window-post (the PoSt forms above); porep-c2 (its own forms); "
     "snap-update\n"
@@ -636,6 +637,8 @@ int cz__cli_filecoin(int argc, char **argv) {
     if (strcmp(argv[1], "fake-c1") == 0 || strcmp(argv[1], "seal-2k") == 0 ||
         (argc > 2 && strcmp(argv[2], "porep-c2") == 0 && strcmp(argv[1], "circuit-info") != 0))
         return cz__cli_filecoin_porep(argv[1], argc - 1, argv + 1);
+    if (strcmp(argv[1], "fake-update") == 0)
+        return cz__cli_filecoin_snap(argv[1], argc - 1, argv + 1);
     if (strcmp(argv[1], "circuit-info") == 0)
         return circuit_info(argc - 1, argv + 1);
     if (strcmp(argv[1], "setup") == 0)
@@ -650,6 +653,6 @@ int cz__cli_filecoin(int argc, char **argv) {
         return vanilla_check(argc - 1, argv + 1);
     return cz__cli_usage_error("filecoin",
                                "unknown subcommand '%s' (circuit-info, setup, fake-vanilla, "
-                               "fake-c1, seal-2k, prove, verify, vanilla-check)",
+                               "fake-c1, seal-2k, fake-update, prove, verify, vanilla-check)",
                                argv[1]);
 }

@@ -25,6 +25,12 @@ typedef struct cz__tree_path {
 } cz__tree_path;
 
 void cz__tree_path_fix(cz__tree_path *p);
+
+/* A Merkle proof as the vanilla proofs carry it: the leaf, the root and the path between. */
+typedef struct cz__merkle_proof {
+    cz_bls12381_fr leaf, root;
+    cz__tree_path path;
+} cz__merkle_proof;
 /* The node a path opens: Σ index_l · Π arities below l. */
 uint64_t cz__tree_path_node(const cz__path_level *levels, unsigned nlevels);
 /* The root the path leads to from leaf; CZ_EINVAL for a level its hash cannot do. */

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "filecoin/bincode.h"
 #include "filecoin/porep_c1_bincode.h"
 
 typedef cz_bls12381_fr fr;
@@ -342,113 +343,52 @@ int cz__porep_c1_read_bincode(cz__porep_c1 *c1, const uint8_t *data, size_t len,
 
 /* ---- writing ---- */
 
-/* Bytes go to p at `at`, or, with p NULL, are only counted. */
-typedef struct writer {
-    uint8_t *p;
-    size_t at;
-} writer;
-
-static void put(writer *w, const void *b, size_t n) {
-    if (w->p != NULL)
-        memcpy(w->p + w->at, b, n);
-    w->at += n;
-}
-
-static void put_u64(writer *w, uint64_t v) {
-    uint8_t b[8];
-    for (int i = 0; i < 8; i++)
-        b[i] = (uint8_t)(v >> (8 * i));
-    put(w, b, sizeof b);
-}
-
-static void put_u32(writer *w, uint32_t v) {
-    uint8_t b[4];
-    for (int i = 0; i < 4; i++)
-        b[i] = (uint8_t)(v >> (8 * i));
-    put(w, b, sizeof b);
-}
-
-static void put_fr(writer *w, const fr *v) {
-    if (w->p != NULL)
-        cz_bls12381_fr_to_bytes_le(w->p + w->at, v);
-    w->at += 32;
-}
-
-/* The levels lo..lo+n-1 of p as one InclusionPath. */
-static void put_path(writer *w, const cz__tree_path *p, unsigned lo, unsigned n) {
-    put_u64(w, n);
-    for (unsigned l = lo; l < lo + n; l++) {
-        const cz__path_level *lv = &p->levels[l];
-        put_u64(w, lv->arity - 1);
-        for (unsigned s = 0; s + 1 < lv->arity; s++)
-            put_fr(w, &lv->siblings[s]);
-        put_u64(w, lv->index);
-    }
-}
-
-/* A MerkleProof of tree D (tree NULL: Single) or of a tree of shape tree. */
-static void put_merkle(writer *w, const cz__merkle_proof *m, const cz__tree_shape *tree) {
-    const unsigned nsub = tree != NULL && tree->sub > 0, ntop = tree != NULL && tree->top > 0;
-    const unsigned nbase = m->path.nlevels - nsub - ntop;
-    put_u32(w, ntop ? 2 : nsub ? 1 : 0);
-    if (!nsub && !ntop) {
-        put_fr(w, &m->root);
-        put_fr(w, &m->leaf);
-        put_path(w, &m->path, 0, nbase);
-        return;
-    }
-    put_path(w, &m->path, 0, nbase);
-    put_path(w, &m->path, nbase, 1);
-    if (ntop)
-        put_path(w, &m->path, nbase + 1, 1);
-    put_fr(w, &m->root);
-    put_fr(w, &m->leaf);
-}
+typedef cz__bincode_writer writer;
 
 static void put_column(writer *w, const cz__porep_column_proof *c, const cz__porep_shape *sh) {
-    put_u32(w, c->index);
-    put_u64(w, sh->layers);
+    cz__bincode_put_u32(w, c->index);
+    cz__bincode_put_u64(w, sh->layers);
     for (unsigned l = 0; l < sh->layers; l++)
-        put_fr(w, &c->rows[l]);
-    put_merkle(w, &c->inclusion, &sh->tree);
+        cz__bincode_put_fr(w, &c->rows[l]);
+    cz__bincode_put_merkle(w, &c->inclusion, &sh->tree);
 }
 
 static void put_label(writer *w, const cz__porep_label_proof *lp) {
-    put_u64(w, CZ__POREP_PARENTS);
+    cz__bincode_put_u64(w, CZ__POREP_PARENTS);
     for (int p = 0; p < CZ__POREP_PARENTS; p++)
-        put_fr(w, &lp->parents[p]);
-    put_u32(w, lp->layer);
-    put_u64(w, lp->node);
+        cz__bincode_put_fr(w, &lp->parents[p]);
+    cz__bincode_put_u32(w, lp->layer);
+    cz__bincode_put_u64(w, lp->node);
 }
 
 static void put_proof(writer *w, const cz__porep_vanilla *v, const cz__porep_shape *sh) {
-    put_merkle(w, &v->comm_d_proof, NULL);
-    put_merkle(w, &v->comm_r_last_proof, &sh->tree);
+    cz__bincode_put_merkle(w, &v->comm_d_proof, NULL);
+    cz__bincode_put_merkle(w, &v->comm_r_last_proof, &sh->tree);
     put_column(w, &v->c_x, sh);
-    put_u64(w, CZ__POREP_DRG_PARENTS);
+    cz__bincode_put_u64(w, CZ__POREP_DRG_PARENTS);
     for (int q = 0; q < CZ__POREP_DRG_PARENTS; q++)
         put_column(w, &v->drg[q], sh);
-    put_u64(w, CZ__POREP_EXP_PARENTS);
+    cz__bincode_put_u64(w, CZ__POREP_EXP_PARENTS);
     for (int q = 0; q < CZ__POREP_EXP_PARENTS; q++)
         put_column(w, &v->exp[q], sh);
-    put_u64(w, sh->layers);
+    cz__bincode_put_u64(w, sh->layers);
     for (unsigned l = 0; l < sh->layers; l++)
         put_label(w, &v->labels[l]);
     put_label(w, &v->encoding);
 }
 
 static void put_c1(writer *w, const cz__porep_c1 *c1, const cz__porep_shape *sh) {
-    put_u64(w, c1->npartitions);
+    cz__bincode_put_u64(w, c1->npartitions);
     for (unsigned k = 0; k < c1->npartitions; k++) {
-        put_u64(w, c1->per);
+        cz__bincode_put_u64(w, c1->per);
         for (unsigned i = 0; i < c1->per; i++)
             put_proof(w, &c1->proofs[(size_t)k * c1->per + i], sh);
     }
-    put_fr(w, &c1->comm_r);
-    put_fr(w, &c1->comm_d);
-    put_fr(w, &c1->replica_id);
-    put(w, c1->seed, 32);
-    put(w, c1->ticket, 32);
+    cz__bincode_put_fr(w, &c1->comm_r);
+    cz__bincode_put_fr(w, &c1->comm_d);
+    cz__bincode_put_fr(w, &c1->replica_id);
+    cz__bincode_put_bytes(w, c1->seed, 32);
+    cz__bincode_put_bytes(w, c1->ticket, 32);
 }
 
 int cz__porep_c1_write_bincode(uint8_t **out, size_t *len, const cz__porep_c1 *c1, cz_errinfo *ei) {

@@ -26,11 +26,6 @@
 #include "filecoin/porep_inputs.h"
 #include "filecoin/porep_label.h"
 
-typedef struct cz__merkle_proof {
-    cz_bls12381_fr leaf, root;
-    cz__tree_path path;
-} cz__merkle_proof;
-
 typedef struct cz__porep_column_proof {
     uint32_t index;
     cz_bls12381_fr rows[CZ__POREP_MAX_LAYERS];

@@ -44,6 +44,21 @@ check "snap-update 2KiB: domain 2^21" test "$(field domain_log)" = 21
 check "snap-update 2KiB: only ONE among the inputs in B" test "$(field b_input_density)" = 1
 cz filecoin circuit-info snap-update --sector-size 4GiB
 check "snap-update 4GiB: exit 2, the size named" bash -c "[ $rc = 2 ] && grep -q '4294967296 bytes' '$T/err'"
+# fake-update: a 2 KiB update's one partition, a PartitionProof of 32 (comm_c) + 8 + 8·32 (apex
+# leaves) + 8 + 10 challenges × (2 tree R proofs of 556 bytes + a tree D proof of 364)
+mkdir -p "$T/fu"
+cz filecoin fake-update --sector-size 2KiB --seed 3 -o "$T/fu"
+check "fake-update 2KiB exits 0" test "$rc" = 0
+check "... one vanilla proof of 15064 bytes" test "$(wc -c <"$T/fu/vanilla-0.bin")" = 15064
+check "... registered proof 0, h 1, one partition" \
+    bash -c "grep -qx 'registered_proof 0' '$T/fu/request.txt' && grep -qx 'h 1' '$T/fu/request.txt' &&
+             grep -qx 'partitions 1' '$T/fu/request.txt'"
+check "... comm_r_old, comm_d_new, comm_r_new as 64 hex digits" \
+    test "$(grep -cE '^comm_(r_old|d_new|r_new) [0-9a-f]{64}$' "$T/fu/request.txt")" = 3
+cz filecoin fake-update --sector-size 2KiB --h 10 -o "$T/fu"
+check "fake-update 2KiB --h 10: exit 2, h named" bash -c "[ $rc = 2 ] && grep -q 'h = 10' '$T/err'"
+cz filecoin fake-update --sector-size 32GiB -o "$T/fu"
+check "fake-update 32GiB: exit 2, refused by size" bash -c "[ $rc = 2 ] && grep -q '512 MiB' '$T/err'"
 cz filecoin prove snap-update --params-dir "$T" --registered-proof 0 \
   --randomness 0000000000000000000000000000000000000000000000000000000000000000 --vanilla x -o y
 check "prove snap-update: exit 2" test "$rc" = 2
