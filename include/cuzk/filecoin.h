@@ -55,6 +55,23 @@ typedef struct cz_porep_request {
  * size: every version shares the circuit). CZ_EINVAL naming an id that is no PoRep. */
 int cz_porep_params_file(const cz_param_file **out, uint64_t registered_proof, cz_errinfo *ei);
 
+/* A SnapDeals update (a SNAP_DEALS_UPDATE request): one bincode PartitionProof per partition
+ * (storage-proofs-update vanilla.rs; 16 for 32 GiB) and the commitments it is proven against.
+ * Registered update proofs (RegisteredUpdateProof): 0 2 KiB, 1 8 MiB, 2 512 MiB, 3 32 GiB, 4
+ * 64 GiB; the proofs are made with the size's production h (10 above 32 KiB), as Filecoin does.
+ * The bytes are the caller's and are only read. */
+typedef struct cz_snap_request {
+    uint64_t registered_proof;
+    uint8_t comm_r_old[32], comm_d_new[32], comm_r_new[32]; /* field elements, little-endian */
+    const uint8_t *const *vanilla;                          /* nvanilla, partition k at k */
+    const size_t *vanilla_len;
+    size_t nvanilla;
+} cz_snap_request;
+
+/* The .params file of the built-in manifest that proves registered update proof id. CZ_EINVAL
+ * naming an id that is no update proof. */
+int cz_snap_params_file(const cz_param_file **out, uint64_t registered_proof, cz_errinfo *ei);
+
 #ifdef __cplusplus
 }
 #endif

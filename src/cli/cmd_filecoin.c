@@ -44,6 +44,15 @@ static const char filecoin_help_more[] =
     "       cuzk filecoin vanilla-check porep-c2 --c1 FILE [--miner ID] [--sector N]\n"
     "       cuzk filecoin fake-c1 --sector-size SIZE --seed N [--miner ID] [--sector N] -o FILE\n"
     "       cuzk filecoin seal-2k --miner ID --sector N --seed N -o DIR\n"
+    "       cuzk filecoin setup snap-update --sector-size SIZE --params-dir DIR [--seed HEX]\n"
+    "                           [--threads N] [--gpu] [--device N]\n"
+    "       cuzk filecoin prove snap-update --params-dir DIR --registered-proof N\n"
+    "                           --comm-r-old HEX --comm-d-new HEX --comm-r-new HEX\n"
+    "                           --vanilla FILE... -o PROOF [--threads N] [--gpu] [--device N]\n"
+    "       cuzk filecoin verify snap-update --params-dir DIR --registered-proof N\n"
+    "                           --comm-r-old HEX --comm-d-new HEX --comm-r-new HEX PROOF\n"
+    "       cuzk filecoin vanilla-check snap-update --registered-proof N --comm-r-old HEX\n"
+    "                           --comm-d-new HEX --comm-r-new HEX --vanilla FILE... [--threads N]\n"
     "       cuzk filecoin fake-update --sector-size SIZE [--h H] [--seed N] -o DIR\n"
     "\n"
     "KIND: winning-post, window-post (the PoSt forms above); porep-c2 (its own forms); "
@@ -90,8 +99,6 @@ static int parse_kind(cz__post_kind *pk, const char *kind, const char *cmd, int 
         *pk = CZ__POST_WINNING;
     else if (strcmp(kind, "window-post") == 0)
         *pk = CZ__POST_WINDOW;
-    else if (strcmp(kind, "snap-update") == 0)
-        return cz__cli_usage_error(cmd, "%s: circuit-info only so far", kind);
     else
         return cz__cli_usage_error(cmd, "unknown kind '%s' (winning-post, window-post, porep-c2)",
                                    kind);
@@ -637,7 +644,8 @@ int cz__cli_filecoin(int argc, char **argv) {
     if (strcmp(argv[1], "fake-c1") == 0 || strcmp(argv[1], "seal-2k") == 0 ||
         (argc > 2 && strcmp(argv[2], "porep-c2") == 0 && strcmp(argv[1], "circuit-info") != 0))
         return cz__cli_filecoin_porep(argv[1], argc - 1, argv + 1);
-    if (strcmp(argv[1], "fake-update") == 0)
+    if (strcmp(argv[1], "fake-update") == 0 ||
+        (argc > 2 && strcmp(argv[2], "snap-update") == 0 && strcmp(argv[1], "circuit-info") != 0))
         return cz__cli_filecoin_snap(argv[1], argc - 1, argv + 1);
     if (strcmp(argv[1], "circuit-info") == 0)
         return circuit_info(argc - 1, argv + 1);

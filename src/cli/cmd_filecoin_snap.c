@@ -1,14 +1,305 @@
 /*
- * `cuzk filecoin fake-update` (docs/filecoin.md, "SnapDeals"): a sector update made natively in
- * full (snap_fake.h), its partitions' vanilla proofs as a SNAP_DEALS_UPDATE request carries them.
- * cmd_filecoin.c hands it over.
+ * The SnapDeals commands (docs/filecoin.md, "SnapDeals"): `setup`, `prove`, `verify` and
+ * `vanilla-check` of KIND snap-update (snap_prove.h), and `fake-update`, a sector update made
+ * natively in full (snap_fake.h), its partitions' vanilla proofs as a SNAP_DEALS_UPDATE request
+ * carries them. cmd_filecoin.c hands these over.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cuzk/fileio.h"
+#include "cuzk/params.h"
+#include "filecoin/recording.h"
 #include "filecoin/snap_fake.h"
+#include "filecoin/snap_prove.h"
+
+#define MAX_VANILLA 16
+
+/* The options of the snap-update commands. */
+typedef struct {
+    uint64_t sector_size, registered;
+    int have_registered, have_comm[3];
+    uint8_t comm[3][32]; /* comm_r_old, comm_d_new, comm_r_new */
+    const char *dir, *out, *proof, *seed_hex, *vanilla[MAX_VANILLA];
+    size_t nvanilla, nthreads;
+    int dev;
+} snap_opts;
+
+static const char *const comm_opts[3] = {"--comm-r-old", "--comm-d-new", "--comm-r-new"};
+
+static int parse(snap_opts *o, int argc, char **argv, const char *cmd) {
+    memset(o, 0, sizeof *o);
+    o->dev = -1;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        int c = -1;
+        for (int q = 0; q < 3; q++)
+            if (strcmp(a, comm_opts[q]) == 0)
+                c = q;
+        if (strcmp(a, "snap-update") == 0 && i == 1) {
+            continue;
+        } else if (c >= 0) {
+            size_t n = 0;
+            uint8_t *b = ++i < argc ? cz__cli_parse_hex(argv[i], &n) : NULL;
+            if (b == NULL || n != 32) {
+                free(b);
+                return cz__cli_usage_error(cmd, "%s needs 64 hex digits (the 32 bytes in order)",
+                                           a);
+            }
+            memcpy(o->comm[c], b, 32);
+            free(b);
+            o->have_comm[c] = 1;
+        } else if (strcmp(a, "--sector-size") == 0) {
+            if (++i == argc || cz__cli_parse_sector_size(&o->sector_size, argv[i]) != CZ_OK)
+                return cz__cli_usage_error(cmd, "--sector-size needs a size (2KiB, 32GiB, ...)");
+        } else if (strcmp(a, "--threads") == 0) {
+            if (++i == argc || cz__cli_parse_threads(&o->nthreads, argv[i]) != CZ_OK)
+                return cz__cli_usage_error(cmd, "--threads needs a number");
+        } else if (strcmp(a, "--gpu") == 0) {
+            o->dev = o->dev < 0 ? 0 : o->dev;
+        } else if (strcmp(a, "--device") == 0) {
+            if (++i == argc || cz__cli_parse_device(&o->dev, argv[i]) != CZ_OK)
+                return cz__cli_usage_error(cmd, "--device needs a device number");
+        } else if (strcmp(a, "--registered-proof") == 0 && i + 1 < argc) {
+            char *end;
+            o->registered = strtoull(argv[++i], &end, 10);
+            if (*end != '\0' || end == argv[i] || argv[i][0] == '-')
+                return cz__cli_usage_error(cmd, "--registered-proof needs a number");
+            o->have_registered = 1;
+        } else if (strcmp(a, "--vanilla") == 0 && i + 1 < argc) {
+            if (o->nvanilla == MAX_VANILLA)
+                return cz__cli_usage_error(cmd, "at most %d --vanilla files", MAX_VANILLA);
+            o->vanilla[o->nvanilla++] = argv[++i];
+        } else if ((strcmp(a, "--params-dir") == 0 || strcmp(a, "-o") == 0 ||
+                    strcmp(a, "--seed") == 0) &&
+                   i + 1 < argc) {
+            const char *v = argv[++i];
+            *(strcmp(a, "-o") == 0       ? &o->out
+              : strcmp(a, "--seed") == 0 ? &o->seed_hex
+                                         : &o->dir) = v;
+        } else if (a[0] == '-') {
+            return cz__cli_usage_error(cmd, "unknown or incomplete option '%s'", a);
+        } else if (o->proof == NULL) {
+            o->proof = a;
+        } else {
+            return cz__cli_usage_error(cmd, "unexpected argument '%s'", a);
+        }
+    }
+    return CZ_EXIT_OK;
+}
+
+/* The request of the options (the vanilla files read into bufs[i]; none when bufs is NULL). */
+static int load_request(cz_snap_request *rq, void **bufs, size_t *lens, const snap_opts *o,
+                        const char *cmd, int need_vanilla, cz_errinfo *ei) {
+    memset(rq, 0, sizeof *rq);
+    if (!o->have_registered || !o->have_comm[0] || !o->have_comm[1] || !o->have_comm[2] ||
+        (need_vanilla && o->nvanilla == 0))
+        return cz__cli_usage_error(cmd,
+                                   "needs --registered-proof, --comm-r-old, --comm-d-new, "
+                                   "--comm-r-new%s",
+                                   need_vanilla ? " and --vanilla FILE per partition" : "");
+    rq->registered_proof = o->registered;
+    memcpy(rq->comm_r_old, o->comm[0], 32);
+    memcpy(rq->comm_d_new, o->comm[1], 32);
+    memcpy(rq->comm_r_new, o->comm[2], 32);
+    if (bufs == NULL) /* verify: the vanilla proofs are not read */
+        return CZ_EXIT_OK;
+    for (size_t i = 0; i < o->nvanilla; i++)
+        if (cz_file_read(&bufs[i], &lens[i], o->vanilla[i], ei) != CZ_OK)
+            return cz__cli_report(cmd, ei);
+    rq->vanilla = (const uint8_t *const *)bufs;
+    rq->vanilla_len = lens;
+    rq->nvanilla = o->nvanilla;
+    return CZ_EXIT_OK;
+}
+
+/* A failed prove or check: exit 3 for what the input got wrong. */
+static int failure(const char *cmd, const cz_errinfo *ei) {
+    int status = cz__cli_report(cmd, ei);
+    if (ei->code == CZ_EVERIFY || ei->code == CZ_EINVAL || ei->code == CZ_EFORMAT ||
+        ei->code == CZ_ENONCANON)
+        status = CZ_EXIT_INPUT;
+    return status;
+}
+
+/* DIR/the key file of registered update proof id (ext), malloc'd; NULL with ei set. */
+static char *key_path(const char *dir, uint64_t id, cz_param_ext ext, cz_errinfo *ei) {
+    uint64_t size;
+    char *p;
+    if (cz__snap_registered(&size, id, ei) != CZ_OK)
+        return NULL;
+    if ((p = cz__cli_param_path(dir, CZ_PARAM_PROOF_UPDATE, size, ext)) == NULL)
+        cz_fail(ei, CZ_EINTERNAL, "snap: no key file name for %llu-byte sectors (or no memory)",
+                (unsigned long long)size);
+    return p;
+}
+
+static int setup(int argc, char **argv) {
+    const char *cmd = "filecoin setup";
+    snap_opts o;
+    uint8_t *seed = NULL;
+    size_t seed_len = 0;
+    uint64_t id = 0;
+    cz_groth16_trapdoor td;
+    cz__snap_shape shape;
+    cz_threadpool *pool = NULL;
+    cz_r1cs r;
+    cz_errinfo ei;
+    char *params_path = NULL, *vk_path = NULL, what[64];
+    int rc, status;
+    memset(&r, 0, sizeof r);
+    if ((rc = parse(&o, argc, argv, cmd)) != CZ_EXIT_OK)
+        return rc;
+    if (o.dir == NULL || o.sector_size == 0)
+        return cz__cli_usage_error(cmd, "needs --sector-size and --params-dir");
+    cz_errinfo_clear(&ei);
+    if (o.seed_hex != NULL) {
+        if ((seed = cz__cli_parse_hex(o.seed_hex, &seed_len)) == NULL)
+            return cz__cli_usage_error(cmd, "--seed wants an even number of hex digits");
+        cz_groth16_trapdoor_from_seed(&td, seed, seed_len);
+    }
+    snprintf(what, sizeof what, "snap-update %llu bytes", (unsigned long long)o.sector_size);
+    if ((rc = cz__snap_registered_id(&id, o.sector_size, &ei)) != CZ_OK ||
+        (rc = cz__snap_shape_get(&shape, o.sector_size, &ei)) != CZ_OK ||
+        (params_path = key_path(o.dir, id, CZ_PARAM_EXT_PARAMS, &ei)) == NULL ||
+        (vk_path = key_path(o.dir, id, CZ_PARAM_EXT_VK, &ei)) == NULL ||
+        (rc = cz_threadpool_create(&pool, o.nthreads, &ei)) != CZ_OK ||
+        (rc = cz__snap_record(&r, &shape, &ei)) != CZ_OK ||
+        (rc = cz__cli_bellperson_key(what, &r, params_path, vk_path, seed != NULL ? &td : NULL,
+                                     pool, o.dev, &ei)) != CZ_OK)
+        status = cz__cli_report(cmd, &ei);
+    else
+        status = CZ_EXIT_OK;
+    memset(&td, 0, sizeof td);
+    free(seed);
+    free(params_path);
+    free(vk_path);
+    cz_r1cs_free(&r);
+    cz_threadpool_destroy(pool);
+    return status;
+}
+
+static int prove(int argc, char **argv) {
+    const char *cmd = "filecoin prove";
+    snap_opts o;
+    cz_snap_request rq;
+    cz__snap_loaded ld;
+    cz_bellperson_params key;
+    cz_groth16_proof proofs[MAX_VANILLA];
+    cz_groth16_bp_opts bo;
+    cz_threadpool *pool = NULL;
+    void *bufs[MAX_VANILLA] = {0};
+    size_t lens[MAX_VANILLA] = {0};
+    char *params_path = NULL;
+    unsigned nproofs = 0;
+    cz_errinfo ei;
+    int rc, status = CZ_EXIT_OK;
+    memset(&key, 0, sizeof key);
+    memset(&bo, 0, sizeof bo);
+    memset(&ld, 0, sizeof ld);
+    if ((rc = parse(&o, argc, argv, cmd)) != CZ_EXIT_OK)
+        return rc;
+    if (o.dir == NULL || o.out == NULL)
+        return cz__cli_usage_error(cmd, "needs --params-dir and -o");
+    cz_errinfo_clear(&ei);
+    if ((status = load_request(&rq, bufs, lens, &o, cmd, 1, &ei)) != CZ_EXIT_OK)
+        goto out;
+    /* the request checked before the key is read: a bad one costs neither */
+    if (cz_threadpool_create(&pool, o.nthreads, &ei) != CZ_OK ||
+        cz__snap_request_load(&ld, &rq, 1, pool, &ei) != CZ_OK ||
+        (params_path = key_path(o.dir, rq.registered_proof, CZ_PARAM_EXT_PARAMS, &ei)) == NULL ||
+        cz_bellperson_params_read(&key, params_path, NULL, &ei) != CZ_OK) {
+        status = failure(cmd, &ei);
+        goto out;
+    }
+    bo.pool = pool;
+    bo.use_gpu = o.dev >= 0;
+    bo.gpu_device = o.dev >= 0 ? o.dev : 0;
+    if (cz__snap_prove(proofs, &nproofs, &key, &rq, pool, &bo, &ei) != CZ_OK ||
+        cz_groth16_proofs_write(o.out, proofs, nproofs, &ei) != CZ_OK) {
+        status = failure(cmd, &ei);
+        goto out;
+    }
+    fprintf(stderr, "cuzk filecoin prove: wrote %s (%u partitions, verified against %s)\n", o.out,
+            nproofs, params_path);
+out:
+    cz__snap_loaded_free(&ld);
+    cz_bellperson_params_free(&key);
+    cz_threadpool_destroy(pool);
+    free(params_path);
+    for (size_t i = 0; i < MAX_VANILLA; i++)
+        free(bufs[i]);
+    return status;
+}
+
+static int verify(int argc, char **argv) {
+    const char *cmd = "filecoin verify";
+    snap_opts o;
+    cz_snap_request rq;
+    cz_bellperson_vk bvk;
+    cz_groth16_vk vk;
+    cz_groth16_proof *proofs = NULL;
+    size_t nproofs = 0;
+    char *vk_path = NULL;
+    cz_errinfo ei;
+    int rc, status;
+    memset(&bvk, 0, sizeof bvk);
+    memset(&vk, 0, sizeof vk);
+    if ((rc = parse(&o, argc, argv, cmd)) != CZ_EXIT_OK)
+        return rc;
+    if (o.dir == NULL || o.proof == NULL)
+        return cz__cli_usage_error(cmd, "needs --params-dir and PROOF");
+    cz_errinfo_clear(&ei);
+    if ((status = load_request(&rq, NULL, NULL, &o, cmd, 0, &ei)) != CZ_EXIT_OK)
+        return status;
+    if ((vk_path = key_path(o.dir, rq.registered_proof, CZ_PARAM_EXT_VK, &ei)) == NULL ||
+        (rc = cz_bellperson_vk_read(&bvk, vk_path, NULL, &ei)) != CZ_OK ||
+        (rc = cz_groth16_vk_from_bellperson(&vk, &bvk, &ei)) != CZ_OK ||
+        (rc = cz_groth16_proofs_read(&proofs, &nproofs, CZ_CURVE_BLS12381, o.proof, &ei)) !=
+            CZ_OK) {
+        status = cz__cli_report(cmd, &ei);
+        goto out;
+    }
+    rc = cz__snap_verify(&vk, &rq, proofs, (unsigned)nproofs, &ei);
+    status = cz__cli_verdict(cmd, rc, &ei);
+out:
+    free(proofs);
+    cz_groth16_vk_free(&vk);
+    cz_bellperson_vk_free(&bvk);
+    free(vk_path);
+    return status;
+}
+
+static int vanilla_check(int argc, char **argv) {
+    const char *cmd = "filecoin vanilla-check";
+    snap_opts o;
+    cz_snap_request rq;
+    cz__snap_loaded ld;
+    cz_threadpool *pool = NULL;
+    void *bufs[MAX_VANILLA] = {0};
+    size_t lens[MAX_VANILLA] = {0};
+    cz_errinfo ei;
+    int rc, status;
+    memset(&ld, 0, sizeof ld);
+    if ((rc = parse(&o, argc, argv, cmd)) != CZ_EXIT_OK)
+        return rc;
+    cz_errinfo_clear(&ei);
+    if ((status = load_request(&rq, bufs, lens, &o, cmd, 1, &ei)) == CZ_EXIT_OK) {
+        if (cz_threadpool_create(&pool, o.nthreads, &ei) != CZ_OK ||
+            cz__snap_request_load(&ld, &rq, 1, pool, &ei) != CZ_OK)
+            status = failure(cmd, &ei);
+        else
+            printf("ok: %u partitions of %u challenges hold\n", ld.shape.partitions,
+                   ld.shape.challenges);
+    }
+    cz__snap_loaded_free(&ld);
+    cz_threadpool_destroy(pool);
+    for (size_t i = 0; i < MAX_VANILLA; i++)
+        free(bufs[i]);
+    return status;
+}
 
 /* RegisteredUpdateProof (filecoin-proofs-api): the published sizes' ids, -1 for a test size. */
 static int registered_update_proof(uint64_t sector_size) {
@@ -113,5 +404,13 @@ static int fake_update(int argc, char **argv) {
 int cz__cli_filecoin_snap(const char *sub, int argc, char **argv) {
     if (strcmp(sub, "fake-update") == 0)
         return fake_update(argc, argv);
+    if (strcmp(sub, "setup") == 0)
+        return setup(argc, argv);
+    if (strcmp(sub, "prove") == 0)
+        return prove(argc, argv);
+    if (strcmp(sub, "verify") == 0)
+        return verify(argc, argv);
+    if (strcmp(sub, "vanilla-check") == 0)
+        return vanilla_check(argc, argv);
     return cz__cli_usage_error("filecoin", "no snap-update form of '%s'", sub);
 }

@@ -59,10 +59,6 @@ cz filecoin fake-update --sector-size 2KiB --h 10 -o "$T/fu"
 check "fake-update 2KiB --h 10: exit 2, h named" bash -c "[ $rc = 2 ] && grep -q 'h = 10' '$T/err'"
 cz filecoin fake-update --sector-size 32GiB -o "$T/fu"
 check "fake-update 32GiB: exit 2, refused by size" bash -c "[ $rc = 2 ] && grep -q '512 MiB' '$T/err'"
-cz filecoin prove snap-update --params-dir "$T" --registered-proof 0 \
-  --randomness 0000000000000000000000000000000000000000000000000000000000000000 --vanilla x -o y
-check "prove snap-update: exit 2" test "$rc" = 2
-check "... says circuit-info only so far" grep -q "snap-update: circuit-info only so far" "$T/err"
 cz filecoin circuit-info bogus --sector-size 2KiB
 check "unknown kind: exit 2, named" bash -c "[ $rc = 2 ] && grep -q \"unknown kind 'bogus'\" '$T/err'"
 cz filecoin circuit-info window-post --sector-size 3KiB

@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# SnapDeals from the outside (docs/filecoin.md, "SnapDeals"): `cuzk filecoin fake-update`,
+# `vanilla-check`, and (not under a sanitizer: the key's setup alone takes about a minute on two
+# cores) `setup`, `prove` and `verify snap-update` of a 2 KiB update. Oracles: the independent
+# @noble/curves verifier (tests/interop/bellperson_verify.mjs) with the public inputs computed
+# here from storage-proofs-update's PublicInputs (k | h_select << log2(partitions), h_select =
+# 1 << the first index of h among the size's six: 2 KiB's are all 1, so index 0; then
+# comm_r_old, comm_d_new, comm_r_new read as little-endian numbers); a proof checked against another comm_r_old must be invalid; a vanilla proof of
+# another update, or one cut short, must be refused by name before any proving.
+#   tests/cli/test_snap.sh CUZK SCRATCH_DIR       (run from the source root; ctest does)
+set -u
+CUZK=${1:?usage: test_snap.sh CUZK SCRATCH_DIR}
+T=${2:?usage: test_snap.sh CUZK SCRATCH_DIR}
+rm -rf "$T" && mkdir -p "$T/u" "$T/v" "$T/p" || exit 1
+. "$(dirname "$0")/lib.sh"
+g() { awk -v k="$2" '$1 == k { print $2 }' "$1/request.txt"; }
+comms() { echo --comm-r-old "$(g "$1" comm_r_old)" --comm-d-new "$(g "$1" comm_d_new)" \
+    --comm-r-new "$(g "$1" comm_r_new)"; }
+
+cz filecoin fake-update --sector-size 2KiB --seed 4 -o "$T/u"
+check "fake-update exits 0" test "$rc" = 0
+cz filecoin fake-update --sector-size 2KiB --seed 5 -o "$T/v"
+cz filecoin vanilla-check snap-update --registered-proof 0 $(comms "$T/u") --vanilla "$T/u/vanilla-0.bin"
+check "vanilla-check: ok" bash -c "[ $rc = 0 ] && grep -q '^ok: 1 partitions of 10 challenges hold' '$T/out'"
+cz filecoin vanilla-check snap-update --registered-proof 0 $(comms "$T/u") --vanilla "$T/v/vanilla-0.bin"
+check "another update's vanilla proof: exit 3, named" \
+    bash -c "[ $rc = 3 ] && grep -q 'partition 0: Poseidon(comm_c, root_r_old) is not comm_r_old' '$T/err'"
+head -c 1000 "$T/u/vanilla-0.bin" >"$T/cut.bin"
+cz filecoin vanilla-check snap-update --registered-proof 0 $(comms "$T/u") --vanilla "$T/cut.bin"
+check "a vanilla proof cut short: exit 3, the place named" \
+    bash -c "[ $rc = 3 ] && grep -q 'partition 0: challenge 0: proof_d_new' '$T/err'"
+cz filecoin vanilla-check snap-update --registered-proof 9 $(comms "$T/u") --vanilla "$T/u/vanilla-0.bin"
+check "registered proof 9: exit 3, named" \
+    bash -c "[ $rc = 3 ] && grep -q 'registered update proof 9 is unknown' '$T/err'"
+cz filecoin prove snap-update --params-dir "$T/p" --registered-proof 0 $(comms "$T/u") \
+    --vanilla "$T/u/vanilla-0.bin" --vanilla "$T/u/vanilla-0.bin" -o "$T/x"
+check "two vanilla proofs for one partition: exit 3" \
+    bash -c "[ $rc = 3 ] && grep -q '2 vanilla proofs for the 1 partitions' '$T/err'"
+
+if [ "${CZ_TEST_SANITIZER:-}" != address ] && [ "${CZ_TEST_SANITIZER:-}" != thread ]; then
+    cz filecoin setup snap-update --sector-size 2KiB --params-dir "$T/p" --seed 0105
+    check "setup exits 0" test "$rc" = 0
+    cz filecoin prove snap-update --params-dir "$T/p" --registered-proof 0 $(comms "$T/u") \
+        --vanilla "$T/u/vanilla-0.bin" -o "$T/u/proof.bin"
+    check "prove: one 192-byte proof" bash -c "[ $rc = 0 ] && [ \$(wc -c <'$T/u/proof.bin') = 192 ]"
+    cz filecoin verify snap-update --params-dir "$T/p" --registered-proof 0 $(comms "$T/u") "$T/u/proof.bin"
+    check "verify: valid" bash -c "[ $rc = 0 ] && grep -q '^valid' '$T/out'"
+    cz filecoin verify snap-update --params-dir "$T/p" --registered-proof 0 \
+        --comm-r-old "$(g "$T/v" comm_r_old)" --comm-d-new "$(g "$T/u" comm_d_new)" \
+        --comm-r-new "$(g "$T/u" comm_r_new)" "$T/u/proof.bin"
+    check "verify against another comm_r_old: invalid (exit 1)" test "$rc" = 1
+    node -e 'const fs = require("fs");
+      const v = (k) => { const h = fs.readFileSync(process.argv[1] + "/request.txt", "utf8")
+        .match(new RegExp("^" + k + " ([0-9a-f]{64})$", "m"))[1];
+        return BigInt("0x" + h.match(/../g).reverse().join("")).toString(); };
+      fs.writeFileSync(process.argv[2], JSON.stringify([[String(0 | (1 << 0) << 0),
+        v("comm_r_old"), v("comm_d_new"), v("comm_r_new")]]));' "$T/u" "$T/inputs.json"
+    node tests/interop/bellperson_verify.mjs "$T"/p/*.vk "$T/u/proof.bin" "$T/inputs.json" >"$T/out" 2>&1
+    check "the noble verifier accepts the proof" test $? = 0
+fi
+if [ "$fails" -ne 0 ]; then
+    echo "$fails check(s) failed"
+    exit 1
+fi
+echo "all checks passed"
