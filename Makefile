@@ -89,7 +89,7 @@ test-asan: build-asan vectors
 # references and the GPU mutex between threads.
 TSAN_TESTS = $(patsubst tests/engine/test_%.c,engine_test_%,$(wildcard tests/engine/test_*.c)) \
   core_test_threadpool supraseal_test_supraseal
-TSAN_DAEMON_TESTS = daemon_test_config|daemon_test_http|daemon_grpc|daemon_pool|daemon_startup|daemon_keys|daemon_post|daemon_porep
+TSAN_DAEMON_TESTS = daemon_test_config|daemon_test_http|daemon_grpc|daemon_pool|daemon_startup|daemon_keys|daemon_post|daemon_porep|daemon_snap
 TSAN_DAEMON_OPTIONS = halt_on_error=1 exitcode=66 ignore_noninstrumented_modules=1 \
   suppressions=$(abspath tests/daemon/tsan.supp)
 test-tsan:

@@ -192,6 +192,32 @@ uint64_t cz_porep_input_registered(const cz_porep_input *in);
 int cz_workload_porep(cz_workload *out, const cz_porep_circuit *c, cz_srs_key *key,
                       cz_porep_input *in, const cz_workload_blinding *bl, cz_errinfo *ei);
 
+/* The circuit of a SnapDeals sector size, recorded once (one partition's matrices and densities,
+ * 81 M rows at 32 GiB, recorded whole), shared by every job and partition of the size. Errors:
+ * CZ_EINVAL (an id that is no update proof), CZ_ENOMEM. Must outlive its jobs. */
+typedef struct cz_snap_circuit cz_snap_circuit;
+int cz_snap_circuit_create(cz_snap_circuit **out, uint64_t registered_proof, cz_threadpool *pool,
+                           cz_errinfo *ei);
+void cz_snap_circuit_free(cz_snap_circuit *c); /* NULL is a no-op */
+int cz_snap_circuit_serves(const cz_snap_circuit *c, uint64_t registered_proof);
+int cz_snap_circuit_key_check(const cz_snap_circuit *c, const cz_bellperson_params *key,
+                              cz_errinfo *ei);
+
+/* A SnapDeals request read and checked, before it needs a key: the commitments, one vanilla
+ * proof per partition decoded and checked natively (snap_vanilla.h: CZ_EFORMAT, CZ_ENONCANON,
+ * CZ_EINVAL or CZ_EVERIFY naming the partition, the challenge and what failed), a task per
+ * partition on pool (NULL: this thread); rq is read only during the call. */
+typedef struct cz_snap_input cz_snap_input;
+int cz_snap_input_load(cz_snap_input **out, const cz_snap_request *rq, cz_threadpool *pool,
+                       cz_errinfo *ei);
+void cz_snap_input_free(cz_snap_input *in); /* NULL is a no-op */
+
+/* A SnapDeals job of in (the workload's from here, also when this call fails) proven with key (as
+ * cz_workload_porep takes it). The job's result is the partitions' proofs in order (192 bytes
+ * each), verified against the key's verifying key with the public inputs of the commitments. */
+int cz_workload_snap(cz_workload *out, const cz_snap_circuit *c, cz_srs_key *key, cz_snap_input *in,
+                     const cz_workload_blinding *bl, cz_errinfo *ei);
+
 #ifdef __cplusplus
 }
 #endif

@@ -28,7 +28,8 @@
 typedef struct entry {
     const cz_param_file *file;
     cz_post_circuit *circuit; /* a PoSt key's, or */
-    cz_porep_circuit *porep;  /* a PoRep key's */
+    cz_porep_circuit *porep;  /* a PoRep key's, or */
+    cz_snap_circuit *snap;    /* an update key's */
     int circuit_busy;
     /* trust: the verdict for the file as it was when hashed */
     int trust_busy, checked, trusted;
@@ -77,6 +78,7 @@ void cz_daemon_filecoin_destroy(cz_daemon_filecoin *f) {
     for (size_t i = 0; i < f->n; i++) {
         cz_post_circuit_free(f->e[i].circuit);
         cz_porep_circuit_free(f->e[i].porep);
+        cz_snap_circuit_free(f->e[i].snap);
     }
     pthread_mutex_destroy(&f->lock);
     pthread_cond_destroy(&f->changed);
@@ -113,41 +115,61 @@ static entry *entry_lock(cz_daemon_filecoin *f, const cz_param_file *file, int t
     return e;
 }
 
-/* The recorded circuit of registered_proof's shape (file), made on first use: *post for a PoSt
- * key, *porep for a PoRep one (the other NULL). */
-static int circuit_get(const cz_post_circuit **post, const cz_porep_circuit **porep,
-                       cz_daemon_filecoin *f, const cz_param_file *file, uint64_t registered_proof,
-                       cz_errinfo *ei) {
-    const int is_porep = porep != NULL;
+typedef enum { CIRCUIT_POST, CIRCUIT_POREP, CIRCUIT_SNAP } circuit_kind;
+
+/* e's circuit of kind (NULL: not made yet). */
+static void *circuit_of(const entry *e, circuit_kind kind) {
+    return kind == CIRCUIT_POST    ? (void *)e->circuit
+           : kind == CIRCUIT_POREP ? (void *)e->porep
+                                   : (void *)e->snap;
+}
+
+/* Makes the circuit of kind for registered_proof (outside the lock). */
+static int circuit_make(void **out, circuit_kind kind, const cz_daemon_filecoin *f,
+                        uint64_t registered_proof, cz_errinfo *ei) {
+    cz_post_circuit *post = NULL;
+    cz_porep_circuit *porep = NULL;
+    cz_snap_circuit *snap = NULL;
+    int rc;
+    if (kind == CIRCUIT_POST)
+        rc = cz_post_circuit_create(&post, registered_proof, f->pool, ei);
+    else if (kind == CIRCUIT_POREP)
+        rc = cz_porep_circuit_create(&porep, registered_proof, f->pool, ei);
+    else
+        rc = cz_snap_circuit_create(&snap, registered_proof, f->pool, ei);
+    if (porep != NULL)
+        cz_porep_circuit_abc_on_gpu(porep, f->abc_on_gpu);
+    *out = post != NULL ? (void *)post : porep != NULL ? (void *)porep : (void *)snap;
+    return rc;
+}
+
+/* The recorded circuit of kind for registered_proof's shape (file), made on first use. */
+static int circuit_get(const void **out, circuit_kind kind, cz_daemon_filecoin *f,
+                       const cz_param_file *file, uint64_t registered_proof, cz_errinfo *ei) {
     entry *e;
     int rc = CZ_OK;
     if ((e = entry_lock(f, file, 0, ei)) == NULL)
         return CZ_EINTERNAL;
-    if (is_porep ? e->porep == NULL : e->circuit == NULL) {
-        cz_post_circuit *post_made = NULL;
-        cz_porep_circuit *porep_made = NULL;
+    if (circuit_of(e, kind) == NULL) {
+        void *made = NULL;
         e->circuit_busy = 1;
         pthread_mutex_unlock(&f->lock);
         uint64_t t0 = cz_clock_now_ms();
-        rc = is_porep ? cz_porep_circuit_create(&porep_made, registered_proof, f->pool, ei)
-                      : cz_post_circuit_create(&post_made, registered_proof, f->pool, ei);
-        if (rc == CZ_OK && porep_made != NULL)
-            cz_porep_circuit_abc_on_gpu(porep_made, f->abc_on_gpu);
+        rc = circuit_make(&made, kind, f, registered_proof, ei);
         if (rc == CZ_OK)
             CZ_LOG_INFO("cuzk-daemon: circuit of %s recorded in %llu ms", file->name,
                         (unsigned long long)(cz_clock_now_ms() - t0));
         pthread_mutex_lock(&f->lock);
-        if (is_porep)
-            e->porep = porep_made;
+        if (kind == CIRCUIT_POST)
+            e->circuit = made;
+        else if (kind == CIRCUIT_POREP)
+            e->porep = made;
         else
-            e->circuit = post_made;
+            e->snap = made;
         e->circuit_busy = 0;
         pthread_cond_broadcast(&f->changed);
     }
-    if (is_porep)
-        *porep = e->porep;
-    else
-        *post = e->circuit;
+    *out = circuit_of(e, kind);
     pthread_mutex_unlock(&f->lock);
     return rc;
 }
@@ -307,7 +329,8 @@ static int post_workload(cz_workload *wl, cz_priority *prio, uint64_t *load_ms,
     *prio = winning ? CZ_PRIO_CRITICAL : CZ_PRIO_HIGH;
     if ((status = key_path_trusted(path, sizeof path, f, file, ei)) != 0)
         return status;
-    if ((rc = circuit_get(&c, NULL, f, file, r->registered_proof, ei)) != CZ_OK)
+    if ((rc = circuit_get((const void **)&c, CIRCUIT_POST, f, file, r->registered_proof, ei)) !=
+        CZ_OK)
         return rc == CZ_ENOMEM ? CZ_RPC_RESOURCE_EXHAUSTED : CZ_RPC_INTERNAL;
     if ((status = key_acquire(&key, load_ms, f, path, ei)) != 0)
         return status;
@@ -374,7 +397,8 @@ static int porep_workload(cz_workload *wl, cz_priority *prio, uint64_t *load_ms,
         return workload_status(rc);
     if ((status = key_path_trusted(path, sizeof path, f, file, ei)) != 0)
         goto fail;
-    if ((rc = circuit_get(NULL, &c, f, file, r->registered_proof, ei)) != CZ_OK) {
+    if ((rc = circuit_get((const void **)&c, CIRCUIT_POREP, f, file, r->registered_proof, ei)) !=
+        CZ_OK) {
         status = rc == CZ_ENOMEM ? CZ_RPC_RESOURCE_EXHAUSTED : CZ_RPC_INTERNAL;
         goto fail;
     }
@@ -393,12 +417,85 @@ fail:
     return status;
 }
 
+static int snap_workload(cz_workload *wl, cz_priority *prio, uint64_t *load_ms,
+                         cz_daemon_filecoin *f, const Cuzk__V1__SubmitProofRequest *r,
+                         cz_errinfo *ei) {
+    static const char *const names[3] = {"comm_r_old", "comm_d_new", "comm_r_new"};
+    const ProtobufCBinaryData *comm[3] = {&r->comm_r_old, &r->comm_d_new, &r->comm_r_new};
+    const cz_param_file *file = NULL;
+    const cz_snap_circuit *c = NULL;
+    cz_snap_input *in = NULL;
+    cz_srs_key *key = NULL;
+    cz_snap_request rq;
+    const uint8_t **bytes = NULL;
+    size_t *lens = NULL;
+    char path[4096];
+    int rc, status;
+    *prio = CZ_PRIO_NORMAL; /* below both PoSts, as PoRep */
+    if ((rc = cz_snap_params_file(&file, r->registered_proof, ei)) != CZ_OK)
+        return rc == CZ_EINTERNAL ? CZ_RPC_INTERNAL : CZ_RPC_INVALID_ARGUMENT;
+    memset(&rq, 0, sizeof rq);
+    rq.registered_proof = r->registered_proof;
+    for (int i = 0; i < 3; i++) {
+        if (comm[i]->len != 32) {
+            cz_fail(ei, CZ_EINVAL, "%s has %zu bytes, not 32", names[i], comm[i]->len);
+            return CZ_RPC_INVALID_ARGUMENT;
+        }
+    }
+    memcpy(rq.comm_r_old, r->comm_r_old.data, 32);
+    memcpy(rq.comm_d_new, r->comm_d_new.data, 32);
+    memcpy(rq.comm_r_new, r->comm_r_new.data, 32);
+    bytes = calloc(r->n_vanilla_proofs ? r->n_vanilla_proofs : 1, sizeof *bytes);
+    lens = calloc(r->n_vanilla_proofs ? r->n_vanilla_proofs : 1, sizeof *lens);
+    if (bytes == NULL || lens == NULL) {
+        free(bytes);
+        free(lens);
+        cz_fail(ei, CZ_ENOMEM, "filecoin: %zu vanilla proofs", r->n_vanilla_proofs);
+        return CZ_RPC_RESOURCE_EXHAUSTED;
+    }
+    for (size_t i = 0; i < r->n_vanilla_proofs; i++) {
+        bytes[i] = r->vanilla_proofs[i].data;
+        lens[i] = r->vanilla_proofs[i].len;
+    }
+    rq.vanilla = bytes;
+    rq.vanilla_len = lens;
+    rq.nvanilla = r->n_vanilla_proofs;
+    /* the vanilla proofs first: bad ones cost no key load */
+    rc = cz_snap_input_load(&in, &rq, f->pool, ei);
+    free(bytes);
+    free(lens);
+    if (rc != CZ_OK)
+        return workload_status(rc);
+    if ((status = key_path_trusted(path, sizeof path, f, file, ei)) != 0)
+        goto fail;
+    if ((rc = circuit_get((const void **)&c, CIRCUIT_SNAP, f, file, r->registered_proof, ei)) !=
+        CZ_OK) {
+        status = rc == CZ_ENOMEM ? CZ_RPC_RESOURCE_EXHAUSTED : CZ_RPC_INTERNAL;
+        goto fail;
+    }
+    if ((status = key_acquire(&key, load_ms, f, path, ei)) != 0)
+        goto fail;
+    if ((rc = cz_snap_circuit_key_check(c, cz_srs_key_data(key), ei)) != CZ_OK) {
+        cz_srs_release(key);
+        cz_fail(ei, rc, "key %s", path);
+        status = CZ_RPC_FAILED_PRECONDITION;
+        goto fail;
+    }
+    /* the workload owns key and in from here, also when it fails */
+    return workload_status(cz_workload_snap(wl, c, key, in, NULL, ei));
+fail:
+    cz_snap_input_free(in);
+    return status;
+}
+
 int cz_daemon_filecoin_workload(cz_workload *wl, cz_priority *prio, uint64_t *load_ms,
                                 cz_daemon_filecoin *f, const Cuzk__V1__SubmitProofRequest *r,
                                 cz_errinfo *ei) {
     *load_ms = 0;
     if (r->proof_kind == CUZK__V1__PROOF_KIND__POREP_SEAL_COMMIT)
         return porep_workload(wl, prio, load_ms, f, r, ei);
+    if (r->proof_kind == CUZK__V1__PROOF_KIND__SNAP_DEALS_UPDATE)
+        return snap_workload(wl, prio, load_ms, f, r, ei);
     return post_workload(wl, prio, load_ms, f, r, ei);
 }
 

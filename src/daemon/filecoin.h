@@ -42,11 +42,12 @@ int cz_daemon_filecoin_create(cz_daemon_filecoin **out, const char *param_dir, i
 void cz_daemon_filecoin_destroy(cz_daemon_filecoin *f); /* NULL is a no-op */
 
 /*
- * The workload of a PoSt or PoRep request r into *wl, its priority when r gives none into *prio
- * (Winning CRITICAL, Window HIGH, PoRep NORMAL), and into *load_ms the time its key took to come
- * from the SRS manager (its load, or about 0 when it was resident). On failure returns the gRPC
- * status (CZ_RPC_*: INVALID_ARGUMENT for the request's fault, FAILED_PRECONDITION for a missing or
- * refused key, RESOURCE_EXHAUSTED, INTERNAL) with the message in ei; 0 on success.
+ * The workload of a PoSt, PoRep or SnapDeals request r into *wl, its priority when r gives none
+ * into *prio (Winning CRITICAL, Window HIGH, PoRep and SnapDeals NORMAL), and into *load_ms the
+ * time its key took to come from the SRS manager (its load, or about 0 when it was resident). On
+ * failure returns the gRPC status (CZ_RPC_*: INVALID_ARGUMENT for the request's fault,
+ * FAILED_PRECONDITION for a missing or refused key, RESOURCE_EXHAUSTED, INTERNAL) with the message
+ * in ei; 0 on success.
  */
 int cz_daemon_filecoin_workload(cz_workload *wl, cz_priority *prio, uint64_t *load_ms,
                                 cz_daemon_filecoin *f, const Cuzk__V1__SubmitProofRequest *r,

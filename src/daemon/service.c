@@ -8,7 +8,6 @@
  *   CZ_ERANGE (partition or key larger than the memory budget) -> RESOURCE_EXHAUSTED
  *   bad inputs (zkey path, witness, curve, scale, vanilla proofs) -> INVALID_ARGUMENT
  *   a Filecoin key missing, unreadable or refused (digest) -> FAILED_PRECONDITION
- *   SnapDeals (not built yet) -> UNIMPLEMENTED
  *
  * Priorities: the request's, or when it gives none (PRIORITY_UNSPECIFIED) the kind's, as the
  * original: WinningPoSt CRITICAL, WindowPoSt HIGH, everything else NORMAL.
@@ -297,23 +296,22 @@ static int make_workload(cz_workload *wl, cz_priority *prio, uint64_t *load_ms,
     }
     case CUZK__V1__PROOF_KIND__WINDOW_POST_PARTITION:
     case CUZK__V1__PROOF_KIND__WINNING_POST:
-    case CUZK__V1__PROOF_KIND__POREP_SEAL_COMMIT: {
+    case CUZK__V1__PROOF_KIND__POREP_SEAL_COMMIT:
+    case CUZK__V1__PROOF_KIND__SNAP_DEALS_UPDATE: {
         int status = cz_daemon_filecoin_workload(wl, prio, load_ms, s->filecoin, r, &ei);
         if (status != 0) {
             set_reply(rep, status, "%s: %s",
                       r->proof_kind == CUZK__V1__PROOF_KIND__WINNING_POST ? "WINNING_POST"
                       : r->proof_kind == CUZK__V1__PROOF_KIND__POREP_SEAL_COMMIT
                           ? "POREP_SEAL_COMMIT"
+                      : r->proof_kind == CUZK__V1__PROOF_KIND__SNAP_DEALS_UPDATE
+                          ? "SNAP_DEALS_UPDATE"
                           : "WINDOW_POST_PARTITION",
                       ei.msg);
             return -1;
         }
         return 0;
     }
-    case CUZK__V1__PROOF_KIND__SNAP_DEALS_UPDATE:
-        set_reply(rep, CZ_RPC_UNIMPLEMENTED,
-                  "proof kind %d: the SnapDeals circuit is not built yet", (int)r->proof_kind);
-        return -1;
     default:
         set_reply(rep, CZ_RPC_INVALID_ARGUMENT, "unknown proof kind %d", (int)r->proof_kind);
         return -1;

@@ -143,40 +143,65 @@ int cz__snap_record(cz_r1cs *r, const cz__snap_shape *shape, cz_errinfo *ei) {
     return rc;
 }
 
-/* The proving assignment of partition k: the witness synthesized alone into the recording r's
- * order, a, b, c and the densities from r. */
-static int partition_assignment(cz_assignment *as, const cz__snap_loaded *ld, unsigned k,
-                                cz_r1cs *r, cz_threadpool *pool, cz_errinfo *ei) {
+int cz__snap_synthesize(uint64_t (*out)[4], uint64_t (*a)[4], uint64_t (*b)[4], uint64_t (*c)[4],
+                        const cz__snap_loaded *ld, unsigned k, const cz_r1cs *r,
+                        cz_threadpool *pool, cz_errinfo *ei) {
     cz__snap_public pub = ld->pub;
     cz__snap_witness w;
+    cz_r1cs view = *r; /* the recording's matrices, this partition's witness */
     cz__cs cs;
     int rc;
     pub.k = k;
+    view.w = out;
     if ((rc = cz__snap_witness_make(&w, &ld->v[k], &ld->shape, &pub, ei)) != CZ_OK)
         return rc;
     if ((rc = cz__cs_init(&cs, CZ__CS_WITNESS, 0, ei)) == CZ_OK) {
         cz__snap_circuit(&cs, &ld->shape, &w.p);
-        if ((rc = cz__cs_values_to_r1cs(r, &cs, ei)) == CZ_OK)
-            rc = cz_r1cs_assignment_make(as, r, pool, ei);
+        rc = cz__cs_values_to_r1cs(&view, &cs, ei);
         cz__cs_free(&cs);
     }
     cz__snap_witness_free(&w);
+    if (rc == CZ_OK && a != NULL)
+        rc = cz_r1cs_eval(a, b, c, &view, (size_t)r->nrows + r->npublic + 1,
+                          CZ_R1CS_EVAL_INPUT_ROWS, pool, ei);
     return rc;
 }
 
-/* The public inputs of partition k (canonical limbs), as cz_groth16_verify takes them. */
-static int public_of(cz_groth16_public *pub, const cz__snap_loaded *ld, unsigned k,
-                     cz_errinfo *ei) {
+void cz__snap_partition_inputs(uint64_t (*out)[4], const cz__snap_loaded *ld, unsigned k) {
     cz__snap_public p = ld->pub;
     fr v[4];
     p.k = k;
+    cz__snap_public_inputs(v, &ld->shape, &p);
+    for (int i = 0; i < 4; i++)
+        cz_r1cs_fr_to_std(out[i], CZ_CURVE_BLS12381, v[i].l);
+}
+
+/* The proving assignment of partition k: its own arrays (free with cz_assignment_free) and the
+ * densities of the recording. */
+static int partition_assignment(cz_assignment *as, const cz__snap_loaded *ld, unsigned k,
+                                const cz_r1cs *r, cz_threadpool *pool, cz_errinfo *ei) {
+    uint64_t(*all)[4];
+    int rc = cz__recording_assignment_alloc(as, &all, r, pool, ei);
+    if (rc != CZ_OK)
+        return rc;
+    if ((rc = cz__snap_synthesize(all, (uint64_t(*)[4])as->a, (uint64_t(*)[4])as->b,
+                                  (uint64_t(*)[4])as->c, ld, k, r, pool, ei)) != CZ_OK) {
+        free(all);
+        cz_assignment_free(as);
+        return rc;
+    }
+    cz__recording_assignment_take(as, all);
+    return CZ_OK;
+}
+
+/* The public inputs of partition k, as cz_groth16_verify takes them. */
+static int public_of(cz_groth16_public *pub, const cz__snap_loaded *ld, unsigned k,
+                     cz_errinfo *ei) {
     pub->curve = CZ_CURVE_BLS12381;
     pub->n = 4;
     if ((pub->values = calloc(4, sizeof *pub->values)) == NULL)
         return cz_fail(ei, CZ_ENOMEM, "snap: public inputs");
-    cz__snap_public_inputs(v, &ld->shape, &p);
-    for (int i = 0; i < 4; i++)
-        cz_r1cs_fr_to_std(pub->values[i], CZ_CURVE_BLS12381, v[i].l);
+    cz__snap_partition_inputs(pub->values, ld, k);
     return CZ_OK;
 }
 

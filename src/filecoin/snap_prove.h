@@ -47,6 +47,17 @@ void cz__snap_loaded_free(cz__snap_loaded *ld);
 /* The blank partition circuit of shape recorded into *r (free with cz_r1cs_free). */
 int cz__snap_record(cz_r1cs *r, const cz__snap_shape *shape, cz_errinfo *ei);
 
+/* Partition k of ld synthesized in the variable order of r (cz__snap_record of its shape):
+ * out[0..r->nvars) the witness in Montgomery limbs (input i at i, aux j at ninput + j); with a, b,
+ * c (all or none; r->nrows + ninput entries each) each row's evaluations from r's matrices and
+ * bellperson's input constraints after them, on pool (NULL: this thread). The partition's witness
+ * is synthesized alone (WITNESS) and must have the recording's counts (CZ_EFORMAT). */
+int cz__snap_synthesize(uint64_t (*out)[4], uint64_t (*a)[4], uint64_t (*b)[4], uint64_t (*c)[4],
+                        const cz__snap_loaded *ld, unsigned k, const cz_r1cs *r,
+                        cz_threadpool *pool, cz_errinfo *ei);
+/* The 4 public inputs of partition k of ld (canonical limbs). */
+void cz__snap_partition_inputs(uint64_t (*out)[4], const cz__snap_loaded *ld, unsigned k);
+
 /* Proves every partition of rq with key (opts: NULL, CPU, one thread) into proofs (room for the
  * shape's partitions; *nproofs gets their number) and verifies them as cz__snap_verify does. */
 int cz__snap_prove(cz_groth16_proof *proofs, unsigned *nproofs, const cz_bellperson_params *key,

@@ -135,7 +135,9 @@ try {
         code(r) === grpc.status.INVALID_ARGUMENT && /porep c1: an empty object/.test(r.err?.details ?? ""),
         codeName(code(r)) + " " + (r.err?.details ?? ""));
   r = await call("SubmitProof", { request_id: "su", proof_kind: "SNAP_DEALS_UPDATE", vanilla_proof: Buffer.from("{}") });
-  check("SNAP_DEALS_UPDATE: UNIMPLEMENTED", code(r) === grpc.status.UNIMPLEMENTED, codeName(code(r)));
+  check("SNAP_DEALS_UPDATE without its commitments: INVALID_ARGUMENT naming comm_r_old",
+        code(r) === grpc.status.INVALID_ARGUMENT && /SNAP_DEALS_UPDATE: comm_r_old has 0 bytes/.test(r.err?.details ?? ""),
+        codeName(code(r)) + " " + (r.err?.details ?? ""));
   r = await call("SubmitProof", { request_id: "bw", proof_kind: "SNARKJS_ZKEY", zkey_path: zkey,
                                   witness: Buffer.from("not a witness") });
   check("bad witness: INVALID_ARGUMENT at submit", code(r) === grpc.status.INVALID_ARGUMENT, codeName(code(r)));
