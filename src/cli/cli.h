@@ -31,6 +31,9 @@ enum {
 
 /* Prints "cuzk <cmd>: <message>" for ei to stderr and returns the exit code for its error. */
 int cz__cli_report(const char *cmd, const cz_errinfo *ei);
+/* The same for a command whose input was checked (a prover's request): a check or format error
+ * (CZ_EVERIFY, CZ_EINVAL, CZ_EFORMAT, CZ_ENONCANON) is the input's fault, exit 3. */
+int cz__cli_input_report(const char *cmd, const cz_errinfo *ei);
 /* A verifier's answer rc: "valid" (CZ_OK, exit 0) or "invalid" (CZ_EVERIFY, exit 1, why on
  * stderr) on stdout; any other error reported as cz__cli_report does. */
 int cz__cli_verdict(const char *cmd, int rc, const cz_errinfo *ei);

@@ -30,6 +30,14 @@ int cz__cli_write_file(const char *path, const void *data, size_t len, cz_errinf
     return ok ? CZ_OK : cz_fail(ei, CZ_EIO, "cannot write %s", path);
 }
 
+int cz__cli_input_report(const char *cmd, const cz_errinfo *ei) {
+    int status = cz__cli_report(cmd, ei);
+    if (ei->code == CZ_EVERIFY || ei->code == CZ_EINVAL || ei->code == CZ_EFORMAT ||
+        ei->code == CZ_ENONCANON)
+        status = CZ_EXIT_INPUT;
+    return status;
+}
+
 int cz__cli_verdict(const char *cmd, int rc, const cz_errinfo *ei) {
     if (rc == CZ_OK) {
         printf("valid\n");

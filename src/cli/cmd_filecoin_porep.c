@@ -181,16 +181,6 @@ static int load_request(cz_porep_request *rq, void **buf, const porep_opts *o, c
     return CZ_OK;
 }
 
-/* The exit code of a failure: a C1 that is malformed, does not hold or is not the sector's is
- * bad input (3). */
-static int failure(const char *cmd, const cz_errinfo *ei) {
-    int status = cz__cli_report(cmd, ei);
-    if (ei->code == CZ_EVERIFY || ei->code == CZ_EINVAL || ei->code == CZ_EFORMAT ||
-        ei->code == CZ_ENONCANON)
-        status = CZ_EXIT_INPUT;
-    return status;
-}
-
 static int prove(int argc, char **argv) {
     const char *cmd = "filecoin prove";
     porep_opts o;
@@ -215,7 +205,7 @@ static int prove(int argc, char **argv) {
         (params_path = key_path(o.dir, rq.registered_proof, CZ_PARAM_EXT_PARAMS, &ei)) == NULL ||
         cz_threadpool_create(&pool, o.nthreads, &ei) != CZ_OK ||
         cz_bellperson_params_read(&key, params_path, NULL, &ei) != CZ_OK) {
-        status = failure(cmd, &ei);
+        status = cz__cli_input_report(cmd, &ei);
         goto out;
     }
     if ((proofs = calloc(cfg.partitions, sizeof *proofs)) == NULL) {
@@ -227,7 +217,7 @@ static int prove(int argc, char **argv) {
     bo.gpu_device = o.dev >= 0 ? o.dev : 0;
     if (cz__porep_prove(proofs, &nproofs, &key, &rq, pool, &bo, &ei) != CZ_OK ||
         cz_groth16_proofs_write(o.out, proofs, nproofs, &ei) != CZ_OK) {
-        status = failure(cmd, &ei);
+        status = cz__cli_input_report(cmd, &ei);
         goto out;
     }
     fprintf(stderr, "cuzk filecoin prove: wrote %s (%u partitions, verified against %s)\n", o.out,
@@ -294,7 +284,7 @@ static int vanilla_check(int argc, char **argv) {
     if ((rc = load_request(&rq, &buf, &o, &ei)) != CZ_OK ||
         (rc = cz_threadpool_create(&pool, o.nthreads, &ei)) != CZ_OK ||
         (rc = cz__porep_request_load(&ld, &rq, 1, pool, &ei)) != CZ_OK) {
-        status = failure(cmd, &ei);
+        status = cz__cli_input_report(cmd, &ei);
     } else {
         printf("ok: %s, %u partitions of %u challenges hold\n", ld.cfg.name, ld.c1.npartitions,
                ld.c1.per);

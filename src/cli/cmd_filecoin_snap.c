@@ -115,15 +115,6 @@ static int load_request(cz_snap_request *rq, void **bufs, size_t *lens, const sn
     return CZ_EXIT_OK;
 }
 
-/* A failed prove or check: exit 3 for what the input got wrong. */
-static int failure(const char *cmd, const cz_errinfo *ei) {
-    int status = cz__cli_report(cmd, ei);
-    if (ei->code == CZ_EVERIFY || ei->code == CZ_EINVAL || ei->code == CZ_EFORMAT ||
-        ei->code == CZ_ENONCANON)
-        status = CZ_EXIT_INPUT;
-    return status;
-}
-
 /* DIR/the key file of registered update proof id (ext), malloc'd; NULL with ei set. */
 static char *key_path(const char *dir, uint64_t id, cz_param_ext ext, cz_errinfo *ei) {
     uint64_t size;
@@ -211,15 +202,15 @@ static int prove(int argc, char **argv) {
         cz__snap_request_load(&ld, &rq, 1, pool, &ei) != CZ_OK ||
         (params_path = key_path(o.dir, rq.registered_proof, CZ_PARAM_EXT_PARAMS, &ei)) == NULL ||
         cz_bellperson_params_read(&key, params_path, NULL, &ei) != CZ_OK) {
-        status = failure(cmd, &ei);
+        status = cz__cli_input_report(cmd, &ei);
         goto out;
     }
     bo.pool = pool;
     bo.use_gpu = o.dev >= 0;
     bo.gpu_device = o.dev >= 0 ? o.dev : 0;
-    if (cz__snap_prove(proofs, &nproofs, &key, &rq, pool, &bo, &ei) != CZ_OK ||
+    if (cz__snap_prove(proofs, &nproofs, &key, &ld, pool, &bo, &ei) != CZ_OK ||
         cz_groth16_proofs_write(o.out, proofs, nproofs, &ei) != CZ_OK) {
-        status = failure(cmd, &ei);
+        status = cz__cli_input_report(cmd, &ei);
         goto out;
     }
     fprintf(stderr, "cuzk filecoin prove: wrote %s (%u partitions, verified against %s)\n", o.out,
@@ -289,7 +280,7 @@ static int vanilla_check(int argc, char **argv) {
     if ((status = load_request(&rq, bufs, lens, &o, cmd, 1, &ei)) == CZ_EXIT_OK) {
         if (cz_threadpool_create(&pool, o.nthreads, &ei) != CZ_OK ||
             cz__snap_request_load(&ld, &rq, 1, pool, &ei) != CZ_OK)
-            status = failure(cmd, &ei);
+            status = cz__cli_input_report(cmd, &ei);
         else
             printf("ok: %u partitions of %u challenges hold\n", ld.shape.partitions,
                    ld.shape.challenges);
@@ -299,16 +290,6 @@ static int vanilla_check(int argc, char **argv) {
     for (size_t i = 0; i < MAX_VANILLA; i++)
         free(bufs[i]);
     return status;
-}
-
-/* RegisteredUpdateProof (filecoin-proofs-api): the published sizes' ids, -1 for a test size. */
-static int registered_update_proof(uint64_t sector_size) {
-    static const uint64_t sizes[5] = {UINT64_C(1) << 11, UINT64_C(1) << 23, UINT64_C(1) << 29,
-                                      UINT64_C(1) << 35, UINT64_C(1) << 36};
-    for (int i = 0; i < 5; i++)
-        if (sizes[i] == sector_size)
-            return i;
-    return -1;
 }
 
 static void put_hex(FILE *f, const char *name, const cz_bls12381_fr *v) {
@@ -322,15 +303,17 @@ static void put_hex(FILE *f, const char *name, const cz_bls12381_fr *v) {
 
 /* DIR/request.txt and DIR/vanilla-K.bin of every partition of f, each checked first. */
 static int write_update(const cz__snap_fake *f, const char *dir, cz_errinfo *ei) {
-    const int reg = registered_update_proof(f->s.sector_size);
+    uint64_t reg = 0;
+    /* a test size (1 KiB, 16 MiB, ...) has no registered update proof: the line is left out */
+    const int have_reg = cz__snap_registered_id(&reg, f->s.sector_size, NULL) == CZ_OK;
     char path[4096];
     FILE *out;
     int rc = CZ_OK;
     snprintf(path, sizeof path, "%s/request.txt", dir);
     if ((out = fopen(path, "w")) == NULL)
         return cz_fail(ei, CZ_EIO, "cannot write %s", path);
-    if (reg >= 0)
-        fprintf(out, "registered_proof %d\n", reg);
+    if (have_reg)
+        fprintf(out, "registered_proof %llu\n", (unsigned long long)reg);
     fprintf(out, "sector_size %llu\nh %u\npartitions %u\n", (unsigned long long)f->s.sector_size,
             f->h, f->s.partitions);
     put_hex(out, "comm_r_old", &f->comm_r_old);

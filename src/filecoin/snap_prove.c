@@ -223,35 +223,32 @@ static int verify_loaded(const cz_groth16_vk *vk, const cz__snap_loaded *ld,
 }
 
 int cz__snap_prove(cz_groth16_proof *proofs, unsigned *nproofs, const cz_bellperson_params *key,
-                   const cz_snap_request *rq, cz_threadpool *pool, const cz_groth16_bp_opts *opts,
+                   const cz__snap_loaded *ld, cz_threadpool *pool, const cz_groth16_bp_opts *opts,
                    cz_errinfo *ei) {
-    cz__snap_loaded ld;
     cz_r1cs r;
     cz_groth16_vk vk;
     int rc;
     *nproofs = 0;
     memset(&r, 0, sizeof r);
     memset(&vk, 0, sizeof vk);
-    if ((rc = cz__snap_request_load(&ld, rq, 1, pool, ei)) != CZ_OK ||
-        (rc = cz__snap_record(&r, &ld.shape, ei)) != CZ_OK ||
+    if ((rc = cz__snap_record(&r, &ld->shape, ei)) != CZ_OK ||
         (rc = cz__recording_key_check(&r, key, "snap", ei)) != CZ_OK)
         goto out;
-    for (unsigned k = 0; k < ld.shape.partitions; k++) {
+    for (unsigned k = 0; k < ld->shape.partitions; k++) {
         cz_assignment as;
-        if ((rc = partition_assignment(&as, &ld, k, &r, pool, ei)) != CZ_OK)
+        if ((rc = partition_assignment(&as, ld, k, &r, pool, ei)) != CZ_OK)
             goto out;
         rc = cz_groth16_bp_prove(&proofs[k], key, &as, 1, opts, ei);
         cz_assignment_free(&as);
         if (rc != CZ_OK)
             goto out;
     }
-    *nproofs = ld.shape.partitions;
+    *nproofs = ld->shape.partitions;
     if ((rc = cz_groth16_vk_from_bellperson(&vk, &key->vk, ei)) == CZ_OK)
-        rc = verify_loaded(&vk, &ld, proofs, *nproofs, ei);
+        rc = verify_loaded(&vk, ld, proofs, *nproofs, ei);
 out:
     cz_groth16_vk_free(&vk);
     cz_r1cs_free(&r);
-    cz__snap_loaded_free(&ld);
     return rc;
 }
 

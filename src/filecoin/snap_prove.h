@@ -8,11 +8,11 @@
  * the commitments below r, one vanilla proof per partition, each decoded and checked natively
  * (snap_vanilla.h) with h the size's production value, a task per partition on the pool; the
  * first failure in partition order is reported, naming the partition, the challenge and what
- * failed. Proving: the circuit recorded once (its matrices: what the key is made from), each
- * partition's witness synthesized alone and put into the recording's order, bellperson's prover;
- * every proof is verified against the key's vk before the update is returned. Verifying
- * (cz__snap_verify) takes only the registered proof and the commitments: the public inputs of
- * partition k are k with the production h, comm_r_old, comm_d_new and comm_r_new.
+ * failed. Proving (a loaded request): the circuit recorded once (its matrices: what the key is made
+ * from), each partition's witness synthesized alone and put into the recording's order,
+ * bellperson's prover; every proof is verified against the key's vk before the update is returned.
+ * Verifying (cz__snap_verify) takes only the registered proof and the commitments: the public
+ * inputs of partition k are k with the production h, comm_r_old, comm_d_new and comm_r_new.
  */
 #ifndef CUZK_FILECOIN_SNAP_PROVE_H
 #define CUZK_FILECOIN_SNAP_PROVE_H
@@ -58,10 +58,12 @@ int cz__snap_synthesize(uint64_t (*out)[4], uint64_t (*a)[4], uint64_t (*b)[4], 
 /* The 4 public inputs of partition k of ld (canonical limbs). */
 void cz__snap_partition_inputs(uint64_t (*out)[4], const cz__snap_loaded *ld, unsigned k);
 
-/* Proves every partition of rq with key (opts: NULL, CPU, one thread) into proofs (room for the
- * shape's partitions; *nproofs gets their number) and verifies them as cz__snap_verify does. */
+/* Proves every partition of a request loaded and checked (cz__snap_request_load with check; the
+ * caller loads it before it reads the key, so a bad request costs neither) with key (opts: NULL,
+ * CPU, one thread) into proofs (room for the shape's partitions; *nproofs gets their number) and
+ * verifies them as cz__snap_verify does. */
 int cz__snap_prove(cz_groth16_proof *proofs, unsigned *nproofs, const cz_bellperson_params *key,
-                   const cz_snap_request *rq, cz_threadpool *pool, const cz_groth16_bp_opts *opts,
+                   const cz__snap_loaded *ld, cz_threadpool *pool, const cz_groth16_bp_opts *opts,
                    cz_errinfo *ei);
 /* Verifies the nproofs proofs of rq's update (see the file comment; the vanilla proofs are not
  * read). CZ_OK or CZ_EVERIFY naming the partition; CZ_EINVAL for a count that is not the
