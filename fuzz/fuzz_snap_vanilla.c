@@ -1,10 +1,11 @@
 /*
  * libFuzzer target for the SnapDeals vanilla proof reader (src/filecoin/snap_vanilla.h): the
- * first byte picks the shape (2 KiB, 4 KiB: tree R 8-2-0, 32 KiB: 8-8-2 and two partitions,
- * 32 GiB), the rest is a PartitionProof. Any input must be accepted or refused with an error
- * naming the partition, never crash or read outside the buffer; an accepted proof must encode
- * back to the same bytes, and the native check must answer (accepted or refused) on it. Seeds:
- * fuzz/corpus/fuzz_snap_vanilla/ (from `cuzk filecoin fake-update`, a shape byte in front).
+ * first byte picks the shape (its low two bits: 2 KiB, 4 KiB: tree R 8-2-0, 32 KiB: 8-8-2 and two
+ * partitions, 32 GiB; bit 2: the Poseidon variant), the rest is a PartitionProof. Any input must be
+ * accepted or refused with an error naming the partition, never crash or read outside the buffer;
+ * an accepted proof must encode back to the same bytes, and the native check must answer (accepted
+ * or refused) on it. Seeds: fuzz/corpus/fuzz_snap_vanilla/ (from `cuzk filecoin fake-update`, a
+ * shape byte in front).
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -26,7 +27,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     int rc;
     if (size < 1)
         return 0;
-    cz__snap_shape_get(&shape, sizes[data[0] % 4], NULL);
+    cz__snap_shape_get(&shape, sizes[data[0] % 4],
+                       data[0] & 4 ? CZ__SNAP_POSEIDON : CZ__SNAP_SHA256, NULL);
     cz_errinfo_clear(&ei);
     rc = cz__snap_vanilla_decode(&v, &shape, data + 1, size - 1, 1, &ei);
     if (rc != CZ_OK) {

@@ -62,6 +62,10 @@ int cz_porep_params_file(const cz_param_file **out, uint64_t registered_proof, c
  * The bytes are the caller's and are only read. */
 typedef struct cz_snap_request {
     uint64_t registered_proof;
+    /* 0: the SHA-256 circuit, what Filecoin proves; 1: "empty-sector-update-poseidon" (tree D by
+     * Poseidon, one partition of every challenge: rust-fil-proofs has its circuit but no vanilla
+     * prover and no registered proof, so only `cuzk filecoin ... --poseidon` makes and takes it) */
+    int poseidon;
     uint8_t comm_r_old[32], comm_d_new[32], comm_r_new[32]; /* field elements, little-endian */
     const uint8_t *const *vanilla;                          /* nvanilla, partition k at k */
     const size_t *vanilla_len;

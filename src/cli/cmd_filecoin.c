@@ -53,11 +53,16 @@ static const char filecoin_help_more[] =
     "                           --comm-r-old HEX --comm-d-new HEX --comm-r-new HEX PROOF\n"
     "       cuzk filecoin vanilla-check snap-update --registered-proof N --comm-r-old HEX\n"
     "                           --comm-d-new HEX --comm-r-new HEX --vanilla FILE... [--threads N]\n"
-    "       cuzk filecoin fake-update --sector-size SIZE [--h H] [--seed N] -o DIR\n"
-    "\n"
-    "KIND: winning-post, window-post (the PoSt forms above); porep-c2 (its own forms); "
-    "snap-update\n"
-    "  for circuit-info only so far.\n"
+    "       cuzk filecoin fake-update --sector-size SIZE [--h H] [--seed N] [--poseidon] -o DIR\n"
+    "\n";
+
+/* What the commands do. */
+static const char filecoin_help_notes[] =
+    "KIND: winning-post, window-post (the PoSt forms above); porep-c2, snap-update (their own\n"
+    "  forms); snap-update-poseidon, the Poseidon variant of the update circuit, takes the\n"
+    "  snap-update forms (its vanilla proofs from fake-update --poseidon; no registered proof\n"
+    "  names it: N gives the sector size, the key files are cuzk-empty-sector-update-poseidon-\n"
+    "  BYTES.params and .vk).\n"
     "SIZE: 2KiB, 8MiB, 512MiB, 32GiB, 64GiB (or 4KiB, 16KiB, 32KiB, 16MiB, 1GiB; or bytes).\n"
     "\n"
     "circuit-info: synthesizes the circuit without a witness and prints one JSON object:\n"
@@ -133,8 +138,9 @@ static int circuit_info(int argc, char **argv) {
     if (strcmp(kind, "porep-c2") == 0) {
         if (cz__porep_circuit_info(&info, sector_size, &ei) != CZ_OK)
             return cz__cli_report("filecoin circuit-info", &ei);
-    } else if (strcmp(kind, "snap-update") == 0) {
-        if (cz__snap_circuit_info(&info, sector_size, &ei) != CZ_OK)
+    } else if (strcmp(kind, "snap-update") == 0 || strcmp(kind, "snap-update-poseidon") == 0) {
+        if (cz__snap_circuit_info(&info, sector_size, strcmp(kind, "snap-update") != 0, &ei) !=
+            CZ_OK)
             return cz__cli_report("filecoin circuit-info", &ei);
     } else {
         int ok, rc = parse_kind(&pk, kind, "filecoin circuit-info", &ok);
@@ -639,13 +645,15 @@ int cz__cli_filecoin(int argc, char **argv) {
     if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
         fputs(filecoin_help, argc < 2 ? stderr : stdout);
         fputs(filecoin_help_more, argc < 2 ? stderr : stdout);
+        fputs(filecoin_help_notes, argc < 2 ? stderr : stdout);
         return argc < 2 ? CZ_EXIT_USAGE : CZ_EXIT_OK;
     }
     if (strcmp(argv[1], "fake-c1") == 0 || strcmp(argv[1], "seal-2k") == 0 ||
         (argc > 2 && strcmp(argv[2], "porep-c2") == 0 && strcmp(argv[1], "circuit-info") != 0))
         return cz__cli_filecoin_porep(argv[1], argc - 1, argv + 1);
     if (strcmp(argv[1], "fake-update") == 0 ||
-        (argc > 2 && strcmp(argv[2], "snap-update") == 0 && strcmp(argv[1], "circuit-info") != 0))
+        (argc > 2 && strncmp(argv[2], "snap-update", 11) == 0 &&
+         strcmp(argv[1], "circuit-info") != 0))
         return cz__cli_filecoin_snap(argv[1], argc - 1, argv + 1);
     if (strcmp(argv[1], "circuit-info") == 0)
         return circuit_info(argc - 1, argv + 1);

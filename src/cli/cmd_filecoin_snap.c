@@ -1,8 +1,8 @@
 /*
  * The SnapDeals commands (docs/filecoin.md, "SnapDeals"): `setup`, `prove`, `verify` and
- * `vanilla-check` of KIND snap-update (snap_prove.h), and `fake-update`, a sector update made
- * natively in full (snap_fake.h), its partitions' vanilla proofs as a SNAP_DEALS_UPDATE request
- * carries them. cmd_filecoin.c hands these over.
+ * `vanilla-check` of KIND snap-update and snap-update-poseidon (snap_prove.h), and `fake-update`,
+ * a sector update made natively in full (snap_fake.h), its partitions' vanilla proofs as a
+ * SNAP_DEALS_UPDATE request carries them. cmd_filecoin.c hands these over.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,7 +24,7 @@ typedef struct {
     uint8_t comm[3][32]; /* comm_r_old, comm_d_new, comm_r_new */
     const char *dir, *out, *proof, *seed_hex, *vanilla[MAX_VANILLA];
     size_t nvanilla, nthreads;
-    int dev;
+    int dev, poseidon; /* KIND snap-update-poseidon */
 } snap_opts;
 
 static const char *const comm_opts[3] = {"--comm-r-old", "--comm-d-new", "--comm-r-new"};
@@ -38,8 +38,8 @@ static int parse(snap_opts *o, int argc, char **argv, const char *cmd) {
         for (int q = 0; q < 3; q++)
             if (strcmp(a, comm_opts[q]) == 0)
                 c = q;
-        if (strcmp(a, "snap-update") == 0 && i == 1) {
-            continue;
+        if ((strcmp(a, "snap-update") == 0 || strcmp(a, "snap-update-poseidon") == 0) && i == 1) {
+            o->poseidon = strcmp(a, "snap-update") != 0;
         } else if (c >= 0) {
             size_t n = 0;
             uint8_t *b = ++i < argc ? cz__cli_parse_hex(argv[i], &n) : NULL;
@@ -101,6 +101,7 @@ static int load_request(cz_snap_request *rq, void **bufs, size_t *lens, const sn
                                    "--comm-r-new%s",
                                    need_vanilla ? " and --vanilla FILE per partition" : "");
     rq->registered_proof = o->registered;
+    rq->poseidon = o->poseidon;
     memcpy(rq->comm_r_old, o->comm[0], 32);
     memcpy(rq->comm_d_new, o->comm[1], 32);
     memcpy(rq->comm_r_new, o->comm[2], 32);
@@ -115,12 +116,24 @@ static int load_request(cz_snap_request *rq, void **bufs, size_t *lens, const sn
     return CZ_EXIT_OK;
 }
 
-/* DIR/the key file of registered update proof id (ext), malloc'd; NULL with ei set. */
-static char *key_path(const char *dir, uint64_t id, cz_param_ext ext, cz_errinfo *ei) {
+/* DIR/the key file of registered update proof id (ext), malloc'd; NULL with ei set. The Poseidon
+ * variant has no published key and no Filecoin file name: cuzk-empty-sector-update-poseidon-BYTES.
+ */
+static char *key_path(const char *dir, uint64_t id, int poseidon, cz_param_ext ext,
+                      cz_errinfo *ei) {
     uint64_t size;
     char *p;
     if (cz__snap_registered(&size, id, ei) != CZ_OK)
         return NULL;
+    if (poseidon) {
+        const size_t n = strlen(dir) + 80;
+        if ((p = malloc(n)) == NULL)
+            cz_fail(ei, CZ_ENOMEM, "snap: a key file name");
+        else
+            snprintf(p, n, "%s/cuzk-empty-sector-update-poseidon-%llu.%s", dir,
+                     (unsigned long long)size, ext == CZ_PARAM_EXT_VK ? "vk" : "params");
+        return p;
+    }
     if ((p = cz__cli_param_path(dir, CZ_PARAM_PROOF_UPDATE, size, ext)) == NULL)
         cz_fail(ei, CZ_EINTERNAL, "snap: no key file name for %llu-byte sectors (or no memory)",
                 (unsigned long long)size);
@@ -151,11 +164,13 @@ static int setup(int argc, char **argv) {
             return cz__cli_usage_error(cmd, "--seed wants an even number of hex digits");
         cz_groth16_trapdoor_from_seed(&td, seed, seed_len);
     }
-    snprintf(what, sizeof what, "snap-update %llu bytes", (unsigned long long)o.sector_size);
+    snprintf(what, sizeof what, "snap-update%s %llu bytes", o.poseidon ? "-poseidon" : "",
+             (unsigned long long)o.sector_size);
     if ((rc = cz__snap_registered_id(&id, o.sector_size, &ei)) != CZ_OK ||
-        (rc = cz__snap_shape_get(&shape, o.sector_size, &ei)) != CZ_OK ||
-        (params_path = key_path(o.dir, id, CZ_PARAM_EXT_PARAMS, &ei)) == NULL ||
-        (vk_path = key_path(o.dir, id, CZ_PARAM_EXT_VK, &ei)) == NULL ||
+        (rc = cz__snap_shape_get(&shape, o.sector_size,
+                                 o.poseidon ? CZ__SNAP_POSEIDON : CZ__SNAP_SHA256, &ei)) != CZ_OK ||
+        (params_path = key_path(o.dir, id, o.poseidon, CZ_PARAM_EXT_PARAMS, &ei)) == NULL ||
+        (vk_path = key_path(o.dir, id, o.poseidon, CZ_PARAM_EXT_VK, &ei)) == NULL ||
         (rc = cz_threadpool_create(&pool, o.nthreads, &ei)) != CZ_OK ||
         (rc = cz__snap_record(&r, &shape, &ei)) != CZ_OK ||
         (rc = cz__cli_bellperson_key(what, &r, params_path, vk_path, seed != NULL ? &td : NULL,
@@ -200,7 +215,8 @@ static int prove(int argc, char **argv) {
     /* the request checked before the key is read: a bad one costs neither */
     if (cz_threadpool_create(&pool, o.nthreads, &ei) != CZ_OK ||
         cz__snap_request_load(&ld, &rq, 1, pool, &ei) != CZ_OK ||
-        (params_path = key_path(o.dir, rq.registered_proof, CZ_PARAM_EXT_PARAMS, &ei)) == NULL ||
+        (params_path =
+             key_path(o.dir, rq.registered_proof, o.poseidon, CZ_PARAM_EXT_PARAMS, &ei)) == NULL ||
         cz_bellperson_params_read(&key, params_path, NULL, &ei) != CZ_OK) {
         status = cz__cli_input_report(cmd, &ei);
         goto out;
@@ -245,7 +261,8 @@ static int verify(int argc, char **argv) {
     cz_errinfo_clear(&ei);
     if ((status = load_request(&rq, NULL, NULL, &o, cmd, 0, &ei)) != CZ_EXIT_OK)
         return status;
-    if ((vk_path = key_path(o.dir, rq.registered_proof, CZ_PARAM_EXT_VK, &ei)) == NULL ||
+    if ((vk_path = key_path(o.dir, rq.registered_proof, o.poseidon, CZ_PARAM_EXT_VK, &ei)) ==
+            NULL ||
         (rc = cz_bellperson_vk_read(&bvk, vk_path, NULL, &ei)) != CZ_OK ||
         (rc = cz_groth16_vk_from_bellperson(&vk, &bvk, &ei)) != CZ_OK ||
         (rc = cz_groth16_proofs_read(&proofs, &nproofs, CZ_CURVE_BLS12381, o.proof, &ei)) !=
@@ -314,6 +331,8 @@ static int write_update(const cz__snap_fake *f, const char *dir, cz_errinfo *ei)
         return cz_fail(ei, CZ_EIO, "cannot write %s", path);
     if (have_reg)
         fprintf(out, "registered_proof %llu\n", (unsigned long long)reg);
+    if (f->s.variant == CZ__SNAP_POSEIDON)
+        fprintf(out, "variant %s\n", cz__snap_variant_name(f->s.variant));
     fprintf(out, "sector_size %llu\nh %u\npartitions %u\n", (unsigned long long)f->s.sector_size,
             f->h, f->s.partitions);
     put_hex(out, "comm_r_old", &f->comm_r_old);
@@ -342,6 +361,7 @@ static int fake_update(int argc, char **argv) {
     static const char cmd[] = "filecoin fake-update";
     const char *dir = NULL;
     uint64_t sector_size = 0, seed = 0, h = 0;
+    cz__snap_variant variant = CZ__SNAP_SHA256;
     cz__snap_shape shape;
     cz__snap_fake f;
     cz_errinfo ei;
@@ -359,6 +379,8 @@ static int fake_update(int argc, char **argv) {
             *(strcmp(a, "--seed") == 0 ? &seed : &h) = v;
         } else if (strcmp(a, "-o") == 0 && i + 1 < argc) {
             dir = argv[++i];
+        } else if (strcmp(a, "--poseidon") == 0) {
+            variant = CZ__SNAP_POSEIDON;
         } else {
             return cz__cli_usage_error(cmd, "unknown or incomplete option '%s'", a);
         }
@@ -366,14 +388,14 @@ static int fake_update(int argc, char **argv) {
     if (sector_size == 0 || dir == NULL)
         return cz__cli_usage_error(cmd, "needs --sector-size and -o");
     cz_errinfo_clear(&ei);
-    if (cz__snap_shape_get(&shape, sector_size, &ei) != CZ_OK)
+    if (cz__snap_shape_get(&shape, sector_size, variant, &ei) != CZ_OK)
         return cz__cli_report(cmd, &ei);
     if (h == 0)
         h = shape.hs[3]; /* h_default: 10 in production */
     if (h > 64)
         return cz__cli_usage_error(cmd, "--h %llu is not one of this size's",
                                    (unsigned long long)h);
-    rc = cz__snap_fake_make(&f, sector_size, (unsigned)h, seed, &ei);
+    rc = cz__snap_fake_make(&f, sector_size, variant, (unsigned)h, seed, &ei);
     if (rc == CZ_OK)
         rc = write_update(&f, dir, &ei);
     cz__snap_fake_free(&f);

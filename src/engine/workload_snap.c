@@ -61,7 +61,7 @@ int cz_snap_circuit_create(cz_snap_circuit **out, uint64_t registered_proof, cz_
     if ((c = calloc(1, sizeof *c)) == NULL)
         return cz_fail(ei, CZ_ENOMEM, "snap: circuit");
     if ((rc = cz__snap_registered(&size, registered_proof, ei)) != CZ_OK ||
-        (rc = cz__snap_shape_get(&c->shape, size, ei)) != CZ_OK ||
+        (rc = cz__snap_shape_get(&c->shape, size, CZ__SNAP_SHA256, ei)) != CZ_OK ||
         (rc = cz_snap_params_file(&c->params, registered_proof, ei)) != CZ_OK ||
         (rc = cz__snap_record(&c->rec.r, &c->shape, ei)) != CZ_OK ||
         (rc = cz__bp_circuit_ready(&c->rec, pool, ei)) != CZ_OK) {
@@ -155,10 +155,11 @@ int cz_workload_snap(cz_workload *out, const cz_snap_circuit *c, cz_srs_key *key
     j->c = c;
     j->ld = in->ld; /* the vanilla proofs move into the job */
     free(in);
-    if (j->ld.shape.sector_size != c->shape.sector_size)
-        rc = cz_fail(ei, CZ_EINVAL, "snap: a %llu-byte update is not this circuit's (%llu bytes)",
-                     (unsigned long long)j->ld.shape.sector_size,
-                     (unsigned long long)c->shape.sector_size);
+    if (j->ld.shape.sector_size != c->shape.sector_size || j->ld.shape.variant != c->shape.variant)
+        rc = cz_fail(
+            ei, CZ_EINVAL, "snap: a %llu-byte %s is not this circuit's (%llu bytes, %s)",
+            (unsigned long long)j->ld.shape.sector_size, cz__snap_variant_name(j->ld.shape.variant),
+            (unsigned long long)c->shape.sector_size, cz__snap_variant_name(c->shape.variant));
     else
         rc = cz_snap_circuit_key_check(c, params, ei);
     if (rc != CZ_OK) {

@@ -51,12 +51,14 @@ int cz__porep_circuit_info(cz__circuit_info *out, uint64_t sector_size, cz_errin
     return rc;
 }
 
-int cz__snap_circuit_info(cz__circuit_info *out, uint64_t sector_size, cz_errinfo *ei) {
+int cz__snap_circuit_info(cz__circuit_info *out, uint64_t sector_size, int poseidon,
+                          cz_errinfo *ei) {
     cz__snap_shape shape;
     cz__cs cs;
     int rc;
     memset(out, 0, sizeof *out);
-    if ((rc = cz__snap_shape_get(&shape, sector_size, ei)) != CZ_OK ||
+    if ((rc = cz__snap_shape_get(&shape, sector_size,
+                                 poseidon ? CZ__SNAP_POSEIDON : CZ__SNAP_SHA256, ei)) != CZ_OK ||
         (rc = cz__cs_init(&cs, CZ__CS_RECORD, 0, ei)) != CZ_OK)
         return rc;
     rc = cz__snap_circuit_blank(&cs, &shape, 0, ei);

@@ -18,8 +18,9 @@ typedef struct cz__circuit_info {
 int cz__post_circuit_info(cz__circuit_info *out, cz__post_kind kind, uint64_t sector_size,
                           cz_errinfo *ei);
 /* Records one blank SnapDeals (EmptySectorUpdate) partition at sector_size (snap_circuit.h): 81 M
- * rows at 32 GiB. */
-int cz__snap_circuit_info(cz__circuit_info *out, uint64_t sector_size, cz_errinfo *ei);
+ * rows at 32 GiB; of the Poseidon variant when poseidon (22 M rows at 32 GiB). */
+int cz__snap_circuit_info(cz__circuit_info *out, uint64_t sector_size, int poseidon,
+                          cz_errinfo *ei);
 /* Records one blank PoRep partition at sector_size (porep_circuit.h). A 32 GiB partition is
  * 130 M rows: about 10 GB of memory. */
 int cz__porep_circuit_info(cz__circuit_info *out, uint64_t sector_size, cz_errinfo *ei);

@@ -35,8 +35,11 @@ static unsigned log2_u64(uint64_t v) {
     return k;
 }
 
-int cz__snap_shape_get(cz__snap_shape *shape, uint64_t sector_size, cz_errinfo *ei) {
+int cz__snap_shape_get(cz__snap_shape *shape, uint64_t sector_size, cz__snap_variant variant,
+                       cz_errinfo *ei) {
     memset(shape, 0, sizeof *shape);
+    if (variant != CZ__SNAP_SHA256 && variant != CZ__SNAP_POSEIDON)
+        return cz_fail(ei, CZ_EINVAL, "snap: no update variant %d", (int)variant);
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
         const uint64_t size = sizes[i].size;
         if (size != sector_size)
@@ -54,10 +57,22 @@ int cz__snap_shape_get(cz__snap_shape *shape, uint64_t sector_size, cz_errinfo *
         shape->apex_bits = log2_u64(shape->apex_leaves);
         shape->levels_r = cz__tree_path_levels(&shape->tree_r, shape->nodes);
         shape->levels_to_apex = shape->challenge_bits - shape->partition_bits - shape->apex_bits;
+        if (variant == CZ__SNAP_POSEIDON) {
+            /* one partition of every challenge, tree D in tree R's shape (no apex) */
+            shape->challenges *= shape->partitions;
+            shape->partitions = 1;
+            shape->apex_leaves = shape->partition_bits = shape->apex_bits = 0;
+            shape->levels_to_apex = 0;
+        }
+        shape->variant = variant;
         return CZ_OK;
     }
     return cz_fail(ei, CZ_EINVAL, "snap: no sector update for a sector size of %llu bytes",
                    (unsigned long long)sector_size);
+}
+
+const char *cz__snap_variant_name(cz__snap_variant variant) {
+    return variant == CZ__SNAP_POSEIDON ? "empty-sector-update-poseidon" : "empty-sector-update";
 }
 
 int cz__snap_h_index(const cz__snap_shape *shape, unsigned h) {
@@ -207,7 +222,7 @@ static void alloc_all(cz__cs *cs, cz__num *out, const fr *v, size_t n) {
 
 /* What the challenges take from the top. */
 typedef struct {
-    cz__num phi, root_r_old, root_r_new;
+    cz__num phi, comm_d_new, root_r_old, root_r_new;
     cz__num apex[MAX_APEX_LEAVES];
     cz__bool k_bits[8], h_select[CZ__SNAP_HS];
     cz__bool *gen; /* the challenges' generated bits */
@@ -239,6 +254,13 @@ static void challenge(cz__cs *cs, const cz__snap_shape *s, const cz__snap_challe
     alloc_all(cs, sib, ch->path_r_new, r_sibs);
     cz__por_no_challenge_input(cs, CZ__TREE_POSEIDON, &s->tree_r, s->levels_r, c_bits, &leaf_r_new,
                                sib, &top->root_r_new);
+    if (s->variant == CZ__SNAP_POSEIDON) {
+        alloc_all(cs, sib, ch->path_d, r_sibs);
+        cz__por_no_challenge_input(cs, CZ__TREE_POSEIDON, &s->tree_r, s->levels_r, c_bits,
+                                   &leaf_d_new, sib, &top->comm_d_new);
+        free(sib);
+        return;
+    }
     apex_leaf = cz__select(cs, top->apex, &c_bits[s->levels_to_apex], s->apex_bits);
     {
         const cz__tree_shape binary = {2, 0, 0};
@@ -264,13 +286,15 @@ static void top_circuit(cz__cs *cs, const cz__snap_shape *s, const cz__snap_part
         top->k_bits[i] = cz__bool_is(bits[i]);
     for (unsigned i = 0; i < CZ__SNAP_HS; i++)
         top->h_select[i] = cz__bool_is(bits[s->partition_bits + i]);
-    partition = cz__pack_bits(cs, top->k_bits, s->partition_bits);
+    if (s->variant == CZ__SNAP_SHA256)
+        partition = cz__pack_bits(cs, top->k_bits, s->partition_bits);
     comm_r_old = cz__num_alloc(cs, &p->comm_r_old);
     cz__num_inputize(cs, &comm_r_old);
     comm_d_new = cz__num_alloc(cs, &p->comm_d_new);
     cz__num_inputize(cs, &comm_d_new);
     comm_r_new = cz__num_alloc(cs, &p->comm_r_new);
     cz__num_inputize(cs, &comm_r_new);
+    top->comm_d_new = comm_d_new;
     top->phi = poseidon_custom(cs, &comm_d_new, &comm_r_old);
     comm_c = cz__num_alloc(cs, &p->comm_c);
     top->root_r_old = cz__num_alloc(cs, &p->root_r_old);
@@ -285,8 +309,14 @@ static void top_circuit(cz__cs *cs, const cz__snap_shape *s, const cz__snap_part
         calc = cz__poseidon_merkle_circuit(cs, two, 2);
         cz__num_enforce_equal(cs, &calc, &comm_r_new);
     }
-    cz__snap_apex_por(cs, top->apex, s->apex_leaves, top->k_bits, s->partition_bits, path,
-                      &comm_d_new);
+    if (s->variant == CZ__SNAP_SHA256) {
+        cz__snap_apex_por(cs, top->apex, s->apex_leaves, top->k_bits, s->partition_bits, path,
+                          &comm_d_new);
+    } else {
+        fr zero; /* the partition, allocated and not constrained */
+        cz_bls12381_fr_zero(&zero);
+        partition = cz__num_alloc(cs, &zero);
+    }
     cz__snap_gen_challenge_bits(cs, top->gen, &comm_r_new, &partition, s->challenges,
                                 s->challenge_bits - s->partition_bits);
 }

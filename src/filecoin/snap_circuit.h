@@ -28,6 +28,15 @@
  * of h among the shape's six), comm_r_old, comm_d_new, comm_r_new. The structure depends only on
  * the shape; a blank circuit (every value zero) records it. Rows of a 32 GiB partition:
  * 81,049,499 (5,951,289 in the top, 873,235 a challenge).
+ *
+ * The Poseidon variant (storage-proofs-update poseidon/circuit.rs, "empty-sector-update-poseidon"):
+ * tree D is a Poseidon tree of tree R's shape, so there is no apex tree and no partition path; one
+ * partition holds every challenge of the SHA-256 variant's partitions (10 or 86 times the
+ * partition count), challenges of log2(nodes) bits. Its top: h_select (its input, its 6 bits),
+ * the three commitments, phi, comm_c and the roots with their two hashes, then a partition number
+ * allocated with the value 0 and no row, the challenges' bits; each challenge's tree D inclusion
+ * is a third tree R path under comm_d_new. Its public inputs are the same four with k = 0.
+ * Rows: 32,164 at 1 KiB, 47,974 at 8 KiB, 22,305,906 at 32 GiB (1,376 challenges).
  */
 #ifndef CUZK_FILECOIN_SNAP_CIRCUIT_H
 #define CUZK_FILECOIN_SNAP_CIRCUIT_H
@@ -36,8 +45,12 @@
 
 #define CZ__SNAP_HS 6 /* the h values a circuit knows */
 
+/* The two circuits: tree D by SHA-256 (what Filecoin proves) or by Poseidon. */
+typedef enum cz__snap_variant { CZ__SNAP_SHA256 = 0, CZ__SNAP_POSEIDON = 1 } cz__snap_variant;
+
 /* A sector size's circuit shape (storage-proofs-update constants.rs). */
 typedef struct cz__snap_shape {
+    cz__snap_variant variant;
     uint64_t sector_size, nodes;
     unsigned partitions, challenges, apex_leaves;
     unsigned hs[CZ__SNAP_HS];
@@ -45,12 +58,16 @@ typedef struct cz__snap_shape {
     unsigned challenge_bits; /* log2(nodes): tree D's levels */
     unsigned partition_bits, apex_bits;
     unsigned levels_r;       /* tree R's path */
-    unsigned levels_to_apex; /* tree D below the apex leaves */
+    unsigned levels_to_apex; /* tree D below the apex leaves (0 in the Poseidon variant) */
 } cz__snap_shape;
 
-/* The shape of sector_size: the published sizes (2 KiB, 8 MiB, 512 MiB, 32 GiB, 64 GiB) and the
- * test sizes of rust-fil-proofs (1, 4, 8, 16, 32 KiB, 16 MiB); CZ_EINVAL for another. */
-int cz__snap_shape_get(cz__snap_shape *shape, uint64_t sector_size, cz_errinfo *ei);
+/* The shape of sector_size in variant: the published sizes (2 KiB, 8 MiB, 512 MiB, 32 GiB,
+ * 64 GiB) and the test sizes of rust-fil-proofs (1, 4, 8, 16, 32 KiB, 16 MiB); CZ_EINVAL for
+ * another. */
+int cz__snap_shape_get(cz__snap_shape *shape, uint64_t sector_size, cz__snap_variant variant,
+                       cz_errinfo *ei);
+/* The variant's name in rust-fil-proofs' parameter cache ("empty-sector-update[-poseidon]"). */
+const char *cz__snap_variant_name(cz__snap_variant variant);
 /* The index of h among the shape's hs (the h_select bit), or -1. */
 int cz__snap_h_index(const cz__snap_shape *shape, unsigned h);
 
@@ -59,7 +76,8 @@ int cz__snap_h_index(const cz__snap_shape *shape, unsigned h);
 typedef struct cz__snap_challenge {
     cz_bls12381_fr leaf_r_old, leaf_d_new;
     const cz_bls12381_fr *path_r_old, *path_r_new; /* tree R: the shape's levels_r levels */
-    const cz_bls12381_fr *path_d;                  /* levels_to_apex siblings */
+    const cz_bls12381_fr
+        *path_d; /* levels_to_apex siblings; Poseidon variant: as the tree R paths */
 } cz__snap_challenge;
 
 /* A partition's witness. */

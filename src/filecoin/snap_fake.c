@@ -58,14 +58,14 @@ static void tree_proof(cz__merkle_proof *m, const cz__full_tree *t, uint64_t nod
     cz__tree_path_fix(&m->path);
 }
 
-int cz__snap_fake_make(cz__snap_fake *f, uint64_t sector_size, unsigned h, uint64_t seed,
-                       cz_errinfo *ei) {
+int cz__snap_fake_make(cz__snap_fake *f, uint64_t sector_size, cz__snap_variant variant, unsigned h,
+                       uint64_t seed, cz_errinfo *ei) {
     const cz__tree_shape binary = {2, 0, 0};
     uint64_t rng = seed * UINT64_C(0x9e3779b97f4a7c15) + 11, n;
     fr two[2], phi;
     int rc;
     memset(f, 0, sizeof *f);
-    if ((rc = cz__snap_shape_get(&f->s, sector_size, ei)) != CZ_OK)
+    if ((rc = cz__snap_shape_get(&f->s, sector_size, variant, ei)) != CZ_OK)
         return rc;
     n = f->s.nodes;
     if (n > CZ__SNAP_FAKE_MAX_NODES)
@@ -84,7 +84,9 @@ int cz__snap_fake_make(cz__snap_fake *f, uint64_t sector_size, unsigned h, uint6
         cz__fake_fr(&f->r_old.level[0][i], &rng);
     }
     cz__fake_fr(&f->comm_c, &rng);
-    if ((rc = tree_build(&f->d, &binary, n, CZ__TREE_SHA256, ei)) != CZ_OK ||
+    if ((rc = variant == CZ__SNAP_POSEIDON
+                  ? tree_build(&f->d, &f->s.tree_r, n, CZ__TREE_POSEIDON, ei)
+                  : tree_build(&f->d, &binary, n, CZ__TREE_SHA256, ei)) != CZ_OK ||
         (rc = tree_build(&f->r_old, &f->s.tree_r, n, CZ__TREE_POSEIDON, ei)) != CZ_OK)
         return rc;
     f->comm_d_new = f->d.level[f->d.nlevels][0];
@@ -126,8 +128,9 @@ int cz__snap_fake_partition(cz__snap_vanilla *v, cz__snap_public *pub, const cz_
     v->comm_c = f->comm_c;
     v->napex = s->apex_leaves;
     v->nchallenges = s->challenges;
-    memcpy(v->apex, &f->d.level[apex_level][(uint64_t)k * s->apex_leaves],
-           s->apex_leaves * sizeof(fr));
+    if (s->apex_leaves > 0)
+        memcpy(v->apex, &f->d.level[apex_level][(uint64_t)k * s->apex_leaves],
+               s->apex_leaves * sizeof(fr));
     pub->k = k;
     pub->h = f->h;
     pub->comm_r_old = f->comm_r_old;

@@ -8,6 +8,7 @@
  * (tree R new, comm_r_new). The trees are kept as arrays of levels (32 bytes a node), so a
  * sector of n nodes takes about 3·1.15·32·n bytes and n SHA-256 and n/7 Poseidon hashes a tree
  * R: up to 16 MiB sectors in a second or so, 512 MiB in minutes; larger sizes are refused.
+ * In the Poseidon variant tree D is a Poseidon tree of tree R's shape over random values.
  */
 #ifndef CUZK_FILECOIN_SNAP_FAKE_H
 #define CUZK_FILECOIN_SNAP_FAKE_H
@@ -31,11 +32,11 @@ typedef struct cz__snap_fake {
     cz__full_tree d, r_old, r_new;
 } cz__snap_fake;
 
-/* The update of a sector of sector_size with h (one of the shape's hs) from seed. CZ_EINVAL (a
- * size without updates or above CZ__SNAP_FAKE_MAX_NODES nodes, h), CZ_ENOMEM. Free with
- * cz__snap_fake_free (also after an error). */
-int cz__snap_fake_make(cz__snap_fake *f, uint64_t sector_size, unsigned h, uint64_t seed,
-                       cz_errinfo *ei);
+/* The update of a sector of sector_size in variant with h (one of the shape's hs) from seed.
+ * CZ_EINVAL (a size without updates or above CZ__SNAP_FAKE_MAX_NODES nodes, h), CZ_ENOMEM. Free
+ * with cz__snap_fake_free (also after an error). */
+int cz__snap_fake_make(cz__snap_fake *f, uint64_t sector_size, cz__snap_variant variant, unsigned h,
+                       uint64_t seed, cz_errinfo *ei);
 void cz__snap_fake_free(cz__snap_fake *f);
 /* Partition k's vanilla proof and public inputs. CZ_EINVAL (k), CZ_ENOMEM. */
 int cz__snap_fake_partition(cz__snap_vanilla *v, cz__snap_public *pub, const cz__snap_fake *f,

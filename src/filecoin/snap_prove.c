@@ -85,7 +85,8 @@ static int load_public(cz__snap_loaded *ld, const cz_snap_request *rq, cz_errinf
     int rc;
     memset(ld, 0, sizeof *ld);
     if ((rc = cz__snap_registered(&size, rq->registered_proof, ei)) != CZ_OK ||
-        (rc = cz__snap_shape_get(&ld->shape, size, ei)) != CZ_OK)
+        (rc = cz__snap_shape_get(&ld->shape, size,
+                                 rq->poseidon ? CZ__SNAP_POSEIDON : CZ__SNAP_SHA256, ei)) != CZ_OK)
         return rc;
     for (int i = 0; i < 3; i++)
         if (cz_bls12381_fr_from_bytes_le(dst[i], comm[i]) != CZ_OK)

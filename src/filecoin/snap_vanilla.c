@@ -13,6 +13,19 @@ typedef cz_bls12381_fr fr;
 
 static const cz__tree_shape binary = {2, 0, 0};
 
+/* Tree D's shape, hash and path length: binary SHA-256, or tree R's in the Poseidon variant. */
+static const cz__tree_shape *tree_d(const cz__snap_shape *s) {
+    return s->variant == CZ__SNAP_POSEIDON ? &s->tree_r : &binary;
+}
+
+static cz__tree_hash tree_d_hash(const cz__snap_shape *s) {
+    return s->variant == CZ__SNAP_POSEIDON ? CZ__TREE_POSEIDON : CZ__TREE_SHA256;
+}
+
+static unsigned tree_d_levels(const cz__snap_shape *s) {
+    return s->variant == CZ__SNAP_POSEIDON ? s->levels_r : s->challenge_bits;
+}
+
 /* ---- bytes ---- */
 
 static const char *const proof_names[3] = {"proof_r_old", "proof_d_new", "proof_r_new"};
@@ -26,7 +39,9 @@ int cz__snap_vanilla_decode(cz__snap_vanilla *out, const cz__snap_shape *s, cons
     cz__bincode_reader_init(&r, data, len, name, ei);
     if (s->apex_leaves > CZ__SNAP_MAX_APEX || s->challenges > CZ__SNAP_MAX_CHALLENGES)
         return cz_fail(ei, CZ_EINVAL, "snap: shape out of range");
-    if (cz__bincode_fr(&r, &out->comm_c, "comm_c") != 0 ||
+    if (cz__bincode_fr(&r, &out->comm_c, "comm_c") != 0)
+        return r.rc;
+    if (s->variant == CZ__SNAP_SHA256 &&
         cz__bincode_count(&r, s->apex_leaves, "the number of apex leaves") != 0)
         return r.rc;
     out->napex = s->apex_leaves;
@@ -45,8 +60,8 @@ int cz__snap_vanilla_decode(cz__snap_vanilla *out, const cz__snap_shape *s, cons
         cz__merkle_proof *m[3] = {&out->ch[c].r_old, &out->ch[c].d_new, &out->ch[c].r_new};
         for (int q = 0; q < 3; q++) {
             snprintf(r.where, sizeof r.where, "challenge %u: %s", c, proof_names[q]);
-            if (cz__bincode_merkle(&r, m[q], q == 1 ? &binary : &s->tree_r,
-                                   q == 1 ? s->challenge_bits : s->levels_r) != 0)
+            if (cz__bincode_merkle(&r, m[q], q == 1 ? tree_d(s) : &s->tree_r,
+                                   q == 1 ? tree_d_levels(s) : s->levels_r) != 0)
                 return r.rc;
         }
     }
@@ -62,13 +77,16 @@ void cz__snap_vanilla_free(cz__snap_vanilla *v) {
 /* Writes v through w (counting only when w->p is NULL). */
 static void put_vanilla(cz__bincode_writer *w, const cz__snap_vanilla *v, const cz__snap_shape *s) {
     cz__bincode_put_fr(w, &v->comm_c);
-    cz__bincode_put_u64(w, v->napex);
-    for (unsigned a = 0; a < v->napex; a++)
-        cz__bincode_put_fr(w, &v->apex[a]);
+    if (s->variant == CZ__SNAP_SHA256) {
+        cz__bincode_put_u64(w, v->napex);
+        for (unsigned a = 0; a < v->napex; a++)
+            cz__bincode_put_fr(w, &v->apex[a]);
+    }
     cz__bincode_put_u64(w, v->nchallenges);
     for (unsigned c = 0; c < v->nchallenges; c++) {
         cz__bincode_put_merkle(w, &v->ch[c].r_old, &s->tree_r);
-        cz__bincode_put_merkle(w, &v->ch[c].d_new, NULL);
+        cz__bincode_put_merkle(w, &v->ch[c].d_new,
+                               s->variant == CZ__SNAP_POSEIDON ? &s->tree_r : NULL);
         cz__bincode_put_merkle(w, &v->ch[c].r_new, &s->tree_r);
     }
 }
@@ -186,7 +204,7 @@ static int check_challenge(const cz__snap_vanilla *v, const cz__snap_shape *s,
                            pub->k, i, proof_names[q],
                            q == 1 ? "comm_d_new" : "the first challenge's");
         if (cz__tree_path_root(&t, &m[q]->leaf, p->levels, p->nlevels,
-                               q == 1 ? CZ__TREE_SHA256 : CZ__TREE_POSEIDON, NULL) != CZ_OK ||
+                               q == 1 ? tree_d_hash(s) : CZ__TREE_POSEIDON, NULL) != CZ_OK ||
             !cz_bls12381_fr_eq(&t, &m[q]->root))
             return cz_fail(ei, CZ_EVERIFY,
                            "snap: partition %u, challenge %u: %s does not lead "
@@ -201,6 +219,8 @@ static int check_challenge(const cz__snap_vanilla *v, const cz__snap_shape *s,
                        "snap: partition %u, challenge %u: leaf_r_new is not "
                        "leaf_r_old + leaf_d_new·rho",
                        pub->k, i);
+    if (s->variant == CZ__SNAP_POSEIDON)
+        return CZ_OK; /* tree D's path ends at comm_d_new itself */
     if (apex_node(&apex, &cp->d_new, s) != CZ_OK ||
         !cz_bls12381_fr_eq(&apex, &v->apex[(c >> s->levels_to_apex) & (s->apex_leaves - 1)]))
         return cz_fail(ei, CZ_EVERIFY,
@@ -219,6 +239,8 @@ int cz__snap_vanilla_check(const cz__snap_vanilla *v, const cz__snap_shape *s,
                            const cz__snap_public *pub, cz_errinfo *ei) {
     uint32_t ch[CZ__SNAP_MAX_CHALLENGES];
     fr two[2], t, phi;
+    if (s->challenges > CZ__SNAP_MAX_CHALLENGES)
+        return cz_fail(ei, CZ_EINVAL, "snap: shape out of range");
     int rc;
     if (pub->k >= s->partitions)
         return cz_fail(ei, CZ_EINVAL, "snap: partition %u of %u", pub->k, s->partitions);
@@ -238,7 +260,8 @@ int cz__snap_vanilla_check(const cz__snap_vanilla *v, const cz__snap_shape *s,
                            "comm_r_%s",
                            pub->k, q ? "new" : "old", q ? "new" : "old");
     }
-    if (partition_root(&t, v, s) != CZ_OK || !cz_bls12381_fr_eq(&t, &pub->comm_d_new))
+    if (s->variant == CZ__SNAP_SHA256 &&
+        (partition_root(&t, v, s) != CZ_OK || !cz_bls12381_fr_eq(&t, &pub->comm_d_new)))
         return cz_fail(ei, CZ_EVERIFY,
                        "snap: partition %u: the apex leaves and the partition "
                        "path do not lead to comm_d_new",
@@ -264,14 +287,18 @@ static size_t flat_path(fr *out, const cz__tree_path *p, unsigned from, unsigned
 
 int cz__snap_witness_make(cz__snap_witness *w, const cz__snap_vanilla *v, const cz__snap_shape *s,
                           const cz__snap_public *pub, cz_errinfo *ei) {
-    const size_t per = 2 * (size_t)s->levels_r * 7 + s->levels_to_apex;
+    const int poseidon = s->variant == CZ__SNAP_POSEIDON;
+    const size_t per = (poseidon ? 3 : 2) * (size_t)s->levels_r * 7 + s->levels_to_apex;
     const unsigned top = s->levels_to_apex + s->apex_bits;
     int hi = cz__snap_h_index(s, pub->h);
     memset(w, 0, sizeof *w);
     if (hi < 0 || v->nchallenges != s->challenges || v->nchallenges > CZ__SNAP_MAX_CHALLENGES)
         return cz_fail(ei, CZ_EINVAL, "snap: witness of a proof of another shape");
-    if ((w->paths = calloc(per * s->challenges, sizeof *w->paths)) == NULL)
+    if ((w->paths = calloc(per * s->challenges, sizeof *w->paths)) == NULL ||
+        (w->ch = calloc(s->challenges, sizeof *w->ch)) == NULL) {
+        cz__snap_witness_free(w);
         return cz_fail(ei, CZ_ENOMEM, "snap: the witness's paths");
+    }
     for (unsigned i = 0; i < s->challenges; i++) {
         const cz__snap_challenge_proof *cp = &v->ch[i];
         fr *at = w->paths + per * i;
@@ -282,9 +309,10 @@ int cz__snap_witness_make(cz__snap_witness *w, const cz__snap_vanilla *v, const 
         w->ch[i].path_r_new = at;
         at += flat_path(at, &cp->r_new.path, 0, s->levels_r);
         w->ch[i].path_d = at;
-        flat_path(at, &cp->d_new.path, 0, s->levels_to_apex);
+        flat_path(at, &cp->d_new.path, 0, poseidon ? s->levels_r : s->levels_to_apex);
     }
-    flat_path(w->part, &v->ch[0].d_new.path, top, s->challenge_bits);
+    if (!poseidon)
+        flat_path(w->part, &v->ch[0].d_new.path, top, s->challenge_bits);
     w->p.k = pub->k;
     w->p.h_index = (unsigned)hi;
     w->p.comm_r_old = pub->comm_r_old;
@@ -301,7 +329,9 @@ int cz__snap_witness_make(cz__snap_witness *w, const cz__snap_vanilla *v, const 
 
 void cz__snap_witness_free(cz__snap_witness *w) {
     free(w->paths);
+    free(w->ch);
     w->paths = NULL;
+    w->ch = NULL;
 }
 
 void cz__snap_public_inputs(fr out[4], const cz__snap_shape *s, const cz__snap_public *pub) {

@@ -24,6 +24,12 @@
  * leaf_r_new = leaf_r_old + leaf_d_new·rho, and tree D's node at the apex level is the apex leaf
  * the challenge falls under. That is what storage-proofs-update's verify checks and what the
  * circuit needs to be satisfied.
+ *
+ * The Poseidon variant (shape.variant, poseidon/vanilla.rs): the PartitionProof has no apex
+ * leaves (comm_c, then the challenge proofs), proof_d_new is a Poseidon path of tree R's shape
+ * under comm_d_new, and its one partition (k = 0) has the challenges of every SHA-256 partition,
+ * derived as partition 0's with log2(nodes) bits each. Its check is the same without the apex and
+ * partition path parts. (rust-fil-proofs has this variant's circuit, not its vanilla prover.)
  */
 #ifndef CUZK_FILECOIN_SNAP_VANILLA_H
 #define CUZK_FILECOIN_SNAP_VANILLA_H
@@ -32,7 +38,7 @@
 #include "filecoin/snap_circuit.h"
 
 #define CZ__SNAP_MAX_APEX       128
-#define CZ__SNAP_MAX_CHALLENGES 86
+#define CZ__SNAP_MAX_CHALLENGES (16 * 86) /* the Poseidon variant's one partition */
 
 typedef struct cz__snap_challenge_proof {
     cz__merkle_proof r_old, d_new, r_new;
@@ -75,7 +81,7 @@ int cz__snap_vanilla_check(const cz__snap_vanilla *v, const cz__snap_shape *s,
 /* The circuit's witness of a checked proof: p points into the rest. */
 typedef struct cz__snap_witness {
     cz__snap_partition p;
-    cz__snap_challenge ch[CZ__SNAP_MAX_CHALLENGES];
+    cz__snap_challenge *ch; /* the shape's challenges */
     cz_bls12381_fr part[8];
     cz_bls12381_fr *paths; /* the challenges' siblings */
 } cz__snap_witness;

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SnapDeals from the outside (docs/filecoin.md, "SnapDeals"): `cuzk filecoin fake-update`,
 # `vanilla-check`, and (not under a sanitizer: the key's setup alone takes about a minute on two
-# cores) `setup`, `prove` and `verify snap-update` of a 2 KiB update. Oracles: the independent
+# cores) `setup`, `prove` and `verify snap-update` of a 2 KiB update; all of them for the
+# Poseidon variant (snap-update-poseidon, whose 2 KiB key takes seconds) in every build. Oracles: the independent
 # @noble/curves verifier (tests/interop/bellperson_verify.mjs) with the public inputs computed
 # here from storage-proofs-update's PublicInputs (k | h_select << log2(partitions), h_select =
 # 1 << the first index of h among the size's six: 2 KiB's are all 1, so index 0; then
@@ -14,6 +15,15 @@ T=${2:?usage: test_snap.sh CUZK SCRATCH_DIR}
 rm -rf "$T" && mkdir -p "$T/u" "$T/v" "$T/p" || exit 1
 . "$(dirname "$0")/lib.sh"
 g() { awk -v k="$2" '$1 == k { print $2 }' "$1/request.txt"; }
+noble_inputs() { # DIR OUT: the public inputs of a 2 KiB update for the noble verifier: k = 0 and
+    # h_select = 1 (one partition; 2 KiB's hs are all 1), then the commitments as decimal strings
+    node -e 'const fs = require("fs");
+      const v = (k) => { const h = fs.readFileSync(process.argv[1] + "/request.txt", "utf8")
+        .match(new RegExp("^" + k + " ([0-9a-f]{64})$", "m"))[1];
+        return BigInt("0x" + h.match(/../g).reverse().join("")).toString(); };
+      fs.writeFileSync(process.argv[2], JSON.stringify([[String(0 | (1 << 0) << 0),
+        v("comm_r_old"), v("comm_d_new"), v("comm_r_new")]]));' "$1" "$2"
+}
 comms() { echo --comm-r-old "$(g "$1" comm_r_old)" --comm-d-new "$(g "$1" comm_d_new)" \
     --comm-r-new "$(g "$1" comm_r_new)"; }
 
@@ -49,15 +59,37 @@ if [ "${CZ_TEST_SANITIZER:-}" != address ] && [ "${CZ_TEST_SANITIZER:-}" != thre
         --comm-r-old "$(g "$T/v" comm_r_old)" --comm-d-new "$(g "$T/u" comm_d_new)" \
         --comm-r-new "$(g "$T/u" comm_r_new)" "$T/u/proof.bin"
     check "verify against another comm_r_old: invalid (exit 1)" test "$rc" = 1
-    node -e 'const fs = require("fs");
-      const v = (k) => { const h = fs.readFileSync(process.argv[1] + "/request.txt", "utf8")
-        .match(new RegExp("^" + k + " ([0-9a-f]{64})$", "m"))[1];
-        return BigInt("0x" + h.match(/../g).reverse().join("")).toString(); };
-      fs.writeFileSync(process.argv[2], JSON.stringify([[String(0 | (1 << 0) << 0),
-        v("comm_r_old"), v("comm_d_new"), v("comm_r_new")]]));' "$T/u" "$T/inputs.json"
+    noble_inputs "$T/u" "$T/inputs.json"
     node tests/interop/bellperson_verify.mjs "$T"/p/*.vk "$T/u/proof.bin" "$T/inputs.json" >"$T/out" 2>&1
     check "the noble verifier accepts the proof" test $? = 0
 fi
+# The Poseidon variant (snap-update-poseidon): 36 K rows at 2 KiB, cheap enough for every build.
+mkdir -p "$T/q" "$T/pq"
+cz filecoin fake-update --sector-size 2KiB --poseidon --seed 6 -o "$T/q"
+check "fake-update --poseidon: the variant in request.txt" \
+    bash -c "[ $rc = 0 ] && grep -q '^variant empty-sector-update-poseidon' '$T/q/request.txt'"
+cz filecoin vanilla-check snap-update-poseidon --registered-proof 0 $(comms "$T/q") --vanilla "$T/q/vanilla-0.bin"
+check "vanilla-check snap-update-poseidon: ok" bash -c "[ $rc = 0 ] && grep -q '^ok: 1 partitions of 10 challenges hold' '$T/out'"
+cz filecoin vanilla-check snap-update --registered-proof 0 $(comms "$T/q") --vanilla "$T/q/vanilla-0.bin"
+check "a Poseidon-variant proof taken as SHA-256's: exit 3, named" \
+    bash -c "[ $rc = 3 ] && grep -q 'the number of apex leaves is 10, not 8' '$T/err'"
+cz filecoin setup snap-update-poseidon --sector-size 2KiB --params-dir "$T/pq" --seed 0106
+check "setup snap-update-poseidon: its own key files" \
+    bash -c "[ $rc = 0 ] && [ -s '$T/pq/cuzk-empty-sector-update-poseidon-2048.vk' ]"
+cz filecoin prove snap-update-poseidon --params-dir "$T/pq" --registered-proof 0 $(comms "$T/q") \
+    --vanilla "$T/q/vanilla-0.bin" -o "$T/q/proof.bin"
+check "prove snap-update-poseidon: one 192-byte proof" \
+    bash -c "[ $rc = 0 ] && [ \$(wc -c <'$T/q/proof.bin') = 192 ]"
+cz filecoin verify snap-update-poseidon --params-dir "$T/pq" --registered-proof 0 $(comms "$T/q") "$T/q/proof.bin"
+check "verify snap-update-poseidon: valid" bash -c "[ $rc = 0 ] && grep -q '^valid' '$T/out'"
+cz filecoin verify snap-update-poseidon --params-dir "$T/pq" --registered-proof 0 \
+    --comm-r-old "$(g "$T/u" comm_r_old)" --comm-d-new "$(g "$T/q" comm_d_new)" \
+    --comm-r-new "$(g "$T/q" comm_r_new)" "$T/q/proof.bin"
+check "... against another comm_r_old: invalid (exit 1)" test "$rc" = 1
+noble_inputs "$T/q" "$T/q/inputs.json"
+node tests/interop/bellperson_verify.mjs "$T"/pq/*.vk "$T/q/proof.bin" "$T/q/inputs.json" >"$T/out" 2>&1
+check "the noble verifier accepts the Poseidon-variant proof" test $? = 0
+
 if [ "$fails" -ne 0 ]; then
     echo "$fails check(s) failed"
     exit 1

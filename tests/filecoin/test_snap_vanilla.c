@@ -5,7 +5,8 @@
  * Oracles: the byte layout of bincode as written down from storage-proofs-update's PartitionProof
  * (sizes computed here from it), sector updates made natively in full (snap_fake.h; the circuit's
  * test holds their witnesses to the recorded system), and the checks of storage-proofs-update's
- * verify: each tampering must be refused naming what failed.
+ * verify: each tampering must be refused naming what failed. The Poseidon variant's layout is
+ * poseidon/vanilla.rs's PartitionProof (comm_c and the challenge proofs).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -39,7 +40,7 @@ static void test_round_trip(void) {
         size_t len = 0, len2 = 0;
         memset(&v, 0, sizeof v);
         memset(&u, 0, sizeof u);
-        if (CHECK_EQ_INT(cz__snap_fake_make(&f, sizes[i], 1, 3, NULL), CZ_OK) &&
+        if (CHECK_EQ_INT(cz__snap_fake_make(&f, sizes[i], CZ__SNAP_SHA256, 1, 3, NULL), CZ_OK) &&
             CHECK_EQ_INT(cz__snap_fake_partition(&v, &pub, &f, f.s.partitions - 1, NULL), CZ_OK) &&
             CHECK_EQ_INT(cz__snap_vanilla_encode(&b, &len, &v, &f.s, NULL), CZ_OK)) {
             const size_t want = 32 + 8 + 32 * (size_t)f.s.apex_leaves + 8 +
@@ -76,7 +77,7 @@ static void test_refused(void) {
     cz__snap_public pub, p2;
     memset(&v, 0, sizeof v);
     /* 16 MiB, h = 10: four partitions, a partition path, tree R 8-2-0 */
-    if (CHECK_EQ_INT(cz__snap_fake_make(&f, 16 * KIB * KIB, 10, 5, NULL), CZ_OK) &&
+    if (CHECK_EQ_INT(cz__snap_fake_make(&f, 16 * KIB * KIB, CZ__SNAP_SHA256, 10, 5, NULL), CZ_OK) &&
         CHECK_EQ_INT(cz__snap_fake_partition(&v, &pub, &f, 2, NULL), CZ_OK) &&
         CHECK_EQ_INT(cz__snap_vanilla_check(&v, &f.s, &pub, NULL), CZ_OK)) {
         cz__snap_challenge_proof keep = v.ch[3];
@@ -137,7 +138,7 @@ static void test_bad_bytes(void) {
     uint8_t *b = NULL;
     size_t len = 0;
     memset(&v, 0, sizeof v);
-    if (CHECK_EQ_INT(cz__snap_fake_make(&f, 2 * KIB, 1, 9, NULL), CZ_OK) &&
+    if (CHECK_EQ_INT(cz__snap_fake_make(&f, 2 * KIB, CZ__SNAP_SHA256, 1, 9, NULL), CZ_OK) &&
         CHECK_EQ_INT(cz__snap_fake_partition(&v, &pub, &f, 0, NULL), CZ_OK) &&
         CHECK_EQ_INT(cz__snap_vanilla_encode(&b, &len, &v, &f.s, NULL), CZ_OK)) {
         uint8_t *c = malloc(len + 1);
@@ -159,7 +160,7 @@ static void test_bad_bytes(void) {
             c[32] = 7; /* 7 apex leaves */
             bad_bytes(c, len, &f.s, CZ_EFORMAT, "the number of apex leaves is 7, not 8");
             /* the 2 KiB bytes read as a 4 KiB proof: tree R 8-2-0 wants the Sub variant */
-            if (CHECK_EQ_INT(cz__snap_shape_get(&other, 4 * KIB, NULL), CZ_OK))
+            if (CHECK_EQ_INT(cz__snap_shape_get(&other, 4 * KIB, CZ__SNAP_SHA256, NULL), CZ_OK))
                 bad_bytes(b, len, &other, CZ_EFORMAT, "a proof of variant 0 (Single)");
         }
         free(c);
@@ -169,20 +170,53 @@ static void test_bad_bytes(void) {
     cz__snap_fake_free(&f);
 }
 
+/* The Poseidon variant: no apex leaves, tree D as tree R; a tampered tree D path is refused. */
+static void test_poseidon(void) {
+    static const uint64_t sizes[2] = {2 * KIB, 32 * KIB};
+    for (int i = 0; i < 2; i++) {
+        cz__snap_fake f;
+        cz__snap_vanilla v, u;
+        cz__snap_public pub;
+        uint8_t *b = NULL;
+        size_t len = 0;
+        memset(&v, 0, sizeof v);
+        memset(&u, 0, sizeof u);
+        if (CHECK_EQ_INT(cz__snap_fake_make(&f, sizes[i], CZ__SNAP_POSEIDON, 1, 3, NULL), CZ_OK) &&
+            CHECK_EQ_INT(cz__snap_fake_partition(&v, &pub, &f, 0, NULL), CZ_OK) &&
+            CHECK_EQ_INT(cz__snap_vanilla_encode(&b, &len, &v, &f.s, NULL), CZ_OK)) {
+            const size_t want =
+                32 + 8 + f.s.challenges * 3 * merkle_bytes(&f.s.tree_r, f.s.levels_r);
+            CHECK_EQ_INT(f.s.challenges, 10 * (i ? 2 : 1));
+            CHECK_EQ_SIZE(len, want);
+            if (CHECK_EQ_INT(cz__snap_vanilla_decode(&u, &f.s, b, len, 0, NULL), CZ_OK)) {
+                CHECK_EQ_INT(cz__snap_vanilla_check(&u, &f.s, &pub, NULL), CZ_OK);
+                u.ch[7].d_new.path.sib[1][2].l[0] ^= 1;
+                refused(&u, &f.s, &pub, CZ_EVERIFY, "challenge 7: proof_d_new does not lead");
+            }
+            pub.k = 1;
+            refused(&v, &f.s, &pub, CZ_EINVAL, "partition 1 of 1");
+        }
+        free(b);
+        cz__snap_vanilla_free(&u);
+        cz__snap_vanilla_free(&v);
+        cz__snap_fake_free(&f);
+    }
+}
+
 static void test_fake_limits(void) {
     cz__snap_fake f;
-    CHECK_EQ_INT(cz__snap_fake_make(&f, 32 * KIB * KIB * KIB, 10, 1, NULL), CZ_EINVAL);
+    CHECK_EQ_INT(cz__snap_fake_make(&f, 32 * KIB * KIB * KIB, CZ__SNAP_SHA256, 10, 1, NULL),
+                 CZ_EINVAL);
     cz__snap_fake_free(&f);
-    CHECK_EQ_INT(cz__snap_fake_make(&f, 2 * KIB, 10, 1, NULL), CZ_EINVAL);
+    CHECK_EQ_INT(cz__snap_fake_make(&f, 2 * KIB, CZ__SNAP_SHA256, 10, 1, NULL), CZ_EINVAL);
     cz__snap_fake_free(&f);
-    CHECK_EQ_INT(cz__snap_fake_make(&f, 3 * KIB, 1, 1, NULL), CZ_EINVAL);
+    CHECK_EQ_INT(cz__snap_fake_make(&f, 3 * KIB, CZ__SNAP_SHA256, 1, 1, NULL), CZ_EINVAL);
     cz__snap_fake_free(&f);
 }
 
 static const test_case cases[] = {
-    {"round_trip", test_round_trip},
-    {"refused", test_refused},
-    {"bad_bytes", test_bad_bytes},
+    {"round_trip", test_round_trip},   {"refused", test_refused},
+    {"bad_bytes", test_bad_bytes},     {"poseidon", test_poseidon},
     {"fake_limits", test_fake_limits},
 };
 
