@@ -395,7 +395,7 @@ static int fake_update(int argc, char **argv) {
     if (h > 64)
         return cz__cli_usage_error(cmd, "--h %llu is not one of this size's",
                                    (unsigned long long)h);
-    rc = cz__snap_fake_make(&f, sector_size, variant, (unsigned)h, seed, &ei);
+    rc = cz__snap_fake_make(&f, sector_size, variant, (unsigned)h, seed, 0, &ei);
     if (rc == CZ_OK)
         rc = write_update(&f, dir, &ei);
     cz__snap_fake_free(&f);

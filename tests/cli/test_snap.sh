@@ -63,6 +63,17 @@ if [ "${CZ_TEST_SANITIZER:-}" != address ] && [ "${CZ_TEST_SANITIZER:-}" != thre
     node tests/interop/bellperson_verify.mjs "$T"/p/*.vk "$T/u/proof.bin" "$T/inputs.json" >"$T/out" 2>&1
     check "the noble verifier accepts the proof" test $? = 0
 fi
+if [ "${CZ_TEST_SANITIZER:-}" != address ] && [ "${CZ_TEST_SANITIZER:-}" != thread ]; then
+    # a 32 GiB update (repeating leaves, about 20 s): its 16 partitions pass the native check
+    mkdir -p "$T/big"
+    cz filecoin fake-update --sector-size 32GiB -o "$T/big"
+    check "fake-update 32GiB: 16 partitions" \
+        bash -c "[ $rc = 0 ] && grep -q '^partitions 16' '$T/big/request.txt' && [ -s '$T/big/vanilla-15.bin' ]"
+    cz filecoin vanilla-check snap-update --registered-proof 3 $(comms "$T/big") \
+        $(for k in $(seq 0 15); do echo --vanilla "$T/big/vanilla-$k.bin"; done)
+    check "vanilla-check of the 32 GiB update: ok" \
+        bash -c "[ $rc = 0 ] && grep -q '^ok: 16 partitions of 86 challenges hold' '$T/out'"
+fi
 # The Poseidon variant (snap-update-poseidon): 36 K rows at 2 KiB, cheap enough for every build.
 mkdir -p "$T/q" "$T/pq"
 cz filecoin fake-update --sector-size 2KiB --poseidon --seed 6 -o "$T/q"

@@ -224,7 +224,7 @@ static void prove_partition(uint64_t size, cz__snap_variant variant, unsigned h,
     cz_r1cs r;
     memset(&v, 0, sizeof v);
     memset(&w, 0, sizeof w);
-    if (CHECK_EQ_INT(cz__snap_fake_make(&f, size, variant, h, 7, NULL), CZ_OK) &&
+    if (CHECK_EQ_INT(cz__snap_fake_make(&f, size, variant, h, 7, 0, NULL), CZ_OK) &&
         CHECK_EQ_INT(cz__snap_fake_partition(&v, &pub, &f, k, NULL), CZ_OK) &&
         CHECK_EQ_INT(cz__snap_vanilla_check(&v, &f.s, &pub, NULL), CZ_OK) &&
         CHECK_EQ_INT(cz__snap_witness_make(&w, &v, &f.s, &pub, NULL), CZ_OK) &&

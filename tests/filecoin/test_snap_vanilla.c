@@ -40,7 +40,7 @@ static void test_round_trip(void) {
         size_t len = 0, len2 = 0;
         memset(&v, 0, sizeof v);
         memset(&u, 0, sizeof u);
-        if (CHECK_EQ_INT(cz__snap_fake_make(&f, sizes[i], CZ__SNAP_SHA256, 1, 3, NULL), CZ_OK) &&
+        if (CHECK_EQ_INT(cz__snap_fake_make(&f, sizes[i], CZ__SNAP_SHA256, 1, 3, 0, NULL), CZ_OK) &&
             CHECK_EQ_INT(cz__snap_fake_partition(&v, &pub, &f, f.s.partitions - 1, NULL), CZ_OK) &&
             CHECK_EQ_INT(cz__snap_vanilla_encode(&b, &len, &v, &f.s, NULL), CZ_OK)) {
             const size_t want = 32 + 8 + 32 * (size_t)f.s.apex_leaves + 8 +
@@ -77,7 +77,8 @@ static void test_refused(void) {
     cz__snap_public pub, p2;
     memset(&v, 0, sizeof v);
     /* 16 MiB, h = 10: four partitions, a partition path, tree R 8-2-0 */
-    if (CHECK_EQ_INT(cz__snap_fake_make(&f, 16 * KIB * KIB, CZ__SNAP_SHA256, 10, 5, NULL), CZ_OK) &&
+    if (CHECK_EQ_INT(cz__snap_fake_make(&f, 16 * KIB * KIB, CZ__SNAP_SHA256, 10, 5, 0, NULL),
+                     CZ_OK) &&
         CHECK_EQ_INT(cz__snap_fake_partition(&v, &pub, &f, 2, NULL), CZ_OK) &&
         CHECK_EQ_INT(cz__snap_vanilla_check(&v, &f.s, &pub, NULL), CZ_OK)) {
         cz__snap_challenge_proof keep = v.ch[3];
@@ -138,7 +139,7 @@ static void test_bad_bytes(void) {
     uint8_t *b = NULL;
     size_t len = 0;
     memset(&v, 0, sizeof v);
-    if (CHECK_EQ_INT(cz__snap_fake_make(&f, 2 * KIB, CZ__SNAP_SHA256, 1, 9, NULL), CZ_OK) &&
+    if (CHECK_EQ_INT(cz__snap_fake_make(&f, 2 * KIB, CZ__SNAP_SHA256, 1, 9, 0, NULL), CZ_OK) &&
         CHECK_EQ_INT(cz__snap_fake_partition(&v, &pub, &f, 0, NULL), CZ_OK) &&
         CHECK_EQ_INT(cz__snap_vanilla_encode(&b, &len, &v, &f.s, NULL), CZ_OK)) {
         uint8_t *c = malloc(len + 1);
@@ -181,7 +182,8 @@ static void test_poseidon(void) {
         size_t len = 0;
         memset(&v, 0, sizeof v);
         memset(&u, 0, sizeof u);
-        if (CHECK_EQ_INT(cz__snap_fake_make(&f, sizes[i], CZ__SNAP_POSEIDON, 1, 3, NULL), CZ_OK) &&
+        if (CHECK_EQ_INT(cz__snap_fake_make(&f, sizes[i], CZ__SNAP_POSEIDON, 1, 3, 0, NULL),
+                         CZ_OK) &&
             CHECK_EQ_INT(cz__snap_fake_partition(&v, &pub, &f, 0, NULL), CZ_OK) &&
             CHECK_EQ_INT(cz__snap_vanilla_encode(&b, &len, &v, &f.s, NULL), CZ_OK)) {
             const size_t want =
@@ -203,21 +205,76 @@ static void test_poseidon(void) {
     }
 }
 
+/* Every partition of f checked natively; partition last's bytes of the layout's size. */
+static void check_all(const cz__snap_fake *f, size_t d_bytes) {
+    for (uint32_t k = 0; k < f->s.partitions; k++) {
+        cz__snap_vanilla v;
+        cz__snap_public pub;
+        uint8_t *b = NULL;
+        size_t len = 0;
+        memset(&v, 0, sizeof v);
+        if (CHECK_EQ_INT(cz__snap_fake_partition(&v, &pub, f, k, NULL), CZ_OK) &&
+            !CHECK_EQ_INT(cz__snap_vanilla_check(&v, &f->s, &pub, NULL), CZ_OK))
+            fprintf(stderr, "  partition %u\n", k);
+        if (k + 1 == f->s.partitions &&
+            CHECK_EQ_INT(cz__snap_vanilla_encode(&b, &len, &v, &f->s, NULL), CZ_OK))
+            CHECK_EQ_SIZE(len, 32 + (f->s.apex_leaves ? 8 + 32 * (size_t)f->s.apex_leaves : 0) + 8 +
+                                   f->s.challenges *
+                                       (2 * merkle_bytes(&f->s.tree_r, f->s.levels_r) + d_bytes));
+        free(b);
+        cz__snap_vanilla_free(&v);
+    }
+}
+
+/* Updates whose leaves repeat within each chunk of one rho (snap_fake.h): 32 GiB in both variants
+ * and 16 MiB, few distinct leaves; every partition must pass the native check (which hashes every
+ * path from its leaf), and the leaves must repeat as documented. */
+static void test_repeating(void) {
+    const cz__tree_shape binary = {2, 0, 0};
+    cz__snap_fake f;
+    if (CHECK_EQ_INT(cz__snap_fake_make(&f, 32 * KIB * KIB * KIB, CZ__SNAP_SHA256, 10, 2,
+                                        UINT64_C(1) << 14, NULL),
+                     CZ_OK)) {
+        const uint64_t chunk = UINT64_C(1) << 20; /* 2^30 nodes, h = 10 */
+        CHECK_EQ_INT(f.d.period, 16);
+        CHECK(cz_bls12381_fr_eq(cz__snap_tree_node(&f.d, 0, 5), cz__snap_tree_node(&f.d, 0, 21)));
+        CHECK(!cz_bls12381_fr_eq(cz__snap_tree_node(&f.d, 0, 5), cz__snap_tree_node(&f.d, 0, 6)));
+        CHECK(!cz_bls12381_fr_eq(cz__snap_tree_node(&f.d, 0, 5),
+                                 cz__snap_tree_node(&f.d, 0, chunk + 5)));
+        check_all(&f, merkle_bytes(&binary, 30));
+    }
+    cz__snap_fake_free(&f);
+    if (CHECK_EQ_INT(cz__snap_fake_make(&f, 32 * KIB * KIB * KIB, CZ__SNAP_POSEIDON, 10, 2,
+                                        UINT64_C(1) << 14, NULL),
+                     CZ_OK))
+        check_all(&f, merkle_bytes(&f.s.tree_r, f.s.levels_r));
+    cz__snap_fake_free(&f);
+    if (CHECK_EQ_INT(
+            cz__snap_fake_make(&f, 16 * KIB * KIB, CZ__SNAP_SHA256, 10, 3, UINT64_C(1) << 12, NULL),
+            CZ_OK))
+        check_all(&f, merkle_bytes(&binary, 19));
+    cz__snap_fake_free(&f);
+}
+
 static void test_fake_limits(void) {
     cz__snap_fake f;
-    CHECK_EQ_INT(cz__snap_fake_make(&f, 32 * KIB * KIB * KIB, CZ__SNAP_SHA256, 10, 1, NULL),
+    CHECK_EQ_INT(cz__snap_fake_make(&f, 32 * KIB * KIB * KIB, CZ__SNAP_SHA256, 10, 1,
+                                    UINT64_C(1) << 9, NULL),
+                 CZ_EINVAL); /* fewer distinct leaves than values of rho */
+    cz__snap_fake_free(&f);
+    CHECK_EQ_INT(cz__snap_fake_make(&f, 16 * KIB * KIB, CZ__SNAP_SHA256, 10, 1, 3 << 10, NULL),
                  CZ_EINVAL);
     cz__snap_fake_free(&f);
-    CHECK_EQ_INT(cz__snap_fake_make(&f, 2 * KIB, CZ__SNAP_SHA256, 10, 1, NULL), CZ_EINVAL);
+    CHECK_EQ_INT(cz__snap_fake_make(&f, 2 * KIB, CZ__SNAP_SHA256, 10, 1, 0, NULL), CZ_EINVAL);
     cz__snap_fake_free(&f);
-    CHECK_EQ_INT(cz__snap_fake_make(&f, 3 * KIB, CZ__SNAP_SHA256, 1, 1, NULL), CZ_EINVAL);
+    CHECK_EQ_INT(cz__snap_fake_make(&f, 3 * KIB, CZ__SNAP_SHA256, 1, 1, 0, NULL), CZ_EINVAL);
     cz__snap_fake_free(&f);
 }
 
 static const test_case cases[] = {
-    {"round_trip", test_round_trip},   {"refused", test_refused},
-    {"bad_bytes", test_bad_bytes},     {"poseidon", test_poseidon},
-    {"fake_limits", test_fake_limits},
+    {"round_trip", test_round_trip}, {"refused", test_refused},
+    {"bad_bytes", test_bad_bytes},   {"poseidon", test_poseidon},
+    {"repeating", test_repeating},   {"fake_limits", test_fake_limits},
 };
 
 int main(int argc, char **argv) {
