@@ -199,6 +199,9 @@ typedef struct cz_snap_circuit cz_snap_circuit;
 int cz_snap_circuit_create(cz_snap_circuit **out, uint64_t registered_proof, cz_threadpool *pool,
                            cz_errinfo *ei);
 void cz_snap_circuit_free(cz_snap_circuit *c); /* NULL is a no-op */
+/* As cz_porep_circuit_abc_on_gpu: the witness alone, compact, and a, b, c on the GPU from c's
+ * matrices (about 4 GB on each device for 32 GiB). */
+void cz_snap_circuit_abc_on_gpu(cz_snap_circuit *c, int on);
 int cz_snap_circuit_serves(const cz_snap_circuit *c, uint64_t registered_proof);
 int cz_snap_circuit_key_check(const cz_snap_circuit *c, const cz_bellperson_params *key,
                               cz_errinfo *ei);

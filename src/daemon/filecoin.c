@@ -41,7 +41,7 @@ struct cz_daemon_filecoin {
     char *param_dir;
     char *digest_store; /* keydigests.h; NULL: every start hashes the keys */
     int allow_untrusted;
-    int abc_on_gpu; /* PoRep's a, b, c computed on the GPU */
+    int abc_on_gpu; /* PoRep's and SnapDeals' a, b, c computed on the GPU */
     cz_srs *srs;
     cz_threadpool *pool;
     pthread_mutex_t lock;
@@ -139,6 +139,8 @@ static int circuit_make(void **out, circuit_kind kind, const cz_daemon_filecoin 
         rc = cz_snap_circuit_create(&snap, registered_proof, f->pool, ei);
     if (porep != NULL)
         cz_porep_circuit_abc_on_gpu(porep, f->abc_on_gpu);
+    if (snap != NULL)
+        cz_snap_circuit_abc_on_gpu(snap, f->abc_on_gpu);
     *out = post != NULL ? (void *)post : porep != NULL ? (void *)porep : (void *)snap;
     return rc;
 }

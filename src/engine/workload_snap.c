@@ -6,10 +6,12 @@
  * densities, shared by every job and partition of the size). A request is read and checked
  * natively first (cz_snap_input_load: a task per partition on the caller's pool), so a bad vanilla
  * proof is refused before it needs a key and costs no synthesis. The job keeps the decoded vanilla
- * proofs. Synthesizing partition p is its witness synthesized alone, put into the pooled buffers
- * in the recorded variable order, and each row's a, b, c from the recorded matrices with the input
- * constraints (cz__snap_synthesize); its public inputs must be the ones of the commitments, and
- * the proofs are verified against them before the job is done. The result is the partitions'
+ * proofs. Synthesizing partition p is its witness in chunks (the top, then a task per challenge on
+ * the pipeline's pool) into the pooled buffers in the recorded variable order, with each row's a,
+ * b, c and the input constraints (cz__snap_synthesize), or, when the circuit computes a, b, c on
+ * the GPU (cz_snap_circuit_abc_on_gpu), the witness alone and compact
+ * (cz__snap_synthesize_compact); its public inputs must be the ones of the commitments, and the
+ * proofs are verified against them before the job is done. The result is the partitions'
  * proofs in order, 192 bytes each.
  */
 #include <stdlib.h>
@@ -72,6 +74,10 @@ int cz_snap_circuit_create(cz_snap_circuit **out, uint64_t registered_proof, cz_
     return CZ_OK;
 }
 
+void cz_snap_circuit_abc_on_gpu(cz_snap_circuit *c, int on) {
+    c->rec.abc_on_gpu = on != 0;
+}
+
 void cz_snap_circuit_free(cz_snap_circuit *c) {
     if (c == NULL)
         return;
@@ -106,8 +112,13 @@ static int snap_synthesize(void **out, void *job, uint32_t p, const cz_part_env 
     (void)t;
     if ((rc = cz__bp_part_new(&pt, &j->g, env, ei)) != CZ_OK)
         return rc;
-    rc = cz__snap_synthesize((uint64_t(*)[4])pt->w, (uint64_t(*)[4])pt->a, (uint64_t(*)[4])pt->b,
-                             (uint64_t(*)[4])pt->c, &j->ld, p, &j->c->rec.r, env->pool, ei);
+    if (cz__bp_compact(&j->g))
+        rc = cz__snap_synthesize_compact(pt->bits, (uint64_t(*)[4])pt->vals, &j->ld, p,
+                                         &j->c->rec.r, env->pool, ei);
+    else
+        rc =
+            cz__snap_synthesize((uint64_t(*)[4])pt->w, (uint64_t(*)[4])pt->a, (uint64_t(*)[4])pt->b,
+                                (uint64_t(*)[4])pt->c, &j->ld, p, &j->c->rec.r, env->pool, ei);
     if (rc == CZ_OK) {
         cz__snap_partition_inputs(expect, &j->ld, p);
         rc = cz__bp_part_inputs_check(pt, &j->g, (const uint64_t(*)[4])expect, "snap", ei);

@@ -1,155 +1,48 @@
 /*
  * The synthesis of one PoRep partition (porep_prove.h: cz__porep_synthesize and its compact form)
- * in chunks: the top on the calling thread, then a task per challenge, each in a system of its
- * own whose aux and rows land where the whole circuit has them (after the top's and the
- * challenges' before it) and whose inputs are copied after theirs.
+ * in chunks (synth_chunks.h): the top, then a chunk per challenge.
  */
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cs/cs.h"
-#include "cuzk/r1cs.h"
 #include "filecoin/porep_prove.h"
+#include "filecoin/synth_chunks.h"
 
-typedef cz_bls12381_fr fr;
-
-/* A partition's synthesis: where it writes, and the counts of the top and of each challenge. */
-typedef struct synth_job {
-    uint64_t (*out)[4];    /* the witness, or a compact one's values */
-    uint64_t (*abc[3])[4]; /* NULL: the witness alone */
-    uint64_t *bits;        /* a compact witness's bits; NULL: a witness in full */
-    const cz_r1cs *r;      /* the recording (its booleans) */
+typedef struct porep_chunks {
     const cz__porep_loaded *ld;
+    const cz__porep_partition *p;
     const cz__porep_challenge *w;
     cz__porep_top top;
-    size_t ninput, top_aux, top_in, top_rows, per_aux, per_in, per_rows;
-    pthread_mutex_t lock;
-    int rc;
-    cz_errinfo ei;
-} synth_job;
+} porep_chunks;
 
-/* A fresh system for a chunk whose aux start at aux_at and rows at rows_at. */
-static int chunk_init(cz__cs *cs, const synth_job *sj, size_t aux_at, size_t naux, size_t rows_at,
-                      size_t nrows, cz_errinfo *ei) {
-    int rc = sj->abc[0] != NULL ? cz__cs_init(cs, CZ__CS_PROVE, CZ__CS_NO_DENSITY, ei)
-                                : cz__cs_init(cs, CZ__CS_WITNESS, 0, ei);
-    if (rc != CZ_OK)
-        return rc;
-    if (sj->bits != NULL) {
-        const size_t g0 = sj->ninput + aux_at, v0 = cz_r1cs_vals_before(sj->r, g0);
-        rc = cz__cs_use_compact(cs, sj->bits, g0, naux, (fr *)(sj->out + v0),
-                                cz_r1cs_vals_before(sj->r, g0 + naux) - v0, ei);
-    } else {
-        rc = cz__cs_use_buffers(cs, (fr *)(sj->out + sj->ninput + aux_at), naux,
-                                sj->abc[0] ? (fr *)(sj->abc[0] + rows_at) : NULL,
-                                sj->abc[1] ? (fr *)(sj->abc[1] + rows_at) : NULL,
-                                sj->abc[2] ? (fr *)(sj->abc[2] + rows_at) : NULL, nrows, ei);
-    }
-    if (rc != CZ_OK)
-        cz__cs_free(cs);
-    return rc;
+static void porep_top(cz__cs *cs, void *ctx) {
+    porep_chunks *pc = ctx;
+    cz__porep_circuit_top(cs, &pc->ld->shape, pc->p, &pc->top);
 }
 
-/* A compact chunk's values filled its share of the values (the recording's booleans in its
- * range are the ones it allocated as bits, by count). */
-static int chunk_vals_check(const cz__cs *cs, const char *what, size_t i, cz_errinfo *ei) {
-    if (!cs->compact || cs->nvals == cs->cvals_cap)
-        return CZ_OK;
-    return cz_fail(ei, CZ_EINTERNAL,
-                   "porep: %s %zu synthesized %zu values that are not bits, the recording %zu",
-                   what, i, cs->nvals, cs->cvals_cap);
+static void porep_challenge(cz__cs *cs, void *ctx, size_t i) {
+    const porep_chunks *pc = ctx;
+    cz__porep_circuit_challenge(cs, &pc->ld->shape, &pc->w[i], &pc->top);
 }
 
-static void synth_challenge(void *arg, size_t i) {
-    synth_job *sj = arg;
-    cz__cs cs;
-    cz_errinfo ei;
-    int rc;
-    cz_errinfo_clear(&ei);
-    if ((rc = chunk_init(&cs, sj, sj->top_aux + i * sj->per_aux, sj->per_aux,
-                         sj->top_rows + i * sj->per_rows, sj->per_rows, &ei)) == CZ_OK) {
-        cz__porep_circuit_challenge(&cs, &sj->ld->shape, &sj->w[i], &sj->top);
-        if ((rc = cz__cs_status(&cs, &ei)) == CZ_OK &&
-            (cs.naux != sj->per_aux || cs.ninput != 1 + sj->per_in || cs.nrows != sj->per_rows))
-            rc =
-                cz_fail(&ei, CZ_EINTERNAL,
-                        "porep: challenge %zu synthesized %zu aux, %zu inputs and %zu rows, the "
-                        "recording %zu, %zu and %zu",
-                        i, cs.naux, cs.ninput - 1, cs.nrows, sj->per_aux, sj->per_in, sj->per_rows);
-        if (rc == CZ_OK)
-            rc = chunk_vals_check(&cs, "challenge", i, &ei);
-        if (rc == CZ_OK)
-            memcpy(sj->out + 1 + sj->top_in + i * sj->per_in, cs.input + 1,
-                   sj->per_in * sizeof *sj->out);
-        cz__cs_free(&cs);
-    }
-    if (rc != CZ_OK) {
-        pthread_mutex_lock(&sj->lock);
-        if (sj->rc == CZ_OK) {
-            sj->rc = rc;
-            sj->ei = ei;
-        }
-        pthread_mutex_unlock(&sj->lock);
-    }
-}
-
-/* The top chunk, on this thread: its counts into sj, and the challenges' shares of the recording
- * of r. */
-static int synth_top(synth_job *sj, const cz__porep_partition *p, const cz_r1cs *r, unsigned k,
-                     cz_errinfo *ei) {
-    const size_t n = sj->ld->c1.per;
-    cz__cs cs;
-    int rc;
-    if ((rc = chunk_init(&cs, sj, 0, r->naux, 0, r->nrows, ei)) != CZ_OK)
-        return rc;
-    cz__porep_circuit_top(&cs, &sj->ld->shape, p, &sj->top);
-    if ((rc = cz__cs_status(&cs, ei)) == CZ_OK) {
-        sj->top_aux = cs.naux;
-        sj->top_in = cs.ninput - 1;
-        sj->top_rows = cs.nrows;
-        memcpy(sj->out, cs.input, cs.ninput * sizeof *sj->out); /* ONE and the top's inputs */
-        if (n == 0 || (r->naux - sj->top_aux) % n != 0 || (r->npublic - sj->top_in) % n != 0 ||
-            (r->nrows - sj->top_rows) % n != 0)
-            rc = cz_fail(ei, CZ_EINTERNAL,
-                         "porep: partition %u: the recording's counts past the top are not %zu "
-                         "equal challenges",
-                         k, n);
-        const size_t top_vals =
-            cs.compact ? cz_r1cs_vals_before(r, sj->ninput + sj->top_aux) - sj->ninput : 0;
-        if (rc == CZ_OK && cs.compact && cs.nvals != top_vals)
-            rc = cz_fail(ei, CZ_EINTERNAL,
-                         "porep: partition %u: the top synthesized %zu values that are not bits, "
-                         "the recording %zu",
-                         k, cs.nvals, top_vals);
-        sj->per_aux = (r->naux - sj->top_aux) / n;
-        sj->per_in = (r->npublic - sj->top_in) / n;
-        sj->per_rows = (r->nrows - sj->top_rows) / n;
-    }
-    cz__cs_free(&cs);
-    return rc;
-}
-
-/* The top, then the challenges on pool, into sj's buffers (out, abc or bits set by the caller). */
-static int synthesize(synth_job *sj, const cz__porep_loaded *ld, unsigned k, const cz_r1cs *r,
+/* Partition k in full (bits NULL) or compact, as the two entry points take it. */
+static int synthesize(uint64_t (*out)[4], uint64_t (*a)[4], uint64_t (*b)[4], uint64_t (*c)[4],
+                      uint64_t *bits, const cz__porep_loaded *ld, unsigned k, const cz_r1cs *r,
                       cz_threadpool *pool, cz_errinfo *ei) {
     cz__porep_challenge *w = calloc(ld->c1.per ? ld->c1.per : 1, sizeof *w);
     cz__porep_partition p;
+    porep_chunks pc;
+    cz__synth_chunks sc = {"porep", ld->c1.per, &pc, porep_top, porep_challenge};
     int rc;
     if (w == NULL)
         return cz_fail(ei, CZ_ENOMEM, "porep: %u challenges", ld->c1.per);
-    sj->ld = ld;
-    sj->w = w;
-    sj->r = r;
-    sj->ninput = (size_t)r->npublic + 1;
+    memset(&pc, 0, sizeof pc);
+    pc.ld = ld;
+    pc.p = &p;
+    pc.w = w;
     cz__porep_vanilla_witness(&p, w, &ld->c1, k);
-    if ((rc = synth_top(sj, &p, r, k, ei)) == CZ_OK) {
-        pthread_mutex_init(&sj->lock, NULL);
-        cz_threadpool_run(pool, synth_challenge, sj, ld->c1.per);
-        pthread_mutex_destroy(&sj->lock);
-        if ((rc = sj->rc) != CZ_OK && ei != NULL)
-            *ei = sj->ei;
-    }
+    rc = bits != NULL ? cz__synth_chunks_compact(bits, out, &sc, k, r, pool, ei)
+                      : cz__synth_chunks_run(out, a, b, c, &sc, k, r, pool, ei);
     free(w);
     return rc;
 }
@@ -157,44 +50,11 @@ static int synthesize(synth_job *sj, const cz__porep_loaded *ld, unsigned k, con
 int cz__porep_synthesize(uint64_t (*out)[4], uint64_t (*a)[4], uint64_t (*b)[4], uint64_t (*c)[4],
                          const cz__porep_loaded *ld, unsigned k, const cz_r1cs *r,
                          cz_threadpool *pool, cz_errinfo *ei) {
-    synth_job sj;
-    int rc;
-    if ((a == NULL) != (b == NULL) || (a == NULL) != (c == NULL))
-        return cz_fail(ei, CZ_EINVAL, "porep: a, b and c, or none of them");
-    memset(&sj, 0, sizeof sj);
-    sj.out = out;
-    sj.abc[0] = a;
-    sj.abc[1] = b;
-    sj.abc[2] = c;
-    rc = synthesize(&sj, ld, k, r, pool, ei);
-    if (rc == CZ_OK && a != NULL) /* bellperson's input constraints: input_i · 0 = 0 */
-        for (size_t i = 0; i < sj.ninput; i++) {
-            memcpy(a[r->nrows + i], out[i], sizeof *a);
-            memset(b[r->nrows + i], 0, sizeof *b);
-            memset(c[r->nrows + i], 0, sizeof *c);
-        }
-    return rc;
+    return synthesize(out, a, b, c, NULL, ld, k, r, pool, ei);
 }
 
 int cz__porep_synthesize_compact(uint64_t *bits, uint64_t (*vals)[4], const cz__porep_loaded *ld,
                                  unsigned k, const cz_r1cs *r, cz_threadpool *pool,
                                  cz_errinfo *ei) {
-    const size_t words = cz_r1cs_bool_words(r->nvars);
-    synth_job sj;
-    int rc;
-    if (r->booleans == NULL)
-        return cz_fail(ei, CZ_EINVAL, "porep: a compact witness needs the recording's booleans");
-    memset(bits, 0, words * sizeof *bits);
-    memset(&sj, 0, sizeof sj);
-    sj.out = vals;
-    sj.bits = bits;
-    if ((rc = synthesize(&sj, ld, k, r, pool, ei)) != CZ_OK)
-        return rc;
-    for (size_t i = 0; i < words; i++) /* a bit where the recording has no boolean */
-        if ((bits[i] & ~r->booleans[i]) != 0)
-            return cz_fail(ei, CZ_EINTERNAL,
-                           "porep: partition %u: variable %zu was synthesized as a bit, the "
-                           "recording has a value there",
-                           k, i * 64 + (size_t)__builtin_ctzll(bits[i] & ~r->booleans[i]));
-    return CZ_OK;
+    return synthesize(vals, NULL, NULL, NULL, bits, ld, k, r, pool, ei);
 }

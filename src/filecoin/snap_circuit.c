@@ -14,8 +14,8 @@ typedef cz_bls12381_fr fr;
 #define KIB               (UINT64_C(1) << 10)
 #define MIB               (UINT64_C(1) << 20)
 #define GIB               (UINT64_C(1) << 30)
-#define CUSTOM_TAG_ID     1   /* HashType::Custom(CType::Arbitrary(1)): the tag 2^40 */
-#define MAX_APEX_LEAVES   128 /* and the most siblings a blank path needs */
+#define CUSTOM_TAG_ID     1 /* HashType::Custom(CType::Arbitrary(1)): the tag 2^40 */
+#define MAX_APEX_LEAVES   CZ__SNAP_MAX_APEX /* and the most siblings a blank path needs */
 #define MAX_CHALLENGE_LEN 64
 
 /* Sector sizes and their tree R shapes (constants.rs validate_tree_r_shape). */
@@ -220,17 +220,10 @@ static void alloc_all(cz__cs *cs, cz__num *out, const fr *v, size_t n) {
         out[i] = cz__num_alloc(cs, &v[i]);
 }
 
-/* What the challenges take from the top. */
-typedef struct {
-    cz__num phi, comm_d_new, root_r_old, root_r_new;
-    cz__num apex[MAX_APEX_LEAVES];
-    cz__bool k_bits[8], h_select[CZ__SNAP_HS];
-    cz__bool *gen; /* the challenges' generated bits */
-} top_state;
-
-static void challenge(cz__cs *cs, const cz__snap_shape *s, const cz__snap_challenge *ch,
-                      const top_state *top, const cz__bool *gen_bits) {
+void cz__snap_circuit_challenge(cz__cs *cs, const cz__snap_shape *s, const cz__snap_challenge *ch,
+                                const cz__snap_top *top, size_t c) {
     const unsigned nbits = s->challenge_bits, rand_bits = nbits - s->partition_bits;
+    const cz__bool *gen_bits = top->gen + c * rand_bits;
     const unsigned r_sibs =
         (s->levels_r - (s->tree_r.sub != 0) - (s->tree_r.top != 0)) * (s->tree_r.base - 1) +
         (s->tree_r.sub ? s->tree_r.sub - 1 : 0) + (s->tree_r.top ? s->tree_r.top - 1 : 0);
@@ -271,13 +264,28 @@ static void challenge(cz__cs *cs, const cz__snap_shape *s, const cz__snap_challe
     free(sib);
 }
 
-/* The top of the circuit (see the header), the challenges' bits into top->gen. */
-static void top_circuit(cz__cs *cs, const cz__snap_shape *s, const cz__snap_partition *p,
-                        top_state *top) {
+void cz__snap_circuit_top(cz__cs *cs, const cz__snap_shape *s, const cz__snap_partition *p,
+                          cz__snap_top *top) {
     const unsigned nsel = s->partition_bits + CZ__SNAP_HS;
     cz__num k_and_h, partition, comm_r_old, comm_d_new, comm_r_new, comm_c, path[8], calc;
     cz__bit bits[8 + CZ__SNAP_HS];
     fr v;
+    memset(top, 0, sizeof *top);
+    if (p->k >= s->partitions || p->h_index >= CZ__SNAP_HS) {
+        cz__cs_fail(cs, CZ_EINVAL, "snap: partition %u of %u, h index %u of %d", p->k,
+                    s->partitions, p->h_index, CZ__SNAP_HS);
+        return;
+    }
+    if (s->challenge_bits > MAX_CHALLENGE_LEN || s->partition_bits > 8 ||
+        s->apex_leaves > MAX_APEX_LEAVES) {
+        cz__cs_fail(cs, CZ_EINVAL, "snap: shape out of range");
+        return;
+    }
+    if ((top->gen = calloc((size_t)s->challenges * (s->challenge_bits - s->partition_bits),
+                           sizeof *top->gen)) == NULL) {
+        cz__cs_fail(cs, CZ_ENOMEM, "snap: the challenges' bits");
+        return;
+    }
     cz_bls12381_fr_from_u64(&v, (uint64_t)p->k | (UINT64_C(1) << p->h_index) << s->partition_bits);
     k_and_h = cz__num_alloc(cs, &v);
     cz__num_inputize(cs, &k_and_h);
@@ -321,32 +329,23 @@ static void top_circuit(cz__cs *cs, const cz__snap_shape *s, const cz__snap_part
                                 s->challenge_bits - s->partition_bits);
 }
 
+void cz__snap_top_free(cz__snap_top *top) {
+    free(top->gen);
+    top->gen = NULL;
+}
+
 /* The circuit with nchallenges of p's challenges. */
 static void circuit_n(cz__cs *cs, const cz__snap_shape *s, const cz__snap_partition *p,
                       size_t nchallenges) {
-    const unsigned rand_bits = s->challenge_bits - s->partition_bits;
-    top_state *top;
-    if (p->k >= s->partitions || p->h_index >= CZ__SNAP_HS) {
-        cz__cs_fail(cs, CZ_EINVAL, "snap: partition %u of %u, h index %u of %d", p->k,
-                    s->partitions, p->h_index, CZ__SNAP_HS);
-        return;
-    }
-    if (s->challenge_bits > MAX_CHALLENGE_LEN || s->partition_bits > 8 ||
-        s->apex_leaves > MAX_APEX_LEAVES) {
-        cz__cs_fail(cs, CZ_EINVAL, "snap: shape out of range");
-        return;
-    }
-    top = calloc(1, sizeof *top);
-    if (top == NULL ||
-        (top->gen = calloc((size_t)s->challenges * rand_bits, sizeof *top->gen)) == NULL) {
-        free(top);
+    cz__snap_top *top = calloc(1, sizeof *top);
+    if (top == NULL) {
         cz__cs_fail(cs, CZ_ENOMEM, "snap: the top of the circuit");
         return;
     }
-    top_circuit(cs, s, p, top);
+    cz__snap_circuit_top(cs, s, p, top);
     for (size_t c = 0; c < nchallenges && cz__cs_status(cs, NULL) == CZ_OK; c++)
-        challenge(cs, s, &p->challenges[c], top, top->gen + c * rand_bits);
-    free(top->gen);
+        cz__snap_circuit_challenge(cs, s, &p->challenges[c], top, c);
+    cz__snap_top_free(top);
     free(top);
 }
 

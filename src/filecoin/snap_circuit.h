@@ -43,7 +43,8 @@
 
 #include "gadgets/por.h"
 
-#define CZ__SNAP_HS 6 /* the h values a circuit knows */
+#define CZ__SNAP_HS       6   /* the h values a circuit knows */
+#define CZ__SNAP_MAX_APEX 128 /* the most apex leaves a partition has */
 
 /* The two circuits: tree D by SHA-256 (what Filecoin proves) or by Poseidon. */
 typedef enum cz__snap_variant { CZ__SNAP_SHA256 = 0, CZ__SNAP_POSEIDON = 1 } cz__snap_variant;
@@ -92,6 +93,23 @@ typedef struct cz__snap_partition {
 
 /* The partition's circuit into cs. Faults (k or h_index out of range) are the system's error. */
 void cz__snap_circuit(cz__cs *cs, const cz__snap_shape *shape, const cz__snap_partition *p);
+
+/* The circuit in pieces, for a synthesis in chunks (synth_chunks.h): the top, then each challenge
+ * c in a system of its own (WITNESS, or PROVE without densities) with the top's state, has the
+ * rows and variables it has in the whole circuit, in the same order. What the challenges take
+ * from the top: */
+typedef struct cz__snap_top {
+    cz__num phi, comm_d_new, root_r_old, root_r_new;
+    cz__num apex[CZ__SNAP_MAX_APEX];
+    cz__bool k_bits[8], h_select[CZ__SNAP_HS];
+    cz__bool *gen; /* the challenges' generated bits (malloc'd by the top) */
+} cz__snap_top;
+
+void cz__snap_circuit_top(cz__cs *cs, const cz__snap_shape *shape, const cz__snap_partition *p,
+                          cz__snap_top *top);
+void cz__snap_circuit_challenge(cz__cs *cs, const cz__snap_shape *shape,
+                                const cz__snap_challenge *ch, const cz__snap_top *top, size_t c);
+void cz__snap_top_free(cz__snap_top *top);
 
 /* The blank circuit of one partition of shape (every value zero) into cs; nchallenges 0 means
  * the shape's (fewer: a count that extrapolates, the challenges being alike). CZ_ENOMEM, or the

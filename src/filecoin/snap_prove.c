@@ -9,6 +9,7 @@
 #include "cuzk/r1cs.h"
 #include "filecoin/recording.h"
 #include "filecoin/snap_prove.h"
+#include "filecoin/synth_chunks.h"
 
 typedef cz_bls12381_fr fr;
 
@@ -144,28 +145,54 @@ int cz__snap_record(cz_r1cs *r, const cz__snap_shape *shape, cz_errinfo *ei) {
     return rc;
 }
 
+/* A partition's synthesis in chunks (synth_chunks.h): the top, then a chunk per challenge. */
+typedef struct snap_chunks {
+    const cz__snap_shape *shape;
+    const cz__snap_witness *w;
+    cz__snap_top top;
+} snap_chunks;
+
+static void snap_top(cz__cs *cs, void *ctx) {
+    snap_chunks *sc = ctx;
+    cz__snap_circuit_top(cs, sc->shape, &sc->w->p, &sc->top);
+}
+
+static void snap_challenge(cz__cs *cs, void *ctx, size_t c) {
+    const snap_chunks *sc = ctx;
+    cz__snap_circuit_challenge(cs, sc->shape, &sc->w->p.challenges[c], &sc->top, c);
+}
+
+/* Partition k in full (bits NULL) or compact, as the two entry points take it. */
+static int synthesize(uint64_t (*out)[4], uint64_t (*a)[4], uint64_t (*b)[4], uint64_t (*c)[4],
+                      uint64_t *bits, const cz__snap_loaded *ld, unsigned k, const cz_r1cs *r,
+                      cz_threadpool *pool, cz_errinfo *ei) {
+    cz__snap_public pub = ld->pub;
+    cz__snap_witness w;
+    snap_chunks ctx;
+    cz__synth_chunks sc = {"snap", ld->shape.challenges, &ctx, snap_top, snap_challenge};
+    int rc;
+    pub.k = k;
+    if ((rc = cz__snap_witness_make(&w, &ld->v[k], &ld->shape, &pub, ei)) != CZ_OK)
+        return rc;
+    memset(&ctx, 0, sizeof ctx);
+    ctx.shape = &ld->shape;
+    ctx.w = &w;
+    rc = bits != NULL ? cz__synth_chunks_compact(bits, out, &sc, k, r, pool, ei)
+                      : cz__synth_chunks_run(out, a, b, c, &sc, k, r, pool, ei);
+    cz__snap_top_free(&ctx.top);
+    cz__snap_witness_free(&w);
+    return rc;
+}
+
 int cz__snap_synthesize(uint64_t (*out)[4], uint64_t (*a)[4], uint64_t (*b)[4], uint64_t (*c)[4],
                         const cz__snap_loaded *ld, unsigned k, const cz_r1cs *r,
                         cz_threadpool *pool, cz_errinfo *ei) {
-    cz__snap_public pub = ld->pub;
-    cz__snap_witness w;
-    cz_r1cs view = *r; /* the recording's matrices, this partition's witness */
-    cz__cs cs;
-    int rc;
-    pub.k = k;
-    view.w = out;
-    if ((rc = cz__snap_witness_make(&w, &ld->v[k], &ld->shape, &pub, ei)) != CZ_OK)
-        return rc;
-    if ((rc = cz__cs_init(&cs, CZ__CS_WITNESS, 0, ei)) == CZ_OK) {
-        cz__snap_circuit(&cs, &ld->shape, &w.p);
-        rc = cz__cs_values_to_r1cs(&view, &cs, ei);
-        cz__cs_free(&cs);
-    }
-    cz__snap_witness_free(&w);
-    if (rc == CZ_OK && a != NULL)
-        rc = cz_r1cs_eval(a, b, c, &view, (size_t)r->nrows + r->npublic + 1,
-                          CZ_R1CS_EVAL_INPUT_ROWS, pool, ei);
-    return rc;
+    return synthesize(out, a, b, c, NULL, ld, k, r, pool, ei);
+}
+
+int cz__snap_synthesize_compact(uint64_t *bits, uint64_t (*vals)[4], const cz__snap_loaded *ld,
+                                unsigned k, const cz_r1cs *r, cz_threadpool *pool, cz_errinfo *ei) {
+    return synthesize(vals, NULL, NULL, NULL, bits, ld, k, r, pool, ei);
 }
 
 void cz__snap_partition_inputs(uint64_t (*out)[4], const cz__snap_loaded *ld, unsigned k) {

@@ -47,14 +47,18 @@ void cz__snap_loaded_free(cz__snap_loaded *ld);
 /* The blank partition circuit of shape recorded into *r (free with cz_r1cs_free). */
 int cz__snap_record(cz_r1cs *r, const cz__snap_shape *shape, cz_errinfo *ei);
 
-/* Partition k of ld synthesized in the variable order of r (cz__snap_record of its shape):
+/* Partition k of ld synthesized in the variable order of r (cz__snap_record of its shape), in
+ * chunks on pool (synth_chunks.h: the top, then a task per challenge; NULL: this thread):
  * out[0..r->nvars) the witness in Montgomery limbs (input i at i, aux j at ninput + j); with a, b,
- * c (all or none; r->nrows + ninput entries each) each row's evaluations from r's matrices and
- * bellperson's input constraints after them, on pool (NULL: this thread). The partition's witness
- * is synthesized alone (WITNESS) and must have the recording's counts (CZ_EFORMAT). */
+ * c (all or none; r->nrows + ninput entries each) each row's evaluations and bellperson's input
+ * constraints after them. The counts must be the recording's (CZ_EINTERNAL). */
 int cz__snap_synthesize(uint64_t (*out)[4], uint64_t (*a)[4], uint64_t (*b)[4], uint64_t (*c)[4],
                         const cz__snap_loaded *ld, unsigned k, const cz_r1cs *r,
                         cz_threadpool *pool, cz_errinfo *ei);
+/* The same witness compact (cuzk/r1cs.h; r->booleans required): bits, cz_r1cs_bool_words(nvars)
+ * words, and vals, cz_r1cs_nvals(r) entries, the inputs first. */
+int cz__snap_synthesize_compact(uint64_t *bits, uint64_t (*vals)[4], const cz__snap_loaded *ld,
+                                unsigned k, const cz_r1cs *r, cz_threadpool *pool, cz_errinfo *ei);
 /* The 4 public inputs of partition k of ld (canonical limbs). */
 void cz__snap_partition_inputs(uint64_t (*out)[4], const cz__snap_loaded *ld, unsigned k);
 

@@ -37,7 +37,6 @@
 #include "filecoin/merkle.h"
 #include "filecoin/snap_circuit.h"
 
-#define CZ__SNAP_MAX_APEX       128
 #define CZ__SNAP_MAX_CHALLENGES (16 * 86) /* the Poseidon variant's one partition */
 
 typedef struct cz__snap_challenge_proof {

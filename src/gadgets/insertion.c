@@ -8,6 +8,14 @@
 cz__num cz__pick(cz__cs *cs, const cz__bool *cond, const cz__num *a, const cz__num *b) {
     cz__num c = cz__num_alloc(cs, cz__bool_value(cond) ? &a->value : &b->value);
     cz__lc la, lb, lc;
+    if (!cz__cs_needs_lcs(cs)) { /* the row by its values: cond, a and b may be another system's */
+        cz_bls12381_fr va, vb, vc;
+        cz_bls12381_fr_sub(&va, &b->value, &a->value);
+        cz_bls12381_fr_from_u64(&vb, (uint64_t)cz__bool_value(cond));
+        cz_bls12381_fr_sub(&vc, &b->value, &c.value);
+        cz__cs_enforce_values(cs, &va, &vb, &vc);
+        return c;
+    }
     cz__lc_init(&la);
     cz__lc_init(&lb);
     cz__lc_init(&lc);

@@ -57,8 +57,12 @@ check "... comm_r_old, comm_d_new, comm_r_new as 64 hex digits" \
     test "$(grep -cE '^comm_(r_old|d_new|r_new) [0-9a-f]{64}$' "$T/fu/request.txt")" = 3
 cz filecoin fake-update --sector-size 2KiB --h 10 -o "$T/fu"
 check "fake-update 2KiB --h 10: exit 2, h named" bash -c "[ $rc = 2 ] && grep -q 'h = 10' '$T/err'"
-cz filecoin fake-update --sector-size 32GiB -o "$T/fu"
-check "fake-update 32GiB: exit 2, refused by size" bash -c "[ $rc = 2 ] && grep -q '512 MiB' '$T/err'"
+cz filecoin fake-update --sector-size 4GiB -o "$T/fu"
+check "fake-update 4GiB: exit 2, the size named" bash -c "[ $rc = 2 ] && grep -q '4294967296 bytes' '$T/err'"
+# the Poseidon variant: storage-proofs-update's tests/circuit_poseidon.rs count 32,164 at 1 KiB
+cz filecoin circuit-info snap-update-poseidon --sector-size 1KiB
+check "snap-update-poseidon 1KiB: 32164 constraints, 5 inputs" \
+    bash -c "[ $rc = 0 ] && grep -q '\"constraints\":32164,\"inputs\":5,' '$T/out'"
 cz filecoin circuit-info bogus --sector-size 2KiB
 check "unknown kind: exit 2, named" bash -c "[ $rc = 2 ] && grep -q \"unknown kind 'bogus'\" '$T/err'"
 cz filecoin circuit-info window-post --sector-size 3KiB
