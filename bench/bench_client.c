@@ -9,6 +9,7 @@
  *           | --workload zkey --zkey FILE --wtns FILE
  *           | --workload winning-post|window-post --request DIR  (bench_client_post.c)
  *           | --workload porep-c2 --c1 FILE [--miner ID] [--sector N]  (bench_client_porep.c)
+ *           | --workload snap-update --request DIR  (bench_client_snap.c)
  *
  * ADDR is unix:///path or host:port (default: the daemon's default daemon.listen). A proof is one
  * Prove call (submit + await on the daemon); its line has the job id, wall time (call to answer),
@@ -99,6 +100,10 @@ static int is_porep(const client_opts *o) {
     return strcmp(o->workload, "porep-c2") == 0;
 }
 
+static int is_snap(const client_opts *o) {
+    return strcmp(o->workload, "snap-update") == 0;
+}
+
 static int parse(client_opts *o, int argc, char **argv, const char *addr) {
     const char *cmd = argv[0];
     unsigned allowed = cmd_opts(cmd);
@@ -141,10 +146,10 @@ static int parse(client_opts *o, int argc, char **argv, const char *addr) {
         } else if ((need = OPT_W, strcmp(a, "--workload") == 0)) {
             if (strcmp(v, "porep-synth") != 0 && strcmp(v, "zkey") != 0 &&
                 strcmp(v, "winning-post") != 0 && strcmp(v, "window-post") != 0 &&
-                strcmp(v, "porep-c2") != 0)
+                strcmp(v, "porep-c2") != 0 && strcmp(v, "snap-update") != 0)
                 return bench_usage_error(cmd,
                                          "--workload takes porep-synth, zkey, winning-post, "
-                                         "window-post or porep-c2",
+                                         "window-post, porep-c2 or snap-update",
                                          v);
             o->workload = v;
         } else if ((need = OPT_W, strcmp(a, "--c1") == 0)) {
@@ -256,12 +261,13 @@ static int parse(client_opts *o, int argc, char **argv, const char *addr) {
         return bench_usage_error(cmd, "--workload zkey needs --zkey FILE and --wtns FILE", NULL);
     if (strcmp(o->workload, "zkey") != 0 && (o->zkey != NULL || o->wtns != NULL))
         return bench_usage_error(cmd, "--zkey/--wtns need --workload zkey", NULL);
-    if (is_post(o) != (o->request != NULL))
-        return bench_usage_error(cmd, "--request DIR goes with --workload winning-post|window-post",
-                                 NULL);
+    if ((is_post(o) || is_snap(o)) != (o->request != NULL))
+        return bench_usage_error(
+            cmd, "--request DIR goes with --workload winning-post|window-post|snap-update", NULL);
     if (is_porep(o) != (o->c1 != NULL))
         return bench_usage_error(cmd, "--c1 FILE goes with --workload porep-c2", NULL);
-    if ((is_post(o) || is_porep(o)) && !priority_given) /* the daemon's default for the kind */
+    if ((is_post(o) || is_porep(o) || is_snap(o)) &&
+        !priority_given) /* the daemon's default for the kind */
         o->priority = CUZK__V1__PRIORITY__PRIORITY_UNSPECIFIED;
     if ((allowed & OPT_S) && (o->key == NULL || o->nvalues == 0))
         return bench_usage_error(cmd, "needs --key TABLE.KEY and --values V1,V2,..", NULL);
@@ -276,6 +282,8 @@ static int prepare(client_opts *o) {
         return bench_client_post_load(o);
     if (is_porep(o))
         return bench_client_porep_load(o);
+    if (is_snap(o))
+        return bench_client_snap_load(o);
     if (strcmp(o->workload, "zkey") != 0)
         return BENCH_OK;
     if (cz_file_read(&o->wtns_data, &o->wtns_len, o->wtns, &ei) != CZ_OK) {
@@ -393,6 +401,8 @@ static void prove_one(proof_res *r, cz_grpc_client *cl, const client_opts *o, ui
         bench_client_post_request(&sub, o);
     } else if (is_porep(o)) {
         bench_client_porep_request(&sub, o);
+    } else if (is_snap(o)) {
+        bench_client_snap_request(&sub, o);
     } else if (strcmp(o->workload, "zkey") == 0) {
         sub.proof_kind = CUZK__V1__PROOF_KIND__SNARKJS_ZKEY;
         sub.zkey_path = (char *)o->zkey_abs;
@@ -572,14 +582,15 @@ int bench_client_batch(client_batch *out, cz_grpc_client *cl, const client_opts 
     if (busy0 >= 0 && busy1 >= 0 && ndev1 > 0 && ndev0 == ndev1)
         out->busy_pct = 100.0 * (busy1 - busy0) / ndev1 / (br.b.batch_ms / 1e3);
     /* no scale; one partition, or the C1's */
-    int zkey = strcmp(o->workload, "zkey") == 0 || is_post(o) || is_porep(o);
+    int zkey = strcmp(o->workload, "zkey") == 0 || is_post(o) || is_porep(o) || is_snap(o);
     fprintf(lines,
             "{\"bench\":\"client\",\"summary\":true,\"workload\":\"%s\",\"curve\":\"%s\","
             "\"scale\":%u,\"partitions\":%u,\"count\":%d,\"concurrency\":%d,\"done\":%d,",
             o->workload, zkey ? "" : o->curve, zkey ? 0 : o->scale,
-            is_porep(o) ? o->porep_partitions
-            : zkey      ? 1
-                        : o->partitions,
+            is_porep(o)  ? o->porep_partitions
+            : is_snap(o) ? (unsigned)o->snap_nvanilla
+            : zkey       ? 1
+                         : o->partitions,
             o->count, o->conc, out->b.done);
     bench_batch_json(lines, &out->b);
     if (out->busy_pct >= 0)
@@ -735,6 +746,7 @@ out:
     free(o.values_buf);
     bench_client_post_free(&o);
     bench_client_porep_free(&o);
+    bench_client_snap_free(&o);
     return rc;
 }
 

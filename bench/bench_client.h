@@ -21,7 +21,8 @@ typedef struct client_opts {
     const char *cmd;  /* the subcommand */
     const char *addr; /* -a/--addr */
     /* The proof: --workload porep-synth (--scale, --partitions, --curve, --seed), zkey
-     * (--zkey, --wtns), winning-post or window-post (--request DIR, bench_client_post.c);
+     * (--zkey, --wtns), winning-post or window-post (--request DIR, bench_client_post.c),
+     * porep-c2 (--c1 FILE), snap-update (--request DIR, bench_client_snap.c);
      * --priority, --id (request id), -o (the proof's bytes into a file; single only). */
     const char *workload, *curve, *zkey, *wtns, *id, *request, *proof_out;
     unsigned scale;
@@ -55,6 +56,10 @@ typedef struct client_opts {
     size_t c1_len;
     uint64_t porep_registered;
     unsigned porep_partitions;
+    uint64_t snap_registered; /* a SnapDeals update (--request DIR, bench_client_snap_load) */
+    uint8_t snap_comm[3][32]; /* comm_r_old, comm_d_new, comm_r_new */
+    ProtobufCBinaryData *snap_vanilla;
+    size_t snap_nvanilla;
 } client_opts;
 
 /* One batch's result: the summary and the devices' busy share over the batch (-1: unknown). */
@@ -79,6 +84,12 @@ void bench_client_post_free(client_opts *o);
 int bench_client_porep_load(client_opts *o);
 void bench_client_porep_request(Cuzk__V1__SubmitProofRequest *sub, const client_opts *o);
 void bench_client_porep_free(client_opts *o);
+/* bench_client_snap.c: the update of o->request (`cuzk filecoin fake-update`'s folder) read and
+ * checked natively, BENCH_OK or BENCH_USAGE (message printed); its SNAP_DEALS_UPDATE fields;
+ * freed. */
+int bench_client_snap_load(client_opts *o);
+void bench_client_snap_request(Cuzk__V1__SubmitProofRequest *sub, const client_opts *o);
+void bench_client_snap_free(client_opts *o);
 /* bench_client_sweep.c */
 int bench_client_sweep(client_opts *o);
 

@@ -86,6 +86,13 @@
 #           RSWEEP=1,2,4: then cuzk-bench sweep of synthesis.partition_workers over those values
 #           (one daemon each, the key digest remembered in the shared state_dir, RCOUNT C2s with
 #           RCONC in flight after a warm-up); RABC="" skips the single daemons
+#   snap    (not in the default list) SnapDeals 32 GiB on GPU 0: a fake update (cuzk filecoin
+#           fake-update, 16 partitions), a local key made on the device (setup snap-update --gpu,
+#           about 35 GB), then cuzk-daemon under it as the porep phase configures it (RWORKERS,
+#           RPARTS, RBUDGET): one update through cuzk-bench single, its proofs checked again by
+#           cuzk filecoin verify, then SCOUNT (3) updates with SCONC (2) in flight; the GPU's
+#           utilization, the daemon's peak host memory. SABC: abc_on_gpu values (1); SSTAGE=key
+#           stops after the key, SSTAGE=prove reuses it (the warm machine), SKEEP=1 keeps it
 set -u
 
 pack() {
@@ -251,8 +258,11 @@ run() {
       porep)
         porep_phase
         ;;
+      snap)
+        snap_phase
+        ;;
       *)
-        say "unknown phase $q (unit micro ceiling accum msmprof msmvar engine bp bpsetup daemon params post porep)"
+        say "unknown phase $q (unit micro ceiling accum msmprof msmvar engine bp bpsetup daemon params post porep snap)"
         ;;
       esac
     done
@@ -357,6 +367,72 @@ EOF
 }
 
 # The porep phase (see the file comment); X, O, S, say, step and el come from run.
+# SnapDeals 32 GiB (the snap phase): a fake update, a local key made on the device, then the daemon
+# under it (the porep phase's configuration: RWORKERS, RPARTS, RBUDGET), one update with its proof
+# checked again by cuzk filecoin verify, then SCOUNT updates with SCONC in flight, for each
+# abc_on_gpu value of SABC (default 1).
+snap_phase() {
+  local d dir="" best=0 avail T SOCK dpid spid abc
+  for d in ${PARAMS_DIR:-} ${TMPDIR:-} /tmp /var/tmp; do
+    [ -d "$d" ] && [ -w "$d" ] || continue
+    avail=$(df -Pk "$d" | awk 'NR == 2 { print $4 }')
+    if [ "${avail:-0}" -gt "$best" ]; then best=$avail dir=$d; fi
+  done
+  [ "$best" -gt 40000000 ] || { say "snap: FAIL: no folder with 40 GB free ($best KiB)"; return; }
+  T=$dir/cuzk-snap-keep
+  SOCK="unix://$T/cuzk.sock"
+  if [ "${SSTAGE:-}" = prove ] && [ -s "$T/u/vanilla-15.bin" ] && ls "$T"/p/*.params >/dev/null 2>&1; then
+    say "snap: the key and the update of the call before, in $T"
+  else
+    rm -rf "$T"
+    mkdir -p "$T/p" "$T/u"
+    step snap-fake 90 $X/cuzk filecoin fake-update --sector-size 32GiB --seed 9 -o "$T/u"
+    local src=0
+    step snap-setup 400 $X/cuzk filecoin setup snap-update --sector-size 32GiB --params-dir "$T/p" \
+      --seed 0109 --gpu || src=$?
+    grep -hE 'ms|GPU|recorded|wrote' "$O/snap-setup.log" | tail -5 | cut -c1-300 >>"$S"
+    if [ "$src" != 0 ]; then
+      say "snap: FAIL: no key (setup exit $src)"
+      rm -rf "$T"
+      return
+    fi
+    [ "${SSTAGE:-}" = key ] && { say "snap: key made, kept for SSTAGE=prove"; return; }
+  fi
+  local g
+  g() { awk -v k="$1" '$1 == k { print $2 }' "$T/u/request.txt"; }
+  for abc in ${SABC-1}; do
+    porep_config "$abc" "$T" "$SOCK"
+    say "snap: daemon with abc_on_gpu = $abc at $(el) s"
+    $X/cuzk-daemon --config "$T/cuzk.toml" >"$O/snap-daemon-$abc.log" 2>&1 &
+    dpid=$!
+    for _ in $(seq 1 150); do
+      $X/cuzk-bench -a "$SOCK" status >/dev/null 2>&1 && break
+      sleep 0.2
+    done
+    step snap-first-$abc 300 $X/cuzk-bench -a "$SOCK" single --workload snap-update --request "$T/u" \
+      -o "$T/proof.bin"
+    grep -h '^{' "$O/snap-first-$abc.log" | cut -c1-500 >>"$S"
+    step snap-verify-$abc 60 $X/cuzk filecoin verify snap-update --params-dir "$T/p" \
+      --registered-proof 3 --comm-r-old "$(g comm_r_old)" --comm-d-new "$(g comm_d_new)" \
+      --comm-r-new "$(g comm_r_new)" "$T/proof.bin"
+    nvidia-smi --query-gpu=utilization.gpu,memory.used --format=csv,noheader,nounits -lms 500 \
+      >"$O/snap-gpu-$abc.csv" 2>/dev/null &
+    spid=$!
+    step snap-batch-$abc 300 $X/cuzk-bench -a "$SOCK" batch --workload snap-update --request "$T/u" \
+      -c "${SCOUNT:-3}" -j "${SCONC:-2}" --warmup 0
+    kill $spid 2>/dev/null
+    grep -h '"summary"' "$O/snap-batch-$abc.log" | cut -c1-600 >>"$S"
+    say "snap: GPU during the batch: $(awk -F', ' '{u += $1; if ($2 > m) m = $2; n++} END {if (n) printf "%d samples, mean utilization %.1f %%, peak memory %d MiB", n, u / n, m}' "$O/snap-gpu-$abc.csv")"
+    say "snap: daemon peak host memory $(grep VmHWM /proc/$dpid/status 2>/dev/null | tr -s ' ')"
+    kill -TERM $dpid
+    wait $dpid
+    say "snap: daemon exit $?"
+    grep -hE 'digest|recorded|UNTRUSTED|resident|ERROR|WARN|out of' "$O/snap-daemon-$abc.log" |
+      head -12 | cut -c1-300 >>"$S"
+  done
+  [ "${SKEEP:-}" = 1 ] || rm -rf "$T"
+}
+
 porep_phase() {
   local d dir="" best=0 avail T SOCK dpid
   if [ -z "${RNOSYNTH:-}" ]; then

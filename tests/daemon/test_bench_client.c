@@ -284,6 +284,9 @@ static void test_cancel_and_errors(void) {
     CHECK(run("status", "--scale", "10") == 2 && strstr(err, "does not apply") != NULL);
     CHECK(run("cancel") == 2 && strstr(err, "job id") != NULL);
     CHECK(run("single", "--workload", "zkey") == 2 && strstr(err, "--zkey") != NULL);
+    CHECK(run("single", "--workload", "snap-update") == 2 && strstr(err, "--request DIR") != NULL);
+    CHECK(run("single", "--workload", "snap-update", "--request", dir) == 2 &&
+          strstr(err, "request.txt") != NULL); /* a folder without an update */
     CHECK_EQ_INT(run("-a", sock_addr, "msm"), 2);
     CHECK(run("sweep", "--values", "1") == 2 && strstr(err, "--key") != NULL);
     /* Nobody listening: a clear message naming the address, exit 1. */
