@@ -372,14 +372,10 @@ EOF
 # checked again by cuzk filecoin verify, then SCOUNT updates with SCONC in flight, for each
 # abc_on_gpu value of SABC (default 1).
 snap_phase() {
-  local d dir="" best=0 avail T SOCK dpid spid abc
-  for d in ${PARAMS_DIR:-} ${TMPDIR:-} /tmp /var/tmp; do
-    [ -d "$d" ] && [ -w "$d" ] || continue
-    avail=$(df -Pk "$d" | awk 'NR == 2 { print $4 }')
-    if [ "${avail:-0}" -gt "$best" ]; then best=$avail dir=$d; fi
-  done
-  [ "$best" -gt 40000000 ] || { say "snap: FAIL: no folder with 40 GB free ($best KiB)"; return; }
-  T=$dir/cuzk-snap-keep
+  local T SOCK abc
+  roomiest_dir
+  [ "$ROOMY_KB" -gt 40000000 ] || { say "snap: FAIL: no folder with 40 GB free ($ROOMY_KB KiB)"; return; }
+  T=$ROOMY/cuzk-snap-keep
   SOCK="unix://$T/cuzk.sock"
   if [ "${SSTAGE:-}" = prove ] && [ -s "$T/u/vanilla-15.bin" ] && ls "$T"/p/*.params >/dev/null 2>&1; then
     say "snap: the key and the update of the call before, in $T"
@@ -398,43 +394,19 @@ snap_phase() {
     fi
     [ "${SSTAGE:-}" = key ] && { say "snap: key made, kept for SSTAGE=prove"; return; }
   fi
-  local g
   g() { awk -v k="$1" '$1 == k { print $2 }' "$T/u/request.txt"; }
+  VERIFY=($X/cuzk filecoin verify snap-update --params-dir "$T/p" --registered-proof 3
+    --comm-r-old "$(g comm_r_old)" --comm-d-new "$(g comm_d_new)" --comm-r-new "$(g comm_r_new)"
+    "$T/proof.bin")
   for abc in ${SABC-1}; do
-    porep_config "$abc" "$T" "$SOCK"
-    say "snap: daemon with abc_on_gpu = $abc at $(el) s"
-    $X/cuzk-daemon --config "$T/cuzk.toml" >"$O/snap-daemon-$abc.log" 2>&1 &
-    dpid=$!
-    for _ in $(seq 1 150); do
-      $X/cuzk-bench -a "$SOCK" status >/dev/null 2>&1 && break
-      sleep 0.2
-    done
-    step snap-first-$abc 300 $X/cuzk-bench -a "$SOCK" single --workload snap-update --request "$T/u" \
-      -o "$T/proof.bin"
-    grep -h '^{' "$O/snap-first-$abc.log" | cut -c1-500 >>"$S"
-    step snap-verify-$abc 60 $X/cuzk filecoin verify snap-update --params-dir "$T/p" \
-      --registered-proof 3 --comm-r-old "$(g comm_r_old)" --comm-d-new "$(g comm_d_new)" \
-      --comm-r-new "$(g comm_r_new)" "$T/proof.bin"
-    nvidia-smi --query-gpu=utilization.gpu,memory.used --format=csv,noheader,nounits -lms 500 \
-      >"$O/snap-gpu-$abc.csv" 2>/dev/null &
-    spid=$!
-    step snap-batch-$abc 300 $X/cuzk-bench -a "$SOCK" batch --workload snap-update --request "$T/u" \
-      -c "${SCOUNT:-3}" -j "${SCONC:-2}" --warmup 0
-    kill $spid 2>/dev/null
-    grep -h '"summary"' "$O/snap-batch-$abc.log" | cut -c1-600 >>"$S"
-    say "snap: GPU during the batch: $(awk -F', ' '{u += $1; if ($2 > m) m = $2; n++} END {if (n) printf "%d samples, mean utilization %.1f %%, peak memory %d MiB", n, u / n, m}' "$O/snap-gpu-$abc.csv")"
-    say "snap: daemon peak host memory $(grep VmHWM /proc/$dpid/status 2>/dev/null | tr -s ' ')"
-    kill -TERM $dpid
-    wait $dpid
-    say "snap: daemon exit $?"
-    grep -hE 'digest|recorded|UNTRUSTED|resident|ERROR|WARN|out of' "$O/snap-daemon-$abc.log" |
-      head -12 | cut -c1-300 >>"$S"
+    kind_daemon snap "$abc" "$T" "$SOCK" "${SCOUNT:-3}" "${SCONC:-2}" --workload snap-update \
+      --request "$T/u"
   done
   [ "${SKEEP:-}" = 1 ] || rm -rf "$T"
 }
 
 porep_phase() {
-  local d dir="" best=0 avail T SOCK dpid
+  local T SOCK
   if [ -z "${RNOSYNTH:-}" ]; then
     step porep-synth-1 60 $X/cuzk-bench-porep-synth --runs 2
     grep -h '^{' "$O/porep-synth-1.log" >>"$S"
@@ -443,21 +415,16 @@ porep_phase() {
     step porep-synth-4 90 $X/cuzk-bench-porep-synth --runs 2 --challenges 4
     grep -h '"prove"' "$O/porep-synth-4.log" >>"$S"
   fi
-  # a disk, not /dev/shm: the daemon holds the 47 GB key in memory beside it
-  for d in ${PARAMS_DIR:-} ${TMPDIR:-} /tmp /var/tmp; do
-    [ -d "$d" ] && [ -w "$d" ] || continue
-    avail=$(df -Pk "$d" | awk 'NR == 2 { print $4 }')
-    if [ "${avail:-0}" -gt "$best" ]; then best=$avail dir=$d; fi
-  done
-  [ "$best" -gt 50000000 ] || { say "porep: FAIL: no folder with 50 GB free ($best KiB)"; return; }
-  T=$dir/cuzk-porep-keep
+  roomiest_dir
+  [ "$ROOMY_KB" -gt 50000000 ] || { say "porep: FAIL: no folder with 50 GB free ($ROOMY_KB KiB)"; return; }
+  T=$ROOMY/cuzk-porep-keep
   SOCK="unix://$T/cuzk.sock"
   if [ "${RSTAGE:-}" = prove ] && [ -s "$T/c1.json" ] && ls "$T"/p/*.params >/dev/null 2>&1; then
     say "porep: the key and the C1 of the call before, in $T"
   else
     rm -rf "$T"
     mkdir -p "$T/p"
-    say "porep: key and C1 in $T ($(df -PhT "$dir" | awk 'NR == 2 { print $2 ", " $5 " free" }')), $(free -g | awk '/Mem:/{print $2}') GiB"
+    say "porep: key and C1 in $T ($(df -PhT "$ROOMY" | awk 'NR == 2 { print $2 ", " $5 " free" }')), $(free -g | awk '/Mem:/{print $2}') GiB"
     step porep-fake 60 $X/cuzk filecoin fake-c1 --sector-size 32GiB --seed 9 --miner 1000 \
       --sector 1 -o "$T/c1.json"
     local src=0
@@ -522,37 +489,59 @@ porep_sweep() {
 # One cuzk-daemon under the porep phase's key, gpus.abc_on_gpu = $1, folder $2, socket $3: a first
 # C2, its proof checked again by cuzk filecoin verify, a batch with the GPU sampled, the daemon's
 # peak memory and its log's key lines (the logs' tags end in -$1).
-porep_daemon() {
-  local abc=$1 T=$2 SOCK=$3 dpid spid
+# A Filecoin proof kind through cuzk-daemon under T's key (porep_config with abc_on_gpu = abc):
+# one proof (cuzk-bench single with the workload arguments after the first six, -o T/proof.bin)
+# checked again by the command in the array VERIFY, then COUNT proofs with CONC in flight; the
+# GPU's utilization, the daemon's peak host memory and its log's highlights into the summary.
+kind_daemon() {
+  local name=$1 abc=$2 T=$3 SOCK=$4 count=$5 conc=$6 dpid spid
+  shift 6
   porep_config "$abc" "$T" "$SOCK"
-  say "porep: daemon with abc_on_gpu = $abc at $(el) s"
-  $X/cuzk-daemon --config "$T/cuzk.toml" >"$O/porep-daemon-$abc.log" 2>&1 &
+  say "$name: daemon with abc_on_gpu = $abc at $(el) s"
+  $X/cuzk-daemon --config "$T/cuzk.toml" >"$O/$name-daemon-$abc.log" 2>&1 &
   dpid=$!
   for _ in $(seq 1 150); do
     $X/cuzk-bench -a "$SOCK" status >/dev/null 2>&1 && break
     sleep 0.2
   done
-  step porep-first-$abc 300 $X/cuzk-bench -a "$SOCK" single --workload porep-c2 --c1 "$T/c1.json" \
-    --miner 1000 -o "$T/proof.bin"
-  grep -h '^{' "$O/porep-first-$abc.log" | cut -c1-500 >>"$S"
-  step porep-verify-$abc 120 $X/cuzk filecoin verify porep-c2 --c1 "$T/c1.json" --miner 1000 \
-    --params-dir "$T/p" "$T/proof.bin"
+  step $name-first-$abc 300 $X/cuzk-bench -a "$SOCK" single "$@" -o "$T/proof.bin"
+  grep -h '^{' "$O/$name-first-$abc.log" | cut -c1-500 >>"$S"
+  step $name-verify-$abc 120 "${VERIFY[@]}"
   # the GPU's utilization and memory every 0.5 s while the batch runs
   nvidia-smi --query-gpu=utilization.gpu,memory.used --format=csv,noheader,nounits -lms 500 \
-    >"$O/porep-gpu-$abc.csv" 2>/dev/null &
+    >"$O/$name-gpu-$abc.csv" 2>/dev/null &
   spid=$!
-  step porep-batch-$abc 300 $X/cuzk-bench -a "$SOCK" batch --workload porep-c2 \
-    --c1 "$T/c1.json" --miner 1000 -c "${RCOUNT:-3}" -j "${RCONC:-2}" --warmup 0
+  step $name-batch-$abc 300 $X/cuzk-bench -a "$SOCK" batch "$@" -c "$count" -j "$conc" --warmup 0
   kill $spid 2>/dev/null
-  grep -h '"summary"' "$O/porep-batch-$abc.log" | cut -c1-600 >>"$S"
-  say "porep: GPU during the batch: $(awk -F', ' '{u += $1; if ($2 > m) m = $2; n++} END {if (n) printf "%d samples, mean utilization %.1f %%, peak memory %d MiB", n, u / n, m}' "$O/porep-gpu-$abc.csv")"
-  say "porep: daemon peak host memory $(grep VmHWM /proc/$dpid/status 2>/dev/null | tr -s ' ')"
+  grep -h '"summary"' "$O/$name-batch-$abc.log" | cut -c1-600 >>"$S"
+  say "$name: GPU during the batch: $(awk -F', ' '{u += $1; if ($2 > m) m = $2; n++} END {if (n) printf "%d samples, mean utilization %.1f %%, peak memory %d MiB", n, u / n, m}' "$O/$name-gpu-$abc.csv")"
+  say "$name: daemon peak host memory $(grep VmHWM /proc/$dpid/status 2>/dev/null | tr -s ' ')"
   kill -TERM $dpid
   wait $dpid
-  say "porep: daemon exit $?"
-  grep -hE 'digest|recorded|UNTRUSTED|resident|ERROR|WARN|out of' "$O/porep-daemon-$abc.log" |
+  say "$name: daemon exit $?"
+  grep -hE 'digest|recorded|UNTRUSTED|resident|ERROR|WARN|out of' "$O/$name-daemon-$abc.log" |
     head -12 | cut -c1-300 >>"$S"
-  say "porep: $(grep -c TIMELINE "$O/porep-daemon-$abc.log") timeline lines in porep-daemon-$abc.log"
+  say "$name: $(grep -c TIMELINE "$O/$name-daemon-$abc.log") timeline lines in $name-daemon-$abc.log"
+}
+
+porep_daemon() {
+  local abc=$1 T=$2 SOCK=$3
+  VERIFY=($X/cuzk filecoin verify porep-c2 --c1 "$T/c1.json" --miner 1000 --params-dir "$T/p"
+    "$T/proof.bin")
+  kind_daemon porep "$abc" "$T" "$SOCK" "${RCOUNT:-3}" "${RCONC:-2}" --workload porep-c2 \
+    --c1 "$T/c1.json" --miner 1000
+}
+
+# The folder with the most room among PARAMS_DIR, TMPDIR, /tmp and /var/tmp (a disk, not
+# /dev/shm: the daemon holds the key in memory beside it) into ROOMY, its free KiB into ROOMY_KB.
+roomiest_dir() {
+  local d avail
+  ROOMY="" ROOMY_KB=0
+  for d in ${PARAMS_DIR:-} ${TMPDIR:-} /tmp /var/tmp; do
+    [ -d "$d" ] && [ -w "$d" ] || continue
+    avail=$(df -Pk "$d" | awk 'NR == 2 { print $4 }')
+    if [ "${avail:-0}" -gt "$ROOMY_KB" ]; then ROOMY_KB=$avail ROOMY=$d; fi
+  done
 }
 
 # The params phase (see the file comment); X, O, S, say, step and el come from run.
