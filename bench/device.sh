@@ -86,8 +86,9 @@
 #           RSWEEP=1,2,4: then cuzk-bench sweep of synthesis.partition_workers over those values
 #           (one daemon each, the key digest remembered in the shared state_dir, RCOUNT C2s with
 #           RCONC in flight after a warm-up); RABC="" skips the single daemons
-#   snap    (not in the default list) SnapDeals 32 GiB on GPU 0: a fake update (cuzk filecoin
-#           fake-update, 16 partitions), a local key made on the device (setup snap-update --gpu,
+#   snap    (not in the default list) SnapDeals 32 GiB on GPU 0: cuzk-bench-snap-synth (one
+#           partition's synthesis on one core, its recording, and compact in chunks on all cores;
+#           SNOSYNTH=1 skips it), a fake update (cuzk filecoin fake-update, 16 partitions), a local key made on the device (setup snap-update --gpu,
 #           about 35 GB), then cuzk-daemon under it as the porep phase configures it (RWORKERS,
 #           RPARTS, RBUDGET): one update through cuzk-bench single, its proofs checked again by
 #           cuzk filecoin verify, then SCOUNT (3) updates with SCONC (2) in flight; the GPU's
@@ -106,7 +107,7 @@ pack() {
   all=$(ninja -C "$B" -t targets all 2>/dev/null | sed 's/:.*//')
   for t in cuzk-daemon daemon_test_gpus cuzk-bench-gpu-bellperson cuzk-bench-setup-bellperson \
     cuzk-bench-gpu-ceiling cuzk-bench-gpu-accumulation cuzk-bench-gpu-r1cs cuzk-bench-post-synth \
-    cuzk-bench-porep-synth cuzk-cli; do
+    cuzk-bench-porep-synth cuzk-bench-snap-synth cuzk-cli; do
     grep -qx "$t" <<<"$all" && targets+=("$t")
   done
   # the CPU tests of code that takes a different path on the device's CPU (AVX-512 IFMA) too
@@ -373,6 +374,10 @@ EOF
 # abc_on_gpu value of SABC (default 1).
 snap_phase() {
   local T SOCK abc
+  if [ -z "${SNOSYNTH:-}" ]; then
+    step snap-synth 150 $X/cuzk-bench-snap-synth --runs 1 --record
+    grep -h '^{' "$O/snap-synth.log" >>"$S"
+  fi
   roomiest_dir
   [ "$ROOMY_KB" -gt 40000000 ] || { say "snap: FAIL: no folder with 40 GB free ($ROOMY_KB KiB)"; return; }
   T=$ROOMY/cuzk-snap-keep
