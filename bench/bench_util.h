@@ -66,6 +66,16 @@ static inline const char *bench_git_sha(void) {
  * Prints one result line. `fields` is the JSON members that identify the result, without braces
  * ("\"op\":\"mul\",\"field\":\"bn254_fr\""); the time unit is ns.
  */
+/* A size written N, NKiB, NMiB or NGiB, in bytes. */
+static inline uint64_t bench_parse_size(const char *s) {
+    char *end;
+    unsigned long long v = strtoull(s, &end, 10);
+    return strcmp(end, "KiB") == 0   ? v << 10
+           : strcmp(end, "MiB") == 0 ? v << 20
+           : strcmp(end, "GiB") == 0 ? v << 30
+                                     : v;
+}
+
 static inline void bench_print_json(const char *bench, const char *fields, bench_stats s) {
     printf("{\"bench\":\"%s\",%s,\"ns\":%.2f,\"min\":%.2f,\"max\":%.2f,\"git\":\"%s\"}\n", bench,
            fields, s.median, s.min, s.max, bench_git_sha());

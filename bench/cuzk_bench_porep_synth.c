@@ -123,12 +123,7 @@ int main(int argc, char **argv) {
     prove_bufs bufs = {0};
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--sector-size") == 0 && i + 1 < argc) {
-            char *end;
-            unsigned long long v = strtoull(argv[++i], &end, 10);
-            size = strcmp(end, "KiB") == 0   ? v << 10
-                   : strcmp(end, "MiB") == 0 ? v << 20
-                   : strcmp(end, "GiB") == 0 ? v << 30
-                                             : v;
+            size = bench_parse_size(argv[++i]);
         } else if (strcmp(argv[i], "--challenges") == 0 && i + 1 < argc) {
             n = strtoul(argv[++i], NULL, 10);
         } else if (strcmp(argv[i], "--runs") == 0 && i + 1 < argc) {
