@@ -274,6 +274,22 @@ static int parse(client_opts *o, int argc, char **argv, const char *addr) {
     return BENCH_OK;
 }
 
+static int hexval(int c) {
+    return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
+int bench_client_hex32(uint8_t out[32], const char *s) {
+    if (strlen(s) != 64)
+        return -1;
+    for (int i = 0; i < 32; i++) {
+        int hi = hexval(s[2 * i]), lo = hexval(s[2 * i + 1]);
+        if (hi < 0 || lo < 0)
+            return -1;
+        out[i] = (uint8_t)(hi << 4 | lo);
+    }
+    return 0;
+}
+
 /* Reads the witness once; the zkey path goes to the daemon absolute (it may run elsewhere). */
 static int prepare(client_opts *o) {
     cz_errinfo ei;

@@ -74,6 +74,9 @@ int bench_client_connect(cz_grpc_client **out, const client_opts *o, int quiet);
 /* Runs the warm-up proofs and the batch of o (per-proof lines and the summary line to lines, the
  * text summary to stderr). BENCH_OK when every proof is done, BENCH_FAIL otherwise. */
 int bench_client_batch(client_batch *out, cz_grpc_client *cl, const client_opts *o, FILE *lines);
+/* 32 bytes from 64 lower-case hex digits (a request.txt's randomness or commitment): 0, or -1 for
+ * anything else (out then partly written). */
+int bench_client_hex32(uint8_t out[32], const char *s);
 /* bench_client_post.c: the PoSt request of o->request loaded into o (BENCH_OK, BENCH_USAGE with
  * the message printed); its fields of a SubmitProofRequest; freed. */
 int bench_client_post_load(client_opts *o);

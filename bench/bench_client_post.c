@@ -20,10 +20,6 @@
 
 #define POST_MAX_SECTORS 4096
 
-static int hexval(int c) {
-    return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
-}
-
 /* One line of request.txt into o; BENCH_OK or BENCH_USAGE (message printed). */
 static int post_line(client_opts *o, const char *dir, char *line, int lineno) {
     char key[32], a[4096], b[4096];
@@ -34,12 +30,8 @@ static int post_line(client_opts *o, const char *dir, char *line, int lineno) {
     if (strcmp(key, "registered_proof") == 0 && n == 2) {
         o->post_registered = strtoull(a, NULL, 10);
     } else if (strcmp(key, "randomness") == 0 && n == 2 && strlen(a) == 64) {
-        for (int i = 0; i < 32; i++) {
-            int hi = hexval(a[2 * i]), lo = hexval(a[2 * i + 1]);
-            if (hi < 0 || lo < 0)
-                goto bad;
-            o->post_randomness[i] = (uint8_t)(hi << 4 | lo);
-        }
+        if (bench_client_hex32(o->post_randomness, a) != 0)
+            goto bad;
     } else if (strcmp(key, "partition") == 0 && n == 2) {
         o->post_partition = (uint32_t)strtoul(a, NULL, 10);
     } else if (strcmp(key, "sector") == 0 && n == 3) {

@@ -22,18 +22,6 @@
 
 #define SNAP_MAX_PARTITIONS 16
 
-static int hex32(uint8_t out[32], const char *s) {
-    if (strlen(s) != 64)
-        return -1;
-    for (int i = 0; i < 32; i++) {
-        unsigned v;
-        if (sscanf(s + 2 * i, "%2x", &v) != 1)
-            return -1;
-        out[i] = (uint8_t)v;
-    }
-    return 0;
-}
-
 /* request.txt of o->request into o; BENCH_OK or BENCH_USAGE (message printed). */
 static int read_request(client_opts *o, unsigned *nparts) {
     static const char *const comms[3] = {"comm_r_old", "comm_d_new", "comm_r_new"};
@@ -67,7 +55,7 @@ static int read_request(client_opts *o, unsigned *nparts) {
                     o->cmd, path, val);
             fclose(f);
             return BENCH_USAGE;
-        } else if (q >= 0 && hex32(dst[q], val) == 0) {
+        } else if (q >= 0 && bench_client_hex32(dst[q], val) == 0) {
             have |= 1 << q;
         } else if (strcmp(key, "sector_size") != 0 && strcmp(key, "h") != 0) {
             fprintf(stderr, "cuzk-bench %s: %s line %d: not understood: %s", o->cmd, path, lineno,

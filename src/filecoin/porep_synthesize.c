@@ -41,8 +41,7 @@ static int synthesize(uint64_t (*out)[4], uint64_t (*a)[4], uint64_t (*b)[4], ui
     pc.p = &p;
     pc.w = w;
     cz__porep_vanilla_witness(&p, w, &ld->c1, k);
-    rc = bits != NULL ? cz__synth_chunks_compact(bits, out, &sc, k, r, pool, ei)
-                      : cz__synth_chunks_run(out, a, b, c, &sc, k, r, pool, ei);
+    rc = cz__synth_chunks_run(out, a, b, c, bits, &sc, k, r, pool, ei);
     free(w);
     return rc;
 }

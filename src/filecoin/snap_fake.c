@@ -17,31 +17,30 @@ static uint64_t span_of(const cz__snap_tree *t, unsigned l) {
     return s;
 }
 
+/* The nodes of span leaves that t keeps per chunk: the positions within the period, or 1 for a
+ * node spanning the period; 0 for a node spanning more than a chunk (every one is kept). */
+static uint64_t kept_per_chunk(const cz__snap_tree *t, uint64_t span) {
+    if (span > t->chunk)
+        return 0;
+    return t->period > span ? t->period / span : 1;
+}
+
 /* Where node j of level l is kept in t->level[l] (see snap_fake.h). */
 static uint64_t slot_of(const cz__snap_tree *t, unsigned l, uint64_t j) {
-    const uint64_t span = span_of(t, l);
-    uint64_t per;
-    if (span > t->chunk)
-        return j; /* above the chunks: every node */
-    per = t->period > span ? t->period / span : 1;
-    return j * span / t->chunk * per + j % per;
+    const uint64_t span = span_of(t, l), per = kept_per_chunk(t, span);
+    return per == 0 ? j : j * span / t->chunk * per + j % per;
 }
 
-/* How many nodes level l keeps, and the first node of level l that slot i stands for. */
+/* How many nodes level l keeps. */
 static uint64_t slots_of(const cz__snap_tree *t, unsigned l) {
-    const uint64_t span = span_of(t, l);
-    if (span > t->chunk)
-        return t->nodes / span;
-    return t->nodes / t->chunk * (t->period > span ? t->period / span : 1);
+    const uint64_t span = span_of(t, l), per = kept_per_chunk(t, span);
+    return per == 0 ? t->nodes / span : t->nodes / t->chunk * per;
 }
 
+/* The first node of level l that slot i stands for (the inverse of slot_of). */
 static uint64_t node_of_slot(const cz__snap_tree *t, unsigned l, uint64_t i) {
-    const uint64_t span = span_of(t, l);
-    uint64_t per;
-    if (span > t->chunk)
-        return i;
-    per = t->period > span ? t->period / span : 1;
-    return i / per * (t->chunk / span) + i % per;
+    const uint64_t span = span_of(t, l), per = kept_per_chunk(t, span);
+    return per == 0 ? i : i / per * (t->chunk / span) + i % per;
 }
 
 const cz_bls12381_fr *cz__snap_tree_node(const cz__snap_tree *t, unsigned l, uint64_t j) {

@@ -177,8 +177,7 @@ static int synthesize(uint64_t (*out)[4], uint64_t (*a)[4], uint64_t (*b)[4], ui
     memset(&ctx, 0, sizeof ctx);
     ctx.shape = &ld->shape;
     ctx.w = &w;
-    rc = bits != NULL ? cz__synth_chunks_compact(bits, out, &sc, k, r, pool, ei)
-                      : cz__synth_chunks_run(out, a, b, c, &sc, k, r, pool, ei);
+    rc = cz__synth_chunks_run(out, a, b, c, bits, &sc, k, r, pool, ei);
     cz__snap_top_free(&ctx.top);
     cz__snap_witness_free(&w);
     return rc;

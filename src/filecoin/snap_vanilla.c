@@ -85,8 +85,7 @@ static void put_vanilla(cz__bincode_writer *w, const cz__snap_vanilla *v, const 
     cz__bincode_put_u64(w, v->nchallenges);
     for (unsigned c = 0; c < v->nchallenges; c++) {
         cz__bincode_put_merkle(w, &v->ch[c].r_old, &s->tree_r);
-        cz__bincode_put_merkle(w, &v->ch[c].d_new,
-                               s->variant == CZ__SNAP_POSEIDON ? &s->tree_r : NULL);
+        cz__bincode_put_merkle(w, &v->ch[c].d_new, tree_d(s));
         cz__bincode_put_merkle(w, &v->ch[c].r_new, &s->tree_r);
     }
 }
@@ -239,9 +238,9 @@ int cz__snap_vanilla_check(const cz__snap_vanilla *v, const cz__snap_shape *s,
                            const cz__snap_public *pub, cz_errinfo *ei) {
     uint32_t ch[CZ__SNAP_MAX_CHALLENGES];
     fr two[2], t, phi;
+    int rc;
     if (s->challenges > CZ__SNAP_MAX_CHALLENGES)
         return cz_fail(ei, CZ_EINVAL, "snap: shape out of range");
-    int rc;
     if (pub->k >= s->partitions)
         return cz_fail(ei, CZ_EINVAL, "snap: partition %u of %u", pub->k, s->partitions);
     if (cz__snap_h_index(s, pub->h) < 0)

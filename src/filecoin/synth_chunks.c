@@ -144,30 +144,9 @@ static int synthesize(synth_job *sj, const cz__synth_chunks *sc, unsigned k, con
     return rc;
 }
 
-int cz__synth_chunks_run(uint64_t (*out)[4], uint64_t (*a)[4], uint64_t (*b)[4], uint64_t (*c)[4],
-                         const cz__synth_chunks *sc, unsigned k, const cz_r1cs *r,
-                         cz_threadpool *pool, cz_errinfo *ei) {
-    synth_job sj;
-    int rc;
-    if ((a == NULL) != (b == NULL) || (a == NULL) != (c == NULL))
-        return cz_fail(ei, CZ_EINVAL, "%s: a, b and c, or none of them", sc->name);
-    memset(&sj, 0, sizeof sj);
-    sj.out = out;
-    sj.abc[0] = a;
-    sj.abc[1] = b;
-    sj.abc[2] = c;
-    rc = synthesize(&sj, sc, k, r, pool, ei);
-    if (rc == CZ_OK && a != NULL) /* bellperson's input constraints: input_i · 0 = 0 */
-        for (size_t i = 0; i < sj.ninput; i++) {
-            memcpy(a[r->nrows + i], out[i], sizeof *a);
-            memset(b[r->nrows + i], 0, sizeof *b);
-            memset(c[r->nrows + i], 0, sizeof *c);
-        }
-    return rc;
-}
-
-int cz__synth_chunks_compact(uint64_t *bits, uint64_t (*vals)[4], const cz__synth_chunks *sc,
-                             unsigned k, const cz_r1cs *r, cz_threadpool *pool, cz_errinfo *ei) {
+/* The witness compact: bits cleared first, vals the values that are not bits. */
+static int compact(uint64_t *bits, uint64_t (*vals)[4], const cz__synth_chunks *sc, unsigned k,
+                   const cz_r1cs *r, cz_threadpool *pool, cz_errinfo *ei) {
     const size_t words = cz_r1cs_bool_words(r->nvars);
     synth_job sj;
     int rc;
@@ -188,4 +167,29 @@ int cz__synth_chunks_compact(uint64_t *bits, uint64_t (*vals)[4], const cz__synt
                            sc->name, k,
                            i * 64 + (size_t)__builtin_ctzll(bits[i] & ~r->booleans[i]));
     return CZ_OK;
+}
+
+int cz__synth_chunks_run(uint64_t (*out)[4], uint64_t (*a)[4], uint64_t (*b)[4], uint64_t (*c)[4],
+                         uint64_t *bits, const cz__synth_chunks *sc, unsigned k, const cz_r1cs *r,
+                         cz_threadpool *pool, cz_errinfo *ei) {
+    synth_job sj;
+    int rc;
+    if ((a == NULL) != (b == NULL) || (a == NULL) != (c == NULL) || (bits != NULL && a != NULL))
+        return cz_fail(ei, CZ_EINVAL,
+                       "%s: a, b and c, or none of them (none with a compact witness)", sc->name);
+    if (bits != NULL)
+        return compact(bits, out, sc, k, r, pool, ei);
+    memset(&sj, 0, sizeof sj);
+    sj.out = out;
+    sj.abc[0] = a;
+    sj.abc[1] = b;
+    sj.abc[2] = c;
+    rc = synthesize(&sj, sc, k, r, pool, ei);
+    if (rc == CZ_OK && a != NULL) /* bellperson's input constraints: input_i · 0 = 0 */
+        for (size_t i = 0; i < sj.ninput; i++) {
+            memcpy(a[r->nrows + i], out[i], sizeof *a);
+            memset(b[r->nrows + i], 0, sizeof *b);
+            memset(c[r->nrows + i], 0, sizeof *c);
+        }
+    return rc;
 }

@@ -23,17 +23,15 @@ typedef struct cz__synth_chunks {
     void (*chunk)(cz__cs *cs, void *ctx, size_t i); /* chunk i into cs, after the top (threads) */
 } cz__synth_chunks;
 
-/* Partition k (for messages) of sc in the variable order of r: out[0..r->nvars) the witness in
- * Montgomery limbs (input i at i, aux j at ninput + j); with a, b, c (all or none; r->nrows +
- * ninput entries each) each row's evaluations and bellperson's input constraints after them. */
+/* Partition k (for messages) of sc in the variable order of r. bits NULL: out[0..r->nvars) the
+ * witness in Montgomery limbs (input i at i, aux j at ninput + j); with a, b, c (all or none;
+ * r->nrows + ninput entries each) each row's evaluations and bellperson's input constraints after
+ * them. bits given (a, b, c NULL): the same witness compact (cuzk/r1cs.h; r->booleans required),
+ * bits cz_r1cs_bool_words(nvars) words, cleared here first, and out the cz_r1cs_nvals(r) values,
+ * the inputs first; each chunk writes its own range of both, and CZ_EINTERNAL too when a chunk's
+ * values or bits are not where the recording's booleans put them. */
 int cz__synth_chunks_run(uint64_t (*out)[4], uint64_t (*a)[4], uint64_t (*b)[4], uint64_t (*c)[4],
-                         const cz__synth_chunks *sc, unsigned k, const cz_r1cs *r,
+                         uint64_t *bits, const cz__synth_chunks *sc, unsigned k, const cz_r1cs *r,
                          cz_threadpool *pool, cz_errinfo *ei);
-/* The same witness compact (cuzk/r1cs.h; r->booleans required): bits, cz_r1cs_bool_words(nvars)
- * words, cleared here first, and vals, cz_r1cs_nvals(r) entries, the inputs first. Each chunk
- * writes its own range of both; CZ_EINTERNAL too when a chunk's values or bits are not where the
- * recording's booleans put them. */
-int cz__synth_chunks_compact(uint64_t *bits, uint64_t (*vals)[4], const cz__synth_chunks *sc,
-                             unsigned k, const cz_r1cs *r, cz_threadpool *pool, cz_errinfo *ei);
 
 #endif
