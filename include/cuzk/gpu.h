@@ -262,6 +262,11 @@ int cz_bn254_gpu_fr_mul_sub_dev(void *d_r, const void *d_a, const void *d_b, con
                                 size_t n, int dev, cz_errinfo *ei);
 int cz_bls12381_gpu_fr_mul_sub_dev(void *d_r, const void *d_a, const void *d_b, const void *d_c,
                                    size_t n, int dev, cz_errinfo *ei);
+/* d_r[i] = (d_a[i] - d_b[i])·*k (k in host memory, Montgomery form). d_r may alias any input. */
+int cz_bn254_gpu_fr_sub_scale_dev(void *d_r, const void *d_a, const void *d_b, const cz_bn254_fr *k,
+                                  size_t n, int dev, cz_errinfo *ei);
+int cz_bls12381_gpu_fr_sub_scale_dev(void *d_r, const void *d_a, const void *d_b,
+                                     const cz_bls12381_fr *k, size_t n, int dev, cz_errinfo *ei);
 /* d_a[i] ·= *k (k in host memory, Montgomery form). */
 int cz_bn254_gpu_fr_scale_dev(void *d_a, const cz_bn254_fr *k, size_t n, int dev, cz_errinfo *ei);
 int cz_bls12381_gpu_fr_scale_dev(void *d_a, const cz_bls12381_fr *k, size_t n, int dev,

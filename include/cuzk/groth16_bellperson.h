@@ -7,8 +7,9 @@
  * Per circuit, with n = |H| + 1 the key's domain (a power of two, n >= abc_size; a, b, c are
  * zero past abc_size), over blstrs's domain (CZ_NTT_ROOTS_BELLPERSON: root 7^((r-1)/2^32) squared
  * down, coset generator g = 7):
- *   h     a, b, c ← iNTT; a, b, c ← coset NTT; h = (a·b − c) / Z(g) with Z(g) = g^n − 1;
- *         h ← coset iNTT; the first n − 1 coefficients are the H MSM's scalars (7 NTTs);
+ *   h     bellperson's coset iNTT((coset NTT(iNTT a))·(coset NTT(iNTT b)) − coset NTT(iNTT c))
+ *         / Z(g), Z(g) = g^n − 1, computed in 6 NTTs as (coset iNTT(A_g·B_g) − iNTT c) / Z(g)
+ *         (the same field elements); the first n − 1 are the H MSM's scalars;
  *   MSMs  H' = Σ h_i·H_i; L' = Σ aux_j·L_j over all aux;
  *         A' = Σ input_i·A_i + Σ_{a_aux_j} aux_j·A_{ninput + rank_j} (inputs dense, aux where
  *         a_aux_density is set, in order); B1' and B2' likewise over b_input_density then

@@ -94,12 +94,18 @@ void cz_bn254_ntt_coset_inverse(cz_bn254_fr *a, const cz_bn254_ntt_domain *dom,
                                 const cz_bn254_fr *g, cz_threadpool *pool);
 
 /* Element-wise helpers over n elements; r may be the same array as any input. */
+/* r[j] = a[j]·b[j]. */
+void cz_bn254_ntt_mul(cz_bn254_fr *r, const cz_bn254_fr *a, const cz_bn254_fr *b, size_t n,
+                      cz_threadpool *pool);
 /* r[j] = a[j]·b[j] - c[j]. */
 void cz_bn254_ntt_mul_sub(cz_bn254_fr *r, const cz_bn254_fr *a, const cz_bn254_fr *b,
                           const cz_bn254_fr *c, size_t n, cz_threadpool *pool);
 /* r[j] = a[j]·k. */
 void cz_bn254_ntt_scale(cz_bn254_fr *r, const cz_bn254_fr *a, const cz_bn254_fr *k, size_t n,
                         cz_threadpool *pool);
+/* r[j] = (a[j] - b[j])·k. */
+void cz_bn254_ntt_sub_scale(cz_bn254_fr *r, const cz_bn254_fr *a, const cz_bn254_fr *b,
+                            const cz_bn254_fr *k, size_t n, cz_threadpool *pool);
 /* r[j] = a[j]·c·g^j (the coset shift; c = 1 for a plain shift); a = NULL writes r[j] = c·g^j. */
 void cz_bn254_ntt_mul_powers(cz_bn254_fr *r, const cz_bn254_fr *a, const cz_bn254_fr *c,
                              const cz_bn254_fr *g, size_t n, cz_threadpool *pool);
@@ -125,10 +131,14 @@ void cz_bls12381_ntt_coset_forward(cz_bls12381_fr *a, const cz_bls12381_ntt_doma
                                    const cz_bls12381_fr *g, cz_threadpool *pool);
 void cz_bls12381_ntt_coset_inverse(cz_bls12381_fr *a, const cz_bls12381_ntt_domain *dom,
                                    const cz_bls12381_fr *g, cz_threadpool *pool);
+void cz_bls12381_ntt_mul(cz_bls12381_fr *r, const cz_bls12381_fr *a, const cz_bls12381_fr *b,
+                         size_t n, cz_threadpool *pool);
 void cz_bls12381_ntt_mul_sub(cz_bls12381_fr *r, const cz_bls12381_fr *a, const cz_bls12381_fr *b,
                              const cz_bls12381_fr *c, size_t n, cz_threadpool *pool);
 void cz_bls12381_ntt_scale(cz_bls12381_fr *r, const cz_bls12381_fr *a, const cz_bls12381_fr *k,
                            size_t n, cz_threadpool *pool);
+void cz_bls12381_ntt_sub_scale(cz_bls12381_fr *r, const cz_bls12381_fr *a, const cz_bls12381_fr *b,
+                               const cz_bls12381_fr *k, size_t n, cz_threadpool *pool);
 void cz_bls12381_ntt_mul_powers(cz_bls12381_fr *r, const cz_bls12381_fr *a, const cz_bls12381_fr *c,
                                 const cz_bls12381_fr *g, size_t n, cz_threadpool *pool);
 

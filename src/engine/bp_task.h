@@ -22,7 +22,7 @@
  *             backend) a, b, c are computed on the CPU from the matrices instead, into buffers of
  *             the partition's own, and a compact w expanded on the CPU too (one warning per
  *             circuit); so is a compact w where the device key has no B_G2 (prepare)
- *   compute   under the device lock: the 7 NTTs and the MSMs (GPU, or CPU with dev->compute)
+ *   compute   under the device lock: the 6 NTTs and the MSMs (GPU, or CPU with dev->compute)
  *   finish    joins the G2 MSM, the epilogue: the proof (a struct); w goes back to the pool
  *   verify    the job's partitions at once (cz_groth16_verify_batch)
  */

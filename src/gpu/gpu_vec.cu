@@ -46,6 +46,17 @@ __global__ void vec_mul_sub_kern(fe<C> *r, const fe<C> *a, const fe<C> *b, const
     }
 }
 
+template <class C>
+__global__ void vec_sub_scale_kern(fe<C> *r, const fe<C> *a, const fe<C> *b, fe<C> k, size_t n) {
+    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n;
+         i += (size_t)gridDim.x * blockDim.x) {
+        fe<C> x = fe_load(&a[i]), y = fe_load(&b[i]);
+        fe_sub(x, x, y);
+        fe_mul(x, x, k);
+        fe_store(&r[i], x);
+    }
+}
+
 /* a[i] = a[i]·k·R⁻¹: with k in Montgomery form a scaling, with k = R² mod r raw the conversion of
  * a canonical a[i] to Montgomery form. */
 template <class C> __global__ void vec_scale_kern(fe<C> *a, fe<C> k, size_t n) {
@@ -101,6 +112,25 @@ out:
     return rc;
 }
 
+template <class C>
+static int vec_sub_scale(void *d_r, const void *d_a, const void *d_b, const void *k, size_t n,
+                         int dev, cz_errinfo *ei) {
+    typedef fe<C> F;
+    F kk;
+    int rc;
+    if (n == 0)
+        return CZ_OK;
+    if ((rc = cz__gpu_select(dev, ei)) != CZ_OK)
+        return rc;
+    memcpy(&kk, k, sizeof kk);
+    vec_sub_scale_kern<C>
+        <<<vec_blocks(n), VEC_THREADS>>>((F *)d_r, (const F *)d_a, (const F *)d_b, kk, n);
+    CZ_CUDA_LAUNCHED();
+    CZ_CUDA_TRY(cudaStreamSynchronize(0)); /* the default stream only: uploads go on */
+out:
+    return rc;
+}
+
 /* R² mod r as raw limbs: the Montgomery form of R mod r, whose raw limbs are those of one. */
 #define VEC_DEFINE(curve)                                                                          \
     extern "C" int cz_##curve##_gpu_fr_mul_dev(void *d_r, const void *d_a, const void *d_b,        \
@@ -113,6 +143,11 @@ out:
         if (d_c == NULL)                                                                           \
             return cz_fail(ei, CZ_EINVAL, "gpu fr_mul_sub: no c vector");                          \
         return vec_mul<g##curve##_fr_cfg>(d_r, d_a, d_b, d_c, n, dev, ei);                         \
+    }                                                                                              \
+    extern "C" int cz_##curve##_gpu_fr_sub_scale_dev(void *d_r, const void *d_a, const void *d_b,  \
+                                                     const cz_##curve##_fr *k, size_t n, int dev,  \
+                                                     cz_errinfo *ei) {                             \
+        return vec_sub_scale<g##curve##_fr_cfg>(d_r, d_a, d_b, k, n, dev, ei);                     \
     }                                                                                              \
     extern "C" int cz_##curve##_gpu_fr_scale_dev(void *d_a, const cz_##curve##_fr *k, size_t n,    \
                                                  int dev, cz_errinfo *ei) {                        \

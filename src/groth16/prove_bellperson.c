@@ -3,7 +3,7 @@
  * the per-circuit steps on the CPU, and the epilogue, which the GPU backend
  * (prove_bellperson_gpu.c) shares.
  *
- * Per circuit on the CPU: h from a, b, c by 7 NTTs over bellperson's domain (bp_h), then the
+ * Per circuit on the CPU: h from a, b, c by 6 NTTs over bellperson's domain (bp_h), then the
  * five MSMs. A and B take their scalars through the densities: the key holds bases only for
  * the variables a circuit's A (or B) touches, in variable order, so the MSM's scalars are the
  * values of exactly those variables, gathered in order (bp_gather). Memory per circuit: three
@@ -121,7 +121,11 @@ static void epilogue(cz_groth16_proof *proof, const cz_bellperson_vk *vk, const 
 }
 
 /* h: the H MSM's n - 1 scalars in x (n elements; x = a, with b and c as scratch), from the
- * assignment's a, b, c padded with zeros to n (see the header). */
+ * assignment's a, b, c padded with zeros to n (see the header). bellperson computes
+ * h = coset_inverse((A_g·B_g - C_g) / Z(g)) with A_g = coset_forward(inverse(a)) and so on (Z is
+ * the constant Z(g) on the coset). The coset inverse transform is linear and undoes
+ * coset_forward, so this equals (coset_inverse(A_g·B_g) - inverse(c)) / Z(g): the same field
+ * elements with one NTT fewer (no coset transform of c). The GPU backend does the same. */
 static void bp_h(cz_bls12381_fr *x, cz_bls12381_fr *y, cz_bls12381_fr *z, const cz_assignment *as,
                  size_t n, const cz_bls12381_ntt_domain *dom, const cz_bls12381_fr *g,
                  const cz_bls12381_fr *zinv, cz_threadpool *pool) {
@@ -137,10 +141,9 @@ static void bp_h(cz_bls12381_fr *x, cz_bls12381_fr *y, cz_bls12381_fr *z, const 
     cz_bls12381_ntt_inverse(z, dom, pool);
     cz_bls12381_ntt_coset_forward(x, dom, g, pool);
     cz_bls12381_ntt_coset_forward(y, dom, g, pool);
-    cz_bls12381_ntt_coset_forward(z, dom, g, pool);
-    cz_bls12381_ntt_mul_sub(x, x, y, z, n, pool);
-    cz_bls12381_ntt_scale(x, x, zinv, n, pool);
+    cz_bls12381_ntt_mul(x, x, y, n, pool);
     cz_bls12381_ntt_coset_inverse(x, dom, g, pool);
+    cz_bls12381_ntt_sub_scale(x, x, z, zinv, n, pool);
 }
 
 int cz__bp_domain_consts(cz_bls12381_fr *g, cz_bls12381_fr *zinv, unsigned log_n, cz_errinfo *ei) {

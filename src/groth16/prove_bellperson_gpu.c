@@ -12,9 +12,9 @@
  * B_G2 stays on the host (the G2 MSM then runs on the CPU after the GPU work) when
  * cz_tuning.gpu_g2_on_cpu is set or the device has no room for it.
  *
- * Per circuit: upload a, b, c (zero past abc_size) and w = input | aux; three inverse NTTs and
- * three coset NTTs over bellperson's domain, h = (a·b − c)·Z(g)⁻¹, one coset inverse NTT; the
- * MSMs H (n − 1 scalars of h), L (aux), A, B_G1 and B_G2 (w). Device memory per proof: 3 domain
+ * Per circuit: upload a, b, c (zero past abc_size) and w = input | aux; h over bellperson's
+ * domain in six NTTs, as the CPU computes it (prove_bellperson.c, bp_h); the MSMs H (n − 1
+ * scalars of h), L (aux), A, B_G1 and B_G2 (w). Device memory per proof: 3 domain
  * vectors + the assignment (32 bytes per row and per variable) + the MSMs' temporaries.
  */
 #include <stdlib.h>
@@ -447,22 +447,24 @@ static int bp_region(cz_groth16_bp_pending *pp, const cz_groth16_bp_gpu_key *k, 
 
     if ((rc = cz__bp_domain_consts(&g, &zinv, log_n, ei)) != CZ_OK)
         return rc;
+    /* c's coefficients stay in vec[2]: see the file comment */
     for (int v = 0; v < 3; v++)
         if ((rc = cz__g16_gpu_wrap(
                  cz_bls12381_gpu_ntt_dev(vec[v], log_n, roots, CZ_GPU_NTT_INVERSE, dev, ei), ei,
                  dev, "inverse NTT", 0)) != CZ_OK ||
-            (rc = cz__g16_gpu_wrap(
-                 cz_bls12381_gpu_ntt_dev(vec[v], log_n, roots, CZ_GPU_NTT_COSET_FORWARD, dev, ei),
-                 ei, dev, "coset NTT", 0)) != CZ_OK)
+            (v < 2 &&
+             (rc = cz__g16_gpu_wrap(
+                  cz_bls12381_gpu_ntt_dev(vec[v], log_n, roots, CZ_GPU_NTT_COSET_FORWARD, dev, ei),
+                  ei, dev, "coset NTT", 0)) != CZ_OK))
             return rc;
-    if ((rc = cz__g16_gpu_wrap(
-             cz_bls12381_gpu_fr_mul_sub_dev(vec[0], vec[0], vec[1], vec[2], n, dev, ei), ei, dev,
-             "a·b - c", 0)) != CZ_OK ||
-        (rc = cz__g16_gpu_wrap(cz_bls12381_gpu_fr_scale_dev(vec[0], &zinv, n, dev, ei), ei, dev,
-                               "divide by Z", 0)) != CZ_OK ||
+    if ((rc = cz__g16_gpu_wrap(cz_bls12381_gpu_fr_mul_dev(vec[0], vec[0], vec[1], n, dev, ei), ei,
+                               dev, "a·b", 0)) != CZ_OK ||
         (rc = cz__g16_gpu_wrap(
              cz_bls12381_gpu_ntt_dev(vec[0], log_n, roots, CZ_GPU_NTT_COSET_INVERSE, dev, ei), ei,
-             dev, "coset inverse NTT", 0)) != CZ_OK)
+             dev, "coset inverse NTT", 0)) != CZ_OK ||
+        (rc = cz__g16_gpu_wrap(
+             cz_bls12381_gpu_fr_sub_scale_dev(vec[0], vec[0], vec[2], &zinv, n, dev, ei), ei, dev,
+             "(a·b - c) / Z", 0)) != CZ_OK)
         return rc;
     tm->ntt_ms += (double)(cz_clock_now_ns() - t0) / 1e6;
 

@@ -177,7 +177,8 @@ void PUB(mul_powers)(NTT_T *r, const NTT_T *a, const NTT_T *c, const NTT_T *g, s
     powers_run(r, a, c, g, n, pool);
 }
 
-/* mul_sub: r = a∘b - c; scale: r = a·k with k passed in c (one element). */
+/* mul: r = a∘b; mul_sub: r = a∘b - c; scale: r = a·k with k passed in c (one element);
+ * sub_scale: r = (a - b)·k with k passed in c. */
 typedef struct {
     NTT_T *r;
     const NTT_T *a, *b, *c;
@@ -203,6 +204,31 @@ static void scale_task(void *arg, size_t task) {
         FF(mul)(&job->r[j], &job->a[j], job->c);
 }
 
+static void mul_task(void *arg, size_t task) {
+    const pointwise_job *job = arg;
+    size_t j0, j1;
+    cz__ntt_chunk(&j0, &j1, task, job->n);
+    for (size_t j = j0; j < j1; j++)
+        FF(mul)(&job->r[j], &job->a[j], &job->b[j]);
+}
+
+static void sub_scale_task(void *arg, size_t task) {
+    const pointwise_job *job = arg;
+    size_t j0, j1;
+    cz__ntt_chunk(&j0, &j1, task, job->n);
+    for (size_t j = j0; j < j1; j++) {
+        NTT_T t;
+        FF(sub)(&t, &job->a[j], &job->b[j]);
+        FF(mul)(&job->r[j], &t, job->c);
+    }
+}
+
+void PUB(mul)(NTT_T *r, const NTT_T *a, const NTT_T *b, size_t n, cz_threadpool *pool) {
+    pointwise_job job = {.r = r, .a = a, .b = b, .n = n};
+    if (n > 0)
+        cz__ntt_run(pool, mul_task, &job, cz__ntt_ntasks(n, NTT_CHUNK_LOG));
+}
+
 void PUB(mul_sub)(NTT_T *r, const NTT_T *a, const NTT_T *b, const NTT_T *c, size_t n,
                   cz_threadpool *pool) {
     pointwise_job job = {.r = r, .a = a, .b = b, .c = c, .n = n};
@@ -214,6 +240,13 @@ void PUB(scale)(NTT_T *r, const NTT_T *a, const NTT_T *k, size_t n, cz_threadpoo
     pointwise_job job = {.r = r, .a = a, .c = k, .n = n};
     if (n > 0)
         cz__ntt_run(pool, scale_task, &job, cz__ntt_ntasks(n, NTT_CHUNK_LOG));
+}
+
+void PUB(sub_scale)(NTT_T *r, const NTT_T *a, const NTT_T *b, const NTT_T *k, size_t n,
+                    cz_threadpool *pool) {
+    pointwise_job job = {.r = r, .a = a, .b = b, .c = k, .n = n};
+    if (n > 0)
+        cz__ntt_run(pool, sub_scale_task, &job, cz__ntt_ntasks(n, NTT_CHUNK_LOG));
 }
 
 /* ---- permutations ---- */

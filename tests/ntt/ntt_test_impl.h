@@ -312,6 +312,23 @@ static void TL(test_pointwise)(cz_threadpool *pool) {
     }
     CHECK(ok);
 
+    TN(mul)(r, a, b, n, pool);
+    ok = 1;
+    for (size_t j = 0; j < n; j++) {
+        TF(mul)(&t, &a[j], &b[j]);
+        ok &= TF(eq)(&r[j], &t);
+    }
+    CHECK(ok);
+
+    TN(sub_scale)(r, a, b, &k, n, pool);
+    ok = 1;
+    for (size_t j = 0; j < n; j++) {
+        TF(sub)(&t, &a[j], &b[j]);
+        TF(mul)(&t, &t, &k);
+        ok &= TF(eq)(&r[j], &t);
+    }
+    CHECK(ok);
+
     TN(scale)(r, a, &k, n, pool);
     ok = 1;
     for (size_t j = 0; j < n; j++) {

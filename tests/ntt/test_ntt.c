@@ -146,6 +146,48 @@ static void test_pointwise(void) {
     test_pointwise_bls12381(NULL);
 }
 
+/* bellperson's h (prover/native.rs): coset_inverse((A_g·B_g - C_g)·Z(g)⁻¹) with X_g =
+ * coset_forward(inverse(x)), 7 NTTs, against the provers' 6 (prove_bellperson.c, bp_h):
+ * (coset_inverse(A_g·B_g) - inverse(c))·Z(g)⁻¹. Equal for any a, b, c, satisfied or not. */
+static void test_h_six_ntts(void) {
+    const unsigned log_n = 11;
+    const size_t n = (size_t)1 << log_n;
+    cz_bls12381_fr *v = malloc(6 * n * sizeof *v), g, z, zinv;
+    cz_bls12381_ntt_domain *dom = NULL;
+    cz_errinfo ei;
+    CZ_ASSERT(v != NULL);
+    cz_bls12381_fr *a = v, *b = v + n, *c = v + 2 * n, *x = v + 3 * n, *y = v + 4 * n,
+                   *w = v + 5 * n;
+    rand_vec_bls12381(a, 3 * n);
+    CHECK(cz_bls12381_ntt_domain_create(&dom, log_n, CZ_NTT_ROOTS_BELLPERSON, pool, &ei) == CZ_OK);
+    CHECK(cz_bls12381_ntt_coset_gen(&g, log_n, CZ_NTT_ROOTS_BELLPERSON) == CZ_OK);
+    CHECK(cz_bls12381_ntt_coset_z(&z, log_n, CZ_NTT_ROOTS_BELLPERSON) == CZ_OK);
+    cz_bls12381_fr_inv(&zinv, &z);
+    if (dom == NULL)
+        goto out;
+    /* seven: x, y, w = a, b, c through inverse and coset_forward, then the division on the coset */
+    memcpy(x, a, 3 * n * sizeof *v);
+    for (int i = 0; i < 3; i++) {
+        cz_bls12381_ntt_inverse(x + i * n, dom, pool);
+        cz_bls12381_ntt_coset_forward(x + i * n, dom, &g, pool);
+    }
+    cz_bls12381_ntt_mul_sub(x, x, y, w, n, pool);
+    cz_bls12381_ntt_scale(x, x, &zinv, n, pool);
+    cz_bls12381_ntt_coset_inverse(x, dom, &g, pool);
+    /* six, in place of a, b, c */
+    for (int i = 0; i < 3; i++)
+        cz_bls12381_ntt_inverse(a + i * n, dom, pool);
+    cz_bls12381_ntt_coset_forward(a, dom, &g, pool);
+    cz_bls12381_ntt_coset_forward(b, dom, &g, pool);
+    cz_bls12381_ntt_mul(a, a, b, n, pool);
+    cz_bls12381_ntt_coset_inverse(a, dom, &g, pool);
+    cz_bls12381_ntt_sub_scale(a, a, c, &zinv, n, pool);
+    CHECK(memcmp(a, x, n * sizeof *v) == 0);
+out:
+    cz_bls12381_ntt_domain_destroy(dom);
+    free(v);
+}
+
 /* 2^16: stage groups 12 + 4; 2^14: 12 + 2. */
 static void test_large(void) {
     test_large_bn254(16, pool, 1, CZ_NTT_ROOTS_SNARKJS);
@@ -164,6 +206,7 @@ static const test_case cases[] = {
     {"small_tiles", test_small_tiles},
     {"vectors", test_vectors},
     {"pointwise", test_pointwise},
+    {"h_six_ntts", test_h_six_ntts},
     {"large", test_large},
 };
 
