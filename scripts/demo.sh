@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `make demo`: starts cuzk-daemon on a Unix socket, sends it a WinningPoSt and a WindowPoSt (2 KiB
-# sectors, fake sectors, local keys) and a PoRep C2 (a 2 KiB sector sealed by `cuzk filecoin
-# seal-2k`) through gRPC with cuzk-bench and verifies the proofs with `cuzk filecoin verify`; then
+# sectors, fake sectors, local keys), a PoRep C2 (a 2 KiB sector sealed by `cuzk filecoin
+# seal-2k`) and a SnapDeals update (a 2 KiB fake update) through gRPC with cuzk-bench and
+# verifies the proofs with `cuzk filecoin verify`; then
 # proves the bundled example circuits with cuzk and verifies the proofs. Each step is printed with its time. Outputs go to BUILD/demo/. If snarkjs is installed (make test installs it),
 # snarkjs verifies cuzk's proofs too: a verifier we did not write.
 set -euo pipefail
@@ -60,7 +61,7 @@ post_demo() {
     echo
     echo "== WinningPoSt, WindowPoSt and PoRep C2 (2 KiB sectors) through cuzk-daemon over gRPC"
     p="$(cd "$out" && pwd)/params"
-    rm -rf "$p" "$out/winning" "$out/window" "$out/porep"
+    rm -rf "$p" "$out/winning" "$out/window" "$out/porep" "$out/snap"
     mkdir -p "$p" "$out/winning" "$out/window" "$out/porep"
     step "cuzk filecoin setup: local WinningPoSt key (INSECURE)" "$cuzk" filecoin setup \
         winning-post --sector-size 2KiB --params-dir "$p" --seed 01 2>/dev/null
@@ -74,6 +75,10 @@ post_demo() {
         porep-c2 --sector-size 2KiB --params-dir "$p" --seed 05 2>/dev/null
     step "cuzk filecoin seal-2k: seal a 2 KiB sector, write its C1" "$cuzk" filecoin seal-2k \
         --miner 1000 --sector 7 --seed 6 -o "$out/porep" 2>/dev/null
+    step "cuzk filecoin setup: local SnapDeals key (INSECURE)" "$cuzk" filecoin setup \
+        snap-update --sector-size 2KiB --params-dir "$p" --seed 07 2>/dev/null
+    step "cuzk filecoin fake-update: a 2 KiB sector update" "$cuzk" filecoin fake-update \
+        --sector-size 2KiB --seed 8 -o "$out/snap" 2>/dev/null
     sock="$(cd "$out" && pwd)/cuzk.sock"
     cat >"$out/cuzk.toml" <<EOF
 [daemon]
@@ -110,6 +115,17 @@ EOF
     step_to /dev/null "cuzk filecoin verify porep-c2: the daemon's proof is valid" "$cuzk" \
         filecoin verify porep-c2 --c1 "$out/porep/c1.json" --miner 1000 --params-dir "$p" \
         "$out/porep/proof.bin"
+    step_to "$out/snap/single.json" "cuzk-bench single --workload snap-update: Prove, gRPC" \
+        "$bench" -a "unix://$sock" single --workload snap-update --request "$out/snap" \
+        -o "$out/snap/proof.bin"
+    echo "  $(tr -d '\n' <"$out/snap/single.json" | sed 's/.*"wall_ms":\([0-9.]*\),"prove_ms":\([0-9.]*\).*/request to proof \1 ms; the job \2 ms (vanilla checks, synthesis, prover, self-check)/')"
+    local su=(--comm-r-old "$(awk '/^comm_r_old/{print $2}' "$out/snap/request.txt")"
+        --comm-d-new "$(awk '/^comm_d_new/{print $2}' "$out/snap/request.txt")"
+        --comm-r-new "$(awk '/^comm_r_new/{print $2}' "$out/snap/request.txt")")
+    step_to /dev/null "cuzk filecoin verify snap-update: the daemon's proof is valid" "$cuzk" \
+        filecoin verify snap-update --params-dir "$p" --registered-proof \
+        "$(awk '/^registered_proof/{print $2}' "$out/snap/request.txt")" "${su[@]}" \
+        "$out/snap/proof.bin"
     step_to "$out/winning/again.json" "cuzk-bench single: WinningPoSt again (key resident)" \
         "$bench" -a "unix://$sock" single --workload winning-post --request "$out/winning"
     echo "  $(tr -d '\n' <"$out/winning/again.json" | sed 's/.*"wall_ms":\([0-9.]*\),"prove_ms":\([0-9.]*\).*/request to proof \1 ms; the job \2 ms/')"
@@ -119,7 +135,7 @@ EOF
     echo "  cuzk-daemon stopped (exit 0)"
 }
 
-echo "cuzk demo: Filecoin PoSt and PoRep C2 through the daemon, then the bundled circuits" \
+echo "cuzk demo: Filecoin PoSt, PoRep C2 and SnapDeals through the daemon, then the bundled circuits" \
     "(outputs in $out/)"
 post_demo
 demo poseidon-bn254 examples/poseidon/poseidon_chain.zkey examples/poseidon/poseidon_chain.wtns

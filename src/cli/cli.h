@@ -48,6 +48,9 @@ int cz__cli_parse_device(int *out, const char *s);
 int cz__cli_parse_sector_size(uint64_t *out, const char *s);
 /* Parses 64 hex digits (big-endian, as people write numbers) into 32 little-endian bytes. */
 int cz__cli_parse_hex32(uint8_t out[32], const char *s);
+/* Makes the output folder dir of a command that writes several files (its parent must exist);
+ * one that exists is used as it is. CZ_EXIT_OK, or CZ_EXIT_INPUT with the reason on stderr. */
+int cz__cli_out_dir(const char *cmd, const char *dir);
 
 /* The options both forms of `cuzk prove` take: --threads/-t N, --r/--s HEX, --gpu, --device N,
  * --verify, --verbose/-v. */

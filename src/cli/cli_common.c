@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 char *cz__cli_param_path(const char *dir, cz_param_proof proof, uint64_t sector_size,
                          cz_param_ext ext) {
@@ -132,6 +133,14 @@ int cz__cli_prove_opts_check(cz__cli_prove_opts *o) {
     if (o->have_device && !o->use_gpu)
         return cz__cli_usage_error("prove", "--device needs --gpu");
     o->have_rs = o->have_r;
+    return CZ_EXIT_OK;
+}
+
+int cz__cli_out_dir(const char *cmd, const char *dir) {
+    if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+        fprintf(stderr, "cuzk %s: cannot create the folder %s: %s\n", cmd, dir, strerror(errno));
+        return CZ_EXIT_INPUT;
+    }
     return CZ_EXIT_OK;
 }
 

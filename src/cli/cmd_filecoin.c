@@ -298,6 +298,8 @@ static int fake_vanilla(int argc, char **argv) {
     rc = parse_kind(&pk, kind, "filecoin fake-vanilla", &ok);
     if (!ok)
         return rc;
+    if ((rc = cz__cli_out_dir("filecoin fake-vanilla", dir)) != CZ_EXIT_OK)
+        return rc;
     cz_errinfo_clear(&ei);
     if (cz__post_shape_get(&shape, pk, sector_size, &ei) != CZ_OK)
         return cz__cli_report("filecoin fake-vanilla", &ei);

@@ -3,11 +3,9 @@
  * verify and vanilla-check of a C1 file, fake-c1 (a fake committed-capacity sector of any size)
  * and seal-2k (a real 2 KiB sector sealed here). cmd_filecoin.c hands these over.
  */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "cli/cli.h"
 #include "cuzk/fileio.h"
@@ -365,10 +363,8 @@ static int seal_2k(int argc, char **argv) {
         return cz__cli_usage_error(cmd, "needs --sector N");
     if (!o.have_registered)
         o.registered = 5;
-    if (mkdir(o.out, 0777) != 0 && errno != EEXIST) {
-        fprintf(stderr, "cuzk %s: cannot create %s: %s\n", cmd, o.out, strerror(errno));
-        return CZ_EXIT_INPUT;
-    }
+    if ((rc = cz__cli_out_dir(cmd, o.out)) != CZ_EXIT_OK)
+        return rc;
     rng = o.seed * UINT64_C(0x9e3779b97f4a7c15) + 3;
     for (size_t i = 0; i < sizeof data; i++) /* Fr32 nodes: the top two bits of each clear */
         data[i] = (uint8_t)cz__fake_mix(&rng) & (i % 32 == 31 ? 0x3f : 0xff);

@@ -387,6 +387,8 @@ static int fake_update(int argc, char **argv) {
     }
     if (sector_size == 0 || dir == NULL)
         return cz__cli_usage_error(cmd, "needs --sector-size and -o");
+    if ((rc = cz__cli_out_dir(cmd, dir)) != CZ_EXIT_OK)
+        return rc;
     cz_errinfo_clear(&ei);
     if (cz__snap_shape_get(&shape, sector_size, variant, &ei) != CZ_OK)
         return cz__cli_report(cmd, &ei);

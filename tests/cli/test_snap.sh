@@ -12,7 +12,7 @@
 set -u
 CUZK=${1:?usage: test_snap.sh CUZK SCRATCH_DIR}
 T=${2:?usage: test_snap.sh CUZK SCRATCH_DIR}
-rm -rf "$T" && mkdir -p "$T/u" "$T/v" "$T/p" || exit 1
+rm -rf "$T" && mkdir -p "$T/v" "$T/p" || exit 1
 . "$(dirname "$0")/lib.sh"
 g() { awk -v k="$2" '$1 == k { print $2 }' "$1/request.txt"; }
 noble_inputs() { # DIR OUT: the public inputs of a 2 KiB update for the noble verifier: k = 0 and
@@ -28,7 +28,10 @@ comms() { echo --comm-r-old "$(g "$1" comm_r_old)" --comm-d-new "$(g "$1" comm_d
     --comm-r-new "$(g "$1" comm_r_new)"; }
 
 cz filecoin fake-update --sector-size 2KiB --seed 4 -o "$T/u"
-check "fake-update exits 0" test "$rc" = 0
+check "fake-update exits 0, its folder made" test "$rc" = 0 -a -s "$T/u/vanilla-0.bin"
+cz filecoin fake-update --sector-size 2KiB --seed 4 -o "$T/none/u"
+check "fake-update into a folder whose parent is missing: exit 3, named" \
+    bash -c "[ $rc = 3 ] && grep -q 'cannot create the folder $T/none/u' '$T/err'"
 cz filecoin fake-update --sector-size 2KiB --seed 5 -o "$T/v"
 cz filecoin vanilla-check snap-update --registered-proof 0 $(comms "$T/u") --vanilla "$T/u/vanilla-0.bin"
 check "vanilla-check: ok" bash -c "[ $rc = 0 ] && grep -q '^ok: 1 partitions of 10 challenges hold' '$T/out'"
