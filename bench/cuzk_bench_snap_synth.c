@@ -63,7 +63,7 @@ static int compact(const cz__snap_loaded *ld, cz_threadpool *pool, int runs, con
     cz_r1cs r;
     int rc;
     memset(&r, 0, sizeof r);
-    if ((rc = cz__snap_record(&r, &ld->shape, ei)) != CZ_OK)
+    if ((rc = cz__snap_record(&r, &ld->shape, NULL, ei)) != CZ_OK)
         return rc;
     ns[0] = (double)(bench_now_ns() - t0);
     print("recording", extra, ns, 1);

@@ -172,7 +172,7 @@ static int setup(int argc, char **argv) {
         (params_path = key_path(o.dir, id, o.poseidon, CZ_PARAM_EXT_PARAMS, &ei)) == NULL ||
         (vk_path = key_path(o.dir, id, o.poseidon, CZ_PARAM_EXT_VK, &ei)) == NULL ||
         (rc = cz_threadpool_create(&pool, o.nthreads, &ei)) != CZ_OK ||
-        (rc = cz__snap_record(&r, &shape, &ei)) != CZ_OK ||
+        (rc = cz__snap_record(&r, &shape, pool, &ei)) != CZ_OK ||
         (rc = cz__cli_bellperson_key(what, &r, params_path, vk_path, seed != NULL ? &td : NULL,
                                      pool, o.dev, &ei)) != CZ_OK)
         status = cz__cli_report(cmd, &ei);

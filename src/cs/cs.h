@@ -267,14 +267,24 @@ typedef struct cz__cs_mark {
 } cz__cs_mark;
 void cz__cs_mark_get(cz__cs_mark *out, const cz__cs *cs);
 
+/* Prefix aux variables that each copy of a body reads in a place of its own (SnapDeals: a
+ * challenge's bits, all generated in the prefix): where the recorded body (copy 0) reads prefix
+ * aux from[k], copy c reads to[c·n + k] (aux indices, as cz__var_index gives them). */
+typedef struct cz__cs_copy_vars {
+    const uint32_t *from, *to;
+    size_t n;
+} cz__cs_copy_vars;
+
 /* RECORD, a circuit made of a prefix and copies of one body whose shape does not depend on which
- * copy it is (PoRep's challenges): cs holds the prefix (up to the mark, NULL: empty) and the body
- * once; out is the prefix followed by copies bodies, as recording them all would give it: each
- * copy's own inputs, aux and rows after the previous copy's, its terms on the prefix's variables
- * unchanged. A task per copy on pool (NULL: this thread). CZ_EINVAL for a mark beyond cs, no
- * copy, or copies > 1 of a system that keeps values; CZ_ERANGE, CZ_ENOMEM, the system's error. */
+ * copy it is (PoRep's and SnapDeals' challenges): cs holds the prefix (up to the mark, NULL:
+ * empty) and the body once; out is the prefix followed by copies bodies, as recording them all
+ * would give it: each copy's own inputs, aux and rows after the previous copy's, its terms on the
+ * prefix's variables unchanged but for those of vars (NULL: none). A task per copy on pool (NULL:
+ * this thread). CZ_EINVAL for a mark beyond cs, no copy, copies > 1 of a system that keeps
+ * values, or vars naming an aux outside the prefix or one twice; CZ_ERANGE, CZ_ENOMEM, the
+ * system's error. */
 int cz__cs_to_r1cs_repeat(cz_r1cs *out, const cz__cs *cs, const cz__cs_mark *prefix, size_t copies,
-                          cz_threadpool *pool, cz_errinfo *ei);
+                          const cz__cs_copy_vars *vars, cz_threadpool *pool, cz_errinfo *ei);
 
 /* Puts the values of a WITNESS (or PROVE) system into the witness of shape, the cz_r1cs of a
  * recording of the same circuit (the same inputs, aux and rows): the witness-only synthesis of a

@@ -102,10 +102,13 @@ typedef struct repeat_job {
     const cz__cs *cs;
     cz__cs_mark pre, body;
     size_t ninput; /* of the whole system */
+    const cz__cs_copy_vars *vars;
+    uint32_t *slot; /* per prefix aux: k where it is vars->from[k], else UINT32_MAX; NULL: none */
 } repeat_job;
 
 /* Copy c of the body (copy 0 also writes the prefix): its rows' pointers and terms, its own
- * inputs and aux renumbered after the copies before it, the prefix's variables as they are. */
+ * inputs and aux renumbered after the copies before it, the prefix's variables as they are but
+ * for those of j->vars. */
 static void repeat_copy(void *arg, size_t c) {
     const repeat_job *j = arg;
     const cz__cs *cs = j->cs;
@@ -124,9 +127,12 @@ static void repeat_copy(void *arg, size_t c) {
             uint32_t i = cz__var_index(v);
             if (cz__var_is_input(v))
                 dm->var[t + shift] = i < j->pre.ninput ? i : i + (uint32_t)(c * j->body.ninput);
+            else if (i >= j->pre.naux)
+                dm->var[t + shift] = (uint32_t)j->ninput + i + (uint32_t)(c * j->body.naux);
+            else if (j->slot != NULL && t >= j->pre.nnz[k] && j->slot[i] != UINT32_MAX)
+                dm->var[t + shift] = (uint32_t)j->ninput + j->vars->to[c * j->vars->n + j->slot[i]];
             else
-                dm->var[t + shift] =
-                    (uint32_t)j->ninput + (i < j->pre.naux ? i : i + (uint32_t)(c * j->body.naux));
+                dm->var[t + shift] = (uint32_t)j->ninput + i;
         }
     }
 }
@@ -166,8 +172,35 @@ static int repeat_booleans(cz_r1cs *out, const cz__cs *cs, const cz__cs_mark *pr
     return CZ_OK;
 }
 
+/* j->slot from j->vars (see repeat_job), every index checked. CZ_EINVAL, CZ_ENOMEM. */
+static int repeat_slots(repeat_job *j, size_t copies, cz_errinfo *ei) {
+    const cz__cs_copy_vars *v = j->vars;
+    if (v == NULL || v->n == 0)
+        return CZ_OK;
+    if (v->from == NULL || v->to == NULL)
+        return cz_fail(ei, CZ_EINVAL, "cs: to_r1cs: copy variables without their indices");
+    if ((j->slot = malloc((j->pre.naux ? j->pre.naux : 1) * sizeof *j->slot)) == NULL)
+        return cz_fail(ei, CZ_ENOMEM, "cs: to_r1cs: %zu prefix slots", j->pre.naux);
+    memset(j->slot, 0xff, j->pre.naux * sizeof *j->slot);
+    for (size_t k = 0; k < v->n; k++) {
+        if (v->from[k] >= j->pre.naux || j->slot[v->from[k]] != UINT32_MAX)
+            return cz_fail(ei, CZ_EINVAL,
+                           "cs: to_r1cs: copy variable %zu (aux %u) is outside the prefix's %zu "
+                           "aux or named twice",
+                           k, v->from[k], j->pre.naux);
+        j->slot[v->from[k]] = (uint32_t)k;
+    }
+    for (size_t t = 0; t < copies * v->n; t++)
+        if (v->to[t] >= j->pre.naux)
+            return cz_fail(ei, CZ_EINVAL,
+                           "cs: to_r1cs: copy %zu's variable %zu (aux %u) is outside the prefix's "
+                           "%zu aux",
+                           t / v->n, t % v->n, v->to[t], j->pre.naux);
+    return CZ_OK;
+}
+
 int cz__cs_to_r1cs_repeat(cz_r1cs *out, const cz__cs *cs, const cz__cs_mark *prefix, size_t copies,
-                          cz_threadpool *pool, cz_errinfo *ei) {
+                          const cz__cs_copy_vars *vars, cz_threadpool *pool, cz_errinfo *ei) {
     static const cz__cs_mark none;
     repeat_job j;
     uint64_t nnz[3], ninput, naux, nrows;
@@ -203,12 +236,17 @@ int cz__cs_to_r1cs_repeat(cz_r1cs *out, const cz__cs *cs, const cz__cs_mark *pre
             ei, CZ_ERANGE, "cs: %llu inputs, %llu aux and %llu rows do not fit a cz_r1cs",
             (unsigned long long)ninput, (unsigned long long)naux, (unsigned long long)nrows);
     j.ninput = (size_t)ninput;
-    if ((rc = cz_r1cs_alloc(out, CZ_CURVE_BLS12381, (uint32_t)(ninput - 1), (uint32_t)naux,
-                            (uint32_t)nrows, nnz, cs->ncoefs ? cs->ncoefs : 1, ei)) != CZ_OK)
+    j.vars = vars;
+    if ((rc = repeat_slots(&j, copies, ei)) != CZ_OK ||
+        (rc = cz_r1cs_alloc(out, CZ_CURVE_BLS12381, (uint32_t)(ninput - 1), (uint32_t)naux,
+                            (uint32_t)nrows, nnz, cs->ncoefs ? cs->ncoefs : 1, ei)) != CZ_OK) {
+        free(j.slot);
         return rc;
+    }
     cz__cs_copy(out->coefs, cs->coefs, (size_t)cs->ncoefs * sizeof *cs->coefs);
     out->a.row_ptr[0] = out->b.row_ptr[0] = out->c.row_ptr[0] = 0;
     cz_threadpool_run(pool, repeat_copy, &j, copies);
+    free(j.slot);
     if ((rc = repeat_booleans(out, cs, &j.pre, &j.body, copies, j.ninput, ei)) != CZ_OK) {
         cz_r1cs_free(out);
         return rc;
@@ -221,7 +259,7 @@ int cz__cs_to_r1cs_repeat(cz_r1cs *out, const cz__cs *cs, const cz__cs_mark *pre
 }
 
 int cz__cs_to_r1cs(cz_r1cs *out, const cz__cs *cs, cz_errinfo *ei) {
-    return cz__cs_to_r1cs_repeat(out, cs, NULL, 1, NULL, ei);
+    return cz__cs_to_r1cs_repeat(out, cs, NULL, 1, NULL, NULL, ei);
 }
 
 /* Counts the distinct variables of matrix m whose space is input (or aux), among n of them. */

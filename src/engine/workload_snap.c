@@ -65,7 +65,7 @@ int cz_snap_circuit_create(cz_snap_circuit **out, uint64_t registered_proof, cz_
     if ((rc = cz__snap_registered(&size, registered_proof, ei)) != CZ_OK ||
         (rc = cz__snap_shape_get(&c->shape, size, CZ__SNAP_SHA256, ei)) != CZ_OK ||
         (rc = cz_snap_params_file(&c->params, registered_proof, ei)) != CZ_OK ||
-        (rc = cz__snap_record(&c->rec.r, &c->shape, ei)) != CZ_OK ||
+        (rc = cz__snap_record(&c->rec.r, &c->shape, pool, ei)) != CZ_OK ||
         (rc = cz__bp_circuit_ready(&c->rec, pool, ei)) != CZ_OK) {
         cz_snap_circuit_free(c);
         return rc;

@@ -126,7 +126,7 @@ int cz__porep_record(cz_r1cs *r, const cz__porep_shape *shape, cz_threadpool *po
     if ((rc = cz__cs_init(&cs, CZ__CS_RECORD, 0, ei)) != CZ_OK)
         return rc;
     if ((rc = cz__porep_circuit_blank(&cs, shape, 1, &top, ei)) == CZ_OK)
-        rc = cz__cs_to_r1cs_repeat(r, &cs, &top, shape->challenges, pool, ei);
+        rc = cz__cs_to_r1cs_repeat(r, &cs, &top, shape->challenges, NULL, pool, ei);
     cz__cs_free(&cs);
     return rc;
 }

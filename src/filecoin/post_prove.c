@@ -166,85 +166,31 @@ out:
     return CZ_OK;
 }
 
-/* One sector's blank circuit recorded. */
-static int record_sectors(cz_r1cs *r, const cz__post_shape *shape, size_t nsectors,
-                          cz_errinfo *ei) {
+/* nsectors of the blank circuit recorded, or with copies > 1 one sector recorded and copied
+ * that many times, each copy's inputs and aux after the previous copy's (a task per copy on
+ * pool): the sectors share only ONE, and a sector's structure does not depend on which it is. */
+static int record_sectors(cz_r1cs *r, const cz__post_shape *shape, size_t nsectors, size_t copies,
+                          cz_threadpool *pool, cz_errinfo *ei) {
     cz__cs cs;
+    cz__cs_mark start;
     int rc = cz__cs_init(&cs, CZ__CS_RECORD, 0, ei);
     memset(r, 0, sizeof *r);
+    if (rc != CZ_OK)
+        return rc;
+    cz__cs_mark_get(&start, &cs); /* ONE */
+    rc = cz__post_circuit_blank(&cs, &shape->tree, shape->nleaves, nsectors, shape->challenges, ei);
     if (rc == CZ_OK)
-        rc = cz__post_circuit_blank(&cs, &shape->tree, shape->nleaves, nsectors, shape->challenges,
-                                    ei);
-    if (rc == CZ_OK)
-        rc = cz__cs_to_r1cs(r, &cs, ei);
+        rc = cz__cs_to_r1cs_repeat(r, &cs, &start, copies, NULL, pool, ei);
     cz__cs_free(&cs);
     return rc;
 }
 
-typedef struct replicate_job {
-    const cz_r1cs *one;
-    cz_r1cs *all;
-    size_t nsectors;
-} replicate_job;
-
-/* Sector s of the whole circuit: the one sector's rows with its variables moved (ONE stays,
- * inputs after those of the sectors before, aux likewise). */
-static void replicate_sector(void *arg, size_t s) {
-    const replicate_job *rj = arg;
-    const cz_r1cs *one = rj->one;
-    cz_r1cs *all = rj->all;
-    const uint32_t pin = one->npublic, aux0 = 1 + pin;
-    const uint32_t in_off = (uint32_t)(s * pin),
-                   aux_off = 1 + all->npublic + (uint32_t)(s * one->naux);
-    const cz_r1cs_mat *src[3] = {&one->a, &one->b, &one->c};
-    cz_r1cs_mat *dst[3] = {&all->a, &all->b, &all->c};
-    for (int m = 0; m < 3; m++) {
-        const uint64_t nnz = src[m]->row_ptr[one->nrows], base = (uint64_t)s * nnz;
-        uint64_t *rp = dst[m]->row_ptr + (size_t)s * one->nrows;
-        uint32_t *var = dst[m]->var + base;
-        for (uint32_t i = 0; i < one->nrows; i++)
-            rp[i] = base + src[m]->row_ptr[i];
-        for (uint64_t k = 0; k < nnz; k++) {
-            const uint32_t v = src[m]->var[k];
-            var[k] = v == 0 ? 0 : v < aux0 ? v + in_off : v - aux0 + aux_off;
-        }
-        memcpy(dst[m]->coef + base, src[m]->coef, nnz * sizeof *src[m]->coef);
-    }
-}
-
 int cz__post_record(cz_r1cs *r, const cz__post_shape *shape, cz_threadpool *pool, cz_errinfo *ei) {
-    const uint64_t ns = shape->sectors;
-    cz_r1cs one;
-    uint64_t nnz[3];
-    int rc;
-    memset(r, 0, sizeof *r);
-    if ((rc = record_sectors(&one, shape, 1, ei)) != CZ_OK)
-        return rc;
-    if ((uint64_t)one.naux * ns + (uint64_t)one.npublic * ns + 1 > UINT32_MAX ||
-        (uint64_t)one.nrows * ns > UINT32_MAX) {
-        cz_r1cs_free(&one);
-        return cz_fail(ei, CZ_ERANGE, "post: %llu sectors of %u rows do not fit 32-bit indexes",
-                       (unsigned long long)ns, one.nrows);
-    }
-    nnz[0] = one.a.row_ptr[one.nrows] * ns;
-    nnz[1] = one.b.row_ptr[one.nrows] * ns;
-    nnz[2] = one.c.row_ptr[one.nrows] * ns;
-    rc = cz_r1cs_alloc(r, CZ_CURVE_BLS12381, (uint32_t)(one.npublic * ns),
-                       (uint32_t)(one.naux * ns), (uint32_t)(one.nrows * ns), nnz, one.ncoefs, ei);
-    if (rc == CZ_OK) {
-        replicate_job rj = {&one, r, (size_t)ns};
-        memcpy(r->coefs, one.coefs, (size_t)one.ncoefs * sizeof *one.coefs);
-        cz_threadpool_run(pool, replicate_sector, &rj, (size_t)ns);
-        r->a.row_ptr[r->nrows] = nnz[0];
-        r->b.row_ptr[r->nrows] = nnz[1];
-        r->c.row_ptr[r->nrows] = nnz[2];
-    }
-    cz_r1cs_free(&one);
-    return rc;
+    return record_sectors(r, shape, 1, shape->sectors, pool, ei);
 }
 
 int cz__post_record_direct(cz_r1cs *r, const cz__post_shape *shape, cz_errinfo *ei) {
-    return record_sectors(r, shape, shape->sectors, ei);
+    return record_sectors(r, shape, shape->sectors, 1, NULL, ei);
 }
 
 /* ---- the witness, sectors in parallel ---- */

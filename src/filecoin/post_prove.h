@@ -46,9 +46,10 @@ int cz__post_request_load(cz__post_vanilla **vs, cz__post_shape *shape, const cz
 void cz__post_vanillas_free(cz__post_vanilla *vs, size_t n);
 
 /* The blank circuit of shape recorded into *r (what the key is made from and the witness fills):
- * one sector recorded, then replicated shape->sectors times on pool (NULL: this thread), each copy
- * with its variables where sequential synthesis puts them (every sector has the same structure;
- * only values differ). CZ_ERANGE past 32-bit indexes, CZ_ENOMEM. Free with cz_r1cs_free. */
+ * one sector recorded, then copied shape->sectors times on pool (NULL: this thread) by
+ * cz__cs_to_r1cs_repeat, each copy with its variables where sequential synthesis puts them and
+ * its booleans (every sector has the same structure; only values differ). CZ_ERANGE past 32-bit
+ * indexes, CZ_ENOMEM. Free with cz_r1cs_free. */
 int cz__post_record(cz_r1cs *r, const cz__post_shape *shape, cz_threadpool *pool, cz_errinfo *ei);
 /* The same recorded sector after sector in one system (the reference the tests hold
  * cz__post_record to; as slow as it sounds for 2349 sectors). */

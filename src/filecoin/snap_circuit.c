@@ -334,15 +334,37 @@ void cz__snap_top_free(cz__snap_top *top) {
     top->gen = NULL;
 }
 
-/* The circuit with nchallenges of p's challenges. */
+/* What cz__snap_circuit_blank_first gives out: the mark after the top, the generated bits' aux. */
+typedef struct top_out {
+    cz__cs_mark *end;
+    uint32_t *gen_aux; /* challenges × bits */
+} top_out;
+
+/* The aux index of every generated bit into out->gen_aux; CZ_EFORMAT on cs for one that is not an
+ * allocated bit (a recording from blank values has none). */
+static void top_report(cz__cs *cs, const cz__snap_shape *s, const cz__snap_top *top, top_out *out) {
+    const size_t nbits = (size_t)s->challenges * (s->challenge_bits - s->partition_bits);
+    cz__cs_mark_get(out->end, cs);
+    for (size_t i = 0; i < nbits; i++) {
+        if (top->gen[i].kind != CZ__BOOL_IS || cz__var_is_input(top->gen[i].bit.var)) {
+            cz__cs_fail(cs, CZ_EFORMAT, "snap: generated bit %zu is not an allocated bit", i);
+            return;
+        }
+        out->gen_aux[i] = cz__var_index(top->gen[i].bit.var);
+    }
+}
+
+/* The circuit with nchallenges of p's challenges; out (NULL: none) reported after the top. */
 static void circuit_n(cz__cs *cs, const cz__snap_shape *s, const cz__snap_partition *p,
-                      size_t nchallenges) {
+                      size_t nchallenges, top_out *out) {
     cz__snap_top *top = calloc(1, sizeof *top);
     if (top == NULL) {
         cz__cs_fail(cs, CZ_ENOMEM, "snap: the top of the circuit");
         return;
     }
     cz__snap_circuit_top(cs, s, p, top);
+    if (out != NULL && cz__cs_status(cs, NULL) == CZ_OK)
+        top_report(cs, s, top, out);
     for (size_t c = 0; c < nchallenges && cz__cs_status(cs, NULL) == CZ_OK; c++)
         cz__snap_circuit_challenge(cs, s, &p->challenges[c], top, c);
     cz__snap_top_free(top);
@@ -350,11 +372,12 @@ static void circuit_n(cz__cs *cs, const cz__snap_shape *s, const cz__snap_partit
 }
 
 void cz__snap_circuit(cz__cs *cs, const cz__snap_shape *shape, const cz__snap_partition *p) {
-    circuit_n(cs, shape, p, shape->challenges);
+    circuit_n(cs, shape, p, shape->challenges, NULL);
 }
 
-int cz__snap_circuit_blank(cz__cs *cs, const cz__snap_shape *shape, size_t nchallenges,
-                           cz_errinfo *ei) {
+/* cz__snap_circuit_blank, and cz__snap_circuit_blank_first with out. */
+static int circuit_blank(cz__cs *cs, const cz__snap_shape *shape, size_t nchallenges, top_out *out,
+                         cz_errinfo *ei) {
     static const fr zeros[MAX_APEX_LEAVES];
     const size_t n = nchallenges ? nchallenges : shape->challenges;
     cz__snap_challenge *ch = calloc(n, sizeof *ch);
@@ -370,7 +393,29 @@ int cz__snap_circuit_blank(cz__cs *cs, const cz__snap_shape *shape, size_t nchal
     memset(&p, 0, sizeof p);
     p.apex_leaves = p.partition_path = zeros;
     p.challenges = ch;
-    circuit_n(cs, shape, &p, n < shape->challenges ? n : shape->challenges);
+    circuit_n(cs, shape, &p, n < shape->challenges ? n : shape->challenges, out);
     free(ch);
     return cz__cs_status(cs, ei);
+}
+
+int cz__snap_circuit_blank(cz__cs *cs, const cz__snap_shape *shape, size_t nchallenges,
+                           cz_errinfo *ei) {
+    return circuit_blank(cs, shape, nchallenges, NULL, ei);
+}
+
+int cz__snap_circuit_blank_first(cz__cs *cs, const cz__snap_shape *shape, cz__cs_mark *top_end,
+                                 uint32_t **gen_aux, cz_errinfo *ei) {
+    top_out out = {top_end, NULL};
+    const size_t nbits =
+        (size_t)shape->challenges * (shape->challenge_bits - shape->partition_bits);
+    int rc;
+    *gen_aux = NULL;
+    if ((out.gen_aux = malloc((nbits ? nbits : 1) * sizeof *out.gen_aux)) == NULL)
+        return cz_fail(ei, CZ_ENOMEM, "snap: the aux of %zu generated bits", nbits);
+    if ((rc = circuit_blank(cs, shape, 1, &out, ei)) != CZ_OK) {
+        free(out.gen_aux);
+        return rc;
+    }
+    *gen_aux = out.gen_aux;
+    return CZ_OK;
 }

@@ -116,6 +116,13 @@ void cz__snap_top_free(cz__snap_top *top);
  * system's error. */
 int cz__snap_circuit_blank(cz__cs *cs, const cz__snap_shape *shape, size_t nchallenges,
                            cz_errinfo *ei);
+/* The blank circuit's top and its first challenge into cs (RECORD), for a recording that copies
+ * the challenge (cz__snap_record): *top_end, the mark after the top; *gen_aux (malloc'd,
+ * challenges × (challenge_bits − partition_bits)), the aux index of every challenge's generated
+ * bits, challenge c's at c·(challenge_bits − partition_bits). A challenge reads nothing else of
+ * the top that differs between challenges. CZ_ENOMEM, CZ_EFORMAT, or the system's error. */
+int cz__snap_circuit_blank_first(cz__cs *cs, const cz__snap_shape *shape, cz__cs_mark *top_end,
+                                 uint32_t **gen_aux, cz_errinfo *ei);
 
 /* The gadgets of storage-proofs-update gadgets.rs, for their own tests. apex_por: the apex tree
  * of nleaves (a power of two) leaves, its root's inclusion under comm_d through path (nbits

@@ -133,14 +133,20 @@ int cz__snap_request_load(cz__snap_loaded *ld, const cz_snap_request *rq, int ch
 
 /* ---- proving ---- */
 
-int cz__snap_record(cz_r1cs *r, const cz__snap_shape *shape, cz_errinfo *ei) {
+int cz__snap_record(cz_r1cs *r, const cz__snap_shape *shape, cz_threadpool *pool, cz_errinfo *ei) {
+    const size_t nbits = shape->challenge_bits - shape->partition_bits;
     cz__cs cs;
+    cz__cs_mark top;
+    uint32_t *gen = NULL;
     int rc;
     memset(r, 0, sizeof *r);
     if ((rc = cz__cs_init(&cs, CZ__CS_RECORD, 0, ei)) != CZ_OK)
         return rc;
-    if ((rc = cz__snap_circuit_blank(&cs, shape, 0, ei)) == CZ_OK)
-        rc = cz__cs_to_r1cs(r, &cs, ei);
+    if ((rc = cz__snap_circuit_blank_first(&cs, shape, &top, &gen, ei)) == CZ_OK) {
+        const cz__cs_copy_vars bits = {gen, gen, nbits};
+        rc = cz__cs_to_r1cs_repeat(r, &cs, &top, shape->challenges, &bits, pool, ei);
+    }
+    free(gen);
     cz__cs_free(&cs);
     return rc;
 }
@@ -258,7 +264,7 @@ int cz__snap_prove(cz_groth16_proof *proofs, unsigned *nproofs, const cz_bellper
     *nproofs = 0;
     memset(&r, 0, sizeof r);
     memset(&vk, 0, sizeof vk);
-    if ((rc = cz__snap_record(&r, &ld->shape, ei)) != CZ_OK ||
+    if ((rc = cz__snap_record(&r, &ld->shape, pool, ei)) != CZ_OK ||
         (rc = cz__recording_key_check(&r, key, "snap", ei)) != CZ_OK)
         goto out;
     for (unsigned k = 0; k < ld->shape.partitions; k++) {

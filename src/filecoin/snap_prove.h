@@ -44,8 +44,11 @@ int cz__snap_request_load(cz__snap_loaded *ld, const cz_snap_request *rq, int ch
                           cz_threadpool *pool, cz_errinfo *ei);
 void cz__snap_loaded_free(cz__snap_loaded *ld);
 
-/* The blank partition circuit of shape recorded into *r (free with cz_r1cs_free). */
-int cz__snap_record(cz_r1cs *r, const cz__snap_shape *shape, cz_errinfo *ei);
+/* The blank partition circuit of shape recorded into *r (free with cz_r1cs_free): the top and
+ * one challenge recorded, the other challenges copied from it (a task per copy on pool, NULL:
+ * this thread), each reading its own generated bits; the same r1cs as recording them all
+ * (test_snap_prove). */
+int cz__snap_record(cz_r1cs *r, const cz__snap_shape *shape, cz_threadpool *pool, cz_errinfo *ei);
 
 /* Partition k of ld synthesized in the variable order of r (cz__snap_record of its shape), in
  * chunks on pool (synth_chunks.h: the top, then a task per challenge; NULL: this thread):

@@ -19,6 +19,7 @@
 #include "cuzk/r1cs.h"
 #include "cuzk/threadpool.h"
 #include "cs_gen.h"
+#include "same_r1cs.h"
 #include "test.h"
 
 static void test_lc_merge(void) {
@@ -210,24 +211,6 @@ static void test_modes_agree(void) {
     cz__cs_free(&wit);
 }
 
-/* Two r1cs with the same counts, rows, terms (compared by coefficient value) and booleans. */
-static int same_r1cs(const cz_r1cs *x, const cz_r1cs *y) {
-    const cz_r1cs_mat *mx[3] = {&x->a, &x->b, &x->c}, *my[3] = {&y->a, &y->b, &y->c};
-    int same = x->nrows == y->nrows && x->npublic == y->npublic && x->naux == y->naux &&
-               (x->booleans == NULL) == (y->booleans == NULL);
-    if (same && x->booleans != NULL)
-        same = memcmp(x->booleans, y->booleans,
-                      cz_r1cs_bool_words(x->nvars) * sizeof *x->booleans) == 0;
-    for (int k = 0; same && k < 3; k++) {
-        same &= mx[k]->nnz == my[k]->nnz && memcmp(mx[k]->row_ptr, my[k]->row_ptr,
-                                                   (x->nrows + 1) * sizeof *mx[k]->row_ptr) == 0;
-        for (uint64_t t = 0; same && t < mx[k]->nnz; t++)
-            same &= mx[k]->var[t] == my[k]->var[t] &&
-                    memcmp(x->coefs[mx[k]->coef[t]], y->coefs[my[k]->coef[t]], 32) == 0;
-    }
-    return same;
-}
-
 /* The same circuit as one system and as two extended ones: the same r1cs and the same proving
  * assignment. */
 static void test_extend(void) {
@@ -270,39 +253,75 @@ static void test_extend(void) {
 
 /* A prefix (variables the bodies share, inputs among them) and a body over it recorded once and
  * copied (cz__cs_to_r1cs_repeat) against the prefix and every body recorded: the same r1cs, on a
- * pool and without one; the refusals. */
+ * pool and without one; then with two prefix variables of each copy's own (cz__cs_copy_vars, as
+ * SnapDeals' challenge bits); the refusals. */
 static void test_repeat(void) {
-    enum { COPIES = 4 };
-    cz_bls12381_fr vals[3] = {fr(5), fr(7), fr(9)};
+    enum { COPIES = 4, OWN = 2 };
+    cz_bls12381_fr vals[3 + OWN] = {fr(5), fr(7), fr(9), fr(1), fr(0)};
     cz_threadpool *pool = NULL;
-    for (int k = 0; k < 2; k++) {
+    for (int k = 0; k < 4; k++) {
+        const int own = k >= 2; /* the bodies read copy-own prefix variables */
         cz__cs all, once;
         cz__cs_mark top;
         cz_r1cs x, y;
+        uint32_t from[OWN], to[COPIES * OWN];
+        cz__cs_copy_vars cv = {from, to, OWN};
         if (!CHECK_EQ_INT(cz__cs_init(&all, CZ__CS_RECORD, 0, NULL), CZ_OK) ||
             !CHECK_EQ_INT(cz__cs_init(&once, CZ__CS_RECORD, 0, NULL), CZ_OK))
             return;
         for (int s = 0; s < 2; s++) {
             cz__cs *cs = s ? &once : &all;
-            cz__var pre[3] = {cz__cs_alloc(cs, &vals[0]), cz__cs_alloc_input(cs, &vals[1]),
-                              cz__cs_alloc(cs, &vals[2])};
+            cz__var pre[3 + OWN] = {cz__cs_alloc(cs, &vals[0]), cz__cs_alloc_input(cs, &vals[1]),
+                                    cz__cs_alloc(cs, &vals[2])};
+            cz__var mine[COPIES][OWN];
             gen_circuit_over(cs, 3, 40, pre, vals, 3);
+            for (int c = 0; c < COPIES; c++)
+                for (int i = 0; i < OWN; i++) {
+                    mine[c][i] = cz__cs_alloc_bit(cs, (c + i) & 1);
+                    to[c * OWN + i] = cz__var_index(mine[c][i]);
+                }
+            memcpy(from, to, sizeof from);
             cz__cs_mark_get(&top, cs);
-            for (int c = 0; c < (s ? 1 : COPIES); c++)
-                gen_circuit_over(cs, 11, 120, pre, vals, 3);
+            for (int c = 0; c < (s ? 1 : COPIES); c++) {
+                memcpy(pre + 3, mine[c], sizeof mine[c]);
+                gen_circuit_over(cs, 11, 120, pre, vals, own ? 3 + OWN : 3);
+            }
         }
-        if (k == 1 && !CHECK_EQ_INT(cz_threadpool_create(&pool, 3, NULL), CZ_OK))
+        if (k % 2 == 1 && pool == NULL &&
+            !CHECK_EQ_INT(cz_threadpool_create(&pool, 3, NULL), CZ_OK))
             return;
         if (CHECK_EQ_INT(cz__cs_to_r1cs(&x, &all, NULL), CZ_OK)) {
-            if (CHECK_EQ_INT(cz__cs_to_r1cs_repeat(&y, &once, &top, COPIES, pool, NULL), CZ_OK)) {
+            if (CHECK_EQ_INT(cz__cs_to_r1cs_repeat(&y, &once, &top, COPIES, own ? &cv : NULL,
+                                                   k % 2 ? pool : NULL, NULL),
+                             CZ_OK)) {
                 CHECK(same_r1cs(&x, &y));
                 cz_r1cs_free(&y);
             }
             cz_r1cs_free(&x);
         }
-        CHECK_EQ_INT(cz__cs_to_r1cs_repeat(&y, &once, &top, 0, NULL, NULL), CZ_EINVAL);
+        if (own) { /* without the copy variables the copies read copy 0's: another system */
+            if (CHECK_EQ_INT(cz__cs_to_r1cs(&x, &all, NULL), CZ_OK)) {
+                if (CHECK_EQ_INT(cz__cs_to_r1cs_repeat(&y, &once, &top, COPIES, NULL, NULL, NULL),
+                                 CZ_OK)) {
+                    CHECK(!same_r1cs(&x, &y));
+                    cz_r1cs_free(&y);
+                }
+                cz_r1cs_free(&x);
+            }
+            from[1] = from[0]; /* named twice */
+            CHECK_EQ_INT(cz__cs_to_r1cs_repeat(&y, &once, &top, COPIES, &cv, NULL, NULL),
+                         CZ_EINVAL);
+            from[1] = (uint32_t)top.naux; /* past the prefix */
+            CHECK_EQ_INT(cz__cs_to_r1cs_repeat(&y, &once, &top, COPIES, &cv, NULL, NULL),
+                         CZ_EINVAL);
+            from[1] = to[1];
+            to[COPIES * OWN - 1] = (uint32_t)top.naux;
+            CHECK_EQ_INT(cz__cs_to_r1cs_repeat(&y, &once, &top, COPIES, &cv, NULL, NULL),
+                         CZ_EINVAL);
+        }
+        CHECK_EQ_INT(cz__cs_to_r1cs_repeat(&y, &once, &top, 0, NULL, NULL, NULL), CZ_EINVAL);
         top.nrows = once.nrows + 1;
-        CHECK_EQ_INT(cz__cs_to_r1cs_repeat(&y, &once, &top, 2, NULL, NULL), CZ_EINVAL);
+        CHECK_EQ_INT(cz__cs_to_r1cs_repeat(&y, &once, &top, 2, NULL, NULL, NULL), CZ_EINVAL);
         cz__cs_free(&all);
         cz__cs_free(&once);
     }

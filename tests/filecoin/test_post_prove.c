@@ -27,6 +27,7 @@
 #include "filecoin/post_shape.h"
 #include "filecoin/post_vanilla.h"
 #include "post_fixture.h"
+#include "same_r1cs.h"
 #include "test.h"
 
 typedef cz_bls12381_fr fr;
@@ -138,25 +139,6 @@ static void prove_partition(const cz_r1cs *shape_r1cs, const cz_bellperson_param
         fprintf(stderr, "partition: %s\n", ei.msg);
     cz__cs_free(&wit);
     cz__post_witness_free(&w);
-}
-
-/* Two recordings are the same system, entry for entry. */
-static int same_r1cs(const cz_r1cs *x, const cz_r1cs *y) {
-    const cz_r1cs_mat *mx[3] = {&x->a, &x->b, &x->c}, *my[3] = {&y->a, &y->b, &y->c};
-    if (!CHECK_EQ_INT(x->nrows, y->nrows) || !CHECK_EQ_INT(x->npublic, y->npublic) ||
-        !CHECK_EQ_INT(x->naux, y->naux) || !CHECK_EQ_INT(x->ncoefs, y->ncoefs) ||
-        !CHECK(memcmp(x->coefs, y->coefs, x->ncoefs * sizeof *x->coefs) == 0))
-        return 0;
-    for (int m = 0; m < 3; m++) {
-        const uint64_t n = mx[m]->row_ptr[x->nrows];
-        if (!CHECK_EQ_INT(n, my[m]->row_ptr[y->nrows]) ||
-            !CHECK(memcmp(mx[m]->row_ptr, my[m]->row_ptr, (x->nrows + 1) * sizeof(uint64_t)) ==
-                   0) ||
-            !CHECK(memcmp(mx[m]->var, my[m]->var, n * sizeof(uint32_t)) == 0) ||
-            !CHECK(memcmp(mx[m]->coef, my[m]->coef, n * sizeof(uint32_t)) == 0))
-            return 0;
-    }
-    return 1;
 }
 
 /* cz__post_record (one sector replicated) against the sector-after-sector recording, for

@@ -11,9 +11,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cs/cs.h"
 #include "cuzk/r1cs.h"
+#include "cuzk/threadpool.h"
 #include "filecoin/snap_fake.h"
+#include "filecoin/snap_circuit.h"
 #include "filecoin/snap_prove.h"
+#include "same_r1cs.h"
 #include "test.h"
 
 #define KIB (UINT64_C(1) << 10)
@@ -62,7 +66,7 @@ static void check_synthesis(uint64_t size, cz__snap_variant variant) {
     memset(&r, 0, sizeof r);
     cz_errinfo_clear(&ei);
     if (!fake_loaded(&ld, size, variant) ||
-        !CHECK_EQ_INT(cz__snap_record(&r, &ld.shape, NULL), CZ_OK) ||
+        !CHECK_EQ_INT(cz__snap_record(&r, &ld.shape, NULL, NULL), CZ_OK) ||
         !CHECK_EQ_INT(cz_threadpool_create(&pool, 2, NULL), CZ_OK))
         goto out;
     const unsigned k = ld.shape.partitions - 1;
@@ -124,7 +128,46 @@ static void test_synthesize_poseidon(void) {
     check_synthesis(32 * KIB, CZ__SNAP_POSEIDON);
 }
 
+/* cz__snap_record (the top and one challenge recorded, the others copied, each reading its own
+ * generated bits) against the whole blank circuit recorded: the same r1cs, for the SHA-256
+ * variant at 1 KiB and at 16 KiB (two partitions: partition bits in the challenges) and the
+ * Poseidon one at 8 KiB (the first without a pool, the others on one). */
+static void test_record_copies(void) {
+    static const struct {
+        uint64_t size;
+        cz__snap_variant variant;
+    } cases[] = {{1024, CZ__SNAP_SHA256}, {16384, CZ__SNAP_SHA256}, {8192, CZ__SNAP_POSEIDON}};
+    cz_threadpool *pool = NULL;
+    if (!CHECK_EQ_INT(cz_threadpool_create(&pool, 2, NULL), CZ_OK))
+        return;
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        cz__snap_shape shape;
+        cz__cs cs;
+        cz_r1cs whole, copied;
+        cz_errinfo ei;
+        cz_errinfo_clear(&ei);
+        memset(&whole, 0, sizeof whole);
+        if (!CHECK_EQ_INT(cz__snap_shape_get(&shape, cases[i].size, cases[i].variant, NULL),
+                          CZ_OK) ||
+            !CHECK_EQ_INT(cz__cs_init(&cs, CZ__CS_RECORD, 0, NULL), CZ_OK))
+            continue;
+        if (CHECK_EQ_INT(cz__snap_circuit_blank(&cs, &shape, 0, &ei), CZ_OK))
+            CHECK_EQ_INT(cz__cs_to_r1cs(&whole, &cs, &ei), CZ_OK);
+        cz__cs_free(&cs);
+        CHECK(shape.challenges > 1);
+        if (CHECK_EQ_INT(cz__snap_record(&copied, &shape, i ? pool : NULL, &ei), CZ_OK)) {
+            CHECK(same_r1cs(&copied, &whole));
+            cz_r1cs_free(&copied);
+        }
+        if (ei.code != CZ_OK)
+            fprintf(stderr, "record_copies: %s\n", ei.msg);
+        cz_r1cs_free(&whole);
+    }
+    cz_threadpool_destroy(pool);
+}
+
 static const test_case cases[] = {
+    {"record_copies", test_record_copies},
     {"synthesize_2k", test_synthesize_2k},
     {"synthesize_poseidon", test_synthesize_poseidon},
 };
