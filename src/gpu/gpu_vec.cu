@@ -96,25 +96,10 @@ out:
     return rc;
 }
 
+/* d_r = d_a·k, or (d_a - d_b)·k with d_b; a plain scaling is in place (d_r = d_a). */
 template <class C>
-static int vec_scale(void *d_a, const void *k, size_t n, int dev, cz_errinfo *ei) {
-    fe<C> kk;
-    int rc;
-    if (n == 0)
-        return CZ_OK;
-    if ((rc = cz__gpu_select(dev, ei)) != CZ_OK)
-        return rc;
-    memcpy(&kk, k, sizeof kk);
-    vec_scale_kern<C><<<vec_blocks(n), VEC_THREADS>>>((fe<C> *)d_a, kk, n);
-    CZ_CUDA_LAUNCHED();
-    CZ_CUDA_TRY(cudaStreamSynchronize(0)); /* the default stream only: uploads go on */
-out:
-    return rc;
-}
-
-template <class C>
-static int vec_sub_scale(void *d_r, const void *d_a, const void *d_b, const void *k, size_t n,
-                         int dev, cz_errinfo *ei) {
+static int vec_scale(void *d_r, const void *d_a, const void *d_b, const void *k, size_t n, int dev,
+                     cz_errinfo *ei) {
     typedef fe<C> F;
     F kk;
     int rc;
@@ -123,8 +108,11 @@ static int vec_sub_scale(void *d_r, const void *d_a, const void *d_b, const void
     if ((rc = cz__gpu_select(dev, ei)) != CZ_OK)
         return rc;
     memcpy(&kk, k, sizeof kk);
-    vec_sub_scale_kern<C>
-        <<<vec_blocks(n), VEC_THREADS>>>((F *)d_r, (const F *)d_a, (const F *)d_b, kk, n);
+    if (d_b == NULL)
+        vec_scale_kern<C><<<vec_blocks(n), VEC_THREADS>>>((F *)d_r, kk, n);
+    else
+        vec_sub_scale_kern<C>
+            <<<vec_blocks(n), VEC_THREADS>>>((F *)d_r, (const F *)d_a, (const F *)d_b, kk, n);
     CZ_CUDA_LAUNCHED();
     CZ_CUDA_TRY(cudaStreamSynchronize(0)); /* the default stream only: uploads go on */
 out:
@@ -147,11 +135,13 @@ out:
     extern "C" int cz_##curve##_gpu_fr_sub_scale_dev(void *d_r, const void *d_a, const void *d_b,  \
                                                      const cz_##curve##_fr *k, size_t n, int dev,  \
                                                      cz_errinfo *ei) {                             \
-        return vec_sub_scale<g##curve##_fr_cfg>(d_r, d_a, d_b, k, n, dev, ei);                     \
+        if (d_b == NULL)                                                                           \
+            return cz_fail(ei, CZ_EINVAL, "gpu fr_sub_scale: no b vector");                        \
+        return vec_scale<g##curve##_fr_cfg>(d_r, d_a, d_b, k, n, dev, ei);                         \
     }                                                                                              \
     extern "C" int cz_##curve##_gpu_fr_scale_dev(void *d_a, const cz_##curve##_fr *k, size_t n,    \
                                                  int dev, cz_errinfo *ei) {                        \
-        return vec_scale<g##curve##_fr_cfg>(d_a, k, n, dev, ei);                                   \
+        return vec_scale<g##curve##_fr_cfg>(d_a, d_a, NULL, k, n, dev, ei);                        \
     }                                                                                              \
     extern "C" int cz_##curve##_gpu_fr_to_mont_dev(void *d_a, size_t n, int dev, cz_errinfo *ei) { \
         cz_##curve##_fr one, r2;                                                                   \
@@ -160,7 +150,7 @@ out:
         memcpy(raw, one.l, sizeof raw);                                                            \
         if (cz_##curve##_fr_from_bytes_le(&r2, raw) != CZ_OK)                                      \
             return cz_fail(ei, CZ_EINTERNAL, "gpu to_mont: R mod r is not canonical");             \
-        return vec_scale<g##curve##_fr_cfg>(d_a, &r2, n, dev, ei);                                 \
+        return vec_scale<g##curve##_fr_cfg>(d_a, d_a, NULL, &r2, n, dev, ei);                      \
     }
 
 VEC_DEFINE(bn254)

@@ -177,76 +177,69 @@ void PUB(mul_powers)(NTT_T *r, const NTT_T *a, const NTT_T *c, const NTT_T *g, s
     powers_run(r, a, c, g, n, pool);
 }
 
-/* mul: r = a∘b; mul_sub: r = a∘b - c; scale: r = a·k with k passed in c (one element);
- * sub_scale: r = (a - b)·k with k passed in c. */
+/* The element-wise helpers, one task over a chunk for each: r = a∘b (MUL), a∘b - c (MUL_SUB),
+ * a·k (SCALE), (a - b)·k (SUB_SCALE), with k, one element, passed in c. */
+typedef enum { PW_MUL, PW_MUL_SUB, PW_SCALE, PW_SUB_SCALE } pointwise_op;
+
 typedef struct {
+    pointwise_op op;
     NTT_T *r;
     const NTT_T *a, *b, *c;
     size_t n;
 } pointwise_job;
 
-static void mul_sub_task(void *arg, size_t task) {
+static void pointwise_task(void *arg, size_t task) {
     const pointwise_job *job = arg;
     size_t j0, j1;
+    NTT_T t;
     cz__ntt_chunk(&j0, &j1, task, job->n);
-    for (size_t j = j0; j < j1; j++) {
-        NTT_T t;
-        FF(mul)(&t, &job->a[j], &job->b[j]);
-        FF(sub)(&job->r[j], &t, &job->c[j]);
+    switch (job->op) {
+    case PW_MUL:
+        for (size_t j = j0; j < j1; j++)
+            FF(mul)(&job->r[j], &job->a[j], &job->b[j]);
+        break;
+    case PW_MUL_SUB:
+        for (size_t j = j0; j < j1; j++) {
+            FF(mul)(&t, &job->a[j], &job->b[j]);
+            FF(sub)(&job->r[j], &t, &job->c[j]);
+        }
+        break;
+    case PW_SCALE:
+        for (size_t j = j0; j < j1; j++)
+            FF(mul)(&job->r[j], &job->a[j], job->c);
+        break;
+    case PW_SUB_SCALE:
+        for (size_t j = j0; j < j1; j++) {
+            FF(sub)(&t, &job->a[j], &job->b[j]);
+            FF(mul)(&job->r[j], &t, job->c);
+        }
+        break;
     }
 }
 
-static void scale_task(void *arg, size_t task) {
-    const pointwise_job *job = arg;
-    size_t j0, j1;
-    cz__ntt_chunk(&j0, &j1, task, job->n);
-    for (size_t j = j0; j < j1; j++)
-        FF(mul)(&job->r[j], &job->a[j], job->c);
-}
-
-static void mul_task(void *arg, size_t task) {
-    const pointwise_job *job = arg;
-    size_t j0, j1;
-    cz__ntt_chunk(&j0, &j1, task, job->n);
-    for (size_t j = j0; j < j1; j++)
-        FF(mul)(&job->r[j], &job->a[j], &job->b[j]);
-}
-
-static void sub_scale_task(void *arg, size_t task) {
-    const pointwise_job *job = arg;
-    size_t j0, j1;
-    cz__ntt_chunk(&j0, &j1, task, job->n);
-    for (size_t j = j0; j < j1; j++) {
-        NTT_T t;
-        FF(sub)(&t, &job->a[j], &job->b[j]);
-        FF(mul)(&job->r[j], &t, job->c);
-    }
+static void pointwise_run(pointwise_op op, NTT_T *r, const NTT_T *a, const NTT_T *b, const NTT_T *c,
+                          size_t n, cz_threadpool *pool) {
+    pointwise_job job = {.op = op, .r = r, .a = a, .b = b, .c = c, .n = n};
+    if (n > 0)
+        cz__ntt_run(pool, pointwise_task, &job, cz__ntt_ntasks(n, NTT_CHUNK_LOG));
 }
 
 void PUB(mul)(NTT_T *r, const NTT_T *a, const NTT_T *b, size_t n, cz_threadpool *pool) {
-    pointwise_job job = {.r = r, .a = a, .b = b, .n = n};
-    if (n > 0)
-        cz__ntt_run(pool, mul_task, &job, cz__ntt_ntasks(n, NTT_CHUNK_LOG));
+    pointwise_run(PW_MUL, r, a, b, NULL, n, pool);
 }
 
 void PUB(mul_sub)(NTT_T *r, const NTT_T *a, const NTT_T *b, const NTT_T *c, size_t n,
                   cz_threadpool *pool) {
-    pointwise_job job = {.r = r, .a = a, .b = b, .c = c, .n = n};
-    if (n > 0)
-        cz__ntt_run(pool, mul_sub_task, &job, cz__ntt_ntasks(n, NTT_CHUNK_LOG));
+    pointwise_run(PW_MUL_SUB, r, a, b, c, n, pool);
 }
 
 void PUB(scale)(NTT_T *r, const NTT_T *a, const NTT_T *k, size_t n, cz_threadpool *pool) {
-    pointwise_job job = {.r = r, .a = a, .c = k, .n = n};
-    if (n > 0)
-        cz__ntt_run(pool, scale_task, &job, cz__ntt_ntasks(n, NTT_CHUNK_LOG));
+    pointwise_run(PW_SCALE, r, a, NULL, k, n, pool);
 }
 
 void PUB(sub_scale)(NTT_T *r, const NTT_T *a, const NTT_T *b, const NTT_T *k, size_t n,
                     cz_threadpool *pool) {
-    pointwise_job job = {.r = r, .a = a, .b = b, .c = k, .n = n};
-    if (n > 0)
-        cz__ntt_run(pool, sub_scale_task, &job, cz__ntt_ntasks(n, NTT_CHUNK_LOG));
+    pointwise_run(PW_SUB_SCALE, r, a, b, k, n, pool);
 }
 
 /* ---- permutations ---- */

@@ -449,6 +449,7 @@ out:
         }                                                                                          \
         CHECK(ok);                                                                                 \
         CHECK(cz_##curve##_gpu_fr_mul_sub_dev(d[0], d[0], d[1], NULL, n, 0, &ei) == CZ_EINVAL);    \
+        CHECK(cz_##curve##_gpu_fr_sub_scale_dev(d[0], d[0], NULL, &k, n, 0, &ei) == CZ_EINVAL);    \
         CHECK(cz_##curve##_gpu_fr_to_mont_dev(d[0], 0, 0, &ei) == CZ_OK);                          \
         CHECK(cz_##curve##_gpu_fr_to_mont_dev(d[0], n, -1, &ei) != CZ_OK);                         \
         for (int j = 0; j < 3; j++)                                                                \
