@@ -93,7 +93,9 @@
 #           RPARTS, RBUDGET): one update through cuzk-bench single, its proofs checked again by
 #           cuzk filecoin verify, then SCOUNT (3) updates with SCONC (2) in flight; the GPU's
 #           utilization, the daemon's peak host memory. SABC: abc_on_gpu values (1); SSTAGE=key
-#           stops after the key, SSTAGE=prove reuses it (the warm machine), SKEEP=1 keeps it
+#           stops after the key, SSTAGE=prove reuses it (the warm machine), SKEEP=1 keeps it.
+#           porep and snap bring back the single call's proof with the key's vk (and snap its
+#           request.txt) in OUT/<phase>-proof-<abc>/, for bellperson_verify.mjs here
 set -u
 
 pack() {
@@ -512,6 +514,11 @@ kind_daemon() {
   step $name-first-$abc 300 $X/cuzk-bench -a "$SOCK" single "$@" -o "$T/proof.bin"
   grep -h '^{' "$O/$name-first-$abc.log" | cut -c1-500 >>"$S"
   step $name-verify-$abc 120 "${VERIFY[@]}"
+  # the proof, the vk and the request's commitments come back (kilobytes), for a verifier that
+  # does not run there (tests/interop/bellperson_verify.mjs needs node)
+  mkdir -p "$O/$name-proof-$abc"
+  cp "$T/proof.bin" "$T"/p/*.vk "$O/$name-proof-$abc/" 2>/dev/null
+  [ -f "$T/u/request.txt" ] && cp "$T/u/request.txt" "$O/$name-proof-$abc/"
   # the GPU's utilization and memory every 0.5 s while the batch runs
   nvidia-smi --query-gpu=utilization.gpu,memory.used --format=csv,noheader,nounits -lms 500 \
     >"$O/$name-gpu-$abc.csv" 2>/dev/null &
