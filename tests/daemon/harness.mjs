@@ -1,6 +1,7 @@
-// What the daemon's Node tests (grpc.mjs, keys.mjs, pool.mjs, startup.mjs) share: arguments and
-// scratch directory, the npm modules (exit 77 when missing), the proto's client class, the check
-// tally, status-code helpers, and BN254 proof bytes as snarkjs JSON.
+// What the daemon's Node tests (grpc.mjs, keys.mjs, pool.mjs, startup.mjs; the Filecoin ones,
+// post.mjs, porep.mjs, snap.mjs) share: arguments and scratch directory, the npm modules (exit 77
+// when missing), the proto's client class, the check tally, status-code helpers, BN254 proof
+// bytes as snarkjs JSON, the cuzk CLI and a daemon with local Filecoin keys.
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -80,4 +81,69 @@ export async function freePort() {
   const port = srv.address().port;
   await new Promise((res) => srv.close(res));
   return port;
+}
+
+// The Filecoin tests' third argument, the cuzk CLI: { cuzk, run }, run(args) giving
+// { rc, out, err }.
+export async function cuzkCli(name) {
+  const { spawnSync } = await import("node:child_process");
+  const cuzk = process.argv[4];
+  if (!cuzk) {
+    console.error(`usage: ${name}.mjs <cuzk-daemon> <scratch dir> <cuzk>`);
+    process.exit(2);
+  }
+  const run = (args) => {
+    const r = spawnSync(cuzk, args, { encoding: "utf8" });
+    return { rc: r.status, out: r.stdout, err: r.stderr };
+  };
+  return { cuzk, run };
+}
+
+// cuzk-daemon for the Filecoin tests, on unix://<scratch>/cuzk.sock with keys from params
+// (srs.allow_untrusted as asked, srs.preload a key or none), /status on a free port, a 6 GiB
+// budget; its stderr goes to ours and into proc.stderrText, proc.exited resolves to its exit.
+// h: what setup() gave.
+export class FilecoinDaemon {
+  constructor(h, params) {
+    this.h = h;
+    this.params = params;
+    this.sock = path.join(h.scratch, "cuzk.sock");
+  }
+  // Starts it and waits until gRPC answers; the process.
+  async start({ allowUntrusted = true, preload = "" } = {}) {
+    const { spawn } = await import("node:child_process");
+    const { daemonBin, scratch, grpc, Engine } = this.h;
+    this.statusPort = await freePort();
+    const cfg = path.join(scratch, `cuzk-${allowUntrusted}.toml`);
+    fs.writeFileSync(cfg, `[daemon]\nstatus_listen = "127.0.0.1:${this.statusPort}"\n` +
+                          `[srs]\nparam_cache = "${this.params}"\nallow_untrusted = ${allowUntrusted}\n` +
+                          (preload ? `preload = ["${preload}"]\n` : ""));
+    const d = spawn(daemonBin, ["--listen", `unix://${this.sock}`, "--config", cfg, "--budget-gib", "6",
+                                "--synth-cache", path.join(scratch, "synth")],
+                    { stdio: ["ignore", "inherit", "pipe"] });
+    d.stderrText = "";
+    d.stderr.on("data", (b) => { d.stderrText += b; process.stderr.write(b); });
+    d.exited = new Promise((res) => d.on("exit", (c, sig) => res({ code: c, sig })));
+    this.proc = d;
+    this.client = new Engine(`unix://${this.sock}`, grpc.credentials.createInsecure(),
+                             { "grpc.max_receive_message_length": 256 << 20 });
+    await new Promise((res, rej) => this.client.waitForReady(Date.now() + 20000, (e) => (e ? rej(e) : res())));
+    return d;
+  }
+  // An RPC: { err, resp }.
+  call(m, req, deadlineMs = 900000) {
+    return new Promise((res) => {
+      this.client[m](req, { deadline: Date.now() + deadlineMs }, (err, resp) => res({ err, resp }));
+    });
+  }
+  // SIGTERM, then the check that it exits 0.
+  async stop() {
+    this.client.close();
+    this.proc.kill("SIGTERM");
+    const e = await this.proc.exited;
+    check("the daemon stops cleanly on SIGTERM", e.code === 0, JSON.stringify(e));
+  }
+  kill() {
+    this.proc?.kill("SIGKILL");
+  }
 }

@@ -12,27 +12,20 @@
 // Exit 0 all passed, 1 a check failed, 77 skipped (the npm modules are missing).
 // CZ_DAEMON_TEST_LIGHT=1 (the ThreadSanitizer run, `make test-tsan`): WindowPoSt only (no 32 GiB
 // WinningPoSt key and proofs), the same checks otherwise.
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { setup, check, finish, root, freePort } from "./harness.mjs";
+import { setup, check, finish, root, cuzkCli, FilecoinDaemon } from "./harness.mjs";
 
-const { daemonBin, scratch, grpc, Engine, code, codeName } = await setup("post");
-const cuzk = process.argv[4];
-if (!cuzk) {
-  console.error("usage: post.mjs <cuzk-daemon> <scratch dir> <cuzk>");
-  process.exit(2);
-}
+const h = await setup("post");
+const { daemonBin, scratch, grpc, code, codeName } = h;
+const { run } = await cuzkCli("post");
 const { verifyFiles } = await import(path.join(root, "tests/interop/bellperson_verify.mjs"));
 const t0 = Date.now();
 const light = process.env.CZ_DAEMON_TEST_LIGHT === "1";
 const R = 0x73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001n;
 
-const run = (args) => {
-  const r = spawnSync(cuzk, args, { encoding: "utf8" });
-  return { rc: r.status, out: r.stdout, err: r.stderr };
-};
 const params = path.join(scratch, "params");
 fs.mkdirSync(params);
 
@@ -108,35 +101,11 @@ const keyFile = (req, ext) => {
 };
 
 // --- the daemon
-const sock = path.join(scratch, "cuzk.sock");
-let client, daemon, statusPort;
-async function startDaemon(allowUntrusted, preload = "") {
-  statusPort = await freePort();
-  const cfg = path.join(scratch, `cuzk-${allowUntrusted}.toml`);
-  fs.writeFileSync(cfg, `[daemon]\nstatus_listen = "127.0.0.1:${statusPort}"\n` +
-                        `[srs]\nparam_cache = "${params}"\nallow_untrusted = ${allowUntrusted}\n` +
-                        (preload ? `preload = ["${preload}"]\n` : ""));
-  const d = spawn(daemonBin, ["--listen", `unix://${sock}`, "--config", cfg, "--budget-gib", "6",
-                              "--synth-cache", path.join(scratch, "synth")],
-                  { stdio: ["ignore", "inherit", "pipe"] });
-  d.stderrText = "";
-  d.stderr.on("data", (b) => { d.stderrText += b; process.stderr.write(b); });
-  d.exited = new Promise((res) => d.on("exit", (c, sig) => res({ code: c, sig })));
-  client = new Engine(`unix://${sock}`, grpc.credentials.createInsecure(),
-                      { "grpc.max_receive_message_length": 256 << 20 });
-  await new Promise((res, rej) => client.waitForReady(Date.now() + 20000, (e) => (e ? rej(e) : res())));
-  return d;
-}
-async function stopDaemon() {
-  client.close();
-  daemon.kill("SIGTERM");
-  const e = await daemon.exited;
-  check("the daemon stops cleanly on SIGTERM", e.code === 0, JSON.stringify(e));
-}
-const call = (m, req, deadlineMs = 600000) => new Promise((res) => {
-  client[m](req, { deadline: Date.now() + deadlineMs }, (err, resp) => res({ err, resp }));
-});
-const status = async () => (await fetch(`http://127.0.0.1:${statusPort}/status`)).json();
+const fd = new FilecoinDaemon(h, params);
+let daemon;
+const startDaemon = (allowUntrusted, preload = "") => fd.start({ allowUntrusted, preload });
+const call = (m, req, deadlineMs = 600000) => fd.call(m, req, deadlineMs);
+const status = async () => (await fetch(`http://127.0.0.1:${fd.statusPort}/status`)).json();
 const postRequest = (req, over = {}) => ({
   proof_kind: req.kind === "winning-post" ? "WINNING_POST" : "WINDOW_POST_PARTITION",
   registered_proof: req.registered,
@@ -163,13 +132,13 @@ try {
   check("PreloadSRS of the untrusted key: FAILED_PRECONDITION naming the digest",
         code(r) === grpc.status.FAILED_PRECONDITION && /digest/.test(r.err?.details ?? ""),
         codeName(code(r)) + " " + (r.err?.details ?? ""));
-  await stopDaemon();
+  await fd.stop();
 
   // srs.preload of a key that would be refused stops the start-up
   {
     const cfg = path.join(scratch, "cuzk-preload.toml");
     fs.writeFileSync(cfg, `[srs]\nparam_cache = "${params}"\npreload = ["${path.basename(keyFile(win2, ".params"))}"]\n`);
-    const d = spawnSync(daemonBin, ["--listen", `unix://${sock}`, "--config", cfg, "--budget-gib", "2"],
+    const d = spawnSync(daemonBin, ["--listen", `unix://${fd.sock}`, "--config", cfg, "--budget-gib", "2"],
                         { encoding: "utf8", timeout: 60000 });
     check("srs.preload of an untrusted key: start-up fails naming the digest",
           d.status !== 0 && /digest [0-9a-f]{32} is not the manifest's/.test(d.stderr), `${d.status} ${d.stderr}`);
@@ -254,9 +223,9 @@ try {
     r = await call("AwaitProof", { job_id: id, timeout_ms: 300000 });
     check(`${id} completed`, code(r) === 0 && r.resp.status === "COMPLETED", r.err?.details ?? r.resp?.error_message);
   }
-  await stopDaemon();
+  await fd.stop();
 } catch (e) {
   check("no exception", false, e.stack);
-  daemon?.kill("SIGKILL");
+  fd.kill();
 }
 finish("post", t0);

@@ -17,27 +17,19 @@
 //
 //   node tests/daemon/snap.mjs <cuzk-daemon> <scratch dir> <cuzk>
 // Exit 0 all passed, 1 a check failed, 77 skipped (the npm modules are missing).
-import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { setup, check, finish, root, freePort } from "./harness.mjs";
+import { setup, check, finish, root, cuzkCli, FilecoinDaemon } from "./harness.mjs";
 
-const { daemonBin, scratch, grpc, Engine, code, codeName } = await setup("snap");
-const cuzk = process.argv[4];
-if (!cuzk) {
-  console.error("usage: snap.mjs <cuzk-daemon> <scratch dir> <cuzk>");
-  process.exit(2);
-}
+const h = await setup("snap");
+const { scratch, grpc, code, codeName } = h;
+const { run } = await cuzkCli("snap");
 const { verifyFiles } = await import(path.join(root, "tests/interop/bellperson_verify.mjs"));
 const t0 = Date.now();
 // CMake passes CZ_SANITIZE as it is: "address", "thread", or OFF (none).
 const light = process.env.CZ_DAEMON_TEST_LIGHT === "1" ||
   ["address", "thread"].includes(process.env.CZ_DAEMON_SANITIZER);
 
-const run = (args) => {
-  const r = spawnSync(cuzk, args, { encoding: "utf8" });
-  return { rc: r.status, out: r.stdout, err: r.stderr };
-};
 const params = path.join(scratch, "params");
 fs.mkdirSync(params);
 let r;
@@ -64,27 +56,8 @@ const leDec = (s) => BigInt("0x" + s.match(/../g).reverse().join("")).toString()
 const inputs = (q) => JSON.stringify([["1", leDec(q.comm_r_old), leDec(q.comm_d_new), leDec(q.comm_r_new)]]);
 
 // --- the daemon
-const sock = path.join(scratch, "cuzk.sock");
-let client, daemon;
-async function startDaemon() {
-  const statusPort = await freePort();
-  const cfg = path.join(scratch, "cuzk.toml");
-  fs.writeFileSync(cfg, `[daemon]\nstatus_listen = "127.0.0.1:${statusPort}"\n` +
-                        `[srs]\nparam_cache = "${params}"\nallow_untrusted = true\n`);
-  const d = spawn(daemonBin, ["--listen", `unix://${sock}`, "--config", cfg, "--budget-gib", "6",
-                              "--synth-cache", path.join(scratch, "synth")],
-                  { stdio: ["ignore", "inherit", "pipe"] });
-  d.stderrText = "";
-  d.stderr.on("data", (b) => { d.stderrText += b; process.stderr.write(b); });
-  d.exited = new Promise((res) => d.on("exit", (c, sig) => res({ code: c, sig })));
-  client = new Engine(`unix://${sock}`, grpc.credentials.createInsecure(),
-                      { "grpc.max_receive_message_length": 256 << 20 });
-  await new Promise((res, rej) => client.waitForReady(Date.now() + 20000, (e) => (e ? rej(e) : res())));
-  return d;
-}
-const call = (m, req, deadlineMs = 900000) => new Promise((res) => {
-  client[m](req, { deadline: Date.now() + deadlineMs }, (err, resp) => res({ err, resp }));
-});
+const fd = new FilecoinDaemon(h, params);
+const call = (m, req, deadlineMs) => fd.call(m, req, deadlineMs);
 const snapRequest = (over = {}) => ({
   proof_kind: "SNAP_DEALS_UPDATE",
   registered_proof: 0, // RegisteredUpdateProof StackedDrg2KiBV1
@@ -96,7 +69,7 @@ const snapRequest = (over = {}) => ({
 });
 
 try {
-  daemon = await startDaemon();
+  await fd.start();
   // a job of another kind, in flight while the bad requests come
   r = await call("SubmitProof", { request_id: "synth", proof_kind: "POREP_SYNTH", synth_scale: 12, synth_partitions: 2 });
   check("a porep-synth job is queued", code(r) === 0, r.err?.details);
@@ -149,12 +122,9 @@ try {
   }
   r = await call("AwaitProof", { job_id: "synth", timeout_ms: 600000 });
   check("the porep-synth job in flight completed", code(r) === 0 && r.resp.status === "COMPLETED", r.err?.details ?? r.resp?.error_message);
-  client.close();
-  daemon.kill("SIGTERM");
-  const e = await daemon.exited;
-  check("the daemon stops cleanly on SIGTERM", e.code === 0, JSON.stringify(e));
+  await fd.stop();
 } catch (e) {
   check("no exception", false, e.stack);
-  daemon?.kill("SIGKILL");
+  fd.kill();
 }
 finish("snap", t0);
