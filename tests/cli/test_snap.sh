@@ -4,9 +4,8 @@
 # cores) `setup`, `prove` and `verify snap-update` of a 2 KiB update; all of them for the
 # Poseidon variant (snap-update-poseidon, whose 2 KiB key takes seconds) in every build. Oracles: the independent
 # @noble/curves verifier (tests/interop/bellperson_verify.mjs) with the public inputs computed
-# here from storage-proofs-update's PublicInputs (k | h_select << log2(partitions), h_select =
-# 1 << the first index of h among the size's six: 2 KiB's are all 1, so index 0; then
-# comm_r_old, comm_d_new, comm_r_new read as little-endian numbers); a proof checked against another comm_r_old must be invalid; a vanilla proof of
+# from storage-proofs-update's PublicInputs by tests/interop/snap_inputs.mjs; a proof checked
+# against another comm_r_old must be invalid; a vanilla proof of
 # another update, or one cut short, must be refused by name before any proving.
 #   tests/cli/test_snap.sh CUZK SCRATCH_DIR       (run from the source root; ctest does)
 set -u
@@ -15,14 +14,9 @@ T=${2:?usage: test_snap.sh CUZK SCRATCH_DIR}
 rm -rf "$T" && mkdir -p "$T/v" "$T/p" || exit 1
 . "$(dirname "$0")/lib.sh"
 g() { awk -v k="$2" '$1 == k { print $2 }' "$1/request.txt"; }
-noble_inputs() { # DIR OUT: the public inputs of a 2 KiB update for the noble verifier: k = 0 and
-    # h_select = 1 (one partition; 2 KiB's hs are all 1), then the commitments as decimal strings
-    node -e 'const fs = require("fs");
-      const v = (k) => { const h = fs.readFileSync(process.argv[1] + "/request.txt", "utf8")
-        .match(new RegExp("^" + k + " ([0-9a-f]{64})$", "m"))[1];
-        return BigInt("0x" + h.match(/../g).reverse().join("")).toString(); };
-      fs.writeFileSync(process.argv[2], JSON.stringify([[String(0 | (1 << 0) << 0),
-        v("comm_r_old"), v("comm_d_new"), v("comm_r_new")]]));' "$1" "$2"
+noble_inputs() { # DIR OUT: the public inputs of DIR's update for the noble verifier, from the
+    # specification (tests/interop/snap_inputs.mjs)
+    node tests/interop/snap_inputs.mjs "$1/request.txt" >"$2"
 }
 comms() { echo --comm-r-old "$(g "$1" comm_r_old)" --comm-d-new "$(g "$1" comm_d_new)" \
     --comm-r-new "$(g "$1" comm_r_new)"; }

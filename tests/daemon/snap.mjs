@@ -3,9 +3,7 @@
 // made by `cuzk filecoin setup snap-update`.
 // Oracles: the proof is verified by `cuzk filecoin verify snap-update` and by the independent
 // @noble/curves verifier (tests/interop/bellperson_verify.mjs) against public inputs computed
-// here from storage-proofs-update's PublicInputs (k | h_select << log2(partitions), h_select =
-// 1 << the first index of the production h among the size's six, which for 2 KiB are all 1: 1;
-// the commitments as little-endian numbers). Bad requests (a vanilla proof cut short, another
+// from storage-proofs-update's PublicInputs (tests/interop/snap_inputs.mjs). Bad requests (a vanilla proof cut short, another
 // update's, a changed byte, two proofs for one partition, an unknown registered proof, a
 // commitment of the wrong length), each refused with INVALID_ARGUMENT and a message naming what
 // is wrong, while a job of another kind completes.
@@ -25,6 +23,7 @@ const h = await setup("snap");
 const { scratch, grpc, code, codeName } = h;
 const { run } = await cuzkCli("snap");
 const { verifyFiles } = await import(path.join(root, "tests/interop/bellperson_verify.mjs"));
+const { snapInputs, readRequest } = await import(path.join(root, "tests/interop/snap_inputs.mjs"));
 const t0 = Date.now();
 // CMake passes CZ_SANITIZE as it is: "address", "thread", or OFF (none).
 const light = process.env.CZ_DAEMON_TEST_LIGHT === "1" ||
@@ -41,19 +40,14 @@ const update = (dir, seed) => {
   fs.mkdirSync(dir);
   const u = run(["filecoin", "fake-update", "--sector-size", "2KiB", "--seed", String(seed), "-o", dir]);
   check(`fake-update ${seed}`, u.rc === 0, u.err);
-  const req = {};
-  for (const line of fs.readFileSync(path.join(dir, "request.txt"), "utf8").trim().split("\n")) {
-    const [k, v] = line.split(" ");
-    req[k] = v;
-  }
+  const req = readRequest(path.join(dir, "request.txt"));
   req.vanilla = fs.readFileSync(path.join(dir, "vanilla-0.bin"));
   return req;
 };
 const u = update(path.join(scratch, "u"), 4), other = update(path.join(scratch, "v"), 5);
 const hex = (s) => Buffer.from(s, "hex");
 const keyFile = (ext) => path.join(params, fs.readdirSync(params).find((x) => x.endsWith(ext)));
-const leDec = (s) => BigInt("0x" + s.match(/../g).reverse().join("")).toString();
-const inputs = (q) => JSON.stringify([["1", leDec(q.comm_r_old), leDec(q.comm_d_new), leDec(q.comm_r_new)]]);
+const inputs = (q) => JSON.stringify(snapInputs(q));
 
 // --- the daemon
 const fd = new FilecoinDaemon(h, params);
