@@ -62,10 +62,6 @@ static inline const char *bench_git_sha(void) {
     return sha;
 }
 
-/*
- * Prints one result line. `fields` is the JSON members that identify the result, without braces
- * ("\"op\":\"mul\",\"field\":\"bn254_fr\""); the time unit is ns.
- */
 /* A size written N, NKiB, NMiB or NGiB, in bytes. */
 static inline uint64_t bench_parse_size(const char *s) {
     char *end;
@@ -76,6 +72,10 @@ static inline uint64_t bench_parse_size(const char *s) {
                                      : v;
 }
 
+/*
+ * Prints one result line. `fields` is the JSON members that identify the result, without braces
+ * ("\"op\":\"mul\",\"field\":\"bn254_fr\""); the time unit is ns.
+ */
 static inline void bench_print_json(const char *bench, const char *fields, bench_stats s) {
     printf("{\"bench\":\"%s\",%s,\"ns\":%.2f,\"min\":%.2f,\"max\":%.2f,\"git\":\"%s\"}\n", bench,
            fields, s.median, s.min, s.max, bench_git_sha());
