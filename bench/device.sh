@@ -380,9 +380,7 @@ snap_phase() {
     step snap-synth 150 $X/cuzk-bench-snap-synth --runs 1 --record
     grep -h '^{' "$O/snap-synth.log" >>"$S"
   fi
-  roomiest_dir
-  [ "$ROOMY_KB" -gt 40000000 ] || [ "${SSTAGE:-}" = prove ] || { say "snap: FAIL: no folder with 40 GB free ($ROOMY_KB KiB)"; return; }
-  T=$ROOMY/cuzk-snap-keep
+  keep_dir cuzk-snap-keep 40 snap "${SSTAGE:-}" || return
   SOCK="unix://$T/cuzk.sock"
   if [ "${SSTAGE:-}" = prove ] && [ -s "$T/u/vanilla-15.bin" ] && ls "$T"/p/*.params >/dev/null 2>&1; then
     say "snap: the key and the update of the call before, in $T"
@@ -422,9 +420,7 @@ porep_phase() {
     step porep-synth-4 90 $X/cuzk-bench-porep-synth --runs 2 --challenges 4
     grep -h '"prove"' "$O/porep-synth-4.log" >>"$S"
   fi
-  roomiest_dir
-  [ "$ROOMY_KB" -gt 50000000 ] || [ "${RSTAGE:-}" = prove ] || { say "porep: FAIL: no folder with 50 GB free ($ROOMY_KB KiB)"; return; }
-  T=$ROOMY/cuzk-porep-keep
+  keep_dir cuzk-porep-keep 50 porep "${RSTAGE:-}" || return
   SOCK="unix://$T/cuzk.sock"
   if [ "${RSTAGE:-}" = prove ] && [ -s "$T/c1.json" ] && ls "$T"/p/*.params >/dev/null 2>&1; then
     say "porep: the key and the C1 of the call before, in $T"
@@ -544,16 +540,35 @@ porep_daemon() {
     --c1 "$T/c1.json" --miner 1000
 }
 
-# The folder with the most room among PARAMS_DIR, TMPDIR, /tmp and /var/tmp (a disk, not
-# /dev/shm: the daemon holds the key in memory beside it) into ROOMY, its free KiB into ROOMY_KB.
+# The folders a phase may keep its key in: PARAMS_DIR, TMPDIR, /tmp and /var/tmp (disks, not
+# /dev/shm: the daemon holds the key in memory beside it).
+disk_dirs() { echo ${PARAMS_DIR:-} ${TMPDIR:-} /tmp /var/tmp; }
+
+# The folder with the most room of disk_dirs into ROOMY, its free KiB into ROOMY_KB.
 roomiest_dir() {
   local d avail
   ROOMY="" ROOMY_KB=0
-  for d in ${PARAMS_DIR:-} ${TMPDIR:-} /tmp /var/tmp; do
+  for d in $(disk_dirs); do
     [ -d "$d" ] && [ -w "$d" ] || continue
     avail=$(df -Pk "$d" | awk 'NR == 2 { print $4 }')
     if [ "${avail:-0}" -gt "$ROOMY_KB" ]; then ROOMY_KB=$avail ROOMY=$d; fi
   done
+}
+
+# A phase's folder NAME into T (its disk folder into ROOMY): with STAGE prove, where the call
+# before kept it, whatever room is left beside it; else NAME in the roomiest folder, which must
+# have NEED_GB free (1 and a FAIL line of PHASE when none has).
+keep_dir() { # NAME NEED_GB PHASE STAGE
+  local d
+  if [ "$4" = prove ]; then
+    for d in $(disk_dirs); do
+      [ -d "$d/$1" ] && { T=$d/$1 ROOMY=$d; return 0; }
+    done
+  fi
+  roomiest_dir
+  [ "$ROOMY_KB" -gt $(($2 * 1000000)) ] ||
+    { say "$3: FAIL: no folder with $2 GB free ($ROOMY_KB KiB)"; return 1; }
+  T=$ROOMY/$1
 }
 
 # The params phase (see the file comment); X, O, S, say, step and el come from run.
