@@ -222,7 +222,7 @@ static void alloc_all(cz__cs *cs, cz__num *out, const fr *v, size_t n) {
 
 void cz__snap_circuit_challenge(cz__cs *cs, const cz__snap_shape *s, const cz__snap_challenge *ch,
                                 const cz__snap_top *top, size_t c) {
-    const unsigned nbits = s->challenge_bits, rand_bits = nbits - s->partition_bits;
+    const unsigned nbits = s->challenge_bits, rand_bits = cz__snap_rand_bits(s);
     const cz__bool *gen_bits = top->gen + c * rand_bits;
     const unsigned r_sibs =
         (s->levels_r - (s->tree_r.sub != 0) - (s->tree_r.top != 0)) * (s->tree_r.base - 1) +
@@ -281,8 +281,8 @@ void cz__snap_circuit_top(cz__cs *cs, const cz__snap_shape *s, const cz__snap_pa
         cz__cs_fail(cs, CZ_EINVAL, "snap: shape out of range");
         return;
     }
-    if ((top->gen = calloc((size_t)s->challenges * (s->challenge_bits - s->partition_bits),
-                           sizeof *top->gen)) == NULL) {
+    if ((top->gen = calloc((size_t)s->challenges * cz__snap_rand_bits(s), sizeof *top->gen)) ==
+        NULL) {
         cz__cs_fail(cs, CZ_ENOMEM, "snap: the challenges' bits");
         return;
     }
@@ -326,7 +326,7 @@ void cz__snap_circuit_top(cz__cs *cs, const cz__snap_shape *s, const cz__snap_pa
         partition = cz__num_alloc(cs, &zero);
     }
     cz__snap_gen_challenge_bits(cs, top->gen, &comm_r_new, &partition, s->challenges,
-                                s->challenge_bits - s->partition_bits);
+                                cz__snap_rand_bits(s));
 }
 
 void cz__snap_top_free(cz__snap_top *top) {
@@ -343,7 +343,7 @@ typedef struct top_out {
 /* The aux index of every generated bit into out->gen_aux; CZ_EFORMAT on cs for one that is not an
  * allocated bit (a recording from blank values has none). */
 static void top_report(cz__cs *cs, const cz__snap_shape *s, const cz__snap_top *top, top_out *out) {
-    const size_t nbits = (size_t)s->challenges * (s->challenge_bits - s->partition_bits);
+    const size_t nbits = (size_t)s->challenges * cz__snap_rand_bits(s);
     cz__cs_mark_get(out->end, cs);
     for (size_t i = 0; i < nbits; i++) {
         if (top->gen[i].kind != CZ__BOOL_IS || cz__var_is_input(top->gen[i].bit.var)) {
@@ -406,8 +406,7 @@ int cz__snap_circuit_blank(cz__cs *cs, const cz__snap_shape *shape, size_t nchal
 int cz__snap_circuit_blank_first(cz__cs *cs, const cz__snap_shape *shape, cz__cs_mark *top_end,
                                  uint32_t **gen_aux, cz_errinfo *ei) {
     top_out out = {top_end, NULL};
-    const size_t nbits =
-        (size_t)shape->challenges * (shape->challenge_bits - shape->partition_bits);
+    const size_t nbits = (size_t)shape->challenges * cz__snap_rand_bits(shape);
     int rc;
     *gen_aux = NULL;
     if ((out.gen_aux = malloc((nbits ? nbits : 1) * sizeof *out.gen_aux)) == NULL)

@@ -71,6 +71,11 @@ int cz__snap_shape_get(cz__snap_shape *shape, uint64_t sector_size, cz__snap_var
 const char *cz__snap_variant_name(cz__snap_variant variant);
 /* The index of h among the shape's hs (the h_select bit), or -1. */
 int cz__snap_h_index(const cz__snap_shape *shape, unsigned h);
+/* The random bits of each challenge, generated from the digests: challenge_bits less the
+ * partition's bits, which complete a challenge's index. */
+static inline unsigned cz__snap_rand_bits(const cz__snap_shape *shape) {
+    return shape->challenge_bits - shape->partition_bits;
+}
 
 /* One challenge's witness: the leaves and the paths' siblings, levels from the leaf up (level l's
  * arity - 1 siblings after level l - 1's; tree D's one sibling a level, below the apex leaf). */
@@ -118,8 +123,8 @@ int cz__snap_circuit_blank(cz__cs *cs, const cz__snap_shape *shape, size_t nchal
                            cz_errinfo *ei);
 /* The blank circuit's top and its first challenge into cs (RECORD), for a recording that copies
  * the challenge (cz__snap_record): *top_end, the mark after the top; *gen_aux (malloc'd,
- * challenges × (challenge_bits − partition_bits)), the aux index of every challenge's generated
- * bits, challenge c's at c·(challenge_bits − partition_bits). A challenge reads nothing else of
+ * challenges × cz__snap_rand_bits), the aux index of every challenge's generated bits,
+ * challenge c's at c·cz__snap_rand_bits. A challenge reads nothing else of
  * the top that differs between challenges. CZ_ENOMEM, CZ_EFORMAT, or the system's error. */
 int cz__snap_circuit_blank_first(cz__cs *cs, const cz__snap_shape *shape, cz__cs_mark *top_end,
                                  uint32_t **gen_aux, cz_errinfo *ei);

@@ -134,7 +134,7 @@ int cz__snap_request_load(cz__snap_loaded *ld, const cz_snap_request *rq, int ch
 /* ---- proving ---- */
 
 int cz__snap_record(cz_r1cs *r, const cz__snap_shape *shape, cz_threadpool *pool, cz_errinfo *ei) {
-    const size_t nbits = shape->challenge_bits - shape->partition_bits;
+    const size_t nbits = cz__snap_rand_bits(shape);
     cz__cs cs;
     cz__cs_mark top;
     uint32_t *gen = NULL;

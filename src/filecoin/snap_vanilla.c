@@ -126,7 +126,7 @@ void cz__snap_rho(fr *rho, const fr *phi, uint64_t high) {
 }
 
 void cz__snap_challenges(uint32_t *out, const cz__snap_shape *s, const fr *comm_r_new, uint32_t k) {
-    const unsigned rand_bits = s->challenge_bits - s->partition_bits, per = 254 / rand_bits;
+    const unsigned rand_bits = cz__snap_rand_bits(s), per = 254 / rand_bits;
     const unsigned digests = (s->challenges + per - 1) / per;
     uint8_t le[32];
     for (unsigned c = 0; c < s->challenges; c++) {
