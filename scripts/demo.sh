@@ -23,6 +23,14 @@ step() { # step "what" command...
     printf '  %-58s %6d ms\n' "$what" $((t1 - t0))
 }
 
+# field DIR KEY: the value of KEY in DIR/request.txt ("key value" lines, as the fake-* commands
+# write them).
+field() { awk -v k="$2" '$1 == k { print $2 }' "$1/request.txt"; }
+# timing FILE [WHAT]: cuzk-bench single's times from its JSON line in FILE, WHAT what the job did.
+timing() {
+    echo "  request to proof $(tr -d '\n' <"$1" | sed 's/.*"wall_ms":\([0-9.]*\),"prove_ms":\([0-9.]*\).*/\1 ms; the job \2 ms/')${2:+ ($2)}"
+}
+
 step_to() { # step_to FILE "what" command...: step with the command's output into FILE
     local file=$1 what=$2
     shift 2
@@ -59,7 +67,7 @@ post_demo() {
         return
     fi
     echo
-    echo "== WinningPoSt, WindowPoSt and PoRep C2 (2 KiB sectors) through cuzk-daemon over gRPC"
+    echo "== WinningPoSt, WindowPoSt, PoRep C2 and SnapDeals (2 KiB sectors) through cuzk-daemon over gRPC"
     p="$(cd "$out" && pwd)/params"
     rm -rf "$p" "$out/winning" "$out/window" "$out/porep" "$out/snap"
     mkdir -p "$p" "$out/winning" "$out/window" "$out/porep"
@@ -95,15 +103,15 @@ EOF
         sleep 0.1
     done
     echo "  cuzk-daemon pid $demo_daemon on unix://$sock (local keys allowed: srs.allow_untrusted)"
-    local kind reg
+    local kind
     for kind in winning window; do
         step_to "$out/$kind/single.json" "cuzk-bench single --workload $kind-post: Prove, gRPC" \
             "$bench" -a "unix://$sock" single --workload "$kind-post" --request "$out/$kind" \
             -o "$out/$kind/proof.bin"
-        echo "  $(tr -d '\n' <"$out/$kind/single.json" | sed 's/.*"wall_ms":\([0-9.]*\),"prove_ms":\([0-9.]*\).*/request to proof \1 ms; the job \2 ms (synthesis, prover, self-check)/')"
-        reg=$(awk '/^registered_proof/{print $2}' "$out/$kind/request.txt")
-        local args=(filecoin verify "$kind-post" --params-dir "$p" --registered-proof "$reg"
-            --randomness "$(awk '/^randomness/{print $2}' "$out/$kind/request.txt")")
+        timing "$out/$kind/single.json" "synthesis, prover, self-check"
+        local args=(filecoin verify "$kind-post" --params-dir "$p"
+            --registered-proof "$(field "$out/$kind" registered_proof)"
+            --randomness "$(field "$out/$kind" randomness)")
         for v in "$out/$kind"/vanilla-*.bin; do args+=(--vanilla "$v"); done
         step_to /dev/null "cuzk filecoin verify: the daemon's proof is valid" "$cuzk" \
             "${args[@]}" "$out/$kind/proof.bin"
@@ -111,24 +119,22 @@ EOF
     step_to "$out/porep/single.json" "cuzk-bench single --workload porep-c2: Prove, gRPC" \
         "$bench" -a "unix://$sock" single --workload porep-c2 --c1 "$out/porep/c1.json" \
         --miner 1000 -o "$out/porep/proof.bin"
-    echo "  $(tr -d '\n' <"$out/porep/single.json" | sed 's/.*"wall_ms":\([0-9.]*\),"prove_ms":\([0-9.]*\).*/request to proof \1 ms; the job \2 ms (C1 checks, synthesis, prover, self-check)/')"
+    timing "$out/porep/single.json" "C1 checks, synthesis, prover, self-check"
     step_to /dev/null "cuzk filecoin verify porep-c2: the daemon's proof is valid" "$cuzk" \
         filecoin verify porep-c2 --c1 "$out/porep/c1.json" --miner 1000 --params-dir "$p" \
         "$out/porep/proof.bin"
     step_to "$out/snap/single.json" "cuzk-bench single --workload snap-update: Prove, gRPC" \
         "$bench" -a "unix://$sock" single --workload snap-update --request "$out/snap" \
         -o "$out/snap/proof.bin"
-    echo "  $(tr -d '\n' <"$out/snap/single.json" | sed 's/.*"wall_ms":\([0-9.]*\),"prove_ms":\([0-9.]*\).*/request to proof \1 ms; the job \2 ms (vanilla checks, synthesis, prover, self-check)/')"
-    local su=(--comm-r-old "$(awk '/^comm_r_old/{print $2}' "$out/snap/request.txt")"
-        --comm-d-new "$(awk '/^comm_d_new/{print $2}' "$out/snap/request.txt")"
-        --comm-r-new "$(awk '/^comm_r_new/{print $2}' "$out/snap/request.txt")")
+    timing "$out/snap/single.json" "vanilla checks, synthesis, prover, self-check"
     step_to /dev/null "cuzk filecoin verify snap-update: the daemon's proof is valid" "$cuzk" \
-        filecoin verify snap-update --params-dir "$p" --registered-proof \
-        "$(awk '/^registered_proof/{print $2}' "$out/snap/request.txt")" "${su[@]}" \
-        "$out/snap/proof.bin"
+        filecoin verify snap-update --params-dir "$p" \
+        --registered-proof "$(field "$out/snap" registered_proof)" \
+        --comm-r-old "$(field "$out/snap" comm_r_old)" --comm-d-new "$(field "$out/snap" comm_d_new)" \
+        --comm-r-new "$(field "$out/snap" comm_r_new)" "$out/snap/proof.bin"
     step_to "$out/winning/again.json" "cuzk-bench single: WinningPoSt again (key resident)" \
         "$bench" -a "unix://$sock" single --workload winning-post --request "$out/winning"
-    echo "  $(tr -d '\n' <"$out/winning/again.json" | sed 's/.*"wall_ms":\([0-9.]*\),"prove_ms":\([0-9.]*\).*/request to proof \1 ms; the job \2 ms/')"
+    timing "$out/winning/again.json"
     kill -TERM $demo_daemon
     wait $demo_daemon
     trap - EXIT
