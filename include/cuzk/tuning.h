@@ -48,6 +48,13 @@ typedef struct cz_tuning {
     int gpu_copy_whole;                /* 1: an upload is one piece */
     cz_compact_mode gpu_bases_compact; /* sparse GPU bases */
     int gpu_g2_on_cpu; /* 1: GPU keys leave B2 on the host, so the G2 MSM runs on the CPU */
+    /* A bellperson GPU key whose B_G2 does not fit beside its G1 bases and a proof's working
+     * memory streams it from the host copy through the device in pieces (groth16.md).
+     * gpu_g2_stream = 1 streams it even where it would fit, in pieces of gpu_g2_stream_points
+     * points when that is not 0 (tests); 0 and 0: resident where it fits, pieces as large as the
+     * free memory allows. */
+    int gpu_g2_stream;
+    size_t gpu_g2_stream_points;
 } cz_tuning;
 
 /* Checks the ranges above: CZ_ERANGE naming the field. */

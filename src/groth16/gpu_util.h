@@ -25,6 +25,8 @@ int cz__g16_gpu_alloc(void **d, size_t bytes, int dev, const char *what, cz_erri
  * its buffer. */
 typedef struct cz_groth16_gpu_ws cz_groth16_gpu_ws;
 int cz__groth16_gpu_ws_device(const cz_groth16_gpu_ws *ws);
+/* The bytes of every workspace allocated on dev now. */
+size_t cz__g16_gpu_ws_bytes_on(int dev);
 void *cz__g16_gpu_ws_buf(const cz_groth16_gpu_ws *ws);
 
 #endif

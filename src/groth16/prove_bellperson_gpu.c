@@ -9,8 +9,14 @@
  * device, with no gathering on the host. The positions come from the densities of the assignment
  * the key is made for; every circuit proved with the key must have the same densities (they are
  * a property of the circuit, so every partition of a Filecoin proof does), else CZ_EFORMAT.
- * B_G2 stays on the host (the G2 MSM then runs on the CPU after the GPU work) when
- * cz_tuning.gpu_g2_on_cpu is set or the device has no room for it.
+ * B_G2 (the largest section: G2 points are 192 bytes) is resident only where it fits beside the
+ * G1 bases and the working memory of one proof (the kernel region, and the workspace unless one
+ * is allocated on the device already); otherwise it is streamed: every proof uploads it from the
+ * key's host copy (which must stay valid while the key lives) in pieces as large as the free
+ * memory allows and sums the pieces' G2 MSMs, so a card too small for the whole key still proves
+ * on the device, a compact witness included. With cz_tuning.gpu_g2_on_cpu B_G2 stays on the host
+ * and the G2 MSM runs on the CPU beside the GPU work. A key whose G1 bases leave less than one
+ * proof's working memory is refused (CZ_ENOMEM, with the sizes).
  *
  * Per circuit: upload a, b, c (zero past abc_size) and w = input | aux; h over bellperson's
  * domain in six NTTs, as the CPU computes it (prove_bellperson.c, bp_h); the MSMs H (n − 1
@@ -28,6 +34,7 @@
 #include "cuzk/log.h"
 #include "cuzk/msm.h"
 #include "cuzk/r1cs.h"
+#include "cuzk/tuning.h"
 #include "groth16/gpu_util.h"
 #include "groth16/pending.h"
 #include "groth16/prove_bellperson.h"
@@ -35,7 +42,8 @@
 struct cz_groth16_bp_gpu_key {
     const cz_bellperson_params *params;
     int dev;
-    cz_gpu_bases *h, *l, *a, *b1, *b2; /* b2 NULL: the G2 MSM runs on the CPU */
+    cz_gpu_bases *h, *l, *a, *b1, *b2; /* b2 NULL: streamed (b2_idx) or on the CPU */
+    uint32_t *b2_idx; /* streamed B_G2: the variable each point of params->b_g2 belongs to */
     size_t ninput, naux;
     uint64_t *a_aux, *b_in, *b_aux; /* the densities the key was spread by */
     size_t bytes;
@@ -49,6 +57,7 @@ void cz_groth16_bp_gpu_key_free(cz_groth16_bp_gpu_key *k) {
     cz_gpu_bases_free(k->a);
     cz_gpu_bases_free(k->b1);
     cz_gpu_bases_free(k->b2);
+    free(k->b2_idx);
     free(k->a_aux);
     free(k->b_in);
     free(k->b_aux);
@@ -167,6 +176,67 @@ static int key_g2_done(cz_groth16_bp_gpu_key *k, int rc, cz_errinfo *ei) {
     return CZ_OK;
 }
 
+static size_t key_g1_bytes(const cz_groth16_bp_gpu_key *k) {
+    return cz_gpu_bases_bytes(k->h) + cz_gpu_bases_bytes(k->l) + cz_gpu_bases_bytes(k->a) +
+           cz_gpu_bases_bytes(k->b1);
+}
+
+/* The device memory one proof needs beside the key: the kernel region, and the workspace unless
+ * workspaces are allocated on dev already. */
+static size_t proof_room(const cz_bellperson_params *params, const cz_assignment *shape, int dev) {
+    size_t ws = cz_groth16_bp_gpu_ws_need(params, shape->ninput + shape->naux, NULL),
+           have = cz__g16_gpu_ws_bytes_on(dev);
+    return cz_groth16_bp_gpu_region_bytes(params) + (have >= ws ? 0 : ws - have);
+}
+
+/* B_G2 streamed from the host copy: the positions of its points. */
+static int key_g2_stream(cz_groth16_bp_gpu_key *k, const cz_assignment *shape, cz_errinfo *ei) {
+    size_t m = 0;
+    if ((k->b2_idx = positions(&m, shape, shape->b_input_density, shape->b_aux_density)) == NULL)
+        return cz_fail(ei, CZ_ENOMEM, "bellperson gpu key: cannot allocate the B_G2 positions");
+    if (m != k->params->nb_g2)
+        return cz_fail(ei, CZ_EFORMAT, "bellperson gpu key: %zu variables in B_G2, the key has %u",
+                       m, k->params->nb_g2);
+    return CZ_OK;
+}
+
+/* B_G2 of a key with a host copy: resident where it fits beside one proof's working memory (and
+ * cz_tuning does not ask for streaming), else streamed; on the CPU with cz_tuning.gpu_g2_on_cpu.
+ * CZ_ENOMEM when the G1 bases leave no room for a proof. */
+static int key_g2_place(cz_groth16_bp_gpu_key *k, const cz_assignment *shape, cz_errinfo *ei) {
+    const cz_bellperson_params *p = k->params;
+    size_t room = proof_room(p, shape, k->dev), free_b = 0, total_b = 0;
+    size_t g2_bytes = (size_t)p->nb_g2 * (sizeof(cz_bls12381_g2_affine) + sizeof(uint32_t));
+    cz_tuning tu;
+    int rc;
+    cz_tuning_get(&tu);
+    if ((rc = cz__g16_gpu_wrap(cz_gpu_mem_info(&free_b, &total_b, k->dev, ei), ei, k->dev,
+                               "the free memory", 0)) != CZ_OK)
+        return rc;
+    if (free_b < room)
+        return cz_fail(ei, CZ_ENOMEM,
+                       "bellperson gpu key: GPU %d has %zu MiB free beside the key's G1 bases "
+                       "(%zu MiB); a proof needs %zu MiB",
+                       k->dev, free_b >> 20, key_g1_bytes(k) >> 20, room >> 20);
+    if (!cz__g16_gpu_g2_wanted())
+        return CZ_OK;
+    if (!tu.gpu_g2_stream && free_b - room >= g2_bytes) {
+        rc = cz__g16_gpu_wrap(
+            cz_bls12381_gpu_g2_bases_upload(&k->b2, p->b_g2, p->nb_g2, k->dev, ei), ei, k->dev,
+            "the B_G2 bases", (size_t)p->nb_g2 * sizeof(cz_bls12381_g2_affine));
+        if (rc != CZ_ENOMEM)
+            return rc;
+        cz_errinfo_clear(ei);
+        cz_gpu_bases_free(k->b2);
+        k->b2 = NULL;
+    }
+    if (!tu.gpu_g2_stream)
+        CZ_LOG_INFO("bellperson gpu key: B_G2 (%zu MiB) is streamed from the host: GPU %d has "
+                    "%zu MiB free beside the G1 bases, a proof needs %zu MiB",
+                    g2_bytes >> 20, k->dev, free_b >> 20, room >> 20);
+    return key_g2_stream(k, shape, ei);
+}
+
 static int key_done(cz_groth16_bp_gpu_key **out, cz_groth16_bp_gpu_key *k, int rc) {
     if (rc != CZ_OK) {
         cz_groth16_bp_gpu_key_free(k);
@@ -179,7 +249,7 @@ static int key_done(cz_groth16_bp_gpu_key **out, cz_groth16_bp_gpu_key *k, int r
 int cz_groth16_bp_gpu_key_create(cz_groth16_bp_gpu_key **out, const cz_bellperson_params *params,
                                  const cz_assignment *shape, int dev, cz_errinfo *ei) {
     cz_groth16_bp_gpu_key *k;
-    size_t g1 = sizeof(cz_bls12381_g1_affine), g2 = sizeof(cz_bls12381_g2_affine);
+    size_t g1 = sizeof(cz_bls12381_g1_affine);
     int rc;
     if ((rc = key_new(&k, params, shape, dev, ei)) != CZ_OK)
         return rc;
@@ -194,14 +264,8 @@ int cz_groth16_bp_gpu_key_create(cz_groth16_bp_gpu_key **out, const cz_bellperso
              "the A bases", params->na * g1)) != CZ_OK ||
         (rc = cz__g16_gpu_wrap(
              cz_bls12381_gpu_g1_bases_upload(&k->b1, params->b_g1, params->nb_g1, dev, ei), ei, dev,
-             "the B_G1 bases", params->nb_g1 * g1)) != CZ_OK)
-        return key_done(out, k, rc);
-    if (cz__g16_gpu_g2_wanted() &&
-        (rc = key_g2_done(k,
-                          cz__g16_gpu_wrap(cz_bls12381_gpu_g2_bases_upload(&k->b2, params->b_g2,
-                                                                           params->nb_g2, dev, ei),
-                                           ei, dev, "the B_G2 bases", params->nb_g2 * g2),
-                          ei)) != CZ_OK)
+             "the B_G1 bases", params->nb_g1 * g1)) != CZ_OK ||
+        (rc = key_g2_place(k, shape, ei)) != CZ_OK)
         return key_done(out, k, rc);
     return key_done(out, k, key_finish(k, shape, ei));
 }
@@ -298,7 +362,59 @@ const cz_bellperson_params *cz__bp_gpu_key_params(const cz_groth16_bp_gpu_key *k
 }
 
 int cz_groth16_bp_gpu_key_has_g2(const cz_groth16_bp_gpu_key *k) {
-    return k != NULL && k->b2 != NULL;
+    return k != NULL && (k->b2 != NULL || k->b2_idx != NULL);
+}
+
+/* The points of a streamed B_G2 piece: cz_tuning's, else the largest power of two up to all of
+ * them whose points, positions and MSM fit in three quarters of the free memory. */
+static size_t g2_piece(const cz_groth16_bp_gpu_key *k, size_t n) {
+    size_t free_b = 0, total_b = 0, piece = (size_t)1 << 26;
+    cz_tuning tu;
+    cz_errinfo sub;
+    cz_tuning_get(&tu);
+    if (tu.gpu_g2_stream_points != 0)
+        return tu.gpu_g2_stream_points < n ? tu.gpu_g2_stream_points : n;
+    cz_errinfo_clear(&sub);
+    if (cz_gpu_mem_info(&free_b, &total_b, k->dev, &sub) != CZ_OK)
+        free_b = 0;
+    while (piece > ((size_t)1 << 16) && piece * (sizeof(cz_bls12381_g2_affine) + sizeof(uint32_t)) +
+                                                cz_bls12381_gpu_g2_msm_min_bytes(piece) >
+                                            free_b / 4 * 3)
+        piece >>= 1;
+    return piece < n ? piece : n;
+}
+
+/* *out = the B_G2 MSM over the scalars w (nvars, on the device) with the key's streamed B_G2:
+ * each piece uploaded from the host copy, spread over its variables, its MSM summed; a piece
+ * the device has no room for is halved. */
+static int g2_streamed(cz_bls12381_g2_jacobian *out, const cz_groth16_bp_gpu_key *k, const void *w,
+                       size_t nvars, cz_errinfo *ei) {
+    const cz_bellperson_params *p = k->params;
+    size_t n = p->nb_g2, piece = g2_piece(k, n);
+    int rc = CZ_OK;
+    memset(out, 0, sizeof *out); /* infinity: z = 0 */
+    for (size_t c0 = 0; c0 < n && rc == CZ_OK;) {
+        size_t m = piece < n - c0 ? piece : n - c0;
+        cz_gpu_bases *b = NULL;
+        cz_bls12381_g2_jacobian part;
+        rc = cz_bls12381_gpu_g2_bases_upload(&b, p->b_g2 + c0, m, k->dev, ei);
+        if (rc == CZ_OK)
+            rc = cz_gpu_bases_spread(b, k->b2_idx + c0, nvars, ei);
+        if (rc == CZ_OK)
+            rc = cz_bls12381_gpu_g2_msm_dev(&part, b, w, nvars, ei);
+        cz_gpu_bases_free(b);
+        if (rc == CZ_ENOMEM && piece > 1) { /* smaller pieces */
+            cz_errinfo_clear(ei);
+            piece = (piece + 1) / 2;
+            rc = CZ_OK;
+            continue;
+        }
+        if (rc == CZ_OK) {
+            cz_bls12381_g2_add(out, out, &part);
+            c0 += m;
+        }
+    }
+    return rc;
 }
 
 /* Workspace layout: a | b | c (n elements each) | w = input | aux, then, for a compact witness
@@ -486,6 +602,10 @@ static int bp_region(cz_groth16_bp_pending *pp, const cz_groth16_bp_gpu_key *k, 
     if (k->b2 != NULL && pp->g2_state == 0) {
         BP_GPU_MSM(msm_b2_ms, "the B_G2 MSM",
                    cz_bls12381_gpu_g2_msm_dev(&pp->m.b2, k->b2, w, nvars, ei));
+        pp->g2_state = 2;
+        pp->g2_rc = CZ_OK;
+    } else if (k->b2_idx != NULL && pp->g2_state == 0) {
+        BP_GPU_MSM(msm_b2_ms, "the B_G2 MSM (streamed)", g2_streamed(&pp->m.b2, k, w, nvars, ei));
         pp->g2_state = 2;
         pp->g2_rc = CZ_OK;
     }

@@ -48,6 +48,19 @@ struct cz_groth16_gpu_ws {
     size_t cap;
 };
 
+/* Bytes of the workspaces allocated on each device, for the room a key leaves for proofs. */
+#define WS_DEVICES 64
+static _Atomic size_t ws_bytes_on[WS_DEVICES];
+
+static void ws_count(int dev, size_t add, size_t sub) {
+    if (dev >= 0 && dev < WS_DEVICES)
+        ws_bytes_on[dev] += add - sub; /* modular: the sum of the live workspaces */
+}
+
+size_t cz__g16_gpu_ws_bytes_on(int dev) {
+    return dev >= 0 && dev < WS_DEVICES ? ws_bytes_on[dev] : 0;
+}
+
 struct cz_groth16_gpu_key {
     const cz_zkey *zk;
     int dev;
@@ -138,6 +151,7 @@ void cz_groth16_gpu_ws_free(cz_groth16_gpu_ws *ws) {
     if (ws == NULL)
         return;
     cz_gpu_free(ws->buf, ws->dev);
+    ws_count(ws->dev, 0, ws->cap);
     free(ws);
 }
 
@@ -159,11 +173,14 @@ int cz_groth16_gpu_ws_reserve(cz_groth16_gpu_ws *ws, size_t bytes, cz_errinfo *e
     if (ws->cap >= bytes)
         return CZ_OK;
     cz_gpu_free(ws->buf, ws->dev);
+    ws_count(ws->dev, 0, ws->cap);
     ws->buf = NULL;
     ws->cap = 0;
     if ((rc = cz__g16_gpu_alloc(&ws->buf, bytes, ws->dev, "the vectors a, b, c and the witness",
-                                ei)) == CZ_OK)
+                                ei)) == CZ_OK) {
         ws->cap = bytes;
+        ws_count(ws->dev, bytes, 0);
+    }
     return rc;
 }
 

@@ -148,8 +148,13 @@ out:
     free(vals);
 }
 
+/* Where the key's B_G2 is: resident, on the CPU (cz_tuning.gpu_g2_on_cpu), or streamed from the
+ * host in pieces of G2_PIECE points (cz_tuning.gpu_g2_stream: the last piece shorter). */
+enum { G2_RESIDENT, G2_ON_CPU, G2_STREAMED };
+#define G2_PIECE 37
+
 /* One shape: m rows of the test circuit, witnesses in mode. */
-static void check_shape(uint32_t m, int mode, int g2_on_cpu) {
+static void check_shape(uint32_t m, int mode, int g2_at) {
     cz_r1cs cs;
     cz_bellperson_params params = {0};
     cz_groth16_vk vk = {0};
@@ -162,9 +167,11 @@ static void check_shape(uint32_t m, int mode, int g2_on_cpu) {
     uint64_t st = 5 + m;
     cz_errinfo_clear(&ei);
     cz_groth16_trapdoor_from_seed(&td, (const uint8_t *)"gpu", 3);
-    if (g2_on_cpu) {
+    if (g2_at != G2_RESIDENT) {
         cz_tuning tu = {0};
-        tu.gpu_g2_on_cpu = 1;
+        tu.gpu_g2_on_cpu = g2_at == G2_ON_CPU;
+        tu.gpu_g2_stream = g2_at == G2_STREAMED;
+        tu.gpu_g2_stream_points = G2_PIECE;
         CZ_ASSERT(cz_tuning_set(&tu, NULL) == CZ_OK);
     }
     if (!CHECK(bptc_build(&cs, m, &ei) == CZ_OK) ||
@@ -178,8 +185,10 @@ static void check_shape(uint32_t m, int mode, int g2_on_cpu) {
         bptc_value(r[i].l, 0, &st);
         bptc_value(s[i].l, 0, &st);
     }
-    printf("m = %u (domain %u), mode %d, G2 MSM on the %s\n", m, params.nh + 1, mode,
-           g2_on_cpu ? "CPU" : "GPU");
+    printf("m = %u (domain %u), mode %d, B_G2 %s\n", m, params.nh + 1, mode,
+           g2_at == G2_ON_CPU     ? "on the CPU"
+           : g2_at == G2_STREAMED ? "streamed"
+                                  : "resident");
     cz_groth16_bp_opts o = {.r_s = r, .s_s = s, .pool = pool};
     if (!CHECK_ERR(cz_groth16_bp_prove(cpu, &params, as, 3, &o, &ei), CZ_OK))
         goto out;
@@ -188,6 +197,12 @@ static void check_shape(uint32_t m, int mode, int g2_on_cpu) {
         goto out;
     if (!CHECK(cz_groth16_bp_gpu_key_create(&key, &params, &as[0], 0, &ei) == CZ_OK))
         goto out;
+    CHECK(cz_groth16_bp_gpu_key_has_g2(key) == (g2_at != G2_ON_CPU));
+    if (g2_at == G2_STREAMED) /* the G1 bases and their positions, not B_G2's points */
+        CHECK(cz_groth16_bp_gpu_key_bytes(key) <
+              (size_t)(params.nh + params.nl + params.na + params.nb_g1) *
+                      (sizeof(cz_bls12381_g1_affine) + sizeof(uint32_t)) +
+                  (size_t)params.nb_g2 * sizeof(cz_bls12381_g2_affine) / 2);
     o.gpu_key = key;
     for (int call = 0; call < 2; call++)
         if (CHECK_ERR(cz_groth16_bp_prove(gpu2, &params, as, 3, &o, &ei), CZ_OK))
@@ -223,22 +238,29 @@ out:
     cz_groth16_vk_free(&vk);
     cz_bellperson_params_free(&params);
     cz_r1cs_free(&cs);
-    if (g2_on_cpu)
+    if (g2_at != G2_RESIDENT)
         CZ_ASSERT(cz_tuning_set(NULL, NULL) == CZ_OK);
 }
 
 static void test_small(void) {
-    check_shape(60, 0, 0);  /* domain 64 */
-    check_shape(100, 1, 0); /* domain 128, padded, 0/1 values */
+    check_shape(60, 0, G2_RESIDENT);  /* domain 64 */
+    check_shape(100, 1, G2_RESIDENT); /* domain 128, padded, 0/1 values */
 }
 
 static void test_g2_on_cpu(void) {
-    check_shape(252, 0, 1);
+    check_shape(252, 0, G2_ON_CPU);
+}
+
+/* B_G2 streamed in pieces (as a key too large for the card has it): the same proofs, a compact
+ * witness included, with several pieces and a short last one. */
+static void test_g2_streamed(void) {
+    check_shape(252, 0, G2_STREAMED);
+    check_shape(1000, 1, G2_STREAMED);
 }
 
 static void test_larger(void) {
-    check_shape((1u << 14) - 4, 0, 0);
-    check_shape((1u << 14) - 4, 1, 0);
+    check_shape((1u << 14) - 4, 0, G2_RESIDENT);
+    check_shape((1u << 14) - 4, 1, G2_RESIDENT);
 }
 
 static int setup(void) {
@@ -255,6 +277,7 @@ static void teardown(void) {
 static const test_case cases[] = {
     {"small", test_small},
     {"g2_on_cpu", test_g2_on_cpu},
+    {"g2_streamed", test_g2_streamed},
     {"larger", test_larger},
 };
 
