@@ -25,10 +25,11 @@
 #           that `make vectors` writes: carry tests/vectors/out (13 MB) beside DIR for them
 #   micro   G1 MSM 2^MSM_LOG (26) and Fr NTT 2^NTT_LOG (27) of both curves, data on the device,
 #           median of 5 (cuzk-bench msm|ntt --gpu --no-copies), the JSON lines into summary.txt
-#   ceiling the pipe and field-multiplication throughput ceilings (cuzk-bench-gpu-ceiling), the
-#           JSON lines into summary.txt
+#   ceiling the pipe and field-multiplication throughput ceilings and the two inversions
+#           (cuzk-bench-gpu-ceiling), the JSON lines into summary.txt
 #   accum   what a bucket addition costs, XYZZ madd against batch-affine with K accumulators a
-#           thread (cuzk-bench-gpu-accumulation), the JSON lines into summary.txt
+#           thread, Fermat and divstep inversions (cuzk-bench-gpu-accumulation), the JSON lines
+#           into summary.txt
 #   msmprof one BLS12-381 G1 MSM of 2^MPLOG (27) uniform scalars on the device with its phase
 #           times (cuzk-bench msm --profile), the last lines into summary.txt
 #   engine  the engine at 2^ESCALE (27) with the benchmark key on GPU 0, the pinned pool filled

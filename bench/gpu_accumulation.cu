@@ -9,6 +9,13 @@
  *                 forward, one Fermat inversion, the walk back): 5M + 1S per addition and 1/K of
  *                 an inversion, with the accumulators and the running products in device memory
  *                 (K·144 bytes per thread, laid out so that a warp's accesses are coalesced)
+ *   batch_affine_fastinv  the same with the divstep inversion fe_inv_fast (gpu_field_inv.cuh,
+ *                 about 26 batches of 30 divsteps for BLS12-381 Fp) instead of the Fermat one
+ *   batch_affine_fastinv_stash  the same, but the forward walk gathers the whole point and
+ *                 stores it in a per-thread stash (bx, by, coalesced like ax, ay), which the walk
+ *                 back reads instead of gathering the point again: 3 random 32-byte sectors an
+ *                 addition instead of 5 (x alone, then x and y), for 96 more coalesced bytes
+ *                 written and read (another K·96 bytes per thread)
  *
  * Both add the same points, gathered from 2^24 random bases (1.6 GB, past the L2 cache, as the
  * MSM's 2^26-2^27 bases are) in the same order; the points are random field elements rather than
@@ -18,7 +25,8 @@
  * 1 on a mismatch. Left out on purpose: the sorted pairs, the bucket changes and flushes of the
  * real accumulation, so the figures bound what batch-affine could give, they do not promise it.
  *
- * One JSON line per way and K: {"bench":"gpu-accumulation","device":...,"op":...,"k":...,
+ * K is 16, 32, 64, 128 and 256, each way for each. One JSON line per way and K:
+ * {"bench":"gpu-accumulation","device":...,"op":...,"k":...,
  * "regs":...,"ms":...,"adds":...,"ns_per_madd_equiv":...,"per_clk_sm":...}; per_clk_sm is
  * additions per clock and SM at the nominal clock.
  */
@@ -26,6 +34,7 @@
 #include <stdio.h>
 
 #include "gpu/gpu_curve.cuh"
+#include "gpu/gpu_field_inv.cuh"
 
 typedef gbls12381_fp_cfg fp_cfg;
 typedef fe<fp_cfg> fp;
@@ -85,10 +94,11 @@ __global__ void __launch_bounds__(128, 4) madd_kern(xyzz *out, const aff *bases,
 }
 
 /* The same sums with K affine accumulators per thread (ax, ay) and the running products (pre)
- * at [j·T + t]. */
-template <int K>
+ * at [j·T + t]; the inversion by fe_inv_fast when FAST, else by fe_inv_pow; with STASH the points
+ * of the round go through bx, by (see the file comment). */
+template <int K, bool FAST, bool STASH>
 __global__ void __launch_bounds__(128, 4)
-    batch_affine_kern(fp *ax, fp *ay, fp *pre, const aff *bases, uint32_t T) {
+    batch_affine_kern(fp *ax, fp *ay, fp *pre, fp *bx, fp *by, const aff *bases, uint32_t T) {
     uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
     if (t >= T)
         return;
@@ -101,7 +111,12 @@ __global__ void __launch_bounds__(128, 4)
         fp run;
         for (uint32_t j = 0; j < K; j++) {
             size_t o = (size_t)j * T + t;
-            fp x2 = fe_load(&bases[base_index(t, j, r)].x), x1 = fe_load(&ax[o]), dx;
+            const aff *p = &bases[base_index(t, j, r)];
+            fp x2 = fe_load(&p->x), x1 = fe_load(&ax[o]), dx;
+            if (STASH) {
+                fe_store(&bx[o], x2);
+                fe_store(&by[o], fe_load(&p->y));
+            }
             fe_sub(dx, x2, x1);
             if (j == 0)
                 run = dx;
@@ -110,11 +125,16 @@ __global__ void __launch_bounds__(128, 4)
             fe_store(&pre[o], run);
         }
         fp inv;
-        fe_inv_pow(inv, run);
+        if (FAST)
+            fe_inv_fast(inv, run);
+        else
+            fe_inv_pow(inv, run);
         for (int j = K - 1; j >= 0; j--) {
             size_t o = (size_t)j * T + t;
             const aff *p = &bases[base_index(t, (uint32_t)j, r)];
-            fp x2 = fe_load(&p->x), y2 = fe_load(&p->y), x1 = fe_load(&ax[o]), y1 = fe_load(&ay[o]);
+            fp x2 = STASH ? fe_load(&bx[o]) : fe_load(&p->x);
+            fp y2 = STASH ? fe_load(&by[o]) : fe_load(&p->y);
+            fp x1 = fe_load(&ax[o]), y1 = fe_load(&ay[o]);
             fp dx, dy, ij, lam, x3, y3;
             fe_sub(dx, x2, x1);
             if (j > 0) {
@@ -168,7 +188,7 @@ struct ctx {
     char name[256];
     aff *bases;
     xyzz *ref;
-    fp *ax, *ay, *pre;
+    fp *ax, *ay, *pre, *bx, *by;
     unsigned *bad;
 };
 
@@ -206,25 +226,37 @@ static int timed(const ctx &c, const char *op, int k, Kern kern, A... args) {
     return 1;
 }
 
-/* madd then batch-affine with K accumulators a thread, batch-affine checked against madd. */
-template <int K> static int compare(ctx &c) {
+/* bad = the first NCHECK batch-affine sums that differ from madd's (op's run). */
+static int check(const ctx &c, const char *op, int k) {
     unsigned bad = 0;
-    if (!timed(c, "madd", K, madd_kern<K>, c.ref, (const aff *)c.bases, c.T) ||
-        !timed(c, "batch_affine", K, batch_affine_kern<K>, c.ax, c.ay, c.pre, (const aff *)c.bases,
-               c.T))
-        return 0;
-    /* the timed runs repeated the sums from the start: one more of each, then compare */
     if (!cuda_ok(cudaMemset(c.bad, 0, sizeof bad), "clear"))
         return 0;
     check_kern<<<NCHECK / 128, 128>>>(c.bad, c.ref, c.ax, c.ay, NCHECK);
     if (!cuda_ok(cudaMemcpy(&bad, c.bad, sizeof bad, cudaMemcpyDeviceToHost), "check"))
         return 0;
     if (bad != 0) {
-        fprintf(stderr, "cuzk-bench-gpu-accumulation: K = %d: %u of %u sums differ from madd's\n",
-                K, bad, NCHECK);
+        fprintf(stderr,
+                "cuzk-bench-gpu-accumulation: %s, K = %d: %u of %u sums differ from madd's\n", op,
+                k, bad, NCHECK);
         return 0;
     }
     return 1;
+}
+
+/* madd then the batch-affine ways with K accumulators a thread, each checked against madd (the
+ * timed runs repeat the sums from the start, so the last run's sums are compared). */
+template <int K> static int compare(ctx &c) {
+    const aff *bases = c.bases;
+    return timed(c, "madd", K, madd_kern<K>, c.ref, bases, c.T) &&
+           timed(c, "batch_affine", K, batch_affine_kern<K, false, false>, c.ax, c.ay, c.pre, c.bx,
+                 c.by, bases, c.T) &&
+           check(c, "batch_affine", K) &&
+           timed(c, "batch_affine_fastinv", K, batch_affine_kern<K, true, false>, c.ax, c.ay, c.pre,
+                 c.bx, c.by, bases, c.T) &&
+           check(c, "batch_affine_fastinv", K) &&
+           timed(c, "batch_affine_fastinv_stash", K, batch_affine_kern<K, true, true>, c.ax, c.ay,
+                 c.pre, c.bx, c.by, bases, c.T) &&
+           check(c, "batch_affine_fastinv_stash", K);
 }
 
 int main(void) {
@@ -248,12 +280,14 @@ int main(void) {
         !cuda_ok(cudaMalloc(&c.ax, per * sizeof(fp)), "allocate") ||
         !cuda_ok(cudaMalloc(&c.ay, per * sizeof(fp)), "allocate") ||
         !cuda_ok(cudaMalloc(&c.pre, per * sizeof(fp)), "allocate") ||
+        !cuda_ok(cudaMalloc(&c.bx, per * sizeof(fp)), "allocate") ||
+        !cuda_ok(cudaMalloc(&c.by, per * sizeof(fp)), "allocate") ||
         !cuda_ok(cudaMalloc(&c.bad, sizeof(unsigned)), "allocate"))
         goto out;
     bases_kern<<<(1u << LOG_BASES) / 256, 256>>>(c.bases);
     if (!cuda_ok(cudaDeviceSynchronize(), "bases"))
         goto out;
-    if (compare<32>(c) && compare<64>(c) && compare<128>(c) && compare<256>(c))
+    if (compare<16>(c) && compare<32>(c) && compare<64>(c) && compare<128>(c) && compare<256>(c))
         rc = 0;
 out:
     cudaFree(c.bases);
@@ -261,6 +295,8 @@ out:
     cudaFree(c.ax);
     cudaFree(c.ay);
     cudaFree(c.pre);
+    cudaFree(c.bx);
+    cudaFree(c.by);
     cudaFree(c.bad);
     return rc;
 }

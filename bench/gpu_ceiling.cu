@@ -17,6 +17,13 @@
  *                fe_mul_kara: 264 wide multiply-adds instead of 300, more additions), checked
  *                equal to fe_mul first like fe_mul_f64; its kernel is bounded to 4 blocks of
  *                128 threads an SM (ptxas spilled 8 bytes at its own choice of registers)
+ *   fe_inv_pow   the Fermat inversion of gpu_field.cuh (inversions; its line's mul_per_inv is
+ *                fe_mul's rate over its own: what an inversion costs in multiplications)
+ *   fe_inv_fast  the divstep inversion of gpu_field_inv.cuh (inversions, mul_per_inv), checked
+ *                equal to fe_inv_pow first on 2^20 operands (0, 1, p - 1, p - 2 among them) and
+ *                a·a⁻¹ = 1: the program exits 1 on a mismatch. Its operands are random; the
+ *                divstep batches vary with them (about 26 for BLS12-381 Fp, a warp runs the most
+ *                of its lanes')
  *
  * fe_mul_f64 exists to measure whether moving products to the FP64 pipe pays (it did not: the
  * instruction count rose by half and the kernels are bound by issue then; docs/gpu.md). It is
@@ -29,12 +36,12 @@
  * [2^52, 2^53), whose mantissa bits are the integer.
  *
  * One JSON line per kernel: {"bench":"gpu-ceiling","device":...,"op":...,"chains":...,
- * "regs":...,"ms":...,"per_clk_sm":...}.
+ * "regs":...,"ms":...,"per_clk_sm":...}, the inversions' with "mul_per_inv" too.
  */
 #include <stdint.h>
 #include <stdio.h>
 
-#include "gpu/gpu_field.cuh"
+#include "gpu/gpu_field_inv.cuh"
 
 typedef gbls12381_fp_cfg fp_cfg;
 typedef fe<fp_cfg> fp;
@@ -42,6 +49,8 @@ typedef fe<fp_cfg> fp;
 #define PIPE_ITER  4096 /* steps of a pipe kernel */
 #define PIPE_CHAIN 8    /* independent chains per thread in a pipe kernel */
 #define MUL_ITER   256  /* multiplications per chain in a field kernel */
+#define INV_ITER   16   /* inversions a thread in fe_inv_fast's kernel (fe_inv_pow's: 2) */
+#define NINVCHECK  (1 << 20)
 
 /* ---- pipes ---- */
 
@@ -201,6 +210,44 @@ __global__ void __launch_bounds__(128, OP == OP_KARA ? 4 : 0) field_kern(fp *out
     out[blockIdx.x * blockDim.x + threadIdx.x] = a[0];
 }
 
+/* ITER steps a <- a⁻¹ + b a thread, by fe_inv_fast when FAST else fe_inv_pow, from one of the
+ * random operands of the table (5 to 63). One chain: the divstep loop of one inversion gives
+ * nothing to overlap with a second. */
+template <bool FAST, int ITER>
+__global__ void __launch_bounds__(128, 4) inv_kern(fp *out, const fp *in) {
+    fp a = in[5 + (threadIdx.x * 7 + blockIdx.x) % 59], b = in[1];
+#pragma unroll 1
+    for (int it = 0; it < ITER; it++) {
+        if (FAST)
+            fe_inv_fast(a, a);
+        else
+            fe_inv_pow(a, a);
+        fe_add(a, a, b);
+    }
+    out[blockIdx.x * blockDim.x + threadIdx.x] = a;
+}
+
+/* bad[2] += the operands whose fe_inv_fast differs from fe_inv_pow or, but for 0, whose product
+ * with it is not 1: the table itself, then a·b + c of table entries (thread t picks them by its
+ * 6-bit fields) times an entry picked by the rest. */
+__global__ void inv_check_kern(unsigned *bad, const fp *in, int nin) {
+    const unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
+    fp x = in[t % nin], y, z, one;
+    if (t >= (unsigned)nin) {
+        fe_mul(x, x, in[(t / 64) % nin]);
+        fe_add(x, x, in[(t / 4096) % nin]);
+        fe_mul(x, x, in[5 + (t / 262144) % (nin - 5)]);
+    }
+    fe_inv_fast(y, x);
+    fe_inv_pow(z, x);
+    bool ok = fe_eq(y, z);
+    fe_mul(z, x, y);
+    fe_one(one);
+    ok = ok && (fe_is_zero(x) ? fe_is_zero(z) : fe_eq(z, one));
+    if (!ok)
+        atomicAdd(bad + 2, 1u);
+}
+
 /* bad += the products of fe_mul_f64 that differ from fe_mul's: a table pair, then 7 products
  * of products per thread. */
 __global__ void check_kern(unsigned *bad, const fp *in, int nin) {
@@ -225,6 +272,7 @@ __global__ void check_kern(unsigned *bad, const fp *in, int nin) {
 struct ctx {
     int sms, khz;
     char name[256];
+    double mul_rate; /* fe_mul's per_clk_sm once measured: the inversions' lines divide by it */
 };
 
 static int cuda_ok(cudaError_t e, const char *what) {
@@ -234,10 +282,11 @@ static int cuda_ok(cudaError_t e, const char *what) {
     return 0;
 }
 
-/* Times reps launches after a warm-up; prints the line for ops operations per launch. */
+/* Times reps launches after a warm-up; prints the line for ops operations per launch (with
+ * mul_per_inv when c.mul_rate is set). Returns the operations per clock and SM, 0 on failure. */
 template <class K, class... A>
-static int timed(const ctx &c, const char *op, int chains, K kern, int blocks, int threads,
-                 double ops, A... args) {
+static double timed(const ctx &c, const char *op, int chains, K kern, int blocks, int threads,
+                    double ops, A... args) {
     cudaEvent_t e0, e1;
     cudaFuncAttributes fa;
     float ms = 0;
@@ -255,13 +304,17 @@ static int timed(const ctx &c, const char *op, int chains, K kern, int blocks, i
         return 0;
     cudaEventElapsedTime(&ms, e0, e1);
     cudaFuncGetAttributes(&fa, kern);
+    const double rate = reps * ops / (ms * 1e-3) / c.sms / (c.khz * 1e3);
     printf("{\"bench\":\"gpu-ceiling\",\"device\":\"%s\",\"op\":\"%s\",\"chains\":%d,\"regs\":%d,"
-           "\"ms\":%.3f,\"per_clk_sm\":%.4f}\n",
-           c.name, op, chains, fa.numRegs, ms / reps,
-           reps * ops / (ms * 1e-3) / c.sms / (c.khz * 1e3));
+           "\"local_bytes\":%zu,\"ms\":%.3f,\"per_clk_sm\":%.6f",
+           c.name, op, chains, fa.numRegs, fa.localSizeBytes, ms / reps, rate);
+    if (c.mul_rate > 0)
+        printf(",\"mul_per_inv\":%.1f", c.mul_rate / rate);
+    printf("}\n");
+    fflush(stdout);
     cudaEventDestroy(e0);
     cudaEventDestroy(e1);
-    return 1;
+    return rate;
 }
 
 /* 64 operands below p: pseudo-random words with the top word reduced below p's, and p - 1,
@@ -285,11 +338,11 @@ static void operands(uint32_t h[64][12]) {
 }
 
 int main(void) {
-    ctx c;
+    ctx c = {};
     cudaDeviceProp prop;
     uint32_t host[64][12], *d_words = NULL;
     fp *d_in = NULL, *d_out = NULL;
-    unsigned *d_bad = NULL, bad[2] = {0, 0};
+    unsigned *d_bad = NULL, bad[3] = {0, 0, 0};
     const int pipe_blocks_per_sm = 8, pipe_threads = 256, field_blocks_per_sm = 16;
     int rc = 1, ok;
     if (cudaGetDeviceCount(&ok) != cudaSuccess || ok == 0) {
@@ -311,6 +364,7 @@ int main(void) {
         !cuda_ok(cudaMemset(d_bad, 0, sizeof bad), "clear"))
         goto out;
     check_kern<<<1024, 256>>>(d_bad, d_in, 64);
+    inv_check_kern<<<NINVCHECK / 256, 256>>>(d_bad, d_in, 64);
     if (!cuda_ok(cudaMemcpy(&bad, d_bad, sizeof bad, cudaMemcpyDeviceToHost), "check"))
         goto out;
     for (int v = 0; v < 2; v++)
@@ -320,17 +374,23 @@ int main(void) {
                     names[v], bad[v], 1024 * 256 * 8);
             goto out;
         }
+    if (bad[2] != 0) {
+        fprintf(stderr, "cuzk-bench-gpu-ceiling: fe_inv_fast differs from fe_inv_pow in %u of %d\n",
+                bad[2], NINVCHECK);
+        goto out;
+    }
     {
         const double pipe_ops = (double)pb * pipe_threads * PIPE_ITER * PIPE_CHAIN;
-        const double mul_ops = (double)fb * 128 * MUL_ITER;
+        const double mul_ops = (double)fb * 128 * MUL_ITER, inv_ops = (double)fb * 128;
+        double mul_rate = 0;
         ok = timed(c, "imad", PIPE_CHAIN, imad_kern, pb, pipe_threads, pipe_ops, d_words, 7u) &&
              timed(c, "imad_wide", PIPE_CHAIN, imad_wide_kern, pb, pipe_threads, pipe_ops, d_words,
                    7u) &&
              timed(c, "dfma", PIPE_CHAIN, dfma_kern, pb, pipe_threads, pipe_ops, d_words, 7u) &&
              timed(c, "imad_dfma", PIPE_CHAIN, imad_dfma_kern, pb, pipe_threads, pipe_ops, d_words,
                    7u) &&
-             timed(c, "fe_mul", 1, field_kern<1, OP_MUL>, fb, 128, mul_ops, d_out,
-                   (const fp *)d_in) &&
+             (mul_rate = timed(c, "fe_mul", 1, field_kern<1, OP_MUL>, fb, 128, mul_ops, d_out,
+                               (const fp *)d_in)) > 0 &&
              timed(c, "fe_mul", 2, field_kern<2, OP_MUL>, fb, 128, 2 * mul_ops, d_out,
                    (const fp *)d_in) &&
              timed(c, "fe_sqr_fast", 1, field_kern<1, OP_SQR>, fb, 128, mul_ops, d_out,
@@ -345,6 +405,12 @@ int main(void) {
                    (const fp *)d_in) &&
              timed(c, "fe_mul_kara", 2, field_kern<2, OP_KARA>, fb, 128, 2 * mul_ops, d_out,
                    (const fp *)d_in);
+        c.mul_rate = mul_rate;
+        ok = ok &&
+             timed(c, "fe_inv_pow", 1, inv_kern<false, 2>, fb, 128, 2 * inv_ops, d_out,
+                   (const fp *)d_in) &&
+             timed(c, "fe_inv_fast", 1, inv_kern<true, INV_ITER>, fb, 128, INV_ITER * inv_ops,
+                   d_out, (const fp *)d_in);
         rc = ok ? 0 : 1;
     }
 out:

@@ -106,7 +106,7 @@ static inline int test_check_str(const char *got, const char *want, const char *
 /* Prints up to 16 bytes from the first difference, both sides. */
 static inline int test_check_mem(const void *got, const void *want, size_t n, const char *a,
                                  const char *b, const char *file, int line) {
-    const unsigned char *g = got, *w = want;
+    const unsigned char *g = (const unsigned char *)got, *w = (const unsigned char *)want;
     size_t off = 0;
     while (off < n && g[off] == w[off])
         off++;
@@ -230,7 +230,7 @@ static inline void test_tmpdir_remove(const char *dir) {
 static inline int test_main_fixture(int argc, char **argv, const test_case *cases, size_t ncases,
                                     int (*setup)(void), void (*teardown)(void)) {
     /* selected[i]: case i runs; none named means all. */
-    unsigned char *selected = calloc(ncases ? ncases : 1, 1);
+    unsigned char *selected = (unsigned char *)calloc(ncases ? ncases : 1, 1);
     int named = 0, rc = 0;
     if (selected == NULL)
         return 1;
