@@ -157,8 +157,9 @@ int cz_groth16_bp_finish(cz_groth16_proof *proof, cz_groth16_bp_pending *pp, cz_
 /* The stage times so far (ntt_ms, msm_*, upload_ms, gpu_ms). */
 const cz_groth16_timings *cz_groth16_bp_pending_timings(const cz_groth16_bp_pending *pp);
 void cz_groth16_bp_pending_free(cz_groth16_bp_pending *pp); /* NULL is a no-op */
-/* Whether a resident key holds B_G2 (then compute runs the G2 MSM on the GPU unless it was
- * started on the CPU). */
+/* Whether the G2 MSM of a proof with this key runs on the device: B_G2 resident, or streamed
+ * from the host copy where it does not fit (then compute runs it unless it was started on the
+ * CPU); 0 with cz_tuning.gpu_g2_on_cpu. */
 int cz_groth16_bp_gpu_key_has_g2(const cz_groth16_bp_gpu_key *k);
 
 /* The public inputs of an assignment as cz_groth16_verify takes them: input[1 .. ninput),
