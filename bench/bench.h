@@ -46,6 +46,7 @@ typedef struct bench_opts {
     int scalars;         /* msm --scalars: BENCH_SCALARS_* */
     int split;           /* msm --split (GPU or CPU): -1 auto (default), 0 off, 1 on */
     int profile;         /* msm --profile: cz_tuning.msm_profile (phase times to stderr) */
+    int accumulation;    /* msm --accumulation (GPU): 0 madd (default), 1 batch-affine, 2 both */
     char devname[256];   /* "cpu" or the GPU's name, set by bench_device_open */
     size_t pool_threads; /* the CPU pool's size, set by the subcommand */
 } bench_opts;

@@ -44,6 +44,8 @@ void bench_usage(FILE *f) {
         "                porep: bits, and 3/4 of the bases infinity like B2)\n"
         "       --split auto|on|off the 0/1 split, GPU or CPU (default auto: the library decides)\n"
         "       --profile           each MSM's phase times to stderr (cz_tuning.msm_profile)\n"
+        "       --accumulation madd|batch-affine|both   GPU G1 bucket accumulation (default madd;\n"
+        "                           cz_tuning.gpu_msm_batch_affine; both: one line each)\n"
         "ntt:   --kind forward|inverse|coset-forward|coset-inverse   repeatable or a list\n"
         "prove: --cache DIR         circuits and keys are kept there (default ./bench-cache)\n"
         "       --check             verify every proof (not timed)\n"
@@ -92,7 +94,9 @@ static const struct {
      "  --scalars uniform|bits|equal|porep   scalar set (default uniform; bits: 98.7 % 0/1;\n"
      "                           porep: bits, and 3/4 of the bases infinity like B2)\n"
      "  --split auto|on|off      the 0/1 split, GPU or CPU (default auto)\n"
-     "  --profile                each MSM's phase times to stderr (cz_tuning.msm_profile)\n"},
+     "  --profile                each MSM's phase times to stderr (cz_tuning.msm_profile)\n"
+     "  --accumulation madd|batch-affine|both   GPU G1 bucket accumulation (default madd;\n"
+     "                           cz_tuning.gpu_msm_batch_affine; both: one line each)\n"},
     {"ntt",
      "usage: cuzk-bench ntt [options]\n"
      "One in-place number-theoretic transform of 2^K elements of Fr, default 2^16.\n",
@@ -230,11 +234,12 @@ int bench_cli_parse(bench_opts *o, int argc, char **argv) {
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         long n;
-        int takes =
-            strcmp(a, "--curve") == 0 || strcmp(a, "--log-n") == 0 || strcmp(a, "--runs") == 0 ||
-            strcmp(a, "--warmup") == 0 || strcmp(a, "--device") == 0 ||
-            strcmp(a, "--threads") == 0 || strcmp(a, "--group") == 0 || strcmp(a, "--kind") == 0 ||
-            strcmp(a, "--cache") == 0 || strcmp(a, "--scalars") == 0 || strcmp(a, "--split") == 0;
+        int takes = strcmp(a, "--curve") == 0 || strcmp(a, "--log-n") == 0 ||
+                    strcmp(a, "--runs") == 0 || strcmp(a, "--warmup") == 0 ||
+                    strcmp(a, "--device") == 0 || strcmp(a, "--threads") == 0 ||
+                    strcmp(a, "--group") == 0 || strcmp(a, "--kind") == 0 ||
+                    strcmp(a, "--cache") == 0 || strcmp(a, "--scalars") == 0 ||
+                    strcmp(a, "--split") == 0 || strcmp(a, "--accumulation") == 0;
         if (takes && v == NULL)
             return bench_usage_error(cmd, "missing value after", a);
         if (takes)
@@ -281,6 +286,10 @@ int bench_cli_parse(bench_opts *o, int argc, char **argv) {
             if (strcmp(v, "auto") != 0 && strcmp(v, "on") != 0 && strcmp(v, "off") != 0)
                 return bench_usage_error(cmd, "--split takes auto, on or off", v);
             o->split = strcmp(v, "auto") == 0 ? -1 : strcmp(v, "on") == 0;
+        } else if (strcmp(a, "--accumulation") == 0 && is_msm) {
+            if (strcmp(v, "madd") != 0 && strcmp(v, "batch-affine") != 0 && strcmp(v, "both") != 0)
+                return bench_usage_error(cmd, "--accumulation takes madd, batch-affine or both", v);
+            o->accumulation = strcmp(v, "madd") == 0 ? 0 : strcmp(v, "batch-affine") == 0 ? 1 : 2;
         } else if (strcmp(a, "--profile") == 0 && is_msm) {
             o->profile = 1;
         } else if (strcmp(a, "--kind") == 0 && is_ntt) {

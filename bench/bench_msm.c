@@ -7,7 +7,9 @@
  * memory (their upload included); copies = false times cz_<curve>_gpu_<group>_msm_dev on scalars
  * already on the device. The result point is 100 bytes at most, so "out" costs nothing either way.
  * --scalars picks the scalar set (bench_shape_scalars); --split forces the 0/1 split of the CPU
- * and GPU MSMs on or off (cz_tuning.msm_split, docs/msm.md).
+ * and GPU MSMs on or off (cz_tuning.msm_split, docs/msm.md); --accumulation picks the GPU G1
+ * bucket accumulation (cz_tuning.gpu_msm_batch_affine; both: each mode once with each, the lines
+ * tagged "accumulation").
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -93,6 +95,11 @@ static int run_mode(const bench_opts *o, msm_ctx *c, unsigned log_n, int copies,
     bench_json_str(&j, "group", c->g2 ? "g2" : "g1");
     bench_json_str(&j, "scalars", bench_scalars_names[o->scalars]);
     bench_json_str(&j, "split", o->split < 0 ? "auto" : o->split ? "on" : "off");
+    if (o->gpu) {
+        cz_tuning tu;
+        cz_tuning_get(&tu);
+        bench_json_str(&j, "accumulation", tu.gpu_msm_batch_affine ? "batch-affine" : "madd");
+    }
     if (env != NULL)
         bench_json_str(&j, "env", env);
     bench_json_print(&j);
@@ -128,10 +135,17 @@ static int run_size(const bench_opts *o, cz_curve_id curve, unsigned log_n, cz_t
     }
     c.d_scalars = d_scalars;
     rc = BENCH_OK;
-    if (o->copies != 1)
-        rc = run_mode(o, &c, log_n, 0, gpu_dev_fn, NULL);
-    if (rc == BENCH_OK && o->copies != 0)
-        rc = run_mode(o, &c, log_n, 1, gpu_host_fn, NULL);
+    for (int acc = o->accumulation == 2 ? 0 : o->accumulation;
+         rc == BENCH_OK && acc <= (o->accumulation == 2 ? 1 : o->accumulation); acc++) {
+        cz_tuning tu;
+        cz_tuning_get(&tu);
+        tu.gpu_msm_batch_affine = acc;
+        cz_tuning_set(&tu, NULL);
+        if (o->copies != 1)
+            rc = run_mode(o, &c, log_n, 0, gpu_dev_fn, NULL);
+        if (rc == BENCH_OK && o->copies != 0)
+            rc = run_mode(o, &c, log_n, 1, gpu_host_fn, NULL);
+    }
 out:
     if (d_scalars != NULL)
         cz_gpu_free(d_scalars, o->device);

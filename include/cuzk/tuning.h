@@ -55,6 +55,10 @@ typedef struct cz_tuning {
      * free memory allows. */
     int gpu_g2_stream;
     size_t gpu_g2_stream_points;
+    /* 1: the G1 GPU MSMs accumulate their buckets batch-affine (affine additions whose slopes
+     * share one inversion per round, gpu_msm_impl.cuh) instead of with mixed XYZZ additions;
+     * experimental, off by default (0). G2 MSMs ignore it. */
+    int gpu_msm_batch_affine;
 } cz_tuning;
 
 /* Checks the ranges above: CZ_ERANGE naming the field. */

@@ -44,6 +44,14 @@
  *      serially for up to 32 of them; longer runs are first folded by a warp tree
  *      (combine_tree_kern, 512 partials a warp and level). So a skewed scalar set (one bucket
  *      holding every point) costs the same as a uniform one.
+ *      Batch-affine variant (G1 only, cz_tuning.gpu_msm_batch_affine, off by default):
+ *      msm_acc_ba_kern runs one wave of threads, each with K = BA_STREAMS streams; a stream is
+ *      a logical chunk c = j·T + t (stream j of thread t, T threads) of L = ceil(V / (K x the
+ *      resident threads)) pairs, with the flush rules, owner and combine above unchanged per
+ *      logical chunk. A stream's accumulator is affine; per round every stream takes its next
+ *      pair, and the additions of the round share one inversion (fe_inv_fast, gpu_field_inv.cuh)
+ *      by Montgomery's trick; equal points join the batch as a tangent, opposite ones empty the
+ *      accumulator (see the kernel). A flush stores the affine point as XYZZ (ZZ = ZZZ = 1).
  *   4. Bucket reduction Σ_k k·B_k per window, in segments of ls buckets (a power of two dividing
  *      every window, about 2^16 or 2^17 segments in all, reduce_segs), one thread each over the
  *      packed buckets: the running-sum trick inside a segment (segment_kern), (j·ls)·(segment
@@ -54,8 +62,10 @@
  *
  * cz_tuning.msm_profile prints per-phase times (CUDA events, with a synchronisation per phase) to
  * stderr. Memory per call (stream-ordered pool): 16·n·G bytes of pairs + CUB scratch + 4·(B+1)
- * bounds + B XYZZ buckets (B = Σ_w 2^(b_w - 1), 15·2^20 at 2^26 BLS12-381) + 2·2^19 partials +
- * (2·S + W) segment points; the split adds 9·n bytes.
+ * bounds + B XYZZ buckets (B = Σ_w 2^(b_w - 1), 15·2^20 at 2^26 BLS12-381) + 2·C partials and C
+ * owners (C = 2^19 chunks; batch-affine: max(2^19, K x the resident threads)) + (2·S + W) segment
+ * points; batch-affine adds 3 field elements (x, y, running product) per stream; the split adds
+ * 9·n bytes.
  */
 #ifndef CUZK_GPU_MSM_IMPL_CUH
 #define CUZK_GPU_MSM_IMPL_CUH
@@ -67,6 +77,7 @@
 #include <cub/device/device_radix_sort.cuh>
 
 #include "cuzk/tuning.h"
+#include "gpu_field_inv.cuh"
 #include "gpu_msm.cuh"
 
 #define ACC_CHUNKS (1u << 19) /* target number of accumulation threads */
@@ -303,6 +314,138 @@ __global__ void __launch_bounds__(128, fe_lanes<RF>::value > 1 ? 1 : 4)
     uint32_t t = (blockIdx.x * blockDim.x + threadIdx.x) / fe_lanes<RF>::value;
     if (t < nchunks)
         acc_chunk<FP, RF, FS>(buckets, part, owner, start, keys, vals, pts, nb, len, t);
+}
+
+/* Batch-affine accumulation (cz_tuning.gpu_msm_batch_affine; G1 only, see the file comment,
+ * step 3): K streams a thread, logical chunk c = j·T + t for stream j of thread t (T threads), each
+ * with an affine accumulator ax[c], ay[c] (a bit of `empty` when it holds no point) and the running
+ * product pre[c], in device memory at [j·T + t] so that a warp's accesses are coalesced. Round r
+ * takes pair c·len + r of every stream: a bucket change flushes the accumulator (as XYZZ with
+ * ZZ = ZZZ = 1, or infinity) through acc_flush, the rules of msm_acc_kern's chunks; an empty
+ * accumulator takes the point; otherwise the addition joins the round's batch with the
+ * denominator x2 - x1, or 2·y1 when the point equals the accumulator (the tangent: numerator
+ * 3·x1², so a doubling costs one more squaring and nothing else), and a point opposite to the
+ * accumulator empties it (their sum is infinity) without joining. The infinity base (0, 0) is
+ * skipped as in msm_acc_kern. y1 = 0 cannot occur: a G1 point of prime order r has no y = 0. One
+ * fe_inv_fast of the product of the batch's denominators a round, then the walk back from the last
+ * joined stream: λ = numerator · (its inverse), x3 = λ² - x1 - x2, y3 = λ(x1 - x3) - y1. Each
+ * joined stream's point is gathered again on the way back (not kept: K·96 more bytes a thread). */
+#define BA_STREAMS 32 /* K: streams a thread */
+template <class FP, int K>
+__global__ void __launch_bounds__(128, 4)
+    msm_acc_ba_kern(ec_xyzz<FP> *buckets, ec_xyzz<FP> *part, uint32_t *owner, fe<FP> *ax,
+                    fe<FP> *ay, fe<FP> *pre, const uint32_t *start, const uint32_t *keys,
+                    const uint32_t *vals, const ec_aff<FP> *pts, uint32_t nb, uint32_t len,
+                    uint32_t nchunks, uint32_t nthreads) {
+    static_assert(K >= 1 && K <= 64, "a stream is a bit of a 64-bit mask");
+    typedef unsigned long long mask_t;
+    const uint32_t t = blockIdx.x * blockDim.x + threadIdx.x, T = nthreads;
+    if (t >= T)
+        return;
+    const uint32_t nvalid = start[nb];
+    mask_t empty = ~(mask_t)0;
+    for (uint32_t j = 0; j < K && j * T + t < nchunks; j++)
+        owner[j * T + t] = NO_OWNER;
+    for (uint32_t r = 0; r <= len; r++) {
+        mask_t inc = 0, dbl = 0; /* the streams in this round's batch; those doubling */
+        fe<FP> run;
+        fe_zero(run);
+        for (uint32_t j = 0; j < K; j++) {
+            const uint32_t c = j * T + t;
+            if (c >= nchunks)
+                break;
+            const uint32_t lo = c * len, hi = nvalid - lo > len ? lo + len : nvalid, k = lo + r;
+            const mask_t bit = (mask_t)1 << j;
+            if (k > hi)
+                continue;
+            if (r > 0) {
+                const uint32_t key = keys[k - 1];
+                if (k == hi || keys[k] != key) {
+                    ec_xyzz<FP> a;
+                    if (empty & bit) {
+                        xyzz_set_inf(a);
+                    } else {
+                        a.x = fe_load(&ax[c]);
+                        a.y = fe_load(&ay[c]);
+                        fe_one(a.zz);
+                        fe_one(a.zzz);
+                    }
+                    acc_flush(buckets, part, owner, start, c, key, lo, hi, a);
+                    empty |= bit;
+                }
+            }
+            if (k == hi)
+                continue;
+            const uint32_t v = vals[k];
+            const ec_aff<FP> *p = &pts[v & 0x7fffffffu];
+            fe<FP> x2 = fe_load(&p->x), y2 = fe_load(&p->y), d;
+            if (fe_is_zero(x2) && fe_is_zero(y2))
+                continue;
+            if (v >> 31)
+                fe_neg(y2, y2);
+            if (empty & bit) {
+                fe_store(&ax[c], x2);
+                fe_store(&ay[c], y2);
+                empty &= ~bit;
+                continue;
+            }
+            fe_sub(d, x2, fe_load(&ax[c]));
+            if (fe_is_zero(d)) {
+                const fe<FP> y1 = fe_load(&ay[c]);
+                if (!fe_eq(y1, y2)) {
+                    empty |= bit; /* the point is -acc */
+                    continue;
+                }
+                fe_dbl(d, y1);
+                dbl |= bit;
+            }
+            run = inc ? fe_mul_call(run, d) : d;
+            fe_store(&pre[c], run);
+            inc |= bit;
+        }
+        if (inc == 0)
+            continue;
+        fe<FP> inv;
+        fe_inv_fast(inv, run);
+        while (inc) {
+            const int j = 63 - __clzll((long long)inc);
+            inc &= ~((mask_t)1 << j);
+            const uint32_t c = (uint32_t)j * T + t;
+            fe<FP> x1 = fe_load(&ax[c]), y1 = fe_load(&ay[c]), x2, d, num, ij, lam, x3, y3;
+            if ((dbl >> j) & 1) {
+                x2 = x1;
+                fe_dbl(d, y1);
+                num = fe_sqr_call<FP, true>(x1);
+                fe_dbl(x3, num);
+                fe_add(num, num, x3); /* 3·x1² */
+            } else {
+                const uint32_t v = vals[c * len + r];
+                const ec_aff<FP> *p = &pts[v & 0x7fffffffu];
+                fe<FP> y2 = fe_load(&p->y);
+                x2 = fe_load(&p->x);
+                if (v >> 31)
+                    fe_neg(y2, y2);
+                fe_sub(d, x2, x1);
+                fe_sub(num, y2, y1);
+            }
+            if (inc) { /* the product of the joined streams below j */
+                const int jp = 63 - __clzll((long long)inc);
+                ij = fe_mul_call(inv, fe_load(&pre[(uint32_t)jp * T + t]));
+                inv = fe_mul_call(inv, d);
+            } else {
+                ij = inv;
+            }
+            lam = fe_mul_call(num, ij);
+            x3 = fe_sqr_call<FP, true>(lam);
+            fe_sub(x3, x3, x1);
+            fe_sub(x3, x3, x2); /* x3 = λ² - x1 - x2 */
+            fe_sub(d, x1, x3);
+            y3 = fe_mul_call(lam, d);
+            fe_sub(y3, y3, y1); /* y3 = λ(x1 - x3) - y1 */
+            fe_store(&ax[c], x3);
+            fe_store(&ay[c], y3);
+        }
+    }
 }
 
 /* An out-of-line xyzz_add for kernels that call it from several places (inlining every copy of
@@ -569,26 +712,30 @@ static unsigned groups_that_fit(size_t n, unsigned g, size_t fixed) {
 /* The reduction's segments of a Pippenger run over n scalars: ls buckets each (a power of two
  * dividing every window), about reduce_segs threads in all; and the run's device bytes that do
  * not depend on how many windows a pass sorts: the buckets, the segments and window sums, the
- * partial sums, the bucket bounds and owners. */
+ * partial sums, the bucket bounds and owners (for max(ACC_CHUNKS, ba_streams) chunks), and the
+ * batch-affine accumulation's ba_streams accumulators and running products (0: madd). */
 template <class H>
-static size_t pippenger_fixed(const win_tab &wt, size_t n, uint32_t *ls_out, uint32_t *nsegs_out) {
+static size_t pippenger_fixed(const win_tab &wt, size_t n, size_t ba_streams, uint32_t *ls_out,
+                              uint32_t *nsegs_out) {
     typedef ec_xyzz<typename H::fp> X;
+    const size_t chunks = ba_streams > ACC_CHUNKS ? ba_streams : ACC_CHUNKS;
     const uint32_t nbt = win_base(wt, wt.nwin);
     uint32_t ls = 1u << (wt.c - 1);
     while (ls > 1 && (size_t)(nbt / ls) * 2 <= reduce_segs(H::group, n))
         ls /= 2;
     *ls_out = ls;
     *nsegs_out = nbt / ls;
-    return ((size_t)nbt + 2 * (size_t)ACC_CHUNKS + 2 * (size_t)(nbt / ls) + wt.nwin) * sizeof(X) +
-           ((size_t)nbt + 1 + ACC_CHUNKS) * 4;
+    return ((size_t)nbt + 2 * chunks + 2 * (size_t)(nbt / ls) + wt.nwin) * sizeof(X) +
+           ((size_t)nbt + 1 + chunks) * 4 + ba_streams * 3 * sizeof(fe<typename H::fp>);
 }
 
-/* The least device memory an MSM of n scalars takes: one window a pass. */
+/* The least device memory an MSM of n scalars takes: one window a pass (with the madd
+ * accumulation: the batch-affine one's streams depend on the device). */
 template <class H> static size_t msm_min_bytes(size_t n) {
     cz_tuning tu;
     uint32_t ls, nsegs;
     cz_tuning_get(&tu);
-    return pippenger_fixed<H>(win_layout(n, H::bits, tu), n, &ls, &nsegs) + n * 16;
+    return pippenger_fixed<H>(win_layout(n, H::bits, tu), n, 0, &ls, &nsegs) + n * 16;
 }
 
 /* ret = Σ [s_idx[j]] P_idx[j] over j < n (idx NULL: the identity) by Pippenger. */
@@ -601,11 +748,14 @@ static int pippenger(typename H::jac *ret, const cz_gpu_bases *bh, const void *d
     uint32_t *keys[2] = {NULL, NULL}, *vals[2] = {NULL, NULL}, *start = NULL, *owner = NULL;
     void *temp = NULL;
     X *buckets = NULL, *seg = NULL, *part = NULL;
+    fe<FP> *ba_mem = NULL; /* batch-affine: ax, ay, pre of ba_streams streams each */
     typename H::xyzz *wins = NULL;
     size_t temp_bytes = 0, gmax;
     int sms = 0;
     unsigned nwin, g;
-    uint32_t nbt, ls, nsegs, pchunks = 0, plen = 0;
+    uint32_t nbt, ls, nsegs, pchunks = 0, plen = 0, ba_res = 0;
+    size_t ba_streams = 0, chunks_max = ACC_CHUNKS;
+    const bool ba = H::group == 1 && tu.gpu_msm_batch_affine != 0;
     const uint32_t acc_bs = 128;
     const acc_kern_t<FP> akern = msm_acc_kern<FP, typename H::rf, H::group == 1>;
     const uint32_t lanes = fe_lanes<typename H::rf>::value;
@@ -627,8 +777,20 @@ static int pippenger(typename H::jac *ret, const cz_gpu_bases *bh, const void *d
     if (n >= ((size_t)1 << 30))
         return cz_fail(ei, CZ_ERANGE, "gpu msm: n = %zu too large (< 2^30)", n);
     gmax = ((size_t)1 << 30) / n;
+    if constexpr (H::group == 1) {
+        if (ba) {
+            /* one wave: BA_STREAMS streams for each resident thread */
+            int bpsm = 0;
+            CZ_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, bh->dev));
+            CZ_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                &bpsm, msm_acc_ba_kern<FP, BA_STREAMS>, (int)acc_bs, 0));
+            ba_res = (uint32_t)(bpsm > 0 ? bpsm : 1) * (uint32_t)(sms > 0 ? sms : 1) * acc_bs;
+            ba_streams = (size_t)ba_res * BA_STREAMS;
+            chunks_max = ba_streams > chunks_max ? ba_streams : chunks_max;
+        }
+    }
     g = groups_that_fit(n, gmax >= nwin ? nwin : (unsigned)gmax,
-                        pippenger_fixed<H>(wt, n, &ls, &nsegs));
+                        pippenger_fixed<H>(wt, n, ba_streams, &ls, &nsegs));
     g = (nwin + ((nwin + g - 1) / g) - 1) / ((nwin + g - 1) / g); /* even groups */
 
     for (int k = 0; k < 2; k++) {
@@ -636,8 +798,10 @@ static int pippenger(typename H::jac *ret, const cz_gpu_bases *bh, const void *d
         CZ_CUDA_TRY(cudaMallocAsync((void **)&vals[k], n * g * 4, st));
     }
     CZ_CUDA_TRY(cudaMallocAsync((void **)&start, ((size_t)nbt + 1) * 4, st));
-    CZ_CUDA_TRY(cudaMallocAsync((void **)&owner, (size_t)ACC_CHUNKS * 4, st));
-    CZ_CUDA_TRY(cudaMallocAsync((void **)&part, 2 * (size_t)ACC_CHUNKS * sizeof(X), st));
+    CZ_CUDA_TRY(cudaMallocAsync((void **)&owner, chunks_max * 4, st));
+    CZ_CUDA_TRY(cudaMallocAsync((void **)&part, 2 * chunks_max * sizeof(X), st));
+    if (ba)
+        CZ_CUDA_TRY(cudaMallocAsync((void **)&ba_mem, 3 * ba_streams * sizeof(fe<FP>), st));
     CZ_CUDA_TRY(cudaMallocAsync((void **)&buckets, (size_t)nbt * sizeof(X), st));
     CZ_CUDA_TRY(cudaMemsetAsync(buckets, 0, (size_t)nbt * sizeof(X), st));
     CZ_CUDA_TRY(cudaMallocAsync((void **)&seg, (2 * (size_t)nsegs + nwin) * sizeof(X), st));
@@ -680,7 +844,21 @@ static int pippenger(typename H::jac *ret, const cz_gpu_bases *bh, const void *d
         prof_mark(pf, P_BOUNDS);
         if (nvalid == 0)
             continue;
-        {
+        if (ba) {
+            if constexpr (H::group == 1) {
+                /* logical chunks: BA_STREAMS a thread, one wave of threads */
+                uint32_t nt;
+                len = (uint32_t)((nvalid + ba_streams - 1) / ba_streams);
+                if (len < 4)
+                    len = 4;
+                nchunks = (nvalid + len - 1) / len;
+                nt = (nchunks + BA_STREAMS - 1) / BA_STREAMS;
+                msm_acc_ba_kern<FP, BA_STREAMS><<<cz__gpu_blocks(nt, acc_bs), acc_bs, 0, st>>>(
+                    bk, part, owner, ba_mem, ba_mem + ba_streams, ba_mem + 2 * ba_streams, start,
+                    dk.Current(), dv.Current(), pts, nb, len, nchunks, nt);
+                CZ_CUDA_LAUNCHED();
+            }
+        } else {
             /* a whole number of waves: chunk count = rounds x the resident threads, as many
              * whole waves as fit in ACC_CHUNKS (a partial last wave of 2^19 chunks left most SMs
              * idle for a chunk's time) */
@@ -697,16 +875,18 @@ static int pippenger(typename H::jac *ret, const cz_gpu_bases *bh, const void *d
                 rounds = 1;
             len =
                 (uint32_t)((nvalid + (size_t)rounds * resident - 1) / ((size_t)rounds * resident));
+            if (len < 4)
+                len = 4;
+            nchunks = (nvalid + len - 1) / len;
+            akern<<<cz__gpu_blocks((size_t)nchunks * lanes, acc_bs), acc_bs, 0, st>>>(
+                bk, part, owner, start, dk.Current(), dv.Current(), pts, nb, len, nchunks);
+            CZ_CUDA_LAUNCHED();
         }
-        if (len < 4)
-            len = 4;
-        nchunks = (nvalid + len - 1) / len;
         pchunks = nchunks;
         plen = len;
-        akern<<<cz__gpu_blocks((size_t)nchunks * lanes, acc_bs), acc_bs, 0, st>>>(
-            bk, part, owner, start, dk.Current(), dv.Current(), pts, nb, len, nchunks);
-        CZ_CUDA_LAUNCHED();
         prof_mark(pf, P_ACC);
+        /* levels 0, 1, 2 of the long-run tree: 512^3 = 2^27 chunks, more than either
+         * accumulation makes (the batch-affine one: BA_STREAMS x the resident threads) */
         for (uint32_t stride = 1; stride < ACC_CHUNKS; stride *= COMBINE_GROUP) {
             msm_combine_tree_kern<FP><<<cz__gpu_blocks((size_t)nchunks * 32, 128), 128, 0, st>>>(
                 part, start, dk.Current(), len, nchunks, stride);
@@ -746,13 +926,15 @@ static int pippenger(typename H::jac *ret, const cz_gpu_bases *bh, const void *d
     if (pf->on)
         fprintf(stderr,
                 "gpu msm: pippenger n = %zu, W = %u (%u of %u bits, %u of %u), groups of %u, %u "
-                "segments of %u, %u chunks of %u\n",
-                n, nwin, wt.nlow, wt.c, nwin - wt.nlow, wt.c + 1, g, nsegs, ls, pchunks, plen);
+                "segments of %u, %u chunks of %u%s\n",
+                n, nwin, wt.nlow, wt.c, nwin - wt.nlow, wt.c + 1, g, nsegs, ls, pchunks, plen,
+                ba ? " (batch-affine)" : "");
 out:
     cudaFreeAsync(temp, st);
     cudaFreeAsync(seg, st);
     cudaFreeAsync(buckets, st);
     cudaFreeAsync(part, st);
+    cudaFreeAsync(ba_mem, st);
     cudaFreeAsync(owner, st);
     cudaFreeAsync(start, st);
     for (int k = 0; k < 2; k++) {

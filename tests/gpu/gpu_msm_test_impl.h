@@ -270,6 +270,33 @@ static void TCAT(test_msm_, TC)(cz_threadpool *pool, unsigned cpu_log, unsigned 
             TCAT(msm_matches_cpu_, TC)(g2, two, s, 4, pool);
             cz_gpu_bases_free(g2);
         }
+        /* 2000 copies of P and -P (a third of them, at random) with one scalar and a few others,
+         * then with the scalar's two values alternating: long runs of one bucket that double,
+         * cancel to infinity and start again (the batch-affine accumulation's exceptional cases
+         * inside and across its streams) */
+        {
+            const size_t nr = 2000;
+            TAFF *rp = malloc(nr * sizeof *rp);
+            TFR k1, k2;
+            cz_gpu_bases *gr = NULL;
+            CZ_ASSERT(rp != NULL);
+            gpu_random_fr_limbs(k1.l);
+            gpu_random_fr_limbs(k2.l);
+            for (size_t i = 0; i < nr; i++) {
+                rp[i] = rb[0];
+                if (gpu_prng_next() % 3 == 0)
+                    TGN(affine_neg)(&rp[i], &rb[0]);
+                s[i] = i % 97 == 5 ? k2 : k1;
+            }
+            memset(&rp[17], 0, sizeof rp[17]); /* and an infinity in the run */
+            CHECK(TGPU(bases_upload)(&gr, rp, nr, 0, NULL) == CZ_OK);
+            TCAT(msm_matches_cpu_, TC)(gr, rp, s, nr, pool);
+            for (size_t i = 0; i < nr; i++)
+                s[i] = i % 2 ? k2 : k1;
+            TCAT(msm_matches_cpu_, TC)(gr, rp, s, nr, pool);
+            cz_gpu_bases_free(gr);
+            free(rp);
+        }
     }
 
     /* Powers of two up to 2^cpu_log against the CPU, random scalars and one skewed set. */
