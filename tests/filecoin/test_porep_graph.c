@@ -57,6 +57,8 @@ static void test_cache_2k(void) {
 }
 
 static void test_cache_8m(void) {
+    if (test_plain_only("the 8 MiB parent caches"))
+        return;
     check_pair(UINT64_C(1) << 18, 1, 6,
                "03cd13565ded97c240a5f52e54295ad127bd0461b57904cb3a4d79b097bbecab",
                "a76604f2f59f2744c7151653bbb1d8596b6b57d295e6fa6c1f0c41d725b502ce", 0);
