@@ -10,8 +10,9 @@
 //
 //   node tests/daemon/post.mjs <cuzk-daemon> <scratch dir> <cuzk>
 // Exit 0 all passed, 1 a check failed, 77 skipped (the npm modules are missing).
-// CZ_DAEMON_TEST_LIGHT=1 (the ThreadSanitizer run, `make test-tsan`): WindowPoSt only (no 32 GiB
-// WinningPoSt key and proofs), the same checks otherwise.
+// CZ_DAEMON_TEST_LIGHT=1 (the ThreadSanitizer run, `make test-tsan`) and a sanitizer-built daemon
+// (CZ_DAEMON_SANITIZER, as CMake passes CZ_SANITIZE): WindowPoSt only (no 32 GiB WinningPoSt key
+// and proofs, which take minutes under ASan), the same checks otherwise.
 import { spawnSync } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
@@ -23,7 +24,8 @@ const { daemonBin, scratch, grpc, code, codeName } = h;
 const { run } = await cuzkCli("post");
 const { verifyFiles } = await import(path.join(root, "tests/interop/bellperson_verify.mjs"));
 const t0 = Date.now();
-const light = process.env.CZ_DAEMON_TEST_LIGHT === "1";
+const light = process.env.CZ_DAEMON_TEST_LIGHT === "1" ||
+  ["address", "thread"].includes(process.env.CZ_DAEMON_SANITIZER);
 const R = 0x73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001n;
 
 const params = path.join(scratch, "params");
