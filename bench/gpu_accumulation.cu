@@ -135,7 +135,7 @@ __global__ void __launch_bounds__(128, 4)
             fp x2 = STASH ? fe_load(&bx[o]) : fe_load(&p->x);
             fp y2 = STASH ? fe_load(&by[o]) : fe_load(&p->y);
             fp x1 = fe_load(&ax[o]), y1 = fe_load(&ay[o]);
-            fp dx, dy, ij, lam, x3, y3;
+            fp dx, dy, ij, lam;
             fe_sub(dx, x2, x1);
             if (j > 0) {
                 ij = fe_mul_call(inv, fe_load(&pre[o - T]));
@@ -145,14 +145,9 @@ __global__ void __launch_bounds__(128, 4)
             }
             fe_sub(dy, y2, y1);
             lam = fe_mul_call(dy, ij);
-            x3 = fe_sqr_call<fp_cfg, true>(lam);
-            fe_sub(x3, x3, x1);
-            fe_sub(x3, x3, x2); /* x3 = λ² - x1 - x2 */
-            fe_sub(dx, x1, x3);
-            y3 = fe_mul_call(lam, dx);
-            fe_sub(y3, y3, y1); /* y3 = λ(x1 - x3) - y1 */
-            fe_store(&ax[o], x3);
-            fe_store(&ay[o], y3);
+            aff_step(x1, y1, x2, lam);
+            fe_store(&ax[o], x1);
+            fe_store(&ay[o], y1);
         }
     }
 }

@@ -91,6 +91,21 @@ template <class C, bool FS> static __device__ __noinline__ fe<C> fe_sqr_call(fe<
     fe_sqr_sel<FS>(r, a);
     return r;
 }
+/* The affine chord or tangent step once its slope λ is known (batch-affine accumulation, where
+ * the slopes of many additions share one inversion): x3 = λ² - x1 - x2, y3 = λ(x1 - x3) - y1,
+ * into (x1, y1); x2 = x1 for a tangent. */
+template <class C>
+static __device__ __forceinline__ void aff_step(fe<C> &x1, fe<C> &y1, const fe<C> &x2,
+                                                const fe<C> &lam) {
+    fe<C> x3 = fe_sqr_call<C, true>(lam), d, y3;
+    fe_sub(x3, x3, x1);
+    fe_sub(x3, x3, x2);
+    fe_sub(d, x1, x3);
+    y3 = fe_mul_call(lam, d);
+    fe_sub(y1, y3, y1);
+    x1 = x3;
+}
+
 template <class C>
 static __device__ __forceinline__ void fe_mul_madd(fe<C> &r, const fe<C> &a, const fe<C> &b) {
     if constexpr (fe_outline<C>::value || fe_lanes<C>::value > 1)

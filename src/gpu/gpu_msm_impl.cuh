@@ -411,7 +411,7 @@ __global__ void __launch_bounds__(128, 4)
             const int j = 63 - __clzll((long long)inc);
             inc &= ~((mask_t)1 << j);
             const uint32_t c = (uint32_t)j * T + t;
-            fe<FP> x1 = fe_load(&ax[c]), y1 = fe_load(&ay[c]), x2, d, num, ij, lam, x3, y3;
+            fe<FP> x1 = fe_load(&ax[c]), y1 = fe_load(&ay[c]), x2, d, num, ij, lam, x3;
             if ((dbl >> j) & 1) {
                 x2 = x1;
                 fe_dbl(d, y1);
@@ -436,14 +436,9 @@ __global__ void __launch_bounds__(128, 4)
                 ij = inv;
             }
             lam = fe_mul_call(num, ij);
-            x3 = fe_sqr_call<FP, true>(lam);
-            fe_sub(x3, x3, x1);
-            fe_sub(x3, x3, x2); /* x3 = λ² - x1 - x2 */
-            fe_sub(d, x1, x3);
-            y3 = fe_mul_call(lam, d);
-            fe_sub(y3, y3, y1); /* y3 = λ(x1 - x3) - y1 */
-            fe_store(&ax[c], x3);
-            fe_store(&ay[c], y3);
+            aff_step(x1, y1, x2, lam);
+            fe_store(&ax[c], x1);
+            fe_store(&ay[c], y1);
         }
     }
 }
