@@ -839,24 +839,12 @@ static int pippenger(typename H::jac *ret, const cz_gpu_bases *bh, const void *d
         prof_mark(pf, P_BOUNDS);
         if (nvalid == 0)
             continue;
-        if (ba) {
-            if constexpr (H::group == 1) {
-                /* logical chunks: BA_STREAMS a thread, one wave of threads */
-                uint32_t nt;
-                len = (uint32_t)((nvalid + ba_streams - 1) / ba_streams);
-                if (len < 4)
-                    len = 4;
-                nchunks = (nvalid + len - 1) / len;
-                nt = (nchunks + BA_STREAMS - 1) / BA_STREAMS;
-                msm_acc_ba_kern<FP, BA_STREAMS><<<cz__gpu_blocks(nt, acc_bs), acc_bs, 0, st>>>(
-                    bk, part, owner, ba_mem, ba_mem + ba_streams, ba_mem + 2 * ba_streams, start,
-                    dk.Current(), dv.Current(), pts, nb, len, nchunks, nt);
-                CZ_CUDA_LAUNCHED();
-            }
-        } else {
-            /* a whole number of waves: chunk count = rounds x the resident threads, as many
-             * whole waves as fit in ACC_CHUNKS (a partial last wave of 2^19 chunks left most SMs
-             * idle for a chunk's time) */
+        /* the chunks the pairs are cut into: batch-affine, BA_STREAMS logical chunks for each
+         * thread of one wave (ba_streams); madd, a whole number of waves: rounds x the resident
+         * threads, as many whole waves as fit in ACC_CHUNKS (a partial last wave of 2^19 chunks
+         * left most SMs idle for a chunk's time) */
+        size_t slots = ba_streams;
+        if (!ba) {
             int bpsm = 0;
             uint32_t resident, rounds;
             if (sms == 0)
@@ -868,11 +856,21 @@ static int pippenger(typename H::jac *ret, const cz_gpu_bases *bh, const void *d
             rounds = ACC_CHUNKS / resident > 0 ? ACC_CHUNKS / resident : 1;
             if ((size_t)rounds * resident > ACC_CHUNKS)
                 rounds = 1;
-            len =
-                (uint32_t)((nvalid + (size_t)rounds * resident - 1) / ((size_t)rounds * resident));
-            if (len < 4)
-                len = 4;
-            nchunks = (nvalid + len - 1) / len;
+            slots = (size_t)rounds * resident;
+        }
+        len = (uint32_t)((nvalid + slots - 1) / slots);
+        if (len < 4)
+            len = 4;
+        nchunks = (nvalid + len - 1) / len;
+        if (ba) {
+            if constexpr (H::group == 1) {
+                const uint32_t nt = (nchunks + BA_STREAMS - 1) / BA_STREAMS;
+                msm_acc_ba_kern<FP, BA_STREAMS><<<cz__gpu_blocks(nt, acc_bs), acc_bs, 0, st>>>(
+                    bk, part, owner, ba_mem, ba_mem + ba_streams, ba_mem + 2 * ba_streams, start,
+                    dk.Current(), dv.Current(), pts, nb, len, nchunks, nt);
+                CZ_CUDA_LAUNCHED();
+            }
+        } else {
             akern<<<cz__gpu_blocks((size_t)nchunks * lanes, acc_bs), acc_bs, 0, st>>>(
                 bk, part, owner, start, dk.Current(), dv.Current(), pts, nb, len, nchunks);
             CZ_CUDA_LAUNCHED();
