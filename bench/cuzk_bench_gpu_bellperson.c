@@ -11,14 +11,11 @@
  *
  * gpu_ms is the device region of one partition (NTTs and the five MSMs, the uploads excluded),
  * what the engine holds its device lock for; upload_ms the host-to-device copies of a, b, c and
- * the assignment from pageable memory. Usage:
- * cuzk-bench-gpu-bellperson K [RUNS [THREADS [ACC [REGION]]]] (defaults 27, 3, one thread per CPU
- * (0), madd, overlap; K from 10 to 27). ACC is the G1 MSMs' bucket accumulation
- * (cz_tuning.gpu_msm_batch_affine): madd, batch-affine, or both; REGION whether the MSMs over the
- * assignment run beside h's NTTs (overlap) or after the H MSM (serial,
- * cz_tuning.gpu_region_serial), or both. With both, the runs of each in turn, on the same key;
- * every line carries "accumulation" and "region". Host memory at 2^27: the constraint system (~7
- * GB) and the assignment (~17 GB); device: the key (~44 GB) and the vectors
+ * the assignment from pageable memory. Usage: cuzk-bench-gpu-bellperson K [RUNS [THREADS [ACC]]]
+ * (defaults 27, 3, one thread per CPU (0), madd; K from 10 to 27). ACC is the G1 MSMs' bucket
+ * accumulation (cz_tuning.gpu_msm_batch_affine): madd, batch-affine, or both (the runs with
+ * each in turn, on the same key; every line carries "accumulation"). Host memory at 2^27: the
+ * constraint system (~7 GB) and the assignment (~17 GB); device: the key (~44 GB) and the vectors
  * (~17 GB).
  */
 #include <stdio.h>
@@ -42,11 +39,9 @@ int main(int argc, char **argv) {
     unsigned k = argc > 1 ? (unsigned)atoi(argv[1]) : 27;
     int runs = argc > 2 ? atoi(argv[2]) : 3;
     size_t threads = argc > 3 ? (size_t)atoi(argv[3]) : 0;
-    const char *acc = argc > 4 ? argv[4] : "madd", *region = argc > 5 ? argv[5] : "overlap";
+    const char *acc = argc > 4 ? argv[4] : "madd";
     static const char *const acc_name[2] = {"madd", "batch-affine"};
-    static const char *const region_name[2] = {"overlap", "serial"};
     int acc_from = strcmp(acc, "batch-affine") == 0, acc_to = strcmp(acc, "madd") == 0 ? 0 : 1;
-    int reg_from = strcmp(region, "serial") == 0, reg_to = strcmp(region, "overlap") == 0 ? 0 : 1;
     cz_threadpool *pool = NULL;
     cz_r1cs cs = {0};
     cz_assignment as = {0};
@@ -61,11 +56,9 @@ int main(int argc, char **argv) {
     cz_errinfo_clear(&ei);
     if (runs < 1 || runs > 100 ||
         (strcmp(acc, "madd") != 0 && strcmp(acc, "batch-affine") != 0 &&
-         strcmp(acc, "both") != 0) ||
-        (strcmp(region, "overlap") != 0 && strcmp(region, "serial") != 0 &&
-         strcmp(region, "both") != 0)) {
-        fprintf(stderr, "usage: cuzk-bench-gpu-bellperson K [RUNS [THREADS "
-                        "[madd|batch-affine|both [overlap|serial|both]]]]\n");
+         strcmp(acc, "both") != 0)) {
+        fprintf(stderr,
+                "usage: cuzk-bench-gpu-bellperson K [RUNS [THREADS [madd|batch-affine|both]]]\n");
         return 2;
     }
     if ((rc = cz_threadpool_create(&pool, threads, &ei)) != CZ_OK)
@@ -93,47 +86,36 @@ int main(int argc, char **argv) {
     gpu = calloc((size_t)runs, sizeof *gpu);
     if (gpu == NULL)
         goto out;
-    for (int m = acc_from; m <= acc_to; m++)
-        for (int rg = reg_from; rg <= reg_to; rg++) {
-            cz_tuning tu = {0};
-            tu.gpu_msm_batch_affine = m;
-            tu.gpu_region_serial = rg;
-            if ((rc = cz_tuning_set(&tu, &ei)) != CZ_OK)
+    for (int m = acc_from; m <= acc_to; m++) {
+        cz_tuning tu = {0};
+        tu.gpu_msm_batch_affine = m;
+        if ((rc = cz_tuning_set(&tu, &ei)) != CZ_OK)
+            goto out;
+        for (int i = 0; i <= runs; i++) { /* run 0 warms up (twiddles, allocations) */
+            cz_groth16_proof proof;
+            cz_groth16_timings tm = {0};
+            cz_groth16_bp_opts o = {
+                .r_s = &r, .s_s = &s, .pool = pool, .use_gpu = 1, .gpu_key = key, .timings = &tm};
+            if ((rc = cz_groth16_bp_prove(&proof, &params, &as, 1, &o, &ei)) != CZ_OK)
                 goto out;
-            for (int i = 0; i <= runs; i++) { /* run 0 warms up (twiddles, allocations) */
-                cz_groth16_proof proof;
-                cz_groth16_timings tm = {0};
-                cz_groth16_bp_opts o = {.r_s = &r,
-                                        .s_s = &s,
-                                        .pool = pool,
-                                        .use_gpu = 1,
-                                        .gpu_key = key,
-                                        .timings = &tm};
-                if ((rc = cz_groth16_bp_prove(&proof, &params, &as, 1, &o, &ei)) != CZ_OK)
-                    goto out;
-                printf(
-                    "{\"bench\":\"gpu-bellperson\",\"k\":%u,\"accumulation\":\"%s\","
-                    "\"region\":\"%s\",\"run\":%d,"
-                    "\"warmup\":%s,\"gpu_ms\":%.3f,"
-                    "\"ntt_ms\":%.3f,\"msm_h_ms\":%.3f,\"msm_l_ms\":%.3f,\"msm_a_ms\":%.3f,"
-                    "\"msm_b1_ms\":%.3f,\"msm_b2_ms\":%.3f,\"upload_ms\":%.3f,\"total_ms\":%.3f}\n",
-                    k, acc_name[m], region_name[rg], i, i == 0 ? "true" : "false", tm.gpu_ms,
-                    tm.ntt_ms, tm.msm_h_ms, tm.msm_c_ms, tm.msm_a_ms, tm.msm_b1_ms, tm.msm_b2_ms,
-                    tm.upload_ms, tm.total_ms);
-                fflush(stdout);
-                if (i > 0)
-                    gpu[i - 1] = tm.gpu_ms;
-            }
-            qsort(gpu, (size_t)runs, sizeof *gpu, cmp_double);
-            printf(
-                "{\"bench\":\"gpu-bellperson\",\"summary\":true,\"k\":%u,\"accumulation\":\"%s\","
-                "\"region\":\"%s\",\"runs\":%d,\"median_gpu_ms\":%.3f,\"min_gpu_ms\":%.3f,"
-                "\"verified\":false,"
-                "\"aux\":%zu,\"a_aux\":%zu,\"b_aux\":%zu}\n",
-                k, acc_name[m], region_name[rg], runs, gpu[runs / 2], gpu[0], as.naux,
-                cz_density_popcount(as.a_aux_density, as.naux),
-                cz_density_popcount(as.b_aux_density, as.naux));
+            printf("{\"bench\":\"gpu-bellperson\",\"k\":%u,\"accumulation\":\"%s\",\"run\":%d,"
+                   "\"warmup\":%s,\"gpu_ms\":%.3f,"
+                   "\"ntt_ms\":%.3f,\"msm_h_ms\":%.3f,\"msm_l_ms\":%.3f,\"msm_a_ms\":%.3f,"
+                   "\"msm_b1_ms\":%.3f,\"msm_b2_ms\":%.3f,\"upload_ms\":%.3f,\"total_ms\":%.3f}\n",
+                   k, acc_name[m], i, i == 0 ? "true" : "false", tm.gpu_ms, tm.ntt_ms, tm.msm_h_ms,
+                   tm.msm_c_ms, tm.msm_a_ms, tm.msm_b1_ms, tm.msm_b2_ms, tm.upload_ms, tm.total_ms);
+            fflush(stdout);
+            if (i > 0)
+                gpu[i - 1] = tm.gpu_ms;
         }
+        qsort(gpu, (size_t)runs, sizeof *gpu, cmp_double);
+        printf("{\"bench\":\"gpu-bellperson\",\"summary\":true,\"k\":%u,\"accumulation\":\"%s\","
+               "\"runs\":%d,\"median_gpu_ms\":%.3f,\"min_gpu_ms\":%.3f,\"verified\":false,"
+               "\"aux\":%zu,\"a_aux\":%zu,\"b_aux\":%zu}\n",
+               k, acc_name[m], runs, gpu[runs / 2], gpu[0], as.naux,
+               cz_density_popcount(as.a_aux_density, as.naux),
+               cz_density_popcount(as.b_aux_density, as.naux));
+    }
     cz_tuning_set(NULL, NULL);
     status = 0;
 out:

@@ -30,8 +30,6 @@
 #   accum   what a bucket addition costs, XYZZ madd against batch-affine with K accumulators a
 #           thread, Fermat and divstep inversions (cuzk-bench-gpu-accumulation), the JSON lines
 #           into summary.txt
-#   overlap how much of h (the NTTs) a G1 MSM of 2^OVSCALE (27) hides when the two run from two
-#           threads, OVRUNS (3) MSMs (cuzk-bench-gpu-overlap), the JSON line into summary.txt
 #   msmprof one BLS12-381 G1 MSM of 2^MPLOG (27) uniform scalars on the device with its phase
 #           times (cuzk-bench msm --profile), the last lines into summary.txt
 #   engine  the engine at 2^ESCALE (27) with the benchmark key on GPU 0, the pinned pool filled
@@ -44,8 +42,7 @@
 #   bp      the bellperson prover on GPU 0 for one PoRep-shaped partition of 2^BPSCALE (27), a key
 #           made on the device, BPRUNS (3) timed runs after a warm-up
 #           (cuzk-bench-gpu-bellperson), the G1 accumulation BPACC (madd, batch-affine or
-#           both), the region BPREGION (overlap: the MSMs over the assignment beside h's NTTs;
-#           serial; or both), the JSON lines into summary.txt
+#           both), the JSON lines into summary.txt
 #   bpsetup the bellperson-format setup of the synthetic PoRep circuit of 2^BSSCALE (27), in
 #           memory (cuzk-bench-setup-bellperson), under BSLIMIT seconds (600), with BSARGS
 #           (default "--device 0 --ref 22": on GPU 0, then 2^22 on the CPU and on the GPU, the
@@ -113,8 +110,7 @@ pack() {
   local all
   all=$(ninja -C "$B" -t targets all 2>/dev/null | sed 's/:.*//')
   for t in cuzk-daemon daemon_test_gpus cuzk-bench-gpu-bellperson cuzk-bench-setup-bellperson \
-    cuzk-bench-gpu-ceiling cuzk-bench-gpu-accumulation cuzk-bench-gpu-overlap cuzk-bench-gpu-r1cs \
-    cuzk-bench-post-synth \
+    cuzk-bench-gpu-ceiling cuzk-bench-gpu-accumulation cuzk-bench-gpu-r1cs cuzk-bench-post-synth \
     cuzk-bench-porep-synth cuzk-bench-snap-synth cuzk-cli; do
     grep -qx "$t" <<<"$all" && targets+=("$t")
   done
@@ -208,10 +204,6 @@ run() {
         step ceiling 60 $X/cuzk-bench-gpu-ceiling
         grep -h '^{' "$O/ceiling.log" >>"$S"
         ;;
-      overlap)
-        step overlap "${OVLIMIT:-180}" $X/cuzk-bench-gpu-overlap "${OVSCALE:-27}" "${OVRUNS:-3}"
-        grep -h '^{' "$O/overlap.log" >>"$S"
-        ;;
       accum)
         step accum 120 $X/cuzk-bench-gpu-accumulation
         grep -h '^{' "$O/accum.log" >>"$S"
@@ -252,7 +244,7 @@ run() {
         ;;
       bp)
         step bp "${BPLIMIT:-240}" $X/cuzk-bench-gpu-bellperson "${BPSCALE:-27}" "${BPRUNS:-3}" 0 \
-          "${BPACC:-madd}" "${BPREGION:-overlap}"
+          "${BPACC:-madd}"
         grep -h '^{' "$O/bp.log" >>"$S"
         ;;
       bpsetup)

@@ -75,12 +75,6 @@ int cz_gpu_device_info(cz_gpu_info *info, int dev, cz_errinfo *ei);
 /* Free and total memory of dev in bytes, now (cudaMemGetInfo; the first call on a thread may
  * create the device's context). */
 int cz_gpu_mem_info(size_t *free_bytes, size_t *total_bytes, int dev, cz_errinfo *ei);
-/* Holds bytes of dev's free memory back from the MSMs, which size their passes by the memory
- * left (fewer windows at once where it is short): a thread about to allocate them beside an
- * MSM another thread runs holds them first, and gives them back with cz_gpu_room_release once
- * it has them (or no longer needs them). Out-of-range devices are ignored; no-ops without CUDA. */
-void cz_gpu_room_hold(int dev, size_t bytes);
-void cz_gpu_room_release(int dev, size_t bytes);
 /* Frees the cached twiddle tables of dev (every later NTT rebuilds what it needs) and hands the
  * idle memory of dev's stream-ordered pool (the NTT's scratch, the MSM's temporaries) back to the
  * driver. */

@@ -59,10 +59,6 @@ typedef struct cz_tuning {
      * share one inversion per round, gpu_msm_impl.cuh) instead of with mixed XYZZ additions;
      * experimental, off by default (0). G2 MSMs ignore it. */
     int gpu_msm_batch_affine;
-    /* 1: a bellperson GPU proof runs its MSMs over the assignment (L, A, B) after h and the H
-     * MSM, on one stream; 0 (the default): beside them, on a second stream, where the device
-     * has the memory for both (groth16.md). */
-    int gpu_region_serial;
 } cz_tuning;
 
 /* Checks the ranges above: CZ_ERANGE naming the field. */

@@ -38,7 +38,7 @@ int cz__gpu_pool_keep(int dev, cz_errinfo *ei);
  * (frees queued on a stream count as idle only then): 1 done, 0 failed (error cleared). */
 int cz__gpu_pool_trim(int dev);
 /* The bytes the current device can still give a cudaMallocAsync: free memory plus what its
- * default pool holds unused, less the bytes held back from the MSMs (cz_gpu_room_hold). */
+ * default pool holds unused. */
 size_t cz__gpu_async_room(void);
 
 static inline unsigned cz__gpu_blocks(size_t n, unsigned threads) {

@@ -6,7 +6,6 @@
  * overlap it. Nothing here keeps state except what the CUDA runtime keeps per device; the NTT
  * twiddle cache lives in gpu_ntt.cu and is dropped by cz_gpu_release.
  */
-#include <atomic>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,26 +71,6 @@ int cz__gpu_pool_trim(int dev) {
     return 0;
 }
 
-/* The bytes held back from the MSMs per device (cz_gpu_room_hold). */
-#define ROOM_DEVICES 64
-static std::atomic<size_t> room_held[ROOM_DEVICES];
-
-extern "C" void cz_gpu_room_hold(int dev, size_t bytes) {
-    if (dev >= 0 && dev < ROOM_DEVICES)
-        room_held[dev] += bytes;
-}
-
-extern "C" void cz_gpu_room_release(int dev, size_t bytes) {
-    if (dev >= 0 && dev < ROOM_DEVICES)
-        room_held[dev] -= bytes;
-}
-
-/* What a cudaMallocAsync can still get on the current device, less the bytes held back. */
-static size_t room_less_held(size_t room, int dev) {
-    size_t held = dev >= 0 && dev < ROOM_DEVICES ? room_held[dev].load() : 0;
-    return room > held ? room - held : 0;
-}
-
 size_t cz__gpu_async_room(void) {
     size_t free_b = 0, total_b = 0;
     cudaMemPool_t pool;
@@ -106,9 +85,9 @@ size_t cz__gpu_async_room(void) {
             cudaSuccess ||
         cudaMemPoolGetAttribute(pool, cudaMemPoolAttrUsedMemCurrent, &used) != cudaSuccess) {
         (void)cudaGetLastError();
-        return room_less_held(free_b, dev);
+        return free_b;
     }
-    return room_less_held(free_b + (reserved > used ? (size_t)(reserved - used) : 0), dev);
+    return free_b + (reserved > used ? (size_t)(reserved - used) : 0);
 }
 
 extern "C" int cz_gpu_device_info(cz_gpu_info *info, int dev, cz_errinfo *ei) {

@@ -786,25 +786,11 @@ static int pippenger(typename H::jac *ret, const cz_gpu_bases *bh, const void *d
     }
     g = groups_that_fit(n, gmax >= nwin ? nwin : (unsigned)gmax,
                         pippenger_fixed<H>(wt, n, ba_streams, &ls, &nsegs));
-    /* Even groups; where another thread's allocation took the memory between the measure and
-     * the allocation (an MSM beside an NTT, prove_bellperson_gpu.c), half as many windows. */
-    for (;;) {
-        cudaError_t e = cudaSuccess;
-        g = (nwin + ((nwin + g - 1) / g) - 1) / ((nwin + g - 1) / g);
-        for (int k = 0; k < 2 && e == cudaSuccess; k++)
-            if ((e = cudaMallocAsync((void **)&keys[k], n * g * 4, st)) == cudaSuccess)
-                e = cudaMallocAsync((void **)&vals[k], n * g * 4, st);
-        if (e == cudaSuccess)
-            break;
-        for (int k = 0; k < 2; k++) {
-            cudaFreeAsync(keys[k], st);
-            cudaFreeAsync(vals[k], st);
-            keys[k] = vals[k] = NULL;
-        }
-        if (e != cudaErrorMemoryAllocation || g == 1)
-            CZ_CUDA_TRY(e);
-        (void)cudaGetLastError();
-        g = (g + 1) / 2;
+    g = (nwin + ((nwin + g - 1) / g) - 1) / ((nwin + g - 1) / g); /* even groups */
+
+    for (int k = 0; k < 2; k++) {
+        CZ_CUDA_TRY(cudaMallocAsync((void **)&keys[k], n * g * 4, st));
+        CZ_CUDA_TRY(cudaMallocAsync((void **)&vals[k], n * g * 4, st));
     }
     CZ_CUDA_TRY(cudaMallocAsync((void **)&start, ((size_t)nbt + 1) * 4, st));
     CZ_CUDA_TRY(cudaMallocAsync((void **)&owner, chunks_max * 4, st));

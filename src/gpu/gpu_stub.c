@@ -25,14 +25,6 @@ int cz_gpu_mem_info(size_t *free_bytes, size_t *total_bytes, int dev, cz_errinfo
     *free_bytes = *total_bytes = 0;
     return no_gpu(ei);
 }
-void cz_gpu_room_hold(int dev, size_t bytes) {
-    (void)dev;
-    (void)bytes;
-}
-void cz_gpu_room_release(int dev, size_t bytes) {
-    (void)dev;
-    (void)bytes;
-}
 int cz_gpu_release(int dev, cz_errinfo *ei) {
     (void)dev;
     return no_gpu(ei);

@@ -23,7 +23,6 @@
  * scalars of h), L (aux), A, B_G1 and B_G2 (w). Device memory per proof: 3 domain
  * vectors + the assignment (32 bytes per row and per variable) + the MSMs' temporaries.
  */
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -547,15 +546,44 @@ int cz__bp_upload_gpu(cz_groth16_bp_pending *pp, cz_groth16_gpu_ws *ws, const cz
     return CZ_OK;
 }
 
-/* The MSMs over the assignment w (L, A, B_G1, and B_G2 when the key has it and the G2 MSM was
- * not started) into pp->m, each timed into pp->tm. */
-static int bp_w_msms(cz_groth16_bp_pending *pp, const cz_groth16_bp_gpu_key *k, const uint8_t *w,
+/* The kernel region on the key's device, with the vectors in buf (ws layout): h, then the
+ * MSMs into pp->m (B_G2 when the key has it and the G2 MSM was not started). */
+static int bp_region(cz_groth16_bp_pending *pp, const cz_groth16_bp_gpu_key *k, uint8_t *buf,
                      cz_errinfo *ei) {
     const cz_assignment *as = pp->as;
-    size_t fr = sizeof(cz_bls12381_fr), nvars = as->ninput + as->naux;
-    cz_groth16_timings *tm = &pp->tm;
+    unsigned log_n = pp->log_n;
+    size_t n = (size_t)1 << log_n, fr = sizeof(cz_bls12381_fr), nvars = as->ninput + as->naux;
     int dev = k->dev, rc;
-    uint64_t t;
+    void *vec[3] = {buf, buf + n * fr, buf + 2 * n * fr};
+    uint8_t *w = buf + 3 * n * fr;
+    const cz_ntt_roots roots = CZ_NTT_ROOTS_BELLPERSON;
+    cz_groth16_timings *tm = &pp->tm;
+    cz_bls12381_fr g, zinv;
+    uint64_t t0 = cz_clock_now_ns(), t;
+
+    if ((rc = cz__bp_domain_consts(&g, &zinv, log_n, ei)) != CZ_OK)
+        return rc;
+    /* c's coefficients stay in vec[2]: see the file comment */
+    for (int v = 0; v < 3; v++)
+        if ((rc = cz__g16_gpu_wrap(
+                 cz_bls12381_gpu_ntt_dev(vec[v], log_n, roots, CZ_GPU_NTT_INVERSE, dev, ei), ei,
+                 dev, "inverse NTT", 0)) != CZ_OK ||
+            (v < 2 &&
+             (rc = cz__g16_gpu_wrap(
+                  cz_bls12381_gpu_ntt_dev(vec[v], log_n, roots, CZ_GPU_NTT_COSET_FORWARD, dev, ei),
+                  ei, dev, "coset NTT", 0)) != CZ_OK))
+            return rc;
+    if ((rc = cz__g16_gpu_wrap(cz_bls12381_gpu_fr_mul_dev(vec[0], vec[0], vec[1], n, dev, ei), ei,
+                               dev, "a·b", 0)) != CZ_OK ||
+        (rc = cz__g16_gpu_wrap(
+             cz_bls12381_gpu_ntt_dev(vec[0], log_n, roots, CZ_GPU_NTT_COSET_INVERSE, dev, ei), ei,
+             dev, "coset inverse NTT", 0)) != CZ_OK ||
+        (rc = cz__g16_gpu_wrap(
+             cz_bls12381_gpu_fr_sub_scale_dev(vec[0], vec[0], vec[2], &zinv, n, dev, ei), ei, dev,
+             "(a·b - c) / Z", 0)) != CZ_OK)
+        return rc;
+    tm->ntt_ms += (double)(cz_clock_now_ns() - t0) / 1e6;
+
 #define BP_GPU_MSM(field, name, call)                                                              \
     do {                                                                                           \
         t = cz_clock_now_ns();                                                                     \
@@ -564,6 +592,8 @@ static int bp_w_msms(cz_groth16_bp_pending *pp, const cz_groth16_bp_gpu_key *k, 
         if (rc != CZ_OK)                                                                           \
             return rc;                                                                             \
     } while (0)
+    BP_GPU_MSM(msm_h_ms, "the H MSM",
+               cz_bls12381_gpu_g1_msm_dev(&pp->m.h, k->h, vec[0], n - 1, ei));
     BP_GPU_MSM(msm_c_ms, "the L MSM",
                cz_bls12381_gpu_g1_msm_dev(&pp->m.l, k->l, w + as->ninput * fr, as->naux, ei));
     BP_GPU_MSM(msm_a_ms, "the A MSM", cz_bls12381_gpu_g1_msm_dev(&pp->m.a, k->a, w, nvars, ei));
@@ -580,109 +610,8 @@ static int bp_w_msms(cz_groth16_bp_pending *pp, const cz_groth16_bp_gpu_key *k, 
         pp->g2_rc = CZ_OK;
     }
 #undef BP_GPU_MSM
-    return CZ_OK;
-}
-
-/* The w MSMs on a thread of their own, beside h's NTTs (see bp_region). */
-typedef struct {
-    cz_groth16_bp_pending *pp;
-    const cz_groth16_bp_gpu_key *k;
-    const uint8_t *w;
-    cz_errinfo ei;
-    int rc;
-} bp_side;
-
-static void *bp_side_main(void *arg) {
-    bp_side *s = arg;
-    s->rc = bp_w_msms(s->pp, s->k, s->w, &s->ei);
-    return NULL;
-}
-
-/* Whether the w MSMs may run beside h: not with a streamed B_G2 (its pieces take what memory
- * there is), and only where the device has room for h's NTTs and the H MSM and, at once, the
- * largest w MSM's least memory (so no NTT is refused memory the side thread took). */
-static int side_fits(const cz_groth16_bp_gpu_key *k, const cz_assignment *as) {
-    size_t free_b = 0, total = 0, nvars = as->ninput + as->naux;
-    size_t side = cz_bls12381_gpu_g1_msm_min_bytes(nvars);
-    cz_errinfo ei;
-    if (k->b2_idx != NULL || cz_gpu_mem_info(&free_b, &total, k->dev, &ei) != CZ_OK)
-        return 0;
-    if (k->b2 != NULL && cz_bls12381_gpu_g2_msm_min_bytes(nvars) > side)
-        side = cz_bls12381_gpu_g2_msm_min_bytes(nvars);
-    return free_b >= cz_groth16_bp_gpu_region_bytes(k->params) + side + ((size_t)1 << 30);
-}
-
-/* The kernel region on the key's device, with the vectors in buf (ws layout): h, then the H MSM,
- * and the MSMs over w into pp->m. h's NTTs are bound by memory bandwidth and the MSMs by the
- * multiplier, so unless cz_tuning.gpu_region_serial says otherwise, or the memory is short
- * (side_fits), the w MSMs run on a second host thread (its own default stream: the library is
- * built with per-thread default streams) while this one computes h and the H MSM, and the device
- * interleaves the two. */
-static int bp_region(cz_groth16_bp_pending *pp, const cz_groth16_bp_gpu_key *k, uint8_t *buf,
-                     cz_errinfo *ei) {
-    unsigned log_n = pp->log_n;
-    size_t n = (size_t)1 << log_n, fr = sizeof(cz_bls12381_fr), hold = n * fr + n / 2 * fr;
-    int dev = k->dev, rc, side_running = 0;
-    void *vec[3] = {buf, buf + n * fr, buf + 2 * n * fr};
-    const uint8_t *w = buf + 3 * n * fr;
-    const cz_ntt_roots roots = CZ_NTT_ROOTS_BELLPERSON;
-    cz_groth16_timings *tm = &pp->tm;
-    cz_bls12381_fr g, zinv;
-    cz_tuning tu;
-    bp_side side = {.pp = pp, .k = k, .w = w, .rc = CZ_OK};
-    pthread_t th;
-    uint64_t t0 = cz_clock_now_ns(), t;
-
-    if ((rc = cz__bp_domain_consts(&g, &zinv, log_n, ei)) != CZ_OK)
-        return rc;
-    cz_tuning_get(&tu);
-    cz_errinfo_clear(&side.ei);
-    if (!tu.gpu_region_serial && side_fits(k, pp->as)) {
-        /* the NTTs' scratch and twiddles, kept from the side thread's MSMs until h is done */
-        cz_gpu_room_hold(dev, hold);
-        if (pthread_create(&th, NULL, bp_side_main, &side) == 0)
-            side_running = 1;
-        else
-            cz_gpu_room_release(dev, hold);
-    }
-    /* c's coefficients stay in vec[2]: see the file comment */
-    for (int v = 0; v < 3 && rc == CZ_OK; v++)
-        if ((rc = cz__g16_gpu_wrap(
-                 cz_bls12381_gpu_ntt_dev(vec[v], log_n, roots, CZ_GPU_NTT_INVERSE, dev, ei), ei,
-                 dev, "inverse NTT", 0)) == CZ_OK &&
-            v < 2)
-            rc = cz__g16_gpu_wrap(
-                cz_bls12381_gpu_ntt_dev(vec[v], log_n, roots, CZ_GPU_NTT_COSET_FORWARD, dev, ei),
-                ei, dev, "coset NTT", 0);
-    if (rc == CZ_OK &&
-        (rc = cz__g16_gpu_wrap(cz_bls12381_gpu_fr_mul_dev(vec[0], vec[0], vec[1], n, dev, ei), ei,
-                               dev, "a·b", 0)) == CZ_OK &&
-        (rc = cz__g16_gpu_wrap(
-             cz_bls12381_gpu_ntt_dev(vec[0], log_n, roots, CZ_GPU_NTT_COSET_INVERSE, dev, ei), ei,
-             dev, "coset inverse NTT", 0)) == CZ_OK)
-        rc = cz__g16_gpu_wrap(
-            cz_bls12381_gpu_fr_sub_scale_dev(vec[0], vec[0], vec[2], &zinv, n, dev, ei), ei, dev,
-            "(a·b - c) / Z", 0);
-    tm->ntt_ms += (double)(cz_clock_now_ns() - t0) / 1e6;
-    if (side_running)
-        cz_gpu_room_release(dev, hold);
-    if (rc == CZ_OK) {
-        t = cz_clock_now_ns();
-        rc = cz__g16_gpu_wrap(cz_bls12381_gpu_g1_msm_dev(&pp->m.h, k->h, vec[0], n - 1, ei), ei,
-                              dev, "the H MSM", 0);
-        tm->msm_h_ms += (double)(cz_clock_now_ns() - t) / 1e6;
-    }
-    if (side_running) {
-        pthread_join(th, NULL);
-        if (rc == CZ_OK && side.rc != CZ_OK) {
-            *ei = side.ei;
-            rc = side.rc;
-        }
-    } else if (rc == CZ_OK) {
-        rc = bp_w_msms(pp, k, w, ei);
-    }
     tm->gpu_ms += (double)(cz_clock_now_ns() - t0) / 1e6;
-    return rc;
+    return CZ_OK;
 }
 
 int cz__bp_compute_gpu(cz_groth16_bp_pending *pp, const cz_groth16_bp_gpu_key *key,

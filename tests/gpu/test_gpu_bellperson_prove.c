@@ -8,9 +8,7 @@
  * uploaded: cz_groth16_bp_upload_eval) gives the same bytes too, and an assignment without a, b,
  * c is refused by the plain upload and by a compute that was not given it; so does the staged
  * prover on compact witnesses (cz_groth16_bp_upload_compact: booleans as bits, expanded on the
- * device), which a key without B_G2 on the device refuses. The MSMs over the assignment run
- * beside h's NTTs in every case but serial_region, which runs them after the H MSM
- * (cz_tuning.gpu_region_serial). Exits 77 without a GPU.
+ * device), which a key without B_G2 on the device refuses. Exits 77 without a GPU.
  */
 #include "cuzk/assignment.h"
 #include "cuzk/gpu.h"
@@ -260,17 +258,6 @@ static void test_g2_streamed(void) {
     check_shape(1000, 1, G2_STREAMED);
 }
 
-/* The MSMs over the assignment after the H MSM on one stream (cz_tuning.gpu_region_serial), not
- * beside h's NTTs as every other case runs them: the same proofs. */
-static void test_serial_region(void) {
-    cz_tuning tu = {0};
-    tu.gpu_region_serial = 1;
-    CZ_ASSERT(cz_tuning_set(&tu, NULL) == CZ_OK);
-    check_shape(100, 1, G2_RESIDENT);
-    check_shape((1u << 12) - 4, 0, G2_RESIDENT);
-    CZ_ASSERT(cz_tuning_set(NULL, NULL) == CZ_OK);
-}
-
 static void test_larger(void) {
     check_shape((1u << 14) - 4, 0, G2_RESIDENT);
     check_shape((1u << 14) - 4, 1, G2_RESIDENT);
@@ -291,7 +278,6 @@ static const test_case cases[] = {
     {"small", test_small},
     {"g2_on_cpu", test_g2_on_cpu},
     {"g2_streamed", test_g2_streamed},
-    {"serial_region", test_serial_region},
     {"larger", test_larger},
 };
 
