@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SnapDeals from the outside (docs/filecoin.md, "SnapDeals"): `cuzk filecoin fake-update`,
 # `vanilla-check`, and (not under a sanitizer: the key's setup alone takes about a minute on two
-# cores) `setup`, `prove` and `verify snap-update` of a 2 KiB update; all of them for the
+# cores; under ctest the key comes from the filecoin_keys_2k fixture, tests/cli/make_keys_2k.sh)
+# `setup`, `prove` and `verify snap-update` of a 2 KiB update; all of them for the
 # Poseidon variant (snap-update-poseidon, whose 2 KiB key takes seconds) in every build. Oracles: the independent
 # @noble/curves verifier (tests/interop/bellperson_verify.mjs) with the public inputs computed
 # from storage-proofs-update's PublicInputs by tests/interop/snap_inputs.mjs; a proof checked
@@ -45,19 +46,25 @@ check "two vanilla proofs for one partition: exit 3" \
     bash -c "[ $rc = 3 ] && grep -q '2 vanilla proofs for the 1 partitions' '$T/err'"
 
 if [ "${CZ_TEST_SANITIZER:-}" != address ] && [ "${CZ_TEST_SANITIZER:-}" != thread ]; then
-    cz filecoin setup snap-update --sector-size 2KiB --params-dir "$T/p" --seed 0105
-    check "setup exits 0" test "$rc" = 0
-    cz filecoin prove snap-update --params-dir "$T/p" --registered-proof 0 $(comms "$T/u") \
+    # the key: the fixture's (CZ_TEST_KEYS_2K, tests/cli/make_keys_2k.sh) when ctest made one
+    if [ -n "${CZ_TEST_KEYS_2K:-}" ]; then
+        P=$CZ_TEST_KEYS_2K/snap-update
+    else
+        P=$T/p
+        cz filecoin setup snap-update --sector-size 2KiB --params-dir "$P" --seed 0105
+        check "setup exits 0" test "$rc" = 0
+    fi
+    cz filecoin prove snap-update --params-dir "$P" --registered-proof 0 $(comms "$T/u") \
         --vanilla "$T/u/vanilla-0.bin" -o "$T/u/proof.bin"
     check "prove: one 192-byte proof" bash -c "[ $rc = 0 ] && [ \$(wc -c <'$T/u/proof.bin') = 192 ]"
-    cz filecoin verify snap-update --params-dir "$T/p" --registered-proof 0 $(comms "$T/u") "$T/u/proof.bin"
+    cz filecoin verify snap-update --params-dir "$P" --registered-proof 0 $(comms "$T/u") "$T/u/proof.bin"
     check "verify: valid" bash -c "[ $rc = 0 ] && grep -q '^valid' '$T/out'"
-    cz filecoin verify snap-update --params-dir "$T/p" --registered-proof 0 \
+    cz filecoin verify snap-update --params-dir "$P" --registered-proof 0 \
         --comm-r-old "$(g "$T/v" comm_r_old)" --comm-d-new "$(g "$T/u" comm_d_new)" \
         --comm-r-new "$(g "$T/u" comm_r_new)" "$T/u/proof.bin"
     check "verify against another comm_r_old: invalid (exit 1)" test "$rc" = 1
     noble_inputs "$T/u" "$T/inputs.json"
-    node tests/interop/bellperson_verify.mjs "$T"/p/*.vk "$T/u/proof.bin" "$T/inputs.json" >"$T/out" 2>&1
+    node tests/interop/bellperson_verify.mjs "$P"/*.vk "$T/u/proof.bin" "$T/inputs.json" >"$T/out" 2>&1
     check "the noble verifier accepts the proof" test $? = 0
 fi
 if [ "${CZ_TEST_SANITIZER:-}" != address ] && [ "${CZ_TEST_SANITIZER:-}" != thread ]; then

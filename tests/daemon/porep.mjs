@@ -1,6 +1,7 @@
 // PoRep C2 through cuzk-daemon over gRPC (docs/daemon.md, "Filecoin proofs"): POREP_SEAL_COMMIT
 // of a 2 KiB sector sealed by `cuzk filecoin seal-2k` (its C1 in Curio's envelope), on the CPU
-// backend, under a local key made by `cuzk filecoin setup porep-c2`.
+// backend, under a local key made by `cuzk filecoin setup porep-c2` (under ctest, once for every
+// test that proves with it: the filecoin_keys_2k fixture).
 // Oracles: the proof is verified by `cuzk filecoin verify porep-c2` and by the independent
 // @noble/curves verifier (tests/interop/bellperson_verify.mjs) against public inputs computed
 // here from the specification (tests/vectors/lib/porep_spec.mjs: the replica id from the miner,
@@ -31,10 +32,13 @@ const MINER = 1000, SECTOR = 7, REGISTERED = 5; // StackedDrg2KiBV1_1
 const light = process.env.CZ_DAEMON_TEST_LIGHT === "1" ||
   ["address", "thread"].includes(process.env.CZ_DAEMON_SANITIZER);
 
-const params = path.join(scratch, "params");
-fs.mkdirSync(params);
+// The key: the fixture's (CZ_TEST_KEYS_2K, tests/cli/make_keys_2k.sh) when ctest made one, else
+// made here.
+const shared = !light && process.env.CZ_TEST_KEYS_2K;
+const params = shared ? path.join(process.env.CZ_TEST_KEYS_2K, "porep-c2") : path.join(scratch, "params");
+if (!shared) fs.mkdirSync(params);
 let r;
-if (!light) {
+if (!light && !shared) {
   r = run(["filecoin", "setup", "porep-c2", "--sector-size", "2KiB", "--params-dir", params, "--seed", "0105"]);
   check("setup porep-c2 2KiB", r.rc === 0, r.err);
 }

@@ -1,6 +1,6 @@
 // SnapDeals through cuzk-daemon over gRPC (docs/daemon.md, "Filecoin proofs"): SNAP_DEALS_UPDATE
 // of a 2 KiB update made by `cuzk filecoin fake-update`, on the CPU backend, under a local key
-// made by `cuzk filecoin setup snap-update`.
+// made by `cuzk filecoin setup snap-update` (under ctest, the filecoin_keys_2k fixture's).
 // Oracles: the proof is verified by `cuzk filecoin verify snap-update` and by the independent
 // @noble/curves verifier (tests/interop/bellperson_verify.mjs) against public inputs computed
 // from storage-proofs-update's PublicInputs (tests/interop/snap_inputs.mjs). Bad requests (a vanilla proof cut short, another
@@ -29,10 +29,13 @@ const t0 = Date.now();
 const light = process.env.CZ_DAEMON_TEST_LIGHT === "1" ||
   ["address", "thread"].includes(process.env.CZ_DAEMON_SANITIZER);
 
-const params = path.join(scratch, "params");
-fs.mkdirSync(params);
+// The key: the fixture's (CZ_TEST_KEYS_2K, tests/cli/make_keys_2k.sh) when ctest made one, else
+// made here.
+const shared = !light && process.env.CZ_TEST_KEYS_2K;
+const params = shared ? path.join(process.env.CZ_TEST_KEYS_2K, "snap-update") : path.join(scratch, "params");
+if (!shared) fs.mkdirSync(params);
 let r;
-if (!light) {
+if (!light && !shared) {
   r = run(["filecoin", "setup", "snap-update", "--sector-size", "2KiB", "--params-dir", params, "--seed", "0106"]);
   check("setup snap-update 2KiB", r.rc === 0, r.err);
 }

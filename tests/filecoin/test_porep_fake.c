@@ -5,12 +5,12 @@
  * A fake sector's partitions must pass the native check, and their witness must satisfy the
  * StackedDrg circuit (the r1cs check on the recorded system) with the public inputs the verifier
  * derives from the replica id, the seed and the graph alone (porep_inputs.h): 2 KiB for both graph
- * versions (registered proofs 0 and 5), and one challenge of a 32 GiB partition (the whole
- * partition would be 130 M rows). Each kind of lie in a C1 (a path's sibling, its index, a parent
- * index, a parent's or the challenge's column, a labeling parent, a proof's layer, comm_r, the
- * replica node, a path's length) must be refused by the native check with a message naming the
- * partition, the challenge and what failed, before any synthesis; a changed data leaf must also
- * break the circuit.
+ * versions (registered proofs 0 and 5; under a sanitizer 5 only), and one challenge of a 32 GiB
+ * partition (the whole partition would be 130 M rows). Each kind of lie in a C1 (a path's sibling,
+ * its index, a parent index, a parent's or the challenge's column, a labeling parent, a proof's
+ * layer, comm_r, the replica node, a path's length) must be refused by the native check with a
+ * message naming the partition, the challenge and what failed, before any synthesis; a changed data
+ * leaf must also break the circuit.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -69,6 +69,8 @@ static void test_2k(void) {
     for (uint64_t id = 0; id <= 5; id += 5) {
         cz__porep_fake f;
         cz_errinfo ei;
+        if (id == 0 && test_plain_only("fake_2k of the v1 graph (registered proof 0)"))
+            continue;
         if (!make(&f, 2048, id, 0, 11 + id))
             return;
         cz_errinfo_clear(&ei);

@@ -15,7 +15,7 @@
  * a registered proof that is not the C1's, a non-interactive PoRep (aggregation is not built), a
  * changed label (naming the partition and the challenge). The recording (the top and one
  * challenge, the others copied) is the one of every challenge recorded in turn, array for array,
- * its booleans too.
+ * its booleans too, at 2 KiB and (not under a sanitizer) 8 MiB.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -248,6 +248,8 @@ static int same_mat(const cz_r1cs_mat *x, const cz_r1cs_mat *y, uint32_t nrows) 
 static void test_record_copies(void) {
     static const uint64_t sizes[2] = {2048, UINT64_C(1) << 23};
     for (int i = 0; i < 2; i++) {
+        if (i == 1 && test_plain_only("record_copies at 8 MiB"))
+            break;
         cz__porep_shape shape;
         cz__cs cs;
         cz_r1cs x, y;

@@ -130,8 +130,8 @@ static void test_synthesize_poseidon(void) {
 
 /* cz__snap_record (the top and one challenge recorded, the others copied, each reading its own
  * generated bits) against the whole blank circuit recorded: the same r1cs, for the SHA-256
- * variant at 1 KiB and at 16 KiB (two partitions: partition bits in the challenges) and the
- * Poseidon one at 8 KiB (the first without a pool, the others on one). */
+ * variant at 1 KiB and (not under a sanitizer) at 16 KiB (two partitions: partition bits in the
+ * challenges) and the Poseidon one at 8 KiB (the first without a pool, the others on one). */
 static void test_record_copies(void) {
     static const struct {
         uint64_t size;
@@ -141,6 +141,8 @@ static void test_record_copies(void) {
     if (!CHECK_EQ_INT(cz_threadpool_create(&pool, 2, NULL), CZ_OK))
         return;
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        if (cases[i].size == 16384 && test_plain_only("record_copies at 16 KiB"))
+            continue;
         cz__snap_shape shape;
         cz__cs cs;
         cz_r1cs whole, copied;
