@@ -46,7 +46,8 @@ typedef struct bench_opts {
     int scalars;         /* msm --scalars: BENCH_SCALARS_* */
     int split;           /* msm --split (GPU or CPU): -1 auto (default), 0 off, 1 on */
     int profile;         /* msm --profile: cz_tuning.msm_profile (phase times to stderr) */
-    int accumulation;    /* msm --accumulation (GPU): 0 madd (default), 1 batch-affine, 2 both */
+    int accumulation;    /* msm --accumulation (GPU): a cz_acc_mode (default 0, auto), or 3: both
+                          * madd and batch-affine (bench_acc_names) */
     char devname[256];   /* "cpu" or the GPU's name, set by bench_device_open */
     size_t pool_threads; /* the CPU pool's size, set by the subcommand */
 } bench_opts;
@@ -116,6 +117,8 @@ void bench_random_fr(void *out, cz_curve_id curve, size_t n, uint64_t seed);
 /* Scalar sets of msm --scalars. */
 enum { BENCH_SCALARS_UNIFORM, BENCH_SCALARS_BITS, BENCH_SCALARS_EQUAL, BENCH_SCALARS_POREP };
 extern const char *const bench_scalars_names[4];
+/* msm --accumulation: cz_acc_mode's names, then "both" (3) */
+extern const char *const bench_acc_names[4];
 /* Reshapes n uniform scalars (bench_random_fr) in place: BITS keeps 1.3 % of them and makes the
  * rest 0 or 1 (half each; a Filecoin PoRep aux vector is 98.7 % bits), EQUAL copies the first
  * one everywhere (every digit of a window in one bucket: the most skewed load), POREP is BITS

@@ -44,8 +44,9 @@ void bench_usage(FILE *f) {
         "                porep: bits, and 3/4 of the bases infinity like B2)\n"
         "       --split auto|on|off the 0/1 split, GPU or CPU (default auto: the library decides)\n"
         "       --profile           each MSM's phase times to stderr (cz_tuning.msm_profile)\n"
-        "       --accumulation madd|batch-affine|both   GPU G1 bucket accumulation (default madd;\n"
-        "                           cz_tuning.gpu_msm_batch_affine; both: one line each)\n"
+        "       --accumulation auto|madd|batch-affine|both   GPU G1 bucket accumulation (default\n"
+        "                           auto; cz_tuning.gpu_msm_accumulation; both: madd and\n"
+        "                           batch-affine, one line each)\n"
         "ntt:   --kind forward|inverse|coset-forward|coset-inverse   repeatable or a list\n"
         "prove: --cache DIR         circuits and keys are kept there (default ./bench-cache)\n"
         "       --check             verify every proof (not timed)\n"
@@ -95,8 +96,9 @@ static const struct {
      "                           porep: bits, and 3/4 of the bases infinity like B2)\n"
      "  --split auto|on|off      the 0/1 split, GPU or CPU (default auto)\n"
      "  --profile                each MSM's phase times to stderr (cz_tuning.msm_profile)\n"
-     "  --accumulation madd|batch-affine|both   GPU G1 bucket accumulation (default madd;\n"
-     "                           cz_tuning.gpu_msm_batch_affine; both: one line each)\n"},
+     "  --accumulation auto|madd|batch-affine|both   GPU G1 bucket accumulation (default\n"
+     "                           auto; cz_tuning.gpu_msm_accumulation; both: madd and\n"
+     "                           batch-affine, one line each)\n"},
     {"ntt",
      "usage: cuzk-bench ntt [options]\n"
      "One in-place number-theoretic transform of 2^K elements of Fr, default 2^16.\n",
@@ -287,9 +289,13 @@ int bench_cli_parse(bench_opts *o, int argc, char **argv) {
                 return bench_usage_error(cmd, "--split takes auto, on or off", v);
             o->split = strcmp(v, "auto") == 0 ? -1 : strcmp(v, "on") == 0;
         } else if (strcmp(a, "--accumulation") == 0 && is_msm) {
-            if (strcmp(v, "madd") != 0 && strcmp(v, "batch-affine") != 0 && strcmp(v, "both") != 0)
-                return bench_usage_error(cmd, "--accumulation takes madd, batch-affine or both", v);
-            o->accumulation = strcmp(v, "madd") == 0 ? 0 : strcmp(v, "batch-affine") == 0 ? 1 : 2;
+            int k = 0;
+            while (k < 4 && strcmp(v, bench_acc_names[k]) != 0)
+                k++;
+            if (k == 4)
+                return bench_usage_error(
+                    cmd, "--accumulation takes auto, madd, batch-affine or both", v);
+            o->accumulation = k;
         } else if (strcmp(a, "--profile") == 0 && is_msm) {
             o->profile = 1;
         } else if (strcmp(a, "--kind") == 0 && is_ntt) {

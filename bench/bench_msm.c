@@ -8,7 +8,7 @@
  * already on the device. The result point is 100 bytes at most, so "out" costs nothing either way.
  * --scalars picks the scalar set (bench_shape_scalars); --split forces the 0/1 split of the CPU
  * and GPU MSMs on or off (cz_tuning.msm_split, docs/msm.md); --accumulation picks the GPU G1
- * bucket accumulation (cz_tuning.gpu_msm_batch_affine; both: each mode once with each, the lines
+ * bucket accumulation (cz_tuning.gpu_msm_accumulation; both: madd and batch-affine, the lines
  * tagged "accumulation").
  */
 #include <stdio.h>
@@ -98,7 +98,7 @@ static int run_mode(const bench_opts *o, msm_ctx *c, unsigned log_n, int copies,
     if (o->gpu) {
         cz_tuning tu;
         cz_tuning_get(&tu);
-        bench_json_str(&j, "accumulation", tu.gpu_msm_batch_affine ? "batch-affine" : "madd");
+        bench_json_str(&j, "accumulation", bench_acc_names[tu.gpu_msm_accumulation]);
     }
     if (env != NULL)
         bench_json_str(&j, "env", env);
@@ -135,11 +135,12 @@ static int run_size(const bench_opts *o, cz_curve_id curve, unsigned log_n, cz_t
     }
     c.d_scalars = d_scalars;
     rc = BENCH_OK;
-    for (int acc = o->accumulation == 2 ? 0 : o->accumulation;
-         rc == BENCH_OK && acc <= (o->accumulation == 2 ? 1 : o->accumulation); acc++) {
+    for (int acc = o->accumulation == 3 ? CZ_ACC_MADD : o->accumulation;
+         rc == BENCH_OK && acc <= (o->accumulation == 3 ? CZ_ACC_BATCH_AFFINE : o->accumulation);
+         acc++) {
         cz_tuning tu;
         cz_tuning_get(&tu);
-        tu.gpu_msm_batch_affine = acc;
+        tu.gpu_msm_accumulation = (cz_acc_mode)acc;
         cz_tuning_set(&tu, NULL);
         if (o->copies != 1)
             rc = run_mode(o, &c, log_n, 0, gpu_dev_fn, NULL);

@@ -12,10 +12,11 @@
  * gpu_ms is the device region of one partition (NTTs and the five MSMs, the uploads excluded),
  * what the engine holds its device lock for; upload_ms the host-to-device copies of a, b, c and
  * the assignment from pageable memory. Usage: cuzk-bench-gpu-bellperson K [RUNS [THREADS [ACC]]]
- * (defaults 27, 3, one thread per CPU (0), madd; K from 10 to 27). ACC is the G1 MSMs' bucket
- * accumulation (cz_tuning.gpu_msm_batch_affine): madd, batch-affine, or both (the runs with
- * each in turn, on the same key; every line carries "accumulation"). Host memory at 2^27: the
- * constraint system (~7 GB) and the assignment (~17 GB); device: the key (~44 GB) and the vectors
+ * (defaults 27, 3, one thread per CPU (0), auto; K from 10 to 27). ACC is the G1 MSMs' bucket
+ * accumulation (cz_tuning.gpu_msm_accumulation): auto, madd, batch-affine, or both (madd and
+ * batch-affine in turn, on the same key; every line carries "accumulation"). Host memory at 2^27:
+ * the constraint system (~7 GB) and the assignment (~17 GB); device: the key (~44 GB) and the
+ * vectors
  * (~17 GB).
  */
 #include <stdio.h>
@@ -39,9 +40,9 @@ int main(int argc, char **argv) {
     unsigned k = argc > 1 ? (unsigned)atoi(argv[1]) : 27;
     int runs = argc > 2 ? atoi(argv[2]) : 3;
     size_t threads = argc > 3 ? (size_t)atoi(argv[3]) : 0;
-    const char *acc = argc > 4 ? argv[4] : "madd";
-    static const char *const acc_name[2] = {"madd", "batch-affine"};
-    int acc_from = strcmp(acc, "batch-affine") == 0, acc_to = strcmp(acc, "madd") == 0 ? 0 : 1;
+    const char *acc = argc > 4 ? argv[4] : "auto";
+    static const char *const acc_name[4] = {"auto", "madd", "batch-affine", "both"};
+    int acc_from = 0, acc_to;
     cz_threadpool *pool = NULL;
     cz_r1cs cs = {0};
     cz_assignment as = {0};
@@ -54,12 +55,17 @@ int main(int argc, char **argv) {
     uint64_t t;
 
     cz_errinfo_clear(&ei);
-    if (runs < 1 || runs > 100 ||
-        (strcmp(acc, "madd") != 0 && strcmp(acc, "batch-affine") != 0 &&
-         strcmp(acc, "both") != 0)) {
-        fprintf(stderr,
-                "usage: cuzk-bench-gpu-bellperson K [RUNS [THREADS [madd|batch-affine|both]]]\n");
+    while (acc_from < 4 && strcmp(acc, acc_name[acc_from]) != 0)
+        acc_from++;
+    if (runs < 1 || runs > 100 || acc_from == 4) {
+        fprintf(stderr, "usage: cuzk-bench-gpu-bellperson K [RUNS [THREADS "
+                        "[auto|madd|batch-affine|both]]]\n");
         return 2;
+    }
+    acc_to = acc_from;
+    if (acc_from == 3) { /* both */
+        acc_from = CZ_ACC_MADD;
+        acc_to = CZ_ACC_BATCH_AFFINE;
     }
     if ((rc = cz_threadpool_create(&pool, threads, &ei)) != CZ_OK)
         goto out;
@@ -88,7 +94,7 @@ int main(int argc, char **argv) {
         goto out;
     for (int m = acc_from; m <= acc_to; m++) {
         cz_tuning tu = {0};
-        tu.gpu_msm_batch_affine = m;
+        tu.gpu_msm_accumulation = (cz_acc_mode)m;
         if ((rc = cz_tuning_set(&tu, &ei)) != CZ_OK)
             goto out;
         for (int i = 0; i <= runs; i++) { /* run 0 warms up (twiddles, allocations) */

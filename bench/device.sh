@@ -41,7 +41,7 @@
 #           "bls12381 g1 26 uniform 5,bls12381 g2 24 uniform 3") with each, in turn
 #   bp      the bellperson prover on GPU 0 for one PoRep-shaped partition of 2^BPSCALE (27), a key
 #           made on the device, BPRUNS (3) timed runs after a warm-up
-#           (cuzk-bench-gpu-bellperson), the G1 accumulation BPACC (madd, batch-affine or
+#           (cuzk-bench-gpu-bellperson), the G1 accumulation BPACC (auto, madd, batch-affine or
 #           both), the JSON lines into summary.txt
 #   bpsetup the bellperson-format setup of the synthetic PoRep circuit of 2^BSSCALE (27), in
 #           memory (cuzk-bench-setup-bellperson), under BSLIMIT seconds (600), with BSARGS
@@ -244,7 +244,7 @@ run() {
         ;;
       bp)
         step bp "${BPLIMIT:-240}" $X/cuzk-bench-gpu-bellperson "${BPSCALE:-27}" "${BPRUNS:-3}" 0 \
-          "${BPACC:-madd}"
+          "${BPACC:-auto}"
         grep -h '^{' "$O/bp.log" >>"$S"
         ;;
       bpsetup)

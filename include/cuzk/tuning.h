@@ -34,6 +34,14 @@ typedef enum {
     CZ_COMPACT_ALWAYS = 2 /* whenever any point is infinity (tests) */
 } cz_compact_mode;
 
+/* The bucket accumulation of the G1 GPU MSMs (gpu_msm_impl.cuh). */
+typedef enum {
+    CZ_ACC_AUTO = 0,        /* batch-affine for BLS12-381 MSMs large enough to pay for it (the
+                             * default), madd otherwise */
+    CZ_ACC_MADD = 1,        /* mixed XYZZ additions always (tests, benchmarks) */
+    CZ_ACC_BATCH_AFFINE = 2 /* batch-affine always (tests, benchmarks) */
+} cz_acc_mode;
+
 /* The upload piece size when gpu_copy_chunk_bytes is 0 (the daemon's gpus.upload_chunk default). */
 #define CZ_TUNING_COPY_CHUNK_DEFAULT ((size_t)64 << 20)
 
@@ -55,10 +63,9 @@ typedef struct cz_tuning {
      * free memory allows. */
     int gpu_g2_stream;
     size_t gpu_g2_stream_points;
-    /* 1: the G1 GPU MSMs accumulate their buckets batch-affine (affine additions whose slopes
-     * share one inversion per round, gpu_msm_impl.cuh) instead of with mixed XYZZ additions;
-     * experimental, off by default (0). G2 MSMs ignore it. */
-    int gpu_msm_batch_affine;
+    /* How the G1 GPU MSMs accumulate their buckets: batch-affine (affine additions whose slopes
+     * share one inversion a round) or with mixed XYZZ additions (madd); G2 MSMs always madd. */
+    cz_acc_mode gpu_msm_accumulation;
 } cz_tuning;
 
 /* Checks the ranges above: CZ_ERANGE naming the field. */

@@ -20,6 +20,10 @@ int cz_tuning_check(const cz_tuning *t, cz_errinfo *ei) {
     if (t->gpu_msm_windows != 0 && (t->gpu_msm_windows < 12 || t->gpu_msm_windows > 64))
         return cz_fail(ei, CZ_ERANGE, "tuning: gpu_msm_windows %u outside 12..64",
                        t->gpu_msm_windows);
+    if ((unsigned)t->gpu_msm_accumulation > CZ_ACC_BATCH_AFFINE)
+        return cz_fail(ei, CZ_ERANGE,
+                       "tuning: gpu_msm_accumulation %d is not auto, madd or batch-affine",
+                       (int)t->gpu_msm_accumulation);
     if ((unsigned)t->gpu_bases_compact > CZ_COMPACT_ALWAYS)
         return cz_fail(ei, CZ_ERANGE, "tuning: gpu_bases_compact %d is not auto, never or always",
                        (int)t->gpu_bases_compact);

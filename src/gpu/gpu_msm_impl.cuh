@@ -44,12 +44,15 @@
  *      serially for up to 32 of them; longer runs are first folded by a warp tree
  *      (combine_tree_kern, 512 partials a warp and level). So a skewed scalar set (one bucket
  *      holding every point) costs the same as a uniform one.
- *      Batch-affine variant (G1 only, cz_tuning.gpu_msm_batch_affine, off by default):
+ *      Batch-affine variant (G1 only, cz_tuning.gpu_msm_accumulation; by default for BLS12-381
+ *      where each stream gets at least BA_AUTO_LEN pairs a pass, large MSMs of dense scalars):
  *      msm_acc_ba_kern runs one wave of threads, each with K = BA_STREAMS streams; a stream is
  *      a logical chunk c = j·T + t (stream j of thread t, T threads) of L = ceil(V / (K x the
  *      resident threads)) pairs, with the flush rules, owner and combine above unchanged per
- *      logical chunk. A stream's accumulator is affine; per round every stream takes its next
- *      pair, and the additions of the round share one inversion (fe_inv_fast, gpu_field_inv.cuh)
+ *      logical chunk. The sorted pairs are first transposed (msm_ba_transpose_kern, into the
+ *      sort's spare buffers) so that a round's loads are coalesced across a warp's streams.
+ *      A stream's accumulator is affine; per round every stream takes its next pair, and the
+ *      additions of the round share one inversion (fe_inv_fast, gpu_field_inv.cuh)
  *      by Montgomery's trick; equal points join the batch as a tangent, opposite ones empty the
  *      accumulator (see the kernel). A flush stores the affine point as XYZZ (ZZ = ZZZ = 1).
  *   4. Bucket reduction Σ_k k·B_k per window, in segments of ls buckets (a power of two dividing
@@ -316,26 +319,64 @@ __global__ void __launch_bounds__(128, fe_lanes<RF>::value > 1 ? 1 : 4)
         acc_chunk<FP, RF, FS>(buckets, part, owner, start, keys, vals, pts, nb, len, t);
 }
 
-/* Batch-affine accumulation (cz_tuning.gpu_msm_batch_affine; G1 only, see the file comment,
+/* Batch-affine accumulation (cz_tuning.gpu_msm_accumulation; G1 only, see the file comment,
  * step 3): K streams a thread, logical chunk c = j·T + t for stream j of thread t (T threads), each
  * with an affine accumulator ax[c], ay[c] (a bit of `empty` when it holds no point) and the running
  * product pre[c], in device memory at [j·T + t] so that a warp's accesses are coalesced. Round r
- * takes pair c·len + r of every stream: a bucket change flushes the accumulator (as XYZZ with
- * ZZ = ZZZ = 1, or infinity) through acc_flush, the rules of msm_acc_kern's chunks; an empty
- * accumulator takes the point; otherwise the addition joins the round's batch with the
- * denominator x2 - x1, or 2·y1 when the point equals the accumulator (the tangent: numerator
- * 3·x1², so a doubling costs one more squaring and nothing else), and a point opposite to the
- * accumulator empties it (their sum is infinity) without joining. The infinity base (0, 0) is
- * skipped as in msm_acc_kern. y1 = 0 cannot occur: a G1 point of prime order r has no y = 0. One
- * fe_inv_fast of the product of the batch's denominators a round, then the walk back from the last
- * joined stream: λ = numerator · (its inverse), x3 = λ² - x1 - x2, y3 = λ(x1 - x3) - y1. Each
- * joined stream's point is gathered again on the way back (not kept: K·96 more bytes a thread). */
+ * takes pair c·len + r of every stream (from the transposed copy, at [r·nchunks + c]): a bucket
+ * change flushes the accumulator (as XYZZ with ZZ = ZZZ = 1, or infinity) through acc_flush, the
+ * rules of msm_acc_kern's chunks; an empty accumulator takes the point; otherwise the addition
+ * joins the round's batch with the denominator x2 - x1, or 2·y1 when the point equals the
+ * accumulator (the tangent: numerator 3·x1², so a doubling costs one more squaring and nothing
+ * else), and a point opposite to the accumulator empties it (their sum is infinity) without
+ * joining. The infinity base (0, 0) is skipped as in msm_acc_kern. y1 = 0 cannot occur: a G1 point
+ * of prime order r has no y = 0. One fe_inv_fast of the product of the batch's denominators a
+ * round, then the walk back from the last joined stream: λ = numerator · (its inverse), x3 = λ² -
+ * x1 - x2, y3 = λ(x1 - x3) - y1. Each joined stream's point is gathered again on the way back (not
+ * kept: K·96 more bytes a thread). */
 #define BA_STREAMS 32 /* K: streams a thread */
+/* cz_tuning's auto accumulation takes batch-affine where a pass gives each stream at least this
+ * many pairs (n x the windows a pass sorts >= BA_AUTO_LEN x the streams): on an H100 a 2^27
+ * uniform BLS12-381 G1 MSM (373 pairs a stream) accumulates in 615 ms against madd's 652, 2^26
+ * (186) is 3 % faster in all, and the bit-heavy MSMs of a PoRep partition (about 5 pairs a
+ * stream) are 6 ms slower each. BN254 G1 loses at every size (2^26 215.3 against 192.7 ms, 2^27
+ * 418.9 against 377.2), so auto leaves it to madd
+ * (bench/results/2026-12-06-h100-batch-affine-auto.md). */
+#define BA_AUTO_LEN 64
+
+/* The sorted pairs for the batch-affine accumulation: pair r of chunk c (position c·len + r, below
+ * nvalid) moved to [r·nchunks + c], so that a round's loads by the streams of a warp (consecutive
+ * c) are one coalesced line instead of a 32-byte sector each; read in place, the 32 streams of
+ * each of an SM's threads keep some 16 K sectors in use, more than the L1 and, over the SMs, the
+ * L2 hold. A 32 x 32 tile through shared memory (x: chunks, y: pairs of a chunk). */
+static __global__ void msm_ba_transpose_kern(uint32_t *tkeys, uint32_t *tvals, const uint32_t *keys,
+                                             const uint32_t *vals, uint32_t nvalid, uint32_t len,
+                                             uint32_t nchunks) {
+    __shared__ uint32_t sk[32][33], sv[32][33];
+    const uint32_t c0 = blockIdx.x * 32, r0 = blockIdx.y * 32;
+    for (uint32_t y = threadIdx.y; y < 32; y += blockDim.y) { /* row c0 + y, column r0 + x */
+        const uint32_t c = c0 + y, r = r0 + threadIdx.x;
+        const size_t k = (size_t)c * len + r;
+        if (c < nchunks && r < len && k < nvalid) {
+            sk[y][threadIdx.x] = keys[k];
+            sv[y][threadIdx.x] = vals[k];
+        }
+    }
+    __syncthreads();
+    for (uint32_t y = threadIdx.y; y < 32; y += blockDim.y) { /* row r0 + y, column c0 + x */
+        const uint32_t c = c0 + threadIdx.x, r = r0 + y;
+        const size_t k = (size_t)c * len + r;
+        if (c < nchunks && r < len && k < nvalid) {
+            tkeys[(size_t)r * nchunks + c] = sk[threadIdx.x][y];
+            tvals[(size_t)r * nchunks + c] = sv[threadIdx.x][y];
+        }
+    }
+}
 template <class FP, int K>
 __global__ void __launch_bounds__(128, 4)
     msm_acc_ba_kern(ec_xyzz<FP> *buckets, ec_xyzz<FP> *part, uint32_t *owner, fe<FP> *ax,
-                    fe<FP> *ay, fe<FP> *pre, const uint32_t *start, const uint32_t *keys,
-                    const uint32_t *vals, const ec_aff<FP> *pts, uint32_t nb, uint32_t len,
+                    fe<FP> *ay, fe<FP> *pre, const uint32_t *start, const uint32_t *tkeys,
+                    const uint32_t *tvals, const ec_aff<FP> *pts, uint32_t nb, uint32_t len,
                     uint32_t nchunks, uint32_t nthreads) {
     static_assert(K >= 1 && K <= 64, "a stream is a bit of a 64-bit mask");
     typedef unsigned long long mask_t;
@@ -359,8 +400,8 @@ __global__ void __launch_bounds__(128, 4)
             if (k > hi)
                 continue;
             if (r > 0) {
-                const uint32_t key = keys[k - 1];
-                if (k == hi || keys[k] != key) {
+                const uint32_t key = tkeys[(size_t)(r - 1) * nchunks + c];
+                if (k == hi || tkeys[(size_t)r * nchunks + c] != key) {
                     ec_xyzz<FP> a;
                     if (empty & bit) {
                         xyzz_set_inf(a);
@@ -376,7 +417,7 @@ __global__ void __launch_bounds__(128, 4)
             }
             if (k == hi)
                 continue;
-            const uint32_t v = vals[k];
+            const uint32_t v = tvals[(size_t)r * nchunks + c];
             const ec_aff<FP> *p = &pts[v & 0x7fffffffu];
             fe<FP> x2 = fe_load(&p->x), y2 = fe_load(&p->y), d;
             if (fe_is_zero(x2) && fe_is_zero(y2))
@@ -419,7 +460,7 @@ __global__ void __launch_bounds__(128, 4)
                 fe_dbl(x3, num);
                 fe_add(num, num, x3); /* 3·x1² */
             } else {
-                const uint32_t v = vals[c * len + r];
+                const uint32_t v = tvals[(size_t)r * nchunks + c];
                 const ec_aff<FP> *p = &pts[v & 0x7fffffffu];
                 fe<FP> y2 = fe_load(&p->y);
                 x2 = fe_load(&p->x);
@@ -750,7 +791,9 @@ static int pippenger(typename H::jac *ret, const cz_gpu_bases *bh, const void *d
     unsigned nwin, g;
     uint32_t nbt, ls, nsegs, pchunks = 0, plen = 0, ba_res = 0;
     size_t ba_streams = 0, chunks_max = ACC_CHUNKS;
-    const bool ba = H::group == 1 && tu.gpu_msm_batch_affine != 0;
+    /* auto: BLS12-381 only (BN254's madd is cheaper against the inversion: see BA_AUTO_LEN) */
+    bool ba = H::group == 1 && (tu.gpu_msm_accumulation == CZ_ACC_BATCH_AFFINE ||
+                                (tu.gpu_msm_accumulation == CZ_ACC_AUTO && H::id == 1));
     const uint32_t acc_bs = 128;
     const acc_kern_t<FP> akern = msm_acc_kern<FP, typename H::rf, H::group == 1>;
     const uint32_t lanes = fe_lanes<typename H::rf>::value;
@@ -786,11 +829,21 @@ static int pippenger(typename H::jac *ret, const cz_gpu_bases *bh, const void *d
     }
     g = groups_that_fit(n, gmax >= nwin ? nwin : (unsigned)gmax,
                         pippenger_fixed<H>(wt, n, ba_streams, &ls, &nsegs));
+    if (ba && tu.gpu_msm_accumulation == CZ_ACC_AUTO && n * g < BA_AUTO_LEN * ba_streams) {
+        ba = false; /* too few pairs a stream: madd */
+        ba_streams = 0;
+        chunks_max = ACC_CHUNKS;
+        g = groups_that_fit(n, gmax >= nwin ? nwin : (unsigned)gmax,
+                            pippenger_fixed<H>(wt, n, 0, &ls, &nsegs));
+    }
     g = (nwin + ((nwin + g - 1) / g) - 1) / ((nwin + g - 1) / g); /* even groups */
 
+    /* batch-affine: the sort's spare buffers take the pairs transposed, up to len - 1 slots past
+     * the last pair (msm_ba_transpose_kern) */
     for (int k = 0; k < 2; k++) {
-        CZ_CUDA_TRY(cudaMallocAsync((void **)&keys[k], n * g * 4, st));
-        CZ_CUDA_TRY(cudaMallocAsync((void **)&vals[k], n * g * 4, st));
+        const size_t slack = ba ? n * g / ba_streams + 8 : 0;
+        CZ_CUDA_TRY(cudaMallocAsync((void **)&keys[k], (n * g + slack) * 4, st));
+        CZ_CUDA_TRY(cudaMallocAsync((void **)&vals[k], (n * g + slack) * 4, st));
     }
     CZ_CUDA_TRY(cudaMallocAsync((void **)&start, ((size_t)nbt + 1) * 4, st));
     CZ_CUDA_TRY(cudaMallocAsync((void **)&owner, chunks_max * 4, st));
@@ -865,9 +918,13 @@ static int pippenger(typename H::jac *ret, const cz_gpu_bases *bh, const void *d
         if (ba) {
             if constexpr (H::group == 1) {
                 const uint32_t nt = (nchunks + BA_STREAMS - 1) / BA_STREAMS;
+                msm_ba_transpose_kern<<<dim3((nchunks + 31) / 32, (len + 31) / 32), dim3(32, 8), 0,
+                                        st>>>(dk.Alternate(), dv.Alternate(), dk.Current(),
+                                              dv.Current(), nvalid, len, nchunks);
+                CZ_CUDA_LAUNCHED();
                 msm_acc_ba_kern<FP, BA_STREAMS><<<cz__gpu_blocks(nt, acc_bs), acc_bs, 0, st>>>(
                     bk, part, owner, ba_mem, ba_mem + ba_streams, ba_mem + 2 * ba_streams, start,
-                    dk.Current(), dv.Current(), pts, nb, len, nchunks, nt);
+                    dk.Alternate(), dv.Alternate(), pts, nb, len, nchunks, nt);
                 CZ_CUDA_LAUNCHED();
             }
         } else {

@@ -5,8 +5,9 @@
  * GPU-made bases [a + i·d]G at 2^16, 2^18 .. 2^24 (CZ_GPU_TEST_MAX_LOG overrides the top; 25, 26,
  * 27 are then run one by one); device-resident scalars; curve and size checks. Again with window
  * layouts forced through cz_tuning (12 and 14 windows, 8-bit windows) at smaller sizes. The
- * batch_affine cases repeat the derived, 12-window and 8-bit runs with the batch-affine
- * accumulation forced on (cz_tuning.gpu_msm_batch_affine). Exits 77 without a GPU.
+ * bucket accumulation (cz_tuning.gpu_msm_accumulation): the derived case runs the default (auto)
+ * and then madd, the other layouts madd; the batch_affine cases repeat the derived, 12-window and
+ * 8-bit runs with batch-affine forced. Exits 77 without a GPU.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -50,44 +51,48 @@ static void teardown(void) {
 }
 
 /* Every check of both curves with a window layout forced through the tuning (0, 0: derived),
- * up to 2^top (0: max_log), with the batch-affine accumulation when ba. */
-static void run_layout(unsigned windows, unsigned bits, unsigned top, int ba) {
+ * up to 2^top (0: max_log), with the accumulation acc. */
+static void run_layout(unsigned windows, unsigned bits, unsigned top, cz_acc_mode acc) {
+    static const char *const acc_name[3] = {"auto", "madd", "batch-affine"};
     unsigned ml = top != 0 && top < max_log ? top : max_log;
     unsigned long failed = test_failed_count;
     cz_tuning tu = {0};
     tu.gpu_msm_windows = windows;
     tu.gpu_msm_window_bits = bits;
-    tu.gpu_msm_batch_affine = ba;
+    tu.gpu_msm_accumulation = acc;
     CZ_ASSERT(cz_tuning_set(&tu, NULL) == CZ_OK);
     test_msm_bn254(pool, 14, ml);
     test_msm_bls12381(pool, 14, ml);
     CZ_ASSERT(cz_tuning_set(NULL, NULL) == CZ_OK);
     printf("windows %u, window bits %u (0: derived) up to 2^%u, %s accumulation: %lu failures\n",
-           windows, bits, ml, ba ? "batch-affine" : "madd", test_failed_count - failed);
+           windows, bits, ml, acc_name[acc], test_failed_count - failed);
 }
 
+/* the default accumulation (auto: madd for the small sizes, batch-affine for the large), then
+ * madd throughout */
 static void test_derived(void) {
-    run_layout(0, 0, 0, 0);
+    run_layout(0, 0, 0, CZ_ACC_AUTO);
+    run_layout(0, 0, 0, CZ_ACC_MADD);
 }
 /* 12 and 14 windows: uneven widths (21/22 and 18/19 bits for BLS12-381) */
 static void test_windows12(void) {
-    run_layout(12, 0, 18, 0);
+    run_layout(12, 0, 18, CZ_ACC_MADD);
 }
 static void test_windows14(void) {
-    run_layout(14, 0, 18, 0);
+    run_layout(14, 0, 18, CZ_ACC_MADD);
 }
 static void test_bits8(void) {
-    run_layout(0, 8, 16, 0);
+    run_layout(0, 8, 16, CZ_ACC_MADD);
 }
 static void test_batch_affine(void) {
-    run_layout(0, 0, 0, 1);
+    run_layout(0, 0, 0, CZ_ACC_BATCH_AFFINE);
 }
 static void test_batch_affine_windows12(void) {
-    run_layout(12, 0, 18, 1);
+    run_layout(12, 0, 18, CZ_ACC_BATCH_AFFINE);
 }
 /* 8-bit windows: 128 buckets a window, so long runs cross many streams and threads */
 static void test_batch_affine_bits8(void) {
-    run_layout(0, 8, 16, 1);
+    run_layout(0, 8, 16, CZ_ACC_BATCH_AFFINE);
 }
 
 /* a handle of one curve is refused by the other curve's MSM */
