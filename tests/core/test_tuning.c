@@ -50,6 +50,7 @@ static void test_ranges(void) {
         {"gpu_msm_windows", {.gpu_msm_windows = 11}},
         {"gpu_msm_windows", {.gpu_msm_windows = 65}},
         {"gpu_bases_compact", {.gpu_bases_compact = (cz_compact_mode)3}},
+        {"gpu_msm_accumulation", {.gpu_msm_accumulation = (cz_acc_mode)3}},
     };
     cz_tuning ok = {0}, got;
     ok.gpu_g2_on_cpu = 1;
