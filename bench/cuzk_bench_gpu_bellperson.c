@@ -16,8 +16,7 @@
  * accumulation (cz_tuning.gpu_msm_accumulation): auto, madd, batch-affine, or both (madd and
  * batch-affine in turn, on the same key; every line carries "accumulation"). Host memory at 2^27:
  * the constraint system (~7 GB) and the assignment (~17 GB); device: the key (~44 GB) and the
- * vectors
- * (~17 GB).
+ * vectors (~17 GB).
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -99,6 +99,21 @@ export async function cuzkCli(name) {
   return { cuzk, run };
 }
 
+// The params folder holding a test's 2 KiB key of kind (porep-c2, snap-update): the one ctest's
+// filecoin_keys_2k fixture made (CZ_TEST_KEYS_2K, tests/cli/make_keys_2k.sh); else a folder in
+// scratch where `cuzk filecoin setup` (run, from cuzkCli) makes it with seed, or, when light, an
+// empty one (the test's proofs then fail for the missing key).
+export function keys2k(scratch, run, kind, seed, light) {
+  if (!light && process.env.CZ_TEST_KEYS_2K) return path.join(process.env.CZ_TEST_KEYS_2K, kind);
+  const params = path.join(scratch, "params");
+  fs.mkdirSync(params);
+  if (!light) {
+    const r = run(["filecoin", "setup", kind, "--sector-size", "2KiB", "--params-dir", params, "--seed", seed]);
+    check(`setup ${kind} 2KiB`, r.rc === 0, r.err);
+  }
+  return params;
+}
+
 // cuzk-daemon for the Filecoin tests, on unix://<scratch>/cuzk.sock with keys from params
 // (srs.allow_untrusted as asked, srs.preload a key or none), /status on a free port, a 6 GiB
 // budget; its stderr goes to ours and into proc.stderrText, proc.exited resolves to its exit.

@@ -19,7 +19,7 @@
 // Exit 0 all passed, 1 a check failed, 77 skipped (the npm modules are missing).
 import fs from "node:fs";
 import path from "node:path";
-import { setup, check, finish, root, cuzkCli, FilecoinDaemon } from "./harness.mjs";
+import { setup, check, finish, root, cuzkCli, keys2k, FilecoinDaemon } from "./harness.mjs";
 
 const h = await setup("porep");
 const { scratch, grpc, code, codeName } = h;
@@ -32,16 +32,8 @@ const MINER = 1000, SECTOR = 7, REGISTERED = 5; // StackedDrg2KiBV1_1
 const light = process.env.CZ_DAEMON_TEST_LIGHT === "1" ||
   ["address", "thread"].includes(process.env.CZ_DAEMON_SANITIZER);
 
-// The key: the fixture's (CZ_TEST_KEYS_2K, tests/cli/make_keys_2k.sh) when ctest made one, else
-// made here.
-const shared = !light && process.env.CZ_TEST_KEYS_2K;
-const params = shared ? path.join(process.env.CZ_TEST_KEYS_2K, "porep-c2") : path.join(scratch, "params");
-if (!shared) fs.mkdirSync(params);
+const params = keys2k(scratch, run, "porep-c2", "0105", light);
 let r;
-if (!light && !shared) {
-  r = run(["filecoin", "setup", "porep-c2", "--sector-size", "2KiB", "--params-dir", params, "--seed", "0105"]);
-  check("setup porep-c2 2KiB", r.rc === 0, r.err);
-}
 const sealed = path.join(scratch, "sealed");
 r = run(["filecoin", "seal-2k", "--miner", String(MINER), "--sector", String(SECTOR), "--seed", "9", "-o", sealed]);
 check("seal-2k", r.rc === 0, r.err);

@@ -17,7 +17,7 @@
 // Exit 0 all passed, 1 a check failed, 77 skipped (the npm modules are missing).
 import fs from "node:fs";
 import path from "node:path";
-import { setup, check, finish, root, cuzkCli, FilecoinDaemon } from "./harness.mjs";
+import { setup, check, finish, root, cuzkCli, keys2k, FilecoinDaemon } from "./harness.mjs";
 
 const h = await setup("snap");
 const { scratch, grpc, code, codeName } = h;
@@ -29,16 +29,8 @@ const t0 = Date.now();
 const light = process.env.CZ_DAEMON_TEST_LIGHT === "1" ||
   ["address", "thread"].includes(process.env.CZ_DAEMON_SANITIZER);
 
-// The key: the fixture's (CZ_TEST_KEYS_2K, tests/cli/make_keys_2k.sh) when ctest made one, else
-// made here.
-const shared = !light && process.env.CZ_TEST_KEYS_2K;
-const params = shared ? path.join(process.env.CZ_TEST_KEYS_2K, "snap-update") : path.join(scratch, "params");
-if (!shared) fs.mkdirSync(params);
+const params = keys2k(scratch, run, "snap-update", "0106", light);
 let r;
-if (!light && !shared) {
-  r = run(["filecoin", "setup", "snap-update", "--sector-size", "2KiB", "--params-dir", params, "--seed", "0106"]);
-  check("setup snap-update 2KiB", r.rc === 0, r.err);
-}
 const update = (dir, seed) => {
   fs.mkdirSync(dir);
   const u = run(["filecoin", "fake-update", "--sector-size", "2KiB", "--seed", String(seed), "-o", dir]);
