@@ -599,5 +599,65 @@ static inline void G(batch_to_affine)(G_AFF *out, const G_JAC *in, size_t n) {
     }
 }
 
+/*
+ * acc[i] += *p[i] for i < n, in affine coordinates with one inversion for the whole batch
+ * (Montgomery's trick over the x differences): 5M + 1S an addition plus 1/n of the inversion,
+ * against 8M + 3S for a mixed Jacobian one. p[i] = NULL adds nothing. Complete: an infinite
+ * operand, P + P (doubled through Jacobian coordinates, one inversion of its own) and P + (-P)
+ * are recognised point by point. scratch holds n field elements; acc and the points must not
+ * overlap. The x difference of a pair is computed in both passes, so the backward pass finds the
+ * same pairs special as the forward one (each acc[i] changes only at its own step).
+ */
+static inline void G(batch_add_affine)(G_AFF *acc, const G_AFF *const *p, size_t n,
+                                       G_F_T *scratch) {
+    G_F_T prod, inv, dx, di, lam, t;
+    size_t regular = 0;
+    F(set_one)(&prod);
+    for (size_t i = 0; i < n; i++) {
+        if (p[i] == NULL || G(affine_is_infinity)(p[i]) || G(affine_is_infinity)(&acc[i]))
+            continue;
+        F(sub)(&dx, &p[i]->x, &acc[i].x);
+        if (F(is_zero)(&dx))
+            continue;
+        scratch[i] = prod; /* the product of the differences before i */
+        F(mul)(&prod, &prod, &dx);
+        regular++;
+    }
+    if (regular > 0)
+        F(inv)(&inv, &prod);
+    for (size_t i = n; i-- > 0;) {
+        const G_AFF *q = p[i];
+        if (q == NULL || G(affine_is_infinity)(q))
+            continue;
+        if (G(affine_is_infinity)(&acc[i])) {
+            acc[i] = *q;
+            continue;
+        }
+        F(sub)(&dx, &q->x, &acc[i].x);
+        if (F(is_zero)(&dx)) {
+            if (F(eq)(&q->y, &acc[i].y)) {
+                G_JAC j;
+                G(from_affine)(&j, q);
+                G(dbl)(&j, &j);
+                G(to_affine)(&acc[i], &j);
+            } else {
+                G(affine_set_infinity)(&acc[i]);
+            }
+            continue;
+        }
+        F(mul)(&di, &inv, &scratch[i]); /* 1/dx_i */
+        F(mul)(&inv, &inv, &dx);        /* the inverse of the product before i */
+        F(sub)(&t, &q->y, &acc[i].y);
+        F(mul)(&lam, &t, &di);
+        F(sqr)(&t, &lam);
+        F(sub)(&t, &t, &acc[i].x);
+        F(sub)(&t, &t, &q->x); /* x3 = λ² − x1 − x2 */
+        F(sub)(&di, &acc[i].x, &t);
+        acc[i].x = t;
+        F(mul)(&di, &lam, &di);
+        F(sub)(&acc[i].y, &di, &acc[i].y); /* y3 = λ(x1 − x3) − y1 */
+    }
+}
+
 #undef G
 #undef F

@@ -12,9 +12,11 @@
 #include "cuzk/field.h"
 #include "cuzk/groth16_setup.h"
 
-/* Scalars per fixed-base task (its Jacobian scratch is on the stack: 256 BLS12-381 G2 points are
- * 72 KiB), and the largest window table (setup_fixed_impl.h). */
-#define FB_CHUNK           256
+/* Scalars per fixed-base multiplication task (their digits, addend pointers and one field element
+ * each are on its stack: 136 KiB for BLS12-381 G2), table points per building step (Jacobian, on
+ * the stack: 72 KiB for G2), and the largest window table (setup_fixed_impl.h). */
+#define FB_CHUNK           1024
+#define FB_BUILD_CHUNK     256
 #define FB_MAX_TABLE_BYTES (32.0 * 1024 * 1024)
 
 /* Zeroes n bytes through a call the compiler cannot drop, at memset's speed (gigabytes of
