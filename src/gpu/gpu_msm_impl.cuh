@@ -46,7 +46,8 @@
  *      holding every point) costs the same as a uniform one.
  *      Batch-affine variant (G1 only, cz_tuning.gpu_msm_accumulation; by default for BLS12-381
  *      where each stream gets at least BA_AUTO_LEN pairs a pass, large MSMs of dense scalars):
- *      msm_acc_ba_kern runs one wave of threads, each with K = BA_STREAMS streams; a stream is
+ *      msm_acc_ba_kern runs one wave of threads, each with K streams (BA_STREAMS_MORE where the
+ *      device's free memory allows it without fewer windows a pass, else BA_STREAMS); a stream is
  *      a logical chunk c = j·T + t (stream j of thread t, T threads) of L = ceil(V / (K x the
  *      resident threads)) pairs, with the flush rules, owner and combine above unchanged per
  *      logical chunk. The sorted pairs are first transposed (msm_ba_transpose_kern, into the
@@ -335,6 +336,16 @@ __global__ void __launch_bounds__(128, fe_lanes<RF>::value > 1 ? 1 : 4)
  * x1 - x2, y3 = λ(x1 - x3) - y1. Each joined stream's point is gathered again on the way back (not
  * kept: K·96 more bytes a thread). */
 #define BA_STREAMS 32 /* K: streams a thread */
+/* K where the memory allows it and the buckets are full: twice the streams halve the inversions
+ * an addition for twice the streams' state and partial sums (about 2.3 GB for BLS12-381 against
+ * 1.2) and twice the combine. pippenger takes it only where it costs no window a pass (the room
+ * cz__gpu_async_room reports), every stream still gets BA_AUTO_LEN pairs and the average bucket
+ * gets at least BA_MORE_BUCKET_LEN pairs (n x the windows / the buckets). On one H100, uniform
+ * BLS12-381 scalars, 64 against 32 streams: 2^27 (102 pairs a bucket) 687.6 against 704.2 ms,
+ * 2^26 (51) 371.9 against 368.7, 2^25 (79) 198.6 against 197.7
+ * (bench/results/2026-12-06-h100-batch-affine-64.md). */
+#define BA_STREAMS_MORE    64
+#define BA_MORE_BUCKET_LEN 96
 /* cz_tuning's auto accumulation takes batch-affine where a pass gives each stream at least this
  * many pairs (n x the windows a pass sorts >= BA_AUTO_LEN x the streams): on an H100 a 2^27
  * uniform BLS12-381 G1 MSM (373 pairs a stream) accumulates in 615 ms against madd's 652, 2^26
@@ -789,7 +800,7 @@ static int pippenger(typename H::jac *ret, const cz_gpu_bases *bh, const void *d
     size_t temp_bytes = 0, gmax;
     int sms = 0;
     unsigned nwin, g;
-    uint32_t nbt, ls, nsegs, pchunks = 0, plen = 0, ba_res = 0;
+    uint32_t nbt, ls, nsegs, pchunks = 0, plen = 0, ba_res = 0, ba_k = 0;
     size_t ba_streams = 0, chunks_max = ACC_CHUNKS;
     /* auto: BLS12-381 only (BN254's madd is cheaper against the inversion: see BA_AUTO_LEN) */
     bool ba = H::group == 1 && (tu.gpu_msm_accumulation == CZ_ACC_BATCH_AFFINE ||
@@ -817,13 +828,32 @@ static int pippenger(typename H::jac *ret, const cz_gpu_bases *bh, const void *d
     gmax = ((size_t)1 << 30) / n;
     if constexpr (H::group == 1) {
         if (ba) {
-            /* one wave: BA_STREAMS streams for each resident thread */
-            int bpsm = 0;
+            /* one wave: ba_k streams for each resident thread; BA_STREAMS_MORE where that costs
+             * no window a pass and each stream still gets BA_AUTO_LEN pairs, else BA_STREAMS */
+            int bpsm[2] = {0, 0};
+            uint32_t res[2];
+            size_t streams[2];
+            unsigned gk[2];
+            const unsigned gcap = gmax >= nwin ? nwin : (unsigned)gmax;
             CZ_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, bh->dev));
             CZ_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                &bpsm, msm_acc_ba_kern<FP, BA_STREAMS>, (int)acc_bs, 0));
-            ba_res = (uint32_t)(bpsm > 0 ? bpsm : 1) * (uint32_t)(sms > 0 ? sms : 1) * acc_bs;
-            ba_streams = (size_t)ba_res * BA_STREAMS;
+                &bpsm[0], msm_acc_ba_kern<FP, BA_STREAMS_MORE>, (int)acc_bs, 0));
+            CZ_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                &bpsm[1], msm_acc_ba_kern<FP, BA_STREAMS>, (int)acc_bs, 0));
+            for (int i = 0; i < 2; i++) {
+                res[i] =
+                    (uint32_t)(bpsm[i] > 0 ? bpsm[i] : 1) * (uint32_t)(sms > 0 ? sms : 1) * acc_bs;
+                streams[i] = (size_t)res[i] * (i == 0 ? BA_STREAMS_MORE : BA_STREAMS);
+                gk[i] =
+                    groups_that_fit(n, gcap, pippenger_fixed<H>(wt, n, streams[i], &ls, &nsegs));
+            }
+            const int pick = gk[0] >= gk[1] && n * gk[0] >= BA_AUTO_LEN * streams[0] &&
+                                     n * nwin >= (size_t)BA_MORE_BUCKET_LEN * nbt
+                                 ? 0
+                                 : 1;
+            ba_k = pick == 0 ? BA_STREAMS_MORE : BA_STREAMS;
+            ba_res = res[pick];
+            ba_streams = streams[pick];
             chunks_max = ba_streams > chunks_max ? ba_streams : chunks_max;
         }
     }
@@ -892,7 +922,7 @@ static int pippenger(typename H::jac *ret, const cz_gpu_bases *bh, const void *d
         prof_mark(pf, P_BOUNDS);
         if (nvalid == 0)
             continue;
-        /* the chunks the pairs are cut into: batch-affine, BA_STREAMS logical chunks for each
+        /* the chunks the pairs are cut into: batch-affine, ba_k logical chunks for each
          * thread of one wave (ba_streams); madd, a whole number of waves: rounds x the resident
          * threads, as many whole waves as fit in ACC_CHUNKS (a partial last wave of 2^19 chunks
          * left most SMs idle for a chunk's time) */
@@ -917,14 +947,20 @@ static int pippenger(typename H::jac *ret, const cz_gpu_bases *bh, const void *d
         nchunks = (nvalid + len - 1) / len;
         if (ba) {
             if constexpr (H::group == 1) {
-                const uint32_t nt = (nchunks + BA_STREAMS - 1) / BA_STREAMS;
+                const uint32_t nt = (nchunks + ba_k - 1) / ba_k;
                 msm_ba_transpose_kern<<<dim3((nchunks + 31) / 32, (len + 31) / 32), dim3(32, 8), 0,
                                         st>>>(dk.Alternate(), dv.Alternate(), dk.Current(),
                                               dv.Current(), nvalid, len, nchunks);
                 CZ_CUDA_LAUNCHED();
-                msm_acc_ba_kern<FP, BA_STREAMS><<<cz__gpu_blocks(nt, acc_bs), acc_bs, 0, st>>>(
-                    bk, part, owner, ba_mem, ba_mem + ba_streams, ba_mem + 2 * ba_streams, start,
-                    dk.Alternate(), dv.Alternate(), pts, nb, len, nchunks, nt);
+                if (ba_k == BA_STREAMS_MORE)
+                    msm_acc_ba_kern<FP, BA_STREAMS_MORE>
+                        <<<cz__gpu_blocks(nt, acc_bs), acc_bs, 0, st>>>(
+                            bk, part, owner, ba_mem, ba_mem + ba_streams, ba_mem + 2 * ba_streams,
+                            start, dk.Alternate(), dv.Alternate(), pts, nb, len, nchunks, nt);
+                else
+                    msm_acc_ba_kern<FP, BA_STREAMS><<<cz__gpu_blocks(nt, acc_bs), acc_bs, 0, st>>>(
+                        bk, part, owner, ba_mem, ba_mem + ba_streams, ba_mem + 2 * ba_streams,
+                        start, dk.Alternate(), dv.Alternate(), pts, nb, len, nchunks, nt);
                 CZ_CUDA_LAUNCHED();
             }
         } else {
@@ -936,7 +972,7 @@ static int pippenger(typename H::jac *ret, const cz_gpu_bases *bh, const void *d
         plen = len;
         prof_mark(pf, P_ACC);
         /* levels 0, 1, 2 of the long-run tree: 512^3 = 2^27 chunks, more than either
-         * accumulation makes (the batch-affine one: BA_STREAMS x the resident threads) */
+         * accumulation makes (the batch-affine one: ba_k x the resident threads) */
         for (uint32_t stride = 1; stride < ACC_CHUNKS; stride *= COMBINE_GROUP) {
             msm_combine_tree_kern<FP><<<cz__gpu_blocks((size_t)nchunks * 32, 128), 128, 0, st>>>(
                 part, start, dk.Current(), len, nchunks, stride);
@@ -978,7 +1014,9 @@ static int pippenger(typename H::jac *ret, const cz_gpu_bases *bh, const void *d
                 "gpu msm: pippenger n = %zu, W = %u (%u of %u bits, %u of %u), groups of %u, %u "
                 "segments of %u, %u chunks of %u%s\n",
                 n, nwin, wt.nlow, wt.c, nwin - wt.nlow, wt.c + 1, g, nsegs, ls, pchunks, plen,
-                ba ? " (batch-affine)" : "");
+                ba ? (ba_k == BA_STREAMS_MORE ? " (batch-affine, 64 streams a thread)"
+                                              : " (batch-affine, 32 streams a thread)")
+                   : "");
 out:
     cudaFreeAsync(temp, st);
     cudaFreeAsync(seg, st);
