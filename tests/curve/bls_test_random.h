@@ -1,6 +1,7 @@
 /*
- * Random BLS12-381 Fp elements for the curve tests that build their own points (test_subgroup.c,
- * test_g1_decode8.c): a xorshift64 stream from a fixed seed, so every run sees the same values.
+ * A xorshift64 stream from a fixed seed, so every run sees the same values, and random BLS12-381
+ * Fp elements from it, for the curve tests that build their own points or scalars
+ * (test_subgroup.c, test_g1_decode8.c, test_batch_add.c).
  */
 #ifndef CUZK_TESTS_CURVE_BLS_TEST_RANDOM_H
 #define CUZK_TESTS_CURVE_BLS_TEST_RANDOM_H
@@ -11,7 +12,7 @@
 
 static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
 
-static uint64_t next64(void) {
+static inline uint64_t next64(void) {
     rng_state ^= rng_state << 13;
     rng_state ^= rng_state >> 7;
     rng_state ^= rng_state << 17;
@@ -19,7 +20,7 @@ static uint64_t next64(void) {
 }
 
 /* A uniform canonical Fp element (rejection sampling), in Montgomery form. */
-static void random_fp(cz_bls12381_fp *r) {
+static inline void random_fp(cz_bls12381_fp *r) {
     uint64_t l[BLS12381_FP_NLIMBS];
     do {
         for (int i = 0; i < BLS12381_FP_NLIMBS; i++)

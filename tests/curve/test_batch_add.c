@@ -5,21 +5,10 @@
  * without a regular pair, and running sums over rounds; each result against the mixed Jacobian
  * addition one pair at a time. Deterministic: a fixed xorshift seed.
  */
-#include <stdint.h>
-
-#include "curve/ec.h"
+#include "bls_test_random.h"
 #include "test.h"
 
 enum { BT_N = 48, BT_ROUNDS = 6 };
-
-static uint64_t rng_state = 0x2545f4914f6cdd1dull;
-
-static uint64_t next64(void) {
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 7;
-    rng_state ^= rng_state << 17;
-    return rng_state;
-}
 
 #define BT_G   bls12381_g1
 #define BT_AFF cz_bls12381_g1_affine
