@@ -742,6 +742,10 @@ template <class FP>
 using acc_kern_t = void (*)(ec_xyzz<FP> *, ec_xyzz<FP> *, uint32_t *, const uint32_t *,
                             const uint32_t *, const uint32_t *, const ec_aff<FP> *, uint32_t,
                             uint32_t, uint32_t);
+template <class FP>
+using ba_kern_t = void (*)(ec_xyzz<FP> *, ec_xyzz<FP> *, uint32_t *, fe<FP> *, fe<FP> *, fe<FP> *,
+                           const uint32_t *, const uint32_t *, const uint32_t *, const ec_aff<FP> *,
+                           uint32_t, uint32_t, uint32_t, uint32_t);
 
 /* The windows one pass sorts at once: at most g, fewer where the memory a cudaMallocAsync can
  * still get (free, and idle in the pool) cannot hold, besides fixed bytes (the buckets, the
@@ -799,8 +803,9 @@ static int pippenger(typename H::jac *ret, const cz_gpu_bases *bh, const void *d
     typename H::xyzz *wins = NULL;
     size_t temp_bytes = 0, gmax;
     int sms = 0;
-    unsigned nwin, g;
-    uint32_t nbt, ls, nsegs, pchunks = 0, plen = 0, ba_res = 0, ba_k = 0;
+    unsigned nwin, g, gcap;
+    uint32_t nbt, ls, nsegs, pchunks = 0, plen = 0, ba_k = 0;
+    ba_kern_t<FP> ba_kern = NULL; /* msm_acc_ba_kern for ba_k streams a thread */
     size_t ba_streams = 0, chunks_max = ACC_CHUNKS;
     /* auto: BLS12-381 only (BN254's madd is cheaper against the inversion: see BA_AUTO_LEN) */
     bool ba = H::group == 1 && (tu.gpu_msm_accumulation == CZ_ACC_BATCH_AFFINE ||
@@ -826,24 +831,24 @@ static int pippenger(typename H::jac *ret, const cz_gpu_bases *bh, const void *d
     if (n >= ((size_t)1 << 30))
         return cz_fail(ei, CZ_ERANGE, "gpu msm: n = %zu too large (< 2^30)", n);
     gmax = ((size_t)1 << 30) / n;
+    gcap = gmax >= nwin ? nwin : (unsigned)gmax;
     if constexpr (H::group == 1) {
         if (ba) {
-            /* one wave: ba_k streams for each resident thread; BA_STREAMS_MORE where that costs
-             * no window a pass and each stream still gets BA_AUTO_LEN pairs, else BA_STREAMS */
-            int bpsm[2] = {0, 0};
-            uint32_t res[2];
+            /* one wave: ba_k streams for each resident thread: BA_STREAMS_MORE where that costs
+             * no window a pass, each stream still gets BA_AUTO_LEN pairs and the buckets are
+             * full, else BA_STREAMS; auto turns to madd where even BA_STREAMS get too few pairs */
+            const ba_kern_t<FP> kern[2] = {msm_acc_ba_kern<FP, BA_STREAMS_MORE>,
+                                           msm_acc_ba_kern<FP, BA_STREAMS>};
+            const uint32_t ks[2] = {BA_STREAMS_MORE, BA_STREAMS};
             size_t streams[2];
             unsigned gk[2];
-            const unsigned gcap = gmax >= nwin ? nwin : (unsigned)gmax;
             CZ_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, bh->dev));
-            CZ_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                &bpsm[0], msm_acc_ba_kern<FP, BA_STREAMS_MORE>, (int)acc_bs, 0));
-            CZ_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                &bpsm[1], msm_acc_ba_kern<FP, BA_STREAMS>, (int)acc_bs, 0));
             for (int i = 0; i < 2; i++) {
-                res[i] =
-                    (uint32_t)(bpsm[i] > 0 ? bpsm[i] : 1) * (uint32_t)(sms > 0 ? sms : 1) * acc_bs;
-                streams[i] = (size_t)res[i] * (i == 0 ? BA_STREAMS_MORE : BA_STREAMS);
+                int bpsm = 0;
+                CZ_CUDA_TRY(
+                    cudaOccupancyMaxActiveBlocksPerMultiprocessor(&bpsm, kern[i], (int)acc_bs, 0));
+                streams[i] =
+                    (size_t)(bpsm > 0 ? bpsm : 1) * (size_t)(sms > 0 ? sms : 1) * acc_bs * ks[i];
                 gk[i] =
                     groups_that_fit(n, gcap, pippenger_fixed<H>(wt, n, streams[i], &ls, &nsegs));
             }
@@ -851,21 +856,20 @@ static int pippenger(typename H::jac *ret, const cz_gpu_bases *bh, const void *d
                                      n * nwin >= (size_t)BA_MORE_BUCKET_LEN * nbt
                                  ? 0
                                  : 1;
-            ba_k = pick == 0 ? BA_STREAMS_MORE : BA_STREAMS;
-            ba_res = res[pick];
-            ba_streams = streams[pick];
-            chunks_max = ba_streams > chunks_max ? ba_streams : chunks_max;
+            if (tu.gpu_msm_accumulation == CZ_ACC_AUTO &&
+                n * gk[pick] < BA_AUTO_LEN * streams[pick]) {
+                ba = false; /* too few pairs a stream: madd */
+            } else {
+                ba_k = ks[pick];
+                ba_kern = kern[pick];
+                ba_streams = streams[pick];
+                chunks_max = ba_streams > chunks_max ? ba_streams : chunks_max;
+                g = gk[pick];
+            }
         }
     }
-    g = groups_that_fit(n, gmax >= nwin ? nwin : (unsigned)gmax,
-                        pippenger_fixed<H>(wt, n, ba_streams, &ls, &nsegs));
-    if (ba && tu.gpu_msm_accumulation == CZ_ACC_AUTO && n * g < BA_AUTO_LEN * ba_streams) {
-        ba = false; /* too few pairs a stream: madd */
-        ba_streams = 0;
-        chunks_max = ACC_CHUNKS;
-        g = groups_that_fit(n, gmax >= nwin ? nwin : (unsigned)gmax,
-                            pippenger_fixed<H>(wt, n, 0, &ls, &nsegs));
-    }
+    if (!ba)
+        g = groups_that_fit(n, gcap, pippenger_fixed<H>(wt, n, 0, &ls, &nsegs));
     g = (nwin + ((nwin + g - 1) / g) - 1) / ((nwin + g - 1) / g); /* even groups */
 
     /* batch-affine: the sort's spare buffers take the pairs transposed, up to len - 1 slots past
@@ -952,15 +956,9 @@ static int pippenger(typename H::jac *ret, const cz_gpu_bases *bh, const void *d
                                         st>>>(dk.Alternate(), dv.Alternate(), dk.Current(),
                                               dv.Current(), nvalid, len, nchunks);
                 CZ_CUDA_LAUNCHED();
-                if (ba_k == BA_STREAMS_MORE)
-                    msm_acc_ba_kern<FP, BA_STREAMS_MORE>
-                        <<<cz__gpu_blocks(nt, acc_bs), acc_bs, 0, st>>>(
-                            bk, part, owner, ba_mem, ba_mem + ba_streams, ba_mem + 2 * ba_streams,
-                            start, dk.Alternate(), dv.Alternate(), pts, nb, len, nchunks, nt);
-                else
-                    msm_acc_ba_kern<FP, BA_STREAMS><<<cz__gpu_blocks(nt, acc_bs), acc_bs, 0, st>>>(
-                        bk, part, owner, ba_mem, ba_mem + ba_streams, ba_mem + 2 * ba_streams,
-                        start, dk.Alternate(), dv.Alternate(), pts, nb, len, nchunks, nt);
+                ba_kern<<<cz__gpu_blocks(nt, acc_bs), acc_bs, 0, st>>>(
+                    bk, part, owner, ba_mem, ba_mem + ba_streams, ba_mem + 2 * ba_streams, start,
+                    dk.Alternate(), dv.Alternate(), pts, nb, len, nchunks, nt);
                 CZ_CUDA_LAUNCHED();
             }
         } else {
@@ -1009,14 +1007,15 @@ static int pippenger(typename H::jac *ret, const cz_gpu_bases *bh, const void *d
         H::to_jac(&t, &wins[w]);
         H::add(ret, ret, &t);
     }
-    if (pf->on)
+    if (pf->on) {
+        char acc[48] = "";
+        if (ba)
+            snprintf(acc, sizeof acc, " (batch-affine, %u streams a thread)", ba_k);
         fprintf(stderr,
                 "gpu msm: pippenger n = %zu, W = %u (%u of %u bits, %u of %u), groups of %u, %u "
                 "segments of %u, %u chunks of %u%s\n",
-                n, nwin, wt.nlow, wt.c, nwin - wt.nlow, wt.c + 1, g, nsegs, ls, pchunks, plen,
-                ba ? (ba_k == BA_STREAMS_MORE ? " (batch-affine, 64 streams a thread)"
-                                              : " (batch-affine, 32 streams a thread)")
-                   : "");
+                n, nwin, wt.nlow, wt.c, nwin - wt.nlow, wt.c + 1, g, nsegs, ls, pchunks, plen, acc);
+    }
 out:
     cudaFreeAsync(temp, st);
     cudaFreeAsync(seg, st);
