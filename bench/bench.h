@@ -18,6 +18,7 @@
 #include "cuzk/curve_id.h"
 #include "cuzk/err.h"
 #include "cuzk/threadpool.h"
+#include "cuzk/tuning.h"
 
 #define BENCH_OK    0
 #define BENCH_FAIL  1
@@ -47,7 +48,7 @@ typedef struct bench_opts {
     int split;           /* msm --split (GPU or CPU): -1 auto (default), 0 off, 1 on */
     int profile;         /* msm --profile: cz_tuning.msm_profile (phase times to stderr) */
     int accumulation;    /* msm --accumulation (GPU): a cz_acc_mode (default 0, auto), or 3: both
-                          * madd and batch-affine (bench_acc_names) */
+                          * madd and batch-affine (BENCH_ACC_BOTH) */
     char devname[256];   /* "cpu" or the GPU's name, set by bench_device_open */
     size_t pool_threads; /* the CPU pool's size, set by the subcommand */
 } bench_opts;
@@ -117,8 +118,8 @@ void bench_random_fr(void *out, cz_curve_id curve, size_t n, uint64_t seed);
 /* Scalar sets of msm --scalars. */
 enum { BENCH_SCALARS_UNIFORM, BENCH_SCALARS_BITS, BENCH_SCALARS_EQUAL, BENCH_SCALARS_POREP };
 extern const char *const bench_scalars_names[4];
-/* msm --accumulation: cz_acc_mode's names, then "both" (3) */
-extern const char *const bench_acc_names[4];
+/* msm --accumulation: a cz_acc_mode (cz_acc_mode_from_name), or "both": madd, then batch-affine */
+enum { BENCH_ACC_BOTH = CZ_ACC_BATCH_AFFINE + 1 };
 /* Reshapes n uniform scalars (bench_random_fr) in place: BITS keeps 1.3 % of them and makes the
  * rest 0 or 1 (half each; a Filecoin PoRep aux vector is 98.7 % bits), EQUAL copies the first
  * one everywhere (every digit of a window in one bucket: the most skewed load), POREP is BITS

@@ -289,10 +289,8 @@ int bench_cli_parse(bench_opts *o, int argc, char **argv) {
                 return bench_usage_error(cmd, "--split takes auto, on or off", v);
             o->split = strcmp(v, "auto") == 0 ? -1 : strcmp(v, "on") == 0;
         } else if (strcmp(a, "--accumulation") == 0 && is_msm) {
-            int k = 0;
-            while (k < 4 && strcmp(v, bench_acc_names[k]) != 0)
-                k++;
-            if (k == 4)
+            int k = strcmp(v, "both") == 0 ? BENCH_ACC_BOTH : cz_acc_mode_from_name(v);
+            if (k < 0)
                 return bench_usage_error(
                     cmd, "--accumulation takes auto, madd, batch-affine or both", v);
             o->accumulation = k;

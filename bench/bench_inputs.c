@@ -45,7 +45,6 @@ void bench_random_fr(void *out, cz_curve_id curve, size_t n, uint64_t seed) {
 }
 
 const char *const bench_scalars_names[4] = {"uniform", "bits", "equal", "porep"};
-const char *const bench_acc_names[4] = {"auto", "madd", "batch-affine", "both"};
 
 void bench_shape_scalars(void *s, cz_curve_id curve, size_t n, int kind, uint64_t seed) {
     uint64_t(*v)[4] = s, one[4];

@@ -98,7 +98,7 @@ static int run_mode(const bench_opts *o, msm_ctx *c, unsigned log_n, int copies,
     if (o->gpu) {
         cz_tuning tu;
         cz_tuning_get(&tu);
-        bench_json_str(&j, "accumulation", bench_acc_names[tu.gpu_msm_accumulation]);
+        bench_json_str(&j, "accumulation", cz_acc_mode_name(tu.gpu_msm_accumulation));
     }
     if (env != NULL)
         bench_json_str(&j, "env", env);
@@ -135,8 +135,9 @@ static int run_size(const bench_opts *o, cz_curve_id curve, unsigned log_n, cz_t
     }
     c.d_scalars = d_scalars;
     rc = BENCH_OK;
-    for (int acc = o->accumulation == 3 ? CZ_ACC_MADD : o->accumulation;
-         rc == BENCH_OK && acc <= (o->accumulation == 3 ? CZ_ACC_BATCH_AFFINE : o->accumulation);
+    for (int acc = o->accumulation == BENCH_ACC_BOTH ? CZ_ACC_MADD : o->accumulation;
+         rc == BENCH_OK &&
+         acc <= (o->accumulation == BENCH_ACC_BOTH ? CZ_ACC_BATCH_AFFINE : o->accumulation);
          acc++) {
         cz_tuning tu;
         cz_tuning_get(&tu);

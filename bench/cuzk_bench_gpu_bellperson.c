@@ -35,13 +35,15 @@ static int cmp_double(const void *a, const void *b) {
     return (x > y) - (x < y);
 }
 
+/* the accumulation argument "both": madd, then batch-affine */
+enum { ACC_BOTH = CZ_ACC_BATCH_AFFINE + 1 };
+
 int main(int argc, char **argv) {
     unsigned k = argc > 1 ? (unsigned)atoi(argv[1]) : 27;
     int runs = argc > 2 ? atoi(argv[2]) : 3;
     size_t threads = argc > 3 ? (size_t)atoi(argv[3]) : 0;
     const char *acc = argc > 4 ? argv[4] : "auto";
-    static const char *const acc_name[4] = {"auto", "madd", "batch-affine", "both"};
-    int acc_from = 0, acc_to;
+    int acc_from, acc_to;
     cz_threadpool *pool = NULL;
     cz_r1cs cs = {0};
     cz_assignment as = {0};
@@ -54,15 +56,14 @@ int main(int argc, char **argv) {
     uint64_t t;
 
     cz_errinfo_clear(&ei);
-    while (acc_from < 4 && strcmp(acc, acc_name[acc_from]) != 0)
-        acc_from++;
-    if (runs < 1 || runs > 100 || acc_from == 4) {
+    acc_from = strcmp(acc, "both") == 0 ? ACC_BOTH : cz_acc_mode_from_name(acc);
+    if (runs < 1 || runs > 100 || acc_from < 0) {
         fprintf(stderr, "usage: cuzk-bench-gpu-bellperson K [RUNS [THREADS "
                         "[auto|madd|batch-affine|both]]]\n");
         return 2;
     }
     acc_to = acc_from;
-    if (acc_from == 3) { /* both */
+    if (acc_from == ACC_BOTH) { /* both */
         acc_from = CZ_ACC_MADD;
         acc_to = CZ_ACC_BATCH_AFFINE;
     }
@@ -107,8 +108,9 @@ int main(int argc, char **argv) {
                    "\"warmup\":%s,\"gpu_ms\":%.3f,"
                    "\"ntt_ms\":%.3f,\"msm_h_ms\":%.3f,\"msm_l_ms\":%.3f,\"msm_a_ms\":%.3f,"
                    "\"msm_b1_ms\":%.3f,\"msm_b2_ms\":%.3f,\"upload_ms\":%.3f,\"total_ms\":%.3f}\n",
-                   k, acc_name[m], i, i == 0 ? "true" : "false", tm.gpu_ms, tm.ntt_ms, tm.msm_h_ms,
-                   tm.msm_c_ms, tm.msm_a_ms, tm.msm_b1_ms, tm.msm_b2_ms, tm.upload_ms, tm.total_ms);
+                   k, cz_acc_mode_name((cz_acc_mode)m), i, i == 0 ? "true" : "false", tm.gpu_ms,
+                   tm.ntt_ms, tm.msm_h_ms, tm.msm_c_ms, tm.msm_a_ms, tm.msm_b1_ms, tm.msm_b2_ms,
+                   tm.upload_ms, tm.total_ms);
             fflush(stdout);
             if (i > 0)
                 gpu[i - 1] = tm.gpu_ms;
@@ -117,7 +119,7 @@ int main(int argc, char **argv) {
         printf("{\"bench\":\"gpu-bellperson\",\"summary\":true,\"k\":%u,\"accumulation\":\"%s\","
                "\"runs\":%d,\"median_gpu_ms\":%.3f,\"min_gpu_ms\":%.3f,\"verified\":false,"
                "\"aux\":%zu,\"a_aux\":%zu,\"b_aux\":%zu}\n",
-               k, acc_name[m], runs, gpu[runs / 2], gpu[0], as.naux,
+               k, cz_acc_mode_name((cz_acc_mode)m), runs, gpu[runs / 2], gpu[0], as.naux,
                cz_density_popcount(as.a_aux_density, as.naux),
                cz_density_popcount(as.b_aux_density, as.naux));
     }

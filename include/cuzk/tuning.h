@@ -70,6 +70,10 @@ typedef struct cz_tuning {
 
 /* Checks the ranges above: CZ_ERANGE naming the field. */
 int cz_tuning_check(const cz_tuning *t, cz_errinfo *ei);
+/* "auto", "madd" or "batch-affine"; NULL for a value outside cz_acc_mode. */
+const char *cz_acc_mode_name(cz_acc_mode m);
+/* The cz_acc_mode of one of those names, or -1. */
+int cz_acc_mode_from_name(const char *name);
 /* Installs *t (a copy; NULL: the defaults). CZ_ERANGE (nothing changes) as cz_tuning_check. */
 int cz_tuning_set(const cz_tuning *t, cz_errinfo *ei);
 void cz_tuning_get(cz_tuning *out);

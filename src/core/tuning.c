@@ -7,6 +7,19 @@
 
 #include "cuzk/tuning.h"
 
+static const char *const acc_mode_names[] = {"auto", "madd", "batch-affine"};
+
+const char *cz_acc_mode_name(cz_acc_mode m) {
+    return (unsigned)m <= CZ_ACC_BATCH_AFFINE ? acc_mode_names[m] : NULL;
+}
+
+int cz_acc_mode_from_name(const char *name) {
+    for (int m = CZ_ACC_AUTO; m <= CZ_ACC_BATCH_AFFINE; m++)
+        if (strcmp(name, acc_mode_names[m]) == 0)
+            return m;
+    return -1;
+}
+
 static pthread_mutex_t tuning_lock = PTHREAD_MUTEX_INITIALIZER; /* guards tuning */
 static cz_tuning tuning;
 

@@ -112,10 +112,26 @@ static void test_threads(void) {
     CHECK_ERR(cz_tuning_set(NULL, NULL), CZ_OK);
 }
 
+/* The accumulation names the benchmarks take and print: each mode's name parses back to it; a
+ * value out of range has no name, an unknown name no mode. */
+static void test_acc_names(void) {
+    static const char *const want[] = {"auto", "madd", "batch-affine"};
+    for (int m = CZ_ACC_AUTO; m <= CZ_ACC_BATCH_AFFINE; m++) {
+        CHECK(strcmp(cz_acc_mode_name((cz_acc_mode)m), want[m]) == 0);
+        CHECK_EQ_INT(cz_acc_mode_from_name(want[m]), m);
+    }
+    CHECK(cz_acc_mode_name((cz_acc_mode)3) == NULL);
+    CHECK(cz_acc_mode_name((cz_acc_mode)-1) == NULL);
+    CHECK_EQ_INT(cz_acc_mode_from_name("both"), -1);
+    CHECK_EQ_INT(cz_acc_mode_from_name("Madd"), -1);
+    CHECK_EQ_INT(cz_acc_mode_from_name(""), -1);
+}
+
 static const test_case cases[] = {{"defaults", test_defaults},
                                   {"set_get", test_set_get},
                                   {"ranges", test_ranges},
-                                  {"threads", test_threads}};
+                                  {"threads", test_threads},
+                                  {"acc_names", test_acc_names}};
 
 int main(int argc, char **argv) {
     return test_main(argc, argv, cases, TEST_COUNT(cases));

@@ -53,7 +53,6 @@ static void teardown(void) {
 /* Every check of both curves with a window layout forced through the tuning (0, 0: derived),
  * up to 2^top (0: max_log), with the accumulation acc. */
 static void run_layout(unsigned windows, unsigned bits, unsigned top, cz_acc_mode acc) {
-    static const char *const acc_name[3] = {"auto", "madd", "batch-affine"};
     unsigned ml = top != 0 && top < max_log ? top : max_log;
     unsigned long failed = test_failed_count;
     cz_tuning tu = {0};
@@ -65,7 +64,7 @@ static void run_layout(unsigned windows, unsigned bits, unsigned top, cz_acc_mod
     test_msm_bls12381(pool, 14, ml);
     CZ_ASSERT(cz_tuning_set(NULL, NULL) == CZ_OK);
     printf("windows %u, window bits %u (0: derived) up to 2^%u, %s accumulation: %lu failures\n",
-           windows, bits, ml, acc_name[acc], test_failed_count - failed);
+           windows, bits, ml, cz_acc_mode_name(acc), test_failed_count - failed);
 }
 
 /* the default accumulation (auto: madd for the small sizes, batch-affine for the large), then
