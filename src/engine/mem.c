@@ -68,6 +68,7 @@ enum { PAY_POOL, PAY_RES, PAY_NONE };
 typedef struct part_wait {
     cz_mem *pool;
     cz_reservation *res;             /* the reservation being made */
+    uint64_t want;                   /* the bytes it asks for in all */
     uint64_t bytes[CZ_MEM_BUFS_MAX]; /* 0 = unused slot */
     unsigned adopted;                /* slots already taken over (bit i) */
 } part_wait;
@@ -428,19 +429,24 @@ void cz_mem_release(cz_mem *p, cz_reservation *res, uint64_t bytes) {
         moved = settle_idle(p, res, bytes, &dead);
         if (all)
             settle_inuse(p, res);
-        if (all && res->part) {
-            CZ_ASSERT(p->st.nparts > 0);
-            p->st.nparts--;
-        }
         pthread_mutex_unlock(&p->lock);
         free_entries(dead);
     }
     if (all)
-        res->part = 0;
-    if (all)
         cz_reservation_release_all(res);
     else if (res->budget != NULL)
         cz_reservation_release(res, bytes - moved);
+    /* The partition stops counting only once its bytes are back in the budget: a waiter that
+     * sees no partition holding memory (adopt) must find every byte it could get by waiting
+     * released already, else it frees idle buffers for bytes that were about to come back. */
+    if (all && res->part && p != NULL && charged(p)) {
+        pthread_mutex_lock(&p->lock);
+        CZ_ASSERT(p->st.nparts > 0);
+        p->st.nparts--;
+        pthread_mutex_unlock(&p->lock);
+    }
+    if (all)
+        res->part = 0;
 }
 
 /* The reclaim hook of a partition's wait (cz_mem_reserve; see the file comment). */
@@ -474,6 +480,15 @@ static uint64_t adopt(void *arg, uint64_t short_by) {
     pthread_mutex_unlock(&p->lock);
     if (got > 0)
         return got;
+    /* short_by was measured before this call: memory released since then is back in the budget.
+     * Measured again after busy, whatever busy no longer counts has released its bytes by now
+     * (cz_mem_release), so the trims below never free buffers for bytes that came back anyway. */
+    cz_budget_stats bs;
+    cz_budget_stats_get(&bs, p->res.budget);
+    uint64_t need = w->want - w->res->bytes, room = bs.total - bs.used;
+    if (need <= room)
+        return 0; /* it fits now: the budget grants it on its next look */
+    short_by = need - room < short_by ? need - room : short_by;
     /* Nothing to adopt: free what this partition cannot use; the buffers it could use only when
      * nothing else will give memory back (else waiting is cheaper than pinning them again, and
      * the partitions in flight will take them). */
@@ -488,7 +503,7 @@ static uint64_t adopt(void *arg, uint64_t short_by) {
 int cz_mem_reserve(cz_reservation *out, cz_mem *p, uint64_t bytes,
                    const uint64_t bufs[CZ_MEM_BUFS_MAX], int64_t timeout_ms,
                    cz_budget_abort_fn abort, void *abort_arg, cz_errinfo *ei) {
-    part_wait w = {p, out, {0}, 0};
+    part_wait w = {p, out, bytes, {0}, 0};
     int rc;
     CZ_ASSERT(p != NULL && charged(p));
     if (bufs != NULL)
