@@ -28,8 +28,14 @@ all: build
 setup:
 	@bash scripts/setup.sh
 
+# The kernels' CUDA targets (with nvcc): sm_90 machine code plus compute_90 PTX where a GPU is
+# present, compute_90 PTX alone where none is (CI): every kernel is still compiled, in under half
+# the time, and a GPU the build later runs on compiles the PTX when the library first loads.
+CUDA_ARCHS ?= $(if $(wildcard /dev/nvidia0),90-real;90-virtual,90-virtual)
+
 build:
-	cmake -S . -B $(BUILD) $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=Release >/dev/null
+	cmake -S . -B $(BUILD) $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=Release \
+	  "-DCMAKE_CUDA_ARCHITECTURES=$(CUDA_ARCHS)" >/dev/null
 	cmake --build $(BUILD) -j $(JOBS)
 
 build-asan:
