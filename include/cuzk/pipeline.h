@@ -55,6 +55,7 @@ typedef struct cz_part_times {
 /* What a workload's GPU-side steps get from the engine. */
 typedef struct cz_engine_device {
     int device;             /* CUDA device index, or -1 for the CPU backend */
+    int slot;               /* the engine's device slot (0 .. ndevices or cpu_devices - 1) */
     cz_threadpool *cpu;     /* gpu_threads pool: CPU work beside the kernels (G2 MSM, prep) */
     cz_threadpool *compute; /* the pool a CPU backend computes on (NULL with a GPU) */
     /* The device buffers of the partition at hand, one of the device's shared set (NULL on the
@@ -133,16 +134,21 @@ typedef struct cz_engine cz_engine;
 typedef struct cz_engine_config {
     int ndevices;                       /* GPUs to use (devices[0..n)); 0 = the CPU backend */
     int devices[CZ_ENGINE_MAX_DEVICES]; /* CUDA indices */
-    int workers_per_device;             /* GPU workers per device; 0 = 2 */
-    int partition_workers;              /* synthesis workers; 0 = 2 */
-    int synthesis_threads;              /* threads of the synthesis pool; 0 = all CPUs */
-    int gpu_threads;                    /* threads of the GPU-side CPU pool; 0 = all CPUs */
-    int finalizers;                     /* finalizer threads; 0 = all GPU workers */
-    cz_budget_config budget;            /* memory budget (when shared_budget is NULL) */
-    cz_budget *shared_budget;           /* or the caller's budget, not owned (e.g. shared with an
-                                         * SRS manager whose keys outlive the engine's jobs) */
-    cz_sched_config sched;              /* retention etc.; on_cancel is the engine's */
-    cz_timeline_emitter *timeline;      /* NULL: no timeline; not owned */
+    /* The CPU backend's device slots (ndevices = 0 only; 0 = 1, at most CZ_ENGINE_MAX_DEVICES):
+     * each has its own lock and workers_per_device workers, as a GPU has, and computes on the
+     * shared gpu_threads pool. With more than one, partitions spread over the slots as over
+     * several GPUs: the multi-GPU scheduling, tested without GPUs. */
+    int cpu_devices;
+    int workers_per_device;        /* GPU workers per device; 0 = 2 */
+    int partition_workers;         /* synthesis workers; 0 = 2 */
+    int synthesis_threads;         /* threads of the synthesis pool; 0 = all CPUs */
+    int gpu_threads;               /* threads of the GPU-side CPU pool; 0 = all CPUs */
+    int finalizers;                /* finalizer threads; 0 = all GPU workers */
+    cz_budget_config budget;       /* memory budget (when shared_budget is NULL) */
+    cz_budget *shared_budget;      /* or the caller's budget, not owned (e.g. shared with an
+                                    * SRS manager whose keys outlive the engine's jobs) */
+    cz_sched_config sched;         /* retention etc.; on_cancel is the engine's */
+    cz_timeline_emitter *timeline; /* NULL: no timeline; not owned */
     /* The memory manager's buffers of the partitions' vectors: pinned host memory when
      * ndevices > 0 unless pageable_buffers (pinned uploads are about 7x faster: docs/engine.md).
      * Buffers pass from partition to partition with their budget bytes (cz_mem_reserve), so a

@@ -6,7 +6,8 @@
  *
  * Threads: 1 dispatcher (dispatch.c), partition_workers synthesis workers (and, unless
  * urgent_synthesis < 0, one more that takes only Critical partitions from the head of synth_q,
- * which takes one of them beyond its bound for it), ndevices x workers_per_device GPU workers,
+ * which takes one of them beyond its bound for it), ndevices (or cpu_devices) x
+ * workers_per_device GPU workers,
  * `finalizers` finalizer threads, 1 deallocation thread. A partition is an `item` that moves
  * synth_q (ordered like gpu_q below, which is first in, first out within a priority; bounded by
  * the number of synthesis workers, so the dispatcher reserves memory at most that far ahead) ->
@@ -521,6 +522,19 @@ int cz_engine_create(cz_engine **out, const cz_engine_config *cfg, cz_errinfo *e
         cfg->workers_per_device < 0 || cfg->partition_workers < 0 || cfg->finalizers < 0 ||
         cfg->synthesis_threads < 0 || cfg->gpu_threads < 0)
         return cz_fail(ei, CZ_EINVAL, "engine: invalid configuration");
+    if (cfg->cpu_devices < 0 || cfg->cpu_devices > CZ_ENGINE_MAX_DEVICES ||
+        (cfg->cpu_devices > 1 && cfg->ndevices > 0))
+        return cz_fail(ei, CZ_EINVAL,
+                       "engine: cpu_devices = %d (the CPU backend's slots: 0 to %d, and only "
+                       "without GPUs)",
+                       cfg->cpu_devices, CZ_ENGINE_MAX_DEVICES);
+    for (int i = 0; i < cfg->ndevices; i++)
+        for (int j = 0; j < i; j++)
+            if (cfg->devices[i] == cfg->devices[j])
+                return cz_fail(ei, CZ_EINVAL,
+                               "engine: GPU %d is listed twice (devices %d and %d): one slot per "
+                               "GPU, more workers on it with workers_per_device",
+                               cfg->devices[i], j, i);
     e = calloc(1, sizeof *e);
     if (e == NULL)
         return cz_fail(ei, CZ_ENOMEM, "engine");
@@ -528,7 +542,7 @@ int cz_engine_create(cz_engine **out, const cz_engine_config *cfg, cz_errinfo *e
     e->tl = cfg->timeline;
     e->start_ns = cz_clock_now_ns();
     per = pos_or(cfg->workers_per_device, 2);
-    e->nslots = cfg->ndevices > 0 ? cfg->ndevices : 1;
+    e->nslots = cfg->ndevices > 0 ? cfg->ndevices : pos_or(cfg->cpu_devices, 1);
     e->nsynth = pos_or(cfg->partition_workers, 2);
     e->urgent = cfg->urgent_synthesis >= 0;
     e->ngpu = e->nslots * per;
@@ -545,6 +559,7 @@ int cz_engine_create(cz_engine **out, const cz_engine_config *cfg, cz_errinfo *e
     for (int i = 0; i < e->nslots; i++) {
         cz__fifo_lock_init(&e->dev[i].lock);
         e->dev[i].d.device = cfg->ndevices > 0 ? cfg->devices[i] : -1;
+        e->dev[i].d.slot = i;
         cz__dev_ws_init(&e->dev[i].ws, e->dev[i].d.device, i, per);
     }
     e->synth = calloc((size_t)(e->nsynth + e->urgent), sizeof *e->synth);

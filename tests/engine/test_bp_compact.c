@@ -2,7 +2,8 @@
  * Partitions that carry a compact witness through the engine (src/engine/bp_task.h): a circuit
  * with booleans and abc_on_gpu, its partitions synthesized compact (bits and the other values in
  * the pooled buffer), proven on the CPU backend (the witness expanded on the host, a, b, c from
- * the matrices there, the G2 MSM on the CPU) and, where there is a GPU, on it (the witness
+ * the matrices there, the G2 MSM on the CPU; with one device slot, then with two, over which
+ * the partitions spread as over two GPUs) and, where there is a GPU, on it (the witness
  * expanded on the device from the resident booleans, a, b, c from the resident matrices).
  *
  * Oracles: the engine verifies every job's proofs against the key's vk before the job is done
@@ -106,8 +107,10 @@ static const cz_workload_ops ops = {
     .destroy = destroy,
 };
 
-/* A job of NPARTS partitions of c on an engine of ndevices GPUs: done, its proofs equal want. */
-static void run(cz__bp_circuit *c, cz__bp_keys *keys, const uint8_t *want, int ndevices) {
+/* A job of NPARTS partitions of c on an engine of ndevices GPUs (0: the CPU backend with
+ * cpu_devices slots): done, its proofs equal want. */
+static void run(cz__bp_circuit *c, cz__bp_keys *keys, const uint8_t *want, int ndevices,
+                int cpu_devices) {
     cz_engine_config cfg;
     cz_engine *e = NULL;
     cz_workload wl;
@@ -118,6 +121,7 @@ static void run(cz__bp_circuit *c, cz__bp_keys *keys, const uint8_t *want, int n
     cz_errinfo_clear(&ei);
     memset(&cfg, 0, sizeof cfg);
     cfg.ndevices = ndevices;
+    cfg.cpu_devices = cpu_devices;
     cfg.partition_workers = 2;
     cfg.synthesis_threads = 2;
     cfg.gpu_threads = 2;
@@ -183,9 +187,10 @@ static void test_compact(void) {
         goto out;
     CHECK(c.r.booleans != NULL && c.nvals < c.r.nvars);
     cz__bp_keys_init(&keys, &params);
-    run(&c, &keys, want, 0);
+    run(&c, &keys, want, 0, 1);
+    run(&c, &keys, want, 0, 2); /* the partitions over two CPU device slots, as over two GPUs */
     if (cz_gpu_device_count(&ngpu, NULL) == CZ_OK && ngpu > 0)
-        run(&c, &keys, want, 1);
+        run(&c, &keys, want, 1, 0);
     else
         printf("no GPU: the compact partitions ran on the CPU backend only\n");
     cz__bp_keys_fini(&keys);

@@ -1,0 +1,282 @@
+/*
+ * Several devices, without GPUs: the CPU backend with cpu_devices = 2 (two device slots, each
+ * with its own lock and two workers, as two GPUs have) and a fake workload whose compute step
+ * records the slot it ran on.
+ *   - Spread: the partitions of one job run on both slots at once (a rendezvous in compute: the
+ *     first partition on a slot waits, up to 10 s, until the other slot computes too), every
+ *     partition's proof is right, both slots' busy time counts.
+ *   - A Critical job submitted in the middle of a long Normal one passes every Normal partition
+ *     still queued: between its synthesis and its compute, at most one Normal partition per GPU
+ *     worker (those the workers already held) and one per worker more (picked up in the moment
+ *     before it reaches the GPU queue) start computing, of the dozens still queued.
+ *   - The configuration: a GPU listed twice, or cpu_devices with GPUs or out of range, is
+ *     refused with a message naming it.
+ */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cuzk/pipeline.h"
+#include "test.h"
+
+#define SLOTS   2
+#define WORKERS 2 /* per slot */
+
+static pthread_mutex_t g_m = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t g_c = PTHREAD_COND_INITIALIZER;
+static int g_rendezvous;           /* compute waits for the other slot (case spread) */
+static int g_computing[SLOTS];     /* partitions in compute now, per slot; under g_m */
+static int g_both_at_once;         /* both slots were computing at one moment; under g_m */
+static int g_done_on[SLOTS];       /* partitions computed per slot; under g_m */
+static int g_trace[256], g_ntrace; /* compute starts: job id * 1000 + partition; under g_m */
+static atomic_int g_mark = -1;
+
+typedef struct fake {
+    int id;
+    int compute_us;
+} fake;
+
+typedef struct part {
+    int id;
+    uint32_t p;
+    uint8_t proof[8];
+} part;
+
+static void expected(uint8_t out[8], int id, uint32_t p) {
+    for (int i = 0; i < 8; i++)
+        out[i] = (uint8_t)(id * 31 + (int)p * 7 + i);
+}
+
+static int f_synth(void **out, void *ctx, uint32_t p, const cz_part_env *env, cz_part_times *t,
+                   cz_errinfo *ei) {
+    fake *f = ctx;
+    part *s = calloc(1, sizeof *s);
+    (void)env, (void)t;
+    if (s == NULL)
+        return cz_fail(ei, CZ_ENOMEM, "fake");
+    s->id = f->id;
+    s->p = p;
+    *out = s;
+    if (f->id == 2) { /* the Critical job: where the trace stands when it leaves synthesis */
+        pthread_mutex_lock(&g_m);
+        atomic_store(&g_mark, g_ntrace);
+        pthread_mutex_unlock(&g_m);
+    }
+    return CZ_OK;
+}
+
+static int f_prepare(void *pending, void *ctx, const cz_engine_device *dev, cz_part_times *t,
+                     cz_errinfo *ei) {
+    (void)pending, (void)ctx, (void)dev, (void)t, (void)ei;
+    return CZ_OK;
+}
+
+static int f_compute(void *pending, void *ctx, const cz_engine_device *dev, cz_part_times *t,
+                     cz_errinfo *ei) {
+    fake *f = ctx;
+    part *s = pending;
+    (void)t;
+    if (dev->device != -1 || dev->slot < 0 || dev->slot >= SLOTS)
+        return cz_fail(ei, CZ_EINTERNAL, "fake: device %d slot %d", dev->device, dev->slot);
+    pthread_mutex_lock(&g_m);
+    if (g_ntrace < (int)(sizeof g_trace / sizeof g_trace[0]))
+        g_trace[g_ntrace++] = s->id * 1000 + (int)s->p;
+    g_computing[dev->slot]++;
+    g_both_at_once |= g_computing[0] > 0 && g_computing[1] > 0;
+    pthread_cond_broadcast(&g_c);
+    if (g_rendezvous) {
+        struct timespec until;
+        clock_gettime(CLOCK_REALTIME, &until);
+        until.tv_sec += 10;
+        while (!g_both_at_once && pthread_cond_timedwait(&g_c, &g_m, &until) == 0)
+            ;
+    }
+    pthread_mutex_unlock(&g_m);
+    if (f->compute_us)
+        usleep((useconds_t)f->compute_us);
+    expected(s->proof, s->id, s->p);
+    pthread_mutex_lock(&g_m);
+    g_computing[dev->slot]--;
+    g_done_on[dev->slot]++;
+    pthread_mutex_unlock(&g_m);
+    return CZ_OK;
+}
+
+static int f_finish(cz_groth16_proof *proof, void *pending, void *ctx, cz_part_times *t,
+                    cz_errinfo *ei) {
+    part *s = pending;
+    (void)ctx, (void)t, (void)ei;
+    memset(proof, 0, sizeof *proof);
+    proof->curve = CZ_CURVE_BN254;
+    memcpy(&proof->u.bn254.a, s->proof, sizeof s->proof);
+    return CZ_OK;
+}
+
+static void f_free(void *v, void *ctx) {
+    (void)ctx;
+    free(v);
+}
+
+static int f_verify(void *ctx, const cz_groth16_proof *proofs, uint32_t nparts, cz_errinfo *ei) {
+    fake *f = ctx;
+    uint8_t want[8];
+    for (uint32_t p = 0; p < nparts; p++) {
+        expected(want, f->id, p);
+        if (memcmp(want, &proofs[p].u.bn254.a, sizeof want) != 0)
+            return cz_fail(ei, CZ_EVERIFY, "fake: job %d partition %u", f->id, p);
+    }
+    return CZ_OK;
+}
+
+static const cz_workload_ops f_ops = {.name = "devices-fake",
+                                      .synthesize = f_synth,
+                                      .prepare = f_prepare,
+                                      .compute = f_compute,
+                                      .finish = f_finish,
+                                      .part_free = f_free,
+                                      .verify = f_verify,
+                                      .destroy = free};
+
+static void submit(cz_engine *e, const char *key, cz_priority prio, int id, uint32_t nparts,
+                   int compute_us) {
+    fake *f = calloc(1, sizeof *f);
+    cz_errinfo ei;
+    CZ_ASSERT(f != NULL);
+    f->id = id;
+    f->compute_us = compute_us;
+    cz_workload wl = {&f_ops, f, nparts, CZ_KIND_OTHER, 1000, 600, {0}};
+    int rc = cz_engine_submit(NULL, e, key, prio, &wl, &ei);
+    CHECK_ERR(rc, CZ_OK);
+    if (rc != CZ_OK)
+        free(f);
+}
+
+static cz_job_state await_state(cz_engine *e, const char *key) {
+    cz_job *job = NULL;
+    cz_errinfo ei;
+    CHECK_ERR(cz_engine_await(&job, e, key, 120000, &ei), CZ_OK);
+    cz_job_state st = job != NULL ? cz_job_state_get(job) : CZ_JOB_QUEUED;
+    cz_job_unref(job);
+    return st;
+}
+
+static cz_engine *make_engine(void) {
+    cz_engine_config cfg;
+    cz_engine *e = NULL;
+    cz_errinfo ei;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.cpu_devices = SLOTS;
+    cfg.workers_per_device = WORKERS;
+    cfg.partition_workers = 2;
+    cfg.synthesis_threads = 1;
+    cfg.gpu_threads = 1;
+    cfg.budget.total_bytes = 1u << 20;
+    CHECK_ERR(cz_engine_create(&e, &cfg, &ei), CZ_OK);
+    return e;
+}
+
+static void reset(void) {
+    pthread_mutex_lock(&g_m);
+    memset(g_computing, 0, sizeof g_computing);
+    memset(g_done_on, 0, sizeof g_done_on);
+    g_both_at_once = 0;
+    g_ntrace = 0;
+    atomic_store(&g_mark, -1);
+    pthread_mutex_unlock(&g_m);
+}
+
+static void test_spread(void) {
+    cz_engine *e = make_engine();
+    cz_engine_stats st;
+    if (e == NULL)
+        return;
+    reset();
+    g_rendezvous = 1;
+    submit(e, "spread", CZ_PRIO_NORMAL, 1, 16, 1000);
+    CHECK_EQ_INT(await_state(e, "spread"), CZ_JOB_DONE); /* verified: every proof right */
+    g_rendezvous = 0;
+    pthread_mutex_lock(&g_m);
+    CHECK(g_both_at_once);
+    CHECK(g_done_on[0] > 0 && g_done_on[1] > 0 && g_done_on[0] + g_done_on[1] == 16);
+    pthread_mutex_unlock(&g_m);
+    cz_engine_stats_get(&st, e);
+    CHECK(st.ndevices == SLOTS && st.workers_per_device == WORKERS);
+    CHECK(st.device[0] == -1 && st.device[1] == -1);
+    CHECK(st.busy_ms[0] > 0 && st.busy_ms[1] > 0);
+    cz_engine_destroy(e);
+}
+
+static void test_critical_mid_batch(void) {
+    const int nnormal = 48;
+    cz_engine *e = make_engine();
+    cz_engine_stats st;
+    int before = 0, normal_left = 0, mark, at = -1;
+    if (e == NULL)
+        return;
+    reset();
+    submit(e, "batch", CZ_PRIO_NORMAL, 1, (uint32_t)nnormal, 10000);
+    for (int i = 0; i < 20000; i++) { /* a few of the batch's partitions done */
+        cz_engine_stats_get(&st, e);
+        if (st.parts_done >= 4)
+            break;
+        usleep(500);
+    }
+    submit(e, "winning", CZ_PRIO_CRITICAL, 2, 1, 0);
+    CHECK_EQ_INT(await_state(e, "winning"), CZ_JOB_DONE);
+    cz_engine_stats_get(&st, e);
+    normal_left = nnormal - (int)st.parts_done + 1; /* the Critical partition is one of them */
+    CHECK_EQ_INT(await_state(e, "batch"), CZ_JOB_DONE);
+    mark = atomic_load(&g_mark);
+    pthread_mutex_lock(&g_m);
+    for (int i = 0; i < g_ntrace; i++)
+        if (g_trace[i] / 1000 == 2)
+            at = i;
+    pthread_mutex_unlock(&g_m);
+    if (CHECK(mark >= 0 && at >= mark))
+        before = at - mark; /* batch partitions that started computing after it was ready */
+    printf("critical mid-batch: %d batch partitions started between its synthesis and its "
+           "compute; %d of %d were not done when it was\n",
+           before, normal_left, nnormal);
+    CHECK(before <= 2 * SLOTS * WORKERS);
+    CHECK(normal_left > 2 * SLOTS * WORKERS); /* enough left to tell an ordered queue from FIFO */
+    cz_engine_destroy(e);
+}
+
+static void refused(const cz_engine_config *cfg, const char *text) {
+    cz_engine *e = NULL;
+    cz_errinfo ei;
+    CHECK_ERR(cz_engine_create(&e, cfg, &ei), CZ_EINVAL);
+    if (!CHECK(strstr(ei.msg, text) != NULL))
+        fprintf(stderr, "  wanted \"%s\" in \"%s\"\n", text, ei.msg);
+    cz_engine_destroy(e);
+}
+
+static void test_config(void) {
+    cz_engine_config cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.ndevices = 2; /* refused before any device is touched */
+    cfg.devices[0] = cfg.devices[1] = 0;
+    refused(&cfg, "GPU 0 is listed twice");
+    cfg.devices[1] = 1;
+    cfg.cpu_devices = 2;
+    refused(&cfg, "cpu_devices = 2");
+    memset(&cfg, 0, sizeof cfg);
+    cfg.cpu_devices = CZ_ENGINE_MAX_DEVICES + 1;
+    refused(&cfg, "cpu_devices = 17");
+    cfg.cpu_devices = -1;
+    refused(&cfg, "cpu_devices = -1");
+}
+
+static const test_case cases[] = {
+    {"spread", test_spread},
+    {"critical_mid_batch", test_critical_mid_batch},
+    {"config", test_config},
+};
+
+int main(int argc, char **argv) {
+    return test_main(argc, argv, cases, TEST_COUNT(cases));
+}
