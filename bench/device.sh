@@ -87,7 +87,12 @@
 #           release) and starts at the daemon; RKEEP=1 keeps them after the phase too.
 #           RSWEEP=1,2,4: then cuzk-bench sweep of synthesis.partition_workers over those values
 #           (one daemon each, the key digest remembered in the shared state_dir, RCOUNT C2s with
-#           RCONC in flight after a warm-up); RABC="" skips the single daemons
+#           RCONC in flight after a warm-up); RABC="" skips the single daemons.
+#           RWINNING=1: a WinningPoSt 32 GiB key (setup winning-post) and request (fake-vanilla)
+#           beside the PoRep key; the daemon then proves RWCOUNT (5) WinningPoSts one at a time
+#           on the idle host, and RWCOUNT more RWDELAY (20) s into the batch of C2s, while every
+#           GPU worker holds a PoRep partition: their latencies against each other (issue: a
+#           WinningPoSt finds a GPU at once on a busy host)
 #   snap    (not in the default list) SnapDeals 32 GiB on GPU 0: cuzk-bench-snap-synth (one
 #           partition's synthesis on one core, its recording, and compact in chunks on all cores;
 #           SNOSYNTH=1 skips it), a fake update (cuzk filecoin fake-update, 16 partitions), a local key made on the device (setup snap-update --gpu,
@@ -444,6 +449,13 @@ porep_phase() {
     fi
     [ "${RSTAGE:-}" = key ] && { say "porep: key made, kept for RSTAGE=prove"; return; }
   fi
+  if [ -n "${RWINNING:-}" ] && [ ! -s "$T/fw/request.txt" ]; then
+    mkdir -p "$T/fw"
+    step porep-winning-setup 120 $X/cuzk filecoin setup winning-post --sector-size 32GiB \
+      --params-dir "$T/p" --seed 0104 --gpu &&
+      step porep-winning-fake 30 $X/cuzk filecoin fake-vanilla winning-post --sector-size 32GiB \
+        --sectors 1 --seed 9 -o "$T/fw" || say "porep: FAIL: no WinningPoSt key or request"
+  fi
   for abc in ${RABC-1}; do
     porep_daemon "$abc" "$T" "$SOCK"
   done
@@ -522,7 +534,17 @@ kind_daemon() {
   nvidia-smi --query-gpu=utilization.gpu,memory.used --format=csv,noheader,nounits -lms 500 \
     >"$O/$name-gpu-$abc.csv" 2>/dev/null &
   spid=$!
-  step $name-batch-$abc 300 $X/cuzk-bench -a "$SOCK" batch "$@" -c "$count" -j "$conc" --warmup 0
+  if [ "$name" = porep ] && [ -s "$T/fw/request.txt" ]; then
+    winning "$name-winning-idle-$abc" "$SOCK" "$T" 1
+    step $name-batch-$abc 300 $X/cuzk-bench -a "$SOCK" batch "$@" -c "$count" -j "$conc" \
+      --warmup 0 &
+    local bpid=$!
+    sleep "${RWDELAY:-20}"
+    winning "$name-winning-busy-$abc" "$SOCK" "$T" 0
+    wait $bpid
+  else
+    step $name-batch-$abc 300 $X/cuzk-bench -a "$SOCK" batch "$@" -c "$count" -j "$conc" --warmup 0
+  fi
   kill $spid 2>/dev/null
   grep -h '"summary"' "$O/$name-batch-$abc.log" | cut -c1-600 >>"$S"
   say "$name: GPU during the batch: $(awk -F', ' '{u += $1; if ($2 > m) m = $2; n++} END {if (n) printf "%d samples, mean utilization %.1f %%, peak memory %d MiB", n, u / n, m}' "$O/$name-gpu-$abc.csv")"
@@ -533,6 +555,14 @@ kind_daemon() {
   grep -hE 'digest|recorded|UNTRUSTED|resident|ERROR|WARN|out of' "$O/$name-daemon-$abc.log" |
     head -12 | cut -c1-300 >>"$S"
   say "$name: $(grep -c TIMELINE "$O/$name-daemon-$abc.log") timeline lines in $name-daemon-$abc.log"
+}
+
+# RWCOUNT (5) WinningPoSt Prove calls of $3/fw one at a time through the daemon at $2, after $4
+# warm-up calls, as step TAG ($1); the summary line (latencies) into the summary.
+winning() {
+  step "$1" 120 $X/cuzk-bench -a "$2" batch --workload winning-post --request "$3/fw" \
+    -c "${RWCOUNT:-5}" -j 1 --warmup "$4"
+  grep -h '"summary"' "$O/$1.log" | cut -c1-500 >>"$S"
 }
 
 porep_daemon() {
