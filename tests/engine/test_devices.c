@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "cuzk/pipeline.h"
+#include "engine_test_util.h"
 #include "test.h"
 
 #define SLOTS   2
@@ -155,15 +156,6 @@ static void submit(cz_engine *e, const char *key, cz_priority prio, int id, uint
         free(f);
 }
 
-static cz_job_state await_state(cz_engine *e, const char *key) {
-    cz_job *job = NULL;
-    cz_errinfo ei;
-    CHECK_ERR(cz_engine_await(&job, e, key, 120000, &ei), CZ_OK);
-    cz_job_state st = job != NULL ? cz_job_state_get(job) : CZ_JOB_QUEUED;
-    cz_job_unref(job);
-    return st;
-}
-
 static cz_engine *make_engine(void) {
     cz_engine_config cfg;
     cz_engine *e = NULL;
@@ -197,7 +189,7 @@ static void test_spread(void) {
     reset();
     g_rendezvous = 1;
     submit(e, "spread", CZ_PRIO_NORMAL, 1, 16, 1000);
-    CHECK_EQ_INT(await_state(e, "spread"), CZ_JOB_DONE); /* verified: every proof right */
+    CHECK_EQ_INT(engine_test_await(e, "spread"), CZ_JOB_DONE); /* verified: every proof right */
     g_rendezvous = 0;
     pthread_mutex_lock(&g_m);
     CHECK(g_both_at_once);
@@ -226,10 +218,10 @@ static void test_critical_mid_batch(void) {
         usleep(500);
     }
     submit(e, "winning", CZ_PRIO_CRITICAL, 2, 1, 0);
-    CHECK_EQ_INT(await_state(e, "winning"), CZ_JOB_DONE);
+    CHECK_EQ_INT(engine_test_await(e, "winning"), CZ_JOB_DONE);
     cz_engine_stats_get(&st, e);
     normal_left = nnormal - (int)st.parts_done + 1; /* the Critical partition is one of them */
-    CHECK_EQ_INT(await_state(e, "batch"), CZ_JOB_DONE);
+    CHECK_EQ_INT(engine_test_await(e, "batch"), CZ_JOB_DONE);
     mark = atomic_load(&g_mark);
     pthread_mutex_lock(&g_m);
     for (int i = 0; i < g_ntrace; i++)

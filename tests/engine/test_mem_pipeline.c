@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "cuzk/pipeline.h"
+#include "engine_test_util.h"
 #include "test.h"
 
 #define V    4096 /* a, b */
@@ -181,15 +182,6 @@ static void submit(cz_engine *e, const char *key, uint32_t nparts, int fail_at, 
         free(f);
 }
 
-static cz_job_state await_state(cz_engine *e, const char *key) {
-    cz_job *job = NULL;
-    cz_errinfo ei;
-    CHECK_ERR(cz_engine_await(&job, e, key, 120000, &ei), CZ_OK);
-    cz_job_state st = job != NULL ? cz_job_state_get(job) : CZ_JOB_QUEUED;
-    cz_job_unref(job);
-    return st;
-}
-
 static cz_engine *make_engine(cz_budget *b, int synth_workers) {
     cz_engine_config cfg;
     cz_engine *e = NULL;
@@ -253,7 +245,7 @@ static void test_churn(void) {
     CHECK_EQ_INT(over, 0);
     for (int j = 0; j < njobs; j++) {
         snprintf(key, sizeof key, "churn-%d", j);
-        CHECK_EQ_INT(await_state(e, key), CZ_JOB_DONE);
+        CHECK_EQ_INT(engine_test_await(e, key), CZ_JOB_DONE);
     }
     check_settled(e, b);
     cz_mem_stats st;
@@ -294,20 +286,20 @@ static void test_failures_and_cancel(void) {
     CHECK(there);
     CHECK_ERR(cz_engine_cancel(e, "gated", &ei), CZ_OK);
     gate_set(1);
-    CHECK_EQ_INT(await_state(e, "gated"), CZ_JOB_CANCELLED);
+    CHECK_EQ_INT(engine_test_await(e, "gated"), CZ_JOB_CANCELLED);
     check_settled(e, b);
     /* failures after the gets, before a and b come back, before the witness comes back; one job
      * at a time: with two in flight, a partition of one may wait for memory while an idle
      * buffer of a size it already holds comes back late from the other's failure, and the
      * manager frees that buffer for it (mem.c, the reserve's "cannot use" rule) */
     submit(e, "f-synth", 3, FAIL_SYNTH, 1, 0);
-    CHECK_EQ_INT(await_state(e, "f-synth"), CZ_JOB_FAILED);
+    CHECK_EQ_INT(engine_test_await(e, "f-synth"), CZ_JOB_FAILED);
     submit(e, "f-upload", 3, FAIL_UPLOAD, 0, 0);
-    CHECK_EQ_INT(await_state(e, "f-upload"), CZ_JOB_FAILED);
+    CHECK_EQ_INT(engine_test_await(e, "f-upload"), CZ_JOB_FAILED);
     submit(e, "f-finish", 3, FAIL_FINISH, 2, 0);
-    CHECK_EQ_INT(await_state(e, "f-finish"), CZ_JOB_FAILED);
+    CHECK_EQ_INT(engine_test_await(e, "f-finish"), CZ_JOB_FAILED);
     submit(e, "ok", 3, FAIL_NONE, 0, 0);
-    CHECK_EQ_INT(await_state(e, "ok"), CZ_JOB_DONE);
+    CHECK_EQ_INT(engine_test_await(e, "ok"), CZ_JOB_DONE);
     check_settled(e, b);
     cz_mem_stats st;
     cz_mem_stats_get(&st, cz_engine_mem(e));
@@ -352,7 +344,7 @@ static void test_prefill(void) {
     }
     for (int j = 0; j < njobs; j++) {
         snprintf(key, sizeof key, "prefilled-%d", j);
-        CHECK_EQ_INT(await_state(e, key), CZ_JOB_DONE);
+        CHECK_EQ_INT(engine_test_await(e, key), CZ_JOB_DONE);
     }
     check_settled(e, b);
     cz_mem_stats_get(&st, cz_engine_mem(e));
