@@ -29,6 +29,7 @@
 #include "cuzk/tuning.h"
 #include "cuzk/workload.h"
 #include "daemon/http.h"
+#include "engine/engine_test_util.h"
 #include "test.h"
 
 /* ---- a fake workload: proof of partition p is 8 bytes of p; fail_p fails in compute ---- */
@@ -113,15 +114,6 @@ static void submit_fake(cz_engine *e, const char *key, uint32_t nparts, uint32_t
     f->gated = gated;
     cz_workload wl = {&fk_ops, f, nparts, CZ_KIND_OTHER, 4096, 1024, {0}};
     CHECK(cz_engine_submit(NULL, e, key, CZ_PRIO_HIGH, &wl, &ei) == CZ_OK);
-}
-
-static cz_job_state await_state(cz_engine *e, const char *key) {
-    cz_job *job = NULL;
-    cz_errinfo ei;
-    CHECK_ERR(cz_engine_await(&job, e, key, 120000, &ei), CZ_OK);
-    cz_job_state st = job != NULL ? cz_job_state_get(job) : CZ_JOB_QUEUED;
-    cz_job_unref(job);
-    return st;
 }
 
 static void *read_file(const char *path, size_t *len) {
@@ -600,9 +592,9 @@ static void test_http(void) {
     }
     submit_fake(e, "fail3", 3, 1, 0);
     njobs++;
-    CHECK_EQ_INT(await_state(e, "zkey0"), CZ_JOB_DONE);
-    CHECK_EQ_INT(await_state(e, "zkey1"), CZ_JOB_DONE);
-    CHECK_EQ_INT(await_state(e, "fail3"), CZ_JOB_FAILED);
+    CHECK_EQ_INT(engine_test_await(e, "zkey0"), CZ_JOB_DONE);
+    CHECK_EQ_INT(engine_test_await(e, "zkey1"), CZ_JOB_DONE);
+    CHECK_EQ_INT(engine_test_await(e, "fail3"), CZ_JOB_FAILED);
     /* A finished job drops its key reference on the engine's deallocation thread, just after it
      * is DONE: wait for that, so the documents below and the stats read after them agree. */
     for (int i = 0; i < 10000; i++) {
@@ -643,7 +635,7 @@ static void test_http(void) {
     g_open = 1;
     pthread_cond_broadcast(&g_c);
     pthread_mutex_unlock(&g_m);
-    CHECK_EQ_INT(await_state(e, "held"), CZ_JOB_DONE);
+    CHECK_EQ_INT(engine_test_await(e, "held"), CZ_JOB_DONE);
 
     /* idle: every number settled; the counters are the jobs this test submitted */
     doc = cz_http_status_json(e, srs);

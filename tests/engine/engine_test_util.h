@@ -1,5 +1,6 @@
 /*
- * What the engine tests share: waiting for a job's end.
+ * What the tests of an engine share (tests/engine, and the daemon's HTTP test): waiting for a
+ * job's end.
  */
 #ifndef CUZK_TESTS_ENGINE_TEST_UTIL_H
 #define CUZK_TESTS_ENGINE_TEST_UTIL_H
