@@ -19,6 +19,7 @@
 #include "cuzk/err.h"
 #include "cuzk/threadpool.h"
 #include "cuzk/tuning.h"
+#include "bench_util.h" /* BENCH_ACC_BOTH, bench_acc_from_name */
 
 #define BENCH_OK    0
 #define BENCH_FAIL  1
@@ -118,8 +119,6 @@ void bench_random_fr(void *out, cz_curve_id curve, size_t n, uint64_t seed);
 /* Scalar sets of msm --scalars. */
 enum { BENCH_SCALARS_UNIFORM, BENCH_SCALARS_BITS, BENCH_SCALARS_EQUAL, BENCH_SCALARS_POREP };
 extern const char *const bench_scalars_names[4];
-/* msm --accumulation: a cz_acc_mode (cz_acc_mode_from_name), or "both": madd, then batch-affine */
-enum { BENCH_ACC_BOTH = CZ_ACC_BATCH_AFFINE + 1 };
 /* Reshapes n uniform scalars (bench_random_fr) in place: BITS keeps 1.3 % of them and makes the
  * rest 0 or 1 (half each; a Filecoin PoRep aux vector is 98.7 % bits), EQUAL copies the first
  * one everywhere (every digit of a window in one bucket: the most skewed load), POREP is BITS

@@ -289,7 +289,7 @@ int bench_cli_parse(bench_opts *o, int argc, char **argv) {
                 return bench_usage_error(cmd, "--split takes auto, on or off", v);
             o->split = strcmp(v, "auto") == 0 ? -1 : strcmp(v, "on") == 0;
         } else if (strcmp(a, "--accumulation") == 0 && is_msm) {
-            int k = strcmp(v, "both") == 0 ? BENCH_ACC_BOTH : cz_acc_mode_from_name(v);
+            int k = bench_acc_from_name(v);
             if (k < 0)
                 return bench_usage_error(
                     cmd, "--accumulation takes auto, madd, batch-affine or both", v);

@@ -17,6 +17,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "cuzk/tuning.h"
+
 typedef struct {
     double median, min, max;
 } bench_stats;
@@ -31,6 +33,13 @@ static inline uint64_t bench_now_ns(void) {
 static inline int bench_cmp_double(const void *a, const void *b) {
     double x = *(const double *)a, y = *(const double *)b;
     return (x > y) - (x < y);
+}
+
+/* An accumulation argument of the MSM benchmarks: a cz_acc_mode by its name (auto, madd,
+ * batch-affine), or "both" (BENCH_ACC_BOTH: madd, then batch-affine); -1 for anything else. */
+enum { BENCH_ACC_BOTH = CZ_ACC_BATCH_AFFINE + 1 };
+static inline int bench_acc_from_name(const char *name) {
+    return strcmp(name, "both") == 0 ? BENCH_ACC_BOTH : cz_acc_mode_from_name(name);
 }
 
 /* Median, min and max of n samples (sorts v in place; n >= 1). */

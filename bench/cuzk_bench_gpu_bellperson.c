@@ -29,14 +29,7 @@
 #include "cuzk/porep_synth.h"
 #include "cuzk/threadpool.h"
 #include "cuzk/tuning.h"
-
-static int cmp_double(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-/* the accumulation argument "both": madd, then batch-affine */
-enum { ACC_BOTH = CZ_ACC_BATCH_AFFINE + 1 };
+#include "bench_util.h"
 
 int main(int argc, char **argv) {
     unsigned k = argc > 1 ? (unsigned)atoi(argv[1]) : 27;
@@ -56,14 +49,14 @@ int main(int argc, char **argv) {
     uint64_t t;
 
     cz_errinfo_clear(&ei);
-    acc_from = strcmp(acc, "both") == 0 ? ACC_BOTH : cz_acc_mode_from_name(acc);
+    acc_from = bench_acc_from_name(acc);
     if (runs < 1 || runs > 100 || acc_from < 0) {
         fprintf(stderr, "usage: cuzk-bench-gpu-bellperson K [RUNS [THREADS "
                         "[auto|madd|batch-affine|both]]]\n");
         return 2;
     }
     acc_to = acc_from;
-    if (acc_from == ACC_BOTH) { /* both */
+    if (acc_from == BENCH_ACC_BOTH) {
         acc_from = CZ_ACC_MADD;
         acc_to = CZ_ACC_BATCH_AFFINE;
     }
@@ -115,7 +108,7 @@ int main(int argc, char **argv) {
             if (i > 0)
                 gpu[i - 1] = tm.gpu_ms;
         }
-        qsort(gpu, (size_t)runs, sizeof *gpu, cmp_double);
+        qsort(gpu, (size_t)runs, sizeof *gpu, bench_cmp_double);
         printf("{\"bench\":\"gpu-bellperson\",\"summary\":true,\"k\":%u,\"accumulation\":\"%s\","
                "\"runs\":%d,\"median_gpu_ms\":%.3f,\"min_gpu_ms\":%.3f,\"verified\":false,"
                "\"aux\":%zu,\"a_aux\":%zu,\"b_aux\":%zu}\n",
