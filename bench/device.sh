@@ -348,11 +348,7 @@ post_phase() {
   # the reference of the GPU line: the PoRep-shaped bellperson partition of 2^27 (phase bp)
   step post-ref-bp 240 $X/cuzk-bench-gpu-bellperson 27 2
   grep -h '"summary"' "$O/post-ref-bp.log" >>"$S"
-  mkdir -p "$T/p" "$T/fw"
-  step post-setup 120 $X/cuzk filecoin setup winning-post --sector-size 32GiB --params-dir "$T/p" \
-    --seed 0104
-  step post-fake 30 $X/cuzk filecoin fake-vanilla winning-post --sector-size 32GiB --sectors 1 \
-    --seed 9 -o "$T/fw"
+  winning_inputs post "$T"
   cat >"$T/cuzk.toml" <<EOF
 [daemon]
 listen = "$SOCK"
@@ -368,9 +364,7 @@ EOF
     $X/cuzk-bench -a "$SOCK" status >/dev/null 2>&1 && break
     sleep 0.2
   done
-  step post-winning 150 $X/cuzk-bench -a "$SOCK" batch --workload winning-post --request "$T/fw" \
-    -c "${WCOUNT:-10}" -j 1 --warmup 2
-  grep -h '"summary"' "$O/post-winning.log" | cut -c1-500 >>"$S"
+  winning post-winning "$SOCK" "$T" 2 "${WCOUNT:-10}"
   kill -TERM $dpid
   wait $dpid
   say "post: daemon exit $?"
@@ -450,11 +444,7 @@ porep_phase() {
     [ "${RSTAGE:-}" = key ] && { say "porep: key made, kept for RSTAGE=prove"; return; }
   fi
   if [ -n "${RWINNING:-}" ] && [ ! -s "$T/fw/request.txt" ]; then
-    mkdir -p "$T/fw"
-    step porep-winning-setup 120 $X/cuzk filecoin setup winning-post --sector-size 32GiB \
-      --params-dir "$T/p" --seed 0104 --gpu &&
-      step porep-winning-fake 30 $X/cuzk filecoin fake-vanilla winning-post --sector-size 32GiB \
-        --sectors 1 --seed 9 -o "$T/fw" || say "porep: FAIL: no WinningPoSt key or request"
+    winning_inputs porep-winning "$T" --gpu || say "porep: FAIL: no WinningPoSt key or request"
   fi
   for abc in ${RABC-1}; do
     porep_daemon "$abc" "$T" "$SOCK"
@@ -534,17 +524,18 @@ kind_daemon() {
   nvidia-smi --query-gpu=utilization.gpu,memory.used --format=csv,noheader,nounits -lms 500 \
     >"$O/$name-gpu-$abc.csv" 2>/dev/null &
   spid=$!
-  if [ "$name" = porep ] && [ -s "$T/fw/request.txt" ]; then
-    winning "$name-winning-idle-$abc" "$SOCK" "$T" 1
-    step $name-batch-$abc 300 $X/cuzk-bench -a "$SOCK" batch "$@" -c "$count" -j "$conc" \
-      --warmup 0 &
-    local bpid=$!
+  # with a WinningPoSt request beside the key (porep, RWINNING): its latency on the idle daemon,
+  # then RWDELAY s into the batch
+  local win=0 bpid
+  [ "$name" = porep ] && [ -s "$T/fw/request.txt" ] && win=1
+  [ $win = 1 ] && winning "$name-winning-idle-$abc" "$SOCK" "$T" 1 "${RWCOUNT:-5}"
+  step $name-batch-$abc 300 $X/cuzk-bench -a "$SOCK" batch "$@" -c "$count" -j "$conc" --warmup 0 &
+  bpid=$!
+  if [ $win = 1 ]; then
     sleep "${RWDELAY:-20}"
-    winning "$name-winning-busy-$abc" "$SOCK" "$T" 0
-    wait $bpid
-  else
-    step $name-batch-$abc 300 $X/cuzk-bench -a "$SOCK" batch "$@" -c "$count" -j "$conc" --warmup 0
+    winning "$name-winning-busy-$abc" "$SOCK" "$T" 0 "${RWCOUNT:-5}"
   fi
+  wait $bpid
   kill $spid 2>/dev/null
   grep -h '"summary"' "$O/$name-batch-$abc.log" | cut -c1-600 >>"$S"
   say "$name: GPU during the batch: $(awk -F', ' '{u += $1; if ($2 > m) m = $2; n++} END {if (n) printf "%d samples, mean utilization %.1f %%, peak memory %d MiB", n, u / n, m}' "$O/$name-gpu-$abc.csv")"
@@ -557,11 +548,24 @@ kind_daemon() {
   say "$name: $(grep -c TIMELINE "$O/$name-daemon-$abc.log") timeline lines in $name-daemon-$abc.log"
 }
 
-# RWCOUNT (5) WinningPoSt Prove calls of $3/fw one at a time through the daemon at $2, after $4
-# warm-up calls, as step TAG ($1); the summary line (latencies) into the summary.
+# A WinningPoSt 32 GiB key into $2/p and a request into $2/fw (steps $1-setup and $1-fake; more
+# arguments go to the setup, e.g. --gpu); 1 where either fails. X, O, S, say and step come from run.
+winning_inputs() {
+  local tag=$1 T=$2 rc=0
+  shift 2
+  mkdir -p "$T/p" "$T/fw"
+  step $tag-setup 120 $X/cuzk filecoin setup winning-post --sector-size 32GiB --params-dir "$T/p" \
+    --seed 0104 "$@" || rc=1
+  step $tag-fake 30 $X/cuzk filecoin fake-vanilla winning-post --sector-size 32GiB --sectors 1 \
+    --seed 9 -o "$T/fw" || rc=1
+  return $rc
+}
+
+# $5 WinningPoSt Prove calls of $3/fw one at a time through the daemon at $2, after $4 warm-up
+# calls, as step $1; its summary line (the latencies) into the summary.
 winning() {
-  step "$1" 120 $X/cuzk-bench -a "$2" batch --workload winning-post --request "$3/fw" \
-    -c "${RWCOUNT:-5}" -j 1 --warmup "$4"
+  step "$1" 150 $X/cuzk-bench -a "$2" batch --workload winning-post --request "$3/fw" -c "$5" \
+    -j 1 --warmup "$4"
   grep -h '"summary"' "$O/$1.log" | cut -c1-500 >>"$S"
 }
 
