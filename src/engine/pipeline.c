@@ -289,13 +289,19 @@ static void ws_done(gpu_worker *w) {
     w->d.ws = NULL;
 }
 
-static void gpu_part(gpu_worker *w, item *it) {
+/* A partition that is a Critical job's (its GPU queue order says so). */
+static int is_critical(const item *it) {
+    return it->node.order < QUEUE_CRITICAL_BELOW;
+}
+
+/* The steps of partition it before its kernel region: pickup, prepare, its device buffers, upload.
+ * held: the worker holds the device lock and keeps its buffers (w->d.ws) for it. 0: ready; -1: it
+ * ended (cancelled or failed). */
+static int gpu_ready(gpu_worker *w, item *it, int held) {
     cz_engine *e = w->e;
-    dev_slot *ds = &e->dev[w->slot];
     const cz_workload *wl = &it->pj->wl;
     cz_errinfo ei;
-    uint64_t t0, t_locked;
-    double wait_ms, held_ms;
+    uint64_t t0;
     int rc;
 
     snprintf(it->worker, sizeof it->worker, "gpu%d.%d", w->slot, w->index);
@@ -303,46 +309,50 @@ static void gpu_part(gpu_worker *w, item *it) {
     cz__pace_leave(it);
     if (cz_job_should_stop(it->job)) {
         cz__end_part(it, CZ_ECANCELED, NULL);
-        return;
+        return -1;
     }
     cz_errinfo_clear(&ei);
     t0 = cz_clock_now_ns();
     rc = wl->ops->prepare(it->part, wl->ctx, &w->d, &it->t, &ei);
     if (rc != CZ_OK) {
         cz__fail_part(it, rc, &ei, "prepare");
-        return;
+        return -1;
     }
     it->t.prep += ms_since(t0);
-    if ((rc = ws_for(w, it, &ei)) != CZ_OK) {
+    if (!held && (rc = ws_for(w, it, &ei)) != CZ_OK) {
         ws_done(w);
         cz__fail_part(it, rc, &ei, "device memory");
-        return;
+        return -1;
     }
     if (wl->ops->upload != NULL &&
         (rc = wl->ops->upload(it->part, wl->ctx, &w->d, &it->t, &ei)) != CZ_OK) {
-        ws_done(w);
+        if (!held)
+            ws_done(w);
         cz__fail_part(it, rc, &ei, "upload");
-        return;
+        return -1;
     }
+    return 0;
+}
 
-    t0 = cz_clock_now_ns();
-    cz__fifo_lock_acquire(&ds->lock);
-    t_locked = cz_clock_now_ns();
-    wait_ms = (double)(t_locked - t0) / 1e6;
-    pthread_mutex_lock(&e->stats_lock);
-    ds->busy_now = 1;
-    pthread_mutex_unlock(&e->stats_lock);
+/* Partition it's kernel region, the device lock held (after wait_ms waiting for it); the
+ * worker's device buffers stay with it. Then the partition goes on to a finalizer, or fails. */
+static void gpu_region(gpu_worker *w, item *it, double wait_ms) {
+    cz_engine *e = w->e;
+    dev_slot *ds = &e->dev[w->slot];
+    const cz_workload *wl = &it->pj->wl;
+    cz_errinfo ei;
+    uint64_t t0 = cz_clock_now_ns();
+    double held_ms;
+    int rc;
+
+    cz_errinfo_clear(&ei);
     emit(e, CZ_TL_GPU_START, it, NULL);
     rc = wl->ops->compute(it->part, wl->ctx, &w->d, &it->t, &ei);
-    ws_done(w);
-    held_ms = ms_since(t_locked);
+    held_ms = ms_since(t0);
     emit(e, CZ_TL_GPU_END, it, "gpu_ms=%.3f", held_ms);
-    pthread_mutex_lock(&e->stats_lock); /* before the device lock goes: the next holder sets 1 */
+    pthread_mutex_lock(&e->stats_lock);
     ds->busy_ms += held_ms;
-    ds->busy_now = 0;
     pthread_mutex_unlock(&e->stats_lock);
-    cz__fifo_lock_release(&ds->lock);
-
     if (cz_timeline_emitter_enabled(e->tl)) {
         cz_timeline_emit_stage(e->tl, cz_job_key(it->job), (int)it->p, it->worker,
                                CZ_TL_STAGE_LOCK_WAIT, wait_ms);
@@ -359,6 +369,57 @@ static void gpu_part(gpu_worker *w, item *it) {
     cz__workq_push(&e->fin_q, &it->node);
 }
 
+/* The next Critical partition in the GPU queue for the worker that holds the device lock, if its
+ * device buffers can take it (the workload's reserve step; without buffers, compute uploads
+ * under the lock as for any partition of the device); NULL: none, or one that needs buffers of
+ * its own, in *later (the worker takes it as a new partition once the lock is let go). */
+static item *critical_next(gpu_worker *w, item **later) {
+    item *it = (item *)cz__workq_try_pop_below(&w->e->gpu_q, QUEUE_CRITICAL_BELOW);
+    cz_errinfo ei;
+    if (it == NULL || w->d.ws == NULL || it->pj->wl.ops->reserve == NULL)
+        return it;
+    cz_errinfo_clear(&ei);
+    if (it->pj->wl.ops->reserve(it->pj->wl.ctx, &w->d, &ei) == CZ_OK)
+        return it;
+    CZ_LOG_INFO("engine: GPU %d: a Critical partition needs device buffers of its own: %s",
+                w->d.device, ei.msg);
+    *later = it;
+    return NULL;
+}
+
+/* A partition from its pickup to its kernel region's end. The device lock is granted in order
+ * of request, a Critical partition's before the others (cz__fifo_lock); and before the holder
+ * lets it go, it computes every Critical partition waiting in the GPU queue (a WinningPoSt that
+ * arrives while every worker holds a partition of a batch): such a partition waits for the
+ * kernel region in progress, not for every partition the device's workers hold. Returns a
+ * Critical partition to take next as a new one (critical_next), or NULL. */
+static item *gpu_part(gpu_worker *w, item *it) {
+    cz_engine *e = w->e;
+    dev_slot *ds = &e->dev[w->slot];
+    item *later = NULL;
+    uint64_t t0;
+    double wait_ms;
+
+    if (gpu_ready(w, it, 0) != 0)
+        return NULL;
+    t0 = cz_clock_now_ns();
+    cz__fifo_lock_acquire(&ds->lock, is_critical(it));
+    wait_ms = ms_since(t0);
+    pthread_mutex_lock(&e->stats_lock);
+    ds->busy_now = 1;
+    pthread_mutex_unlock(&e->stats_lock);
+    gpu_region(w, it, wait_ms);
+    while ((it = critical_next(w, &later)) != NULL)
+        if (gpu_ready(w, it, 1) == 0)
+            gpu_region(w, it, 0);
+    ws_done(w);
+    pthread_mutex_lock(&e->stats_lock); /* before the device lock goes: the next holder sets 1 */
+    ds->busy_now = 0;
+    pthread_mutex_unlock(&e->stats_lock);
+    cz__fifo_lock_release(&ds->lock);
+    return later;
+}
+
 /* A GPU worker. On a GPU each partition gets device buffers for its inputs from the device's
  * shared set (ws_for), so the uploads run before the worker takes the device lock and nothing is
  * allocated per partition; without them (the device refused) compute uploads under the lock, as
@@ -369,7 +430,8 @@ static void *gpu_main(void *arg) {
     w->d = w->e->dev[w->slot].d;
     w->d.ws = NULL;
     while ((n = cz__workq_pop(&w->e->gpu_q)) != NULL)
-        gpu_part(w, (item *)n);
+        for (item *it = (item *)n; it != NULL;)
+            it = gpu_part(w, it);
     return NULL;
 }
 

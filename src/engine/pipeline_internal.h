@@ -49,7 +49,7 @@ typedef struct gpu_worker {
 
 typedef struct dev_slot {
     cz_engine_device d;
-    cz__fifo_lock lock; /* held around compute only, granted first come first served */
+    cz__fifo_lock lock; /* held around compute only; in order of request, Critical first */
     cz__dev_ws ws;      /* the device buffers its workers share */
     double busy_ms;     /* lock held, summed (under e->stats_lock) */
     int busy_now;       /* the lock is held (under e->stats_lock) */

@@ -96,6 +96,15 @@ cz__wq_node *cz__workq_pop_below(cz__workq *q, uint64_t bound) {
     return n;
 }
 
+cz__wq_node *cz__workq_try_pop_below(cz__workq *q, uint64_t bound) {
+    cz__wq_node *n = NULL;
+    pthread_mutex_lock(&q->lock);
+    if (q->head != NULL && q->head->order < bound)
+        n = take_head(q);
+    pthread_mutex_unlock(&q->lock);
+    return n;
+}
+
 void cz__workq_close(cz__workq *q) {
     pthread_mutex_lock(&q->lock);
     q->closed = 1;

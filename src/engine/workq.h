@@ -5,8 +5,9 @@
  * > 0 makes push wait while the queue is full (push_ordered_over: while it holds capacity + over
  * nodes). pop takes the head; pop_below only a head whose order is below a bound (a consumer
  * for the most urgent nodes; pushes wake every waiting consumer, so none misses a node meant for
- * it). close() wakes everyone: pop then returns what is left and NULL once empty, pop_below NULL
- * once no head below its bound is left; push after close is a bug (CZ_ASSERT).
+ * it); try_pop_below the same without waiting. close() wakes everyone: pop then returns what is
+ * left and NULL once empty, pop_below NULL once no head below its bound is left; push after close
+ * is a bug (CZ_ASSERT).
  */
 #ifndef CUZK_ENGINE_WORKQ_H
 #define CUZK_ENGINE_WORKQ_H
@@ -38,6 +39,8 @@ void cz__workq_push_ordered_over(cz__workq *q, cz__wq_node *n, size_t over);
 cz__wq_node *cz__workq_pop(cz__workq *q);
 /* Waits for a head with order < bound; NULL once the queue is closed and has none. */
 cz__wq_node *cz__workq_pop_below(cz__workq *q, uint64_t bound);
+/* The head if its order is below bound, else NULL at once (also once closed). */
+cz__wq_node *cz__workq_try_pop_below(cz__workq *q, uint64_t bound);
 void cz__workq_close(cz__workq *q);
 size_t cz__workq_count(cz__workq *q);
 

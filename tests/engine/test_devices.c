@@ -9,6 +9,11 @@
  *     still queued: between its synthesis and its compute, at most one Normal partition per GPU
  *     worker (those the workers already held) and one per worker more (picked up in the moment
  *     before it reaches the GPU queue) start computing, of the dozens still queued.
+ *   - It also passes the partitions the workers hold: on one slot with six workers, each holding
+ *     a Normal partition and waiting for the device, at most two Normal partitions start
+ *     computing between its synthesis and its compute (the kernel region in progress hands the
+ *     device to it; one more where a region ended in the moment before it reached the GPU
+ *     queue), where first-come-first-served would start the five the other workers hold.
  *   - The configuration: a GPU listed twice, or cpu_devices with GPUs or out of range, is
  *     refused with a message naming it.
  */
@@ -156,13 +161,13 @@ static void submit(cz_engine *e, const char *key, cz_priority prio, int id, uint
         free(f);
 }
 
-static cz_engine *make_engine(void) {
+static cz_engine *make_engine(int slots, int workers) {
     cz_engine_config cfg;
     cz_engine *e = NULL;
     cz_errinfo ei;
     memset(&cfg, 0, sizeof cfg);
-    cfg.cpu_devices = SLOTS;
-    cfg.workers_per_device = WORKERS;
+    cfg.cpu_devices = slots;
+    cfg.workers_per_device = workers;
     cfg.partition_workers = 2;
     cfg.synthesis_threads = 1;
     cfg.gpu_threads = 1;
@@ -182,7 +187,7 @@ static void reset(void) {
 }
 
 static void test_spread(void) {
-    cz_engine *e = make_engine();
+    cz_engine *e = make_engine(SLOTS, WORKERS);
     cz_engine_stats st;
     if (e == NULL)
         return;
@@ -202,13 +207,15 @@ static void test_spread(void) {
     cz_engine_destroy(e);
 }
 
-static void test_critical_mid_batch(void) {
-    const int nnormal = 48;
-    cz_engine *e = make_engine();
+/* A Critical job of one partition submitted after 4 of a Normal batch of nnormal partitions of
+ * 10 ms, on slots x workers: how many batch partitions started computing between its synthesis
+ * and its compute (*left: the batch's partitions not done when it was). */
+static int critical_mid_batch(int slots, int workers, int nnormal, int *left) {
+    cz_engine *e = make_engine(slots, workers);
     cz_engine_stats st;
-    int before = 0, normal_left = 0, mark, at = -1;
+    int before = -1, mark, at = -1;
     if (e == NULL)
-        return;
+        return -1;
     reset();
     submit(e, "batch", CZ_PRIO_NORMAL, 1, (uint32_t)nnormal, 10000);
     for (int i = 0; i < 20000; i++) { /* a few of the batch's partitions done */
@@ -220,7 +227,7 @@ static void test_critical_mid_batch(void) {
     submit(e, "winning", CZ_PRIO_CRITICAL, 2, 1, 0);
     CHECK_EQ_INT(engine_test_await(e, "winning"), CZ_JOB_DONE);
     cz_engine_stats_get(&st, e);
-    normal_left = nnormal - (int)st.parts_done + 1; /* the Critical partition is one of them */
+    *left = nnormal - (int)st.parts_done + 1; /* the Critical partition is one of them */
     CHECK_EQ_INT(engine_test_await(e, "batch"), CZ_JOB_DONE);
     mark = atomic_load(&g_mark);
     pthread_mutex_lock(&g_m);
@@ -230,12 +237,24 @@ static void test_critical_mid_batch(void) {
     pthread_mutex_unlock(&g_m);
     if (CHECK(mark >= 0 && at >= mark))
         before = at - mark; /* batch partitions that started computing after it was ready */
-    printf("critical mid-batch: %d batch partitions started between its synthesis and its "
-           "compute; %d of %d were not done when it was\n",
-           before, normal_left, nnormal);
-    CHECK(before <= 2 * SLOTS * WORKERS);
-    CHECK(normal_left > 2 * SLOTS * WORKERS); /* enough left to tell an ordered queue from FIFO */
+    printf("critical mid-batch on %d x %d workers: %d batch partitions started between its "
+           "synthesis and its compute; %d of %d were not done when it was\n",
+           slots, workers, before, *left, nnormal);
     cz_engine_destroy(e);
+    return before;
+}
+
+static void test_critical_mid_batch(void) {
+    int left = 0, before = critical_mid_batch(SLOTS, WORKERS, 48, &left);
+    CHECK(before >= 0 && before <= 2 * SLOTS * WORKERS);
+    CHECK(left > 2 * SLOTS * WORKERS); /* enough left to tell an ordered queue from FIFO */
+}
+
+static void test_critical_passes_held(void) {
+    const int workers = 6;
+    int left = 0, before = critical_mid_batch(1, workers, 48, &left);
+    CHECK(before >= 0 && before <= 2);
+    CHECK(left > 2 * workers); /* every worker held a partition of the batch */
 }
 
 static void refused(const cz_engine_config *cfg, const char *text) {
@@ -266,6 +285,7 @@ static void test_config(void) {
 static const test_case cases[] = {
     {"spread", test_spread},
     {"critical_mid_batch", test_critical_mid_batch},
+    {"critical_passes_held", test_critical_passes_held},
     {"config", test_config},
 };
 
