@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "bench_util.h"
 #include "curve/ec.h"
 
 #define NREP 15
@@ -30,11 +31,6 @@ static uint64_t bench_rand64(uint64_t *s) {
     return z ^ (z >> 31);
 }
 
-static int cmp_double(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 static volatile uint8_t sink;
 
 /* Prints one result; the result's bytes go to a volatile sink so the work cannot be removed. */
@@ -44,7 +40,7 @@ static void report(const char *curve, const char *op, double *t, const void *res
     for (size_t i = 0; i < len; i++)
         x ^= p[i];
     sink = x;
-    qsort(t, NREP, sizeof *t, cmp_double);
+    qsort(t, NREP, sizeof *t, bench_cmp_double);
     printf("{\"bench\":\"curve\",\"op\":\"%s\",\"curve\":\"%s\",\"ns\":%.1f,\"min\":%.1f,"
            "\"max\":%.1f}\n",
            op, curve, t[NREP / 2], t[0], t[NREP - 1]);

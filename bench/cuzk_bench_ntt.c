@@ -18,26 +18,10 @@
 #include "cuzk/field.h"
 #include "cuzk/ntt.h"
 #include "cuzk/threadpool.h"
+#include "bench_util.h"
 
 enum op { OP_FORWARD, OP_INVERSE, OP_COSET_FORWARD, OP_COSET_INVERSE };
 static const char *const op_names[] = {"forward", "inverse", "coset-forward", "coset-inverse"};
-
-static int cmp_double(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static void git_sha(char *out, size_t len) {
-    snprintf(out, len, "unknown");
-    FILE *f = popen("git rev-parse --short HEAD 2>/dev/null", "r");
-    if (f == NULL)
-        return;
-    if (fgets(out, (int)len, f) != NULL)
-        out[strcspn(out, "\n")] = '\0';
-    else
-        snprintf(out, len, "unknown");
-    pclose(f);
-}
 
 /* The same timing loop for both curves (argument types differ, so a macro of one statement). */
 #define RUN_CURVE(C)                                                                               \
@@ -139,14 +123,12 @@ int main(int argc, char **argv) {
     else
         RUN_CURVE(bls12381);
 
-    qsort(ms, (size_t)runs, sizeof *ms, cmp_double);
-    char sha[64];
-    git_sha(sha, sizeof sha);
+    qsort(ms, (size_t)runs, sizeof *ms, bench_cmp_double);
     printf("{\"bench\":\"ntt\",\"op\":\"%s\",\"curve\":\"%s\",\"log_n\":%u,\"threads\":%zu,"
            "\"runs\":%d,\"ms\":%.3f,\"min\":%.3f,\"max\":%.3f,\"domain_ms\":%.3f,"
            "\"domain_bytes\":%zu,\"git\":\"%s\",\"device\":\"cpu\"}\n",
            op_names[op], curve, log_n, threads, runs, ms[runs / 2], ms[0], ms[runs - 1], domain_ms,
-           domain_bytes, sha);
+           domain_bytes, bench_git_sha());
     free(ms);
     cz_threadpool_destroy(pool);
     return 0;

@@ -10,18 +10,12 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench_util.h"
 #include "cuzk/pairing.h"
 #include "field/field_consts.h"
 
 static double now_ns(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
-
-static int cmp_double(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
+    return (double)bench_now_ns();
 }
 
 typedef void (*op_fn)(void *ctx);
@@ -43,7 +37,7 @@ static void bench(const char *curve, const char *op, op_fn fn, void *ctx, int ru
             fn(ctx);
         per[r] = (now_ns() - s) / (double)iters;
     }
-    qsort(per, (size_t)runs, sizeof per[0], cmp_double);
+    qsort(per, (size_t)runs, sizeof per[0], bench_cmp_double);
     printf("{\"bench\":\"pairing\",\"op\":\"%s\",\"curve\":\"%s\",\"ns\":%.0f,\"min\":%.0f,"
            "\"max\":%.0f,\"iters\":%ld}\n",
            op, curve, per[runs / 2], per[0], per[runs - 1], iters);
