@@ -105,6 +105,9 @@ int cz_gpu_host_alloc(void **out, size_t bytes, cz_errinfo *ei);
 void cz_gpu_host_free(void *p);
 int cz_gpu_host_register(void *p, size_t bytes, int read_only, cz_errinfo *ei);
 int cz_gpu_host_unregister(void *p, cz_errinfo *ei);
+/* 1 when p is host memory the driver has page-locked (cz_gpu_host_alloc, or inside a range of
+ * cz_gpu_host_register), else 0 (pageable memory, no CUDA, no device). */
+int cz_gpu_host_is_pinned(const void *p);
 
 /* An upload in flight: cudaMemcpyAsync on a stream of its own (non-blocking with respect to the
  * default stream, so kernels of the other calls run meanwhile). From pinned memory the call

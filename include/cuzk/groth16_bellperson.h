@@ -45,7 +45,9 @@ typedef struct cz_threadpool cz_threadpool;
 /*
  * A bellperson key's bases resident on one GPU (H, L, A, B_G1 and, unless the device lacks the
  * room or cz_tuning.gpu_g2_on_cpu is set, B_G2), uploaded once and shared by every proof with
- * that key on that device; it keeps a pointer to params, which must outlive it. A, B_G1 and B_G2
+ * that key on that device; it keeps a pointer to params, which must outlive it (a B_G2 streamed
+ * for want of room: its host copy is page-locked while the key lives, unless it already is; see
+ * docs/groth16.md). A, B_G1 and B_G2
  * are spread over the variables by the densities of shape (an assignment of the key's circuit;
  * only its counts and densities are read): every circuit proved with the key must have the
  * same densities (CZ_EFORMAT otherwise), as every partition of one Filecoin circuit has.

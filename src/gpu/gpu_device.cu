@@ -207,6 +207,20 @@ out:
     return rc;
 }
 
+extern "C" int cz_gpu_host_is_pinned(const void *p) {
+    cudaPointerAttributes a;
+    int n = 0;
+    if (p == NULL || cudaGetDeviceCount(&n) != cudaSuccess || n == 0) {
+        (void)cudaGetLastError();
+        return 0;
+    }
+    if (cudaPointerGetAttributes(&a, p) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return 0;
+    }
+    return a.type == cudaMemoryTypeHost;
+}
+
 /* ---- asynchronous uploads ---- */
 
 /* The pieces an upload is cut into: cz_tuning.gpu_copy_chunk_bytes (0: 64 MiB; gpu_copy_whole:

@@ -61,6 +61,10 @@ int cz_gpu_host_unregister(void *p, cz_errinfo *ei) {
     (void)p;
     return no_gpu(ei);
 }
+int cz_gpu_host_is_pinned(const void *p) {
+    (void)p;
+    return 0;
+}
 int cz_gpu_upload_start(cz_gpu_copy **out, void *d_dst, const void *src, size_t bytes, int dev,
                         cz_errinfo *ei) {
     (void)d_dst, (void)src, (void)bytes, (void)dev;

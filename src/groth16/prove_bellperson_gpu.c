@@ -12,7 +12,8 @@
  * B_G2 (the largest section: G2 points are 192 bytes) is resident only where it fits beside the
  * G1 bases and the working memory of one proof (the kernel region, and the workspace unless one
  * is allocated on the device already); otherwise it is streamed: every proof uploads it from the
- * key's host copy (which must stay valid while the key lives) in pieces as large as the free
+ * key's host copy (which must stay valid while the key lives; page-locked while it does, unless it
+ * is already) in pieces as large as the free
  * memory allows and sums the pieces' G2 MSMs, so a card too small for the whole key still proves
  * on the device, a compact witness included. With cz_tuning.gpu_g2_on_cpu B_G2 stays on the host
  * and the G2 MSM runs on the CPU beside the GPU work. A key whose G1 bases leave less than one
@@ -23,8 +24,10 @@
  * scalars of h), L (aux), A, B_G1 and B_G2 (w). Device memory per proof: 3 domain
  * vectors + the assignment (32 bytes per row and per variable) + the MSMs' temporaries.
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cuzk/assignment.h"
 #include "cuzk/clock.h"
@@ -44,6 +47,7 @@ struct cz_groth16_bp_gpu_key {
     int dev;
     cz_gpu_bases *h, *l, *a, *b1, *b2; /* b2 NULL: streamed (b2_idx) or on the CPU */
     uint32_t *b2_idx; /* streamed B_G2: the variable each point of params->b_g2 belongs to */
+    void *b2_pinned;  /* streamed B_G2: the page range of params->b_g2 the key page-locked */
     size_t ninput, naux;
     uint64_t *a_aux, *b_in, *b_aux; /* the densities the key was spread by */
     size_t bytes;
@@ -57,6 +61,12 @@ void cz_groth16_bp_gpu_key_free(cz_groth16_bp_gpu_key *k) {
     cz_gpu_bases_free(k->a);
     cz_gpu_bases_free(k->b1);
     cz_gpu_bases_free(k->b2);
+    if (k->b2_pinned != NULL) {
+        cz_errinfo sub;
+        cz_errinfo_clear(&sub);
+        if (cz_gpu_host_unregister(k->b2_pinned, &sub) != CZ_OK)
+            CZ_LOG_WARN("bellperson gpu key: %s", sub.msg);
+    }
     free(k->b2_idx);
     free(k->a_aux);
     free(k->b_in);
@@ -189,7 +199,31 @@ static size_t proof_room(const cz_bellperson_params *params, const cz_assignment
     return cz_groth16_bp_gpu_region_bytes(params) + (have >= ws ? 0 : ws - have);
 }
 
-/* B_G2 streamed from the host copy: the positions of its points. */
+/* Every proof uploads a streamed B_G2. From pageable memory the driver stages the copy through
+ * its own buffers (3.4 s of the 5.3 s B_G2 stage of a 32 GiB WindowPoSt on an H100); from
+ * page-locked memory it goes at the link's speed. The daemon's keys are page-locked already
+ * (src/engine/hostmem.c); any other host copy (a key made by the setup, or read by the CLI) is
+ * registered with the driver for the key's life, its pages rounded outwards. Where that fails
+ * (RLIMIT_MEMLOCK, the driver) the key streams from pageable memory, as correct and slower. */
+static void key_g2_pin(cz_groth16_bp_gpu_key *k) {
+    const cz_bellperson_params *p = k->params;
+    long page = sysconf(_SC_PAGESIZE);
+    uintptr_t mask = (uintptr_t)(page > 0 ? page : 4096) - 1;
+    uintptr_t lo = (uintptr_t)p->b_g2 & ~mask;
+    uintptr_t hi = ((uintptr_t)(p->b_g2 + p->nb_g2) + mask) & ~mask;
+    cz_errinfo sub;
+    if (p->nb_g2 == 0 || cz_gpu_host_is_pinned(p->b_g2))
+        return;
+    cz_errinfo_clear(&sub);
+    if (cz_gpu_host_register((void *)lo, hi - lo, 0, &sub) == CZ_OK)
+        k->b2_pinned = (void *)lo;
+    else
+        CZ_LOG_WARN("bellperson gpu key: the streamed B_G2 (%zu MiB) stays pageable, every proof "
+                    "copies it slower: %s",
+                    (size_t)(hi - lo) >> 20, sub.msg);
+}
+
+/* B_G2 streamed from the host copy: the positions of its points; the copy page-locked. */
 static int key_g2_stream(cz_groth16_bp_gpu_key *k, const cz_assignment *shape, cz_errinfo *ei) {
     size_t m = 0;
     if ((k->b2_idx = positions(&m, shape, shape->b_input_density, shape->b_aux_density)) == NULL)
@@ -197,6 +231,7 @@ static int key_g2_stream(cz_groth16_bp_gpu_key *k, const cz_assignment *shape, c
     if (m != k->params->nb_g2)
         return cz_fail(ei, CZ_EFORMAT, "bellperson gpu key: %zu variables in B_G2, the key has %u",
                        m, k->params->nb_g2);
+    key_g2_pin(k);
     return CZ_OK;
 }
 

@@ -198,11 +198,15 @@ static void check_shape(uint32_t m, int mode, int g2_at) {
     if (!CHECK(cz_groth16_bp_gpu_key_create(&key, &params, &as[0], 0, &ei) == CZ_OK))
         goto out;
     CHECK(cz_groth16_bp_gpu_key_has_g2(key) == (g2_at != G2_ON_CPU));
-    if (g2_at == G2_STREAMED) /* the G1 bases and their positions, not B_G2's points */
+    if (g2_at == G2_STREAMED) { /* the G1 bases and their positions, not B_G2's points */
         CHECK(cz_groth16_bp_gpu_key_bytes(key) <
               (size_t)(params.nh + params.nl + params.na + params.nb_g1) *
                       (sizeof(cz_bls12381_g1_affine) + sizeof(uint32_t)) +
                   (size_t)params.nb_g2 * sizeof(cz_bls12381_g2_affine) / 2);
+        /* the setup's (pageable) host copy is page-locked while the key streams from it */
+        CHECK(cz_gpu_host_is_pinned(params.b_g2));
+        CHECK(cz_gpu_host_is_pinned(params.b_g2 + params.nb_g2 - 1));
+    }
     o.gpu_key = key;
     for (int call = 0; call < 2; call++)
         if (CHECK_ERR(cz_groth16_bp_prove(gpu2, &params, as, 3, &o, &ei), CZ_OK))
@@ -233,6 +237,8 @@ out:
     if (ei.code != CZ_OK && ei.code != CZ_EFORMAT)
         fprintf(stderr, "m = %u: %s\n", m, ei.msg);
     cz_groth16_bp_gpu_key_free(key);
+    if (key != NULL && g2_at == G2_STREAMED) /* and given back with the key */
+        CHECK(!cz_gpu_host_is_pinned(params.b_g2));
     for (int i = 0; i < 3; i++)
         cz_assignment_free(&as[i]);
     cz_groth16_vk_free(&vk);
