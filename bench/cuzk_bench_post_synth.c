@@ -23,7 +23,11 @@
  *
  *   cuzk-bench-post-synth [--kind winning-post|window-post] [--sector-size 2KiB|..|64GiB]
  *                         [--sectors N] [--threads T] [--runs R] [--gpu D] [--no-serial]
- * --no-serial leaves out the one-thread runs (native and witness).
+ *                         [--setup] [--g2 ahead|serial|both]
+ * --no-serial leaves out the one-thread runs (native and witness). --g2: how a streamed B_G2
+ * uploads its pieces (cz_tuning.gpu_g2_stream_serial; "g2_stream" in the line): the next piece
+ * beside the current one's MSM (ahead, the default), after it (serial), or both in turn with the
+ * same key (serial first).
  * Defaults: window-post, 2KiB, a full partition, all CPUs, 3 runs.
  */
 #include <stdio.h>
@@ -37,6 +41,7 @@
 #include "cuzk/groth16_setup.h"
 #include "cuzk/r1cs.h"
 #include "cuzk/threadpool.h"
+#include "cuzk/tuning.h"
 #include "filecoin/post_fake.h"
 #include "filecoin/post_prove.h"
 
@@ -60,22 +65,64 @@ static void print(const char *op, const char *extra, double *ns, int runs) {
     bench_print_json("post-synth", fields, bench_stats_of(ns, (size_t)runs));
 }
 
+/* How a streamed B_G2 uploads its pieces (cz_tuning.gpu_g2_stream_serial): --g2 ahead (the
+ * library's default), serial, or both (serial first, then ahead, with the same key). */
+enum { G2_AHEAD = 1, G2_SERIAL = 2, G2_BOTH = 3 };
+
+/* runs proofs (after one warm-up) with key; the "prove" line, labelled with g2 (the upload mode of
+ * a streamed B_G2). *verified = 0 when a proof does not verify (with a vk). */
+static int prove_runs(const cz_bellperson_params *params, const cz_assignment *as,
+                      cz_groth16_bp_gpu_key *key, const cz_groth16_vk *vk,
+                      const cz_groth16_public *pub, cz_threadpool *pool, int dev, int runs,
+                      const char *extra_head, const char *g2, int *verified, cz_errinfo *ei) {
+    cz_bls12381_fr rr = {{0}}, ss = {{0}};
+    double ms[MAX_RUNS];
+    cz_groth16_timings last = {0};
+    char extra[768];
+    int rc;
+    for (int i = 0; i <= runs; i++) { /* run 0 warms up */
+        cz_groth16_proof proof;
+        cz_groth16_timings tm = {0};
+        cz_groth16_bp_opts o = {.r_s = &rr,
+                                .s_s = &ss,
+                                .pool = pool,
+                                .use_gpu = dev >= 0,
+                                .gpu_device = dev >= 0 ? dev : 0,
+                                .gpu_key = key,
+                                .timings = &tm};
+        if ((rc = cz_groth16_bp_prove(&proof, params, as, 1, &o, ei)) != CZ_OK)
+            return rc;
+        if (vk != NULL && cz_groth16_verify(vk, pub, &proof, NULL) != CZ_OK)
+            *verified = 0;
+        if (i > 0) /* ns, as every line: the kernel region, or the whole proof on the CPU */
+            ms[i - 1] = (dev >= 0 ? tm.gpu_ms : tm.total_ms) * 1e6;
+        last = tm;
+    }
+    snprintf(extra, sizeof extra,
+             "%s,\"g2_stream\":\"%s\",\"verified\":%s,\"last_ntt_ms\":%.1f,"
+             "\"last_msm_h_ms\":%.1f,\"last_msm_l_ms\":%.1f,\"last_msm_a_ms\":%.1f,"
+             "\"last_msm_b1_ms\":%.1f,\"last_msm_b2_ms\":%.1f,\"last_total_ms\":%.1f",
+             extra_head, g2, vk != NULL ? (*verified ? "true" : "false") : "null", last.ntt_ms,
+             last.msm_h_ms, last.msm_c_ms, last.msm_a_ms, last.msm_b1_ms, last.msm_b2_ms,
+             last.total_ms);
+    print("prove", extra, ms, runs);
+    return CZ_OK;
+}
+
 /* The prover on r's witness on GPU dev with a benchmark key (bases made on the device), or with
  * setup a key of the bellperson setup (on dev, or the CPU for dev < 0; seeded: insecure) and
  * every proof verified against the public inputs of the witness w (comm_r and the challenged
- * leaves). */
+ * leaves). g2: G2_* (a streamed B_G2's upload modes to run, one "prove" line each). */
 static int prove(const cz_r1cs *r, const cz__post_witness *w, const cz__post_shape *shape,
-                 cz_threadpool *pool, int dev, int runs, int setup, const char *kind,
+                 cz_threadpool *pool, int dev, int runs, int setup, const char *kind, int g2,
                  cz_errinfo *ei) {
     cz_assignment as = {0};
     cz_bellperson_params params = {0};
     cz_groth16_bp_gpu_key *key = NULL;
-    cz_bls12381_fr rr = {{0}}, ss = {{0}};
-    double ms[MAX_RUNS];
-    cz_groth16_timings last = {0};
     cz_groth16_vk vk = {0};
     cz_groth16_public pub = {0};
-    char extra[640];
+    cz_tuning tu;
+    char head[256];
     unsigned log_n = 0;
     double setup_ms = 0;
     int rc, verified = 1;
@@ -105,34 +152,20 @@ static int prove(const cz_r1cs *r, const cz__post_witness *w, const cz__post_sha
         if ((rc = cz_groth16_bp_gpu_key_create_bench(&key, &params, &as, dev, ei)) != CZ_OK)
             goto out;
     }
-    for (int i = 0; i <= runs; i++) { /* run 0 warms up */
-        cz_groth16_proof proof;
-        cz_groth16_timings tm = {0};
-        cz_groth16_bp_opts o = {.r_s = &rr,
-                                .s_s = &ss,
-                                .pool = pool,
-                                .use_gpu = dev >= 0,
-                                .gpu_device = dev >= 0 ? dev : 0,
-                                .gpu_key = key,
-                                .timings = &tm};
-        if ((rc = cz_groth16_bp_prove(&proof, &params, &as, 1, &o, ei)) != CZ_OK)
-            goto out;
-        if (setup && cz_groth16_verify(&vk, &pub, &proof, NULL) != CZ_OK)
-            verified = 0;
-        if (i > 0) /* ns, as every line: the kernel region, or the whole proof on the CPU */
-            ms[i - 1] = (dev >= 0 ? tm.gpu_ms : tm.total_ms) * 1e6;
-        last = tm;
+    snprintf(head, sizeof head,
+             ",\"kind\":\"%s\",\"device\":%d,\"domain_log\":%u,\"key\":\"%s\","
+             "\"setup_ms\":%.0f",
+             kind, dev, log_n, setup ? "setup" : "bench", setup_ms);
+    cz_tuning_get(&tu);
+    for (int mode = G2_SERIAL; mode >= G2_AHEAD && rc == CZ_OK; mode--) {
+        if (!(g2 & mode))
+            continue;
+        tu.gpu_g2_stream_serial = mode == G2_SERIAL;
+        if ((rc = cz_tuning_set(&tu, ei)) == CZ_OK)
+            rc = prove_runs(&params, &as, key, setup ? &vk : NULL, &pub, pool, dev, runs, head,
+                            mode == G2_SERIAL ? "serial" : "ahead", &verified, ei);
     }
-    snprintf(extra, sizeof extra,
-             ",\"kind\":\"%s\",\"device\":%d,\"domain_log\":%u,\"key\":\"%s\",\"setup_ms\":%.0f,"
-             "\"verified\":%s,\"last_ntt_ms\":%.1f,\"last_msm_h_ms\":%.1f,\"last_msm_l_ms\":%.1f,"
-             "\"last_msm_a_ms\":%.1f,\"last_msm_b1_ms\":%.1f,\"last_msm_b2_ms\":%.1f,"
-             "\"last_total_ms\":%.1f",
-             kind, dev, log_n, setup ? "setup" : "bench", setup_ms,
-             setup ? (verified ? "true" : "false") : "null", last.ntt_ms, last.msm_h_ms,
-             last.msm_c_ms, last.msm_a_ms, last.msm_b1_ms, last.msm_b2_ms, last.total_ms);
-    print("prove", extra, ms, runs);
-    if (!verified)
+    if (rc == CZ_OK && !verified)
         rc = cz_fail(ei, CZ_EVERIFY, "a proof with the setup's key does not verify");
 out:
     cz_groth16_bp_gpu_key_free(key);
@@ -147,7 +180,7 @@ out:
 static int usage(void) {
     fprintf(stderr, "usage: cuzk-bench-post-synth [--kind winning-post|window-post] "
                     "[--sector-size S] [--sectors N] [--threads T] [--runs R] [--gpu D] "
-                    "[--no-serial] [--setup]\n");
+                    "[--no-serial] [--setup] [--g2 ahead|serial|both]\n");
     return 2;
 }
 
@@ -155,7 +188,7 @@ int main(int argc, char **argv) {
     const char *kind = "window-post";
     uint64_t size = 2048;
     size_t nsectors = 0, nthreads = 0;
-    int runs = 3, gpu = -1, serial = 1, setup = 0;
+    int runs = 3, gpu = -1, serial = 1, setup = 0, g2 = G2_AHEAD;
     for (int a = 1; a < argc; a++) {
         const char *v = a + 1 < argc ? argv[a + 1] : NULL;
         if (strcmp(argv[a], "--no-serial") == 0 || strcmp(argv[a], "--setup") == 0) {
@@ -177,6 +210,11 @@ int main(int argc, char **argv) {
             runs = atoi(v);
         else if (strcmp(argv[a], "--gpu") == 0)
             gpu = atoi(v);
+        else if (strcmp(argv[a], "--g2") == 0 && (g2 = strcmp(v, "ahead") == 0    ? G2_AHEAD
+                                                       : strcmp(v, "serial") == 0 ? G2_SERIAL
+                                                       : strcmp(v, "both") == 0   ? G2_BOTH
+                                                                                  : 0) != 0)
+            ;
         else
             return usage();
         a++;
@@ -291,7 +329,8 @@ int main(int argc, char **argv) {
         goto out;
     snprintf(extra, sizeof extra, ",\"kind\":\"%s\",\"threads\":%zu", kind, threads[1]);
     print("eval", extra, ns, runs);
-    if ((gpu >= 0 || setup) && prove(&r, &w, &shape, pool, gpu, runs, setup, kind, &ei) != CZ_OK)
+    if ((gpu >= 0 || setup) &&
+        prove(&r, &w, &shape, pool, gpu, runs, setup, kind, g2, &ei) != CZ_OK)
         goto out;
     status = 0;
 out:

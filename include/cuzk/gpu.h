@@ -170,6 +170,19 @@ int cz_bn254_gpu_g1_bases_progression(cz_gpu_bases **b, const cz_bn254_g1_affine
 int cz_bls12381_gpu_g1_bases_progression(cz_gpu_bases **b, const cz_bls12381_g1_affine *p0,
                                          const cz_bls12381_g1_affine *step, size_t n, int dev,
                                          cz_errinfo *ei);
+/* The upload in two steps, so that the copy runs beside other work: _upload_start makes the
+ * handle *b on dev and starts copying bases on a stream of its own (cz_gpu_upload_start: from
+ * page-locked memory the call returns at once; bases must stay unchanged until the end);
+ * cz_gpu_bases_upload_end waits for the copy (cp, consumed) and makes *b what _upload makes
+ * (compacted when mostly infinity). Call the end exactly once after a started upload; on an error
+ * from either, *b (if any) is still the caller's to free. G2: the same, below. */
+int cz_bn254_gpu_g1_bases_upload_start(cz_gpu_bases **b, cz_gpu_copy **cp,
+                                       const cz_bn254_g1_affine *bases, size_t n, int dev,
+                                       cz_errinfo *ei);
+int cz_bls12381_gpu_g1_bases_upload_start(cz_gpu_bases **b, cz_gpu_copy **cp,
+                                          const cz_bls12381_g1_affine *bases, size_t n, int dev,
+                                          cz_errinfo *ei);
+int cz_gpu_bases_upload_end(cz_gpu_bases *b, cz_gpu_copy *cp, cz_errinfo *ei);
 void cz_gpu_bases_free(cz_gpu_bases *b);
 size_t cz_gpu_bases_count(const cz_gpu_bases *b);  /* n, the bases the handle stands for */
 size_t cz_gpu_bases_stored(const cz_gpu_bases *b); /* points on the device: n unless sparse */
@@ -217,6 +230,12 @@ int cz_bn254_gpu_g2_bases_upload(cz_gpu_bases **b, const cz_bn254_g2_affine *bas
                                  int dev, cz_errinfo *ei);
 int cz_bls12381_gpu_g2_bases_upload(cz_gpu_bases **b, const cz_bls12381_g2_affine *bases, size_t n,
                                     int dev, cz_errinfo *ei);
+int cz_bn254_gpu_g2_bases_upload_start(cz_gpu_bases **b, cz_gpu_copy **cp,
+                                       const cz_bn254_g2_affine *bases, size_t n, int dev,
+                                       cz_errinfo *ei);
+int cz_bls12381_gpu_g2_bases_upload_start(cz_gpu_bases **b, cz_gpu_copy **cp,
+                                          const cz_bls12381_g2_affine *bases, size_t n, int dev,
+                                          cz_errinfo *ei);
 /* P_i = p0 + i·step (i < n) made on the device, as for G1 (p0, step not infinity). */
 int cz_bn254_gpu_g2_bases_progression(cz_gpu_bases **b, const cz_bn254_g2_affine *p0,
                                       const cz_bn254_g2_affine *step, size_t n, int dev,

@@ -63,6 +63,9 @@ typedef struct cz_tuning {
      * free memory allows. */
     int gpu_g2_stream;
     size_t gpu_g2_stream_points;
+    /* 1: a streamed B_G2 uploads its next piece after the current piece's MSM; 0: before it, on a
+     * stream of its own, where the device has room for both (the copy beside the kernels). */
+    int gpu_g2_stream_serial;
     /* How the G1 GPU MSMs accumulate their buckets: batch-affine (affine additions whose slopes
      * share one inversion a round) or with mixed XYZZ additions (madd); G2 MSMs always madd. */
     cz_acc_mode gpu_msm_accumulation;

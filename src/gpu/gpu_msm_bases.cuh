@@ -79,6 +79,23 @@ out:
     return rc;
 }
 
+/* bases_upload in two steps (cuzk/gpu.h, _upload_start and cz_gpu_bases_upload_end): the
+ * handle, then the copy on a stream of its own. */
+template <class H>
+static int bases_upload_start(cz_gpu_bases **out, cz_gpu_copy **cp, const typename H::aff *bases,
+                              size_t n, int dev, cz_errinfo *ei) {
+    int rc = alloc_handle(out, H::id, H::group, n, sizeof(typename H::aff), dev, ei);
+    *cp = NULL;
+    if (rc != CZ_OK || n == 0)
+        return rc;
+    rc = cz_gpu_upload_start(cp, (*out)->d_pts, bases, n * sizeof(typename H::aff), dev, ei);
+    if (rc != CZ_OK) {
+        cz_gpu_bases_free(*out);
+        *out = NULL;
+    }
+    return rc;
+}
+
 template <class H>
 static int bases_progression(cz_gpu_bases **out, const typename H::aff *p0,
                              const typename H::aff *step, size_t n, int dev, cz_errinfo *ei) {
@@ -118,6 +135,11 @@ out:
                                                        const cz_##CURVE##_##G##_affine *bases,     \
                                                        size_t n, int dev, cz_errinfo *ei) {        \
         return bases_upload<H>(b, bases, n, dev, ei);                                              \
+    }                                                                                              \
+    extern "C" int cz_##CURVE##_gpu_##G##_bases_upload_start(                                      \
+        cz_gpu_bases **b, cz_gpu_copy **cp, const cz_##CURVE##_##G##_affine *bases, size_t n,      \
+        int dev, cz_errinfo *ei) {                                                                 \
+        return bases_upload_start<H>(b, cp, bases, n, dev, ei);                                    \
     }                                                                                              \
     extern "C" int cz_##CURVE##_gpu_##G##_bases_progression(                                       \
         cz_gpu_bases **b, const cz_##CURVE##_##G##_affine *p0,                                     \

@@ -130,6 +130,14 @@ STUB_NTT(bls12381)
         *b = NULL;                                                                                 \
         return no_gpu(ei);                                                                         \
     }                                                                                              \
+    int cz_##curve##_gpu_##g##_bases_upload_start(cz_gpu_bases **b, cz_gpu_copy **cp,              \
+                                                  const cz_##curve##_##g##_affine *bases,          \
+                                                  size_t n, int dev, cz_errinfo *ei) {             \
+        (void)bases, (void)n, (void)dev;                                                           \
+        *b = NULL;                                                                                 \
+        *cp = NULL;                                                                                \
+        return no_gpu(ei);                                                                         \
+    }                                                                                              \
     int cz_##curve##_gpu_##g##_bases_progression(                                                  \
         cz_gpu_bases **b, const cz_##curve##_##g##_affine *p0,                                     \
         const cz_##curve##_##g##_affine *step, size_t n, int dev, cz_errinfo *ei) {                \
@@ -169,6 +177,10 @@ STUB_MSM(bls12381, g1)
 STUB_MSM(bn254, g2)
 STUB_MSM(bls12381, g2)
 
+int cz_gpu_bases_upload_end(cz_gpu_bases *b, cz_gpu_copy *cp, cz_errinfo *ei) {
+    (void)b, (void)cp;
+    return no_gpu(ei);
+}
 void cz_gpu_bases_free(cz_gpu_bases *b) {
     (void)b;
 }

@@ -419,26 +419,76 @@ static size_t g2_piece(const cz_groth16_bp_gpu_key *k, size_t n) {
     return piece < n ? piece : n;
 }
 
+/* A piece of B_G2 uploaded or on its way (g2_streamed). */
+typedef struct g2_piece_up {
+    cz_gpu_bases *b;
+    cz_gpu_copy *cp; /* the copy in flight; NULL once ended */
+    size_t c0, m;    /* its points: params->b_g2[c0 .. c0 + m) */
+} g2_piece_up;
+
+static int piece_start(g2_piece_up *u, const cz_groth16_bp_gpu_key *k, size_t c0, size_t m,
+                       cz_errinfo *ei) {
+    u->c0 = c0;
+    u->m = m;
+    return cz_bls12381_gpu_g2_bases_upload_start(&u->b, &u->cp, k->params->b_g2 + c0, m, k->dev,
+                                                 ei);
+}
+
+/* Waits for a piece's copy if it is still in flight and frees it. */
+static void piece_drop(g2_piece_up *u) {
+    if (u->cp != NULL) {
+        cz_errinfo sub;
+        cz_errinfo_clear(&sub);
+        (void)cz_gpu_bases_upload_end(u->b, u->cp, &sub);
+    }
+    cz_gpu_bases_free(u->b);
+    memset(u, 0, sizeof *u);
+}
+
 /* *out = the B_G2 MSM over the scalars w (nvars, on the device) with the key's streamed B_G2:
- * each piece uploaded from the host copy, spread over its variables, its MSM summed; a piece
- * the device has no room for is halved. */
+ * each piece uploaded from the host copy, spread over its variables, its MSM summed. The next
+ * piece's upload starts before the current piece's MSM, on a stream of its own, where the device
+ * has room for it (from the page-locked copy it then runs beside the kernels; else, or with
+ * cz_tuning.gpu_g2_stream_serial, it is uploaded after). An MSM without room beside the piece
+ * ahead runs again without it; a piece the device has no room for is halved. */
 static int g2_streamed(cz_bls12381_g2_jacobian *out, const cz_groth16_bp_gpu_key *k, const void *w,
                        size_t nvars, cz_errinfo *ei) {
-    const cz_bellperson_params *p = k->params;
-    size_t n = p->nb_g2, piece = g2_piece(k, n);
+    size_t n = k->params->nb_g2, piece = g2_piece(k, n);
+    g2_piece_up cur = {0}, next = {0};
+    cz_tuning tu;
     int rc = CZ_OK;
+    cz_tuning_get(&tu);
     memset(out, 0, sizeof *out); /* infinity: z = 0 */
     for (size_t c0 = 0; c0 < n && rc == CZ_OK;) {
-        size_t m = piece < n - c0 ? piece : n - c0;
-        cz_gpu_bases *b = NULL;
         cz_bls12381_g2_jacobian part;
-        rc = cz_bls12381_gpu_g2_bases_upload(&b, p->b_g2 + c0, m, k->dev, ei);
+        size_t m;
+        if (cur.b == NULL) /* nothing uploaded ahead: the first piece, or after a halving */
+            rc = piece_start(&cur, k, c0, piece < n - c0 ? piece : n - c0, ei);
+        m = cur.m;
+        if (rc == CZ_OK) {
+            rc = cz_gpu_bases_upload_end(cur.b, cur.cp, ei);
+            cur.cp = NULL;
+        }
         if (rc == CZ_OK)
-            rc = cz_gpu_bases_spread(b, k->b2_idx + c0, nvars, ei);
-        if (rc == CZ_OK)
-            rc = cz_bls12381_gpu_g2_msm_dev(&part, b, w, nvars, ei);
-        cz_gpu_bases_free(b);
-        if (rc == CZ_ENOMEM && piece > 1) { /* smaller pieces */
+            rc = cz_gpu_bases_spread(cur.b, k->b2_idx + c0, nvars, ei);
+        if (rc == CZ_OK && c0 + m < n && !tu.gpu_g2_stream_serial) {
+            size_t c1 = c0 + m;
+            cz_errinfo sub;
+            cz_errinfo_clear(&sub);
+            if (piece_start(&next, k, c1, piece < n - c1 ? piece : n - c1, &sub) != CZ_OK)
+                memset(&next, 0, sizeof next); /* no room beside it: after this piece */
+        }
+        if (rc == CZ_OK) {
+            rc = cz_bls12381_gpu_g2_msm_dev(&part, cur.b, w, nvars, ei);
+            if (rc == CZ_ENOMEM && next.b != NULL) { /* the piece ahead took its room */
+                piece_drop(&next);
+                cz_errinfo_clear(ei);
+                rc = cz_bls12381_gpu_g2_msm_dev(&part, cur.b, w, nvars, ei);
+            }
+        }
+        piece_drop(&cur);
+        if (rc == CZ_ENOMEM && piece > 1) { /* smaller pieces, the one ahead included */
+            piece_drop(&next);
             cz_errinfo_clear(ei);
             piece = (piece + 1) / 2;
             rc = CZ_OK;
@@ -446,9 +496,13 @@ static int g2_streamed(cz_bls12381_g2_jacobian *out, const cz_groth16_bp_gpu_key
         }
         if (rc == CZ_OK) {
             cz_bls12381_g2_add(out, out, &part);
-            c0 += m;
+            c0 += m; /* where the piece ahead, if any, starts */
+            cur = next;
+            memset(&next, 0, sizeof next);
         }
     }
+    piece_drop(&cur);
+    piece_drop(&next);
     return rc;
 }
 

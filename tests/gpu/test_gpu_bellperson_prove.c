@@ -149,8 +149,9 @@ out:
 }
 
 /* Where the key's B_G2 is: resident, on the CPU (cz_tuning.gpu_g2_on_cpu), or streamed from the
- * host in pieces of G2_PIECE points (cz_tuning.gpu_g2_stream: the last piece shorter). */
-enum { G2_RESIDENT, G2_ON_CPU, G2_STREAMED };
+ * host in pieces of G2_PIECE points (cz_tuning.gpu_g2_stream: the last piece shorter), the next
+ * piece uploaded beside the current one's MSM or, G2_STREAMED_SERIAL, after it. */
+enum { G2_RESIDENT, G2_ON_CPU, G2_STREAMED, G2_STREAMED_SERIAL };
 #define G2_PIECE 37
 
 /* One shape: m rows of the test circuit, witnesses in mode. */
@@ -170,7 +171,8 @@ static void check_shape(uint32_t m, int mode, int g2_at) {
     if (g2_at != G2_RESIDENT) {
         cz_tuning tu = {0};
         tu.gpu_g2_on_cpu = g2_at == G2_ON_CPU;
-        tu.gpu_g2_stream = g2_at == G2_STREAMED;
+        tu.gpu_g2_stream = g2_at == G2_STREAMED || g2_at == G2_STREAMED_SERIAL;
+        tu.gpu_g2_stream_serial = g2_at == G2_STREAMED_SERIAL;
         tu.gpu_g2_stream_points = G2_PIECE;
         CZ_ASSERT(cz_tuning_set(&tu, NULL) == CZ_OK);
     }
@@ -186,9 +188,10 @@ static void check_shape(uint32_t m, int mode, int g2_at) {
         bptc_value(s[i].l, 0, &st);
     }
     printf("m = %u (domain %u), mode %d, B_G2 %s\n", m, params.nh + 1, mode,
-           g2_at == G2_ON_CPU     ? "on the CPU"
-           : g2_at == G2_STREAMED ? "streamed"
-                                  : "resident");
+           g2_at == G2_ON_CPU            ? "on the CPU"
+           : g2_at == G2_STREAMED        ? "streamed"
+           : g2_at == G2_STREAMED_SERIAL ? "streamed, one piece at a time"
+                                         : "resident");
     cz_groth16_bp_opts o = {.r_s = r, .s_s = s, .pool = pool};
     if (!CHECK_ERR(cz_groth16_bp_prove(cpu, &params, as, 3, &o, &ei), CZ_OK))
         goto out;
@@ -198,7 +201,7 @@ static void check_shape(uint32_t m, int mode, int g2_at) {
     if (!CHECK(cz_groth16_bp_gpu_key_create(&key, &params, &as[0], 0, &ei) == CZ_OK))
         goto out;
     CHECK(cz_groth16_bp_gpu_key_has_g2(key) == (g2_at != G2_ON_CPU));
-    if (g2_at == G2_STREAMED) { /* the G1 bases and their positions, not B_G2's points */
+    if (g2_at >= G2_STREAMED) { /* the G1 bases and their positions, not B_G2's points */
         CHECK(cz_groth16_bp_gpu_key_bytes(key) <
               (size_t)(params.nh + params.nl + params.na + params.nb_g1) *
                       (sizeof(cz_bls12381_g1_affine) + sizeof(uint32_t)) +
@@ -237,7 +240,7 @@ out:
     if (ei.code != CZ_OK && ei.code != CZ_EFORMAT)
         fprintf(stderr, "m = %u: %s\n", m, ei.msg);
     cz_groth16_bp_gpu_key_free(key);
-    if (key != NULL && g2_at == G2_STREAMED) /* and given back with the key */
+    if (key != NULL && g2_at >= G2_STREAMED) /* and given back with the key */
         CHECK(!cz_gpu_host_is_pinned(params.b_g2));
     for (int i = 0; i < 3; i++)
         cz_assignment_free(&as[i]);
@@ -262,6 +265,7 @@ static void test_g2_on_cpu(void) {
 static void test_g2_streamed(void) {
     check_shape(252, 0, G2_STREAMED);
     check_shape(1000, 1, G2_STREAMED);
+    check_shape(1000, 1, G2_STREAMED_SERIAL);
 }
 
 static void test_larger(void) {
