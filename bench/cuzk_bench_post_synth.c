@@ -23,11 +23,13 @@
  *
  *   cuzk-bench-post-synth [--kind winning-post|window-post] [--sector-size 2KiB|..|64GiB]
  *                         [--sectors N] [--threads T] [--runs R] [--gpu D] [--no-serial]
- *                         [--setup] [--g2 ahead|serial|both]
+ *                         [--setup] [--g2 ahead|serial|both] [--g2-streamed]
  * --no-serial leaves out the one-thread runs (native and witness). --g2: how a streamed B_G2
  * uploads its pieces (cz_tuning.gpu_g2_stream_serial; "g2_stream" in the line): the next piece
  * beside the current one's MSM (ahead, the default), after it (serial), or both in turn with the
- * same key (serial first).
+ * same key (serial first). --g2-streamed streams B_G2 even where the device would hold it
+ * (cz_tuning.gpu_g2_stream; "g2_forced" in the line), so that a large card measures what an
+ * 80 GB one does.
  * Defaults: window-post, 2KiB, a full partition, all CPUs, 3 runs.
  */
 #include <stdio.h>
@@ -67,7 +69,7 @@ static void print(const char *op, const char *extra, double *ns, int runs) {
 
 /* How a streamed B_G2 uploads its pieces (cz_tuning.gpu_g2_stream_serial): --g2 ahead (the
  * library's default), serial, or both (serial first, then ahead, with the same key). */
-enum { G2_AHEAD = 1, G2_SERIAL = 2, G2_BOTH = 3 };
+enum { G2_AHEAD = 1, G2_SERIAL = 2, G2_BOTH = 3, G2_FORCE_STREAM = 4 };
 
 /* runs proofs (after one warm-up) with key; the "prove" line, labelled with g2 (the upload mode of
  * a streamed B_G2). *verified = 0 when a proof does not verify (with a vk). */
@@ -128,6 +130,10 @@ static int prove(const cz_r1cs *r, const cz__post_witness *w, const cz__post_sha
     int rc, verified = 1;
     if ((rc = cz_r1cs_assignment_make(&as, r, pool, ei)) != CZ_OK)
         return rc;
+    cz_tuning_get(&tu);
+    tu.gpu_g2_stream = (g2 & G2_FORCE_STREAM) != 0;
+    if ((rc = cz_tuning_set(&tu, ei)) != CZ_OK)
+        goto out;
     while (((size_t)1 << log_n) < as.abc_size)
         log_n++;
     if (setup) {
@@ -154,9 +160,9 @@ static int prove(const cz_r1cs *r, const cz__post_witness *w, const cz__post_sha
     }
     snprintf(head, sizeof head,
              ",\"kind\":\"%s\",\"device\":%d,\"domain_log\":%u,\"key\":\"%s\","
-             "\"setup_ms\":%.0f",
-             kind, dev, log_n, setup ? "setup" : "bench", setup_ms);
-    cz_tuning_get(&tu);
+             "\"setup_ms\":%.0f,\"g2_forced\":%s",
+             kind, dev, log_n, setup ? "setup" : "bench", setup_ms,
+             (g2 & G2_FORCE_STREAM) ? "true" : "false");
     for (int mode = G2_SERIAL; mode >= G2_AHEAD && rc == CZ_OK; mode--) {
         if (!(g2 & mode))
             continue;
@@ -180,7 +186,7 @@ out:
 static int usage(void) {
     fprintf(stderr, "usage: cuzk-bench-post-synth [--kind winning-post|window-post] "
                     "[--sector-size S] [--sectors N] [--threads T] [--runs R] [--gpu D] "
-                    "[--no-serial] [--setup] [--g2 ahead|serial|both]\n");
+                    "[--no-serial] [--setup] [--g2 ahead|serial|both] [--g2-streamed]\n");
     return 2;
 }
 
@@ -188,12 +194,16 @@ int main(int argc, char **argv) {
     const char *kind = "window-post";
     uint64_t size = 2048;
     size_t nsectors = 0, nthreads = 0;
-    int runs = 3, gpu = -1, serial = 1, setup = 0, g2 = G2_AHEAD;
+    int runs = 3, gpu = -1, serial = 1, setup = 0, g2 = G2_AHEAD, g2_streamed = 0;
     for (int a = 1; a < argc; a++) {
         const char *v = a + 1 < argc ? argv[a + 1] : NULL;
         if (strcmp(argv[a], "--no-serial") == 0 || strcmp(argv[a], "--setup") == 0) {
             serial = serial && strcmp(argv[a], "--no-serial") != 0;
             setup = setup || strcmp(argv[a], "--setup") == 0;
+            continue;
+        }
+        if (strcmp(argv[a], "--g2-streamed") == 0) {
+            g2_streamed = G2_FORCE_STREAM;
             continue;
         }
         if (v == NULL)
@@ -330,7 +340,7 @@ int main(int argc, char **argv) {
     snprintf(extra, sizeof extra, ",\"kind\":\"%s\",\"threads\":%zu", kind, threads[1]);
     print("eval", extra, ns, runs);
     if ((gpu >= 0 || setup) &&
-        prove(&r, &w, &shape, pool, gpu, runs, setup, kind, g2, &ei) != CZ_OK)
+        prove(&r, &w, &shape, pool, gpu, runs, setup, kind, g2 | g2_streamed, &ei) != CZ_OK)
         goto out;
     status = 0;
 out:
