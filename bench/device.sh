@@ -25,6 +25,8 @@
 #           that `make vectors` writes: carry tests/vectors/out (13 MB) beside DIR for them
 #   micro   G1 MSM 2^MSM_LOG (26) and Fr NTT 2^NTT_LOG (27) of both curves, data on the device,
 #           median of 5 (cuzk-bench msm|ntt --gpu --no-copies), the JSON lines into summary.txt
+#   cmd     the programs of CMDS, "TAG|SECONDS|PROGRAM ARGS" entries separated by ';' (PROGRAM one
+#           of the pack's), each a step of its own, their JSON lines into summary.txt
 #   ceiling the pipe and field-multiplication throughput ceilings and the two inversions
 #           (cuzk-bench-gpu-ceiling), the JSON lines into summary.txt
 #   accum   what a bucket addition costs, XYZZ madd against batch-affine with K accumulators a
@@ -205,6 +207,18 @@ run() {
           --runs 5 --no-copies
         grep -h '^{' "$O/ntt.log" >>"$S"
         ;;
+      cmd)
+        # CMDS: "TAG|SECONDS|PROGRAM ARGS" entries separated by ';', a step each (PROGRAM from
+        # the pack), its JSON lines into summary.txt
+        local e es tag lim args
+        IFS=';' read -ra es <<<"${CMDS:-}"
+        for e in "${es[@]}"; do
+          IFS='|' read -r tag lim args <<<"$e"
+          # shellcheck disable=SC2086 # the arguments are words
+          step "$tag" "$lim" $X/$args
+          grep -h '^{' "$O/$tag.log" >>"$S"
+        done
+        ;;
       ceiling)
         step ceiling 60 $X/cuzk-bench-gpu-ceiling
         grep -h '^{' "$O/ceiling.log" >>"$S"
@@ -273,7 +287,7 @@ run() {
         snap_phase
         ;;
       *)
-        say "unknown phase $q (unit micro ceiling accum msmprof msmvar engine bp bpsetup daemon params post porep snap)"
+        say "unknown phase $q (unit micro cmd ceiling accum msmprof msmvar engine bp bpsetup daemon params post porep snap)"
         ;;
       esac
     done
