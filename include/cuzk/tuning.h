@@ -34,7 +34,7 @@ typedef enum {
     CZ_COMPACT_ALWAYS = 2 /* whenever any point is infinity (tests) */
 } cz_compact_mode;
 
-/* The bucket accumulation of the G1 GPU MSMs (gpu_msm_impl.cuh). */
+/* The bucket accumulation of the GPU MSMs, G1 and G2 (gpu_msm_impl.cuh). */
 typedef enum {
     CZ_ACC_AUTO = 0,        /* batch-affine for BLS12-381 MSMs large enough to pay for it (the
                              * default), madd otherwise */

@@ -44,18 +44,19 @@
  *      serially for up to 32 of them; longer runs are first folded by a warp tree
  *      (combine_tree_kern, 512 partials a warp and level). So a skewed scalar set (one bucket
  *      holding every point) costs the same as a uniform one.
- *      Batch-affine variant (G1 only, cz_tuning.gpu_msm_accumulation; by default for BLS12-381
+ *      Batch-affine variant (cz_tuning.gpu_msm_accumulation; by default for BLS12-381
  *      where each stream gets at least BA_AUTO_LEN pairs a pass, large MSMs of dense scalars):
- *      msm_acc_ba_kern runs one wave of threads, each with K streams (BA_STREAMS_MORE where the
- *      device's free memory allows it without fewer windows a pass, else BA_STREAMS); a stream is
- *      a logical chunk c = j·T + t (stream j of thread t, T threads) of L = ceil(V / (K x the
- *      resident threads)) pairs, with the flush rules, owner and combine above unchanged per
- *      logical chunk. The sorted pairs are first transposed (msm_ba_transpose_kern, into the
- *      sort's spare buffers) so that a round's loads are coalesced across a warp's streams.
- *      A stream's accumulator is affine; per round every stream takes its next pair, and the
- *      additions of the round share one inversion (fe_inv_fast, gpu_field_inv.cuh)
- *      by Montgomery's trick; equal points join the batch as a tangent, opposite ones empty the
- *      accumulator (see the kernel). A flush stores the affine point as XYZZ (ZZ = ZZZ = 1).
+ *      msm_acc_ba_kern runs one wave of threads (lane pairs for G2), each with K streams
+ *      (BA_STREAMS_MORE where the device's free memory allows it without fewer windows a pass,
+ *      else BA_STREAMS); a stream is a logical chunk c = j·T + t (stream j of thread t, T
+ *      threads) of L = ceil(V / (K x the resident threads)) pairs, with the flush rules, owner
+ *      and combine above unchanged per logical chunk. The sorted pairs are first transposed
+ *      (msm_ba_transpose_kern, into the sort's spare buffers) so that a round's loads are
+ *      coalesced across a warp's streams. A stream's accumulator is affine; per round every
+ *      stream takes its next pair, and the additions of the round share one inversion
+ *      (fe_inv_fast, gpu_field_inv.cuh) by Montgomery's trick; equal points join the batch as a
+ *      tangent, opposite ones empty the accumulator (see the kernel). A flush stores the affine
+ *      point as XYZZ (ZZ = ZZZ = 1).
  *   4. Bucket reduction Σ_k k·B_k per window, in segments of ls buckets (a power of two dividing
  *      every window, about 2^16 or 2^17 segments in all, reduce_segs), one thread each over the
  *      packed buckets: the running-sum trick inside a segment (segment_kern), (j·ls)·(segment
@@ -320,21 +321,22 @@ __global__ void __launch_bounds__(128, fe_lanes<RF>::value > 1 ? 1 : 4)
         acc_chunk<FP, RF, FS>(buckets, part, owner, start, keys, vals, pts, nb, len, t);
 }
 
-/* Batch-affine accumulation (cz_tuning.gpu_msm_accumulation; G1 only, see the file comment,
- * step 3): K streams a thread, logical chunk c = j·T + t for stream j of thread t (T threads), each
- * with an affine accumulator ax[c], ay[c] (a bit of `empty` when it holds no point) and the running
- * product pre[c], in device memory at [j·T + t] so that a warp's accesses are coalesced. Round r
- * takes pair c·len + r of every stream (from the transposed copy, at [r·nchunks + c]): a bucket
- * change flushes the accumulator (as XYZZ with ZZ = ZZZ = 1, or infinity) through acc_flush, the
- * rules of msm_acc_kern's chunks; an empty accumulator takes the point; otherwise the addition
- * joins the round's batch with the denominator x2 - x1, or 2·y1 when the point equals the
- * accumulator (the tangent: numerator 3·x1², so a doubling costs one more squaring and nothing
- * else), and a point opposite to the accumulator empties it (their sum is infinity) without
- * joining. The infinity base (0, 0) is skipped as in msm_acc_kern. y1 = 0 cannot occur: a G1 point
- * of prime order r has no y = 0. One fe_inv_fast of the product of the batch's denominators a
- * round, then the walk back from the last joined stream: λ = numerator · (its inverse), x3 = λ² -
- * x1 - x2, y3 = λ(x1 - x3) - y1. Each joined stream's point is gathered again on the way back (not
- * kept: K·96 more bytes a thread). */
+/* Batch-affine accumulation (cz_tuning.gpu_msm_accumulation; see the file comment, step 3): K
+ * streams a thread (for G2 a lane pair, gpu_fp2_split.cuh, whose inversion is that of the norm),
+ * logical chunk c = j·T + t for stream j of thread t (T threads), each with an affine accumulator
+ * ax[c], ay[c] (a bit of `empty` when it holds no point) and the running product pre[c], in device
+ * memory at [j·T + t] so that a warp's accesses are coalesced. Round r takes pair c·len + r of
+ * every stream (from the transposed copy, at [r·nchunks + c]): a bucket change flushes the
+ * accumulator (as XYZZ with ZZ = ZZZ = 1, or infinity) through acc_flush, the rules of
+ * msm_acc_kern's chunks; an empty accumulator takes the point; otherwise the addition joins the
+ * round's batch with the denominator x2 - x1, or 2·y1 when the point equals the accumulator (the
+ * tangent: numerator 3·x1², so a doubling costs one more squaring and nothing else), and a point
+ * opposite to the accumulator empties it (their sum is infinity) without joining. The infinity base
+ * (0, 0) is skipped as in msm_acc_kern. y1 = 0 cannot occur: a point of prime order r has no y = 0.
+ * One fe_inv_fast of the product of the batch's denominators a round, then the walk back from the
+ * last joined stream: λ = numerator · (its inverse), x3 = λ² - x1 - x2, y3 = λ(x1 - x3) - y1. A
+ * joined stream's point is gathered again on the way back (not kept: K points more a thread); the
+ * forward pass reads only its x. */
 #define BA_STREAMS 32 /* K: streams a thread */
 /* K where the memory allows it and the buckets are full: twice the streams halve the inversions
  * an addition for twice the streams' state and partial sums (about 2.3 GB for BLS12-381 against
@@ -383,15 +385,42 @@ static __global__ void msm_ba_transpose_kern(uint32_t *tkeys, uint32_t *tvals, c
         }
     }
 }
-template <class FP, int K>
-__global__ void __launch_bounds__(128, 4)
+/* The element operations the batch-affine accumulation needs beyond gpu_curve.cuh's, for a
+ * register field RF: G1 (one lane) and G2 in lane pairs (gpu_fp2_split.cuh), where every answer
+ * is the pair's and both lanes compute the same inverse of the norm. */
+template <class RF> static __device__ __forceinline__ bool ba_eq(const fe<RF> &a, const fe<RF> &b) {
+    return fe_eq(a, b);
+}
+template <class B>
+static __device__ __forceinline__ bool ba_eq(const fe<fp2s_cfg<B>> &a, const fe<fp2s_cfg<B>> &b) {
+    int e = fe_eq(a.c, b.c) ? 1 : 0;
+    return (e & __shfl_xor_sync(pair_mask(), e, 1)) != 0;
+}
+template <class RF> static __device__ __forceinline__ void ba_inv(fe<RF> &r, const fe<RF> &a) {
+    fe_inv_fast(r, a);
+}
+/* (c0 + c1·u)⁻¹ = (c0 - c1·u) / (c0² + c1²) */
+template <class B>
+static __device__ __forceinline__ void ba_inv(fe<fp2s_cfg<B>> &r, const fe<fp2s_cfg<B>> &a) {
+    fe<B> sq, osq, n;
+    fe_sqr(sq, a.c);
+    fe_partner(osq, sq);
+    fe_add(n, sq, osq);
+    fe_inv_fast(n, n);
+    fe_mul(r.c, a.c, n);
+    if (pair_half())
+        fe_neg(r.c, r.c);
+}
+
+template <class FP, class RF, int K>
+__global__ void __launch_bounds__(128, fe_lanes<RF>::value > 1 ? 1 : 4)
     msm_acc_ba_kern(ec_xyzz<FP> *buckets, ec_xyzz<FP> *part, uint32_t *owner, fe<FP> *ax,
                     fe<FP> *ay, fe<FP> *pre, const uint32_t *start, const uint32_t *tkeys,
                     const uint32_t *tvals, const ec_aff<FP> *pts, uint32_t nb, uint32_t len,
                     uint32_t nchunks, uint32_t nthreads) {
     static_assert(K >= 1 && K <= 64, "a stream is a bit of a 64-bit mask");
     typedef unsigned long long mask_t;
-    const uint32_t t = blockIdx.x * blockDim.x + threadIdx.x, T = nthreads;
+    const uint32_t t = (blockIdx.x * blockDim.x + threadIdx.x) / fe_lanes<RF>::value, T = nthreads;
     if (t >= T)
         return;
     const uint32_t nvalid = start[nb];
@@ -400,7 +429,7 @@ __global__ void __launch_bounds__(128, 4)
         owner[j * T + t] = NO_OWNER;
     for (uint32_t r = 0; r <= len; r++) {
         mask_t inc = 0, dbl = 0; /* the streams in this round's batch; those doubling */
-        fe<FP> run;
+        fe<RF> run;
         fe_zero(run);
         for (uint32_t j = 0; j < K; j++) {
             const uint32_t c = j * T + t;
@@ -413,12 +442,12 @@ __global__ void __launch_bounds__(128, 4)
             if (r > 0) {
                 const uint32_t key = tkeys[(size_t)(r - 1) * nchunks + c];
                 if (k == hi || tkeys[(size_t)r * nchunks + c] != key) {
-                    ec_xyzz<FP> a;
+                    ec_xyzz<RF> a;
                     if (empty & bit) {
                         xyzz_set_inf(a);
                     } else {
-                        a.x = fe_load(&ax[c]);
-                        a.y = fe_load(&ay[c]);
+                        fe_load_lane(a.x, &ax[c]);
+                        fe_load_lane(a.y, &ay[c]);
                         fe_one(a.zz);
                         fe_one(a.zzz);
                     }
@@ -430,51 +459,69 @@ __global__ void __launch_bounds__(128, 4)
                 continue;
             const uint32_t v = tvals[(size_t)r * nchunks + c];
             const ec_aff<FP> *p = &pts[v & 0x7fffffffu];
-            fe<FP> x2 = fe_load(&p->x), y2 = fe_load(&p->y), d;
-            if (fe_is_zero(x2) && fe_is_zero(y2))
-                continue;
-            if (v >> 31)
-                fe_neg(y2, y2);
+            /* y2 is gathered only where it is used here (the point is infinity or starts the
+             * accumulator, or x2 = x1): a joining point's y is gathered once, on the way back */
+            fe<RF> x2, y2, d, x1;
+            fe_load_lane(x2, &p->x);
+            if (fe_is_zero(x2)) {
+                fe_load_lane(y2, &p->y);
+                if (fe_is_zero(y2))
+                    continue;
+            }
             if (empty & bit) {
-                fe_store(&ax[c], x2);
-                fe_store(&ay[c], y2);
+                fe_load_lane(y2, &p->y);
+                if (v >> 31)
+                    fe_neg(y2, y2);
+                fe_store_lane(&ax[c], x2);
+                fe_store_lane(&ay[c], y2);
                 empty &= ~bit;
                 continue;
             }
-            fe_sub(d, x2, fe_load(&ax[c]));
+            fe_load_lane(x1, &ax[c]);
+            fe_sub(d, x2, x1);
             if (fe_is_zero(d)) {
-                const fe<FP> y1 = fe_load(&ay[c]);
-                if (!fe_eq(y1, y2)) {
+                fe<RF> y1;
+                fe_load_lane(y2, &p->y);
+                if (v >> 31)
+                    fe_neg(y2, y2);
+                fe_load_lane(y1, &ay[c]);
+                if (!ba_eq(y1, y2)) {
                     empty |= bit; /* the point is -acc */
                     continue;
                 }
                 fe_dbl(d, y1);
                 dbl |= bit;
             }
-            run = inc ? fe_mul_call(run, d) : d;
-            fe_store(&pre[c], run);
+            if (inc)
+                fe_mul_madd(run, run, d);
+            else
+                run = d;
+            fe_store_lane(&pre[c], run);
             inc |= bit;
         }
         if (inc == 0)
             continue;
-        fe<FP> inv;
-        fe_inv_fast(inv, run);
+        fe<RF> inv;
+        ba_inv(inv, run);
         while (inc) {
             const int j = 63 - __clzll((long long)inc);
             inc &= ~((mask_t)1 << j);
             const uint32_t c = (uint32_t)j * T + t;
-            fe<FP> x1 = fe_load(&ax[c]), y1 = fe_load(&ay[c]), x2, d, num, ij, lam, x3;
+            fe<RF> x1, y1, x2, d, num, ij, lam, x3;
+            fe_load_lane(x1, &ax[c]);
+            fe_load_lane(y1, &ay[c]);
             if ((dbl >> j) & 1) {
                 x2 = x1;
                 fe_dbl(d, y1);
-                num = fe_sqr_call<FP, true>(x1);
+                num = fe_sqr_call<RF, true>(x1);
                 fe_dbl(x3, num);
                 fe_add(num, num, x3); /* 3·x1² */
             } else {
                 const uint32_t v = tvals[(size_t)r * nchunks + c];
                 const ec_aff<FP> *p = &pts[v & 0x7fffffffu];
-                fe<FP> y2 = fe_load(&p->y);
-                x2 = fe_load(&p->x);
+                fe<RF> y2;
+                fe_load_lane(x2, &p->x);
+                fe_load_lane(y2, &p->y);
                 if (v >> 31)
                     fe_neg(y2, y2);
                 fe_sub(d, x2, x1);
@@ -482,15 +529,17 @@ __global__ void __launch_bounds__(128, 4)
             }
             if (inc) { /* the product of the joined streams below j */
                 const int jp = 63 - __clzll((long long)inc);
-                ij = fe_mul_call(inv, fe_load(&pre[(uint32_t)jp * T + t]));
-                inv = fe_mul_call(inv, d);
+                fe<RF> pj;
+                fe_load_lane(pj, &pre[(uint32_t)jp * T + t]);
+                fe_mul_madd(ij, inv, pj);
+                fe_mul_madd(inv, inv, d);
             } else {
                 ij = inv;
             }
-            lam = fe_mul_call(num, ij);
+            fe_mul_madd(lam, num, ij);
             aff_step(x1, y1, x2, lam);
-            fe_store(&ax[c], x1);
-            fe_store(&ay[c], y1);
+            fe_store_lane(&ax[c], x1);
+            fe_store_lane(&ay[c], y1);
         }
     }
 }
@@ -808,8 +857,8 @@ static int pippenger(typename H::jac *ret, const cz_gpu_bases *bh, const void *d
     ba_kern_t<FP> ba_kern = NULL; /* msm_acc_ba_kern for ba_k streams a thread */
     size_t ba_streams = 0, chunks_max = ACC_CHUNKS;
     /* auto: BLS12-381 only (BN254's madd is cheaper against the inversion: see BA_AUTO_LEN) */
-    bool ba = H::group == 1 && (tu.gpu_msm_accumulation == CZ_ACC_BATCH_AFFINE ||
-                                (tu.gpu_msm_accumulation == CZ_ACC_AUTO && H::id == 1));
+    bool ba = tu.gpu_msm_accumulation == CZ_ACC_BATCH_AFFINE ||
+              (tu.gpu_msm_accumulation == CZ_ACC_AUTO && H::id == 1);
     const uint32_t acc_bs = 128;
     const acc_kern_t<FP> akern = msm_acc_kern<FP, typename H::rf, H::group == 1>;
     const uint32_t lanes = fe_lanes<typename H::rf>::value;
@@ -832,13 +881,13 @@ static int pippenger(typename H::jac *ret, const cz_gpu_bases *bh, const void *d
         return cz_fail(ei, CZ_ERANGE, "gpu msm: n = %zu too large (< 2^30)", n);
     gmax = ((size_t)1 << 30) / n;
     gcap = gmax >= nwin ? nwin : (unsigned)gmax;
-    if constexpr (H::group == 1) {
+    {
         if (ba) {
             /* one wave: ba_k streams for each resident thread: BA_STREAMS_MORE where that costs
              * no window a pass, each stream still gets BA_AUTO_LEN pairs and the buckets are
              * full, else BA_STREAMS; auto turns to madd where even BA_STREAMS get too few pairs */
-            const ba_kern_t<FP> kern[2] = {msm_acc_ba_kern<FP, BA_STREAMS_MORE>,
-                                           msm_acc_ba_kern<FP, BA_STREAMS>};
+            const ba_kern_t<FP> kern[2] = {msm_acc_ba_kern<FP, typename H::rf, BA_STREAMS_MORE>,
+                                           msm_acc_ba_kern<FP, typename H::rf, BA_STREAMS>};
             const uint32_t ks[2] = {BA_STREAMS_MORE, BA_STREAMS};
             size_t streams[2];
             unsigned gk[2];
@@ -847,8 +896,8 @@ static int pippenger(typename H::jac *ret, const cz_gpu_bases *bh, const void *d
                 int bpsm = 0;
                 CZ_CUDA_TRY(
                     cudaOccupancyMaxActiveBlocksPerMultiprocessor(&bpsm, kern[i], (int)acc_bs, 0));
-                streams[i] =
-                    (size_t)(bpsm > 0 ? bpsm : 1) * (size_t)(sms > 0 ? sms : 1) * acc_bs * ks[i];
+                streams[i] = (size_t)(bpsm > 0 ? bpsm : 1) * (size_t)(sms > 0 ? sms : 1) *
+                             (acc_bs / lanes) * ks[i];
                 gk[i] =
                     groups_that_fit(n, gcap, pippenger_fixed<H>(wt, n, streams[i], &ls, &nsegs));
             }
@@ -950,17 +999,15 @@ static int pippenger(typename H::jac *ret, const cz_gpu_bases *bh, const void *d
             len = 4;
         nchunks = (nvalid + len - 1) / len;
         if (ba) {
-            if constexpr (H::group == 1) {
-                const uint32_t nt = (nchunks + ba_k - 1) / ba_k;
-                msm_ba_transpose_kern<<<dim3((nchunks + 31) / 32, (len + 31) / 32), dim3(32, 8), 0,
-                                        st>>>(dk.Alternate(), dv.Alternate(), dk.Current(),
-                                              dv.Current(), nvalid, len, nchunks);
-                CZ_CUDA_LAUNCHED();
-                ba_kern<<<cz__gpu_blocks(nt, acc_bs), acc_bs, 0, st>>>(
-                    bk, part, owner, ba_mem, ba_mem + ba_streams, ba_mem + 2 * ba_streams, start,
-                    dk.Alternate(), dv.Alternate(), pts, nb, len, nchunks, nt);
-                CZ_CUDA_LAUNCHED();
-            }
+            const uint32_t nt = (nchunks + ba_k - 1) / ba_k;
+            msm_ba_transpose_kern<<<dim3((nchunks + 31) / 32, (len + 31) / 32), dim3(32, 8), 0,
+                                    st>>>(dk.Alternate(), dv.Alternate(), dk.Current(),
+                                          dv.Current(), nvalid, len, nchunks);
+            CZ_CUDA_LAUNCHED();
+            ba_kern<<<cz__gpu_blocks((size_t)nt * lanes, acc_bs), acc_bs, 0, st>>>(
+                bk, part, owner, ba_mem, ba_mem + ba_streams, ba_mem + 2 * ba_streams, start,
+                dk.Alternate(), dv.Alternate(), pts, nb, len, nchunks, nt);
+            CZ_CUDA_LAUNCHED();
         } else {
             akern<<<cz__gpu_blocks((size_t)nchunks * lanes, acc_bs), acc_bs, 0, st>>>(
                 bk, part, owner, start, dk.Current(), dv.Current(), pts, nb, len, nchunks);
