@@ -163,6 +163,11 @@ void cz_groth16_bp_pending_free(cz_groth16_bp_pending *pp); /* NULL is a no-op *
  * from the host copy where it does not fit (then compute runs it unless it was started on the
  * CPU); 0 with cz_tuning.gpu_g2_on_cpu. */
 int cz_groth16_bp_gpu_key_has_g2(const cz_groth16_bp_gpu_key *k);
+/* 1 when the key streams B_G2 from page-locked host memory: the caller's copy where the driver
+ * has it page-locked (the daemon's keys), else a page-locked copy the key made for its life
+ * (the caller's memory is never registered in place); 0 when B_G2 is resident, on the CPU, or
+ * streamed from pageable memory (no page-locked memory was to be had). */
+int cz_groth16_bp_gpu_key_g2_pinned(const cz_groth16_bp_gpu_key *k);
 
 /* The public inputs of an assignment as cz_groth16_verify takes them: input[1 .. ninput),
  * canonical. CZ_ENOMEM. */

@@ -27,7 +27,6 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cuzk/assignment.h"
 #include "cuzk/clock.h"
@@ -47,7 +46,9 @@ struct cz_groth16_bp_gpu_key {
     int dev;
     cz_gpu_bases *h, *l, *a, *b1, *b2; /* b2 NULL: streamed (b2_idx) or on the CPU */
     uint32_t *b2_idx; /* streamed B_G2: the variable each point of params->b_g2 belongs to */
-    void *b2_pinned;  /* streamed B_G2: the page range of params->b_g2 the key page-locked */
+    /* streamed B_G2: the host points the pieces are uploaded from (params->b_g2, or b2_copy) */
+    const cz_bls12381_g2_affine *b2_src;
+    void *b2_copy; /* streamed B_G2 from pageable memory: the key's page-locked copy of it */
     size_t ninput, naux;
     uint64_t *a_aux, *b_in, *b_aux; /* the densities the key was spread by */
     size_t bytes;
@@ -61,12 +62,7 @@ void cz_groth16_bp_gpu_key_free(cz_groth16_bp_gpu_key *k) {
     cz_gpu_bases_free(k->a);
     cz_gpu_bases_free(k->b1);
     cz_gpu_bases_free(k->b2);
-    if (k->b2_pinned != NULL) {
-        cz_errinfo sub;
-        cz_errinfo_clear(&sub);
-        if (cz_gpu_host_unregister(k->b2_pinned, &sub) != CZ_OK)
-            CZ_LOG_WARN("bellperson gpu key: %s", sub.msg);
-    }
+    cz_gpu_host_free(k->b2_copy);
     free(k->b2_idx);
     free(k->a_aux);
     free(k->b_in);
@@ -202,25 +198,28 @@ static size_t proof_room(const cz_bellperson_params *params, const cz_assignment
 /* Every proof uploads a streamed B_G2. From pageable memory the driver stages the copy through
  * its own buffers (3.4 s of the 5.3 s B_G2 stage of a 32 GiB WindowPoSt on an H100); from
  * page-locked memory it goes at the link's speed. The daemon's keys are page-locked already
- * (src/engine/hostmem.c); any other host copy (a key made by the setup, or read by the CLI) is
- * registered with the driver for the key's life, its pages rounded outwards. Where that fails
- * (RLIMIT_MEMLOCK, the driver) the key streams from pageable memory, as correct and slower. */
+ * (src/engine/hostmem.c); from any other host copy (a key made by the setup, or read by the CLI)
+ * the key makes a page-locked copy of B_G2 for its life. Registering the caller's memory in
+ * place instead rounds to whole pages, which then hold the edges of other heap blocks: a copy
+ * from a block that crosses such an edge is refused by the driver (cudaErrorInvalidValue, seen
+ * in gpu_test_gpu_bellperson_prove on an H200). Where no page-locked memory is to be had the key
+ * streams from the pageable copy, as correct and slower. */
 static void key_g2_pin(cz_groth16_bp_gpu_key *k) {
     const cz_bellperson_params *p = k->params;
-    long page = sysconf(_SC_PAGESIZE);
-    uintptr_t mask = (uintptr_t)(page > 0 ? page : 4096) - 1;
-    uintptr_t lo = (uintptr_t)p->b_g2 & ~mask;
-    uintptr_t hi = ((uintptr_t)(p->b_g2 + p->nb_g2) + mask) & ~mask;
+    const size_t bytes = (size_t)p->nb_g2 * sizeof *p->b_g2;
     cz_errinfo sub;
+    k->b2_src = p->b_g2;
     if (p->nb_g2 == 0 || cz_gpu_host_is_pinned(p->b_g2))
         return;
     cz_errinfo_clear(&sub);
-    if (cz_gpu_host_register((void *)lo, hi - lo, 0, &sub) == CZ_OK)
-        k->b2_pinned = (void *)lo;
-    else
+    if (cz_gpu_host_alloc(&k->b2_copy, bytes, &sub) == CZ_OK) {
+        memcpy(k->b2_copy, p->b_g2, bytes);
+        k->b2_src = k->b2_copy;
+    } else {
         CZ_LOG_WARN("bellperson gpu key: the streamed B_G2 (%zu MiB) stays pageable, every proof "
                     "copies it slower: %s",
-                    (size_t)(hi - lo) >> 20, sub.msg);
+                    bytes >> 20, sub.msg);
+    }
 }
 
 /* B_G2 streamed from the host copy: the positions of its points; the copy page-locked. */
@@ -396,6 +395,10 @@ const cz_bellperson_params *cz__bp_gpu_key_params(const cz_groth16_bp_gpu_key *k
     return k->params;
 }
 
+int cz_groth16_bp_gpu_key_g2_pinned(const cz_groth16_bp_gpu_key *k) {
+    return k != NULL && k->b2_idx != NULL && k->b2_src != NULL && cz_gpu_host_is_pinned(k->b2_src);
+}
+
 int cz_groth16_bp_gpu_key_has_g2(const cz_groth16_bp_gpu_key *k) {
     return k != NULL && (k->b2 != NULL || k->b2_idx != NULL);
 }
@@ -430,8 +433,7 @@ static int piece_start(g2_piece_up *u, const cz_groth16_bp_gpu_key *k, size_t c0
                        cz_errinfo *ei) {
     u->c0 = c0;
     u->m = m;
-    return cz_bls12381_gpu_g2_bases_upload_start(&u->b, &u->cp, k->params->b_g2 + c0, m, k->dev,
-                                                 ei);
+    return cz_bls12381_gpu_g2_bases_upload_start(&u->b, &u->cp, k->b2_src + c0, m, k->dev, ei);
 }
 
 /* Waits for a piece's copy if it is still in flight and frees it. */
