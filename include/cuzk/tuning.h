@@ -36,7 +36,7 @@ typedef enum {
 
 /* The bucket accumulation of the GPU MSMs, G1 and G2 (gpu_msm_impl.cuh). */
 typedef enum {
-    CZ_ACC_AUTO = 0,        /* batch-affine for BLS12-381 MSMs large enough to pay for it (the
+    CZ_ACC_AUTO = 0,        /* batch-affine for BLS12-381 G1 MSMs large enough to pay for it (the
                              * default), madd otherwise */
     CZ_ACC_MADD = 1,        /* mixed XYZZ additions always (tests, benchmarks) */
     CZ_ACC_BATCH_AFFINE = 2 /* batch-affine always (tests, benchmarks) */

@@ -44,7 +44,7 @@
  *      serially for up to 32 of them; longer runs are first folded by a warp tree
  *      (combine_tree_kern, 512 partials a warp and level). So a skewed scalar set (one bucket
  *      holding every point) costs the same as a uniform one.
- *      Batch-affine variant (cz_tuning.gpu_msm_accumulation; by default for BLS12-381
+ *      Batch-affine variant (cz_tuning.gpu_msm_accumulation; by default for BLS12-381 G1
  *      where each stream gets at least BA_AUTO_LEN pairs a pass, large MSMs of dense scalars):
  *      msm_acc_ba_kern runs one wave of threads (lane pairs for G2), each with K streams
  *      (BA_STREAMS_MORE where the device's free memory allows it without fewer windows a pass,
@@ -412,8 +412,14 @@ static __device__ __forceinline__ void ba_inv(fe<fp2s_cfg<B>> &r, const fe<fp2s_
         fe_neg(r.c, r.c);
 }
 
+/* Blocks of 128 threads an SM for the G2 batch-affine kernel (ptxas then keeps 168 registers
+ * instead of 186). On the H200, BLS12-381 G2 2^26 uniform (bench/results/2026-12-06-h200-g2-ba.md):
+ * 1,350.7 ms against madd's 1,384.8; with 2 blocks, a WindowPoSt 32 GiB B_G2 took 2,136 ms
+ * against madd's 1,812 (another call), so cz_tuning's auto leaves G2 to madd. */
+#define BA_G2_BLOCKS 3
+
 template <class FP, class RF, int K>
-__global__ void __launch_bounds__(128, fe_lanes<RF>::value > 1 ? 1 : 4)
+__global__ void __launch_bounds__(128, fe_lanes<RF>::value > 1 ? BA_G2_BLOCKS : 4)
     msm_acc_ba_kern(ec_xyzz<FP> *buckets, ec_xyzz<FP> *part, uint32_t *owner, fe<FP> *ax,
                     fe<FP> *ay, fe<FP> *pre, const uint32_t *start, const uint32_t *tkeys,
                     const uint32_t *tvals, const ec_aff<FP> *pts, uint32_t nb, uint32_t len,
@@ -856,9 +862,10 @@ static int pippenger(typename H::jac *ret, const cz_gpu_bases *bh, const void *d
     uint32_t nbt, ls, nsegs, pchunks = 0, plen = 0, ba_k = 0;
     ba_kern_t<FP> ba_kern = NULL; /* msm_acc_ba_kern for ba_k streams a thread */
     size_t ba_streams = 0, chunks_max = ACC_CHUNKS;
-    /* auto: BLS12-381 only (BN254's madd is cheaper against the inversion: see BA_AUTO_LEN) */
+    /* auto: BLS12-381 G1 only (BN254's madd is cheaper against the inversion: see BA_AUTO_LEN;
+     * G2 in lane pairs gained 2.5 % at 2^26 and lost at a WindowPoSt's B_G2: BA_G2_BLOCKS) */
     bool ba = tu.gpu_msm_accumulation == CZ_ACC_BATCH_AFFINE ||
-              (tu.gpu_msm_accumulation == CZ_ACC_AUTO && H::id == 1);
+              (tu.gpu_msm_accumulation == CZ_ACC_AUTO && H::id == 1 && H::group == 1);
     const uint32_t acc_bs = 128;
     const acc_kern_t<FP> akern = msm_acc_kern<FP, typename H::rf, H::group == 1>;
     const uint32_t lanes = fe_lanes<typename H::rf>::value;
