@@ -12,9 +12,9 @@
  * B_G2 (the largest section: G2 points are 192 bytes) is resident only where it fits beside the
  * G1 bases and the working memory of one proof (the kernel region, and the workspace unless one
  * is allocated on the device already); otherwise it is streamed: every proof uploads it from the
- * key's host copy (which must stay valid while the key lives; page-locked while it does, unless it
- * is already) in pieces as large as the free
- * memory allows and sums the pieces' G2 MSMs, so a card too small for the whole key still proves
+ * key's host copy (which must stay valid while the key lives), or from a page-locked copy the key
+ * makes where the host copy is pageable (key_g2_pin), in pieces as large as the free memory allows
+ * and sums the pieces' G2 MSMs, so a card too small for the whole key still proves
  * on the device, a compact witness included. With cz_tuning.gpu_g2_on_cpu B_G2 stays on the host
  * and the G2 MSM runs on the CPU beside the GPU work. A key whose G1 bases leave less than one
  * proof's working memory is refused (CZ_ENOMEM, with the sizes).
@@ -222,7 +222,7 @@ static void key_g2_pin(cz_groth16_bp_gpu_key *k) {
     }
 }
 
-/* B_G2 streamed from the host copy: the positions of its points; the copy page-locked. */
+/* B_G2 streamed from the host: the positions of its points, the page-locked source. */
 static int key_g2_stream(cz_groth16_bp_gpu_key *k, const cz_assignment *shape, cz_errinfo *ei) {
     size_t m = 0;
     if ((k->b2_idx = positions(&m, shape, shape->b_input_density, shape->b_aux_density)) == NULL)
