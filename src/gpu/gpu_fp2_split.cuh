@@ -18,6 +18,7 @@
 #ifndef CUZK_GPU_FP2_SPLIT_CUH
 #define CUZK_GPU_FP2_SPLIT_CUH
 
+#include "gpu_field_inv.cuh"
 #include "gpu_fp2.cuh"
 
 /* Fp2 over base field B in lane pairs; fe<fp2s_cfg<B>> is this lane's coefficient. */
@@ -77,6 +78,27 @@ template <class B> static __device__ __forceinline__ void fe_one(fe<fp2s_cfg<B>>
 template <class B> static __device__ __forceinline__ bool fe_is_zero(const fe<fp2s_cfg<B>> &a) {
     int z = fe_is_zero(a.c) ? 1 : 0;
     return (z & __shfl_xor_sync(pair_mask(), z, 1)) != 0;
+}
+
+/* Whether a = b as whole elements (the same answer on both lanes). */
+template <class B>
+static __device__ __forceinline__ bool fe_eq(const fe<fp2s_cfg<B>> &a, const fe<fp2s_cfg<B>> &b) {
+    int e = fe_eq(a.c, b.c) ? 1 : 0;
+    return (e & __shfl_xor_sync(pair_mask(), e, 1)) != 0;
+}
+
+/* r = a⁻¹ (0 for 0) through the norm: (c0 + c1·u)⁻¹ = (c0 - c1·u) / (c0² + c1²), one base-field
+ * inversion that both lanes compute. r may alias a. */
+template <class B>
+static __device__ __forceinline__ void fe_inv_fast(fe<fp2s_cfg<B>> &r, const fe<fp2s_cfg<B>> &a) {
+    fe<B> sq, osq, n;
+    fe_sqr(sq, a.c);
+    fe_partner(osq, sq);
+    fe_add(n, sq, osq);
+    fe_inv_fast(n, n);
+    fe_mul(r.c, a.c, n);
+    if (pair_half())
+        fe_neg(r.c, r.c);
 }
 
 template <class B>

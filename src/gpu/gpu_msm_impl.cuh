@@ -322,12 +322,12 @@ __global__ void __launch_bounds__(128, fe_lanes<RF>::value > 1 ? 1 : 4)
 }
 
 /* Batch-affine accumulation (cz_tuning.gpu_msm_accumulation; see the file comment, step 3): K
- * streams a thread (for G2 a lane pair, gpu_fp2_split.cuh, whose inversion is that of the norm),
- * logical chunk c = j·T + t for stream j of thread t (T threads), each with an affine accumulator
- * ax[c], ay[c] (a bit of `empty` when it holds no point) and the running product pre[c], in device
- * memory at [j·T + t] so that a warp's accesses are coalesced. Round r takes pair c·len + r of
- * every stream (from the transposed copy, at [r·nchunks + c]): a bucket change flushes the
- * accumulator (as XYZZ with ZZ = ZZZ = 1, or infinity) through acc_flush, the rules of
+ * streams a thread (for G2 a lane pair, gpu_fp2_split.cuh, whose fe_eq and fe_inv_fast are the
+ * pair's), logical chunk c = j·T + t for stream j of thread t (T threads), each with an affine
+ * accumulator ax[c], ay[c] (a bit of `empty` when it holds no point) and the running product
+ * pre[c], in device memory at [j·T + t] so that a warp's accesses are coalesced. Round r takes pair
+ * c·len + r of every stream (from the transposed copy, at [r·nchunks + c]): a bucket change flushes
+ * the accumulator (as XYZZ with ZZ = ZZZ = 1, or infinity) through acc_flush, the rules of
  * msm_acc_kern's chunks; an empty accumulator takes the point; otherwise the addition joins the
  * round's batch with the denominator x2 - x1, or 2·y1 when the point equals the accumulator (the
  * tangent: numerator 3·x1², so a doubling costs one more squaring and nothing else), and a point
@@ -385,33 +385,6 @@ static __global__ void msm_ba_transpose_kern(uint32_t *tkeys, uint32_t *tvals, c
         }
     }
 }
-/* The element operations the batch-affine accumulation needs beyond gpu_curve.cuh's, for a
- * register field RF: G1 (one lane) and G2 in lane pairs (gpu_fp2_split.cuh), where every answer
- * is the pair's and both lanes compute the same inverse of the norm. */
-template <class RF> static __device__ __forceinline__ bool ba_eq(const fe<RF> &a, const fe<RF> &b) {
-    return fe_eq(a, b);
-}
-template <class B>
-static __device__ __forceinline__ bool ba_eq(const fe<fp2s_cfg<B>> &a, const fe<fp2s_cfg<B>> &b) {
-    int e = fe_eq(a.c, b.c) ? 1 : 0;
-    return (e & __shfl_xor_sync(pair_mask(), e, 1)) != 0;
-}
-template <class RF> static __device__ __forceinline__ void ba_inv(fe<RF> &r, const fe<RF> &a) {
-    fe_inv_fast(r, a);
-}
-/* (c0 + c1·u)⁻¹ = (c0 - c1·u) / (c0² + c1²) */
-template <class B>
-static __device__ __forceinline__ void ba_inv(fe<fp2s_cfg<B>> &r, const fe<fp2s_cfg<B>> &a) {
-    fe<B> sq, osq, n;
-    fe_sqr(sq, a.c);
-    fe_partner(osq, sq);
-    fe_add(n, sq, osq);
-    fe_inv_fast(n, n);
-    fe_mul(r.c, a.c, n);
-    if (pair_half())
-        fe_neg(r.c, r.c);
-}
-
 /* Blocks of 128 threads an SM for the G2 batch-affine kernel (ptxas then keeps 168 registers
  * instead of 186). On the H200, BLS12-381 G2 2^26 uniform (bench/results/2026-12-06-h200-g2-ba.md):
  * 1,350.7 ms against madd's 1,384.8; with 2 blocks, a WindowPoSt 32 GiB B_G2 took 2,136 ms
@@ -491,7 +464,7 @@ __global__ void __launch_bounds__(128, fe_lanes<RF>::value > 1 ? BA_G2_BLOCKS : 
                 if (v >> 31)
                     fe_neg(y2, y2);
                 fe_load_lane(y1, &ay[c]);
-                if (!ba_eq(y1, y2)) {
+                if (!fe_eq(y1, y2)) {
                     empty |= bit; /* the point is -acc */
                     continue;
                 }
@@ -508,7 +481,7 @@ __global__ void __launch_bounds__(128, fe_lanes<RF>::value > 1 ? BA_G2_BLOCKS : 
         if (inc == 0)
             continue;
         fe<RF> inv;
-        ba_inv(inv, run);
+        fe_inv_fast(inv, run);
         while (inc) {
             const int j = 63 - __clzll((long long)inc);
             inc &= ~((mask_t)1 << j);
@@ -888,40 +861,36 @@ static int pippenger(typename H::jac *ret, const cz_gpu_bases *bh, const void *d
         return cz_fail(ei, CZ_ERANGE, "gpu msm: n = %zu too large (< 2^30)", n);
     gmax = ((size_t)1 << 30) / n;
     gcap = gmax >= nwin ? nwin : (unsigned)gmax;
-    {
-        if (ba) {
-            /* one wave: ba_k streams for each resident thread: BA_STREAMS_MORE where that costs
-             * no window a pass, each stream still gets BA_AUTO_LEN pairs and the buckets are
-             * full, else BA_STREAMS; auto turns to madd where even BA_STREAMS get too few pairs */
-            const ba_kern_t<FP> kern[2] = {msm_acc_ba_kern<FP, typename H::rf, BA_STREAMS_MORE>,
-                                           msm_acc_ba_kern<FP, typename H::rf, BA_STREAMS>};
-            const uint32_t ks[2] = {BA_STREAMS_MORE, BA_STREAMS};
-            size_t streams[2];
-            unsigned gk[2];
-            CZ_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, bh->dev));
-            for (int i = 0; i < 2; i++) {
-                int bpsm = 0;
-                CZ_CUDA_TRY(
-                    cudaOccupancyMaxActiveBlocksPerMultiprocessor(&bpsm, kern[i], (int)acc_bs, 0));
-                streams[i] = (size_t)(bpsm > 0 ? bpsm : 1) * (size_t)(sms > 0 ? sms : 1) *
-                             (acc_bs / lanes) * ks[i];
-                gk[i] =
-                    groups_that_fit(n, gcap, pippenger_fixed<H>(wt, n, streams[i], &ls, &nsegs));
-            }
-            const int pick = gk[0] >= gk[1] && n * gk[0] >= BA_AUTO_LEN * streams[0] &&
-                                     n * nwin >= (size_t)BA_MORE_BUCKET_LEN * nbt
-                                 ? 0
-                                 : 1;
-            if (tu.gpu_msm_accumulation == CZ_ACC_AUTO &&
-                n * gk[pick] < BA_AUTO_LEN * streams[pick]) {
-                ba = false; /* too few pairs a stream: madd */
-            } else {
-                ba_k = ks[pick];
-                ba_kern = kern[pick];
-                ba_streams = streams[pick];
-                chunks_max = ba_streams > chunks_max ? ba_streams : chunks_max;
-                g = gk[pick];
-            }
+    if (ba) {
+        /* one wave: ba_k streams for each resident thread: BA_STREAMS_MORE where that costs
+         * no window a pass, each stream still gets BA_AUTO_LEN pairs and the buckets are
+         * full, else BA_STREAMS; auto turns to madd where even BA_STREAMS get too few pairs */
+        const ba_kern_t<FP> kern[2] = {msm_acc_ba_kern<FP, typename H::rf, BA_STREAMS_MORE>,
+                                       msm_acc_ba_kern<FP, typename H::rf, BA_STREAMS>};
+        const uint32_t ks[2] = {BA_STREAMS_MORE, BA_STREAMS};
+        size_t streams[2];
+        unsigned gk[2];
+        CZ_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, bh->dev));
+        for (int i = 0; i < 2; i++) {
+            int bpsm = 0;
+            CZ_CUDA_TRY(
+                cudaOccupancyMaxActiveBlocksPerMultiprocessor(&bpsm, kern[i], (int)acc_bs, 0));
+            streams[i] = (size_t)(bpsm > 0 ? bpsm : 1) * (size_t)(sms > 0 ? sms : 1) *
+                         (acc_bs / lanes) * ks[i];
+            gk[i] = groups_that_fit(n, gcap, pippenger_fixed<H>(wt, n, streams[i], &ls, &nsegs));
+        }
+        const int pick = gk[0] >= gk[1] && n * gk[0] >= BA_AUTO_LEN * streams[0] &&
+                                 n * nwin >= (size_t)BA_MORE_BUCKET_LEN * nbt
+                             ? 0
+                             : 1;
+        if (tu.gpu_msm_accumulation == CZ_ACC_AUTO && n * gk[pick] < BA_AUTO_LEN * streams[pick]) {
+            ba = false; /* too few pairs a stream: madd */
+        } else {
+            ba_k = ks[pick];
+            ba_kern = kern[pick];
+            ba_streams = streams[pick];
+            chunks_max = ba_streams > chunks_max ? ba_streams : chunks_max;
+            g = gk[pick];
         }
     }
     if (!ba)
