@@ -28,7 +28,7 @@ extern "C" void cz_gpu_bases_free(cz_gpu_bases *b) {
 extern "C" int cz_gpu_bases_upload_end(cz_gpu_bases *b, cz_gpu_copy *cp, cz_errinfo *ei) {
     int rc = cz_gpu_copy_wait(cp, ei);
     if (rc == CZ_OK && b != NULL && b->n > 0)
-        rc = cz__gpu_bases_compact(b, ei); /* as bases_upload: a key's B bases */
+        rc = cz__gpu_bases_compact(b, ei); /* a key's B bases are mostly infinity */
     return rc;
 }
 

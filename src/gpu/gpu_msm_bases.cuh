@@ -62,25 +62,8 @@ out:
     return rc;
 }
 
-template <class H>
-static int bases_upload(cz_gpu_bases **out, const typename H::aff *bases, size_t n, int dev,
-                        cz_errinfo *ei) {
-    int rc = alloc_handle(out, H::id, H::group, n, sizeof(typename H::aff), dev, ei);
-    if (rc != CZ_OK || n == 0)
-        return rc;
-    CZ_CUDA_TRY(
-        cudaMemcpy((*out)->d_pts, bases, n * sizeof(typename H::aff), cudaMemcpyHostToDevice));
-    rc = cz__gpu_bases_compact(*out, ei); /* a key's B bases are mostly infinity */
-out:
-    if (rc != CZ_OK) {
-        cz_gpu_bases_free(*out);
-        *out = NULL;
-    }
-    return rc;
-}
-
-/* bases_upload in two steps (cuzk/gpu.h, _upload_start and cz_gpu_bases_upload_end): the
- * handle, then the copy on a stream of its own. */
+/* The upload in two steps (cuzk/gpu.h, _upload_start and cz_gpu_bases_upload_end): the handle,
+ * then the copy on a stream of its own. */
 template <class H>
 static int bases_upload_start(cz_gpu_bases **out, cz_gpu_copy **cp, const typename H::aff *bases,
                               size_t n, int dev, cz_errinfo *ei) {
@@ -90,6 +73,19 @@ static int bases_upload_start(cz_gpu_bases **out, cz_gpu_copy **cp, const typena
         return rc;
     rc = cz_gpu_upload_start(cp, (*out)->d_pts, bases, n * sizeof(typename H::aff), dev, ei);
     if (rc != CZ_OK) {
+        cz_gpu_bases_free(*out);
+        *out = NULL;
+    }
+    return rc;
+}
+
+/* The upload in one step: both of the above, the copy waited for. */
+template <class H>
+static int bases_upload(cz_gpu_bases **out, const typename H::aff *bases, size_t n, int dev,
+                        cz_errinfo *ei) {
+    cz_gpu_copy *cp = NULL;
+    int rc = bases_upload_start<H>(out, &cp, bases, n, dev, ei);
+    if (rc == CZ_OK && (rc = cz_gpu_bases_upload_end(*out, cp, ei)) != CZ_OK) {
         cz_gpu_bases_free(*out);
         *out = NULL;
     }
