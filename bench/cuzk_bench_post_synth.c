@@ -23,13 +23,14 @@
  *
  *   cuzk-bench-post-synth [--kind winning-post|window-post] [--sector-size 2KiB|..|64GiB]
  *                         [--sectors N] [--threads T] [--runs R] [--gpu D] [--no-serial]
- *                         [--setup] [--g2 ahead|serial|both] [--g2-streamed]
+ *                         [--setup] [--g2 ahead|serial|both] [--g2-streamed] [--msm-profile]
  * --no-serial leaves out the one-thread runs (native and witness). --g2: how a streamed B_G2
  * uploads its pieces (cz_tuning.gpu_g2_stream_serial; "g2_stream" in the line): the next piece
  * beside the current one's MSM (ahead, the default), after it (serial), or both in turn with the
  * same key (serial first). --g2-streamed streams B_G2 even where the device would hold it
  * (cz_tuning.gpu_g2_stream; "g2_forced" in the line), so that a large card measures what an
- * 80 GB one does.
+ * 80 GB one does. --msm-profile prints every GPU MSM's phases to stderr (cz_tuning.msm_profile:
+ * a synchronisation per phase, so the times it prints add up to a little more).
  * Defaults: window-post, 2KiB, a full partition, all CPUs, 3 runs.
  */
 #include <stdio.h>
@@ -69,7 +70,7 @@ static void print(const char *op, const char *extra, double *ns, int runs) {
 
 /* How a streamed B_G2 uploads its pieces (cz_tuning.gpu_g2_stream_serial): --g2 ahead (the
  * library's default), serial, or both (serial first, then ahead, with the same key). */
-enum { G2_AHEAD = 1, G2_SERIAL = 2, G2_BOTH = 3, G2_FORCE_STREAM = 4 };
+enum { G2_AHEAD = 1, G2_SERIAL = 2, G2_BOTH = 3, G2_FORCE_STREAM = 4, MSM_PROFILE = 8 };
 
 /* runs proofs (after one warm-up) with key; the "prove" line, labelled with g2 (the upload mode of
  * a streamed B_G2). *verified = 0 when a proof does not verify (with a vk). */
@@ -132,6 +133,7 @@ static int prove(const cz_r1cs *r, const cz__post_witness *w, const cz__post_sha
         return rc;
     cz_tuning_get(&tu);
     tu.gpu_g2_stream = (g2 & G2_FORCE_STREAM) != 0;
+    tu.msm_profile = (g2 & MSM_PROFILE) != 0;
     if ((rc = cz_tuning_set(&tu, ei)) != CZ_OK)
         goto out;
     while (((size_t)1 << log_n) < as.abc_size)
@@ -186,7 +188,8 @@ out:
 static int usage(void) {
     fprintf(stderr, "usage: cuzk-bench-post-synth [--kind winning-post|window-post] "
                     "[--sector-size S] [--sectors N] [--threads T] [--runs R] [--gpu D] "
-                    "[--no-serial] [--setup] [--g2 ahead|serial|both] [--g2-streamed]\n");
+                    "[--no-serial] [--setup] [--g2 ahead|serial|both] [--g2-streamed] "
+                    "[--msm-profile]\n");
     return 2;
 }
 
@@ -194,7 +197,7 @@ int main(int argc, char **argv) {
     const char *kind = "window-post";
     uint64_t size = 2048;
     size_t nsectors = 0, nthreads = 0;
-    int runs = 3, gpu = -1, serial = 1, setup = 0, g2 = G2_AHEAD, g2_streamed = 0;
+    int runs = 3, gpu = -1, serial = 1, setup = 0, g2 = G2_AHEAD, flags = 0;
     for (int a = 1; a < argc; a++) {
         const char *v = a + 1 < argc ? argv[a + 1] : NULL;
         if (strcmp(argv[a], "--no-serial") == 0 || strcmp(argv[a], "--setup") == 0) {
@@ -202,8 +205,8 @@ int main(int argc, char **argv) {
             setup = setup || strcmp(argv[a], "--setup") == 0;
             continue;
         }
-        if (strcmp(argv[a], "--g2-streamed") == 0) {
-            g2_streamed = G2_FORCE_STREAM;
+        if (strcmp(argv[a], "--g2-streamed") == 0 || strcmp(argv[a], "--msm-profile") == 0) {
+            flags |= strcmp(argv[a], "--g2-streamed") == 0 ? G2_FORCE_STREAM : MSM_PROFILE;
             continue;
         }
         if (v == NULL)
@@ -340,7 +343,7 @@ int main(int argc, char **argv) {
     snprintf(extra, sizeof extra, ",\"kind\":\"%s\",\"threads\":%zu", kind, threads[1]);
     print("eval", extra, ns, runs);
     if ((gpu >= 0 || setup) &&
-        prove(&r, &w, &shape, pool, gpu, runs, setup, kind, g2 | g2_streamed, &ei) != CZ_OK)
+        prove(&r, &w, &shape, pool, gpu, runs, setup, kind, g2 | flags, &ei) != CZ_OK)
         goto out;
     status = 0;
 out:
