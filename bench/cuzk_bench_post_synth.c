@@ -115,7 +115,8 @@ static int prove_runs(const cz_bellperson_params *params, const cz_assignment *a
 /* The prover on r's witness on GPU dev with a benchmark key (bases made on the device), or with
  * setup a key of the bellperson setup (on dev, or the CPU for dev < 0; seeded: insecure) and
  * every proof verified against the public inputs of the witness w (comm_r and the challenged
- * leaves). g2: G2_* (a streamed B_G2's upload modes to run, one "prove" line each). */
+ * leaves). g2: the G2_AHEAD / G2_SERIAL bits (a streamed B_G2's upload modes to run, one "prove"
+ * line each) with G2_FORCE_STREAM and MSM_PROFILE (cz_tuning's gpu_g2_stream, msm_profile). */
 static int prove(const cz_r1cs *r, const cz__post_witness *w, const cz__post_shape *shape,
                  cz_threadpool *pool, int dev, int runs, int setup, const char *kind, int g2,
                  cz_errinfo *ei) {

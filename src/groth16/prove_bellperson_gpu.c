@@ -436,13 +436,12 @@ static int piece_start(g2_piece_up *u, const cz_groth16_bp_gpu_key *k, size_t c0
     return cz_bls12381_gpu_g2_bases_upload_start(&u->b, &u->cp, k->b2_src + c0, m, k->dev, ei);
 }
 
-/* Waits for a piece's copy if it is still in flight and frees it. */
+/* Waits for a piece's copy if it is still in flight and frees it (a piece dropped before its use
+ * is not compacted: cz_gpu_bases_upload_end would run kernels and allocate for nothing). */
 static void piece_drop(g2_piece_up *u) {
-    if (u->cp != NULL) {
-        cz_errinfo sub;
-        cz_errinfo_clear(&sub);
-        (void)cz_gpu_bases_upload_end(u->b, u->cp, &sub);
-    }
+    cz_errinfo sub;
+    cz_errinfo_clear(&sub);
+    (void)cz_gpu_copy_wait(u->cp, &sub); /* NULL: nothing in flight */
     cz_gpu_bases_free(u->b);
     memset(u, 0, sizeof *u);
 }
