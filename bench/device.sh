@@ -94,7 +94,12 @@
 #           beside the PoRep key; the daemon then proves RWCOUNT (5) WinningPoSts one at a time
 #           on the idle host, and RWCOUNT more RWDELAY (20) s into the batch of C2s, while every
 #           GPU worker holds a PoRep partition: their latencies against each other (issue: a
-#           WinningPoSt finds a GPU at once on a busy host)
+#           WinningPoSt finds a GPU at once on a busy host). RWINDOW=1: the same with a WindowPoSt
+#           32 GiB key and a request of one whole partition (RWINCOUNT, 2, calls each; the
+#           host needs room for both keys: about 110 GB of disk and of memory).
+#           RDEVICES: the daemons' gpus.devices, one daemon per set in turn, e.g. "0 0,1": the
+#           same batch on one GPU and then on two (the logs' tags end in -gDEVICES); the GPU
+#           samples are per device
 #   snap    (not in the default list) SnapDeals 32 GiB on GPU 0: cuzk-bench-snap-synth (one
 #           partition's synthesis on one core, its recording, and compact in chunks on all cores;
 #           SNOSYNTH=1 skips it), a fake update (cuzk filecoin fake-update, 16 partitions), a local key made on the device (setup snap-update --gpu,
@@ -460,8 +465,13 @@ porep_phase() {
   if [ -n "${RWINNING:-}" ] && [ ! -s "$T/fw/request.txt" ]; then
     winning_inputs porep-winning "$T" --gpu || say "porep: FAIL: no WinningPoSt key or request"
   fi
+  if [ -n "${RWINDOW:-}" ] && [ ! -s "$T/fwin/request.txt" ]; then
+    window_inputs porep-window "$T" || say "porep: FAIL: no WindowPoSt key or request"
+  fi
   for abc in ${RABC-1}; do
-    porep_daemon "$abc" "$T" "$SOCK"
+    for DEVS in ${RDEVICES:-0}; do
+      porep_daemon "$abc" "$T" "$SOCK"
+    done
   done
   [ -n "${RSWEEP:-}" ] && porep_sweep "$T"
   [ "${RKEEP:-}" = 1 ] || rm -rf "$T"
@@ -478,7 +488,7 @@ porep_config() {
     cat <<EOF
 state_dir = "$T/state"
 [gpus]
-devices = [0]
+devices = [${DEVS:-0}]
 gpu_workers_per_device = ${RWORKERS:-2}
 abc_on_gpu = $abc
 [memory]
@@ -519,7 +529,9 @@ kind_daemon() {
   local name=$1 abc=$2 T=$3 SOCK=$4 count=$5 conc=$6 dpid spid
   shift 6
   porep_config "$abc" "$T" "$SOCK"
-  say "$name: daemon with abc_on_gpu = $abc at $(el) s"
+  # the logs' tags: abc_on_gpu, and the device set where DEVS names one (RDEVICES)
+  [ -n "${RDEVICES:-}" ] && abc="$abc-g${DEVS//,/}"
+  say "$name: daemon with abc_on_gpu = ${abc%%-*}, devices [${DEVS:-0}] at $(el) s"
   $X/cuzk-daemon --config "$T/cuzk.toml" >"$O/$name-daemon-$abc.log" 2>&1 &
   dpid=$!
   for _ in $(seq 1 150); do
@@ -535,24 +547,29 @@ kind_daemon() {
   cp "$T/proof.bin" "$T"/p/*.vk "$O/$name-proof-$abc/" 2>/dev/null
   [ -f "$T/u/request.txt" ] && cp "$T/u/request.txt" "$O/$name-proof-$abc/"
   # the GPU's utilization and memory every 0.5 s while the batch runs
-  nvidia-smi --query-gpu=utilization.gpu,memory.used --format=csv,noheader,nounits -lms 500 \
-    >"$O/$name-gpu-$abc.csv" 2>/dev/null &
+  nvidia-smi --query-gpu=index,utilization.gpu,memory.used --format=csv,noheader,nounits \
+    -lms 500 >"$O/$name-gpu-$abc.csv" 2>/dev/null &
   spid=$!
   # with a WinningPoSt request beside the key (porep, RWINNING): its latency on the idle daemon,
   # then RWDELAY s into the batch
   local win=0 bpid
   [ "$name" = porep ] && [ -s "$T/fw/request.txt" ] && win=1
+  local wwin=0
+  [ "$name" = porep ] && [ -s "$T/fwin/request.txt" ] && wwin=1
   [ $win = 1 ] && winning "$name-winning-idle-$abc" "$SOCK" "$T" 1 "${RWCOUNT:-5}"
+  [ $wwin = 1 ] && windowpost "$name-window-idle-$abc" "$SOCK" "$T" 1 "${RWINCOUNT:-2}"
   step $name-batch-$abc 300 $X/cuzk-bench -a "$SOCK" batch "$@" -c "$count" -j "$conc" --warmup 0 &
   bpid=$!
-  if [ $win = 1 ]; then
+  if [ $win = 1 ] || [ $wwin = 1 ]; then
     sleep "${RWDELAY:-20}"
-    winning "$name-winning-busy-$abc" "$SOCK" "$T" 0 "${RWCOUNT:-5}"
+    [ $win = 1 ] && winning "$name-winning-busy-$abc" "$SOCK" "$T" 0 "${RWCOUNT:-5}"
+    [ $wwin = 1 ] && windowpost "$name-window-busy-$abc" "$SOCK" "$T" 0 "${RWINCOUNT:-2}"
   fi
   wait $bpid
   kill $spid 2>/dev/null
   grep -h '"summary"' "$O/$name-batch-$abc.log" | cut -c1-600 >>"$S"
-  say "$name: GPU during the batch: $(awk -F', ' '{u += $1; if ($2 > m) m = $2; n++} END {if (n) printf "%d samples, mean utilization %.1f %%, peak memory %d MiB", n, u / n, m}' "$O/$name-gpu-$abc.csv")"
+  # per device: the samples, the mean utilization, the peak memory
+  say "$name: GPU during the batch: $(awk -F', ' '{u[$1] += $2; if ($3 > m[$1]) m[$1] = $3; n[$1]++} END {for (d in n) printf "GPU %s: %d samples, mean utilization %.1f %%, peak memory %d MiB; ", d, n[d], u[d] / n[d], m[d]}' "$O/$name-gpu-$abc.csv")"
   say "$name: daemon peak host memory $(grep VmHWM /proc/$dpid/status 2>/dev/null | tr -s ' ')"
   kill -TERM $dpid
   wait $dpid
@@ -581,6 +598,26 @@ winning() {
   step "$1" 150 $X/cuzk-bench -a "$2" batch --workload winning-post --request "$3/fw" -c "$5" \
     -j 1 --warmup "$4"
   grep -h '"summary"' "$O/$1.log" | cut -c1-500 >>"$S"
+}
+
+# $5 WindowPoSt 32 GiB Prove calls of $3/fwin one at a time through the daemon at $2, after $4
+# warm-up calls, as step $1; its summary line into the summary.
+windowpost() {
+  step "$1" 200 $X/cuzk-bench -a "$2" batch --workload window-post --request "$3/fwin" -c "$5" \
+    -j 1 --warmup "$4"
+  grep -h '"summary"' "$O/$1.log" | cut -c1-500 >>"$S"
+}
+
+# A WindowPoSt 32 GiB key into $2/p and a request of one whole partition (2,349 sectors) into
+# $2/fwin, made on GPU 0; 1 where either fails.
+window_inputs() {
+  local tag=$1 T=$2 rc=0
+  mkdir -p "$T/p" "$T/fwin"
+  step $tag-setup 240 $X/cuzk filecoin setup window-post --sector-size 32GiB --params-dir "$T/p" \
+    --seed 0106 --gpu || rc=1
+  step $tag-fake 60 $X/cuzk filecoin fake-vanilla window-post --sector-size 32GiB --sectors 2349 \
+    --seed 9 -o "$T/fwin" || rc=1
+  return $rc
 }
 
 porep_daemon() {
