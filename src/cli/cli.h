@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "cuzk/err.h"
+#include "cuzk/groth16.h"
 #include "cuzk/groth16_setup.h"
 #include "cuzk/params.h"
 #include "cuzk/r1cs.h"
@@ -84,6 +85,12 @@ uint8_t *cz__cli_parse_hex(const char *s, size_t *len);
 int cz__cli_bellperson_key(const char *what, const cz_r1cs *cs, const char *params_path,
                            const char *vk_path, const cz_groth16_trapdoor *td, cz_threadpool *pool,
                            int dev, cz_errinfo *ei);
+
+/* The Groth16 verifying key of the bellperson .vk file at vk_path into vk and the 192-byte
+ * BLS12-381 proofs of the file at proof_path into a new array *proofs (free it) of *nproofs. On
+ * failure nothing is left to free. */
+int cz__cli_vk_and_proofs(const char *vk_path, const char *proof_path, cz_groth16_vk *vk,
+                          cz_groth16_proof **proofs, size_t *nproofs, cz_errinfo *ei);
 
 /* Writes the verification key of the proving key at zkey_path to vk_path (snarkjs JSON). */
 int cz__cli_export_vk(const char *zkey_path, const char *vk_path, cz_errinfo *ei);

@@ -31,6 +31,23 @@ int cz__cli_write_file(const char *path, const void *data, size_t len, cz_errinf
     return ok ? CZ_OK : cz_fail(ei, CZ_EIO, "cannot write %s", path);
 }
 
+int cz__cli_vk_and_proofs(const char *vk_path, const char *proof_path, cz_groth16_vk *vk,
+                          cz_groth16_proof **proofs, size_t *nproofs, cz_errinfo *ei) {
+    cz_bellperson_vk bvk;
+    int rc;
+    memset(&bvk, 0, sizeof bvk);
+    memset(vk, 0, sizeof *vk);
+    *proofs = NULL;
+    *nproofs = 0;
+    if ((rc = cz_bellperson_vk_read(&bvk, vk_path, NULL, ei)) == CZ_OK)
+        rc = cz_groth16_vk_from_bellperson(vk, &bvk, ei);
+    cz_bellperson_vk_free(&bvk);
+    if (rc == CZ_OK &&
+        (rc = cz_groth16_proofs_read(proofs, nproofs, CZ_CURVE_BLS12381, proof_path, ei)) != CZ_OK)
+        cz_groth16_vk_free(vk);
+    return rc;
+}
+
 int cz__cli_input_report(const char *cmd, const cz_errinfo *ei) {
     int status = cz__cli_report(cmd, ei);
     if (ei->code == CZ_EVERIFY || ei->code == CZ_EINVAL || ei->code == CZ_EFORMAT ||

@@ -566,7 +566,6 @@ static int verify(int argc, char **argv) {
     const char *cmd = "filecoin verify";
     cz__post_kind pk;
     cz_post_request rq;
-    cz_bellperson_vk bvk;
     cz_groth16_vk vk;
     cz_groth16_proof *proofs = NULL;
     size_t nproofs = 0, *lens = NULL;
@@ -575,17 +574,13 @@ static int verify(int argc, char **argv) {
     char *params_path = NULL, *vk_path = NULL;
     cz_errinfo ei;
     int rc, status;
-    memset(&bvk, 0, sizeof bvk);
     memset(&vk, 0, sizeof vk);
     cz_errinfo_clear(&ei);
     if ((rc = req_begin(&o, argc, argv, cmd, REQ_VERIFY, &pk, &size, &params_path, &vk_path,
                         &ei)) != CZ_EXIT_OK)
         return rc;
     if ((rc = load_vanilla(&rq, &bufs, &lens, &o, &ei)) != CZ_OK ||
-        (rc = cz_bellperson_vk_read(&bvk, vk_path, NULL, &ei)) != CZ_OK ||
-        (rc = cz_groth16_vk_from_bellperson(&vk, &bvk, &ei)) != CZ_OK ||
-        (rc = cz_groth16_proofs_read(&proofs, &nproofs, CZ_CURVE_BLS12381, o.proof, &ei)) !=
-            CZ_OK) {
+        (rc = cz__cli_vk_and_proofs(vk_path, o.proof, &vk, &proofs, &nproofs, &ei)) != CZ_OK) {
         status = cz__cli_report(cmd, &ei);
         goto out;
     }
@@ -599,7 +594,6 @@ static int verify(int argc, char **argv) {
 out:
     free(proofs);
     cz_groth16_vk_free(&vk);
-    cz_bellperson_vk_free(&bvk);
     free_vanilla(bufs, lens, o.nvanilla);
     free(params_path);
     free(vk_path);

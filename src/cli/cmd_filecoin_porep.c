@@ -233,7 +233,6 @@ static int verify(int argc, char **argv) {
     const char *cmd = "filecoin verify";
     porep_opts o;
     cz_porep_request rq;
-    cz_bellperson_vk bvk;
     cz_groth16_vk vk;
     cz_groth16_proof *proofs = NULL;
     size_t nproofs = 0;
@@ -241,17 +240,13 @@ static int verify(int argc, char **argv) {
     char *vk_path = NULL;
     cz_errinfo ei;
     int rc, status;
-    memset(&bvk, 0, sizeof bvk);
     memset(&vk, 0, sizeof vk);
     if ((rc = parse(&o, argc, argv, cmd, NEED_C1 | NEED_DIR | NEED_PROOF)) != CZ_EXIT_OK)
         return rc;
     cz_errinfo_clear(&ei);
     if ((rc = load_request(&rq, &buf, &o, &ei)) != CZ_OK ||
         (vk_path = key_path(o.dir, rq.registered_proof, CZ_PARAM_EXT_VK, &ei)) == NULL ||
-        (rc = cz_bellperson_vk_read(&bvk, vk_path, NULL, &ei)) != CZ_OK ||
-        (rc = cz_groth16_vk_from_bellperson(&vk, &bvk, &ei)) != CZ_OK ||
-        (rc = cz_groth16_proofs_read(&proofs, &nproofs, CZ_CURVE_BLS12381, o.proof, &ei)) !=
-            CZ_OK) {
+        (rc = cz__cli_vk_and_proofs(vk_path, o.proof, &vk, &proofs, &nproofs, &ei)) != CZ_OK) {
         status = cz__cli_report(cmd, &ei);
         goto out;
     }
@@ -260,7 +255,6 @@ static int verify(int argc, char **argv) {
 out:
     free(proofs);
     cz_groth16_vk_free(&vk);
-    cz_bellperson_vk_free(&bvk);
     free(vk_path);
     free(buf);
     return status;

@@ -245,14 +245,12 @@ static int verify(int argc, char **argv) {
     const char *cmd = "filecoin verify";
     snap_opts o;
     cz_snap_request rq;
-    cz_bellperson_vk bvk;
     cz_groth16_vk vk;
     cz_groth16_proof *proofs = NULL;
     size_t nproofs = 0;
     char *vk_path = NULL;
     cz_errinfo ei;
     int rc, status;
-    memset(&bvk, 0, sizeof bvk);
     memset(&vk, 0, sizeof vk);
     if ((rc = parse(&o, argc, argv, cmd)) != CZ_EXIT_OK)
         return rc;
@@ -263,10 +261,7 @@ static int verify(int argc, char **argv) {
         return status;
     if ((vk_path = key_path(o.dir, rq.registered_proof, o.poseidon, CZ_PARAM_EXT_VK, &ei)) ==
             NULL ||
-        (rc = cz_bellperson_vk_read(&bvk, vk_path, NULL, &ei)) != CZ_OK ||
-        (rc = cz_groth16_vk_from_bellperson(&vk, &bvk, &ei)) != CZ_OK ||
-        (rc = cz_groth16_proofs_read(&proofs, &nproofs, CZ_CURVE_BLS12381, o.proof, &ei)) !=
-            CZ_OK) {
+        (rc = cz__cli_vk_and_proofs(vk_path, o.proof, &vk, &proofs, &nproofs, &ei)) != CZ_OK) {
         status = cz__cli_report(cmd, &ei);
         goto out;
     }
@@ -275,7 +270,6 @@ static int verify(int argc, char **argv) {
 out:
     free(proofs);
     cz_groth16_vk_free(&vk);
-    cz_bellperson_vk_free(&bvk);
     free(vk_path);
     return status;
 }
