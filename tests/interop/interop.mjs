@@ -17,8 +17,9 @@
 //
 // Costs (2 cores): dominated by snarkjs's `powersoftau prepare phase2` at power 10 (one per
 // curve); the two curves run concurrently. Environment:
-//   CZ_INTEROP_PTAU_DIR=DIR  keep prepared ptau files in DIR and reuse them (development only:
-//                            the default is a fresh ceremony every run).
+//   CZ_INTEROP_PTAU_DIR=DIR  keep prepared ptau files in DIR and reuse them (the default is a
+//                            fresh ceremony every run; `make test` gives its plain and ASan runs
+//                            one fresh folder, so the ceremony is made once a CI run).
 import { spawn } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
