@@ -168,6 +168,25 @@ check "prove winning-post exits 0" test "$rc" = 0
 cz filecoin verify winning-post --params-dir "$T/p1" --registered-proof 0 \
     --randomness "$(rnd "$T/fw")" --vanilla "$T/fw/vanilla-0.bin" "$T/fw/proof.bin"
 check "verify winning-post: valid" test "$rc" = 0
+# the key and proof files verify reads (cz__cli_vk_and_proofs): each refused with exit 3, naming it
+mkdir -p "$T/novk"
+cz filecoin verify winning-post --params-dir "$T/novk" --registered-proof 0 \
+    --randomness "$(rnd "$T/fw")" --vanilla "$T/fw/vanilla-0.bin" "$T/fw/proof.bin"
+check "verify without the .vk: exit 3 naming the file" \
+    bash -c "[ $rc = 3 ] && grep -q 'novk/v28-proof-of-spacetime-.*\.vk: cannot open' '$T/err'"
+head -c 100 "$T/fw/proof.bin" >"$T/fw/short-proof.bin"
+cz filecoin verify winning-post --params-dir "$T/p1" --registered-proof 0 \
+    --randomness "$(rnd "$T/fw")" --vanilla "$T/fw/vanilla-0.bin" "$T/fw/short-proof.bin"
+check "verify of a truncated proof file: exit 3 naming it" \
+    bash -c "[ $rc = 3 ] && grep -q 'short-proof.bin: 100 bytes are not a whole number' '$T/err'"
+# A's infinity flag (0x40 of its first byte) set beside its non-zero x: never an encoding
+cp "$T/fw/proof.bin" "$T/fw/bad-proof.bin"
+b0=$(od -An -tu1 -N1 "$T/fw/proof.bin" | tr -d ' ')
+printf "\\$(printf '%03o' $((b0 | 0x40)))" | dd of="$T/fw/bad-proof.bin" bs=1 conv=notrunc 2>/dev/null
+cz filecoin verify winning-post --params-dir "$T/p1" --registered-proof 0 \
+    --randomness "$(rnd "$T/fw")" --vanilla "$T/fw/vanilla-0.bin" "$T/fw/bad-proof.bin"
+check "verify of a proof whose A is flagged infinity beside its x: exit 3 naming it" \
+    bash -c "[ $rc = 3 ] && grep -q 'bad-proof.bin: .*not a point of the curve (A)' '$T/err'"
 cz filecoin verify window-post --params-dir "$T/p1" --registered-proof 0 \
     --randomness "$(rnd "$T/fw")" --vanilla "$T/fw/vanilla-0.bin" "$T/fw/proof.bin"
 check "a WinningPoSt registered proof for window-post: exit 2" test "$rc" = 2
