@@ -84,7 +84,8 @@
 #           computed on the GPU from the resident matrices),
 #           RPARTS: synthesis.partition_workers (2), RBUDGET: memory.total_budget (100GiB: the
 #           key, three partitions in flight, the recording beside them), RNOSYNTH=1: no synthesis
-#           bench. RSTAGE=key stops after the key and the C1, which stay in <disk>/cuzk-porep-keep;
+#           bench. RSTAGE=key stops after the key and the C1 (and the PoSt keys and requests that
+#           RWINNING and RWINDOW ask for), which stay in <disk>/cuzk-porep-keep;
 #           RSTAGE=prove uses them (a second call on the still-warm machine, within its idle
 #           release) and starts at the daemon; RKEEP=1 keeps them after the phase too.
 #           RSWEEP=1,2,4: then cuzk-bench sweep of synthesis.partition_workers over those values
@@ -460,7 +461,6 @@ porep_phase() {
       rm -rf "$T"
       return
     fi
-    [ "${RSTAGE:-}" = key ] && { say "porep: key made, kept for RSTAGE=prove"; return; }
   fi
   if [ -n "${RWINNING:-}" ] && [ ! -s "$T/fw/request.txt" ]; then
     winning_inputs porep-winning "$T" --gpu || say "porep: FAIL: no WinningPoSt key or request"
@@ -468,6 +468,7 @@ porep_phase() {
   if [ -n "${RWINDOW:-}" ] && [ ! -s "$T/fwin/request.txt" ]; then
     window_inputs porep-window "$T" || say "porep: FAIL: no WindowPoSt key or request"
   fi
+  [ "${RSTAGE:-}" = key ] && { say "porep: keys and requests made, kept for RSTAGE=prove"; return; }
   for abc in ${RABC-1}; do
     for DEVS in ${RDEVICES:-0}; do
       porep_daemon "$abc" "$T" "$SOCK"
