@@ -368,7 +368,7 @@ post_phase() {
   # the reference of the GPU line: the PoRep-shaped bellperson partition of 2^27 (phase bp)
   step post-ref-bp 240 $X/cuzk-bench-gpu-bellperson 27 2
   grep -h '"summary"' "$O/post-ref-bp.log" >>"$S"
-  winning_inputs post "$T"
+  post_inputs winning-post fw 1 0104 120 post "$T"
   cat >"$T/cuzk.toml" <<EOF
 [daemon]
 listen = "$SOCK"
@@ -384,7 +384,7 @@ EOF
     $X/cuzk-bench -a "$SOCK" status >/dev/null 2>&1 && break
     sleep 0.2
   done
-  winning post-winning "$SOCK" "$T" 2 "${WCOUNT:-10}"
+  post_calls winning-post fw 150 post-winning "$SOCK" "$T" 2 "${WCOUNT:-10}"
   kill -TERM $dpid
   wait $dpid
   say "post: daemon exit $?"
@@ -433,7 +433,7 @@ snap_phase() {
 }
 
 porep_phase() {
-  local T SOCK
+  local T SOCK DEVS # DEVS: the device set of the daemon in turn (porep_config, kind_daemon)
   if [ -z "${RNOSYNTH:-}" ]; then
     step porep-synth-1 60 $X/cuzk-bench-porep-synth --runs 2
     grep -h '^{' "$O/porep-synth-1.log" >>"$S"
@@ -463,10 +463,13 @@ porep_phase() {
     fi
   fi
   if [ -n "${RWINNING:-}" ] && [ ! -s "$T/fw/request.txt" ]; then
-    winning_inputs porep-winning "$T" --gpu || say "porep: FAIL: no WinningPoSt key or request"
+    post_inputs winning-post fw 1 0104 120 porep-winning "$T" --gpu ||
+      say "porep: FAIL: no WinningPoSt key or request"
   fi
   if [ -n "${RWINDOW:-}" ] && [ ! -s "$T/fwin/request.txt" ]; then
-    window_inputs porep-window "$T" || say "porep: FAIL: no WindowPoSt key or request"
+    # one whole 32 GiB partition: 2,349 sectors
+    post_inputs window-post fwin 2349 0106 240 porep-window "$T" --gpu ||
+      say "porep: FAIL: no WindowPoSt key or request"
   fi
   [ "${RSTAGE:-}" = key ] && { say "porep: keys and requests made, kept for RSTAGE=prove"; return; }
   for abc in ${RABC-1}; do
@@ -553,18 +556,21 @@ kind_daemon() {
   spid=$!
   # with a WinningPoSt request beside the key (porep, RWINNING): its latency on the idle daemon,
   # then RWDELAY s into the batch
-  local win=0 bpid
+  local win=0 wwin=0 bpid
   [ "$name" = porep ] && [ -s "$T/fw/request.txt" ] && win=1
-  local wwin=0
   [ "$name" = porep ] && [ -s "$T/fwin/request.txt" ] && wwin=1
-  [ $win = 1 ] && winning "$name-winning-idle-$abc" "$SOCK" "$T" 1 "${RWCOUNT:-5}"
-  [ $wwin = 1 ] && windowpost "$name-window-idle-$abc" "$SOCK" "$T" 1 "${RWINCOUNT:-2}"
+  [ $win = 1 ] &&
+    post_calls winning-post fw 150 "$name-winning-idle-$abc" "$SOCK" "$T" 1 "${RWCOUNT:-5}"
+  [ $wwin = 1 ] &&
+    post_calls window-post fwin 200 "$name-window-idle-$abc" "$SOCK" "$T" 1 "${RWINCOUNT:-2}"
   step $name-batch-$abc 300 $X/cuzk-bench -a "$SOCK" batch "$@" -c "$count" -j "$conc" --warmup 0 &
   bpid=$!
   if [ $win = 1 ] || [ $wwin = 1 ]; then
     sleep "${RWDELAY:-20}"
-    [ $win = 1 ] && winning "$name-winning-busy-$abc" "$SOCK" "$T" 0 "${RWCOUNT:-5}"
-    [ $wwin = 1 ] && windowpost "$name-window-busy-$abc" "$SOCK" "$T" 0 "${RWINCOUNT:-2}"
+    [ $win = 1 ] &&
+      post_calls winning-post fw 150 "$name-winning-busy-$abc" "$SOCK" "$T" 0 "${RWCOUNT:-5}"
+    [ $wwin = 1 ] &&
+      post_calls window-post fwin 200 "$name-window-busy-$abc" "$SOCK" "$T" 0 "${RWINCOUNT:-2}"
   fi
   wait $bpid
   kill $spid 2>/dev/null
@@ -580,45 +586,28 @@ kind_daemon() {
   say "$name: $(grep -c TIMELINE "$O/$name-daemon-$abc.log") timeline lines in $name-daemon-$abc.log"
 }
 
-# A WinningPoSt 32 GiB key into $2/p and a request into $2/fw (steps $1-setup and $1-fake; more
-# arguments go to the setup, e.g. --gpu); 1 where either fails. X, O, S, say and step come from run.
-winning_inputs() {
-  local tag=$1 T=$2 rc=0
-  shift 2
-  mkdir -p "$T/p" "$T/fw"
-  step $tag-setup 120 $X/cuzk filecoin setup winning-post --sector-size 32GiB --params-dir "$T/p" \
-    --seed 0104 "$@" || rc=1
-  step $tag-fake 30 $X/cuzk filecoin fake-vanilla winning-post --sector-size 32GiB --sectors 1 \
-    --seed 9 -o "$T/fw" || rc=1
+# A 32 GiB key of PoSt KIND (winning-post, window-post) into $7/p, made with seed SEED under LIMIT
+# s, and a request of SECTORS fake sectors into $7/DIR under a quarter of it (steps TAG-setup and
+# TAG-fake; more arguments go to the setup, e.g. --gpu); 1 where either fails. X, O, S, say and
+# step come from run.
+post_inputs() { # KIND DIR SECTORS SEED LIMIT TAG T [SETUP ARGS]
+  local kind=$1 dir=$2 sectors=$3 seed=$4 limit=$5 tag=$6 T=$7 rc=0
+  shift 7
+  mkdir -p "$T/p" "$T/$dir"
+  step $tag-setup "$limit" $X/cuzk filecoin setup $kind --sector-size 32GiB --params-dir "$T/p" \
+    --seed "$seed" "$@" || rc=1
+  step $tag-fake "$((limit / 4))" $X/cuzk filecoin fake-vanilla $kind --sector-size 32GiB \
+    --sectors "$sectors" --seed 9 -o "$T/$dir" || rc=1
   return $rc
 }
 
-# $5 WinningPoSt Prove calls of $3/fw one at a time through the daemon at $2, after $4 warm-up
-# calls, as step $1; its summary line (the latencies) into the summary.
-winning() {
-  step "$1" 150 $X/cuzk-bench -a "$2" batch --workload winning-post --request "$3/fw" -c "$5" \
-    -j 1 --warmup "$4"
-  grep -h '"summary"' "$O/$1.log" | cut -c1-500 >>"$S"
-}
-
-# $5 WindowPoSt 32 GiB Prove calls of $3/fwin one at a time through the daemon at $2, after $4
-# warm-up calls, as step $1; its summary line into the summary.
-windowpost() {
-  step "$1" 200 $X/cuzk-bench -a "$2" batch --workload window-post --request "$3/fwin" -c "$5" \
-    -j 1 --warmup "$4"
-  grep -h '"summary"' "$O/$1.log" | cut -c1-500 >>"$S"
-}
-
-# A WindowPoSt 32 GiB key into $2/p and a request of one whole partition (2,349 sectors) into
-# $2/fwin, made on GPU 0; 1 where either fails.
-window_inputs() {
-  local tag=$1 T=$2 rc=0
-  mkdir -p "$T/p" "$T/fwin"
-  step $tag-setup 240 $X/cuzk filecoin setup window-post --sector-size 32GiB --params-dir "$T/p" \
-    --seed 0106 --gpu || rc=1
-  step $tag-fake 60 $X/cuzk filecoin fake-vanilla window-post --sector-size 32GiB --sectors 2349 \
-    --seed 9 -o "$T/fwin" || rc=1
-  return $rc
+# COUNT Prove calls of PoSt KIND with the request in T/DIR, one at a time through the daemon at
+# SOCK after WARMUP warm-up calls, as step TAG under LIMIT s; its summary line (the latencies)
+# into the summary.
+post_calls() { # KIND DIR LIMIT TAG SOCK T WARMUP COUNT
+  step "$4" "$3" $X/cuzk-bench -a "$5" batch --workload "$1" --request "$6/$2" -c "$8" -j 1 \
+    --warmup "$7"
+  grep -h '"summary"' "$O/$4.log" | cut -c1-500 >>"$S"
 }
 
 porep_daemon() {
