@@ -130,6 +130,11 @@ typedef struct cz_bellperson_vk {
  */
 int cz_bellperson_vk_read(cz_bellperson_vk *vk, const char *path, cz_threadpool *pool,
                           cz_errinfo *ei);
+/* The verifying key of path, a .vk or a .params (the key a .params starts with: the file's
+ * counts are walked and checked against its size, and only the key's bytes are read and decoded,
+ * so a 44 GiB .params costs a few reads). Errors as cz_bellperson_vk_read's. */
+int cz_bellperson_vk_read_any(cz_bellperson_vk *vk, const char *path, cz_threadpool *pool,
+                              cz_errinfo *ei);
 int cz_bellperson_vk_read_mem(cz_bellperson_vk *vk, const void *data, size_t size, const char *name,
                               cz_threadpool *pool, cz_errinfo *ei);
 /* Bytes of vk's encoding: 868 + 96·nic. */

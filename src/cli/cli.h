@@ -86,7 +86,8 @@ int cz__cli_bellperson_key(const char *what, const cz_r1cs *cs, const char *para
                            const char *vk_path, const cz_groth16_trapdoor *td, cz_threadpool *pool,
                            int dev, cz_errinfo *ei);
 
-/* The Groth16 verifying key of the bellperson .vk file at vk_path into vk and the 192-byte
+/* The Groth16 verifying key of the bellperson .vk at vk_path (or of the .params it may name: the
+ * key it starts with, cz_bellperson_vk_read_any) into vk and the 192-byte
  * BLS12-381 proofs of the file at proof_path into a new array *proofs (free it) of *nproofs. On
  * failure nothing is left to free. */
 int cz__cli_vk_and_proofs(const char *vk_path, const char *proof_path, cz_groth16_vk *vk,

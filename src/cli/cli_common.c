@@ -39,7 +39,7 @@ int cz__cli_vk_and_proofs(const char *vk_path, const char *proof_path, cz_groth1
     memset(vk, 0, sizeof *vk);
     *proofs = NULL;
     *nproofs = 0;
-    if ((rc = cz_bellperson_vk_read(&bvk, vk_path, NULL, ei)) == CZ_OK)
+    if ((rc = cz_bellperson_vk_read_any(&bvk, vk_path, NULL, ei)) == CZ_OK)
         rc = cz_groth16_vk_from_bellperson(vk, &bvk, ei);
     cz_bellperson_vk_free(&bvk);
     if (rc == CZ_OK &&

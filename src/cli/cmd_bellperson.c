@@ -176,7 +176,6 @@ int cz__cli_verify_bellperson(int argc, char **argv) {
     const char *vk_path = NULL, *proof_path = NULL;
     const char **pub_paths = calloc((size_t)argc, sizeof *pub_paths);
     size_t npub = 0, nproofs = 0;
-    cz_bellperson_vk bvk = {0};
     cz_groth16_vk vk = {0};
     cz_groth16_proof *proofs = NULL;
     cz_groth16_public *pubs = NULL;
@@ -210,21 +209,7 @@ int cz__cli_verify_bellperson(int argc, char **argv) {
         goto out;
     }
     cz_errinfo_clear(&ei);
-    cz_bellperson_info info;
-    if (cz_bellperson_info_read(&info, vk_path, CZ_BELLPERSON_ANY, &ei) != CZ_OK)
-        goto fail;
-    if (info.kind == CZ_BELLPERSON_PARAMS) {
-        cz_bellperson_params p = {0};
-        if (cz_bellperson_params_read(&p, vk_path, NULL, &ei) != CZ_OK)
-            goto fail;
-        bvk = p.vk;
-        p.vk.ic = NULL; /* the verifying key is kept, the rest freed */
-        cz_bellperson_params_free(&p);
-    } else if (cz_bellperson_vk_read(&bvk, vk_path, NULL, &ei) != CZ_OK) {
-        goto fail;
-    }
-    if (cz_groth16_vk_from_bellperson(&vk, &bvk, &ei) != CZ_OK ||
-        cz_groth16_proofs_read(&proofs, &nproofs, CZ_CURVE_BLS12381, proof_path, &ei) != CZ_OK)
+    if (cz__cli_vk_and_proofs(vk_path, proof_path, &vk, &proofs, &nproofs, &ei) != CZ_OK)
         goto fail;
     if (nproofs != npub) {
         exit_code = cz__cli_usage_error("verify", "%s holds %zu proofs but %zu public files given",
@@ -252,7 +237,6 @@ out:
     free(pubs);
     free(proofs);
     cz_groth16_vk_free(&vk);
-    cz_bellperson_vk_free(&bvk);
     free(pub_paths);
     return exit_code;
 }

@@ -364,10 +364,13 @@ out:
     return rc;
 }
 
-static int vk_read_src(cz_bellperson_vk *vk, cz__bp_src *s, cz_threadpool *pool, cz_errinfo *ei) {
+/* The verifying key of s, a file of kind want (CZ_BELLPERSON_ANY: the one a .params starts with
+ * too; only the walk's counts and the key's own bytes are read then). */
+static int vk_read_src(cz_bellperson_vk *vk, cz__bp_src *s, cz_bellperson_kind want,
+                       cz_threadpool *pool, cz_errinfo *ei) {
     cz_bellperson_info info;
     memset(vk, 0, sizeof *vk);
-    int rc = cz__bp_walk(&info, s, CZ_BELLPERSON_VK, ei);
+    int rc = cz__bp_walk(&info, s, want, ei);
     if (rc == CZ_OK)
         rc = cz__bp_vk_read(vk, s, &info, pool, ei);
     if (rc == CZ_OK && s->fd >= 0 &&
@@ -383,7 +386,19 @@ int cz_bellperson_vk_read(cz_bellperson_vk *vk, const char *path, cz_threadpool 
     int rc = cz__bp_src_open(&s, path, ei);
     if (rc != CZ_OK)
         return rc;
-    rc = vk_read_src(vk, &s, pool, ei);
+    rc = vk_read_src(vk, &s, CZ_BELLPERSON_VK, pool, ei);
+    cz__bp_src_close(&s);
+    return rc;
+}
+
+int cz_bellperson_vk_read_any(cz_bellperson_vk *vk, const char *path, cz_threadpool *pool,
+                              cz_errinfo *ei) {
+    cz__bp_src s;
+    memset(vk, 0, sizeof *vk);
+    int rc = cz__bp_src_open(&s, path, ei);
+    if (rc != CZ_OK)
+        return rc;
+    rc = vk_read_src(vk, &s, CZ_BELLPERSON_ANY, pool, ei);
     cz__bp_src_close(&s);
     return rc;
 }
@@ -392,7 +407,7 @@ int cz_bellperson_vk_read_mem(cz_bellperson_vk *vk, const void *data, size_t siz
                               cz_threadpool *pool, cz_errinfo *ei) {
     cz__bp_src s;
     cz__bp_src_mem(&s, data, size, name);
-    return vk_read_src(vk, &s, pool, ei);
+    return vk_read_src(vk, &s, CZ_BELLPERSON_VK, pool, ei);
 }
 
 size_t cz_bellperson_vk_bytes(const cz_bellperson_vk *vk) {
