@@ -24,13 +24,16 @@
  *   cuzk-bench-post-synth [--kind winning-post|window-post] [--sector-size 2KiB|..|64GiB]
  *                         [--sectors N] [--threads T] [--runs R] [--gpu D] [--no-serial]
  *                         [--setup] [--g2 ahead|serial|both] [--g2-streamed] [--msm-profile]
+ *                         [--accumulation MODE[,MODE...]]
  * --no-serial leaves out the one-thread runs (native and witness). --g2: how a streamed B_G2
  * uploads its pieces (cz_tuning.gpu_g2_stream_serial; "g2_stream" in the line): the next piece
  * beside the current one's MSM (ahead, the default), after it (serial), or both in turn with the
  * same key (serial first). --g2-streamed streams B_G2 even where the device would hold it
  * (cz_tuning.gpu_g2_stream; "g2_forced" in the line), so that a large card measures what an
  * 80 GB one does. --msm-profile prints every GPU MSM's phases to stderr (cz_tuning.msm_profile:
- * a synchronisation per phase, so the times it prints add up to a little more).
+ * a synchronisation per phase, so the times it prints add up to a little more). --accumulation:
+ * the GPU MSMs' bucket accumulation (cz_tuning.gpu_msm_accumulation: auto, madd, batch-affine),
+ * each mode of the list in turn with the same key ("accumulation" in the line); default auto.
  * Defaults: window-post, 2KiB, a full partition, all CPUs, 3 runs.
  */
 #include <stdio.h>
@@ -49,6 +52,7 @@
 #include "filecoin/post_prove.h"
 
 #define MAX_RUNS 21
+#define MAX_ACCS 3
 
 static int parse_size(uint64_t *out, const char *s) {
     char *end;
@@ -60,6 +64,26 @@ static int parse_size(uint64_t *out, const char *s) {
             return 0;
         }
     return -1;
+}
+
+/* The comma-separated accumulation modes of s into out (at most max): their count, or 0 for an
+ * unknown name, an empty entry or too many. */
+static int parse_accs(cz_acc_mode *out, int max, const char *s) {
+    int n = 0;
+    while (*s != '\0') {
+        char name[32];
+        size_t len = strcspn(s, ",");
+        if (n == max || len == 0 || len >= sizeof name)
+            return 0;
+        memcpy(name, s, len);
+        name[len] = '\0';
+        int m = cz_acc_mode_from_name(name);
+        if (m < 0)
+            return 0;
+        out[n++] = (cz_acc_mode)m;
+        s += len + (s[len] == ',');
+    }
+    return n;
 }
 
 static void print(const char *op, const char *extra, double *ns, int runs) {
@@ -119,7 +143,7 @@ static int prove_runs(const cz_bellperson_params *params, const cz_assignment *a
  * line each) with G2_FORCE_STREAM and MSM_PROFILE (cz_tuning's gpu_g2_stream, msm_profile). */
 static int prove(const cz_r1cs *r, const cz__post_witness *w, const cz__post_shape *shape,
                  cz_threadpool *pool, int dev, int runs, int setup, const char *kind, int g2,
-                 cz_errinfo *ei) {
+                 const cz_acc_mode *accs, int naccs, cz_errinfo *ei) {
     cz_assignment as = {0};
     cz_bellperson_params params = {0};
     cz_groth16_bp_gpu_key *key = NULL;
@@ -161,18 +185,21 @@ static int prove(const cz_r1cs *r, const cz__post_witness *w, const cz__post_sha
         if ((rc = cz_groth16_bp_gpu_key_create_bench(&key, &params, &as, dev, ei)) != CZ_OK)
             goto out;
     }
-    snprintf(head, sizeof head,
-             ",\"kind\":\"%s\",\"device\":%d,\"domain_log\":%u,\"key\":\"%s\","
-             "\"setup_ms\":%.0f,\"g2_forced\":%s",
-             kind, dev, log_n, setup ? "setup" : "bench", setup_ms,
-             (g2 & G2_FORCE_STREAM) ? "true" : "false");
-    for (int mode = G2_SERIAL; mode >= G2_AHEAD && rc == CZ_OK; mode--) {
-        if (!(g2 & mode))
-            continue;
-        tu.gpu_g2_stream_serial = mode == G2_SERIAL;
-        if ((rc = cz_tuning_set(&tu, ei)) == CZ_OK)
-            rc = prove_runs(&params, &as, key, setup ? &vk : NULL, &pub, pool, dev, runs, head,
-                            mode == G2_SERIAL ? "serial" : "ahead", &verified, ei);
+    for (int ai = 0; ai < naccs && rc == CZ_OK; ai++) {
+        snprintf(head, sizeof head,
+                 ",\"kind\":\"%s\",\"device\":%d,\"domain_log\":%u,\"key\":\"%s\","
+                 "\"setup_ms\":%.0f,\"g2_forced\":%s,\"accumulation\":\"%s\"",
+                 kind, dev, log_n, setup ? "setup" : "bench", setup_ms,
+                 (g2 & G2_FORCE_STREAM) ? "true" : "false", cz_acc_mode_name(accs[ai]));
+        tu.gpu_msm_accumulation = accs[ai];
+        for (int mode = G2_SERIAL; mode >= G2_AHEAD && rc == CZ_OK; mode--) {
+            if (!(g2 & mode))
+                continue;
+            tu.gpu_g2_stream_serial = mode == G2_SERIAL;
+            if ((rc = cz_tuning_set(&tu, ei)) == CZ_OK)
+                rc = prove_runs(&params, &as, key, setup ? &vk : NULL, &pub, pool, dev, runs, head,
+                                mode == G2_SERIAL ? "serial" : "ahead", &verified, ei);
+        }
     }
     if (rc == CZ_OK && !verified)
         rc = cz_fail(ei, CZ_EVERIFY, "a proof with the setup's key does not verify");
@@ -190,7 +217,7 @@ static int usage(void) {
     fprintf(stderr, "usage: cuzk-bench-post-synth [--kind winning-post|window-post] "
                     "[--sector-size S] [--sectors N] [--threads T] [--runs R] [--gpu D] "
                     "[--no-serial] [--setup] [--g2 ahead|serial|both] [--g2-streamed] "
-                    "[--msm-profile]\n");
+                    "[--msm-profile] [--accumulation MODE[,MODE...]]\n");
     return 2;
 }
 
@@ -198,7 +225,8 @@ int main(int argc, char **argv) {
     const char *kind = "window-post";
     uint64_t size = 2048;
     size_t nsectors = 0, nthreads = 0;
-    int runs = 3, gpu = -1, serial = 1, setup = 0, g2 = G2_AHEAD, flags = 0;
+    int runs = 3, gpu = -1, serial = 1, setup = 0, g2 = G2_AHEAD, flags = 0, naccs = 1;
+    cz_acc_mode accs[MAX_ACCS] = {CZ_ACC_AUTO};
     for (int a = 1; a < argc; a++) {
         const char *v = a + 1 < argc ? argv[a + 1] : NULL;
         if (strcmp(argv[a], "--no-serial") == 0 || strcmp(argv[a], "--setup") == 0) {
@@ -228,6 +256,9 @@ int main(int argc, char **argv) {
                                                        : strcmp(v, "serial") == 0 ? G2_SERIAL
                                                        : strcmp(v, "both") == 0   ? G2_BOTH
                                                                                   : 0) != 0)
+            ;
+        else if (strcmp(argv[a], "--accumulation") == 0 &&
+                 (naccs = parse_accs(accs, MAX_ACCS, v)) > 0)
             ;
         else
             return usage();
@@ -344,7 +375,7 @@ int main(int argc, char **argv) {
     snprintf(extra, sizeof extra, ",\"kind\":\"%s\",\"threads\":%zu", kind, threads[1]);
     print("eval", extra, ns, runs);
     if ((gpu >= 0 || setup) &&
-        prove(&r, &w, &shape, pool, gpu, runs, setup, kind, g2 | flags, &ei) != CZ_OK)
+        prove(&r, &w, &shape, pool, gpu, runs, setup, kind, g2 | flags, accs, naccs, &ei) != CZ_OK)
         goto out;
     status = 0;
 out:
