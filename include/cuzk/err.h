@@ -40,7 +40,8 @@ extern "C" {
     X(CZ_ETIMEDOUT, -18, "timed out")                                                              \
     X(CZ_EGPU, -19, "GPU error")                                                                   \
     X(CZ_ENOGPU, -20, "no GPU available")                                                          \
-    X(CZ_EINTERNAL, -21, "internal error")
+    X(CZ_EINTERNAL, -21, "internal error")                                                         \
+    X(CZ_EDEVICE, -22, "GPU failed")
 
 typedef enum {
 #define CZ_ERR_ENUM(name, value, text) name = value,

@@ -10,7 +10,12 @@
  *
  * Errors: CZ_ENOGPU when the library was built without CUDA or no device is present (tests exit
  * 77 on it), CZ_EGPU with the CUDA error string in the cz_errinfo for any failing CUDA call,
- * CZ_EINVAL / CZ_ERANGE / CZ_ECURVE for bad arguments, CZ_ENOMEM when device memory runs out.
+ * CZ_EDEVICE instead for an error after which the CUDA documentation says the process's context
+ * on the device cannot be used again (an illegal address or instruction, a kernel that failed or
+ * timed out, an error the hardware contained, an uncorrectable ECC error): every later call on
+ * that device fails too, until the process restarts, so the engine takes the device out of
+ * service (docs/engine.md). CZ_EINVAL / CZ_ERANGE / CZ_ECURVE for bad arguments, CZ_ENOMEM when
+ * device memory runs out.
  *
  * Element and point layouts are the host's, byte for byte (4 or 6 little-endian u64 limbs =
  * 8 or 12 u32 limbs on the device, Montgomery form), so arrays are copied without conversion.

@@ -181,7 +181,11 @@ typedef struct cz_engine_stats {
     double busy_ms[CZ_ENGINE_MAX_DEVICES]; /* time each device's lock was held */
     int busy_now[CZ_ENGINE_MAX_DEVICES];   /* 1 while a worker holds the device's lock */
     int device[CZ_ENGINE_MAX_DEVICES];     /* each slot's CUDA index; -1 for the CPU backend */
-    int workers_per_device;                /* GPU workers on each slot */
+    /* 1 for a slot out of service (a step on it failed with CZ_EDEVICE: its context is lost
+     * until the process restarts; docs/engine.md), with that step's message */
+    int failed[CZ_ENGINE_MAX_DEVICES];
+    char failed_why[CZ_ENGINE_MAX_DEVICES][CZ_ERRINFO_MSG_MAX];
+    int workers_per_device; /* GPU workers on each slot */
     double uptime_ms;
     int ndevices; /* lock slots in busy_ms (1 for the CPU backend) */
     size_t synth_queue, gpu_queue, finalize_queue; /* partitions waiting in each */

@@ -80,6 +80,7 @@ int cz__cli_report(const char *cmd, const cz_errinfo *ei) {
     case CZ_EINTERNAL:
     case CZ_ENOGPU:
     case CZ_EGPU:
+    case CZ_EDEVICE:
         return CZ_EXIT_INTERNAL;
     case CZ_EINVAL:
         return CZ_EXIT_USAGE;

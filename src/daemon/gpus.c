@@ -90,8 +90,11 @@ int cz_daemon_gpus_status(cz_daemon_gpu_status out[CZ_ENGINE_MAX_DEVICES],
         g->workers = st->workers_per_device;
         g->busy = st->busy_now[i];
         g->busy_ms = st->busy_ms[i];
-        if (g->index < 0) {
-            snprintf(g->name, sizeof g->name, "cpu");
+        g->out_of_service = st->failed[i];
+        if (st->failed[i])
+            snprintf(g->why, sizeof g->why, "%s", st->failed_why[i]);
+        if (g->index < 0 || st->failed[i]) {
+            snprintf(g->name, sizeof g->name, g->index < 0 ? "cpu" : "?");
             continue;
         }
         cz_gpu_info info;
@@ -143,6 +146,12 @@ void cz_daemon_gpus_metrics(FILE *f, const cz_engine_stats *st, int help) {
     family(f, "cuzk_gpu_busy", "gauge", "1 while a worker is in the device's kernel region.", help);
     for (int i = 0; i < n; i++)
         fprintf(f, "cuzk_gpu_busy{device=\"%d\"} %d\n", i, gs[i].busy);
+    family(f, "cuzk_gpu_in_service", "gauge",
+           "1 while the device takes work; 0 once an error lost its context (until a restart; "
+           "/status says why).",
+           help);
+    for (int i = 0; i < n; i++)
+        fprintf(f, "cuzk_gpu_in_service{device=\"%d\"} %d\n", i, !gs[i].out_of_service);
     family(f, "cuzk_gpu_busy_seconds_total", "counter",
            "Seconds each device's compute lock was held.", help);
     for (int i = 0; i < n; i++)

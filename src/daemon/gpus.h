@@ -36,18 +36,21 @@ int cz_daemon_gpus_select(int *devices, int *ndevices, char *note, size_t note_l
 
 /* One device slot of the engine as the status pages show it. */
 typedef struct cz_daemon_gpu_status {
-    int slot;                 /* the engine's slot (position in the configuration) */
-    int index;                /* CUDA index; -1 for the CPU backend */
-    char name[256];           /* the device's name; "cpu" for the CPU backend */
-    uint64_t mem_total_bytes; /* device memory; 0 for the CPU backend or when unknown */
-    uint64_t mem_free_bytes;  /* free now (cudaMemGetInfo) */
-    int workers;              /* GPU workers on the device */
-    int busy;                 /* 1 while a worker is in its kernel region */
-    double busy_ms;           /* time in kernel regions since start */
+    int slot;                     /* the engine's slot (position in the configuration) */
+    int index;                    /* CUDA index; -1 for the CPU backend */
+    char name[256];               /* the device's name; "cpu" for the CPU backend */
+    uint64_t mem_total_bytes;     /* device memory; 0 for the CPU backend or when unknown */
+    uint64_t mem_free_bytes;      /* free now (cudaMemGetInfo) */
+    int workers;                  /* GPU workers on the device */
+    int busy;                     /* 1 while a worker is in its kernel region */
+    double busy_ms;               /* time in kernel regions since start */
+    int out_of_service;           /* the engine took it out (CZ_EDEVICE: lost until a restart) */
+    char why[CZ_ERRINFO_MSG_MAX]; /* the error that did, "" while in service */
 } cz_daemon_gpu_status;
 
 /* Fills out[0 .. st->ndevices) from the engine's statistics and device queries (name and
- * memory; a query that fails leaves "?" and 0). Returns the number of entries. */
+ * memory; a query that fails leaves "?" and 0; none for a device out of service, whose every
+ * call fails). Returns the number of entries. */
 int cz_daemon_gpus_status(cz_daemon_gpu_status out[CZ_ENGINE_MAX_DEVICES],
                           const cz_engine_stats *st);
 

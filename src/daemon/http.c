@@ -179,6 +179,9 @@ static json_t *devices_json(const cz_engine_stats *st, int *bad) {
         put(d, "workers", jint((uint64_t)gs[i].workers), bad);
         put(d, "busy", json_boolean(gs[i].busy), bad);
         put(d, "busy_ms", json_real(gs[i].busy_ms), bad);
+        put(d, "in_service", json_boolean(!gs[i].out_of_service), bad);
+        put(d, "out_of_service_reason", gs[i].out_of_service ? json_string(gs[i].why) : json_null(),
+            bad);
     }
     return a;
 }

@@ -599,6 +599,8 @@ static void h_status(cz_daemon_reply *rep, cz_daemon_service *s, const uint8_t *
         g[i].workers = (uint32_t)gs[i].workers;
         g[i].busy = gs[i].busy;
         g[i].busy_seconds = gs[i].busy_ms / 1e3;
+        g[i].out_of_service = gs[i].out_of_service;
+        g[i].out_of_service_reason = gs[i].why;
         gp[i] = &g[i];
     }
     for (int k = 0; k < K_COUNT; k++) {

@@ -239,6 +239,10 @@ static void *synth_main(void *arg) {
             cz__end_part(it, CZ_ECANCELED, NULL);
             continue;
         }
+        if (cz__no_device(e, ei.msg, sizeof ei.msg)) { /* no synthesis for no device */
+            cz__end_part(it, CZ_EDEVICE, ei.msg);
+            continue;
+        }
         cz_errinfo_clear(&ei);
         emit(e, CZ_TL_SYNTH_START, it, NULL);
         t0 = cz_clock_now_ns();
@@ -252,7 +256,7 @@ static void *synth_main(void *arg) {
         }
         it->worker[0] = 0;
         emit(e, CZ_TL_GPU_QUEUE, it, NULL);
-        cz__workq_push_ordered(&e->gpu_q, &it->node);
+        cz__gpu_queue_push(e, it, -1);
     }
     return NULL;
 }
@@ -294,6 +298,14 @@ static int is_critical(const item *it) {
     return it->node.order < QUEUE_CRITICAL_BELOW;
 }
 
+/* Partition it failed in step on w's device: it ends with the step's error, and an error that
+ * leaves the device unusable (CZ_EDEVICE) takes the device out of service first. */
+static void step_failed(gpu_worker *w, item *it, int rc, cz_errinfo *ei, const char *step) {
+    if (rc == CZ_EDEVICE)
+        cz__dev_out_of_service(w->e, w->slot, ei->msg);
+    cz__fail_part(it, rc, ei, step);
+}
+
 /* The steps of partition it before its kernel region: pickup, prepare, its device buffers, upload.
  * held: the worker holds the device lock and keeps its buffers (w->d.ws) for it. 0: ready; -1: it
  * ended (cancelled or failed). */
@@ -315,20 +327,20 @@ static int gpu_ready(gpu_worker *w, item *it, int held) {
     t0 = cz_clock_now_ns();
     rc = wl->ops->prepare(it->part, wl->ctx, &w->d, &it->t, &ei);
     if (rc != CZ_OK) {
-        cz__fail_part(it, rc, &ei, "prepare");
+        step_failed(w, it, rc, &ei, "prepare");
         return -1;
     }
     it->t.prep += ms_since(t0);
     if (!held && (rc = ws_for(w, it, &ei)) != CZ_OK) {
         ws_done(w);
-        cz__fail_part(it, rc, &ei, "device memory");
+        step_failed(w, it, rc, &ei, "device memory");
         return -1;
     }
     if (wl->ops->upload != NULL &&
         (rc = wl->ops->upload(it->part, wl->ctx, &w->d, &it->t, &ei)) != CZ_OK) {
         if (!held)
             ws_done(w);
-        cz__fail_part(it, rc, &ei, "upload");
+        step_failed(w, it, rc, &ei, "upload");
         return -1;
     }
     return 0;
@@ -360,7 +372,7 @@ static void gpu_region(gpu_worker *w, item *it, double wait_ms) {
                                CZ_TL_STAGE_LOCK_HELD, held_ms);
     }
     if (rc != CZ_OK) {
-        cz__fail_part(it, rc, &ei, "GPU compute");
+        step_failed(w, it, rc, &ei, "GPU compute");
         return;
     }
     /* Release step 1: a and b, given back to the manager by now, stay there (paid by it). */
@@ -408,8 +420,12 @@ static item *gpu_part(gpu_worker *w, item *it) {
     pthread_mutex_lock(&e->stats_lock);
     ds->busy_now = 1;
     pthread_mutex_unlock(&e->stats_lock);
-    gpu_region(w, it, wait_ms);
-    while ((it = critical_next(w, &later)) != NULL)
+    if (cz__dev_in_service(e, w->slot)) {
+        gpu_region(w, it, wait_ms);
+    } else { /* it went while this worker waited: prepared there, the partition cannot move */
+        cz__dev_fail_part(e, it, w->slot);
+    }
+    while (cz__dev_in_service(e, w->slot) && (it = critical_next(w, &later)) != NULL)
         if (gpu_ready(w, it, 1) == 0)
             gpu_region(w, it, 0);
     ws_done(w);
@@ -423,15 +439,21 @@ static item *gpu_part(gpu_worker *w, item *it) {
 /* A GPU worker. On a GPU each partition gets device buffers for its inputs from the device's
  * shared set (ws_for), so the uploads run before the worker takes the device lock and nothing is
  * allocated per partition; without them (the device refused) compute uploads under the lock, as
- * slower but correct. */
+ * slower but correct. It ends when its device is out of service (dev_service.c), giving the
+ * partition it took back to the GPU queue. */
 static void *gpu_main(void *arg) {
     gpu_worker *w = arg;
     cz__wq_node *n;
     w->d = w->e->dev[w->slot].d;
     w->d.ws = NULL;
-    while ((n = cz__workq_pop(&w->e->gpu_q)) != NULL)
-        for (item *it = (item *)n; it != NULL;)
+    while (cz__dev_in_service(w->e, w->slot) && (n = cz__workq_pop(&w->e->gpu_q)) != NULL)
+        for (item *it = (item *)n; it != NULL;) {
+            if (!cz__dev_in_service(w->e, w->slot)) {
+                cz__gpu_queue_push(w->e, it, w->slot);
+                return NULL;
+            }
             it = gpu_part(w, it);
+        }
     return NULL;
 }
 
@@ -605,6 +627,7 @@ int cz_engine_create(cz_engine **out, const cz_engine_config *cfg, cz_errinfo *e
     e->start_ns = cz_clock_now_ns();
     per = pos_or(cfg->workers_per_device, 2);
     e->nslots = cfg->ndevices > 0 ? cfg->ndevices : pos_or(cfg->cpu_devices, 1);
+    e->nslots_ok = e->nslots;
     e->nsynth = pos_or(cfg->partition_workers, 2);
     e->urgent = cfg->urgent_synthesis >= 0;
     e->ngpu = e->nslots * per;
@@ -785,6 +808,9 @@ void cz_engine_stats_get(cz_engine_stats *out, cz_engine *e) {
         out->busy_ms[i] = e->dev[i].busy_ms;
         out->busy_now[i] = e->dev[i].busy_now;
         out->device[i] = e->dev[i].d.device;
+        out->failed[i] = e->dev[i].failed;
+        if (e->dev[i].failed)
+            snprintf(out->failed_why[i], sizeof out->failed_why[i], "%s", e->dev[i].why);
     }
     pthread_mutex_unlock(&e->stats_lock);
     out->workers_per_device = e->ngpu / e->nslots;

@@ -53,6 +53,10 @@ typedef struct dev_slot {
     cz__dev_ws ws;      /* the device buffers its workers share */
     double busy_ms;     /* lock held, summed (under e->stats_lock) */
     int busy_now;       /* the lock is held (under e->stats_lock) */
+    /* Out of service (under e->stats_lock): a step on the device failed with CZ_EDEVICE, the
+     * error after which nothing more runs there until the process restarts; why: its message. */
+    int failed;
+    char why[CZ_ERRINFO_MSG_MAX];
 } dev_slot;
 
 struct cz_engine {
@@ -66,6 +70,7 @@ struct cz_engine {
     cz__workq synth_q, gpu_q, fin_q, dealloc_q;
     dev_slot dev[CZ_ENGINE_MAX_DEVICES];
     int nslots;
+    int nslots_ok; /* slots in service (under stats_lock); 0: every partition fails at once */
     pthread_t dispatcher, deallocator;
     pthread_t *synth, *fin;
     gpu_worker *gpu;
@@ -91,6 +96,19 @@ struct cz_engine {
  * frees it. fail_part: the same for a step that failed (its message names the step). */
 void cz__end_part(item *it, int code, const char *msg);
 void cz__fail_part(item *it, int rc, cz_errinfo *ei, const char *step);
+
+/* dev_service.c: devices out of service (see there). cz__dev_out_of_service takes slot out (a
+ * step on it failed with CZ_EDEVICE; why: the message), once; the last one's exit fails every
+ * partition queued for a GPU. cz__gpu_queue_push: the one way into the GPU queue; with no
+ * device in service, or the queue closed (a partition a slot out of service gave back, slot;
+ * -1 for none), the partition ends instead with CZ_EDEVICE. cz__no_device: 1 with the message
+ * (naming every device and why it went) when no device is in service. */
+void cz__dev_out_of_service(cz_engine *e, int slot, const char *why);
+int cz__dev_in_service(cz_engine *e, int slot);
+void cz__gpu_queue_push(cz_engine *e, item *it, int slot);
+/* Ends partition it, prepared on slot, which went out of service before its kernel region. */
+void cz__dev_fail_part(cz_engine *e, item *it, int slot);
+int cz__no_device(cz_engine *e, char *msg, size_t len);
 
 /* dispatch.c: the dispatcher thread (arg: the engine); a partition leaving the pacer (a GPU worker
  * took it, or it ended first); and the wake of the dispatcher's waits (a job queued or cancelled).

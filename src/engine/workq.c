@@ -48,9 +48,8 @@ void cz__workq_push_ordered(cz__workq *q, cz__wq_node *n) {
     cz__workq_push_ordered_over(q, n, 0);
 }
 
-void cz__workq_push_ordered_over(cz__workq *q, cz__wq_node *n, size_t over) {
-    pthread_mutex_lock(&q->lock);
-    wait_room(q, over);
+/* Inserts n in order (under the lock). */
+static void insert_ordered(cz__workq *q, cz__wq_node *n) {
     cz__wq_node **at = &q->head;
     while (*at != NULL && !before(n, *at))
         at = &(*at)->next;
@@ -60,7 +59,24 @@ void cz__workq_push_ordered_over(cz__workq *q, cz__wq_node *n, size_t over) {
         q->tail = n;
     q->count++;
     pthread_cond_broadcast(&q->nonempty);
+}
+
+void cz__workq_push_ordered_over(cz__workq *q, cz__wq_node *n, size_t over) {
+    pthread_mutex_lock(&q->lock);
+    wait_room(q, over);
+    insert_ordered(q, n);
     pthread_mutex_unlock(&q->lock);
+}
+
+int cz__workq_push_ordered_open(cz__workq *q, cz__wq_node *n) {
+    int open;
+    CZ_ASSERT(q->cap == 0);
+    pthread_mutex_lock(&q->lock);
+    open = !q->closed;
+    if (open)
+        insert_ordered(q, n);
+    pthread_mutex_unlock(&q->lock);
+    return open;
 }
 
 /* The head, unlinked (q->head not NULL; under the lock). */

@@ -7,7 +7,7 @@
  * for the most urgent nodes; pushes wake every waiting consumer, so none misses a node meant for
  * it); try_pop_below the same without waiting. close() wakes everyone: pop then returns what is
  * left and NULL once empty, pop_below NULL once no head below its bound is left; push after close
- * is a bug (CZ_ASSERT).
+ * is a bug (CZ_ASSERT), push_ordered_open says it was refused.
  */
 #ifndef CUZK_ENGINE_WORKQ_H
 #define CUZK_ENGINE_WORKQ_H
@@ -35,6 +35,9 @@ void cz__workq_destroy(cz__workq *q);
 void cz__workq_push(cz__workq *q, cz__wq_node *n);
 void cz__workq_push_ordered(cz__workq *q, cz__wq_node *n);
 void cz__workq_push_ordered_over(cz__workq *q, cz__wq_node *n, size_t over);
+/* push_ordered, unless the queue is closed: 1 pushed, 0 closed (n not taken). Only for a queue
+ * without a capacity (it never waits). */
+int cz__workq_push_ordered_open(cz__workq *q, cz__wq_node *n);
 /* Waits for a node; NULL once the queue is closed and empty. */
 cz__wq_node *cz__workq_pop(cz__workq *q);
 /* Waits for a head with order < bound; NULL once the queue is closed and has none. */

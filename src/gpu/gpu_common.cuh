@@ -26,7 +26,11 @@
 
 #define CZ_CUDA_LAUNCHED() CZ_CUDA_TRY(cudaGetLastError())
 
-/* Records a CUDA error in ei; returns CZ_ENOMEM for allocation failures, else CZ_EGPU. */
+/* The cuzk code of CUDA error e: CZ_ENOMEM for an allocation failure, CZ_ENOGPU for no device or
+ * driver, CZ_EDEVICE for an error that leaves the process's context on the device unusable (see
+ * cuzk/gpu.h), else CZ_EGPU. */
+int cz__gpu_error_code(cudaError_t e);
+/* Records a CUDA error in ei; returns cz__gpu_error_code(e). */
 int cz__gpu_fail(cz_errinfo *ei, cudaError_t e, const char *what, const char *file, int line);
 /* Selects dev for the calling thread: CZ_ENOGPU if there is no such device. */
 int cz__gpu_select(int dev, cz_errinfo *ei);

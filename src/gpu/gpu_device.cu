@@ -13,10 +13,41 @@
 #include "cuzk/tuning.h"
 #include "gpu_common.cuh"
 
+int cz__gpu_error_code(cudaError_t e) {
+    switch (e) {
+    case cudaErrorMemoryAllocation:
+        return CZ_ENOMEM;
+    case cudaErrorNoDevice:
+    case cudaErrorInsufficientDriver:
+        return CZ_ENOGPU;
+        /* the errors of which driver_types.h says that any further CUDA work returns the same error
+         * and the process must be terminated and relaunched (an access out of bounds, a trap, a
+         * kernel killed by the watchdog, an error contained by the hardware), and an uncorrectable
+         * ECC error; the two newest, as the 13.0 headers have them, only where the toolkit does */
+#if CUDART_VERSION >= 13000
+    case cudaErrorContained:
+    case cudaErrorTensorMemoryLeak:
+#endif
+    case cudaErrorIllegalAddress:
+    case cudaErrorLaunchTimeout:
+    case cudaErrorAssert:
+    case cudaErrorHardwareStackError:
+    case cudaErrorIllegalInstruction:
+    case cudaErrorMisalignedAddress:
+    case cudaErrorInvalidAddressSpace:
+    case cudaErrorInvalidPc:
+    case cudaErrorLaunchFailure:
+    case cudaErrorMpsClientTerminated:
+    case cudaErrorExternalDevice:
+    case cudaErrorECCUncorrectable:
+        return CZ_EDEVICE;
+    default:
+        return CZ_EGPU;
+    }
+}
+
 int cz__gpu_fail(cz_errinfo *ei, cudaError_t e, const char *what, const char *file, int line) {
-    int code = (e == cudaErrorMemoryAllocation) ? CZ_ENOMEM : CZ_EGPU;
-    if (e == cudaErrorNoDevice || e == cudaErrorInsufficientDriver)
-        code = CZ_ENOGPU;
+    int code = cz__gpu_error_code(e);
     (void)cudaGetLastError(); /* clear a sticky non-fatal error so the next call starts clean */
     return cz_fail(ei, code, "CUDA %s: %s (%s:%d: %s)", cudaGetErrorName(e), cudaGetErrorString(e),
                    file, line, what);
@@ -30,6 +61,8 @@ extern "C" int cz_gpu_device_count(int *count, cz_errinfo *ei) {
     int n = 0;
     cudaError_t e = cudaGetDeviceCount(&n);
     *count = 0;
+    if (e != cudaSuccess && cz__gpu_error_code(e) == CZ_EDEVICE) /* a context lost before */
+        return cz__gpu_fail(ei, e, "cudaGetDeviceCount", __FILE__, __LINE__);
     if (e != cudaSuccess) {
         (void)cudaGetLastError();
         return cz_fail(ei, CZ_ENOGPU, "no CUDA device: %s", cudaGetErrorString(e));

@@ -252,6 +252,7 @@ static int errno_of(int code) {
     case CZ_ENOGPU:
         return ENODEV;
     case CZ_EGPU:
+    case CZ_EDEVICE:
         return EIO;
     case CZ_EUNSUPPORTED:
         return ENOTSUP;

@@ -62,6 +62,7 @@ try {
   const onCpu = g0.name === "cpu";
   check("GetStatus: each device with its name, workers (2) and busy state",
         r.resp.gpus.every((g) => g.name.length > 0 && g.workers === 2 && g.busy === false &&
+                                 g.out_of_service === false && g.out_of_service_reason === "" &&
                                  (onCpu || Number(g.vram_total_bytes) > 0)), JSON.stringify(r.resp.gpus));
   if (onCpu)
     check("no GPU: the default starts the CPU backend and says so",
@@ -69,7 +70,8 @@ try {
   r = await call("GetMetrics", {});
   check("GetMetrics: per-device busy counters",
         code(r) === 0 && /cuzk_gpu_busy_seconds_total\{device="0"\} /.test(r.resp.prometheus_text) &&
-        /cuzk_gpu_busy\{device="0"\} 0\n/.test(r.resp.prometheus_text), r.resp?.prometheus_text);
+        /cuzk_gpu_busy\{device="0"\} 0\n/.test(r.resp.prometheus_text) &&
+        /cuzk_gpu_in_service\{device="0"\} 1\n/.test(r.resp.prometheus_text), r.resp?.prometheus_text);
   check("GetMetrics text", code(r) === 0 && /cuzk_proofs_completed_total 0\n/.test(r.resp.prometheus_text) &&
         /cuzk_queue_depth 0/.test(r.resp.prometheus_text), r.err?.message);
 

@@ -232,6 +232,8 @@ static void check_status(const char *text, cz_engine *e, cz_srs *srs, int njobs_
         CHECK(ju(d, "memory_total_bytes") == 0 && json_is_boolean(json_object_get(d, "busy")));
         CHECK(fabs(json_real_value(json_object_get(d, "busy_ms")) - st.busy_ms[i]) <=
               1e-9 * st.busy_ms[i]);
+        CHECK(json_is_true(json_object_get(d, "in_service")) &&
+              json_is_null(json_object_get(d, "out_of_service_reason")));
     }
     /* jobs: counts agree with the partition arrays and, summed, with the engine's totals */
     json_t *jobs = json_object_get(root, "jobs");

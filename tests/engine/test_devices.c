@@ -14,6 +14,11 @@
  *     computing between its synthesis and its compute (the kernel region in progress hands the
  *     device to it; one more where a region ended in the moment before it reached the GPU
  *     queue), where first-come-first-served would start the five the other workers hold.
+ *   - A device out of service: compute on slot 0 fails with CZ_EDEVICE (the error after which
+ *     a GPU runs nothing more until the process restarts). The job whose partition hit it fails
+ *     naming the error, slot 0 is reported out of service with that message, and the next job
+ *     runs on slot 1 alone and is done; when slot 1 fails too, a job submitted then fails at
+ *     once, before any synthesis, naming both slots and why each went, and the engine stops.
  *   - The configuration: a GPU listed twice, or cpu_devices with GPUs or out of range, is
  *     refused with a message naming it.
  */
@@ -40,6 +45,9 @@ static int g_both_at_once;         /* both slots were computing at one moment; u
 static int g_done_on[SLOTS];       /* partitions computed per slot; under g_m */
 static int g_trace[256], g_ntrace; /* compute starts: job id * 1000 + partition; under g_m */
 static atomic_int g_mark = -1;
+static int g_lost = -1;       /* compute on this slot fails with CZ_EDEVICE; under g_m */
+static int g_tried_on[SLOTS]; /* compute calls per slot, failed ones included; under g_m */
+static int g_synth_of[8];     /* synthesize calls per job id; under g_m */
 
 typedef struct fake {
     int id;
@@ -64,6 +72,10 @@ static int f_synth(void **out, void *ctx, uint32_t p, const cz_part_env *env, cz
     (void)env, (void)t;
     if (s == NULL)
         return cz_fail(ei, CZ_ENOMEM, "fake");
+    pthread_mutex_lock(&g_m);
+    if (f->id >= 0 && f->id < (int)(sizeof g_synth_of / sizeof g_synth_of[0]))
+        g_synth_of[f->id]++;
+    pthread_mutex_unlock(&g_m);
     s->id = f->id;
     s->p = p;
     *out = s;
@@ -89,6 +101,11 @@ static int f_compute(void *pending, void *ctx, const cz_engine_device *dev, cz_p
     if (dev->device != -1 || dev->slot < 0 || dev->slot >= SLOTS)
         return cz_fail(ei, CZ_EINTERNAL, "fake: device %d slot %d", dev->device, dev->slot);
     pthread_mutex_lock(&g_m);
+    g_tried_on[dev->slot]++;
+    if (g_lost == dev->slot) {
+        pthread_mutex_unlock(&g_m);
+        return cz_fail(ei, CZ_EDEVICE, "fake: slot %d lost", dev->slot);
+    }
     if (g_ntrace < (int)(sizeof g_trace / sizeof g_trace[0]))
         g_trace[g_ntrace++] = s->id * 1000 + (int)s->p;
     g_computing[dev->slot]++;
@@ -180,6 +197,9 @@ static void reset(void) {
     pthread_mutex_lock(&g_m);
     memset(g_computing, 0, sizeof g_computing);
     memset(g_done_on, 0, sizeof g_done_on);
+    memset(g_tried_on, 0, sizeof g_tried_on);
+    memset(g_synth_of, 0, sizeof g_synth_of);
+    g_lost = -1;
     g_both_at_once = 0;
     g_ntrace = 0;
     atomic_store(&g_mark, -1);
@@ -257,6 +277,91 @@ static void test_critical_passes_held(void) {
     CHECK(left > 2 * workers); /* every worker held a partition of the batch */
 }
 
+/* Waits for job key of e to end; its state, and whether its error message holds each of the
+ * texts (NULL-terminated). */
+static cz_job_state ended(cz_engine *e, const char *key, const char *const *texts) {
+    cz_job *job = NULL;
+    cz_errinfo ei;
+    const char *msg = NULL;
+    CHECK_ERR(cz_engine_await(&job, e, key, 120000, &ei), CZ_OK);
+    if (job == NULL)
+        return CZ_JOB_QUEUED;
+    cz_job_state st = cz_job_state_get(job);
+    cz_job_error(job, &msg);
+    for (int i = 0; texts != NULL && texts[i] != NULL; i++)
+        if (!CHECK(msg != NULL && strstr(msg, texts[i]) != NULL))
+            fprintf(stderr, "  job %s: wanted \"%s\" in \"%s\"\n", key, texts[i],
+                    msg ? msg : "(none)");
+    cz_job_unref(job);
+    return st;
+}
+
+static int tried_on(int slot) {
+    pthread_mutex_lock(&g_m);
+    int n = g_tried_on[slot];
+    pthread_mutex_unlock(&g_m);
+    return n;
+}
+
+static void test_out_of_service(void) {
+    static const char *const lost0[] = {"GPU compute", "fake: slot 0 lost", NULL};
+    static const char *const lost1[] = {"fake: slot 1 lost", NULL};
+    static const char *const none[] = {"no GPU left in service", "slot 0: fake: slot 0 lost",
+                                       "slot 1: fake: slot 1 lost", NULL};
+    cz_engine *e = make_engine(SLOTS, WORKERS);
+    cz_engine_stats st;
+    char key[32];
+    int hit = 0;
+    if (e == NULL)
+        return;
+    reset();
+    pthread_mutex_lock(&g_m);
+    g_lost = 0;
+    pthread_mutex_unlock(&g_m);
+    /* jobs of 4 partitions until one of them reaches slot 0 (a worker of either slot takes the
+     * next partition): that one fails, those before it were done on slot 1 */
+    for (int j = 0; j < 50 && !hit; j++) {
+        snprintf(key, sizeof key, "lost0-%d", j);
+        submit(e, key, CZ_PRIO_NORMAL, 3, 4, 2000);
+        cz_job_state got = ended(e, key, NULL);
+        hit = tried_on(0) > 0;
+        CHECK_EQ_INT(got, hit ? CZ_JOB_FAILED : CZ_JOB_DONE);
+        if (hit)
+            ended(e, key, lost0);
+    }
+    if (!CHECK(hit)) {
+        cz_engine_destroy(e);
+        return;
+    }
+    CHECK_EQ_INT(tried_on(0), 1); /* its workers took nothing more */
+    cz_engine_stats_get(&st, e);
+    CHECK(st.failed[0] == 1 && st.failed[1] == 0);
+    CHECK(strstr(st.failed_why[0], "fake: slot 0 lost") != NULL && st.failed_why[1][0] == 0);
+
+    int done1 = 0;
+    pthread_mutex_lock(&g_m);
+    done1 = g_done_on[1];
+    pthread_mutex_unlock(&g_m);
+    submit(e, "after", CZ_PRIO_NORMAL, 4, 16, 1000);
+    CHECK_EQ_INT(ended(e, "after", NULL), CZ_JOB_DONE); /* verified: every proof right */
+    CHECK_EQ_INT(tried_on(0), 1);
+    pthread_mutex_lock(&g_m);
+    CHECK_EQ_INT(g_done_on[1] - done1, 16);
+    g_lost = 1;
+    pthread_mutex_unlock(&g_m);
+
+    submit(e, "lost1", CZ_PRIO_NORMAL, 5, 4, 1000);
+    CHECK_EQ_INT(ended(e, "lost1", lost1), CZ_JOB_FAILED);
+    cz_engine_stats_get(&st, e);
+    CHECK(st.failed[0] == 1 && st.failed[1] == 1);
+    submit(e, "none", CZ_PRIO_CRITICAL, 6, 4, 0);
+    CHECK_EQ_INT(ended(e, "none", none), CZ_JOB_FAILED);
+    pthread_mutex_lock(&g_m);
+    CHECK_EQ_INT(g_synth_of[6], 0);
+    pthread_mutex_unlock(&g_m);
+    cz_engine_destroy(e);
+}
+
 static void refused(const cz_engine_config *cfg, const char *text) {
     cz_engine *e = NULL;
     cz_errinfo ei;
@@ -286,6 +391,7 @@ static const test_case cases[] = {
     {"spread", test_spread},
     {"critical_mid_batch", test_critical_mid_batch},
     {"critical_passes_held", test_critical_passes_held},
+    {"out_of_service", test_out_of_service},
     {"config", test_config},
 };
 

@@ -1,0 +1,124 @@
+/*
+ * Devices in and out of service (pipeline_internal.h). A CUDA error after which the process's
+ * context on a device cannot be used again (CZ_EDEVICE, cuzk/gpu.h: an illegal address, a kernel
+ * that failed, an uncorrectable ECC error) makes every later call on that device fail the same
+ * way until the process restarts. So the first step that fails with it takes the device out of
+ * service: the partition it was running fails with its message, the device's workers stop taking
+ * partitions (one that took a partition gives it back to the GPU queue for the other devices),
+ * and the other devices go on with the queue. When the last device goes, every partition queued
+ * for a GPU fails at once, and so does every later one before its synthesis, with a message that
+ * names each device and why it went: nothing waits for a device that will not come back.
+ *
+ * The GPU queue's pushes go through cz__gpu_queue_push, under the engine's stats_lock, the lock
+ * under which the last device's exit empties the queue: no partition is pushed after that and
+ * left waiting. (The GPU queue has no capacity, so a push under the lock never waits.)
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cuzk/log.h"
+#include "engine/pipeline_internal.h"
+
+/* "no GPU left in service (GPU 0: why; GPU 1: why)" into msg; stats_lock held. */
+static void no_device_text(const cz_engine *e, char *msg, size_t len) {
+    size_t o = (size_t)snprintf(msg, len, "no GPU left in service (");
+    for (int i = 0; i < e->nslots && o < len; i++) {
+        const dev_slot *ds = &e->dev[i];
+        if (ds->d.device >= 0)
+            o += (size_t)snprintf(msg + o, len - o, "%sGPU %d: %s", i ? "; " : "", ds->d.device,
+                                  ds->why);
+        else
+            o += (size_t)snprintf(msg + o, len - o, "%sslot %d: %s", i ? "; " : "", i, ds->why);
+    }
+    if (o < len)
+        snprintf(msg + o, len - o, ")");
+}
+
+int cz__no_device(cz_engine *e, char *msg, size_t len) {
+    int none;
+    pthread_mutex_lock(&e->stats_lock);
+    none = e->nslots_ok == 0;
+    if (none)
+        no_device_text(e, msg, len);
+    pthread_mutex_unlock(&e->stats_lock);
+    return none;
+}
+
+int cz__dev_in_service(cz_engine *e, int slot) {
+    int ok;
+    pthread_mutex_lock(&e->stats_lock);
+    ok = !e->dev[slot].failed;
+    pthread_mutex_unlock(&e->stats_lock);
+    return ok;
+}
+
+/* Ends every partition of list (linked through node.next) with msg. */
+static void fail_all(cz__wq_node *list, const char *msg) {
+    while (list != NULL) {
+        item *it = (item *)list;
+        list = list->next;
+        cz__end_part(it, CZ_EDEVICE, msg);
+    }
+}
+
+void cz__dev_out_of_service(cz_engine *e, int slot, const char *why) {
+    dev_slot *ds = &e->dev[slot];
+    char msg[CZ_ERRINFO_MSG_MAX + 64];
+    cz__wq_node *drained = NULL, **tail = &drained, *n;
+    int first = 0, left = 0;
+    pthread_mutex_lock(&e->stats_lock);
+    if (!ds->failed) {
+        ds->failed = 1;
+        snprintf(ds->why, sizeof ds->why, "%s", why != NULL && why[0] ? why : "failed");
+        first = 1;
+        left = --e->nslots_ok;
+        if (left == 0) {
+            no_device_text(e, msg, sizeof msg);
+            while ((n = cz__workq_try_pop_below(&e->gpu_q, UINT64_MAX)) != NULL) {
+                n->next = NULL;
+                *tail = n;
+                tail = &n->next;
+            }
+        }
+    }
+    pthread_mutex_unlock(&e->stats_lock);
+    if (!first)
+        return;
+    if (ds->d.device >= 0)
+        CZ_LOG_ERROR("engine: GPU %d is out of service until the process restarts (%d device(s) "
+                     "left): %s",
+                     ds->d.device, left, ds->why);
+    else
+        CZ_LOG_ERROR("engine: device slot %d is out of service (%d left): %s", slot, left, ds->why);
+    fail_all(drained, msg);
+}
+
+void cz__gpu_queue_push(cz_engine *e, item *it, int slot) {
+    char msg[CZ_ERRINFO_MSG_MAX + 64];
+    int pushed = 0;
+    pthread_mutex_lock(&e->stats_lock);
+    if (e->nslots_ok == 0)
+        no_device_text(e, msg, sizeof msg);
+    else if (!(pushed = cz__workq_push_ordered_open(&e->gpu_q, &it->node)))
+        snprintf(msg, sizeof msg,
+                 "partition %u: the engine stopped while slot %d was out of "
+                 "service: %s",
+                 it->p, slot, slot >= 0 ? e->dev[slot].why : "");
+    pthread_mutex_unlock(&e->stats_lock);
+    if (!pushed)
+        cz__end_part(it, CZ_EDEVICE, msg);
+}
+
+void cz__dev_fail_part(cz_engine *e, item *it, int slot) {
+    char msg[CZ_ERRINFO_MSG_MAX + 64];
+    pthread_mutex_lock(&e->stats_lock);
+    if (e->dev[slot].d.device >= 0)
+        snprintf(msg, sizeof msg, "partition %u: GPU %d went out of service: %s", it->p,
+                 e->dev[slot].d.device, e->dev[slot].why);
+    else
+        snprintf(msg, sizeof msg, "partition %u: slot %d went out of service: %s", it->p, slot,
+                 e->dev[slot].why);
+    pthread_mutex_unlock(&e->stats_lock);
+    cz__end_part(it, CZ_EDEVICE, msg);
+}
