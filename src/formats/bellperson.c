@@ -379,28 +379,27 @@ static int vk_read_src(cz_bellperson_vk *vk, cz__bp_src *s, cz_bellperson_kind w
     return rc;
 }
 
-int cz_bellperson_vk_read(cz_bellperson_vk *vk, const char *path, cz_threadpool *pool,
-                          cz_errinfo *ei) {
+/* The verifying key of the file at path, of kind want (vk_read_src). */
+static int vk_read_path(cz_bellperson_vk *vk, const char *path, cz_bellperson_kind want,
+                        cz_threadpool *pool, cz_errinfo *ei) {
     cz__bp_src s;
     memset(vk, 0, sizeof *vk);
     int rc = cz__bp_src_open(&s, path, ei);
     if (rc != CZ_OK)
         return rc;
-    rc = vk_read_src(vk, &s, CZ_BELLPERSON_VK, pool, ei);
+    rc = vk_read_src(vk, &s, want, pool, ei);
     cz__bp_src_close(&s);
     return rc;
 }
 
+int cz_bellperson_vk_read(cz_bellperson_vk *vk, const char *path, cz_threadpool *pool,
+                          cz_errinfo *ei) {
+    return vk_read_path(vk, path, CZ_BELLPERSON_VK, pool, ei);
+}
+
 int cz_bellperson_vk_read_any(cz_bellperson_vk *vk, const char *path, cz_threadpool *pool,
                               cz_errinfo *ei) {
-    cz__bp_src s;
-    memset(vk, 0, sizeof *vk);
-    int rc = cz__bp_src_open(&s, path, ei);
-    if (rc != CZ_OK)
-        return rc;
-    rc = vk_read_src(vk, &s, CZ_BELLPERSON_ANY, pool, ei);
-    cz__bp_src_close(&s);
-    return rc;
+    return vk_read_path(vk, path, CZ_BELLPERSON_ANY, pool, ei);
 }
 
 int cz_bellperson_vk_read_mem(cz_bellperson_vk *vk, const void *data, size_t size, const char *name,
