@@ -59,6 +59,7 @@ static int child(void) {
         return 4;
     }
     printf("after the fault: %s: %s\n", cz_err_name(rc), ei.msg);
+    fflush(stdout); /* the child leaves by _exit */
     return 0;
 }
 
