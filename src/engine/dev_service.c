@@ -7,7 +7,10 @@
  * partitions (one that took a partition gives it back to the GPU queue for the other devices),
  * and the other devices go on with the queue. When the last device goes, every partition queued
  * for a GPU fails at once, and so does every later one before its synthesis, with a message that
- * names each device and why it went: nothing waits for a device that will not come back.
+ * names each device and why it went: nothing waits for a device that will not come back. The
+ * exception is a Critical partition (a WinningPoSt, whose lateness loses a block reward): it is
+ * proven on the CPU backend instead, in the thread that would have queued it (cz__cpu_compute;
+ * seconds for a WinningPoSt on a host's cores, where failing it loses the reward for sure).
  *
  * The GPU queue's pushes go through cz__gpu_queue_push, under the engine's stats_lock, the lock
  * under which the last device's exit empties the queue: no partition is pushed after that and
@@ -53,12 +56,16 @@ int cz__dev_in_service(cz_engine *e, int slot) {
     return ok;
 }
 
-/* Ends every partition of list (linked through node.next) with msg. */
-static void fail_all(cz__wq_node *list, const char *msg) {
+/* Ends every partition of list (linked through node.next) with msg, but the Critical ones,
+ * which compute on the CPU. */
+static void fail_all(cz_engine *e, cz__wq_node *list, const char *msg) {
     while (list != NULL) {
         item *it = (item *)list;
         list = list->next;
-        cz__end_part(it, CZ_EDEVICE, msg);
+        if (cz__is_critical(it))
+            cz__cpu_compute(e, it);
+        else
+            cz__end_part(it, CZ_EDEVICE, msg);
     }
 }
 
@@ -91,22 +98,27 @@ void cz__dev_out_of_service(cz_engine *e, int slot, const char *why) {
                      ds->d.device, left, ds->why);
     else
         CZ_LOG_ERROR("engine: device slot %d is out of service (%d left): %s", slot, left, ds->why);
-    fail_all(drained, msg);
+    fail_all(e, drained, msg);
 }
 
 void cz__gpu_queue_push(cz_engine *e, item *it, int slot) {
     char msg[CZ_ERRINFO_MSG_MAX + 64];
-    int pushed = 0;
+    int pushed = 0, cpu = 0;
     pthread_mutex_lock(&e->stats_lock);
-    if (e->nslots_ok == 0)
+    if (e->nslots_ok > 0) {
+        pushed = cz__workq_push_ordered_open(&e->gpu_q, &it->node);
+        if (!pushed)
+            snprintf(msg, sizeof msg,
+                     "partition %u: the engine stopped while slot %d was out of "
+                     "service: %s",
+                     it->p, slot, slot >= 0 ? e->dev[slot].why : "");
+    } else if (!(cpu = cz__is_critical(it))) {
         no_device_text(e, msg, sizeof msg);
-    else if (!(pushed = cz__workq_push_ordered_open(&e->gpu_q, &it->node)))
-        snprintf(msg, sizeof msg,
-                 "partition %u: the engine stopped while slot %d was out of "
-                 "service: %s",
-                 it->p, slot, slot >= 0 ? e->dev[slot].why : "");
+    }
     pthread_mutex_unlock(&e->stats_lock);
-    if (!pushed)
+    if (cpu)
+        cz__cpu_compute(e, it);
+    else if (!pushed)
         cz__end_part(it, CZ_EDEVICE, msg);
 }
 

@@ -239,7 +239,8 @@ static void *synth_main(void *arg) {
             cz__end_part(it, CZ_ECANCELED, NULL);
             continue;
         }
-        if (cz__no_device(e, ei.msg, sizeof ei.msg)) { /* no synthesis for no device */
+        /* no synthesis for no device, but a Critical partition's: the CPU proves it */
+        if (!cz__is_critical(it) && cz__no_device(e, ei.msg, sizeof ei.msg)) {
             cz__end_part(it, CZ_EDEVICE, ei.msg);
             continue;
         }
@@ -291,11 +292,6 @@ static int ws_for(gpu_worker *w, const item *it, cz_errinfo *ei) {
 static void ws_done(gpu_worker *w) {
     cz__dev_ws_give(&w->e->dev[w->slot].ws, w->d.ws);
     w->d.ws = NULL;
-}
-
-/* A partition that is a Critical job's (its GPU queue order says so). */
-static int is_critical(const item *it) {
-    return it->node.order < QUEUE_CRITICAL_BELOW;
 }
 
 /* Partition it failed in step on w's device: it ends with the step's error, and an error that
@@ -381,6 +377,37 @@ static void gpu_region(gpu_worker *w, item *it, double wait_ms) {
     cz__workq_push(&e->fin_q, &it->node);
 }
 
+void cz__cpu_compute(cz_engine *e, item *it) {
+    const cz_workload *wl = &it->pj->wl;
+    cz_engine_device d = {-1, -1, e->gpu_pool, e->gpu_pool, NULL};
+    cz_errinfo ei;
+    uint64_t t0;
+    int rc;
+    snprintf(it->worker, sizeof it->worker, "cpu"); /* not a GPU lane: no GPU events */
+    cz__pace_leave(it);
+    if (cz_job_should_stop(it->job)) {
+        cz__end_part(it, CZ_ECANCELED, NULL);
+        return;
+    }
+    CZ_LOG_WARN("job %s: partition %u proven on the CPU: no GPU is in service", cz_job_key(it->job),
+                it->p);
+    cz_errinfo_clear(&ei);
+    t0 = cz_clock_now_ns();
+    rc = wl->ops->prepare(it->part, wl->ctx, &d, &it->t, &ei);
+    it->t.prep += ms_since(t0);
+    if (rc == CZ_OK && wl->ops->upload != NULL)
+        rc = wl->ops->upload(it->part, wl->ctx, &d, &it->t, &ei);
+    if (rc == CZ_OK)
+        rc = wl->ops->compute(it->part, wl->ctx, &d, &it->t, &ei);
+    if (rc != CZ_OK) {
+        cz__fail_part(it, rc, &ei, "CPU compute (no GPU in service)");
+        return;
+    }
+    cz_mem_release(e->mem, &it->res,
+                   wl->part_abc_bytes < it->res.bytes ? wl->part_abc_bytes : it->res.bytes);
+    cz__workq_push(&e->fin_q, &it->node);
+}
+
 /* The next Critical partition in the GPU queue for the worker that holds the device lock, if its
  * device buffers can take it (the workload's reserve step; without buffers, compute uploads
  * under the lock as for any partition of the device); NULL: none, or one that needs buffers of
@@ -415,7 +442,7 @@ static item *gpu_part(gpu_worker *w, item *it) {
     if (gpu_ready(w, it, 0) != 0)
         return NULL;
     t0 = cz_clock_now_ns();
-    cz__fifo_lock_acquire(&ds->lock, is_critical(it));
+    cz__fifo_lock_acquire(&ds->lock, cz__is_critical(it));
     wait_ms = ms_since(t0);
     pthread_mutex_lock(&e->stats_lock);
     ds->busy_now = 1;

@@ -91,18 +91,27 @@ struct cz_engine {
 #define QUEUE_PRIO_SHIFT     56
 #define QUEUE_CRITICAL_BELOW ((uint64_t)1 << QUEUE_PRIO_SHIFT)
 
+/* A partition that is a Critical job's (its queue order says so). */
+static inline int cz__is_critical(const item *it) {
+    return it->node.order < QUEUE_CRITICAL_BELOW;
+}
+
 /* pipeline.c: the one way a partition ends, whatever happened: it leaves the pacer, releases its
  * memory to the end, passes its buffers to the deallocation thread and reports it to the job;
  * frees it. fail_part: the same for a step that failed (its message names the step). */
 void cz__end_part(item *it, int code, const char *msg);
 void cz__fail_part(item *it, int rc, cz_errinfo *ei, const char *step);
+/* pipeline.c: a Critical partition's prepare, upload and compute on the CPU backend in the
+ * calling thread (no device is in service, dev_service.c), then on to a finalizer. */
+void cz__cpu_compute(cz_engine *e, item *it);
 
 /* dev_service.c: devices out of service (see there). cz__dev_out_of_service takes slot out (a
  * step on it failed with CZ_EDEVICE; why: the message), once; the last one's exit fails every
- * partition queued for a GPU. cz__gpu_queue_push: the one way into the GPU queue; with no
- * device in service, or the queue closed (a partition a slot out of service gave back, slot;
- * -1 for none), the partition ends instead with CZ_EDEVICE. cz__no_device: 1 with the message
- * (naming every device and why it went) when no device is in service. */
+ * partition queued for a GPU but the Critical ones, which compute on the CPU. cz__gpu_queue_push:
+ * the one way into the GPU queue; with no device in service a Critical partition computes on the
+ * CPU and any other ends with CZ_EDEVICE, as does one a slot out of service gave back (slot; -1
+ * for none) to a closed queue. cz__no_device: 1 with the message (naming every device and why it
+ * went) when no device is in service. */
 void cz__dev_out_of_service(cz_engine *e, int slot, const char *why);
 int cz__dev_in_service(cz_engine *e, int slot);
 void cz__gpu_queue_push(cz_engine *e, item *it, int slot);

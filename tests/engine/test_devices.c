@@ -18,7 +18,8 @@
  *     a GPU runs nothing more until the process restarts). The job whose partition hit it fails
  *     naming the error, slot 0 is reported out of service with that message, and the next job
  *     runs on slot 1 alone and is done; when slot 1 fails too, a job submitted then fails at
- *     once, before any synthesis, naming both slots and why each went, and the engine stops.
+ *     once, before any synthesis, naming both slots and why each went, while a Critical one is
+ *     proven on the CPU (slot -1) and is done; then the engine stops.
  *   - The configuration: a GPU listed twice, or cpu_devices with GPUs or out of range, is
  *     refused with a message naming it.
  */
@@ -48,6 +49,7 @@ static atomic_int g_mark = -1;
 static int g_lost = -1;       /* compute on this slot fails with CZ_EDEVICE; under g_m */
 static int g_tried_on[SLOTS]; /* compute calls per slot, failed ones included; under g_m */
 static int g_synth_of[8];     /* synthesize calls per job id; under g_m */
+static int g_on_cpu;          /* compute calls on the CPU fallback (slot -1); under g_m */
 
 typedef struct fake {
     int id;
@@ -98,8 +100,15 @@ static int f_compute(void *pending, void *ctx, const cz_engine_device *dev, cz_p
     fake *f = ctx;
     part *s = pending;
     (void)t;
-    if (dev->device != -1 || dev->slot < 0 || dev->slot >= SLOTS)
+    if (dev->device != -1 || dev->slot < -1 || dev->slot >= SLOTS)
         return cz_fail(ei, CZ_EINTERNAL, "fake: device %d slot %d", dev->device, dev->slot);
+    if (dev->slot == -1) { /* the engine's CPU fallback: no device in service */
+        pthread_mutex_lock(&g_m);
+        g_on_cpu++;
+        pthread_mutex_unlock(&g_m);
+        expected(s->proof, s->id, s->p);
+        return CZ_OK;
+    }
     pthread_mutex_lock(&g_m);
     g_tried_on[dev->slot]++;
     if (g_lost == dev->slot) {
@@ -200,6 +209,7 @@ static void reset(void) {
     memset(g_tried_on, 0, sizeof g_tried_on);
     memset(g_synth_of, 0, sizeof g_synth_of);
     g_lost = -1;
+    g_on_cpu = 0;
     g_both_at_once = 0;
     g_ntrace = 0;
     atomic_store(&g_mark, -1);
@@ -354,10 +364,18 @@ static void test_out_of_service(void) {
     CHECK_EQ_INT(ended(e, "lost1", lost1), CZ_JOB_FAILED);
     cz_engine_stats_get(&st, e);
     CHECK(st.failed[0] == 1 && st.failed[1] == 1);
-    submit(e, "none", CZ_PRIO_CRITICAL, 6, 4, 0);
+    submit(e, "none", CZ_PRIO_NORMAL, 6, 4, 0);
     CHECK_EQ_INT(ended(e, "none", none), CZ_JOB_FAILED);
     pthread_mutex_lock(&g_m);
     CHECK_EQ_INT(g_synth_of[6], 0);
+    CHECK_EQ_INT(g_on_cpu, 0);
+    pthread_mutex_unlock(&g_m);
+    /* a Critical job (a WinningPoSt) is proven on the CPU rather than lost */
+    submit(e, "winning", CZ_PRIO_CRITICAL, 7, 2, 0);
+    CHECK_EQ_INT(ended(e, "winning", NULL), CZ_JOB_DONE); /* verified: every proof right */
+    pthread_mutex_lock(&g_m);
+    CHECK_EQ_INT(g_synth_of[7], 2);
+    CHECK_EQ_INT(g_on_cpu, 2);
     pthread_mutex_unlock(&g_m);
     cz_engine_destroy(e);
 }
