@@ -23,17 +23,26 @@
 #include "cuzk/log.h"
 #include "engine/pipeline_internal.h"
 
+/* What messages call slot: "GPU <CUDA index>", or "slot <i>" for a CPU slot. */
+typedef struct slot_name {
+    char s[24];
+} slot_name;
+
+static slot_name name_of(const cz_engine *e, int slot) {
+    slot_name n;
+    if (e->dev[slot].d.device >= 0)
+        snprintf(n.s, sizeof n.s, "GPU %d", e->dev[slot].d.device);
+    else
+        snprintf(n.s, sizeof n.s, "slot %d", slot);
+    return n;
+}
+
 /* "no GPU left in service (GPU 0: why; GPU 1: why)" into msg; stats_lock held. */
 static void no_device_text(const cz_engine *e, char *msg, size_t len) {
     size_t o = (size_t)snprintf(msg, len, "no GPU left in service (");
-    for (int i = 0; i < e->nslots && o < len; i++) {
-        const dev_slot *ds = &e->dev[i];
-        if (ds->d.device >= 0)
-            o += (size_t)snprintf(msg + o, len - o, "%sGPU %d: %s", i ? "; " : "", ds->d.device,
-                                  ds->why);
-        else
-            o += (size_t)snprintf(msg + o, len - o, "%sslot %d: %s", i ? "; " : "", i, ds->why);
-    }
+    for (int i = 0; i < e->nslots && o < len; i++)
+        o += (size_t)snprintf(msg + o, len - o, "%s%s: %s", i ? "; " : "", name_of(e, i).s,
+                              e->dev[i].why);
     if (o < len)
         snprintf(msg + o, len - o, ")");
 }
@@ -92,12 +101,8 @@ void cz__dev_out_of_service(cz_engine *e, int slot, const char *why) {
     pthread_mutex_unlock(&e->stats_lock);
     if (!first)
         return;
-    if (ds->d.device >= 0)
-        CZ_LOG_ERROR("engine: GPU %d is out of service until the process restarts (%d device(s) "
-                     "left): %s",
-                     ds->d.device, left, ds->why);
-    else
-        CZ_LOG_ERROR("engine: device slot %d is out of service (%d left): %s", slot, left, ds->why);
+    CZ_LOG_ERROR("engine: %s is out of service until the process restarts (%d device(s) left): %s",
+                 name_of(e, slot).s, left, ds->why);
     fail_all(e, drained, msg);
 }
 
@@ -107,11 +112,12 @@ void cz__gpu_queue_push(cz_engine *e, item *it, int slot) {
     pthread_mutex_lock(&e->stats_lock);
     if (e->nslots_ok > 0) {
         pushed = cz__workq_push_ordered_open(&e->gpu_q, &it->node);
-        if (!pushed)
+        if (!pushed) /* only a slot out of service gives a partition back this late */
             snprintf(msg, sizeof msg,
-                     "partition %u: the engine stopped while slot %d was out of "
+                     "partition %u: the engine stopped while %s was out of "
                      "service: %s",
-                     it->p, slot, slot >= 0 ? e->dev[slot].why : "");
+                     it->p, slot >= 0 ? name_of(e, slot).s : "a device",
+                     slot >= 0 ? e->dev[slot].why : "");
     } else if (!(cpu = cz__is_critical(it))) {
         no_device_text(e, msg, sizeof msg);
     }
@@ -125,12 +131,8 @@ void cz__gpu_queue_push(cz_engine *e, item *it, int slot) {
 void cz__dev_fail_part(cz_engine *e, item *it, int slot) {
     char msg[CZ_ERRINFO_MSG_MAX + 64];
     pthread_mutex_lock(&e->stats_lock);
-    if (e->dev[slot].d.device >= 0)
-        snprintf(msg, sizeof msg, "partition %u: GPU %d went out of service: %s", it->p,
-                 e->dev[slot].d.device, e->dev[slot].why);
-    else
-        snprintf(msg, sizeof msg, "partition %u: slot %d went out of service: %s", it->p, slot,
-                 e->dev[slot].why);
+    snprintf(msg, sizeof msg, "partition %u: %s went out of service: %s", it->p, name_of(e, slot).s,
+             e->dev[slot].why);
     pthread_mutex_unlock(&e->stats_lock);
     cz__end_part(it, CZ_EDEVICE, msg);
 }

@@ -342,6 +342,15 @@ static int gpu_ready(gpu_worker *w, item *it, int held) {
     return 0;
 }
 
+/* Partition it, computed, goes on to a finalizer. Release step 1: a and b, given back to the
+ * manager by now, stay there (paid by it). */
+static void computed(cz_engine *e, item *it) {
+    const cz_workload *wl = &it->pj->wl;
+    cz_mem_release(e->mem, &it->res,
+                   wl->part_abc_bytes < it->res.bytes ? wl->part_abc_bytes : it->res.bytes);
+    cz__workq_push(&e->fin_q, &it->node);
+}
+
 /* Partition it's kernel region, the device lock held (after wait_ms waiting for it); the
  * worker's device buffers stay with it. Then the partition goes on to a finalizer, or fails. */
 static void gpu_region(gpu_worker *w, item *it, double wait_ms) {
@@ -371,10 +380,7 @@ static void gpu_region(gpu_worker *w, item *it, double wait_ms) {
         step_failed(w, it, rc, &ei, "GPU compute");
         return;
     }
-    /* Release step 1: a and b, given back to the manager by now, stay there (paid by it). */
-    cz_mem_release(e->mem, &it->res,
-                   wl->part_abc_bytes < it->res.bytes ? wl->part_abc_bytes : it->res.bytes);
-    cz__workq_push(&e->fin_q, &it->node);
+    computed(e, it);
 }
 
 void cz__cpu_compute(cz_engine *e, item *it) {
@@ -403,9 +409,7 @@ void cz__cpu_compute(cz_engine *e, item *it) {
         cz__fail_part(it, rc, &ei, "CPU compute (no GPU in service)");
         return;
     }
-    cz_mem_release(e->mem, &it->res,
-                   wl->part_abc_bytes < it->res.bytes ? wl->part_abc_bytes : it->res.bytes);
-    cz__workq_push(&e->fin_q, &it->node);
+    computed(e, it);
 }
 
 /* The next Critical partition in the GPU queue for the worker that holds the device lock, if its
