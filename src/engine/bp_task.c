@@ -4,13 +4,13 @@
  */
 #include "engine/bp_task.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cuzk/gpu.h"
 #include "cuzk/log.h"
 #include "cuzk/r1cs.h"
+#include "engine/part_task.h"
 
 #define FR_BYTES 32
 
@@ -65,9 +65,8 @@ int cz__bp_job_init(cz__bp_job *j, const cz_bellperson_params *params, uint32_t 
     j->params = params;
     j->nparts = nparts;
     j->npub = params->vk.nic - 1;
-    j->pub = calloc((size_t)nparts * (j->npub ? j->npub : 1), FR_BYTES);
-    if (j->pub == NULL)
-        return cz_fail(ei, CZ_ENOMEM, "workload: public inputs");
+    if ((rc = cz__task_pub_alloc(&j->pub, nparts, j->npub, ei)) != CZ_OK)
+        return rc;
     if (bl != NULL && bl->r != NULL && bl->s != NULL) {
         if (cz_bls12381_fr_from_bytes_le(&j->r, bl->r) != CZ_OK ||
             cz_bls12381_fr_from_bytes_le(&j->s, bl->s) != CZ_OK) {
@@ -131,13 +130,8 @@ static uint64_t w_bytes(const cz__bp_job *j) {
 void cz__bp_workload(cz_workload *out, const cz_workload_ops *ops, void *job, cz__bp_job *j,
                      cz_proof_kind kind, uint64_t part_bytes) {
     uint64_t v = abc_bytes(j);
-    memset(out, 0, sizeof *out);
-    out->ops = ops;
-    out->ctx = job;
-    out->nparts = j->nparts;
-    out->kind = kind;
-    out->part_bytes = part_bytes;
-    out->part_abc_bytes = 3 * v; /* a, b and c leave after the kernel region */
+    /* a, b and c leave after the kernel region */
+    cz__task_workload_init(out, ops, job, j->nparts, kind, part_bytes, 3 * v);
     out->buf_bytes[0] = v;
     out->buf_bytes[1] = v;
     out->buf_bytes[2] = v;
@@ -387,10 +381,7 @@ int cz__bp_upload(void *part, void *job, const cz_engine_device *dev, cz_part_ti
     t->upload = cz_groth16_bp_pending_timings(pt->pp)->upload_ms;
     if (rc == CZ_OK) {
         abc_back(pt); /* on the device now: not read again */
-    } else if (rc == CZ_ENOMEM && cz_groth16_gpu_ws_bytes(dev->ws) == 0) {
-        /* the workspace could not grow: compute uploads under the lock instead */
-        CZ_LOG_WARN("GPU %d: partition inputs uploaded under the lock: %s", dev->device, ei->msg);
-        cz_errinfo_clear(ei);
+    } else if (cz__task_upload_deferred(rc, dev, ei)) {
         rc = pt->a == NULL ? abc_on_host(pt, j, dev->cpu, ei) : CZ_OK;
     }
     return rc;
@@ -412,11 +403,7 @@ int cz__bp_compute(void *part, void *job, const cz_engine_device *dev, cz_part_t
         (rc = abc_on_host(pt, j, dev->compute, ei)) != CZ_OK)
         return rc;
     rc = cz_groth16_bp_compute(pt->pp, key, dev->compute, ei);
-    const cz_groth16_timings *tm = cz_groth16_bp_pending_timings(pt->pp);
-    t->ntt_h = tm->ntt_ms + tm->msm_h_ms;
-    t->tail_msm = tm->msm_a_ms + tm->msm_b1_ms + tm->msm_c_ms;
-    t->upload = tm->upload_ms;
-    t->device = tm->gpu_ms;
+    cz__task_compute_times(t, cz_groth16_bp_pending_timings(pt->pp));
     return rc;
 }
 
@@ -435,11 +422,8 @@ int cz__bp_verify(void *job, const cz_groth16_proof *proofs, uint32_t nparts, cz
     cz_groth16_public *pubs;
     static int said;
     int rc;
-    if (j->skip_verify) {
-        if (!__atomic_exchange_n(&said, 1, __ATOMIC_RELAXED))
-            fprintf(stderr, "bellperson: benchmark key: proofs are timed, not verified\n");
+    if (cz__task_verify_skipped(j->skip_verify, &said, "bellperson"))
         return CZ_OK;
-    }
     if (nparts != j->nparts)
         return cz_fail(ei, CZ_EINTERNAL, "verify: %u proofs for %u partitions", nparts, j->nparts);
     if ((pubs = calloc(nparts, sizeof *pubs)) == NULL)

@@ -4,11 +4,10 @@
  */
 #include "engine/g16_task.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cuzk/log.h"
+#include "engine/part_task.h"
 
 #define FR_BYTES 32
 
@@ -62,9 +61,8 @@ int cz__g16_job_init(cz__g16_job *j, const cz_zkey *zk, uint32_t nparts,
     j->zk = zk;
     j->nparts = nparts;
     j->npub = zk->npublic;
-    j->pub = calloc((size_t)nparts * (j->npub ? j->npub : 1), FR_BYTES);
-    if (j->pub == NULL)
-        return cz_fail(ei, CZ_ENOMEM, "workload: public inputs");
+    if ((rc = cz__task_pub_alloc(&j->pub, nparts, j->npub, ei)) != CZ_OK)
+        return rc;
     if ((rc = cz_groth16_vk_from_zkey(&j->vk, zk, ei)) != CZ_OK) {
         free(j->pub);
         j->pub = NULL;
@@ -96,13 +94,8 @@ void cz__g16_job_fini(cz__g16_job *j) {
 void cz__g16_workload(cz_workload *out, const cz_workload_ops *ops, void *job, cz__g16_job *j,
                       cz_proof_kind kind, uint64_t part_bytes, uint64_t wit_bytes) {
     uint64_t v = (uint64_t)j->zk->domain_size * FR_BYTES;
-    memset(out, 0, sizeof *out);
-    out->ops = ops;
-    out->ctx = job;
-    out->nparts = j->nparts;
-    out->kind = kind;
-    out->part_bytes = part_bytes;
-    out->part_abc_bytes = 2 * v; /* a and b leave after the kernel region */
+    /* a and b leave after the kernel region */
+    cz__task_workload_init(out, ops, job, j->nparts, kind, part_bytes, 2 * v);
     out->buf_bytes[0] = v;
     out->buf_bytes[1] = v;
     out->buf_bytes[2] = wit_bytes;
@@ -188,13 +181,9 @@ int cz__g16_upload(void *part, void *job, const cz_engine_device *dev, cz_part_t
         return CZ_OK;
     rc = cz_groth16_upload(pt->pp, dev->ws, ei);
     t->upload = cz_groth16_pending_timings(pt->pp)->upload_ms;
-    if (rc == CZ_ENOMEM && cz_groth16_gpu_ws_bytes(dev->ws) == 0) {
-        /* The workspace could not grow (the device is full) and nothing was copied or given
-         * back: compute uploads under the lock instead, into buffers of its own. */
-        CZ_LOG_WARN("GPU %d: partition inputs uploaded under the lock: %s", dev->device, ei->msg);
-        cz_errinfo_clear(ei);
+    /* a and b were not given back either: compute uploads them into buffers of its own */
+    if (cz__task_upload_deferred(rc, dev, ei))
         return CZ_OK;
-    }
     return rc;
 }
 
@@ -210,11 +199,7 @@ int cz__g16_compute(void *part, void *job, const cz_engine_device *dev, cz_part_
     if (dev->device >= 0 && (rc = gpu_key(&key, j, dev->device, ei)) != CZ_OK)
         return rc;
     rc = cz_groth16_compute(pt->pp, key, dev->compute, ei);
-    const cz_groth16_timings *tm = cz_groth16_pending_timings(pt->pp);
-    t->ntt_h = tm->ntt_ms + tm->msm_h_ms;
-    t->tail_msm = tm->msm_a_ms + tm->msm_b1_ms + tm->msm_c_ms;
-    t->upload = tm->upload_ms;
-    t->device = tm->gpu_ms;
+    cz__task_compute_times(t, cz_groth16_pending_timings(pt->pp));
     return rc;
 }
 
@@ -241,11 +226,8 @@ int cz__g16_finish(cz_groth16_proof *proof, void *part, void *job, cz_part_times
 int cz__g16_verify(void *job, const cz_groth16_proof *proofs, uint32_t nparts, cz_errinfo *ei) {
     cz__g16_job *j = job;
     static int said;
-    if (j->skip_verify) {
-        if (!__atomic_exchange_n(&said, 1, __ATOMIC_RELAXED))
-            fprintf(stderr, "porep-synth: benchmark key: proofs are timed, not verified\n");
+    if (cz__task_verify_skipped(j->skip_verify, &said, "porep-synth"))
         return CZ_OK;
-    }
     if (nparts != j->nparts)
         return cz_fail(ei, CZ_EINTERNAL, "verify: %u proofs for %u partitions", nparts, j->nparts);
     for (uint32_t p = 0; p < nparts; p++) {
