@@ -140,54 +140,27 @@ void cz__porep_partition_inputs(uint64_t (*out)[4], const cz__porep_loaded *ld, 
         cz_r1cs_fr_to_std(out[i], CZ_CURVE_BLS12381, v[i].l);
 }
 
-/* The proving assignment of partition k: its own arrays (free with cz_assignment_free) and the
- * densities of the recording. */
-static int partition_assignment(cz_assignment *as, const cz__porep_loaded *ld, unsigned k,
-                                const cz_r1cs *r, cz_threadpool *pool, cz_errinfo *ei) {
-    uint64_t(*all)[4];
-    int rc = cz__recording_assignment_alloc(as, &all, r, pool, ei);
-    if (rc != CZ_OK)
-        return rc;
-    if ((rc = cz__porep_synthesize(all, (uint64_t(*)[4])as->a, (uint64_t(*)[4])as->b,
-                                   (uint64_t(*)[4])as->c, ld, k, r, pool, ei)) != CZ_OK) {
-        free(all);
-        cz_assignment_free(as);
-        return rc;
-    }
-    cz__recording_assignment_take(as, all);
+/* cz__porep_synthesize with ld untyped, as cz__recording_parts takes it. */
+static int synthesize_partition(uint64_t (*out)[4], uint64_t (*a)[4], uint64_t (*b)[4],
+                                uint64_t (*c)[4], const void *ld, unsigned k, const cz_r1cs *r,
+                                cz_threadpool *pool, cz_errinfo *ei) {
+    return cz__porep_synthesize(out, a, b, c, ld, k, r, pool, ei);
+}
+
+/* The public inputs of partition k of ld, as cz_groth16_verify takes them. */
+static int public_of(cz_groth16_public *pub, const void *arg, unsigned k, cz_errinfo *ei) {
+    const cz__porep_loaded *ld = arg;
+    pub->curve = CZ_CURVE_BLS12381;
+    pub->n = 3 + CZ__POREP_INPUTS_PER_CHALLENGE * ld->c1.per;
+    if ((pub->values = calloc(pub->n, sizeof *pub->values)) == NULL)
+        return cz_fail(ei, CZ_ENOMEM, "porep: %u public inputs", pub->n);
+    cz__porep_partition_inputs(pub->values, ld, k);
     return CZ_OK;
 }
 
-/* The public inputs of every partition of ld, as cz_groth16_verify takes them (pubs[k]). */
-static int publics_of(cz_groth16_public *pubs, const cz__porep_loaded *ld, cz_errinfo *ei) {
-    const uint32_t n = 3 + CZ__POREP_INPUTS_PER_CHALLENGE * ld->c1.per;
-    for (unsigned k = 0; k < ld->c1.npartitions; k++) {
-        pubs[k].curve = CZ_CURVE_BLS12381;
-        pubs[k].n = n;
-        if ((pubs[k].values = calloc(n, sizeof *pubs[k].values)) == NULL)
-            return cz_fail(ei, CZ_ENOMEM, "porep: %u public inputs", n);
-        cz__porep_partition_inputs(pubs[k].values, ld, k);
-    }
-    return CZ_OK;
-}
-
-static int verify_loaded(const cz_groth16_vk *vk, const cz__porep_loaded *ld,
-                         const cz_groth16_proof *proofs, unsigned nproofs, cz_errinfo *ei) {
-    cz_groth16_public *pubs = calloc(ld->c1.npartitions, sizeof *pubs);
-    int rc;
-    if (pubs == NULL)
-        return cz_fail(ei, CZ_ENOMEM, "porep: %u partitions", ld->c1.npartitions);
-    if (nproofs != ld->c1.npartitions)
-        rc = cz_fail(ei, CZ_EINVAL, "porep: %u proofs for %u partitions", nproofs,
-                     ld->c1.npartitions);
-    else if ((rc = publics_of(pubs, ld, ei)) == CZ_OK)
-        for (unsigned k = 0; rc == CZ_OK && k < nproofs; k++)
-            if ((rc = cz_groth16_verify(vk, &pubs[k], &proofs[k], ei)) != CZ_OK)
-                rc = cz_fail(ei, rc, "porep: partition %u: the proof does not verify", k);
-    for (unsigned k = 0; k < ld->c1.npartitions; k++)
-        cz_groth16_public_free(&pubs[k]);
-    free(pubs);
-    return rc;
+/* The partitions of ld, as cz__recording_prove and cz__recording_verify take them. */
+static cz__recording_parts parts_of(const cz__porep_loaded *ld) {
+    return (cz__recording_parts){"porep", ld->c1.npartitions, ld, synthesize_partition, public_of};
 }
 
 int cz__porep_prove(cz_groth16_proof *proofs, unsigned *nproofs, const cz_bellperson_params *key,
@@ -195,30 +168,14 @@ int cz__porep_prove(cz_groth16_proof *proofs, unsigned *nproofs, const cz_bellpe
                     cz_errinfo *ei) {
     cz__porep_loaded ld;
     cz_r1cs r;
-    cz_groth16_vk vk;
     int rc;
     *nproofs = 0;
     memset(&r, 0, sizeof r);
-    memset(&vk, 0, sizeof vk);
-    if ((rc = cz__porep_request_load(&ld, rq, 1, pool, ei)) != CZ_OK ||
-        (rc = cz__porep_record(&r, &ld.shape, pool, ei)) != CZ_OK)
-        goto out;
-    if ((rc = cz__recording_key_check(&r, key, "porep", ei)) != CZ_OK)
-        goto out;
-    for (unsigned k = 0; k < ld.c1.npartitions; k++) {
-        cz_assignment as;
-        if ((rc = partition_assignment(&as, &ld, k, &r, pool, ei)) != CZ_OK)
-            goto out;
-        rc = cz_groth16_bp_prove(&proofs[k], key, &as, 1, opts, ei);
-        cz_assignment_free(&as);
-        if (rc != CZ_OK)
-            goto out;
+    if ((rc = cz__porep_request_load(&ld, rq, 1, pool, ei)) == CZ_OK &&
+        (rc = cz__porep_record(&r, &ld.shape, pool, ei)) == CZ_OK) {
+        const cz__recording_parts parts = parts_of(&ld);
+        rc = cz__recording_prove(proofs, nproofs, key, &r, &parts, pool, opts, ei);
     }
-    *nproofs = ld.c1.npartitions;
-    if ((rc = cz_groth16_vk_from_bellperson(&vk, &key->vk, ei)) == CZ_OK)
-        rc = verify_loaded(&vk, &ld, proofs, *nproofs, ei);
-out:
-    cz_groth16_vk_free(&vk);
     cz_r1cs_free(&r);
     cz__porep_loaded_free(&ld);
     return rc;
@@ -228,8 +185,10 @@ int cz__porep_verify(const cz_groth16_vk *vk, const cz_porep_request *rq,
                      const cz_groth16_proof *proofs, unsigned nproofs, cz_errinfo *ei) {
     cz__porep_loaded ld;
     int rc;
-    if ((rc = cz__porep_request_load(&ld, rq, 0, NULL, ei)) == CZ_OK)
-        rc = verify_loaded(vk, &ld, proofs, nproofs, ei);
+    if ((rc = cz__porep_request_load(&ld, rq, 0, NULL, ei)) == CZ_OK) {
+        const cz__recording_parts parts = parts_of(&ld);
+        rc = cz__recording_verify(vk, proofs, nproofs, &parts, ei);
+    }
     cz__porep_loaded_free(&ld);
     return rc;
 }

@@ -51,3 +51,72 @@ void cz__recording_assignment_take(cz_assignment *as, uint64_t (*all)[4]) {
     memcpy((void *)as->aux, all + as->ninput, as->naux * sizeof *all);
     free(all);
 }
+
+/* The proving assignment of partition k of parts: arrays of its own (free with
+ * cz_assignment_free) and the densities of r. */
+static int partition_assignment(cz_assignment *as, const cz__recording_parts *parts, unsigned k,
+                                const cz_r1cs *r, cz_threadpool *pool, cz_errinfo *ei) {
+    uint64_t(*all)[4];
+    int rc = cz__recording_assignment_alloc(as, &all, r, pool, ei);
+    if (rc != CZ_OK)
+        return rc;
+    if ((rc = parts->synth(all, (uint64_t(*)[4])as->a, (uint64_t(*)[4])as->b, (uint64_t(*)[4])as->c,
+                           parts->ld, k, r, pool, ei)) != CZ_OK) {
+        free(all);
+        cz_assignment_free(as);
+        return rc;
+    }
+    cz__recording_assignment_take(as, all);
+    return CZ_OK;
+}
+
+static int prove_partitions(cz_groth16_proof *proofs, const cz_bellperson_params *key,
+                            const cz_r1cs *r, const cz__recording_parts *parts, cz_threadpool *pool,
+                            const cz_groth16_bp_opts *opts, cz_errinfo *ei) {
+    for (unsigned k = 0; k < parts->nparts; k++) {
+        cz_assignment as;
+        int rc = partition_assignment(&as, parts, k, r, pool, ei);
+        if (rc != CZ_OK)
+            return rc;
+        rc = cz_groth16_bp_prove(&proofs[k], key, &as, 1, opts, ei);
+        cz_assignment_free(&as);
+        if (rc != CZ_OK)
+            return rc;
+    }
+    return CZ_OK;
+}
+
+int cz__recording_prove(cz_groth16_proof *proofs, unsigned *nproofs,
+                        const cz_bellperson_params *key, const cz_r1cs *r,
+                        const cz__recording_parts *parts, cz_threadpool *pool,
+                        const cz_groth16_bp_opts *opts, cz_errinfo *ei) {
+    cz_groth16_vk vk;
+    int rc;
+    *nproofs = 0;
+    if ((rc = cz__recording_key_check(r, key, parts->what, ei)) != CZ_OK ||
+        (rc = prove_partitions(proofs, key, r, parts, pool, opts, ei)) != CZ_OK)
+        return rc;
+    *nproofs = parts->nparts;
+    memset(&vk, 0, sizeof vk);
+    if ((rc = cz_groth16_vk_from_bellperson(&vk, &key->vk, ei)) == CZ_OK)
+        rc = cz__recording_verify(&vk, proofs, *nproofs, parts, ei);
+    cz_groth16_vk_free(&vk);
+    return rc;
+}
+
+int cz__recording_verify(const cz_groth16_vk *vk, const cz_groth16_proof *proofs, unsigned nproofs,
+                         const cz__recording_parts *parts, cz_errinfo *ei) {
+    int rc = CZ_OK;
+    if (nproofs != parts->nparts)
+        return cz_fail(ei, CZ_EINVAL, "%s: %u proofs for %u partitions", parts->what, nproofs,
+                       parts->nparts);
+    for (unsigned k = 0; rc == CZ_OK && k < nproofs; k++) {
+        cz_groth16_public pub;
+        memset(&pub, 0, sizeof pub);
+        if ((rc = parts->public_of(&pub, parts->ld, k, ei)) == CZ_OK &&
+            (rc = cz_groth16_verify(vk, &pub, &proofs[k], ei)) != CZ_OK)
+            rc = cz_fail(ei, rc, "%s: partition %u: the proof does not verify", parts->what, k);
+        cz_groth16_public_free(&pub);
+    }
+    return rc;
+}

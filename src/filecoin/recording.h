@@ -1,14 +1,17 @@
 /*
  * What the Filecoin provers share about a recorded circuit (a cz_r1cs of one partition, recorded
- * once per shape, whose witness every partition brings): whether a bellperson key is its key, and
- * a proving assignment of its size (the CLI's provers, which synthesize into arrays of their own;
- * the engine synthesizes into its pooled buffers instead).
+ * once per shape, whose witness every partition brings): whether a bellperson key is its key, a
+ * proving assignment of its size, and the proving and verifying of a request's partitions one
+ * after another (the CLI's provers, which synthesize into arrays of their own; the engine
+ * synthesizes into its pooled buffers instead).
  */
 #ifndef CUZK_FILECOIN_RECORDING_H
 #define CUZK_FILECOIN_RECORDING_H
 
 #include "cuzk/assignment.h"
 #include "cuzk/bellperson.h"
+#include "cuzk/groth16.h"
+#include "cuzk/groth16_bellperson.h"
 #include "cuzk/r1cs.h"
 #include "cuzk/threadpool.h"
 
@@ -24,5 +27,33 @@ int cz__recording_key_check(const cz_r1cs *r, const cz_bellperson_params *key, c
 int cz__recording_assignment_alloc(cz_assignment *as, uint64_t (**all)[4], const cz_r1cs *r,
                                    cz_threadpool *pool, cz_errinfo *ei);
 void cz__recording_assignment_take(cz_assignment *as, uint64_t (*all)[4]);
+
+/* The partitions of a loaded request (PoRep C2, SnapDeals update), as proving and verifying
+ * them takes them. */
+typedef struct cz__recording_parts {
+    const char *what; /* the proof kind, for the messages */
+    unsigned nparts;
+    const void *ld; /* the loaded request, passed to synth and public_of */
+    /* Partition k synthesized in the variable order of r: out the witness (r->nvars entries),
+     * a, b, c each row's evaluations with bellperson's input constraints after them. */
+    int (*synth)(uint64_t (*out)[4], uint64_t (*a)[4], uint64_t (*b)[4], uint64_t (*c)[4],
+                 const void *ld, unsigned k, const cz_r1cs *r, cz_threadpool *pool, cz_errinfo *ei);
+    /* The public inputs of partition k, as cz_groth16_verify takes them (freed by the caller
+     * with cz_groth16_public_free, also after an error). */
+    int (*public_of)(cz_groth16_public *pub, const void *ld, unsigned k, cz_errinfo *ei);
+} cz__recording_parts;
+
+/* Proves the partitions of parts with key, which must be a key of r (cz__recording_key_check),
+ * one after another, each from a proving assignment of its own (opts: the prover's options), into
+ * proofs; *nproofs gets their number once all are proven, and they are verified against the key's
+ * vk (cz__recording_verify). */
+int cz__recording_prove(cz_groth16_proof *proofs, unsigned *nproofs,
+                        const cz_bellperson_params *key, const cz_r1cs *r,
+                        const cz__recording_parts *parts, cz_threadpool *pool,
+                        const cz_groth16_bp_opts *opts, cz_errinfo *ei);
+/* Verifies the nproofs proofs of parts against vk: CZ_EINVAL for a count that is not the
+ * partitions', the verifier's code (CZ_EVERIFY) naming the first partition that fails. */
+int cz__recording_verify(const cz_groth16_vk *vk, const cz_groth16_proof *proofs, unsigned nproofs,
+                         const cz__recording_parts *parts, cz_errinfo *ei);
 
 #endif

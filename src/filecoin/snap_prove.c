@@ -209,27 +209,15 @@ void cz__snap_partition_inputs(uint64_t (*out)[4], const cz__snap_loaded *ld, un
         cz_r1cs_fr_to_std(out[i], CZ_CURVE_BLS12381, v[i].l);
 }
 
-/* The proving assignment of partition k: its own arrays (free with cz_assignment_free) and the
- * densities of the recording. */
-static int partition_assignment(cz_assignment *as, const cz__snap_loaded *ld, unsigned k,
-                                const cz_r1cs *r, cz_threadpool *pool, cz_errinfo *ei) {
-    uint64_t(*all)[4];
-    int rc = cz__recording_assignment_alloc(as, &all, r, pool, ei);
-    if (rc != CZ_OK)
-        return rc;
-    if ((rc = cz__snap_synthesize(all, (uint64_t(*)[4])as->a, (uint64_t(*)[4])as->b,
-                                  (uint64_t(*)[4])as->c, ld, k, r, pool, ei)) != CZ_OK) {
-        free(all);
-        cz_assignment_free(as);
-        return rc;
-    }
-    cz__recording_assignment_take(as, all);
-    return CZ_OK;
+/* cz__snap_synthesize with ld untyped, as cz__recording_parts takes it. */
+static int synthesize_partition(uint64_t (*out)[4], uint64_t (*a)[4], uint64_t (*b)[4],
+                                uint64_t (*c)[4], const void *ld, unsigned k, const cz_r1cs *r,
+                                cz_threadpool *pool, cz_errinfo *ei) {
+    return cz__snap_synthesize(out, a, b, c, ld, k, r, pool, ei);
 }
 
-/* The public inputs of partition k, as cz_groth16_verify takes them. */
-static int public_of(cz_groth16_public *pub, const cz__snap_loaded *ld, unsigned k,
-                     cz_errinfo *ei) {
+/* The public inputs of partition k of ld, as cz_groth16_verify takes them. */
+static int public_of(cz_groth16_public *pub, const void *ld, unsigned k, cz_errinfo *ei) {
     pub->curve = CZ_CURVE_BLS12381;
     pub->n = 4;
     if ((pub->values = calloc(4, sizeof *pub->values)) == NULL)
@@ -238,49 +226,20 @@ static int public_of(cz_groth16_public *pub, const cz__snap_loaded *ld, unsigned
     return CZ_OK;
 }
 
-static int verify_loaded(const cz_groth16_vk *vk, const cz__snap_loaded *ld,
-                         const cz_groth16_proof *proofs, unsigned nproofs, cz_errinfo *ei) {
-    int rc = CZ_OK;
-    if (nproofs != ld->shape.partitions)
-        return cz_fail(ei, CZ_EINVAL, "snap: %u proofs for %u partitions", nproofs,
-                       ld->shape.partitions);
-    for (unsigned k = 0; rc == CZ_OK && k < nproofs; k++) {
-        cz_groth16_public pub;
-        memset(&pub, 0, sizeof pub);
-        if ((rc = public_of(&pub, ld, k, ei)) == CZ_OK &&
-            (rc = cz_groth16_verify(vk, &pub, &proofs[k], ei)) != CZ_OK)
-            rc = cz_fail(ei, rc, "snap: partition %u: the proof does not verify", k);
-        cz_groth16_public_free(&pub);
-    }
-    return rc;
+/* The partitions of ld, as cz__recording_prove and cz__recording_verify take them. */
+static cz__recording_parts parts_of(const cz__snap_loaded *ld) {
+    return (cz__recording_parts){"snap", ld->shape.partitions, ld, synthesize_partition, public_of};
 }
 
 int cz__snap_prove(cz_groth16_proof *proofs, unsigned *nproofs, const cz_bellperson_params *key,
                    const cz__snap_loaded *ld, cz_threadpool *pool, const cz_groth16_bp_opts *opts,
                    cz_errinfo *ei) {
+    const cz__recording_parts parts = parts_of(ld);
     cz_r1cs r;
-    cz_groth16_vk vk;
     int rc;
     *nproofs = 0;
-    memset(&r, 0, sizeof r);
-    memset(&vk, 0, sizeof vk);
-    if ((rc = cz__snap_record(&r, &ld->shape, pool, ei)) != CZ_OK ||
-        (rc = cz__recording_key_check(&r, key, "snap", ei)) != CZ_OK)
-        goto out;
-    for (unsigned k = 0; k < ld->shape.partitions; k++) {
-        cz_assignment as;
-        if ((rc = partition_assignment(&as, ld, k, &r, pool, ei)) != CZ_OK)
-            goto out;
-        rc = cz_groth16_bp_prove(&proofs[k], key, &as, 1, opts, ei);
-        cz_assignment_free(&as);
-        if (rc != CZ_OK)
-            goto out;
-    }
-    *nproofs = ld->shape.partitions;
-    if ((rc = cz_groth16_vk_from_bellperson(&vk, &key->vk, ei)) == CZ_OK)
-        rc = verify_loaded(&vk, ld, proofs, *nproofs, ei);
-out:
-    cz_groth16_vk_free(&vk);
+    if ((rc = cz__snap_record(&r, &ld->shape, pool, ei)) == CZ_OK)
+        rc = cz__recording_prove(proofs, nproofs, key, &r, &parts, pool, opts, ei);
     cz_r1cs_free(&r);
     return rc;
 }
@@ -289,8 +248,10 @@ int cz__snap_verify(const cz_groth16_vk *vk, const cz_snap_request *rq,
                     const cz_groth16_proof *proofs, unsigned nproofs, cz_errinfo *ei) {
     cz__snap_loaded ld;
     int rc;
-    if ((rc = load_public(&ld, rq, ei)) == CZ_OK)
-        rc = verify_loaded(vk, &ld, proofs, nproofs, ei);
+    if ((rc = load_public(&ld, rq, ei)) == CZ_OK) {
+        const cz__recording_parts parts = parts_of(&ld);
+        rc = cz__recording_verify(vk, proofs, nproofs, &parts, ei);
+    }
     cz__snap_loaded_free(&ld);
     return rc;
 }
