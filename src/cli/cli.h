@@ -18,6 +18,7 @@
 
 #include "cuzk/err.h"
 #include "cuzk/groth16.h"
+#include "cuzk/groth16_bellperson.h"
 #include "cuzk/groth16_setup.h"
 #include "cuzk/params.h"
 #include "cuzk/r1cs.h"
@@ -69,6 +70,13 @@ int cz__cli_prove_option(cz__cli_prove_opts *o, int argc, char **argv, int *i);
  * CZ_EXIT_OK or the usage error's CZ_EXIT_USAGE. */
 int cz__cli_prove_opts_check(cz__cli_prove_opts *o);
 
+/* The options the Filecoin commands take alike: when argv[*i] is --gpu (device 0 unless --device
+ * gave one), --device N or --sector-size SIZE, takes it (and its value, advancing *i) into *dev
+ * or *sector_size and returns CZ_EXIT_OK, or prints the usage error for cmd and returns
+ * CZ_EXIT_USAGE; CZ__CLI_NOT_MINE otherwise. */
+int cz__cli_gpu_or_size_option(int *dev, uint64_t *sector_size, const char *cmd, int argc,
+                               char **argv, int *i);
+
 /* "DIR/name" of the built-in manifest's file of proof, sector_size and ext: malloc'd; NULL when
  * the manifest has no such file or memory is short. */
 char *cz__cli_param_path(const char *dir, cz_param_proof proof, uint64_t sector_size,
@@ -85,6 +93,39 @@ uint8_t *cz__cli_parse_hex(const char *s, size_t *len);
 int cz__cli_bellperson_key(const char *what, const cz_r1cs *cs, const char *params_path,
                            const char *vk_path, const cz_groth16_trapdoor *td, cz_threadpool *pool,
                            int dev, cz_errinfo *ei);
+
+/* The trapdoor of setup's --seed HEX (cz_groth16_trapdoor_from_seed) into td, *use pointing at
+ * it; seed_hex NULL: *use NULL, a random trapdoor. CZ_EXIT_OK, or the usage error's CZ_EXIT_USAGE
+ * for a seed that is not an even number of hex digits. The caller wipes td. */
+int cz__cli_setup_trapdoor(cz_groth16_trapdoor *td, const cz_groth16_trapdoor **use,
+                           const char *cmd, const char *seed_hex);
+
+/* Records the circuit of a Filecoin kind's shape into r on pool (cz__porep_record and its kin). */
+typedef int (*cz__cli_record_fn)(cz_r1cs *r, const void *shape, cz_threadpool *pool,
+                                 cz_errinfo *ei);
+/* The work of `cuzk filecoin setup` once the kind's shape and key files are known: records the
+ * circuit on nthreads threads and writes its INSECURE key (cz__cli_bellperson_key: what, td, dev)
+ * to params_path and vk_path. CZ_EXIT_OK, or the exit code of the failure reported for cmd. */
+int cz__cli_filecoin_key(const char *cmd, const char *what, cz__cli_record_fn record,
+                         const void *shape, const char *params_path, const char *vk_path,
+                         const cz_groth16_trapdoor *td, size_t nthreads, int dev);
+
+/* The bellperson prover's options of a Filecoin command into bo: pool, GPU dev (dev < 0: the
+ * CPU), random r and s. */
+void cz__cli_bp_opts_init(cz_groth16_bp_opts *bo, cz_threadpool *pool, int dev);
+/* Writes the nproofs partition proofs of `cuzk filecoin prove` (each verified against the key at
+ * params_path) to path and says so on stderr. */
+int cz__cli_write_partition_proofs(const char *path, const cz_groth16_proof *proofs,
+                                   unsigned nproofs, const char *params_path, cz_errinfo *ei);
+
+/* Checks nproofs proofs against vk for a Filecoin kind's request (cz__porep_verify and its kin). */
+typedef int (*cz__cli_verify_fn)(const cz_groth16_vk *vk, const void *request,
+                                 const cz_groth16_proof *proofs, unsigned nproofs, cz_errinfo *ei);
+/* The work of `cuzk filecoin verify` once the request and the key file are known: reads the key
+ * at vk_path and the proofs at proof_path, checks them with verify and prints the verdict
+ * (cz__cli_verdict). The exit code. */
+int cz__cli_filecoin_verdict(const char *cmd, const char *vk_path, const char *proof_path,
+                             cz__cli_verify_fn verify, const void *request, cz_errinfo *ei);
 
 /* The Groth16 verifying key of the bellperson .vk at vk_path (or of the .params it may name: the
  * key it starts with, cz_bellperson_vk_read_any) into vk and the 192-byte

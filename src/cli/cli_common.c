@@ -48,6 +48,36 @@ int cz__cli_vk_and_proofs(const char *vk_path, const char *proof_path, cz_groth1
     return rc;
 }
 
+int cz__cli_filecoin_verdict(const char *cmd, const char *vk_path, const char *proof_path,
+                             cz__cli_verify_fn verify, const void *request, cz_errinfo *ei) {
+    cz_groth16_vk vk;
+    cz_groth16_proof *proofs = NULL;
+    size_t nproofs = 0;
+    int status;
+    if (cz__cli_vk_and_proofs(vk_path, proof_path, &vk, &proofs, &nproofs, ei) != CZ_OK)
+        return cz__cli_report(cmd, ei);
+    status = cz__cli_verdict(cmd, verify(&vk, request, proofs, (unsigned)nproofs, ei), ei);
+    free(proofs);
+    cz_groth16_vk_free(&vk);
+    return status;
+}
+
+void cz__cli_bp_opts_init(cz_groth16_bp_opts *bo, cz_threadpool *pool, int dev) {
+    memset(bo, 0, sizeof *bo);
+    bo->pool = pool;
+    bo->use_gpu = dev >= 0;
+    bo->gpu_device = dev >= 0 ? dev : 0;
+}
+
+int cz__cli_write_partition_proofs(const char *path, const cz_groth16_proof *proofs,
+                                   unsigned nproofs, const char *params_path, cz_errinfo *ei) {
+    int rc = cz_groth16_proofs_write(path, proofs, nproofs, ei);
+    if (rc == CZ_OK)
+        fprintf(stderr, "cuzk filecoin prove: wrote %s (%u partitions, verified against %s)\n",
+                path, nproofs, params_path);
+    return rc;
+}
+
 int cz__cli_input_report(const char *cmd, const cz_errinfo *ei) {
     int status = cz__cli_report(cmd, ei);
     if (ei->code == CZ_EVERIFY || ei->code == CZ_EINVAL || ei->code == CZ_EFORMAT ||
@@ -115,6 +145,23 @@ int cz__cli_parse_device(int *out, const char *s) {
         return CZ_EINVAL;
     *out = (int)v;
     return CZ_OK;
+}
+
+int cz__cli_gpu_or_size_option(int *dev, uint64_t *sector_size, const char *cmd, int argc,
+                               char **argv, int *i) {
+    const char *a = argv[*i];
+    if (strcmp(a, "--gpu") == 0) {
+        *dev = *dev < 0 ? 0 : *dev;
+    } else if (strcmp(a, "--device") == 0) {
+        if (++*i == argc || cz__cli_parse_device(dev, argv[*i]) != CZ_OK)
+            return cz__cli_usage_error(cmd, "--device needs a device number");
+    } else if (strcmp(a, "--sector-size") == 0) {
+        if (++*i == argc || cz__cli_parse_sector_size(sector_size, argv[*i]) != CZ_OK)
+            return cz__cli_usage_error(cmd, "--sector-size needs a size (2KiB, 32GiB, ...)");
+    } else {
+        return CZ__CLI_NOT_MINE;
+    }
+    return CZ_EXIT_OK;
 }
 
 int cz__cli_prove_option(cz__cli_prove_opts *o, int argc, char **argv, int *i) {

@@ -1,7 +1,7 @@
 /*
  * `cuzk filecoin ...`: the Filecoin proof kinds (docs/filecoin.md): circuit-info (the structure
  * of a kind's circuit at a sector size, from its blank synthesis, as one JSON object) and the PoSt
- * commands; cmd_filecoin_porep.c has the porep-c2 ones.
+ * commands; cmd_filecoin_porep.c has the porep-c2 ones, cmd_filecoin_snap.c the snap-update ones.
  */
 #include <stdio.h>
 #include <string.h>
@@ -105,7 +105,9 @@ static int parse_kind(cz__post_kind *pk, const char *kind, const char *cmd, int 
     else if (strcmp(kind, "window-post") == 0)
         *pk = CZ__POST_WINDOW;
     else
-        return cz__cli_usage_error(cmd, "unknown kind '%s' (winning-post, window-post, porep-c2)",
+        return cz__cli_usage_error(cmd,
+                                   "unknown kind '%s' (winning-post, window-post, porep-c2, "
+                                   "snap-update, snap-update-poseidon)",
                                    kind);
     *ok = 1;
     return CZ_EXIT_OK;
@@ -172,31 +174,27 @@ static int key_paths(char **params_path, char **vk_path, cz__post_kind pk, uint6
     return *params_path != NULL && *vk_path != NULL;
 }
 
+static int record(cz_r1cs *r, const void *shape, cz_threadpool *pool, cz_errinfo *ei) {
+    return cz__post_record(r, shape, pool, ei);
+}
+
 static int setup(int argc, char **argv) {
     const char *kind = NULL, *dir = NULL, *seed_hex = NULL;
     uint64_t sector_size = 0;
-    size_t nthreads = 0, seed_len = 0;
-    int dev = -1, status = CZ_EXIT_INTERNAL, ok, rc;
-    uint8_t *seed = NULL;
+    size_t nthreads = 0;
+    int dev = -1, status, ok, rc;
     cz__post_kind pk;
     cz__post_shape shape;
     cz_groth16_trapdoor td;
-    cz_threadpool *pool = NULL;
-    cz_r1cs r;
+    const cz_groth16_trapdoor *use_td;
     cz_errinfo ei;
     char *params_path = NULL, *vk_path = NULL, what[96];
-    memset(&r, 0, sizeof r);
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
-        if (strcmp(a, "--gpu") == 0) {
-            dev = dev < 0 ? 0 : dev;
-        } else if (strcmp(a, "--device") == 0) {
-            if (++i == argc || cz__cli_parse_device(&dev, argv[i]) != CZ_OK)
-                return cz__cli_usage_error("filecoin setup", "--device needs a device number");
-        } else if (strcmp(a, "--sector-size") == 0) {
-            if (++i == argc || cz__cli_parse_sector_size(&sector_size, argv[i]) != CZ_OK)
-                return cz__cli_usage_error("filecoin setup",
-                                           "--sector-size needs a size (2KiB, 32GiB, ...)");
+        if ((rc = cz__cli_gpu_or_size_option(&dev, &sector_size, "filecoin setup", argc, argv,
+                                             &i)) != CZ__CLI_NOT_MINE) {
+            if (rc != CZ_EXIT_OK)
+                return rc;
         } else if ((strcmp(a, "--params-dir") == 0 || strcmp(a, "--seed") == 0 ||
                     strcmp(a, "--threads") == 0) &&
                    i + 1 < argc) {
@@ -223,31 +221,19 @@ static int setup(int argc, char **argv) {
     cz_errinfo_clear(&ei);
     if (cz__post_shape_get(&shape, pk, sector_size, &ei) != CZ_OK)
         return cz__cli_report("filecoin setup", &ei);
-    if (seed_hex != NULL) {
-        if ((seed = cz__cli_parse_hex(seed_hex, &seed_len)) == NULL)
-            return cz__cli_usage_error("filecoin setup",
-                                       "--seed wants an even number of hex digits");
-        cz_groth16_trapdoor_from_seed(&td, seed, seed_len);
-    }
-    if (!key_paths(&params_path, &vk_path, pk, sector_size, dir)) {
+    if ((rc = cz__cli_setup_trapdoor(&td, &use_td, "filecoin setup", seed_hex)) != CZ_EXIT_OK)
+        return rc;
+    snprintf(what, sizeof what, "%s %llu bytes", kind, (unsigned long long)sector_size);
+    if (!key_paths(&params_path, &vk_path, pk, sector_size, dir))
         status = cz__cli_usage_error("filecoin setup",
                                      "%s at %llu bytes: no Filecoin parameter file of that name",
                                      kind, (unsigned long long)sector_size);
-        goto out;
-    }
-    snprintf(what, sizeof what, "%s %llu bytes", kind, (unsigned long long)sector_size);
-    if ((rc = cz_threadpool_create(&pool, nthreads, &ei)) == CZ_OK &&
-        (rc = cz__post_record(&r, &shape, pool, &ei)) == CZ_OK)
-        rc = cz__cli_bellperson_key(what, &r, params_path, vk_path, seed != NULL ? &td : NULL, pool,
-                                    dev, &ei);
-    status = rc == CZ_OK ? CZ_EXIT_OK : cz__cli_report("filecoin setup", &ei);
-out:
+    else
+        status = cz__cli_filecoin_key("filecoin setup", what, record, &shape, params_path, vk_path,
+                                      use_td, nthreads, dev);
     memset(&td, 0, sizeof td);
-    free(seed);
     free(params_path);
     free(vk_path);
-    cz_r1cs_free(&r);
-    cz_threadpool_destroy(pool);
     return status;
 }
 
@@ -532,16 +518,13 @@ static int prove(int argc, char **argv) {
     if ((rc = req_begin(&o, argc, argv, cmd, REQ_PROVE, &pk, &size, &params_path, &vk_path, &ei)) !=
         CZ_EXIT_OK)
         return rc;
-    memset(&bo, 0, sizeof bo);
     if ((rc = load_vanilla(&rq, &bufs, &lens, &o, &ei)) != CZ_OK ||
         (rc = cz_threadpool_create(&pool, o.nthreads, &ei)) != CZ_OK ||
         (rc = cz_bellperson_params_read(&key, params_path, NULL, &ei)) != CZ_OK) {
         status = cz__cli_report(cmd, &ei);
         goto out;
     }
-    bo.pool = pool;
-    bo.use_gpu = o.dev >= 0;
-    bo.gpu_device = o.dev >= 0 ? o.dev : 0;
+    cz__cli_bp_opts_init(&bo, pool, o.dev);
     if ((rc = cz__post_prove(&proof, &key, &rq, pool, &bo, &ei)) != CZ_OK ||
         (rc = cz_groth16_proofs_write(o.out, &proof, 1, &ei)) != CZ_OK) {
         status = cz__cli_report(cmd, &ei);

@@ -35,16 +35,13 @@ static int parse(porep_opts *o, int argc, char **argv, const char *cmd, unsigned
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         char *end;
+        int rc;
         if (strcmp(a, "porep-c2") == 0 && i == 1) {
             continue;
-        } else if (strcmp(a, "--gpu") == 0) {
-            o->dev = o->dev < 0 ? 0 : o->dev;
-        } else if (strcmp(a, "--device") == 0) {
-            if (++i == argc || cz__cli_parse_device(&o->dev, argv[i]) != CZ_OK)
-                return cz__cli_usage_error(cmd, "--device needs a device number");
-        } else if (strcmp(a, "--sector-size") == 0) {
-            if (++i == argc || cz__cli_parse_sector_size(&o->sector_size, argv[i]) != CZ_OK)
-                return cz__cli_usage_error(cmd, "--sector-size needs a size (2KiB, 32GiB, ...)");
+        } else if ((rc = cz__cli_gpu_or_size_option(&o->dev, &o->sector_size, cmd, argc, argv,
+                                                    &i)) != CZ__CLI_NOT_MINE) {
+            if (rc != CZ_EXIT_OK)
+                return rc;
         } else if ((strcmp(a, "--c1") == 0 || strcmp(a, "--params-dir") == 0 ||
                     strcmp(a, "-o") == 0) &&
                    i + 1 < argc) {
@@ -53,8 +50,7 @@ static int parse(porep_opts *o, int argc, char **argv, const char *cmd, unsigned
         } else if (strcmp(a, "--seed") == 0 && i + 1 < argc && (need & NEED_SEED) == 0) {
             o->seed_hex = argv[++i]; /* setup: the trapdoor's seed, hex */
         } else if ((strcmp(a, "--miner") == 0 || strcmp(a, "--sector") == 0 ||
-                    strcmp(a, "--registered-proof") == 0 || strcmp(a, "--threads") == 0 ||
-                    strcmp(a, "--seed") == 0) &&
+                    strcmp(a, "--registered-proof") == 0 || strcmp(a, "--seed") == 0) &&
                    i + 1 < argc) {
             uint64_t v = strtoull(argv[++i], &end, 10);
             if (*end != '\0' || end == argv[i] || argv[i][0] == '-')
@@ -65,10 +61,11 @@ static int parse(porep_opts *o, int argc, char **argv, const char *cmd, unsigned
                 o->sector = v, o->have_sector = 1;
             else if (strcmp(a, "--registered-proof") == 0)
                 o->registered = v, o->have_registered = 1;
-            else if (strcmp(a, "--seed") == 0)
-                o->seed = v, o->have_seed = 1;
             else
-                o->nthreads = (size_t)v;
+                o->seed = v, o->have_seed = 1;
+        } else if (strcmp(a, "--threads") == 0) {
+            if (++i == argc || cz__cli_parse_threads(&o->nthreads, argv[i]) != CZ_OK)
+                return cz__cli_usage_error(cmd, "--threads needs a number");
         } else if (a[0] == '-') {
             return cz__cli_usage_error(cmd, "unknown or incomplete option '%s'", a);
         } else if ((need & NEED_PROOF) && o->proof == NULL) {
@@ -107,46 +104,36 @@ static char *key_path(const char *dir, uint64_t id, cz_param_ext ext, cz_errinfo
     return p;
 }
 
+static int record(cz_r1cs *r, const void *shape, cz_threadpool *pool, cz_errinfo *ei) {
+    return cz__porep_record(r, shape, pool, ei);
+}
+
 static int setup(int argc, char **argv) {
     const char *cmd = "filecoin setup";
     porep_opts o;
-    uint8_t *seed = NULL;
-    size_t seed_len = 0;
     uint64_t id = 0;
     cz_groth16_trapdoor td;
+    const cz_groth16_trapdoor *use_td;
     cz__porep_shape shape;
-    cz_threadpool *pool = NULL;
-    cz_r1cs r;
     cz_errinfo ei;
     char *params_path = NULL, *vk_path = NULL, what[64];
     int rc, status;
-    memset(&r, 0, sizeof r);
-    if ((rc = parse(&o, argc, argv, cmd, NEED_DIR | NEED_SIZE)) != CZ_EXIT_OK)
+    if ((rc = parse(&o, argc, argv, cmd, NEED_DIR | NEED_SIZE)) != CZ_EXIT_OK ||
+        (rc = cz__cli_setup_trapdoor(&td, &use_td, cmd, o.seed_hex)) != CZ_EXIT_OK)
         return rc;
     cz_errinfo_clear(&ei);
-    if (o.seed_hex != NULL) {
-        if ((seed = cz__cli_parse_hex(o.seed_hex, &seed_len)) == NULL)
-            return cz__cli_usage_error(cmd, "--seed wants an even number of hex digits");
-        cz_groth16_trapdoor_from_seed(&td, seed, seed_len);
-    }
     snprintf(what, sizeof what, "porep-c2 %llu bytes", (unsigned long long)o.sector_size);
-    if ((rc = registered_of(&id, o.sector_size, &ei)) != CZ_OK ||
-        (rc = cz__porep_shape_get(&shape, o.sector_size, &ei)) != CZ_OK ||
+    if (registered_of(&id, o.sector_size, &ei) != CZ_OK ||
+        cz__porep_shape_get(&shape, o.sector_size, &ei) != CZ_OK ||
         (params_path = key_path(o.dir, id, CZ_PARAM_EXT_PARAMS, &ei)) == NULL ||
-        (vk_path = key_path(o.dir, id, CZ_PARAM_EXT_VK, &ei)) == NULL ||
-        (rc = cz_threadpool_create(&pool, o.nthreads, &ei)) != CZ_OK ||
-        (rc = cz__porep_record(&r, &shape, pool, &ei)) != CZ_OK ||
-        (rc = cz__cli_bellperson_key(what, &r, params_path, vk_path, seed != NULL ? &td : NULL,
-                                     pool, o.dev, &ei)) != CZ_OK)
+        (vk_path = key_path(o.dir, id, CZ_PARAM_EXT_VK, &ei)) == NULL)
         status = cz__cli_report(cmd, &ei);
     else
-        status = CZ_EXIT_OK;
+        status = cz__cli_filecoin_key(cmd, what, record, &shape, params_path, vk_path, use_td,
+                                      o.nthreads, o.dev);
     memset(&td, 0, sizeof td);
-    free(seed);
     free(params_path);
     free(vk_path);
-    cz_r1cs_free(&r);
-    cz_threadpool_destroy(pool);
     return status;
 }
 
@@ -159,6 +146,7 @@ static int load_request(cz_porep_request *rq, void **buf, const porep_opts *o, c
     int rc;
     *buf = NULL;
     memset(rq, 0, sizeof *rq);
+    memset(&c1, 0, sizeof c1);
     if ((rc = cz_file_read(buf, &len, o->c1, ei)) != CZ_OK ||
         (rc = cz__porep_c1_read_any(
              &c1, &env, *buf, len, o->have_registered ? o->registered : UINT64_MAX, ei)) != CZ_OK) {
@@ -194,7 +182,6 @@ static int prove(int argc, char **argv) {
     cz_errinfo ei;
     int rc, status = CZ_EXIT_OK;
     memset(&key, 0, sizeof key);
-    memset(&bo, 0, sizeof bo);
     if ((rc = parse(&o, argc, argv, cmd, NEED_C1 | NEED_DIR | NEED_OUT)) != CZ_EXIT_OK)
         return rc;
     cz_errinfo_clear(&ei);
@@ -207,19 +194,14 @@ static int prove(int argc, char **argv) {
         goto out;
     }
     if ((proofs = calloc(cfg.partitions, sizeof *proofs)) == NULL) {
-        status = CZ_EXIT_INTERNAL;
+        cz_fail(&ei, CZ_ENOMEM, "%u partition proofs", cfg.partitions);
+        status = cz__cli_report(cmd, &ei);
         goto out;
     }
-    bo.pool = pool;
-    bo.use_gpu = o.dev >= 0;
-    bo.gpu_device = o.dev >= 0 ? o.dev : 0;
+    cz__cli_bp_opts_init(&bo, pool, o.dev);
     if (cz__porep_prove(proofs, &nproofs, &key, &rq, pool, &bo, &ei) != CZ_OK ||
-        cz_groth16_proofs_write(o.out, proofs, nproofs, &ei) != CZ_OK) {
+        cz__cli_write_partition_proofs(o.out, proofs, nproofs, params_path, &ei) != CZ_OK)
         status = cz__cli_input_report(cmd, &ei);
-        goto out;
-    }
-    fprintf(stderr, "cuzk filecoin prove: wrote %s (%u partitions, verified against %s)\n", o.out,
-            nproofs, params_path);
 out:
     free(proofs);
     cz_bellperson_params_free(&key);
@@ -229,32 +211,27 @@ out:
     return status;
 }
 
+static int verify_request(const cz_groth16_vk *vk, const void *rq, const cz_groth16_proof *proofs,
+                          unsigned nproofs, cz_errinfo *ei) {
+    return cz__porep_verify(vk, rq, proofs, nproofs, ei);
+}
+
 static int verify(int argc, char **argv) {
     const char *cmd = "filecoin verify";
     porep_opts o;
     cz_porep_request rq;
-    cz_groth16_vk vk;
-    cz_groth16_proof *proofs = NULL;
-    size_t nproofs = 0;
     void *buf = NULL;
     char *vk_path = NULL;
     cz_errinfo ei;
     int rc, status;
-    memset(&vk, 0, sizeof vk);
     if ((rc = parse(&o, argc, argv, cmd, NEED_C1 | NEED_DIR | NEED_PROOF)) != CZ_EXIT_OK)
         return rc;
     cz_errinfo_clear(&ei);
-    if ((rc = load_request(&rq, &buf, &o, &ei)) != CZ_OK ||
-        (vk_path = key_path(o.dir, rq.registered_proof, CZ_PARAM_EXT_VK, &ei)) == NULL ||
-        (rc = cz__cli_vk_and_proofs(vk_path, o.proof, &vk, &proofs, &nproofs, &ei)) != CZ_OK) {
+    if (load_request(&rq, &buf, &o, &ei) != CZ_OK ||
+        (vk_path = key_path(o.dir, rq.registered_proof, CZ_PARAM_EXT_VK, &ei)) == NULL)
         status = cz__cli_report(cmd, &ei);
-        goto out;
-    }
-    rc = cz__porep_verify(&vk, &rq, proofs, (unsigned)nproofs, &ei);
-    status = cz__cli_verdict(cmd, rc, &ei);
-out:
-    free(proofs);
-    cz_groth16_vk_free(&vk);
+    else
+        status = cz__cli_filecoin_verdict(cmd, vk_path, o.proof, verify_request, &rq, &ei);
     free(vk_path);
     free(buf);
     return status;

@@ -34,7 +34,7 @@ static int parse(snap_opts *o, int argc, char **argv, const char *cmd) {
     o->dev = -1;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
-        int c = -1;
+        int c = -1, rc;
         for (int q = 0; q < 3; q++)
             if (strcmp(a, comm_opts[q]) == 0)
                 c = q;
@@ -51,17 +51,13 @@ static int parse(snap_opts *o, int argc, char **argv, const char *cmd) {
             memcpy(o->comm[c], b, 32);
             free(b);
             o->have_comm[c] = 1;
-        } else if (strcmp(a, "--sector-size") == 0) {
-            if (++i == argc || cz__cli_parse_sector_size(&o->sector_size, argv[i]) != CZ_OK)
-                return cz__cli_usage_error(cmd, "--sector-size needs a size (2KiB, 32GiB, ...)");
+        } else if ((rc = cz__cli_gpu_or_size_option(&o->dev, &o->sector_size, cmd, argc, argv,
+                                                    &i)) != CZ__CLI_NOT_MINE) {
+            if (rc != CZ_EXIT_OK)
+                return rc;
         } else if (strcmp(a, "--threads") == 0) {
             if (++i == argc || cz__cli_parse_threads(&o->nthreads, argv[i]) != CZ_OK)
                 return cz__cli_usage_error(cmd, "--threads needs a number");
-        } else if (strcmp(a, "--gpu") == 0) {
-            o->dev = o->dev < 0 ? 0 : o->dev;
-        } else if (strcmp(a, "--device") == 0) {
-            if (++i == argc || cz__cli_parse_device(&o->dev, argv[i]) != CZ_OK)
-                return cz__cli_usage_error(cmd, "--device needs a device number");
         } else if (strcmp(a, "--registered-proof") == 0 && i + 1 < argc) {
             char *end;
             o->registered = strtoull(argv[++i], &end, 10);
@@ -140,50 +136,41 @@ static char *key_path(const char *dir, uint64_t id, int poseidon, cz_param_ext e
     return p;
 }
 
+static int record(cz_r1cs *r, const void *shape, cz_threadpool *pool, cz_errinfo *ei) {
+    return cz__snap_record(r, shape, pool, ei);
+}
+
 static int setup(int argc, char **argv) {
     const char *cmd = "filecoin setup";
     snap_opts o;
-    uint8_t *seed = NULL;
-    size_t seed_len = 0;
     uint64_t id = 0;
     cz_groth16_trapdoor td;
+    const cz_groth16_trapdoor *use_td;
     cz__snap_shape shape;
-    cz_threadpool *pool = NULL;
-    cz_r1cs r;
     cz_errinfo ei;
     char *params_path = NULL, *vk_path = NULL, what[64];
     int rc, status;
-    memset(&r, 0, sizeof r);
     if ((rc = parse(&o, argc, argv, cmd)) != CZ_EXIT_OK)
         return rc;
     if (o.dir == NULL || o.sector_size == 0)
         return cz__cli_usage_error(cmd, "needs --sector-size and --params-dir");
+    if ((rc = cz__cli_setup_trapdoor(&td, &use_td, cmd, o.seed_hex)) != CZ_EXIT_OK)
+        return rc;
     cz_errinfo_clear(&ei);
-    if (o.seed_hex != NULL) {
-        if ((seed = cz__cli_parse_hex(o.seed_hex, &seed_len)) == NULL)
-            return cz__cli_usage_error(cmd, "--seed wants an even number of hex digits");
-        cz_groth16_trapdoor_from_seed(&td, seed, seed_len);
-    }
     snprintf(what, sizeof what, "snap-update%s %llu bytes", o.poseidon ? "-poseidon" : "",
              (unsigned long long)o.sector_size);
-    if ((rc = cz__snap_registered_id(&id, o.sector_size, &ei)) != CZ_OK ||
-        (rc = cz__snap_shape_get(&shape, o.sector_size,
-                                 o.poseidon ? CZ__SNAP_POSEIDON : CZ__SNAP_SHA256, &ei)) != CZ_OK ||
+    if (cz__snap_registered_id(&id, o.sector_size, &ei) != CZ_OK ||
+        cz__snap_shape_get(&shape, o.sector_size, o.poseidon ? CZ__SNAP_POSEIDON : CZ__SNAP_SHA256,
+                           &ei) != CZ_OK ||
         (params_path = key_path(o.dir, id, o.poseidon, CZ_PARAM_EXT_PARAMS, &ei)) == NULL ||
-        (vk_path = key_path(o.dir, id, o.poseidon, CZ_PARAM_EXT_VK, &ei)) == NULL ||
-        (rc = cz_threadpool_create(&pool, o.nthreads, &ei)) != CZ_OK ||
-        (rc = cz__snap_record(&r, &shape, pool, &ei)) != CZ_OK ||
-        (rc = cz__cli_bellperson_key(what, &r, params_path, vk_path, seed != NULL ? &td : NULL,
-                                     pool, o.dev, &ei)) != CZ_OK)
+        (vk_path = key_path(o.dir, id, o.poseidon, CZ_PARAM_EXT_VK, &ei)) == NULL)
         status = cz__cli_report(cmd, &ei);
     else
-        status = CZ_EXIT_OK;
+        status = cz__cli_filecoin_key(cmd, what, record, &shape, params_path, vk_path, use_td,
+                                      o.nthreads, o.dev);
     memset(&td, 0, sizeof td);
-    free(seed);
     free(params_path);
     free(vk_path);
-    cz_r1cs_free(&r);
-    cz_threadpool_destroy(pool);
     return status;
 }
 
@@ -203,7 +190,6 @@ static int prove(int argc, char **argv) {
     cz_errinfo ei;
     int rc, status = CZ_EXIT_OK;
     memset(&key, 0, sizeof key);
-    memset(&bo, 0, sizeof bo);
     memset(&ld, 0, sizeof ld);
     if ((rc = parse(&o, argc, argv, cmd)) != CZ_EXIT_OK)
         return rc;
@@ -221,16 +207,10 @@ static int prove(int argc, char **argv) {
         status = cz__cli_input_report(cmd, &ei);
         goto out;
     }
-    bo.pool = pool;
-    bo.use_gpu = o.dev >= 0;
-    bo.gpu_device = o.dev >= 0 ? o.dev : 0;
+    cz__cli_bp_opts_init(&bo, pool, o.dev);
     if (cz__snap_prove(proofs, &nproofs, &key, &ld, pool, &bo, &ei) != CZ_OK ||
-        cz_groth16_proofs_write(o.out, proofs, nproofs, &ei) != CZ_OK) {
+        cz__cli_write_partition_proofs(o.out, proofs, nproofs, params_path, &ei) != CZ_OK)
         status = cz__cli_input_report(cmd, &ei);
-        goto out;
-    }
-    fprintf(stderr, "cuzk filecoin prove: wrote %s (%u partitions, verified against %s)\n", o.out,
-            nproofs, params_path);
 out:
     cz__snap_loaded_free(&ld);
     cz_bellperson_params_free(&key);
@@ -241,17 +221,18 @@ out:
     return status;
 }
 
+static int verify_request(const cz_groth16_vk *vk, const void *rq, const cz_groth16_proof *proofs,
+                          unsigned nproofs, cz_errinfo *ei) {
+    return cz__snap_verify(vk, rq, proofs, nproofs, ei);
+}
+
 static int verify(int argc, char **argv) {
     const char *cmd = "filecoin verify";
     snap_opts o;
     cz_snap_request rq;
-    cz_groth16_vk vk;
-    cz_groth16_proof *proofs = NULL;
-    size_t nproofs = 0;
-    char *vk_path = NULL;
+    char *vk_path;
     cz_errinfo ei;
     int rc, status;
-    memset(&vk, 0, sizeof vk);
     if ((rc = parse(&o, argc, argv, cmd)) != CZ_EXIT_OK)
         return rc;
     if (o.dir == NULL || o.proof == NULL)
@@ -259,17 +240,9 @@ static int verify(int argc, char **argv) {
     cz_errinfo_clear(&ei);
     if ((status = load_request(&rq, NULL, NULL, &o, cmd, 0, &ei)) != CZ_EXIT_OK)
         return status;
-    if ((vk_path = key_path(o.dir, rq.registered_proof, o.poseidon, CZ_PARAM_EXT_VK, &ei)) ==
-            NULL ||
-        (rc = cz__cli_vk_and_proofs(vk_path, o.proof, &vk, &proofs, &nproofs, &ei)) != CZ_OK) {
-        status = cz__cli_report(cmd, &ei);
-        goto out;
-    }
-    rc = cz__snap_verify(&vk, &rq, proofs, (unsigned)nproofs, &ei);
-    status = cz__cli_verdict(cmd, rc, &ei);
-out:
-    free(proofs);
-    cz_groth16_vk_free(&vk);
+    if ((vk_path = key_path(o.dir, rq.registered_proof, o.poseidon, CZ_PARAM_EXT_VK, &ei)) == NULL)
+        return cz__cli_report(cmd, &ei);
+    status = cz__cli_filecoin_verdict(cmd, vk_path, o.proof, verify_request, &rq, &ei);
     free(vk_path);
     return status;
 }

@@ -4,7 +4,8 @@
  * `cuzk setup --bellperson R1CS -o KEY.params [--vk KEY.vk] [--seed HEX] [--threads N] [--gpu]
  * [--device N]`: the same as bellperson's parameters (the circuit converted with cz_r1cs_from_file,
  * BLS12-381 only). The `cuzk` front end calls cz__cli_setup with argv[0] = "setup". Exit codes as
- * for every command (cli/cli.h).
+ * for every command (cli/cli.h). The key-making pieces `cuzk filecoin setup` shares (the bellperson
+ * key, the trapdoor of --seed, a Filecoin circuit recorded and keyed) are here too.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -107,6 +108,39 @@ out:
     return rc;
 }
 
+int cz__cli_setup_trapdoor(cz_groth16_trapdoor *td, const cz_groth16_trapdoor **use,
+                           const char *cmd, const char *seed_hex) {
+    uint8_t *seed;
+    size_t seed_len = 0;
+    *use = NULL;
+    if (seed_hex == NULL)
+        return CZ_EXIT_OK;
+    if ((seed = cz__cli_parse_hex(seed_hex, &seed_len)) == NULL)
+        return cz__cli_usage_error(cmd, "--seed wants an even number of hex digits");
+    cz_groth16_trapdoor_from_seed(td, seed, seed_len);
+    free(seed);
+    *use = td;
+    return CZ_EXIT_OK;
+}
+
+int cz__cli_filecoin_key(const char *cmd, const char *what, cz__cli_record_fn record,
+                         const void *shape, const char *params_path, const char *vk_path,
+                         const cz_groth16_trapdoor *td, size_t nthreads, int dev) {
+    cz_threadpool *pool = NULL;
+    cz_r1cs r;
+    cz_errinfo ei;
+    int status = CZ_EXIT_OK;
+    memset(&r, 0, sizeof r);
+    cz_errinfo_clear(&ei);
+    if (cz_threadpool_create(&pool, nthreads, &ei) != CZ_OK ||
+        record(&r, shape, pool, &ei) != CZ_OK ||
+        cz__cli_bellperson_key(what, &r, params_path, vk_path, td, pool, dev, &ei) != CZ_OK)
+        status = cz__cli_report(cmd, &ei);
+    cz_r1cs_free(&r);
+    cz_threadpool_destroy(pool);
+    return status;
+}
+
 /* The bellperson form: converts the circuit, makes the key in memory, writes it. */
 static int setup_bellperson(const char *r1cs_path, const char *params_path, const char *vk_path,
                             const cz_groth16_trapdoor *td, cz_threadpool *pool, int dev,
@@ -127,12 +161,12 @@ static int setup_bellperson(const char *r1cs_path, const char *params_path, cons
 
 int cz__cli_setup(int argc, char **argv) {
     const char *pos[2] = {NULL, NULL}, *seed_hex = NULL, *vk_path = NULL, *out_path = NULL;
-    size_t npos = 0, nthreads = 0, seed_len = 0;
+    size_t npos = 0, nthreads = 0;
     int bellperson = 0, dev = -1;
-    uint8_t *seed = NULL;
     cz_r1cs_file *r1cs = NULL;
     cz_threadpool *pool = NULL;
     cz_groth16_trapdoor td;
+    const cz_groth16_trapdoor *use_td;
     cz_errinfo ei;
     int rc, status = CZ_EXIT_INTERNAL;
 
@@ -179,18 +213,13 @@ int cz__cli_setup(int argc, char **argv) {
                                             "argument");
     if (!bellperson && npos != 2)
         return cz__cli_usage_error("setup", "expected R1CS ZKEY");
-    if (seed_hex != NULL) {
-        seed = cz__cli_parse_hex(seed_hex, &seed_len);
-        if (seed == NULL)
-            return cz__cli_usage_error("setup", "--seed wants an even number of hex digits");
-        cz_groth16_trapdoor_from_seed(&td, seed, seed_len);
-    }
+    if ((rc = cz__cli_setup_trapdoor(&td, &use_td, "setup", seed_hex)) != CZ_EXIT_OK)
+        return rc;
 
     if (bellperson) {
         rc = cz_threadpool_create(&pool, nthreads, &ei);
         if (rc == CZ_OK)
-            rc = setup_bellperson(pos[0], out_path, vk_path, seed != NULL ? &td : NULL, pool, dev,
-                                  &ei);
+            rc = setup_bellperson(pos[0], out_path, vk_path, use_td, pool, dev, &ei);
         status = rc == CZ_OK ? CZ_EXIT_OK : cz__cli_report("setup", &ei);
         goto out;
     }
@@ -204,7 +233,7 @@ int cz__cli_setup(int argc, char **argv) {
                 "%u wires, %u public\n",
                 pos[0], cz_curve_name(r1cs->curve), r1cs->nconstraints, r1cs->nwires,
                 r1cs->npub_out + r1cs->npub_in);
-        rc = cz_groth16_setup(pos[1], r1cs, seed != NULL ? &td : NULL, pool, &ei);
+        rc = cz_groth16_setup(pos[1], r1cs, use_td, pool, &ei);
     }
     if (rc == CZ_OK && vk_path != NULL)
         rc = cz__cli_export_vk(pos[1], vk_path, &ei);
@@ -217,7 +246,6 @@ int cz__cli_setup(int argc, char **argv) {
     }
 out:
     memset(&td, 0, sizeof td);
-    free(seed);
     cz_threadpool_destroy(pool);
     cz_r1cs_close(r1cs);
     return status;
