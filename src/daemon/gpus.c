@@ -2,14 +2,45 @@
  * GPU selection and per-device status for the daemon (gpus.h). Selection does no device calls
  * (the caller counts the visible devices once); status reads the engine's counters and asks the
  * CUDA runtime for each device's name and memory per call (a few hundred microseconds per
- * device; status pages are rare).
+ * device; status pages are rare), except for a device out of service, whose name and memory
+ * are those remembered at start-up.
  */
 #include "daemon/gpus.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cuzk/gpu.h"
+
+/* The name and memory of each CUDA index, as the daemon read them at start-up. */
+static struct {
+    char name[256]; /* "" until remembered */
+    uint64_t mem_total_bytes;
+} g_known[CZ_ENGINE_MAX_DEVICES];
+static pthread_mutex_t g_known_lock = PTHREAD_MUTEX_INITIALIZER;
+
+void cz_daemon_gpus_remember(int index, const char *name, uint64_t mem_total_bytes) {
+    if (index < 0 || index >= CZ_ENGINE_MAX_DEVICES)
+        return;
+    pthread_mutex_lock(&g_known_lock);
+    snprintf(g_known[index].name, sizeof g_known[index].name, "%s", name);
+    g_known[index].mem_total_bytes = mem_total_bytes;
+    pthread_mutex_unlock(&g_known_lock);
+}
+
+/* g's name and total memory as remembered for its index; "?" and 0 when they were not. */
+static void remembered(cz_daemon_gpu_status *g) {
+    snprintf(g->name, sizeof g->name, "?");
+    if (g->index < 0 || g->index >= CZ_ENGINE_MAX_DEVICES)
+        return;
+    pthread_mutex_lock(&g_known_lock);
+    if (g_known[g->index].name[0] != 0) {
+        snprintf(g->name, sizeof g->name, "%s", g_known[g->index].name);
+        g->mem_total_bytes = g_known[g->index].mem_total_bytes;
+    }
+    pthread_mutex_unlock(&g_known_lock);
+}
 
 static void note_set(char *note, size_t len, const char *what, const char *why) {
     if (note != NULL && len > 0)
@@ -93,8 +124,12 @@ int cz_daemon_gpus_status(cz_daemon_gpu_status out[CZ_ENGINE_MAX_DEVICES],
         g->out_of_service = st->failed[i];
         if (st->failed[i])
             snprintf(g->why, sizeof g->why, "%s", st->failed_why[i]);
-        if (g->index < 0 || st->failed[i]) {
-            snprintf(g->name, sizeof g->name, g->index < 0 ? "cpu" : "?");
+        if (g->index < 0) {
+            snprintf(g->name, sizeof g->name, "cpu");
+            continue;
+        }
+        if (st->failed[i]) {
+            remembered(g);
             continue;
         }
         cz_gpu_info info;
@@ -102,7 +137,7 @@ int cz_daemon_gpus_status(cz_daemon_gpu_status out[CZ_ENGINE_MAX_DEVICES],
         if (cz_gpu_device_info(&info, g->index, NULL) == CZ_OK)
             snprintf(g->name, sizeof g->name, "%s", info.name);
         else
-            snprintf(g->name, sizeof g->name, "?");
+            remembered(g);
         if (cz_gpu_mem_info(&free_b, &total_b, g->index, NULL) == CZ_OK) {
             g->mem_total_bytes = total_b;
             g->mem_free_bytes = free_b;

@@ -48,9 +48,15 @@ typedef struct cz_daemon_gpu_status {
     char why[CZ_ERRINFO_MSG_MAX]; /* the error that did, "" while in service */
 } cz_daemon_gpu_status;
 
+/* Remembers the name and memory of CUDA device index (the daemon reads them at start-up), for
+ * the status of that device once it is out of service: the runtime is not asked about a lost
+ * device. Thread-safe; an index of CZ_ENGINE_MAX_DEVICES or more is not remembered. */
+void cz_daemon_gpus_remember(int index, const char *name, uint64_t mem_total_bytes);
+
 /* Fills out[0 .. st->ndevices) from the engine's statistics and device queries (name and
- * memory; a query that fails leaves "?" and 0; none for a device out of service, whose every
- * call fails). Returns the number of entries. */
+ * memory). A device out of service is not queried (its every call fails): it shows the name and
+ * total memory remembered for it (free 0), or "?" and 0; so does a device whose query fails.
+ * Returns the number of entries. */
 int cz_daemon_gpus_status(cz_daemon_gpu_status out[CZ_ENGINE_MAX_DEVICES],
                           const cz_engine_stats *st);
 

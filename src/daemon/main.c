@@ -323,12 +323,14 @@ int main(int argc, char **argv) {
         CZ_LOG_INFO("cuzk-daemon: %s", note);
         for (int i = 0; i < cfg.engine.ndevices; i++) {
             cz_gpu_info info;
-            if (cz_gpu_device_info(&info, cfg.engine.devices[i], &gi) == CZ_OK)
-                CZ_LOG_INFO("cuzk-daemon: GPU %d: %s, %.1f GiB, compute capability %d.%d, %d SMs, "
-                            "%d workers",
-                            cfg.engine.devices[i], info.name,
-                            (double)info.global_mem / 1073741824.0, info.cc_major, info.cc_minor,
-                            info.multiprocessors, dc.gpus.gpu_workers_per_device);
+            if (cz_gpu_device_info(&info, cfg.engine.devices[i], &gi) != CZ_OK)
+                continue;
+            cz_daemon_gpus_remember(cfg.engine.devices[i], info.name, info.global_mem);
+            CZ_LOG_INFO("cuzk-daemon: GPU %d: %s, %.1f GiB, compute capability %d.%d, %d SMs, "
+                        "%d workers",
+                        cfg.engine.devices[i], info.name, (double)info.global_mem / 1073741824.0,
+                        info.cc_major, info.cc_minor, info.multiprocessors,
+                        dc.gpus.gpu_workers_per_device);
         }
     }
     {
