@@ -157,6 +157,15 @@ cz filecoin vanilla-check window-post --registered-proof 10 --randomness "$(rnd 
 check "vanilla-check of a truncated proof: exit 3" test "$rc" = 3
 cz filecoin vanilla-check window-post --registered-proof 10 --vanilla "$F/vanilla-0.bin"
 check "vanilla-check without --randomness: exit 2" test "$rc" = 2
+# an unreadable C1 is named before any other work (it once freed a C1 never read)
+for args in "vanilla-check" "prove --params-dir $T -o $T/x" "verify --params-dir $T $T/x"; do
+    set -- $args
+    sub=$1
+    shift
+    cz filecoin "$sub" porep-c2 --c1 "$T/no-such-c1.json" "$@"
+    check "porep-c2 $sub with an unreadable --c1: exit 3 naming it" \
+        bash -c "[ $rc = 3 ] && grep -q 'no-such-c1.json: No such file' '$T/err'"
+done
 mkdir -p "$T/fw"
 "$CUZK" filecoin setup winning-post --sector-size 2KiB --params-dir "$T/p1" --seed 0103 2>/dev/null
 cz filecoin fake-vanilla winning-post --sector-size 2KiB --sectors 1 --seed 9 -o "$T/fw"
