@@ -296,30 +296,29 @@ int cz__post_synthesize(uint64_t (*out)[4], uint64_t (*a)[4], uint64_t (*b)[4], 
     return fj.rc;
 }
 
-int cz__post_assignment(cz_assignment *as, const cz__post_witness *w, const cz__post_shape *shape,
-                        const cz_r1cs *r, cz_threadpool *pool, cz_errinfo *ei) {
-    uint64_t(*all)[4];
-    int rc = cz__recording_assignment_alloc(as, &all, r, pool, ei);
-    if (rc != CZ_OK)
-        return rc;
-    if ((rc = cz__post_synthesize(all, (uint64_t(*)[4])as->a, (uint64_t(*)[4])as->b,
-                                  (uint64_t(*)[4])as->c, w, shape, r, pool, ei)) != CZ_OK) {
-        free(all);
-        cz_assignment_free(as);
-        return rc;
-    }
-    cz__recording_assignment_take(as, all);
-    return CZ_OK;
+/* A PoSt partition's witness and shape, as the recording's callbacks take it. */
+typedef struct post_part {
+    const cz__post_witness *w;
+    const cz__post_shape *shape;
+} post_part;
+
+static int synthesize_part(uint64_t (*out)[4], uint64_t (*a)[4], uint64_t (*b)[4], uint64_t (*c)[4],
+                           const void *arg, unsigned k, const cz_r1cs *r, cz_threadpool *pool,
+                           cz_errinfo *ei) {
+    const post_part *pp = arg;
+    (void)k; /* a request is one partition */
+    return cz__post_synthesize(out, a, b, c, pp->w, pp->shape, r, pool, ei);
 }
 
 /* The witness's public inputs, as cz_groth16_verify takes them. */
-static int public_of(cz_groth16_public *pub, const cz__post_witness *w, const cz__post_shape *shape,
-                     cz_errinfo *ei) {
+static int public_of(cz_groth16_public *pub, const void *arg, unsigned k, cz_errinfo *ei) {
+    const post_part *pp = arg;
+    (void)k;
     pub->curve = CZ_CURVE_BLS12381;
-    pub->n = (uint32_t)(w->nsectors * (1 + shape->challenges));
+    pub->n = (uint32_t)(pp->w->nsectors * (1 + pp->shape->challenges));
     if ((pub->values = calloc(pub->n, sizeof *pub->values)) == NULL)
         return cz_fail(ei, CZ_ENOMEM, "post: %u public inputs", pub->n);
-    cz__post_public_inputs(pub->values, w, shape);
+    cz__post_public_inputs(pub->values, pp->w, pp->shape);
     return CZ_OK;
 }
 
@@ -333,6 +332,8 @@ int cz__post_prove(cz_groth16_proof *proof, const cz_bellperson_params *key,
     cz_assignment as;
     cz_groth16_vk vk;
     cz_groth16_public pub = {0};
+    const post_part pp = {&w, &shape};
+    const cz__recording_parts parts = {"post", 1, &pp, synthesize_part, public_of};
     int rc;
     memset(&w, 0, sizeof w);
     memset(&r, 0, sizeof r);
@@ -344,10 +345,10 @@ int cz__post_prove(cz_groth16_proof *proof, const cz_bellperson_params *key,
         (rc = cz__recording_key_check(&r, key, "post", ei)) != CZ_OK ||
         (rc = cz__post_witness_make(&w, vs, rq->nvanilla, &shape, ei)) != CZ_OK)
         goto out;
-    if ((rc = cz__post_assignment(&as, &w, &shape, &r, pool, ei)) != CZ_OK ||
+    if ((rc = cz__recording_assignment(&as, &parts, 0, &r, pool, ei)) != CZ_OK ||
         (rc = cz_groth16_bp_prove(proof, key, &as, 1, opts, ei)) != CZ_OK ||
         (rc = cz_groth16_vk_from_bellperson(&vk, &key->vk, ei)) != CZ_OK ||
-        (rc = public_of(&pub, &w, &shape, ei)) != CZ_OK)
+        (rc = public_of(&pub, &pp, 0, ei)) != CZ_OK)
         goto out;
     if ((rc = cz_groth16_verify(&vk, &pub, proof, ei)) != CZ_OK)
         rc = cz_fail(ei, rc, "post: the proof does not verify against the key's vk");
@@ -380,8 +381,9 @@ int cz__post_verify(const cz_groth16_vk *vk, const cz_post_request *rq,
             vs[i].proofs[n].leaf_index = cz__post_leaf_challenge(
                 rq->randomness, vs[i].sector_id,
                 cz__post_index_base(&shape, v1, rq->partition, i) + n, shape.nleaves);
+    const post_part pp = {&w, &shape};
     if ((rc = cz__post_witness_make(&w, vs, rq->nvanilla, &shape, ei)) == CZ_OK &&
-        (rc = public_of(&pub, &w, &shape, ei)) == CZ_OK)
+        (rc = public_of(&pub, &pp, 0, ei)) == CZ_OK)
         rc = cz_groth16_verify(vk, &pub, proof, ei);
     cz_groth16_public_free(&pub);
     cz__post_witness_free(&w);

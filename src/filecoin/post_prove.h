@@ -67,10 +67,6 @@ int cz__post_record_direct(cz_r1cs *r, const cz__post_shape *shape, cz_errinfo *
 int cz__post_synthesize(uint64_t (*out)[4], uint64_t (*a)[4], uint64_t (*b)[4], uint64_t (*c)[4],
                         const cz__post_witness *w, const cz__post_shape *shape, const cz_r1cs *r,
                         cz_threadpool *pool, cz_errinfo *ei);
-/* The proving assignment of w: cz__post_synthesize into arrays of its own (free with
- * cz_assignment_free) and the recording's densities. */
-int cz__post_assignment(cz_assignment *as, const cz__post_witness *w, const cz__post_shape *shape,
-                        const cz_r1cs *r, cz_threadpool *pool, cz_errinfo *ei);
 
 /* Proves the request's partition with key (opts: the prover's options, NULL: CPU, one thread) and
  * verifies the proof against the key's vk. */

@@ -52,10 +52,8 @@ void cz__recording_assignment_take(cz_assignment *as, uint64_t (*all)[4]) {
     free(all);
 }
 
-/* The proving assignment of partition k of parts: arrays of its own (free with
- * cz_assignment_free) and the densities of r. */
-static int partition_assignment(cz_assignment *as, const cz__recording_parts *parts, unsigned k,
-                                const cz_r1cs *r, cz_threadpool *pool, cz_errinfo *ei) {
+int cz__recording_assignment(cz_assignment *as, const cz__recording_parts *parts, unsigned k,
+                             const cz_r1cs *r, cz_threadpool *pool, cz_errinfo *ei) {
     uint64_t(*all)[4];
     int rc = cz__recording_assignment_alloc(as, &all, r, pool, ei);
     if (rc != CZ_OK)
@@ -75,7 +73,7 @@ static int prove_partitions(cz_groth16_proof *proofs, const cz_bellperson_params
                             const cz_groth16_bp_opts *opts, cz_errinfo *ei) {
     for (unsigned k = 0; k < parts->nparts; k++) {
         cz_assignment as;
-        int rc = partition_assignment(&as, parts, k, r, pool, ei);
+        int rc = cz__recording_assignment(&as, parts, k, r, pool, ei);
         if (rc != CZ_OK)
             return rc;
         rc = cz_groth16_bp_prove(&proofs[k], key, &as, 1, opts, ei);

@@ -43,6 +43,10 @@ typedef struct cz__recording_parts {
     int (*public_of)(cz_groth16_public *pub, const void *ld, unsigned k, cz_errinfo *ei);
 } cz__recording_parts;
 
+/* The proving assignment of partition k of parts: parts->synth into arrays of its own (free with
+ * cz_assignment_free) and the densities of r. */
+int cz__recording_assignment(cz_assignment *as, const cz__recording_parts *parts, unsigned k,
+                             const cz_r1cs *r, cz_threadpool *pool, cz_errinfo *ei);
 /* Proves the partitions of parts with key, which must be a key of r (cz__recording_key_check),
  * one after another, each from a proving assignment of its own (opts: the prover's options), into
  * proofs; *nproofs gets their number once all are proven, and they are verified against the key's
