@@ -315,6 +315,58 @@ static int workload_status(int rc) {
                                 : CZ_RPC_INVALID_ARGUMENT;
 }
 
+/* The request's vanilla proofs as the Filecoin requests take them: (*bytes)[i] and (*lens)[i]
+ * point into r (free both arrays). 0, or the gRPC status. */
+static int vanilla_views(const uint8_t ***bytes, size_t **lens,
+                         const Cuzk__V1__SubmitProofRequest *r, cz_errinfo *ei) {
+    const size_t n = r->n_vanilla_proofs;
+    *bytes = calloc(n ? n : 1, sizeof **bytes);
+    *lens = calloc(n ? n : 1, sizeof **lens);
+    if (*bytes == NULL || *lens == NULL) {
+        free(*bytes);
+        free(*lens);
+        cz_fail(ei, CZ_ENOMEM, "filecoin: %zu vanilla proofs", n);
+        return CZ_RPC_RESOURCE_EXHAUSTED;
+    }
+    for (size_t i = 0; i < n; i++) {
+        (*bytes)[i] = r->vanilla_proofs[i].data;
+        (*lens)[i] = r->vanilla_proofs[i].len;
+    }
+    return 0;
+}
+
+/* Whether key is a key of circuit c of kind (its inputs and sizes). */
+static int circuit_key_check(const void *c, circuit_kind kind, const cz_srs_key *key,
+                             cz_errinfo *ei) {
+    const cz_bellperson_params *k = cz_srs_key_data(key);
+    return kind == CIRCUIT_POST    ? cz_post_circuit_key_check(c, k, ei)
+           : kind == CIRCUIT_POREP ? cz_porep_circuit_key_check(c, k, ei)
+                                   : cz_snap_circuit_key_check(c, k, ei);
+}
+
+/* The circuit of kind for registered_proof (file) in *c and its key in *key: the key file's
+ * trust first, then the circuit (recorded on first use), the key from the SRS manager (*load_ms)
+ * and the check that it is the circuit's key. 0 (release *key), or the gRPC status. */
+static int circuit_and_key(const void **c, cz_srs_key **key, uint64_t *load_ms, circuit_kind kind,
+                           cz_daemon_filecoin *f, const cz_param_file *file,
+                           uint64_t registered_proof, cz_errinfo *ei) {
+    char path[4096];
+    int rc, status;
+    if ((status = key_path_trusted(path, sizeof path, f, file, ei)) != 0)
+        return status;
+    if ((rc = circuit_get(c, kind, f, file, registered_proof, ei)) != CZ_OK)
+        return rc == CZ_ENOMEM ? CZ_RPC_RESOURCE_EXHAUSTED : CZ_RPC_INTERNAL;
+    if ((status = key_acquire(key, load_ms, f, path, ei)) != 0)
+        return status;
+    if ((rc = circuit_key_check(*c, kind, *key, ei)) != CZ_OK) {
+        cz_srs_release(*key);
+        *key = NULL;
+        cz_fail(ei, rc, "key %s", path);
+        return CZ_RPC_FAILED_PRECONDITION;
+    }
+    return 0;
+}
+
 static int post_workload(cz_workload *wl, cz_priority *prio, uint64_t *load_ms,
                          cz_daemon_filecoin *f, const Cuzk__V1__SubmitProofRequest *r,
                          cz_errinfo *ei) {
@@ -324,35 +376,16 @@ static int post_workload(cz_workload *wl, cz_priority *prio, uint64_t *load_ms,
     cz_post_request rq;
     const uint8_t **bytes = NULL;
     size_t *lens = NULL;
-    char path[4096];
     int winning = 0, rc, status;
     if ((rc = request_check(&file, &winning, r, ei)) != CZ_OK)
         return rc == CZ_EINTERNAL ? CZ_RPC_INTERNAL : CZ_RPC_INVALID_ARGUMENT;
     *prio = winning ? CZ_PRIO_CRITICAL : CZ_PRIO_HIGH;
-    if ((status = key_path_trusted(path, sizeof path, f, file, ei)) != 0)
+    if ((status = circuit_and_key((const void **)&c, &key, load_ms, CIRCUIT_POST, f, file,
+                                  r->registered_proof, ei)) != 0)
         return status;
-    if ((rc = circuit_get((const void **)&c, CIRCUIT_POST, f, file, r->registered_proof, ei)) !=
-        CZ_OK)
-        return rc == CZ_ENOMEM ? CZ_RPC_RESOURCE_EXHAUSTED : CZ_RPC_INTERNAL;
-    if ((status = key_acquire(&key, load_ms, f, path, ei)) != 0)
+    if ((status = vanilla_views(&bytes, &lens, r, ei)) != 0) {
+        cz_srs_release(key);
         return status;
-    if ((rc = cz_post_circuit_key_check(c, cz_srs_key_data(key), ei)) != CZ_OK) {
-        cz_srs_release(key);
-        cz_fail(ei, rc, "key %s", path);
-        return CZ_RPC_FAILED_PRECONDITION;
-    }
-    bytes = calloc(r->n_vanilla_proofs, sizeof *bytes);
-    lens = calloc(r->n_vanilla_proofs, sizeof *lens);
-    if (bytes == NULL || lens == NULL) {
-        cz_srs_release(key);
-        free(bytes);
-        free(lens);
-        cz_fail(ei, CZ_ENOMEM, "filecoin: %zu vanilla proofs", r->n_vanilla_proofs);
-        return CZ_RPC_RESOURCE_EXHAUSTED;
-    }
-    for (size_t i = 0; i < r->n_vanilla_proofs; i++) {
-        bytes[i] = r->vanilla_proofs[i].data;
-        lens[i] = r->vanilla_proofs[i].len;
     }
     memset(&rq, 0, sizeof rq);
     rq.registered_proof = r->registered_proof;
@@ -376,7 +409,6 @@ static int porep_workload(cz_workload *wl, cz_priority *prio, uint64_t *load_ms,
     cz_porep_input *in = NULL;
     cz_srs_key *key = NULL;
     cz_porep_request rq;
-    char path[4096];
     int rc, status;
     *prio = CZ_PRIO_NORMAL; /* below both PoSts */
     if ((rc = cz_porep_params_file(&file, r->registered_proof, ei)) != CZ_OK)
@@ -397,21 +429,9 @@ static int porep_workload(cz_workload *wl, cz_priority *prio, uint64_t *load_ms,
                             r->vanilla_proof.data, r->vanilla_proof.len};
     if ((rc = cz_porep_input_load(&in, &rq, f->pool, ei)) != CZ_OK)
         return workload_status(rc);
-    if ((status = key_path_trusted(path, sizeof path, f, file, ei)) != 0)
+    if ((status = circuit_and_key((const void **)&c, &key, load_ms, CIRCUIT_POREP, f, file,
+                                  r->registered_proof, ei)) != 0)
         goto fail;
-    if ((rc = circuit_get((const void **)&c, CIRCUIT_POREP, f, file, r->registered_proof, ei)) !=
-        CZ_OK) {
-        status = rc == CZ_ENOMEM ? CZ_RPC_RESOURCE_EXHAUSTED : CZ_RPC_INTERNAL;
-        goto fail;
-    }
-    if ((status = key_acquire(&key, load_ms, f, path, ei)) != 0)
-        goto fail;
-    if ((rc = cz_porep_circuit_key_check(c, cz_srs_key_data(key), ei)) != CZ_OK) {
-        cz_srs_release(key);
-        cz_fail(ei, rc, "key %s", path);
-        status = CZ_RPC_FAILED_PRECONDITION;
-        goto fail;
-    }
     /* the workload owns key and in from here, also when it fails */
     return workload_status(cz_workload_porep(wl, c, key, in, NULL, ei));
 fail:
@@ -431,7 +451,6 @@ static int snap_workload(cz_workload *wl, cz_priority *prio, uint64_t *load_ms,
     cz_snap_request rq;
     const uint8_t **bytes = NULL;
     size_t *lens = NULL;
-    char path[4096];
     int rc, status;
     *prio = CZ_PRIO_NORMAL; /* below both PoSts, as PoRep */
     if ((rc = cz_snap_params_file(&file, r->registered_proof, ei)) != CZ_OK)
@@ -447,18 +466,8 @@ static int snap_workload(cz_workload *wl, cz_priority *prio, uint64_t *load_ms,
     memcpy(rq.comm_r_old, r->comm_r_old.data, 32);
     memcpy(rq.comm_d_new, r->comm_d_new.data, 32);
     memcpy(rq.comm_r_new, r->comm_r_new.data, 32);
-    bytes = calloc(r->n_vanilla_proofs ? r->n_vanilla_proofs : 1, sizeof *bytes);
-    lens = calloc(r->n_vanilla_proofs ? r->n_vanilla_proofs : 1, sizeof *lens);
-    if (bytes == NULL || lens == NULL) {
-        free(bytes);
-        free(lens);
-        cz_fail(ei, CZ_ENOMEM, "filecoin: %zu vanilla proofs", r->n_vanilla_proofs);
-        return CZ_RPC_RESOURCE_EXHAUSTED;
-    }
-    for (size_t i = 0; i < r->n_vanilla_proofs; i++) {
-        bytes[i] = r->vanilla_proofs[i].data;
-        lens[i] = r->vanilla_proofs[i].len;
-    }
+    if ((status = vanilla_views(&bytes, &lens, r, ei)) != 0)
+        return status;
     rq.vanilla = bytes;
     rq.vanilla_len = lens;
     rq.nvanilla = r->n_vanilla_proofs;
@@ -468,21 +477,9 @@ static int snap_workload(cz_workload *wl, cz_priority *prio, uint64_t *load_ms,
     free(lens);
     if (rc != CZ_OK)
         return workload_status(rc);
-    if ((status = key_path_trusted(path, sizeof path, f, file, ei)) != 0)
+    if ((status = circuit_and_key((const void **)&c, &key, load_ms, CIRCUIT_SNAP, f, file,
+                                  r->registered_proof, ei)) != 0)
         goto fail;
-    if ((rc = circuit_get((const void **)&c, CIRCUIT_SNAP, f, file, r->registered_proof, ei)) !=
-        CZ_OK) {
-        status = rc == CZ_ENOMEM ? CZ_RPC_RESOURCE_EXHAUSTED : CZ_RPC_INTERNAL;
-        goto fail;
-    }
-    if ((status = key_acquire(&key, load_ms, f, path, ei)) != 0)
-        goto fail;
-    if ((rc = cz_snap_circuit_key_check(c, cz_srs_key_data(key), ei)) != CZ_OK) {
-        cz_srs_release(key);
-        cz_fail(ei, rc, "key %s", path);
-        status = CZ_RPC_FAILED_PRECONDITION;
-        goto fail;
-    }
     /* the workload owns key and in from here, also when it fails */
     return workload_status(cz_workload_snap(wl, c, key, in, NULL, ei));
 fail:
