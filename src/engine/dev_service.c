@@ -37,12 +37,19 @@ static slot_name name_of(const cz_engine *e, int slot) {
     return n;
 }
 
-/* "no GPU left in service (GPU 0: why; GPU 1: why)" into msg; stats_lock held. */
+/* "no GPU left in service (GPU 0: why; GPU 1: why)" into msg, a why that names its device
+ * ("GPU 0: inverse NTT: ...", as the library's GPU errors do) without the name again; stats_lock
+ * held. */
 static void no_device_text(const cz_engine *e, char *msg, size_t len) {
     size_t o = (size_t)snprintf(msg, len, "no GPU left in service (");
-    for (int i = 0; i < e->nslots && o < len; i++)
-        o += (size_t)snprintf(msg + o, len - o, "%s%s: %s", i ? "; " : "", name_of(e, i).s,
-                              e->dev[i].why);
+    for (int i = 0; i < e->nslots && o < len; i++) {
+        const slot_name name = name_of(e, i);
+        const char *why = e->dev[i].why;
+        const size_t nlen = strlen(name.s);
+        const int named = strncmp(why, name.s, nlen) == 0 && why[nlen] == ':';
+        o += (size_t)snprintf(msg + o, len - o, "%s%s%s%s", i ? "; " : "", named ? "" : name.s,
+                              named ? "" : ": ", why);
+    }
     if (o < len)
         snprintf(msg + o, len - o, ")");
 }
