@@ -39,11 +39,11 @@
  *      wave is not a partial one) with madd-2008-s into an XYZZ accumulator,
  *      flushing at every bucket change. A bucket that lies inside the chunk is stored directly;
  *      one that crosses the chunk's start goes to part[2t], one that starts inside and crosses
- *      its end to part[2t + 1] (and the chunk "owns" it). combine_kern: one warp per owning
+ *      its end to part[2t + 1] (and the chunk "owns" it). combine_kern: one thread per owning
  *      chunk sums its part[2t + 1] and the head partials of the following chunks it covers,
- *      serially for up to 32 of them; longer runs are first folded by a warp tree
- *      (combine_tree_kern, 512 partials a warp and level). So a skewed scalar set (one bucket
- *      holding every point) costs the same as a uniform one.
+ *      serially for up to 32 of them; longer runs are first folded by a tree (combine_tree_kern:
+ *      a thread per chunk finds the heads of a level, its warp folds 512 partials for each).
+ *      So a skewed scalar set (one bucket holding every point) costs the same as a uniform one.
  *      Batch-affine variant (cz_tuning.gpu_msm_accumulation; by default for BLS12-381 G1
  *      where each stream gets at least BA_AUTO_LEN pairs a pass, large MSMs of dense scalars):
  *      msm_acc_ba_kern runs one wave of threads (lane pairs for G2), each with K streams
@@ -541,39 +541,48 @@ static __device__ __forceinline__ void xyzz_add_call(ec_xyzz<FP> &acc, const ec_
 #define COMBINE_SERIAL 32u  /* runs of at most this many head partials are summed by one thread */
 #define COMBINE_GROUP  512u /* head partials a warp sums at one level of the long-run tree */
 
-/* Long runs (a bucket reaching more than COMBINE_SERIAL chunks), level l of a tree in place: one
- * warp per chunk c that is a head of such a run, at offset i = c - (owner + 1) with i a multiple
- * of G^(l+1) (G = COMBINE_GROUP), sums the G heads c + j·G^l (lane-strided, then shuffles) into
- * part[2c]. After levels 0, 1, 2 (G^3 > 2^19 chunks) the run's sum is in its first head. */
+/* Long runs (a bucket reaching more than COMBINE_SERIAL chunks), level l of a tree in place: a
+ * head of such a run at offset i = c - (owner + 1), i a multiple of G^(l+1) (G = COMBINE_GROUP),
+ * gets in part[2c] the sum of the G heads c + j·G^l (lane-strided, then shuffles). Each lane
+ * tells whether its own chunk is such a head, and the warp sums the heads found, one after
+ * another: a thread per chunk, not a warp (the batch-affine accumulation makes millions of
+ * chunks, almost none in a long run for dense scalars). After levels 0, 1, 2 (G^3 > 2^19 chunks)
+ * the run's sum is in its first head. */
 template <class FP>
 __global__ void __launch_bounds__(128)
     msm_combine_tree_kern(ec_xyzz<FP> *part, const uint32_t *start, const uint32_t *keys,
                           uint32_t len, uint32_t nchunks, uint32_t stride) {
-    uint32_t c = (blockIdx.x * blockDim.x + threadIdx.x) >> 5, lane = threadIdx.x & 31;
-    if (c >= nchunks || c == 0)
-        return;
-    uint32_t key = keys[(size_t)c * len], sb = start[key];
-    if (sb >= c * len)
-        return; /* not a head: the bucket starts in this chunk */
-    uint32_t owner = sb / len, last = (start[key + 1] - 1) / len, i = c - owner - 1;
-    if (last - owner <= COMBINE_SERIAL || i % (stride * COMBINE_GROUP) != 0)
-        return;
-    ec_xyzz<FP> acc, o;
-    xyzz_set_inf(acc);
-    for (uint32_t j = lane; j < COMBINE_GROUP; j += 32) {
-        uint32_t cc = c + j * stride;
-        if (cc > last)
-            break;
-        xyzz_load(o, &part[2 * (size_t)cc]);
-        xyzz_add_call(acc, o);
+    const uint32_t lane = threadIdx.x & 31, c = blockIdx.x * blockDim.x + threadIdx.x;
+    uint32_t last = 0;
+    bool head = false;
+    if (c < nchunks && c != 0) {
+        const uint32_t key = keys[(size_t)c * len], sb = start[key];
+        if (sb < c * len) { /* the bucket starts before this chunk */
+            const uint32_t owner = sb / len, i = c - owner - 1;
+            last = (start[key + 1] - 1) / len;
+            head = last - owner > COMBINE_SERIAL && i % (stride * COMBINE_GROUP) == 0;
+        }
     }
-    for (unsigned off = 16; off >= 1; off /= 2) {
-        xyzz_shfl_down(o, acc, off);
-        if (lane < off)
+    for (uint32_t heads = __ballot_sync(0xffffffffu, head); heads != 0; heads &= heads - 1) {
+        const uint32_t h = (uint32_t)__ffs((int)heads) - 1, hc = c - lane + h,
+                       hlast = __shfl_sync(0xffffffffu, last, (int)h);
+        ec_xyzz<FP> acc, o;
+        xyzz_set_inf(acc);
+        for (uint32_t j = lane; j < COMBINE_GROUP; j += 32) {
+            uint32_t cc = hc + j * stride;
+            if (cc > hlast)
+                break;
+            xyzz_load(o, &part[2 * (size_t)cc]);
             xyzz_add_call(acc, o);
+        }
+        for (unsigned off = 16; off >= 1; off /= 2) {
+            xyzz_shfl_down(o, acc, off);
+            if (lane < off)
+                xyzz_add_call(acc, o);
+        }
+        if (lane == 0)
+            xyzz_store(&part[2 * (size_t)hc], acc);
     }
-    if (lane == 0)
-        xyzz_store(&part[2 * (size_t)c], acc);
 }
 
 /* One thread per chunk t that owns a bucket crossing its end: bucket = part[2t+1] + the heads of
@@ -995,7 +1004,7 @@ static int pippenger(typename H::jac *ret, const cz_gpu_bases *bh, const void *d
         /* levels 0, 1, 2 of the long-run tree: 512^3 = 2^27 chunks, more than either
          * accumulation makes (the batch-affine one: ba_k x the resident threads) */
         for (uint32_t stride = 1; stride < ACC_CHUNKS; stride *= COMBINE_GROUP) {
-            msm_combine_tree_kern<FP><<<cz__gpu_blocks((size_t)nchunks * 32, 128), 128, 0, st>>>(
+            msm_combine_tree_kern<FP><<<cz__gpu_blocks((size_t)nchunks, 128), 128, 0, st>>>(
                 part, start, dk.Current(), len, nchunks, stride);
             CZ_CUDA_LAUNCHED();
         }
