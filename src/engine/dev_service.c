@@ -121,9 +121,8 @@ void cz__gpu_queue_push(cz_engine *e, item *it, int slot) {
         pushed = cz__workq_push_ordered_open(&e->gpu_q, &it->node);
         if (!pushed) /* only a slot out of service gives a partition back this late */
             snprintf(msg, sizeof msg,
-                     "partition %u: the engine stopped while %s was out of "
-                     "service: %s",
-                     it->p, slot >= 0 ? name_of(e, slot).s : "a device",
+                     "partition %u: the engine stopped while %s was out of service: %s", it->p,
+                     slot >= 0 ? name_of(e, slot).s : "a device",
                      slot >= 0 ? e->dev[slot].why : "");
     } else if (!(cpu = cz__is_critical(it))) {
         no_device_text(e, msg, sizeof msg);
