@@ -11,10 +11,11 @@
  *
  * gpu_ms is the device region of one partition (NTTs and the five MSMs, the uploads excluded),
  * what the engine holds its device lock for; upload_ms the host-to-device copies of a, b, c and
- * the assignment from pageable memory. Usage: cuzk-bench-gpu-bellperson K [RUNS [THREADS [ACC]]]
- * (defaults 27, 3, one thread per CPU (0), auto; K from 10 to 27). ACC is the G1 MSMs' bucket
- * accumulation (cz_tuning.gpu_msm_accumulation): auto, madd, batch-affine, or both (madd and
- * batch-affine in turn, on the same key; every line carries "accumulation"). Host memory at 2^27:
+ * the assignment from pageable memory. Usage: cuzk-bench-gpu-bellperson K [RUNS [THREADS [ACC
+ * [profile]]]] (defaults 27, 3, one thread per CPU (0), auto; K from 10 to 27). ACC is the G1 MSMs'
+ * bucket accumulation (cz_tuning.gpu_msm_accumulation): auto, madd, batch-affine, or both (madd and
+ * batch-affine in turn, on the same key; every line carries "accumulation"); `profile` has every
+ * MSM print its phases to stderr (cz_tuning.msm_profile). Host memory at 2^27:
  * the constraint system (~7 GB) and the assignment (~17 GB); device: the key (~44 GB) and the
  * vectors (~17 GB).
  */
@@ -36,6 +37,7 @@ int main(int argc, char **argv) {
     int runs = argc > 2 ? atoi(argv[2]) : 3;
     size_t threads = argc > 3 ? (size_t)atoi(argv[3]) : 0;
     const char *acc = argc > 4 ? argv[4] : "auto";
+    const int profile = argc > 5 && strcmp(argv[5], "profile") == 0;
     int acc_from, acc_to;
     cz_threadpool *pool = NULL;
     cz_r1cs cs = {0};
@@ -50,9 +52,9 @@ int main(int argc, char **argv) {
 
     cz_errinfo_clear(&ei);
     acc_from = bench_acc_from_name(acc);
-    if (runs < 1 || runs > 100 || acc_from < 0) {
+    if (runs < 1 || runs > 100 || acc_from < 0 || (argc > 5 && !profile)) {
         fprintf(stderr, "usage: cuzk-bench-gpu-bellperson K [RUNS [THREADS "
-                        "[auto|madd|batch-affine|both]]]\n");
+                        "[auto|madd|batch-affine|both [profile]]]]\n");
         return 2;
     }
     acc_to = acc_from;
@@ -88,6 +90,7 @@ int main(int argc, char **argv) {
     for (int m = acc_from; m <= acc_to; m++) {
         cz_tuning tu = {0};
         tu.gpu_msm_accumulation = (cz_acc_mode)m;
+        tu.msm_profile = profile;
         if ((rc = cz_tuning_set(&tu, &ei)) != CZ_OK)
             goto out;
         for (int i = 0; i <= runs; i++) { /* run 0 warms up (twiddles, allocations) */

@@ -44,7 +44,7 @@
 #   bp      the bellperson prover on GPU 0 for one PoRep-shaped partition of 2^BPSCALE (27), a key
 #           made on the device, BPRUNS (3) timed runs after a warm-up
 #           (cuzk-bench-gpu-bellperson), the G1 accumulation BPACC (auto, madd, batch-affine or
-#           both), the JSON lines into summary.txt
+#           both), every MSM's phases in bp.log when BPPROF=1, the JSON lines into summary.txt
 #   bpsetup the bellperson-format setup of the synthetic PoRep circuit of 2^BSSCALE (27), in
 #           memory (cuzk-bench-setup-bellperson), under BSLIMIT seconds (600), with BSARGS
 #           (default "--device 0 --ref 22": on GPU 0, then 2^22 on the CPU and on the GPU, the
@@ -268,8 +268,9 @@ run() {
         grep -h '"summary"' "$O/engine.log" >>"$S"
         ;;
       bp)
+        # shellcheck disable=SC2086 # BPPROF is a word or nothing
         step bp "${BPLIMIT:-240}" $X/cuzk-bench-gpu-bellperson "${BPSCALE:-27}" "${BPRUNS:-3}" 0 \
-          "${BPACC:-auto}"
+          "${BPACC:-auto}" ${BPPROF:+profile}
         grep -h '^{' "$O/bp.log" >>"$S"
         ;;
       bpsetup)

@@ -11,7 +11,9 @@
  * reads every scalar once (Montgomery zero and one are compared limb by limb) and compacts the
  * indices of the ones and of the "others" (block-aggregated atomics, so the order is not
  * deterministic; the sum is). Zeros are dropped; the ones are summed by ones_kern (each thread a
- * chunk of mixed additions into XYZZ, then a pairwise tree); the others go through Pippenger below,
+ * chunk of mixed additions into XYZZ, then a pairwise tree), or for G1 by ones_ba_kern (streams
+ * of batch-affine additions, the accumulation's choice; see sum_ones); the others go through
+ * Pippenger below,
  * reading scalars and bases through the index list. Auto mode splits when zeros + ones >= n/8.
  *
  * Pippenger with W windows of balanced widths (win_tab: the first nlow of c bits, the rest c + 1,
@@ -34,10 +36,10 @@
  *      buckets); bounds_kern finds each bucket's run by binary search; the number of non-sentinel
  *      pairs V = start[nb] is read back (4 bytes).
  *   3. acc_kern, load-balanced: chunk t (one thread; for G2 a lane pair, gpu_fp2_split.cuh) adds
- *      the pairs [t·L, t·L + L) of the sorted array (L =
- *      ceil(V / K), K = as many whole waves of the resident threads as fit in 2^19, so the last
- *      wave is not a partial one) with madd-2008-s into an XYZZ accumulator,
- *      flushing at every bucket change. A bucket that lies inside the chunk is stored directly;
+ *      the pairs [t·L, t·L + L) of the sorted array (L = ceil(V / K), K = as many whole waves
+ *      of the resident threads as fit in 2^19, so the last wave is not a partial one, and leave
+ *      L >= ACC_MIN_LEN, one wave at least) with madd-2008-s into an XYZZ accumulator, flushing
+ *      at every bucket change. A bucket that lies inside the chunk is stored directly;
  *      one that crosses the chunk's start goes to part[2t], one that starts inside and crosses
  *      its end to part[2t + 1] (and the chunk "owns" it). combine_kern: one thread per owning
  *      chunk sums its part[2t + 1] and the head partials of the following chunks it covers,
@@ -86,7 +88,12 @@
 #include "gpu_msm.cuh"
 
 #define ACC_CHUNKS (1u << 19) /* target number of accumulation threads */
-#define NO_OWNER   0xffffffffu
+/* madd: fewer waves of chunks where the pairs would give a chunk fewer than this many; the
+ * combine step costs an addition for nearly every chunk, which at 2^19 chunks of a dozen pairs
+ * (the G2 MSM over a PoRep partition's 436 K full-width scalars of B) took 7 ms against the
+ * accumulation's 10 */
+#define ACC_MIN_LEN 128u
+#define NO_OWNER    0xffffffffu
 /* Reduction threads for an MSM of group G over n points: 2^17 segments for G1 MSMs of at least
  * 2^25 points (0.25 % faster at 2^26 BLS12-381 and 0.5 % BN254 than 2^16 on the H200), 2^16
  * otherwise: with 2^17 for every MSM, the G2 MSM and the bit-heavy G1 MSMs of a 2^27 PoRep
@@ -178,6 +185,121 @@ __global__ void __launch_bounds__(128)
         if (fe_is_zero(x) && fe_is_zero(y))
             continue;
         xyzz_add_affine<RF, true>(acc, x, y, false);
+    }
+    xyzz_store(&part[t], acc);
+}
+
+/* The ones summed by batch-affine additions (G1; see msm_acc_ba_kern for the round): thread t of
+ * T has K streams c = j·T + t, each an affine accumulator ax[c], ay[c] (a bit of `empty` when it
+ * holds no point) and running product pre[c]. Round r gives stream c the point of ones[r·S + c]
+ * (S = K·T streams: the order of a sum does not matter), so a warp's loads of the list are
+ * coalesced and its points (the list is nearly increasing) share lines. The additions of a round
+ * share one inversion; an equal point joins as a tangent, an opposite one empties the stream.
+ * At the end a thread sums its streams into part[t] with mixed additions. */
+template <class FP, int K>
+__global__ void __launch_bounds__(128, 4)
+    msm_ones_ba_kern(ec_xyzz<FP> *part, fe<FP> *ax, fe<FP> *ay, fe<FP> *pre, const uint32_t *ones,
+                     const uint32_t *cnt, const ec_aff<FP> *pts, uint32_t nthreads) {
+    static_assert(K >= 1 && K <= 64, "a stream is a bit of a 64-bit mask");
+    typedef unsigned long long mask_t;
+    const uint32_t t = blockIdx.x * blockDim.x + threadIdx.x, T = nthreads;
+    if (t >= T)
+        return;
+    const size_t n1 = *cnt, S = (size_t)K * T;
+    mask_t empty = ~(mask_t)0;
+    for (size_t base = 0; base < n1; base += S) {
+        mask_t inc = 0, dbl = 0; /* the streams in this round's batch; those doubling */
+        fe<FP> run;
+        fe_zero(run);
+        for (uint32_t j = 0; j < K; j++) {
+            const uint32_t c = j * T + t;
+            const mask_t bit = (mask_t)1 << j;
+            if (base + c >= n1)
+                break;
+            const ec_aff<FP> *p = &pts[ones[base + c]];
+            fe<FP> x2, y2, x1, d;
+            fe_load_lane(x2, &p->x);
+            if (fe_is_zero(x2)) {
+                fe_load_lane(y2, &p->y);
+                if (fe_is_zero(y2))
+                    continue; /* the infinity base */
+            }
+            if (empty & bit) {
+                fe_load_lane(y2, &p->y);
+                fe_store_lane(&ax[c], x2);
+                fe_store_lane(&ay[c], y2);
+                empty &= ~bit;
+                continue;
+            }
+            fe_load_lane(x1, &ax[c]);
+            fe_sub(d, x2, x1);
+            if (fe_is_zero(d)) {
+                fe<FP> y1;
+                fe_load_lane(y2, &p->y);
+                fe_load_lane(y1, &ay[c]);
+                if (!fe_eq(y1, y2)) {
+                    empty |= bit; /* the point is -acc */
+                    continue;
+                }
+                fe_dbl(d, y1);
+                dbl |= bit;
+            }
+            if (inc)
+                fe_mul_madd(run, run, d);
+            else
+                run = d;
+            fe_store_lane(&pre[c], run);
+            inc |= bit;
+        }
+        if (inc == 0)
+            continue;
+        fe<FP> inv;
+        fe_inv_fast(inv, run);
+        while (inc) {
+            const int j = 63 - __clzll((long long)inc);
+            inc &= ~((mask_t)1 << j);
+            const uint32_t c = (uint32_t)j * T + t;
+            fe<FP> x1, y1, x2, d, num, ij, lam, x3;
+            fe_load_lane(x1, &ax[c]);
+            fe_load_lane(y1, &ay[c]);
+            if ((dbl >> j) & 1) {
+                x2 = x1;
+                fe_dbl(d, y1);
+                num = fe_sqr_call<FP, true>(x1);
+                fe_dbl(x3, num);
+                fe_add(num, num, x3); /* 3·x1² */
+            } else {
+                const ec_aff<FP> *p = &pts[ones[base + c]];
+                fe<FP> y2;
+                fe_load_lane(x2, &p->x);
+                fe_load_lane(y2, &p->y);
+                fe_sub(d, x2, x1);
+                fe_sub(num, y2, y1);
+            }
+            if (inc) { /* the product of the joined streams below j */
+                const int jp = 63 - __clzll((long long)inc);
+                fe<FP> pj;
+                fe_load_lane(pj, &pre[(uint32_t)jp * T + t]);
+                fe_mul_madd(ij, inv, pj);
+                fe_mul_madd(inv, inv, d);
+            } else {
+                ij = inv;
+            }
+            fe_mul_madd(lam, num, ij);
+            aff_step(x1, y1, x2, lam);
+            fe_store_lane(&ax[c], x1);
+            fe_store_lane(&ay[c], y1);
+        }
+    }
+    ec_xyzz<FP> acc;
+    xyzz_set_inf(acc);
+    for (uint32_t j = 0; j < K; j++) {
+        if ((empty >> j) & 1)
+            continue;
+        fe<FP> x, y;
+        fe_load_lane(x, &ax[j * T + t]);
+        fe_load_lane(y, &ay[j * T + t]);
+        xyzz_add_affine<FP, true>(acc, x, y, false);
     }
     xyzz_store(&part[t], acc);
 }
@@ -963,7 +1085,8 @@ static int pippenger(typename H::jac *ret, const cz_gpu_bases *bh, const void *d
         /* the chunks the pairs are cut into: batch-affine, ba_k logical chunks for each
          * thread of one wave (ba_streams); madd, a whole number of waves: rounds x the resident
          * threads, as many whole waves as fit in ACC_CHUNKS (a partial last wave of 2^19 chunks
-         * left most SMs idle for a chunk's time) */
+         * left most SMs idle for a chunk's time) and give a chunk ACC_MIN_LEN pairs, one wave at
+         * least */
         size_t slots = ba_streams;
         if (!ba) {
             int bpsm = 0;
@@ -977,6 +1100,10 @@ static int pippenger(typename H::jac *ret, const cz_gpu_bases *bh, const void *d
             rounds = ACC_CHUNKS / resident > 0 ? ACC_CHUNKS / resident : 1;
             if ((size_t)rounds * resident > ACC_CHUNKS)
                 rounds = 1;
+            if ((size_t)rounds * resident * ACC_MIN_LEN > nvalid) {
+                const size_t fill = nvalid / ((size_t)resident * ACC_MIN_LEN);
+                rounds = fill > 0 ? (uint32_t)fill : 1;
+            }
             slots = (size_t)rounds * resident;
         }
         len = (uint32_t)((nvalid + slots - 1) / slots);
@@ -1084,35 +1211,72 @@ static uint32_t ones_threads(size_t n1, uint32_t resident) {
     return nt;
 }
 
-/* ret += Σ bases[ones[k]] over k < n1 (device list): nt threads each sum a chunk into part[t],
- * part is padded with infinity to a power of two, and a pairwise tree sums it. */
+/* The batch-affine ones sum (msm_ones_ba_kern): ONES_BA_STREAMS streams for each resident thread,
+ * taken where each stream gets at least ONES_BA_ROUNDS points (auto: BLS12-381 G1 only, as for
+ * Pippenger's accumulation), so that the final fold of a thread's streams stays small. */
+#define ONES_BA_STREAMS 32
+#define ONES_BA_ROUNDS  16
+
+/* ret += Σ bases[ones[k]] over k < n1 (device list): nt threads each sum a chunk into part[t]
+ * (msm_ones_kern, or their streams by msm_ones_ba_kern), part is padded with infinity to a power
+ * of two, and a pairwise tree sums it. */
 template <class H>
 static int sum_ones(typename H::jac *ret, const cz_gpu_bases *bh, const uint32_t *ones,
-                    const uint32_t *d_cnt, size_t n1, cz_errinfo *ei) {
+                    const uint32_t *d_cnt, size_t n1, const cz_tuning &tu, cz_errinfo *ei) {
     typedef typename H::fp FP;
     typedef typename H::rf RF;
     typedef ec_xyzz<FP> X;
     int rc = CZ_OK, sms = 0, bpsm = 0;
     X *part = NULL;
+    fe<FP> *ba_mem = NULL; /* batch-affine: ax, ay, pre of nt·ONES_BA_STREAMS streams each */
     uint32_t nt, np2 = 1, len;
     const uint32_t bs = 128, lanes = fe_lanes<RF>::value;
     typename H::xyzz h;
     typename H::jac t;
     cudaStream_t st = 0;
     CZ_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, bh->dev));
-    CZ_CUDA_TRY(
-        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&bpsm, msm_ones_kern<FP, RF>, (int)bs, 0));
-    nt = ones_threads(n1,
-                      (uint32_t)(bpsm > 0 ? bpsm : 1) * (uint32_t)(sms > 0 ? sms : 1) * bs / lanes);
+    if constexpr (H::group == 1) {
+        const bool want = tu.gpu_msm_accumulation == CZ_ACC_BATCH_AFFINE ||
+                          (tu.gpu_msm_accumulation == CZ_ACC_AUTO && H::id == 1);
+        if (want) {
+            CZ_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                &bpsm, msm_ones_ba_kern<FP, ONES_BA_STREAMS>, (int)bs, 0));
+            nt = (uint32_t)(bpsm > 0 ? bpsm : 1) * (uint32_t)(sms > 0 ? sms : 1) * bs;
+            const size_t streams = (size_t)nt * ONES_BA_STREAMS,
+                         bytes = 3 * streams * sizeof(fe<FP>);
+            const size_t room = cz__gpu_async_room();
+            if ((tu.gpu_msm_accumulation == CZ_ACC_BATCH_AFFINE ||
+                 n1 >= (size_t)ONES_BA_ROUNDS * streams) &&
+                room / 2 >= bytes)
+                CZ_CUDA_TRY(cudaMallocAsync((void **)&ba_mem, bytes, st));
+        }
+    }
+    if (ba_mem == NULL) {
+        CZ_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&bpsm, msm_ones_kern<FP, RF>,
+                                                                  (int)bs, 0));
+        nt = ones_threads(n1, (uint32_t)(bpsm > 0 ? bpsm : 1) * (uint32_t)(sms > 0 ? sms : 1) * bs /
+                                  lanes);
+    }
     while (np2 < nt)
         np2 *= 2;
-    len = (uint32_t)((n1 + nt - 1) / nt);
     CZ_CUDA_TRY(cudaMallocAsync((void **)&part, (size_t)np2 * sizeof(X), st));
     if (np2 > nt)
         CZ_CUDA_TRY(cudaMemsetAsync(part + nt, 0, (size_t)(np2 - nt) * sizeof(X), st));
-    msm_ones_kern<FP, RF><<<cz__gpu_blocks((size_t)nt * lanes, bs), bs, 0, st>>>(
-        part, ones, d_cnt, (const ec_aff<FP> *)bh->d_pts, len, nt);
-    CZ_CUDA_LAUNCHED();
+    if constexpr (H::group == 1) {
+        if (ba_mem != NULL) {
+            const size_t streams = (size_t)nt * ONES_BA_STREAMS;
+            msm_ones_ba_kern<FP, ONES_BA_STREAMS><<<cz__gpu_blocks(nt, bs), bs, 0, st>>>(
+                part, ba_mem, ba_mem + streams, ba_mem + 2 * streams, ones, d_cnt,
+                (const ec_aff<FP> *)bh->d_pts, nt);
+            CZ_CUDA_LAUNCHED();
+        }
+    }
+    if (ba_mem == NULL) {
+        len = (uint32_t)((n1 + nt - 1) / nt);
+        msm_ones_kern<FP, RF><<<cz__gpu_blocks((size_t)nt * lanes, bs), bs, 0, st>>>(
+            part, ones, d_cnt, (const ec_aff<FP> *)bh->d_pts, len, nt);
+        CZ_CUDA_LAUNCHED();
+    }
     for (uint32_t half = np2 / 2; half >= 1; half /= 2) {
         msm_tree_kern<FP><<<cz__gpu_blocks(half, 128), 128, 0, st>>>(part, np2, half, 1);
         CZ_CUDA_LAUNCHED();
@@ -1123,6 +1287,7 @@ static int sum_ones(typename H::jac *ret, const cz_gpu_bases *bh, const uint32_t
     H::add(ret, ret, &t);
 out:
     cudaFreeAsync(part, st);
+    cudaFreeAsync(ba_mem, st);
     return rc;
 }
 
@@ -1183,7 +1348,7 @@ static int msm_run(typename H::jac *ret, const cz_gpu_bases *bh, const void *d_s
     } else {
         rc = pippenger<H>(ret, bh, d_s, lists, cnt[0], tu, &pf, ei);
         if (rc == CZ_OK && cnt[1] > 0)
-            rc = sum_ones<H>(ret, bh, lists + n, d_cnt + 1, cnt[1], ei);
+            rc = sum_ones<H>(ret, bh, lists + n, d_cnt + 1, cnt[1], tu, ei);
         prof_mark(&pf, P_SPLIT);
     }
     if (pf.on) {

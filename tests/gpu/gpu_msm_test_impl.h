@@ -189,6 +189,62 @@ static void TCAT(test_sparse_, TC)(cz_threadpool *pool, const TAFF *bases, TFR *
     free(sp);
 }
 
+/* Ones summed over several rounds: 2^23 bases repeating one point P (index 0: Q) in the first
+ * half and -P in the second, every scalar one, the split on. A stream of the batch-affine ones
+ * sum (one point a round from positions c, c + S, c + 2S, ... for fewer than 2^22 streams S)
+ * meets P again (a tangent) and, walking down from kP, P against -P (an emptied accumulator);
+ * the madd ones sum meets the same in its chunks. The sum is Q - P, and with every base P it is
+ * [2^23]P (the oracle: the CPU's additions and scalar multiplication). */
+static void TCAT(test_ones_rounds_, TC)(void) {
+    const size_t n = (size_t)1 << 23;
+    TAFF *b = malloc(n * sizeof *b), g, p, q, mp;
+    TFR *s = malloc(n * sizeof *s), k;
+    TJAC ga, t, want, got;
+    cz_gpu_bases *gb = NULL;
+    cz_errinfo ei;
+    uint64_t nl = n;
+    CZ_ASSERT(b && s);
+    cz_errinfo_clear(&ei);
+    TGN(generator)(&g);
+    TGN(from_affine)(&ga, &g);
+    gpu_random_fr_limbs(k.l);
+    TGN(mul)(&t, &ga, &k);
+    TGN(to_affine)(&p, &t);
+    gpu_random_fr_limbs(k.l);
+    TGN(mul)(&t, &ga, &k);
+    TGN(to_affine)(&q, &t);
+    TGN(affine_neg)(&mp, &p);
+    TFN(fr_one)(&k);
+    for (size_t i = 0; i < n; i++) {
+        b[i] = i < n / 2 ? p : mp;
+        s[i] = k;
+    }
+    b[0] = q;
+    gpu_tune_split(CZ_SPLIT_ON);
+    CHECK(TGPU(bases_upload)(&gb, b, n, 0, &ei) == CZ_OK);
+    CHECK(TGPU(msm)(&got, gb, s, n, &ei) == CZ_OK);
+    TGN(from_affine)(&want, &mp);
+    TGN(add_mixed)(&want, &want, &q);
+    if (!CHECK(TGN(eq)(&want, &got)))
+        fprintf(stderr, "  " TSTR(TC) " " TSTR(TG) " ones of P, -P and Q: not Q - P (%s)\n",
+                ei.msg);
+    cz_gpu_bases_free(gb);
+    gb = NULL;
+    for (size_t i = 0; i < n; i++)
+        b[i] = p;
+    CHECK(TGPU(bases_upload)(&gb, b, n, 0, &ei) == CZ_OK);
+    CHECK(TGPU(msm)(&got, gb, s, n, &ei) == CZ_OK);
+    TGN(from_affine)(&t, &p);
+    TGN(mul_limbs)(&want, &t, &nl, 1);
+    if (!CHECK(TGN(eq)(&want, &got)))
+        fprintf(stderr, "  " TSTR(TC) " " TSTR(TG) " ones of one point: not [2^23]P (%s)\n",
+                ei.msg);
+    gpu_tune_split(CZ_SPLIT_AUTO);
+    cz_gpu_bases_free(gb);
+    free(b);
+    free(s);
+}
+
 /* CPU comparisons up to 2^cpu_log (>= 12), progression checks from 2^16 to 2^max_log. */
 static void TCAT(test_msm_, TC)(cz_threadpool *pool, unsigned cpu_log, unsigned max_log) {
     const size_t ncpu = (size_t)1 << cpu_log, nmax = (size_t)1 << max_log;

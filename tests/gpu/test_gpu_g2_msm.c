@@ -8,8 +8,9 @@
  * split on, off and automatic at 2^20; device-resident scalars. Then 12 and 14 windows forced
  * through cz_tuning against the CPU up to 2^12, the derived checks again with the batch-affine
  * accumulation forced (cz_tuning.gpu_msm_accumulation; the default takes it only where every
- * stream gets many pairs, above these sizes) and with 12 windows up to 2^12, and group/curve
- * checks: a G1 handle is refused by the G2 MSM and the other way round. Exits 77 without a GPU.
+ * stream gets many pairs, above these sizes) and with 12 windows up to 2^12, the ones sum over
+ * 2^23 repeated and opposite points (ones_rounds), and group/curve checks: a G1 handle is
+ * refused by the G2 MSM and the other way round. Exits 77 without a GPU.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -113,11 +114,16 @@ static void test_batch_affine(void) {
     run_tuned(12, CZ_ACC_BATCH_AFFINE, 12);
 }
 
-static const test_case cases[] = {{"derived", test_derived},
-                                  {"windows12", test_windows12},
-                                  {"windows14", test_windows14},
-                                  {"batch_affine", test_batch_affine},
-                                  {"group_checks", test_group_checks}};
+/* the ones sum (lane pairs, mixed additions) over rounds of repeated and opposite points */
+static void test_ones_rounds(void) {
+    test_ones_rounds_bn254();
+    test_ones_rounds_bls12381();
+}
+
+static const test_case cases[] = {
+    {"derived", test_derived},         {"windows12", test_windows12},
+    {"windows14", test_windows14},     {"batch_affine", test_batch_affine},
+    {"ones_rounds", test_ones_rounds}, {"group_checks", test_group_checks}};
 
 int main(int argc, char **argv) {
     return test_main_fixture(argc, argv, cases, TEST_COUNT(cases), setup, teardown);

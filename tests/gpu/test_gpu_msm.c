@@ -7,7 +7,8 @@
  * layouts forced through cz_tuning (12 and 14 windows, 8-bit windows) at smaller sizes. The
  * bucket accumulation (cz_tuning.gpu_msm_accumulation): the derived case runs the default (auto)
  * and then madd, the other layouts madd; the batch_affine cases repeat the derived, 12-window and
- * 8-bit runs with batch-affine forced. Exits 77 without a GPU.
+ * 8-bit runs with batch-affine forced. The ones sum of the split over 2^23 repeated and opposite
+ * points with each accumulation (ones_rounds). Exits 77 without a GPU.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -94,6 +95,19 @@ static void test_batch_affine_bits8(void) {
     run_layout(0, 8, 16, CZ_ACC_BATCH_AFFINE);
 }
 
+/* the ones sum over rounds of repeated and opposite points, with each accumulation */
+static void test_ones_rounds(void) {
+    static const cz_acc_mode accs[] = {CZ_ACC_AUTO, CZ_ACC_MADD, CZ_ACC_BATCH_AFFINE};
+    for (int m = 0; m < 3; m++) {
+        cz_tuning tu = {0};
+        tu.gpu_msm_accumulation = accs[m];
+        CZ_ASSERT(cz_tuning_set(&tu, NULL) == CZ_OK);
+        test_ones_rounds_bn254();
+        test_ones_rounds_bls12381();
+    }
+    CZ_ASSERT(cz_tuning_set(NULL, NULL) == CZ_OK);
+}
+
 /* a handle of one curve is refused by the other curve's MSM */
 static void test_curve_mix(void) {
     cz_bn254_g1_affine p;
@@ -114,6 +128,7 @@ static const test_case cases[] = {{"derived", test_derived},
                                   {"batch_affine", test_batch_affine},
                                   {"batch_affine_windows12", test_batch_affine_windows12},
                                   {"batch_affine_bits8", test_batch_affine_bits8},
+                                  {"ones_rounds", test_ones_rounds},
                                   {"curve_mix", test_curve_mix}};
 
 int main(int argc, char **argv) {
