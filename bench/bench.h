@@ -37,21 +37,22 @@ typedef struct bench_opts {
     unsigned curves; /* bit mask of 1 << cz_curve_id; default BN254 */
     unsigned log_n[BENCH_MAX_SIZES];
     size_t nsizes;
-    int runs, warmup;    /* defaults 5 and 1 */
-    int gpu, device;     /* --gpu, --device D (default 0) */
-    size_t threads;      /* --threads T; 0 = one per online CPU */
-    int copies;          /* GPU: -1 both (default), 1 --copies, 0 --no-copies */
-    int g2;              /* msm --group g2 */
-    unsigned ntt_kinds;  /* ntt --kind: mask, default forward */
-    const char *cache;   /* prove --cache DIR, default ./bench-cache */
-    int check;           /* prove --check */
-    int scalars;         /* msm --scalars: BENCH_SCALARS_* */
-    int split;           /* msm --split (GPU or CPU): -1 auto (default), 0 off, 1 on */
-    int profile;         /* msm --profile: cz_tuning.msm_profile (phase times to stderr) */
-    int accumulation;    /* msm --accumulation (GPU): a cz_acc_mode (default 0, auto), or 3: both
-                          * madd and batch-affine (BENCH_ACC_BOTH) */
-    char devname[256];   /* "cpu" or the GPU's name, set by bench_device_open */
-    size_t pool_threads; /* the CPU pool's size, set by the subcommand */
+    int runs, warmup;     /* defaults 5 and 1 */
+    int gpu, device;      /* --gpu, --device D (default 0) */
+    size_t threads;       /* --threads T; 0 = one per online CPU */
+    int copies;           /* GPU: -1 both (default), 1 --copies, 0 --no-copies */
+    int g2;               /* msm --group g2 */
+    unsigned ntt_kinds;   /* ntt --kind: mask, default forward */
+    const char *cache;    /* prove --cache DIR, default ./bench-cache */
+    int check;            /* prove --check */
+    int scalars;          /* msm --scalars: BENCH_SCALARS_* */
+    int split;            /* msm --split (GPU or CPU): -1 auto (default), 0 off, 1 on */
+    int profile;          /* msm --profile: cz_tuning.msm_profile (phase times to stderr) */
+    unsigned window_bits; /* msm --window-bits: cz_tuning.gpu_msm_window_bits (0: the library's) */
+    int accumulation;     /* msm --accumulation (GPU): a cz_acc_mode (default 0, auto), or 3: both
+                           * madd and batch-affine (BENCH_ACC_BOTH) */
+    char devname[256];    /* "cpu" or the GPU's name, set by bench_device_open */
+    size_t pool_threads;  /* the CPU pool's size, set by the subcommand */
 } bench_opts;
 
 /* bench_cli.c */

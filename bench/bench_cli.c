@@ -44,6 +44,8 @@ void bench_usage(FILE *f) {
         "                porep: bits, and 3/4 of the bases infinity like B2)\n"
         "       --split auto|on|off the 0/1 split, GPU or CPU (default auto: the library decides)\n"
         "       --profile           each MSM's phase times to stderr (cz_tuning.msm_profile)\n"
+        "       --window-bits C     GPU Pippenger windows of C bits, 4..22 (default: the\n"
+        "                           library's width for the size; cz_tuning.gpu_msm_window_bits)\n"
         "       --accumulation auto|madd|batch-affine|both   GPU G1 bucket accumulation (default\n"
         "                           auto; cz_tuning.gpu_msm_accumulation; both: madd and\n"
         "                           batch-affine, one line each)\n"
@@ -96,6 +98,8 @@ static const struct {
      "                           porep: bits, and 3/4 of the bases infinity like B2)\n"
      "  --split auto|on|off      the 0/1 split, GPU or CPU (default auto)\n"
      "  --profile                each MSM's phase times to stderr (cz_tuning.msm_profile)\n"
+     "  --window-bits C          GPU Pippenger windows of C bits, 4..22 (default: the\n"
+     "                           library's width for the size; cz_tuning.gpu_msm_window_bits)\n"
      "  --accumulation auto|madd|batch-affine|both   GPU G1 bucket accumulation (default\n"
      "                           auto; cz_tuning.gpu_msm_accumulation; both: madd and\n"
      "                           batch-affine, one line each)\n"},
@@ -236,12 +240,12 @@ int bench_cli_parse(bench_opts *o, int argc, char **argv) {
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         long n;
-        int takes = strcmp(a, "--curve") == 0 || strcmp(a, "--log-n") == 0 ||
-                    strcmp(a, "--runs") == 0 || strcmp(a, "--warmup") == 0 ||
-                    strcmp(a, "--device") == 0 || strcmp(a, "--threads") == 0 ||
-                    strcmp(a, "--group") == 0 || strcmp(a, "--kind") == 0 ||
-                    strcmp(a, "--cache") == 0 || strcmp(a, "--scalars") == 0 ||
-                    strcmp(a, "--split") == 0 || strcmp(a, "--accumulation") == 0;
+        int takes =
+            strcmp(a, "--curve") == 0 || strcmp(a, "--log-n") == 0 || strcmp(a, "--runs") == 0 ||
+            strcmp(a, "--warmup") == 0 || strcmp(a, "--device") == 0 ||
+            strcmp(a, "--threads") == 0 || strcmp(a, "--group") == 0 || strcmp(a, "--kind") == 0 ||
+            strcmp(a, "--cache") == 0 || strcmp(a, "--scalars") == 0 || strcmp(a, "--split") == 0 ||
+            strcmp(a, "--accumulation") == 0 || strcmp(a, "--window-bits") == 0;
         if (takes && v == NULL)
             return bench_usage_error(cmd, "missing value after", a);
         if (takes)
@@ -296,6 +300,10 @@ int bench_cli_parse(bench_opts *o, int argc, char **argv) {
             o->accumulation = k;
         } else if (strcmp(a, "--profile") == 0 && is_msm) {
             o->profile = 1;
+        } else if (strcmp(a, "--window-bits") == 0 && is_msm) {
+            if (bench_parse_long(&n, v, 4, 22) != 0)
+                return bench_usage_error(cmd, "--window-bits takes 4..22", v);
+            o->window_bits = (unsigned)n;
         } else if (strcmp(a, "--kind") == 0 && is_ntt) {
             if (each_item(o, v, add_kind) != 0)
                 return bench_usage_error(

@@ -99,6 +99,8 @@ static int run_mode(const bench_opts *o, msm_ctx *c, unsigned log_n, int copies,
         cz_tuning tu;
         cz_tuning_get(&tu);
         bench_json_str(&j, "accumulation", cz_acc_mode_name(tu.gpu_msm_accumulation));
+        if (tu.gpu_msm_window_bits != 0)
+            bench_json_int(&j, "window_bits", tu.gpu_msm_window_bits);
     }
     if (env != NULL)
         bench_json_str(&j, "env", env);
@@ -158,12 +160,13 @@ out:
 }
 
 int bench_cmd_msm(bench_opts *o) {
-    if (o->split >= 0 || o->profile) {
+    if (o->split >= 0 || o->profile || o->window_bits) {
         cz_tuning tu;
         cz_tuning_get(&tu);
         if (o->split >= 0)
             tu.msm_split = o->split ? CZ_SPLIT_ON : CZ_SPLIT_OFF;
         tu.msm_profile = o->profile;
+        tu.gpu_msm_window_bits = o->window_bits;
         cz_tuning_set(&tu, NULL);
     }
     return bench_each_size(o, !o->gpu, run_size);

@@ -193,6 +193,9 @@ static void test_usage_errors(void) {
         "prove --log-n 1",
         "msm --device 0",
         "msm --copies",
+        "msm --window-bits 3",
+        "msm --window-bits 23",
+        "ntt --window-bits 8",
     };
     for (size_t i = 0; i < sizeof usage / sizeof usage[0]; i++) {
         CHECK_EQ_INT(run(usage[i]), 2);
