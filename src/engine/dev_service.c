@@ -37,18 +37,24 @@ static slot_name name_of(const cz_engine *e, int slot) {
     return n;
 }
 
-/* "no GPU left in service (GPU 0: why; GPU 1: why)" into msg, a why that names its device
- * ("GPU 0: inverse NTT: ...", as the library's GPU errors do) without the name again; stats_lock
- * held. */
+/* Slot slot's reason for going out of service, without a leading "<its name>: " (the library's
+ * GPU errors name their device: "GPU 0: inverse NTT: ..."), for messages that name the slot
+ * themselves; stats_lock held. */
+static const char *why_unnamed(const cz_engine *e, int slot, const slot_name *name) {
+    const char *why = e->dev[slot].why;
+    const size_t nlen = strlen(name->s);
+    return strncmp(why, name->s, nlen) == 0 && why[nlen] == ':' && why[nlen + 1] == ' '
+               ? why + nlen + 2
+               : why;
+}
+
+/* "no GPU left in service (GPU 0: why; GPU 1: why)" into msg; stats_lock held. */
 static void no_device_text(const cz_engine *e, char *msg, size_t len) {
     size_t o = (size_t)snprintf(msg, len, "no GPU left in service (");
     for (int i = 0; i < e->nslots && o < len; i++) {
         const slot_name name = name_of(e, i);
-        const char *why = e->dev[i].why;
-        const size_t nlen = strlen(name.s);
-        const int named = strncmp(why, name.s, nlen) == 0 && why[nlen] == ':';
-        o += (size_t)snprintf(msg + o, len - o, "%s%s%s%s", i ? "; " : "", named ? "" : name.s,
-                              named ? "" : ": ", why);
+        o += (size_t)snprintf(msg + o, len - o, "%s%s: %s", i ? "; " : "", name.s,
+                              why_unnamed(e, i, &name));
     }
     if (o < len)
         snprintf(msg + o, len - o, ")");
@@ -108,8 +114,10 @@ void cz__dev_out_of_service(cz_engine *e, int slot, const char *why) {
     pthread_mutex_unlock(&e->stats_lock);
     if (!first)
         return;
+    /* ds->why no longer changes: the slot stays failed */
+    const slot_name name = name_of(e, slot);
     CZ_LOG_ERROR("engine: %s is out of service until the process restarts (%d device(s) left): %s",
-                 name_of(e, slot).s, left, ds->why);
+                 name.s, left, why_unnamed(e, slot, &name));
     fail_all(e, drained, msg);
 }
 
@@ -119,11 +127,17 @@ void cz__gpu_queue_push(cz_engine *e, item *it, int slot) {
     pthread_mutex_lock(&e->stats_lock);
     if (e->nslots_ok > 0) {
         pushed = cz__workq_push_ordered_open(&e->gpu_q, &it->node);
-        if (!pushed) /* only a slot out of service gives a partition back this late */
+        if (!pushed) { /* only a slot out of service gives a partition back this late */
+            slot_name name = {"a device"};
+            const char *why = "";
+            if (slot >= 0) {
+                name = name_of(e, slot);
+                why = why_unnamed(e, slot, &name);
+            }
             snprintf(msg, sizeof msg,
                      "partition %u: the engine stopped while %s was out of service: %s", it->p,
-                     slot >= 0 ? name_of(e, slot).s : "a device",
-                     slot >= 0 ? e->dev[slot].why : "");
+                     name.s, why);
+        }
     } else if (!(cpu = cz__is_critical(it))) {
         no_device_text(e, msg, sizeof msg);
     }
@@ -137,8 +151,9 @@ void cz__gpu_queue_push(cz_engine *e, item *it, int slot) {
 void cz__dev_fail_part(cz_engine *e, item *it, int slot) {
     char msg[CZ_ERRINFO_MSG_MAX + 64];
     pthread_mutex_lock(&e->stats_lock);
-    snprintf(msg, sizeof msg, "partition %u: %s went out of service: %s", it->p, name_of(e, slot).s,
-             e->dev[slot].why);
+    const slot_name name = name_of(e, slot);
+    snprintf(msg, sizeof msg, "partition %u: %s went out of service: %s", it->p, name.s,
+             why_unnamed(e, slot, &name));
     pthread_mutex_unlock(&e->stats_lock);
     cz__end_part(it, CZ_EDEVICE, msg);
 }

@@ -17,9 +17,11 @@
  *   - A device out of service: compute on slot 0 fails with CZ_EDEVICE (the error after which
  *     a GPU runs nothing more until the process restarts). The job whose partition hit it fails
  *     naming the error, slot 0 is reported out of service with that message, and the next job
- *     runs on slot 1 alone and is done; when slot 1 fails too, a job submitted then fails at
- *     once, before any synthesis, naming both slots and why each went, while a Critical one is
- *     proven on the CPU (slot -1) and is done; then the engine stops.
+ *     runs on slot 1 alone and is done; when slot 1 fails too (a reason that names the slot,
+ *     as the library's GPU errors name their device, is not prefixed with it again: in the
+ *     ERROR line and the job messages), a job submitted then fails at once, before any
+ *     synthesis, naming both slots and why each went, while a Critical one is proven on the
+ *     CPU (slot -1) and is done; then the engine stops.
  *   - The configuration: a GPU listed twice, or cpu_devices with GPUs or out of range, is
  *     refused with a message naming it.
  */
@@ -31,6 +33,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cuzk/log.h"
 #include "cuzk/pipeline.h"
 #include "engine_test_util.h"
 #include "test.h"
@@ -363,8 +366,24 @@ static void test_out_of_service(void) {
     g_lost = 1;
     pthread_mutex_unlock(&g_m);
 
+    /* the ERROR line names the slot once, before its reason */
+    FILE *log = tmpfile(), *was = NULL;
+    if (CHECK(log != NULL))
+        was = cz_log_set_output(log);
     submit(e, "lost1", CZ_PRIO_NORMAL, 5, 4, 1000);
     CHECK_EQ_INT(ended(e, "lost1", lost1), CZ_JOB_FAILED);
+    if (log != NULL) {
+        char text[4096];
+        size_t got;
+        cz_log_set_output(was);
+        rewind(log);
+        got = fread(text, 1, sizeof text - 1, log);
+        text[got] = '\0';
+        if (!CHECK(strstr(text, "slot 1 is out of service until the process restarts (0 "
+                                "device(s) left): fake loss") != NULL))
+            fprintf(stderr, "  the log: %s\n", text);
+        fclose(log);
+    }
     cz_engine_stats_get(&st, e);
     CHECK(st.failed[0] == 1 && st.failed[1] == 1);
     submit(e, "none", CZ_PRIO_NORMAL, 6, 4, 0);
