@@ -189,107 +189,136 @@ __global__ void __launch_bounds__(128)
     xyzz_store(&part[t], acc);
 }
 
-/* The ones summed by batch-affine additions (G1; see msm_acc_ba_kern for the round): thread t of
- * T has K streams c = j·T + t, each an affine accumulator ax[c], ay[c] (a bit of `empty` when it
- * holds no point) and running product pre[c]. Round r gives stream c the point of ones[r·S + c]
+/* One batch-affine round (msm_ones_ba_kern, msm_acc_ba_kern): K streams a thread, stream j of
+ * thread t at c = j·T + t with an affine accumulator ax[c], ay[c] (its bit of `empty` set when it
+ * holds no point) and the running product pre[c], in device memory so that a warp's accesses are
+ * coalesced. ba_join is the forward step of one stream: its point (y negated when neg) is skipped
+ * if it is the infinity base (0, 0), starts an empty accumulator, empties an opposite one (their
+ * sum is infinity), or joins the round's batch (bit in inc) with the denominator x2 - x1, or
+ * 2·y1 when the point equals the accumulator (a tangent, bit in dbl: numerator 3·x1², so a
+ * doubling costs one more squaring and nothing else); run is the product of the joined
+ * denominators so far, stored in pre[c]. y2 is gathered only where it is needed; a joining
+ * point's y is gathered once, on the way back. y1 = 0 cannot occur: a point of prime order has
+ * no y = 0. */
+typedef unsigned long long ba_mask;
+template <class FP, class RF>
+static __device__ __forceinline__ void
+ba_join(const ec_aff<FP> *p, bool neg, uint32_t c, ba_mask bit, ba_mask &empty, ba_mask &inc,
+        ba_mask &dbl, fe<RF> &run, fe<FP> *ax, fe<FP> *ay, fe<FP> *pre) {
+    fe<RF> x2, y2, d, x1;
+    fe_load_lane(x2, &p->x);
+    if (fe_is_zero(x2)) {
+        fe_load_lane(y2, &p->y);
+        if (fe_is_zero(y2))
+            return;
+    }
+    if (empty & bit) {
+        fe_load_lane(y2, &p->y);
+        if (neg)
+            fe_neg(y2, y2);
+        fe_store_lane(&ax[c], x2);
+        fe_store_lane(&ay[c], y2);
+        empty &= ~bit;
+        return;
+    }
+    fe_load_lane(x1, &ax[c]);
+    fe_sub(d, x2, x1);
+    if (fe_is_zero(d)) {
+        fe<RF> y1;
+        fe_load_lane(y2, &p->y);
+        if (neg)
+            fe_neg(y2, y2);
+        fe_load_lane(y1, &ay[c]);
+        if (!fe_eq(y1, y2)) {
+            empty |= bit; /* the point is -acc */
+            return;
+        }
+        fe_dbl(d, y1);
+        dbl |= bit;
+    }
+    if (inc)
+        fe_mul_madd(run, run, d);
+    else
+        run = d;
+    fe_store_lane(&pre[c], run);
+    inc |= bit;
+}
+/* The round's walk back: one fe_inv_fast of run (the product of every joined denominator), then
+ * from the last joined stream down: λ = numerator · (its inverse), x3 = λ² - x1 - x2,
+ * y3 = λ(x1 - x3) - y1 into ax, ay. point_of(c, x2, y2) gathers stream c's point again (not kept:
+ * K points more a thread). */
+template <class FP, class RF, class PointOf>
+static __device__ __forceinline__ void ba_walk_back(ba_mask inc, ba_mask dbl, const fe<RF> &run,
+                                                    fe<FP> *ax, fe<FP> *ay, const fe<FP> *pre,
+                                                    uint32_t t, uint32_t T, PointOf point_of) {
+    fe<RF> inv;
+    fe_inv_fast(inv, run);
+    while (inc) {
+        const int j = 63 - __clzll((long long)inc);
+        inc &= ~((ba_mask)1 << j);
+        const uint32_t c = (uint32_t)j * T + t;
+        fe<RF> x1, y1, x2, d, num, ij, lam, x3;
+        fe_load_lane(x1, &ax[c]);
+        fe_load_lane(y1, &ay[c]);
+        if ((dbl >> j) & 1) {
+            x2 = x1;
+            fe_dbl(d, y1);
+            num = fe_sqr_call<RF, true>(x1);
+            fe_dbl(x3, num);
+            fe_add(num, num, x3); /* 3·x1² */
+        } else {
+            fe<RF> y2;
+            point_of(c, x2, y2);
+            fe_sub(d, x2, x1);
+            fe_sub(num, y2, y1);
+        }
+        if (inc) { /* the product of the joined streams below j */
+            const int jp = 63 - __clzll((long long)inc);
+            fe<RF> pj;
+            fe_load_lane(pj, &pre[(uint32_t)jp * T + t]);
+            fe_mul_madd(ij, inv, pj);
+            fe_mul_madd(inv, inv, d);
+        } else {
+            ij = inv;
+        }
+        fe_mul_madd(lam, num, ij);
+        aff_step(x1, y1, x2, lam);
+        fe_store_lane(&ax[c], x1);
+        fe_store_lane(&ay[c], y1);
+    }
+}
+
+/* The ones summed by batch-affine additions (G1): K streams for each of T threads, with the
+ * state and rounds of ba_join / ba_walk_back. Round r gives stream c the point of ones[r·S + c]
  * (S = K·T streams: the order of a sum does not matter), so a warp's loads of the list are
- * coalesced and its points (the list is nearly increasing) share lines. The additions of a round
- * share one inversion; an equal point joins as a tangent, an opposite one empties the stream.
- * At the end a thread sums its streams into part[t] with mixed additions. */
+ * coalesced and its points (the list is nearly increasing) share lines. At the end a thread sums
+ * its streams into part[t] with mixed additions. */
 template <class FP, int K>
 __global__ void __launch_bounds__(128, 4)
     msm_ones_ba_kern(ec_xyzz<FP> *part, fe<FP> *ax, fe<FP> *ay, fe<FP> *pre, const uint32_t *ones,
                      const uint32_t *cnt, const ec_aff<FP> *pts, uint32_t nthreads) {
     static_assert(K >= 1 && K <= 64, "a stream is a bit of a 64-bit mask");
-    typedef unsigned long long mask_t;
     const uint32_t t = blockIdx.x * blockDim.x + threadIdx.x, T = nthreads;
     if (t >= T)
         return;
     const size_t n1 = *cnt, S = (size_t)K * T;
-    mask_t empty = ~(mask_t)0;
+    ba_mask empty = ~(ba_mask)0;
     for (size_t base = 0; base < n1; base += S) {
-        mask_t inc = 0, dbl = 0; /* the streams in this round's batch; those doubling */
+        ba_mask inc = 0, dbl = 0; /* the streams in this round's batch; those doubling */
         fe<FP> run;
         fe_zero(run);
-        for (uint32_t j = 0; j < K; j++) {
+        for (uint32_t j = 0; j < K && base + j * T + t < n1; j++) {
             const uint32_t c = j * T + t;
-            const mask_t bit = (mask_t)1 << j;
-            if (base + c >= n1)
-                break;
-            const ec_aff<FP> *p = &pts[ones[base + c]];
-            fe<FP> x2, y2, x1, d;
-            fe_load_lane(x2, &p->x);
-            if (fe_is_zero(x2)) {
-                fe_load_lane(y2, &p->y);
-                if (fe_is_zero(y2))
-                    continue; /* the infinity base */
-            }
-            if (empty & bit) {
-                fe_load_lane(y2, &p->y);
-                fe_store_lane(&ax[c], x2);
-                fe_store_lane(&ay[c], y2);
-                empty &= ~bit;
-                continue;
-            }
-            fe_load_lane(x1, &ax[c]);
-            fe_sub(d, x2, x1);
-            if (fe_is_zero(d)) {
-                fe<FP> y1;
-                fe_load_lane(y2, &p->y);
-                fe_load_lane(y1, &ay[c]);
-                if (!fe_eq(y1, y2)) {
-                    empty |= bit; /* the point is -acc */
-                    continue;
-                }
-                fe_dbl(d, y1);
-                dbl |= bit;
-            }
-            if (inc)
-                fe_mul_madd(run, run, d);
-            else
-                run = d;
-            fe_store_lane(&pre[c], run);
-            inc |= bit;
+            ba_join<FP, FP>(&pts[ones[base + c]], false, c, (ba_mask)1 << j, empty, inc, dbl, run,
+                            ax, ay, pre);
         }
-        if (inc == 0)
-            continue;
-        fe<FP> inv;
-        fe_inv_fast(inv, run);
-        while (inc) {
-            const int j = 63 - __clzll((long long)inc);
-            inc &= ~((mask_t)1 << j);
-            const uint32_t c = (uint32_t)j * T + t;
-            fe<FP> x1, y1, x2, d, num, ij, lam, x3;
-            fe_load_lane(x1, &ax[c]);
-            fe_load_lane(y1, &ay[c]);
-            if ((dbl >> j) & 1) {
-                x2 = x1;
-                fe_dbl(d, y1);
-                num = fe_sqr_call<FP, true>(x1);
-                fe_dbl(x3, num);
-                fe_add(num, num, x3); /* 3·x1² */
-            } else {
-                const ec_aff<FP> *p = &pts[ones[base + c]];
-                fe<FP> y2;
-                fe_load_lane(x2, &p->x);
-                fe_load_lane(y2, &p->y);
-                fe_sub(d, x2, x1);
-                fe_sub(num, y2, y1);
-            }
-            if (inc) { /* the product of the joined streams below j */
-                const int jp = 63 - __clzll((long long)inc);
-                fe<FP> pj;
-                fe_load_lane(pj, &pre[(uint32_t)jp * T + t]);
-                fe_mul_madd(ij, inv, pj);
-                fe_mul_madd(inv, inv, d);
-            } else {
-                ij = inv;
-            }
-            fe_mul_madd(lam, num, ij);
-            aff_step(x1, y1, x2, lam);
-            fe_store_lane(&ax[c], x1);
-            fe_store_lane(&ay[c], y1);
-        }
+        if (inc != 0)
+            ba_walk_back<FP, FP>(inc, dbl, run, ax, ay, pre, t, T,
+                                 [&](uint32_t c, fe<FP> &x2, fe<FP> &y2) {
+                                     const ec_aff<FP> *p = &pts[ones[base + c]];
+                                     fe_load_lane(x2, &p->x);
+                                     fe_load_lane(y2, &p->y);
+                                 });
     }
     ec_xyzz<FP> acc;
     xyzz_set_inf(acc);
@@ -445,20 +474,10 @@ __global__ void __launch_bounds__(128, fe_lanes<RF>::value > 1 ? 1 : 4)
 
 /* Batch-affine accumulation (cz_tuning.gpu_msm_accumulation; see the file comment, step 3): K
  * streams a thread (for G2 a lane pair, gpu_fp2_split.cuh, whose fe_eq and fe_inv_fast are the
- * pair's), logical chunk c = j·T + t for stream j of thread t (T threads), each with an affine
- * accumulator ax[c], ay[c] (a bit of `empty` when it holds no point) and the running product
- * pre[c], in device memory at [j·T + t] so that a warp's accesses are coalesced. Round r takes pair
- * c·len + r of every stream (from the transposed copy, at [r·nchunks + c]): a bucket change flushes
- * the accumulator (as XYZZ with ZZ = ZZZ = 1, or infinity) through acc_flush, the rules of
- * msm_acc_kern's chunks; an empty accumulator takes the point; otherwise the addition joins the
- * round's batch with the denominator x2 - x1, or 2·y1 when the point equals the accumulator (the
- * tangent: numerator 3·x1², so a doubling costs one more squaring and nothing else), and a point
- * opposite to the accumulator empties it (their sum is infinity) without joining. The infinity base
- * (0, 0) is skipped as in msm_acc_kern. y1 = 0 cannot occur: a point of prime order r has no y = 0.
- * One fe_inv_fast of the product of the batch's denominators a round, then the walk back from the
- * last joined stream: λ = numerator · (its inverse), x3 = λ² - x1 - x2, y3 = λ(x1 - x3) - y1. A
- * joined stream's point is gathered again on the way back (not kept: K points more a thread); the
- * forward pass reads only its x. */
+ * pair's), logical chunk c = j·T + t for stream j of thread t (T threads), with the state and
+ * rounds of ba_join / ba_walk_back. Round r takes pair c·len + r of every stream (from the
+ * transposed copy, at [r·nchunks + c]): a bucket change first flushes the accumulator (as XYZZ
+ * with ZZ = ZZZ = 1, or infinity) through acc_flush, the rules of msm_acc_kern's chunks. */
 #define BA_STREAMS 32 /* K: streams a thread */
 /* K where the memory allows it and the buckets are full: twice the streams halve the inversions
  * an addition for twice the streams' state and partial sums (about 2.3 GB for BLS12-381 against
@@ -520,16 +539,15 @@ __global__ void __launch_bounds__(128, fe_lanes<RF>::value > 1 ? BA_G2_BLOCKS : 
                     const uint32_t *tvals, const ec_aff<FP> *pts, uint32_t nb, uint32_t len,
                     uint32_t nchunks, uint32_t nthreads) {
     static_assert(K >= 1 && K <= 64, "a stream is a bit of a 64-bit mask");
-    typedef unsigned long long mask_t;
     const uint32_t t = (blockIdx.x * blockDim.x + threadIdx.x) / fe_lanes<RF>::value, T = nthreads;
     if (t >= T)
         return;
     const uint32_t nvalid = start[nb];
-    mask_t empty = ~(mask_t)0;
+    ba_mask empty = ~(ba_mask)0;
     for (uint32_t j = 0; j < K && j * T + t < nchunks; j++)
         owner[j * T + t] = NO_OWNER;
     for (uint32_t r = 0; r <= len; r++) {
-        mask_t inc = 0, dbl = 0; /* the streams in this round's batch; those doubling */
+        ba_mask inc = 0, dbl = 0; /* the streams in this round's batch; those doubling */
         fe<RF> run;
         fe_zero(run);
         for (uint32_t j = 0; j < K; j++) {
@@ -537,7 +555,7 @@ __global__ void __launch_bounds__(128, fe_lanes<RF>::value > 1 ? BA_G2_BLOCKS : 
             if (c >= nchunks)
                 break;
             const uint32_t lo = c * len, hi = nvalid - lo > len ? lo + len : nvalid, k = lo + r;
-            const mask_t bit = (mask_t)1 << j;
+            const ba_mask bit = (ba_mask)1 << j;
             if (k > hi)
                 continue;
             if (r > 0) {
@@ -559,89 +577,19 @@ __global__ void __launch_bounds__(128, fe_lanes<RF>::value > 1 ? BA_G2_BLOCKS : 
             if (k == hi)
                 continue;
             const uint32_t v = tvals[(size_t)r * nchunks + c];
-            const ec_aff<FP> *p = &pts[v & 0x7fffffffu];
-            /* y2 is gathered only where it is used here (the point is infinity or starts the
-             * accumulator, or x2 = x1): a joining point's y is gathered once, on the way back */
-            fe<RF> x2, y2, d, x1;
-            fe_load_lane(x2, &p->x);
-            if (fe_is_zero(x2)) {
-                fe_load_lane(y2, &p->y);
-                if (fe_is_zero(y2))
-                    continue;
-            }
-            if (empty & bit) {
-                fe_load_lane(y2, &p->y);
-                if (v >> 31)
-                    fe_neg(y2, y2);
-                fe_store_lane(&ax[c], x2);
-                fe_store_lane(&ay[c], y2);
-                empty &= ~bit;
-                continue;
-            }
-            fe_load_lane(x1, &ax[c]);
-            fe_sub(d, x2, x1);
-            if (fe_is_zero(d)) {
-                fe<RF> y1;
-                fe_load_lane(y2, &p->y);
-                if (v >> 31)
-                    fe_neg(y2, y2);
-                fe_load_lane(y1, &ay[c]);
-                if (!fe_eq(y1, y2)) {
-                    empty |= bit; /* the point is -acc */
-                    continue;
-                }
-                fe_dbl(d, y1);
-                dbl |= bit;
-            }
-            if (inc)
-                fe_mul_madd(run, run, d);
-            else
-                run = d;
-            fe_store_lane(&pre[c], run);
-            inc |= bit;
+            ba_join<FP, RF>(&pts[v & 0x7fffffffu], (v >> 31) != 0, c, bit, empty, inc, dbl, run, ax,
+                            ay, pre);
         }
-        if (inc == 0)
-            continue;
-        fe<RF> inv;
-        fe_inv_fast(inv, run);
-        while (inc) {
-            const int j = 63 - __clzll((long long)inc);
-            inc &= ~((mask_t)1 << j);
-            const uint32_t c = (uint32_t)j * T + t;
-            fe<RF> x1, y1, x2, d, num, ij, lam, x3;
-            fe_load_lane(x1, &ax[c]);
-            fe_load_lane(y1, &ay[c]);
-            if ((dbl >> j) & 1) {
-                x2 = x1;
-                fe_dbl(d, y1);
-                num = fe_sqr_call<RF, true>(x1);
-                fe_dbl(x3, num);
-                fe_add(num, num, x3); /* 3·x1² */
-            } else {
-                const uint32_t v = tvals[(size_t)r * nchunks + c];
-                const ec_aff<FP> *p = &pts[v & 0x7fffffffu];
-                fe<RF> y2;
-                fe_load_lane(x2, &p->x);
-                fe_load_lane(y2, &p->y);
-                if (v >> 31)
-                    fe_neg(y2, y2);
-                fe_sub(d, x2, x1);
-                fe_sub(num, y2, y1);
-            }
-            if (inc) { /* the product of the joined streams below j */
-                const int jp = 63 - __clzll((long long)inc);
-                fe<RF> pj;
-                fe_load_lane(pj, &pre[(uint32_t)jp * T + t]);
-                fe_mul_madd(ij, inv, pj);
-                fe_mul_madd(inv, inv, d);
-            } else {
-                ij = inv;
-            }
-            fe_mul_madd(lam, num, ij);
-            aff_step(x1, y1, x2, lam);
-            fe_store_lane(&ax[c], x1);
-            fe_store_lane(&ay[c], y1);
-        }
+        if (inc != 0)
+            ba_walk_back<FP, RF>(inc, dbl, run, ax, ay, pre, t, T,
+                                 [&](uint32_t c, fe<RF> &x2, fe<RF> &y2) {
+                                     const uint32_t v = tvals[(size_t)r * nchunks + c];
+                                     const ec_aff<FP> *p = &pts[v & 0x7fffffffu];
+                                     fe_load_lane(x2, &p->x);
+                                     fe_load_lane(y2, &p->y);
+                                     if (v >> 31)
+                                         fe_neg(y2, y2);
+                                 });
     }
 }
 
