@@ -189,107 +189,136 @@ __global__ void __launch_bounds__(128)
     xyzz_store(&part[t], acc);
 }
 
-/* The ones summed by batch-affine additions (G1; see msm_acc_ba_kern for the round): thread t of
- * T has K streams c = j·T + t, each an affine accumulator ax[c], ay[c] (a bit of `empty` when it
- * holds no point) and running product pre[c]. Round r gives stream c the point of ones[r·S + c]
+/* One batch-affine round (msm_ones_ba_kern, msm_acc_ba_kern): K streams a thread, stream j of
+ * thread t at c = j·T + t with an affine accumulator ax[c], ay[c] (its bit of `empty` set when it
+ * holds no point) and the running product pre[c], in device memory so that a warp's accesses are
+ * coalesced. ba_join is the forward step of one stream: its point (y negated when neg) is skipped
+ * if it is the infinity base (0, 0), starts an empty accumulator, empties an opposite one (their
+ * sum is infinity), or joins the round's batch (bit in inc) with the denominator x2 - x1, or
+ * 2·y1 when the point equals the accumulator (a tangent, bit in dbl: numerator 3·x1², so a
+ * doubling costs one more squaring and nothing else); run is the product of the joined
+ * denominators so far, stored in pre[c]. y2 is gathered only where it is needed; a joining
+ * point's y is gathered once, on the way back. y1 = 0 cannot occur: a point of prime order has
+ * no y = 0. */
+typedef unsigned long long ba_mask;
+template <class FP, class RF>
+static __device__ __forceinline__ void
+ba_join(const ec_aff<FP> *p, bool neg, uint32_t c, ba_mask bit, ba_mask &empty, ba_mask &inc,
+        ba_mask &dbl, fe<RF> &run, fe<FP> *ax, fe<FP> *ay, fe<FP> *pre) {
+    fe<RF> x2, y2, d, x1;
+    fe_load_lane(x2, &p->x);
+    if (fe_is_zero(x2)) {
+        fe_load_lane(y2, &p->y);
+        if (fe_is_zero(y2))
+            return;
+    }
+    if (empty & bit) {
+        fe_load_lane(y2, &p->y);
+        if (neg)
+            fe_neg(y2, y2);
+        fe_store_lane(&ax[c], x2);
+        fe_store_lane(&ay[c], y2);
+        empty &= ~bit;
+        return;
+    }
+    fe_load_lane(x1, &ax[c]);
+    fe_sub(d, x2, x1);
+    if (fe_is_zero(d)) {
+        fe<RF> y1;
+        fe_load_lane(y2, &p->y);
+        if (neg)
+            fe_neg(y2, y2);
+        fe_load_lane(y1, &ay[c]);
+        if (!fe_eq(y1, y2)) {
+            empty |= bit; /* the point is -acc */
+            return;
+        }
+        fe_dbl(d, y1);
+        dbl |= bit;
+    }
+    if (inc)
+        fe_mul_madd(run, run, d);
+    else
+        run = d;
+    fe_store_lane(&pre[c], run);
+    inc |= bit;
+}
+/* The round's walk back: one fe_inv_fast of run (the product of every joined denominator), then
+ * from the last joined stream down: λ = numerator · (its inverse), x3 = λ² - x1 - x2,
+ * y3 = λ(x1 - x3) - y1 into ax, ay. point_of(c, x2, y2) gathers stream c's point again (not kept:
+ * K points more a thread). */
+template <class FP, class RF, class PointOf>
+static __device__ __forceinline__ void ba_walk_back(ba_mask inc, ba_mask dbl, const fe<RF> &run,
+                                                    fe<FP> *ax, fe<FP> *ay, const fe<FP> *pre,
+                                                    uint32_t t, uint32_t T, PointOf point_of) {
+    fe<RF> inv;
+    fe_inv_fast(inv, run);
+    while (inc) {
+        const int j = 63 - __clzll((long long)inc);
+        inc &= ~((ba_mask)1 << j);
+        const uint32_t c = (uint32_t)j * T + t;
+        fe<RF> x1, y1, x2, d, num, ij, lam, x3;
+        fe_load_lane(x1, &ax[c]);
+        fe_load_lane(y1, &ay[c]);
+        if ((dbl >> j) & 1) {
+            x2 = x1;
+            fe_dbl(d, y1);
+            num = fe_sqr_call<RF, true>(x1);
+            fe_dbl(x3, num);
+            fe_add(num, num, x3); /* 3·x1² */
+        } else {
+            fe<RF> y2;
+            point_of(c, x2, y2);
+            fe_sub(d, x2, x1);
+            fe_sub(num, y2, y1);
+        }
+        if (inc) { /* the product of the joined streams below j */
+            const int jp = 63 - __clzll((long long)inc);
+            fe<RF> pj;
+            fe_load_lane(pj, &pre[(uint32_t)jp * T + t]);
+            fe_mul_madd(ij, inv, pj);
+            fe_mul_madd(inv, inv, d);
+        } else {
+            ij = inv;
+        }
+        fe_mul_madd(lam, num, ij);
+        aff_step(x1, y1, x2, lam);
+        fe_store_lane(&ax[c], x1);
+        fe_store_lane(&ay[c], y1);
+    }
+}
+
+/* The ones summed by batch-affine additions (G1): K streams for each of T threads, with the
+ * state and rounds of ba_join / ba_walk_back. Round r gives stream c the point of ones[r·S + c]
  * (S = K·T streams: the order of a sum does not matter), so a warp's loads of the list are
- * coalesced and its points (the list is nearly increasing) share lines. The additions of a round
- * share one inversion; an equal point joins as a tangent, an opposite one empties the stream.
- * At the end a thread sums its streams into part[t] with mixed additions. */
+ * coalesced and its points (the list is nearly increasing) share lines. At the end a thread sums
+ * its streams into part[t] with mixed additions. */
 template <class FP, int K>
 __global__ void __launch_bounds__(128, 4)
     msm_ones_ba_kern(ec_xyzz<FP> *part, fe<FP> *ax, fe<FP> *ay, fe<FP> *pre, const uint32_t *ones,
                      const uint32_t *cnt, const ec_aff<FP> *pts, uint32_t nthreads) {
     static_assert(K >= 1 && K <= 64, "a stream is a bit of a 64-bit mask");
-    typedef unsigned long long mask_t;
     const uint32_t t = blockIdx.x * blockDim.x + threadIdx.x, T = nthreads;
     if (t >= T)
         return;
     const size_t n1 = *cnt, S = (size_t)K * T;
-    mask_t empty = ~(mask_t)0;
+    ba_mask empty = ~(ba_mask)0;
     for (size_t base = 0; base < n1; base += S) {
-        mask_t inc = 0, dbl = 0; /* the streams in this round's batch; those doubling */
+        ba_mask inc = 0, dbl = 0; /* the streams in this round's batch; those doubling */
         fe<FP> run;
         fe_zero(run);
-        for (uint32_t j = 0; j < K; j++) {
+        for (uint32_t j = 0; j < K && base + j * T + t < n1; j++) {
             const uint32_t c = j * T + t;
-            const mask_t bit = (mask_t)1 << j;
-            if (base + c >= n1)
-                break;
-            const ec_aff<FP> *p = &pts[ones[base + c]];
-            fe<FP> x2, y2, x1, d;
-            fe_load_lane(x2, &p->x);
-            if (fe_is_zero(x2)) {
-                fe_load_lane(y2, &p->y);
-                if (fe_is_zero(y2))
-                    continue; /* the infinity base */
-            }
-            if (empty & bit) {
-                fe_load_lane(y2, &p->y);
-                fe_store_lane(&ax[c], x2);
-                fe_store_lane(&ay[c], y2);
-                empty &= ~bit;
-                continue;
-            }
-            fe_load_lane(x1, &ax[c]);
-            fe_sub(d, x2, x1);
-            if (fe_is_zero(d)) {
-                fe<FP> y1;
-                fe_load_lane(y2, &p->y);
-                fe_load_lane(y1, &ay[c]);
-                if (!fe_eq(y1, y2)) {
-                    empty |= bit; /* the point is -acc */
-                    continue;
-                }
-                fe_dbl(d, y1);
-                dbl |= bit;
-            }
-            if (inc)
-                fe_mul_madd(run, run, d);
-            else
-                run = d;
-            fe_store_lane(&pre[c], run);
-            inc |= bit;
+            ba_join<FP, FP>(&pts[ones[base + c]], false, c, (ba_mask)1 << j, empty, inc, dbl, run,
+                            ax, ay, pre);
         }
-        if (inc == 0)
-            continue;
-        fe<FP> inv;
-        fe_inv_fast(inv, run);
-        while (inc) {
-            const int j = 63 - __clzll((long long)inc);
-            inc &= ~((mask_t)1 << j);
-            const uint32_t c = (uint32_t)j * T + t;
-            fe<FP> x1, y1, x2, d, num, ij, lam, x3;
-            fe_load_lane(x1, &ax[c]);
-            fe_load_lane(y1, &ay[c]);
-            if ((dbl >> j) & 1) {
-                x2 = x1;
-                fe_dbl(d, y1);
-                num = fe_sqr_call<FP, true>(x1);
-                fe_dbl(x3, num);
-                fe_add(num, num, x3); /* 3·x1² */
-            } else {
-                const ec_aff<FP> *p = &pts[ones[base + c]];
-                fe<FP> y2;
-                fe_load_lane(x2, &p->x);
-                fe_load_lane(y2, &p->y);
-                fe_sub(d, x2, x1);
-                fe_sub(num, y2, y1);
-            }
-            if (inc) { /* the product of the joined streams below j */
-                const int jp = 63 - __clzll((long long)inc);
-                fe<FP> pj;
-                fe_load_lane(pj, &pre[(uint32_t)jp * T + t]);
-                fe_mul_madd(ij, inv, pj);
-                fe_mul_madd(inv, inv, d);
-            } else {
-                ij = inv;
-            }
-            fe_mul_madd(lam, num, ij);
-            aff_step(x1, y1, x2, lam);
-            fe_store_lane(&ax[c], x1);
-            fe_store_lane(&ay[c], y1);
-        }
+        if (inc != 0)
+            ba_walk_back<FP, FP>(inc, dbl, run, ax, ay, pre, t, T,
+                                 [&](uint32_t c, fe<FP> &x2, fe<FP> &y2) {
+                                     const ec_aff<FP> *p = &pts[ones[base + c]];
+                                     fe_load_lane(x2, &p->x);
+                                     fe_load_lane(y2, &p->y);
+                                 });
     }
     ec_xyzz<FP> acc;
     xyzz_set_inf(acc);
@@ -325,10 +354,11 @@ static __host__ __device__ __forceinline__ uint32_t win_base(win_tab t, unsigned
 /* Digits of windows w0 .. w0+g-1 of scalar j (scalars[idx[j]] when idx is given). NEG: a scalar
  * s > r/2 is replaced by r - s with every digit's sign flipped ((r - s)·(-P) = s·P in the group
  * of order r), so the recoding needs one bit less. */
+#define DIGITS_THREADS 256 /* the block of msm_digits_kern */
 template <class FR>
-__global__ void msm_digits_kern(uint32_t *keys, uint32_t *vals, const fe<FR> *scalars,
-                                const uint32_t *idx, size_t n, win_tab wt, unsigned w0,
-                                unsigned g) {
+__global__ void __launch_bounds__(DIGITS_THREADS)
+    msm_digits_kern(uint32_t *keys, uint32_t *vals, const fe<FR> *scalars, const uint32_t *idx,
+                    size_t n, win_tab wt, unsigned w0, unsigned g) {
     size_t j = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (j >= n)
         return;
@@ -354,16 +384,18 @@ __global__ void msm_digits_kern(uint32_t *keys, uint32_t *vals, const fe<FR> *sc
         }
     }
     const uint32_t gbase = win_base(wt, w0), sentinel = win_base(wt, w0 + g) - gbase;
+    /* the limbs in shared memory (a column a thread), so that a window's two words are two
+     * loads at a computed index rather than a select over every limb */
+    __shared__ uint32_t limbs[FR::N + 1][DIGITS_THREADS];
+#pragma unroll
+    for (int k = 0; k < FR::N; k++)
+        limbs[k][threadIdx.x] = s.l[k];
+    limbs[FR::N][threadIdx.x] = 0;
     uint32_t carry = 0;
     for (unsigned w = 0; w < w0 + g; w++) {
         unsigned c = win_bits(wt, w), off = win_off(wt, w), limb = off >> 5, sh = off & 31;
         const uint32_t half = 1u << (c - 1), mask = (1u << c) - 1;
-        uint32_t lo = 0, hi = 0;
-#pragma unroll
-        for (int k = 0; k < FR::N; k++) {
-            lo = (k == (int)limb) ? s.l[k] : lo;
-            hi = (k == (int)limb + 1) ? s.l[k] : hi;
-        }
+        const uint32_t lo = limbs[limb][threadIdx.x], hi = limbs[limb + 1][threadIdx.x];
         uint32_t raw = (lo >> sh) | (sh ? (hi << (32 - sh)) : 0);
         uint32_t d = (raw & mask) + carry;
         uint32_t neg = 0, mag = d;
@@ -389,6 +421,18 @@ static __global__ void msm_bounds_kern(uint32_t *start, const uint32_t *keys, si
     if (b > nb)
         return;
     start[b] = (uint32_t)lower_bound_u32(keys, total, b);
+}
+
+/* *mx = the longest bucket run, the largest start[b + 1] - start[b] over b < nb (0 before): the
+ * combine step needs its long-run tree only where a run spans more than COMBINE_SERIAL chunks. */
+static __global__ void msm_maxrun_kern(uint32_t *mx, const uint32_t *start, uint32_t nb) {
+    uint32_t b = blockIdx.x * blockDim.x + threadIdx.x, r = 0;
+    if (b < nb)
+        r = start[b + 1] - start[b];
+    for (unsigned off = 16; off >= 1; off /= 2)
+        r = max(r, __shfl_down_sync(0xffffffffu, r, off));
+    if ((threadIdx.x & 31) == 0 && r != 0)
+        atomicMax(mx, r);
 }
 
 /* Chunk t of the sorted pairs (see the file comment, step 3), accumulated in the register field
@@ -445,20 +489,10 @@ __global__ void __launch_bounds__(128, fe_lanes<RF>::value > 1 ? 1 : 4)
 
 /* Batch-affine accumulation (cz_tuning.gpu_msm_accumulation; see the file comment, step 3): K
  * streams a thread (for G2 a lane pair, gpu_fp2_split.cuh, whose fe_eq and fe_inv_fast are the
- * pair's), logical chunk c = j·T + t for stream j of thread t (T threads), each with an affine
- * accumulator ax[c], ay[c] (a bit of `empty` when it holds no point) and the running product
- * pre[c], in device memory at [j·T + t] so that a warp's accesses are coalesced. Round r takes pair
- * c·len + r of every stream (from the transposed copy, at [r·nchunks + c]): a bucket change flushes
- * the accumulator (as XYZZ with ZZ = ZZZ = 1, or infinity) through acc_flush, the rules of
- * msm_acc_kern's chunks; an empty accumulator takes the point; otherwise the addition joins the
- * round's batch with the denominator x2 - x1, or 2·y1 when the point equals the accumulator (the
- * tangent: numerator 3·x1², so a doubling costs one more squaring and nothing else), and a point
- * opposite to the accumulator empties it (their sum is infinity) without joining. The infinity base
- * (0, 0) is skipped as in msm_acc_kern. y1 = 0 cannot occur: a point of prime order r has no y = 0.
- * One fe_inv_fast of the product of the batch's denominators a round, then the walk back from the
- * last joined stream: λ = numerator · (its inverse), x3 = λ² - x1 - x2, y3 = λ(x1 - x3) - y1. A
- * joined stream's point is gathered again on the way back (not kept: K points more a thread); the
- * forward pass reads only its x. */
+ * pair's), logical chunk c = j·T + t for stream j of thread t (T threads), with the state and
+ * rounds of ba_join / ba_walk_back. Round r takes pair c·len + r of every stream (from the
+ * transposed copy, at [r·nchunks + c]): a bucket change first flushes the accumulator (as XYZZ
+ * with ZZ = ZZZ = 1, or infinity) through acc_flush, the rules of msm_acc_kern's chunks. */
 #define BA_STREAMS 32 /* K: streams a thread */
 /* K where the memory allows it and the buckets are full: twice the streams halve the inversions
  * an addition for twice the streams' state and partial sums (about 2.3 GB for BLS12-381 against
@@ -520,16 +554,15 @@ __global__ void __launch_bounds__(128, fe_lanes<RF>::value > 1 ? BA_G2_BLOCKS : 
                     const uint32_t *tvals, const ec_aff<FP> *pts, uint32_t nb, uint32_t len,
                     uint32_t nchunks, uint32_t nthreads) {
     static_assert(K >= 1 && K <= 64, "a stream is a bit of a 64-bit mask");
-    typedef unsigned long long mask_t;
     const uint32_t t = (blockIdx.x * blockDim.x + threadIdx.x) / fe_lanes<RF>::value, T = nthreads;
     if (t >= T)
         return;
     const uint32_t nvalid = start[nb];
-    mask_t empty = ~(mask_t)0;
+    ba_mask empty = ~(ba_mask)0;
     for (uint32_t j = 0; j < K && j * T + t < nchunks; j++)
         owner[j * T + t] = NO_OWNER;
     for (uint32_t r = 0; r <= len; r++) {
-        mask_t inc = 0, dbl = 0; /* the streams in this round's batch; those doubling */
+        ba_mask inc = 0, dbl = 0; /* the streams in this round's batch; those doubling */
         fe<RF> run;
         fe_zero(run);
         for (uint32_t j = 0; j < K; j++) {
@@ -537,7 +570,7 @@ __global__ void __launch_bounds__(128, fe_lanes<RF>::value > 1 ? BA_G2_BLOCKS : 
             if (c >= nchunks)
                 break;
             const uint32_t lo = c * len, hi = nvalid - lo > len ? lo + len : nvalid, k = lo + r;
-            const mask_t bit = (mask_t)1 << j;
+            const ba_mask bit = (ba_mask)1 << j;
             if (k > hi)
                 continue;
             if (r > 0) {
@@ -559,105 +592,50 @@ __global__ void __launch_bounds__(128, fe_lanes<RF>::value > 1 ? BA_G2_BLOCKS : 
             if (k == hi)
                 continue;
             const uint32_t v = tvals[(size_t)r * nchunks + c];
-            const ec_aff<FP> *p = &pts[v & 0x7fffffffu];
-            /* y2 is gathered only where it is used here (the point is infinity or starts the
-             * accumulator, or x2 = x1): a joining point's y is gathered once, on the way back */
-            fe<RF> x2, y2, d, x1;
-            fe_load_lane(x2, &p->x);
-            if (fe_is_zero(x2)) {
-                fe_load_lane(y2, &p->y);
-                if (fe_is_zero(y2))
-                    continue;
-            }
-            if (empty & bit) {
-                fe_load_lane(y2, &p->y);
-                if (v >> 31)
-                    fe_neg(y2, y2);
-                fe_store_lane(&ax[c], x2);
-                fe_store_lane(&ay[c], y2);
-                empty &= ~bit;
-                continue;
-            }
-            fe_load_lane(x1, &ax[c]);
-            fe_sub(d, x2, x1);
-            if (fe_is_zero(d)) {
-                fe<RF> y1;
-                fe_load_lane(y2, &p->y);
-                if (v >> 31)
-                    fe_neg(y2, y2);
-                fe_load_lane(y1, &ay[c]);
-                if (!fe_eq(y1, y2)) {
-                    empty |= bit; /* the point is -acc */
-                    continue;
-                }
-                fe_dbl(d, y1);
-                dbl |= bit;
-            }
-            if (inc)
-                fe_mul_madd(run, run, d);
-            else
-                run = d;
-            fe_store_lane(&pre[c], run);
-            inc |= bit;
+            ba_join<FP, RF>(&pts[v & 0x7fffffffu], (v >> 31) != 0, c, bit, empty, inc, dbl, run, ax,
+                            ay, pre);
         }
-        if (inc == 0)
-            continue;
-        fe<RF> inv;
-        fe_inv_fast(inv, run);
-        while (inc) {
-            const int j = 63 - __clzll((long long)inc);
-            inc &= ~((mask_t)1 << j);
-            const uint32_t c = (uint32_t)j * T + t;
-            fe<RF> x1, y1, x2, d, num, ij, lam, x3;
-            fe_load_lane(x1, &ax[c]);
-            fe_load_lane(y1, &ay[c]);
-            if ((dbl >> j) & 1) {
-                x2 = x1;
-                fe_dbl(d, y1);
-                num = fe_sqr_call<RF, true>(x1);
-                fe_dbl(x3, num);
-                fe_add(num, num, x3); /* 3·x1² */
-            } else {
-                const uint32_t v = tvals[(size_t)r * nchunks + c];
-                const ec_aff<FP> *p = &pts[v & 0x7fffffffu];
-                fe<RF> y2;
-                fe_load_lane(x2, &p->x);
-                fe_load_lane(y2, &p->y);
-                if (v >> 31)
-                    fe_neg(y2, y2);
-                fe_sub(d, x2, x1);
-                fe_sub(num, y2, y1);
-            }
-            if (inc) { /* the product of the joined streams below j */
-                const int jp = 63 - __clzll((long long)inc);
-                fe<RF> pj;
-                fe_load_lane(pj, &pre[(uint32_t)jp * T + t]);
-                fe_mul_madd(ij, inv, pj);
-                fe_mul_madd(inv, inv, d);
-            } else {
-                ij = inv;
-            }
-            fe_mul_madd(lam, num, ij);
-            aff_step(x1, y1, x2, lam);
-            fe_store_lane(&ax[c], x1);
-            fe_store_lane(&ay[c], y1);
-        }
+        if (inc != 0)
+            ba_walk_back<FP, RF>(inc, dbl, run, ax, ay, pre, t, T,
+                                 [&](uint32_t c, fe<RF> &x2, fe<RF> &y2) {
+                                     const uint32_t v = tvals[(size_t)r * nchunks + c];
+                                     const ec_aff<FP> *p = &pts[v & 0x7fffffffu];
+                                     fe_load_lane(x2, &p->x);
+                                     fe_load_lane(y2, &p->y);
+                                     if (v >> 31)
+                                         fe_neg(y2, y2);
+                                 });
     }
 }
 
 /* An out-of-line xyzz_add for kernels that call it from several places (inlining every copy of
  * the 12-limb formula would spill); G2's xyzz_add is out of line already (gpu_curve.cuh), so it
- * is called directly rather than through a second out-of-line wrapper. */
-template <class FP>
+ * is called directly rather than through a second out-of-line wrapper. FLUSHED: b is often
+ * affine, ZZ = ZZZ = 1 (a partial sum the batch-affine accumulation flushed: all of them), and
+ * then added by a mixed addition (8M + 2S against add-2008-s's 12M + 2S); G1 only, G2's
+ * accumulations flush XYZZ. Not for the reduction's buckets: about half of them were combined
+ * (XYZZ), and a warp running both formulas made the reduction of a 2^27 MSM take 92 ms instead
+ * of 28 (H100). */
+template <class FP, bool FLUSHED>
 static __device__ __noinline__ void xyzz_add_noinl(ec_xyzz<FP> &acc, const ec_xyzz<FP> &b) {
+    if constexpr (FLUSHED) {
+        bool one = true;
+#pragma unroll
+        for (int k = 0; k < FP::N; k++)
+            one = one && b.zz.l[k] == FP::one(k);
+        if (one) {
+            xyzz_add_affine_inl<FP, true>(acc, b.x, b.y, false);
+            return;
+        }
+    }
     xyzz_add(acc, b);
 }
-template <class FP>
+template <class FP, bool FLUSHED = false>
 static __device__ __forceinline__ void xyzz_add_call(ec_xyzz<FP> &acc, const ec_xyzz<FP> &b) {
     if constexpr (fe_outline<FP>::value)
         xyzz_add(acc, b);
     else
-        xyzz_add_noinl(acc, b);
+        xyzz_add_noinl<FP, FLUSHED>(acc, b);
 }
 
 #define COMBINE_SERIAL 32u  /* runs of at most this many head partials are summed by one thread */
@@ -727,7 +705,7 @@ __global__ void __launch_bounds__(128)
     xyzz_load(acc, &part[2 * (size_t)t + 1]);
     for (uint32_t c = t + 1; c <= last; c++) {
         xyzz_load(o, &part[2 * (size_t)c]);
-        xyzz_add_call(acc, o);
+        xyzz_add_call<FP, true>(acc, o);
     }
     xyzz_store(&buckets[key], acc);
 }
@@ -852,7 +830,7 @@ static unsigned ceil_log2(size_t n) {
 
 /* Window width for n scalars (measured on the H200 for each size, see docs/gpu.md), unless the
  * tuning overrides it. */
-static unsigned window_bits(size_t n, const cz_tuning &tu) {
+static unsigned window_bits(size_t n, int group, const cz_tuning &tu) {
     unsigned lg = ceil_log2(n);
     if (tu.gpu_msm_window_bits != 0)
         return tu.gpu_msm_window_bits;
@@ -860,6 +838,11 @@ static unsigned window_bits(size_t n, const cz_tuning &tu) {
         return 4;
     if (lg <= 20)
         return lg - 4;
+    /* G2 at 2^21 (the full-width scalars of a PoRep partition's B: 1.6 M): 15 bits, 63.3 ms
+     * against 69.4 for 17 at 2^21 uniform BLS12-381 on an H100, where the reduction's G2
+     * additions (a thread each, not a lane pair) weigh more against the accumulation's */
+    if (group == 2 && lg == 21)
+        return 15;
     return lg >= 26 ? 22 : lg >= 25 ? 20 : lg >= 23 ? 19 : 17;
 }
 
@@ -867,9 +850,9 @@ static unsigned window_bits(size_t n, const cz_tuning &tu) {
  * when set, else ceil(tbits / c) for the width c above; then balanced widths c' = tbits / W and
  * c' + 1 (the wider ones on top) that sum to tbits exactly, so no window is wider than c and the
  * top one is not mostly empty. */
-static win_tab win_layout(size_t n, unsigned tbits, const cz_tuning &tu) {
+static win_tab win_layout(size_t n, unsigned tbits, int group, const cz_tuning &tu) {
     win_tab t;
-    unsigned c = window_bits(n, tu);
+    unsigned c = window_bits(n, group, tu);
     t.nwin = tu.gpu_msm_windows != 0 ? tu.gpu_msm_windows : (tbits + c - 1) / c;
     t.c = tbits / t.nwin;
     t.nlow = t.nwin - (tbits - t.nwin * t.c);
@@ -922,8 +905,9 @@ static unsigned groups_that_fit(size_t n, unsigned g, size_t fixed) {
 /* The reduction's segments of a Pippenger run over n scalars: ls buckets each (a power of two
  * dividing every window), about reduce_segs threads in all; and the run's device bytes that do
  * not depend on how many windows a pass sorts: the buckets, the segments and window sums, the
- * partial sums, the bucket bounds and owners (for max(ACC_CHUNKS, ba_streams) chunks), and the
- * batch-affine accumulation's ba_streams accumulators and running products (0: madd). */
+ * partial sums, the bucket bounds (and the longest run) and owners (for max(ACC_CHUNKS,
+ * ba_streams) chunks), and the batch-affine accumulation's ba_streams accumulators and running
+ * products (0: madd). */
 template <class H>
 static size_t pippenger_fixed(const win_tab &wt, size_t n, size_t ba_streams, uint32_t *ls_out,
                               uint32_t *nsegs_out) {
@@ -936,7 +920,7 @@ static size_t pippenger_fixed(const win_tab &wt, size_t n, size_t ba_streams, ui
     *ls_out = ls;
     *nsegs_out = nbt / ls;
     return ((size_t)nbt + 2 * chunks + 2 * (size_t)(nbt / ls) + wt.nwin) * sizeof(X) +
-           ((size_t)nbt + 1 + chunks) * 4 + ba_streams * 3 * sizeof(fe<typename H::fp>);
+           ((size_t)nbt + 2 + chunks) * 4 + ba_streams * 3 * sizeof(fe<typename H::fp>);
 }
 
 /* The least device memory an MSM of n scalars takes: one window a pass (with the madd
@@ -945,7 +929,7 @@ template <class H> static size_t msm_min_bytes(size_t n) {
     cz_tuning tu;
     uint32_t ls, nsegs;
     cz_tuning_get(&tu);
-    return pippenger_fixed<H>(win_layout(n, H::bits, tu), n, 0, &ls, &nsegs) + n * 16;
+    return pippenger_fixed<H>(win_layout(n, H::bits, H::group, tu), n, 0, &ls, &nsegs) + n * 16;
 }
 
 /* ret = Σ [s_idx[j]] P_idx[j] over j < n (idx NULL: the identity) by Pippenger. */
@@ -985,7 +969,7 @@ static int pippenger(typename H::jac *ret, const cz_gpu_bases *bh, const void *d
     if (n == 0)
         return CZ_OK;
     /* a scalar < 2^(T-1) has a T-bit signed recoding; with the r - s trick s < r/2 < 2^(bits-1) */
-    wt = win_layout(n, H::bits, tu);
+    wt = win_layout(n, H::bits, H::group, tu);
     nwin = wt.nwin;
     nbt = win_base(wt, nwin);
     if (n >= ((size_t)1 << 30))
@@ -1035,7 +1019,7 @@ static int pippenger(typename H::jac *ret, const cz_gpu_bases *bh, const void *d
         CZ_CUDA_TRY(cudaMallocAsync((void **)&keys[k], (n * g + slack) * 4, st));
         CZ_CUDA_TRY(cudaMallocAsync((void **)&vals[k], (n * g + slack) * 4, st));
     }
-    CZ_CUDA_TRY(cudaMallocAsync((void **)&start, ((size_t)nbt + 1) * 4, st));
+    CZ_CUDA_TRY(cudaMallocAsync((void **)&start, ((size_t)nbt + 2) * 4, st));
     CZ_CUDA_TRY(cudaMallocAsync((void **)&owner, chunks_max * 4, st));
     CZ_CUDA_TRY(cudaMallocAsync((void **)&part, 2 * chunks_max * sizeof(X), st));
     if (ba)
@@ -1052,11 +1036,13 @@ static int pippenger(typename H::jac *ret, const cz_gpu_bases *bh, const void *d
     for (unsigned w0 = 0; w0 < nwin; w0 += g) {
         unsigned gw = nwin - w0 < g ? nwin - w0 : g;
         uint32_t nb = win_base(wt, w0 + gw) - win_base(wt, w0), nvalid = 0, len, nchunks;
+        uint32_t counts[2] = {0, 0}; /* start[nb] (the pairs of non-zero digits), the longest run */
         size_t total = n * gw;
         unsigned key_bits = ceil_log2((size_t)nb + 1);
         X *bk = buckets + win_base(wt, w0);
-        msm_digits_kern<typename H::fr><<<cz__gpu_blocks(n, 256), 256, 0, st>>>(
-            keys[0], vals[0], (const fe<typename H::fr> *)d_s, idx, n, wt, w0, gw);
+        msm_digits_kern<typename H::fr>
+            <<<cz__gpu_blocks(n, DIGITS_THREADS), DIGITS_THREADS, 0, st>>>(
+                keys[0], vals[0], (const fe<typename H::fr> *)d_s, idx, n, wt, w0, gw);
         CZ_CUDA_LAUNCHED();
         prof_mark(pf, P_DIGITS);
         cub::DoubleBuffer<uint32_t> dk(keys[0], keys[1]), dv(vals[0], vals[1]);
@@ -1077,8 +1063,12 @@ static int pippenger(typename H::jac *ret, const cz_gpu_bases *bh, const void *d
         msm_bounds_kern<<<cz__gpu_blocks((size_t)nb + 1, 256), 256, 0, st>>>(start, dk.Current(),
                                                                              total, nb);
         CZ_CUDA_LAUNCHED();
-        CZ_CUDA_TRY(cudaMemcpyAsync(&nvalid, start + nb, 4, cudaMemcpyDeviceToHost, st));
+        CZ_CUDA_TRY(cudaMemsetAsync(start + nb + 1, 0, 4, st));
+        msm_maxrun_kern<<<cz__gpu_blocks(nb, 256), 256, 0, st>>>(start + nb + 1, start, nb);
+        CZ_CUDA_LAUNCHED();
+        CZ_CUDA_TRY(cudaMemcpyAsync(counts, start + nb, 8, cudaMemcpyDeviceToHost, st));
         CZ_CUDA_TRY(cudaStreamSynchronize(st));
+        nvalid = counts[0];
         prof_mark(pf, P_BOUNDS);
         if (nvalid == 0)
             continue;
@@ -1129,8 +1119,12 @@ static int pippenger(typename H::jac *ret, const cz_gpu_bases *bh, const void *d
         plen = len;
         prof_mark(pf, P_ACC);
         /* levels 0, 1, 2 of the long-run tree: 512^3 = 2^27 chunks, more than either
-         * accumulation makes (the batch-affine one: ba_k x the resident threads) */
-        for (uint32_t stride = 1; stride < ACC_CHUNKS; stride *= COMBINE_GROUP) {
+         * accumulation makes (the batch-affine one: ba_k x the resident threads); none where
+         * no run of counts[1] pairs reaches past COMBINE_SERIAL chunks after its first (a
+         * run of R pairs spans at most (R - 1) / len + 1 chunks after that one) */
+        for (uint32_t stride = 1;
+             (size_t)counts[1] > (size_t)(COMBINE_SERIAL - 1) * len && stride < ACC_CHUNKS;
+             stride *= COMBINE_GROUP) {
             msm_combine_tree_kern<FP><<<cz__gpu_blocks((size_t)nchunks, 128), 128, 0, st>>>(
                 part, start, dk.Current(), len, nchunks, stride);
             CZ_CUDA_LAUNCHED();
