@@ -354,10 +354,11 @@ static __host__ __device__ __forceinline__ uint32_t win_base(win_tab t, unsigned
 /* Digits of windows w0 .. w0+g-1 of scalar j (scalars[idx[j]] when idx is given). NEG: a scalar
  * s > r/2 is replaced by r - s with every digit's sign flipped ((r - s)·(-P) = s·P in the group
  * of order r), so the recoding needs one bit less. */
+#define DIGITS_THREADS 256 /* the block of msm_digits_kern */
 template <class FR>
-__global__ void msm_digits_kern(uint32_t *keys, uint32_t *vals, const fe<FR> *scalars,
-                                const uint32_t *idx, size_t n, win_tab wt, unsigned w0,
-                                unsigned g) {
+__global__ void __launch_bounds__(DIGITS_THREADS)
+    msm_digits_kern(uint32_t *keys, uint32_t *vals, const fe<FR> *scalars, const uint32_t *idx,
+                    size_t n, win_tab wt, unsigned w0, unsigned g) {
     size_t j = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (j >= n)
         return;
@@ -383,16 +384,18 @@ __global__ void msm_digits_kern(uint32_t *keys, uint32_t *vals, const fe<FR> *sc
         }
     }
     const uint32_t gbase = win_base(wt, w0), sentinel = win_base(wt, w0 + g) - gbase;
+    /* the limbs in shared memory (a column a thread), so that a window's two words are two
+     * loads at a computed index rather than a select over every limb */
+    __shared__ uint32_t limbs[FR::N + 1][DIGITS_THREADS];
+#pragma unroll
+    for (int k = 0; k < FR::N; k++)
+        limbs[k][threadIdx.x] = s.l[k];
+    limbs[FR::N][threadIdx.x] = 0;
     uint32_t carry = 0;
     for (unsigned w = 0; w < w0 + g; w++) {
         unsigned c = win_bits(wt, w), off = win_off(wt, w), limb = off >> 5, sh = off & 31;
         const uint32_t half = 1u << (c - 1), mask = (1u << c) - 1;
-        uint32_t lo = 0, hi = 0;
-#pragma unroll
-        for (int k = 0; k < FR::N; k++) {
-            lo = (k == (int)limb) ? s.l[k] : lo;
-            hi = (k == (int)limb + 1) ? s.l[k] : hi;
-        }
+        const uint32_t lo = limbs[limb][threadIdx.x], hi = limbs[limb + 1][threadIdx.x];
         uint32_t raw = (lo >> sh) | (sh ? (hi << (32 - sh)) : 0);
         uint32_t d = (raw & mask) + carry;
         uint32_t neg = 0, mag = d;
@@ -418,6 +421,18 @@ static __global__ void msm_bounds_kern(uint32_t *start, const uint32_t *keys, si
     if (b > nb)
         return;
     start[b] = (uint32_t)lower_bound_u32(keys, total, b);
+}
+
+/* *mx = the longest bucket run, the largest start[b + 1] - start[b] over b < nb (0 before): the
+ * combine step needs its long-run tree only where a run spans more than COMBINE_SERIAL chunks. */
+static __global__ void msm_maxrun_kern(uint32_t *mx, const uint32_t *start, uint32_t nb) {
+    uint32_t b = blockIdx.x * blockDim.x + threadIdx.x, r = 0;
+    if (b < nb)
+        r = start[b + 1] - start[b];
+    for (unsigned off = 16; off >= 1; off /= 2)
+        r = max(r, __shfl_down_sync(0xffffffffu, r, off));
+    if ((threadIdx.x & 31) == 0 && r != 0)
+        atomicMax(mx, r);
 }
 
 /* Chunk t of the sorted pairs (see the file comment, step 3), accumulated in the register field
@@ -595,17 +610,32 @@ __global__ void __launch_bounds__(128, fe_lanes<RF>::value > 1 ? BA_G2_BLOCKS : 
 
 /* An out-of-line xyzz_add for kernels that call it from several places (inlining every copy of
  * the 12-limb formula would spill); G2's xyzz_add is out of line already (gpu_curve.cuh), so it
- * is called directly rather than through a second out-of-line wrapper. */
-template <class FP>
+ * is called directly rather than through a second out-of-line wrapper. FLUSHED: b is often
+ * affine, ZZ = ZZZ = 1 (a partial sum the batch-affine accumulation flushed: all of them), and
+ * then added by a mixed addition (8M + 2S against add-2008-s's 12M + 2S); G1 only, G2's
+ * accumulations flush XYZZ. Not for the reduction's buckets: about half of them were combined
+ * (XYZZ), and a warp running both formulas made the reduction of a 2^27 MSM take 92 ms instead
+ * of 28 (H100). */
+template <class FP, bool FLUSHED>
 static __device__ __noinline__ void xyzz_add_noinl(ec_xyzz<FP> &acc, const ec_xyzz<FP> &b) {
+    if constexpr (FLUSHED) {
+        bool one = true;
+#pragma unroll
+        for (int k = 0; k < FP::N; k++)
+            one = one && b.zz.l[k] == FP::one(k);
+        if (one) {
+            xyzz_add_affine_inl<FP, true>(acc, b.x, b.y, false);
+            return;
+        }
+    }
     xyzz_add(acc, b);
 }
-template <class FP>
+template <class FP, bool FLUSHED = false>
 static __device__ __forceinline__ void xyzz_add_call(ec_xyzz<FP> &acc, const ec_xyzz<FP> &b) {
     if constexpr (fe_outline<FP>::value)
         xyzz_add(acc, b);
     else
-        xyzz_add_noinl(acc, b);
+        xyzz_add_noinl<FP, FLUSHED>(acc, b);
 }
 
 #define COMBINE_SERIAL 32u  /* runs of at most this many head partials are summed by one thread */
@@ -675,7 +705,7 @@ __global__ void __launch_bounds__(128)
     xyzz_load(acc, &part[2 * (size_t)t + 1]);
     for (uint32_t c = t + 1; c <= last; c++) {
         xyzz_load(o, &part[2 * (size_t)c]);
-        xyzz_add_call(acc, o);
+        xyzz_add_call<FP, true>(acc, o);
     }
     xyzz_store(&buckets[key], acc);
 }
@@ -800,7 +830,7 @@ static unsigned ceil_log2(size_t n) {
 
 /* Window width for n scalars (measured on the H200 for each size, see docs/gpu.md), unless the
  * tuning overrides it. */
-static unsigned window_bits(size_t n, const cz_tuning &tu) {
+static unsigned window_bits(size_t n, int group, const cz_tuning &tu) {
     unsigned lg = ceil_log2(n);
     if (tu.gpu_msm_window_bits != 0)
         return tu.gpu_msm_window_bits;
@@ -808,6 +838,11 @@ static unsigned window_bits(size_t n, const cz_tuning &tu) {
         return 4;
     if (lg <= 20)
         return lg - 4;
+    /* G2 at 2^21 (the full-width scalars of a PoRep partition's B: 1.6 M): 15 bits, 63.3 ms
+     * against 69.4 for 17 at 2^21 uniform BLS12-381 on an H100, where the reduction's G2
+     * additions (a thread each, not a lane pair) weigh more against the accumulation's */
+    if (group == 2 && lg == 21)
+        return 15;
     return lg >= 26 ? 22 : lg >= 25 ? 20 : lg >= 23 ? 19 : 17;
 }
 
@@ -815,9 +850,9 @@ static unsigned window_bits(size_t n, const cz_tuning &tu) {
  * when set, else ceil(tbits / c) for the width c above; then balanced widths c' = tbits / W and
  * c' + 1 (the wider ones on top) that sum to tbits exactly, so no window is wider than c and the
  * top one is not mostly empty. */
-static win_tab win_layout(size_t n, unsigned tbits, const cz_tuning &tu) {
+static win_tab win_layout(size_t n, unsigned tbits, int group, const cz_tuning &tu) {
     win_tab t;
-    unsigned c = window_bits(n, tu);
+    unsigned c = window_bits(n, group, tu);
     t.nwin = tu.gpu_msm_windows != 0 ? tu.gpu_msm_windows : (tbits + c - 1) / c;
     t.c = tbits / t.nwin;
     t.nlow = t.nwin - (tbits - t.nwin * t.c);
@@ -870,8 +905,9 @@ static unsigned groups_that_fit(size_t n, unsigned g, size_t fixed) {
 /* The reduction's segments of a Pippenger run over n scalars: ls buckets each (a power of two
  * dividing every window), about reduce_segs threads in all; and the run's device bytes that do
  * not depend on how many windows a pass sorts: the buckets, the segments and window sums, the
- * partial sums, the bucket bounds and owners (for max(ACC_CHUNKS, ba_streams) chunks), and the
- * batch-affine accumulation's ba_streams accumulators and running products (0: madd). */
+ * partial sums, the bucket bounds (and the longest run) and owners (for max(ACC_CHUNKS,
+ * ba_streams) chunks), and the batch-affine accumulation's ba_streams accumulators and running
+ * products (0: madd). */
 template <class H>
 static size_t pippenger_fixed(const win_tab &wt, size_t n, size_t ba_streams, uint32_t *ls_out,
                               uint32_t *nsegs_out) {
@@ -884,7 +920,7 @@ static size_t pippenger_fixed(const win_tab &wt, size_t n, size_t ba_streams, ui
     *ls_out = ls;
     *nsegs_out = nbt / ls;
     return ((size_t)nbt + 2 * chunks + 2 * (size_t)(nbt / ls) + wt.nwin) * sizeof(X) +
-           ((size_t)nbt + 1 + chunks) * 4 + ba_streams * 3 * sizeof(fe<typename H::fp>);
+           ((size_t)nbt + 2 + chunks) * 4 + ba_streams * 3 * sizeof(fe<typename H::fp>);
 }
 
 /* The least device memory an MSM of n scalars takes: one window a pass (with the madd
@@ -893,7 +929,7 @@ template <class H> static size_t msm_min_bytes(size_t n) {
     cz_tuning tu;
     uint32_t ls, nsegs;
     cz_tuning_get(&tu);
-    return pippenger_fixed<H>(win_layout(n, H::bits, tu), n, 0, &ls, &nsegs) + n * 16;
+    return pippenger_fixed<H>(win_layout(n, H::bits, H::group, tu), n, 0, &ls, &nsegs) + n * 16;
 }
 
 /* ret = Σ [s_idx[j]] P_idx[j] over j < n (idx NULL: the identity) by Pippenger. */
@@ -933,7 +969,7 @@ static int pippenger(typename H::jac *ret, const cz_gpu_bases *bh, const void *d
     if (n == 0)
         return CZ_OK;
     /* a scalar < 2^(T-1) has a T-bit signed recoding; with the r - s trick s < r/2 < 2^(bits-1) */
-    wt = win_layout(n, H::bits, tu);
+    wt = win_layout(n, H::bits, H::group, tu);
     nwin = wt.nwin;
     nbt = win_base(wt, nwin);
     if (n >= ((size_t)1 << 30))
@@ -983,7 +1019,7 @@ static int pippenger(typename H::jac *ret, const cz_gpu_bases *bh, const void *d
         CZ_CUDA_TRY(cudaMallocAsync((void **)&keys[k], (n * g + slack) * 4, st));
         CZ_CUDA_TRY(cudaMallocAsync((void **)&vals[k], (n * g + slack) * 4, st));
     }
-    CZ_CUDA_TRY(cudaMallocAsync((void **)&start, ((size_t)nbt + 1) * 4, st));
+    CZ_CUDA_TRY(cudaMallocAsync((void **)&start, ((size_t)nbt + 2) * 4, st));
     CZ_CUDA_TRY(cudaMallocAsync((void **)&owner, chunks_max * 4, st));
     CZ_CUDA_TRY(cudaMallocAsync((void **)&part, 2 * chunks_max * sizeof(X), st));
     if (ba)
@@ -1000,11 +1036,13 @@ static int pippenger(typename H::jac *ret, const cz_gpu_bases *bh, const void *d
     for (unsigned w0 = 0; w0 < nwin; w0 += g) {
         unsigned gw = nwin - w0 < g ? nwin - w0 : g;
         uint32_t nb = win_base(wt, w0 + gw) - win_base(wt, w0), nvalid = 0, len, nchunks;
+        uint32_t counts[2] = {0, 0}; /* start[nb] (the pairs of non-zero digits), the longest run */
         size_t total = n * gw;
         unsigned key_bits = ceil_log2((size_t)nb + 1);
         X *bk = buckets + win_base(wt, w0);
-        msm_digits_kern<typename H::fr><<<cz__gpu_blocks(n, 256), 256, 0, st>>>(
-            keys[0], vals[0], (const fe<typename H::fr> *)d_s, idx, n, wt, w0, gw);
+        msm_digits_kern<typename H::fr>
+            <<<cz__gpu_blocks(n, DIGITS_THREADS), DIGITS_THREADS, 0, st>>>(
+                keys[0], vals[0], (const fe<typename H::fr> *)d_s, idx, n, wt, w0, gw);
         CZ_CUDA_LAUNCHED();
         prof_mark(pf, P_DIGITS);
         cub::DoubleBuffer<uint32_t> dk(keys[0], keys[1]), dv(vals[0], vals[1]);
@@ -1025,8 +1063,12 @@ static int pippenger(typename H::jac *ret, const cz_gpu_bases *bh, const void *d
         msm_bounds_kern<<<cz__gpu_blocks((size_t)nb + 1, 256), 256, 0, st>>>(start, dk.Current(),
                                                                              total, nb);
         CZ_CUDA_LAUNCHED();
-        CZ_CUDA_TRY(cudaMemcpyAsync(&nvalid, start + nb, 4, cudaMemcpyDeviceToHost, st));
+        CZ_CUDA_TRY(cudaMemsetAsync(start + nb + 1, 0, 4, st));
+        msm_maxrun_kern<<<cz__gpu_blocks(nb, 256), 256, 0, st>>>(start + nb + 1, start, nb);
+        CZ_CUDA_LAUNCHED();
+        CZ_CUDA_TRY(cudaMemcpyAsync(counts, start + nb, 8, cudaMemcpyDeviceToHost, st));
         CZ_CUDA_TRY(cudaStreamSynchronize(st));
+        nvalid = counts[0];
         prof_mark(pf, P_BOUNDS);
         if (nvalid == 0)
             continue;
@@ -1077,8 +1119,12 @@ static int pippenger(typename H::jac *ret, const cz_gpu_bases *bh, const void *d
         plen = len;
         prof_mark(pf, P_ACC);
         /* levels 0, 1, 2 of the long-run tree: 512^3 = 2^27 chunks, more than either
-         * accumulation makes (the batch-affine one: ba_k x the resident threads) */
-        for (uint32_t stride = 1; stride < ACC_CHUNKS; stride *= COMBINE_GROUP) {
+         * accumulation makes (the batch-affine one: ba_k x the resident threads); none where
+         * no run of counts[1] pairs reaches past COMBINE_SERIAL chunks after its first (a
+         * run of R pairs spans at most (R - 1) / len + 1 chunks after that one) */
+        for (uint32_t stride = 1;
+             (size_t)counts[1] > (size_t)(COMBINE_SERIAL - 1) * len && stride < ACC_CHUNKS;
+             stride *= COMBINE_GROUP) {
             msm_combine_tree_kern<FP><<<cz__gpu_blocks((size_t)nchunks, 128), 128, 0, st>>>(
                 part, start, dk.Current(), len, nchunks, stride);
             CZ_CUDA_LAUNCHED();

@@ -5,11 +5,11 @@
  * bases, a skewed scalar set, bit-heavy sets of 98.7 % zeros and ones with the 0/1 split forced on
  * and off), and against [Σ s_i·(a + i·d)]G2 for GPU-made bases [a + i·d]G2 (the progression API)
  * at 2^16, 2^18 and 2^20 (CZ_GPU_TEST_MAX_LOG overrides the top), the bit-heavy sets with the
- * split on, off and automatic at 2^20; device-resident scalars. Then 12 and 14 windows forced
- * through cz_tuning against the CPU up to 2^12, the derived checks again with the batch-affine
- * accumulation forced (cz_tuning.gpu_msm_accumulation; the default takes it only where every
- * stream gets many pairs, above these sizes) and with 12 windows up to 2^12, the ones sum over
- * 2^23 repeated and opposite points (ones_rounds), and group/curve checks: a G1 handle is
+ * split on, off and automatic at 2^20; device-resident scalars. Then 12 and 14 windows and
+ * 15-bit windows forced through cz_tuning against the CPU up to 2^12, the derived checks again with
+ * the batch-affine accumulation forced (cz_tuning.gpu_msm_accumulation; the default takes it only
+ * where every stream gets many pairs, above these sizes) and with 12 windows up to 2^12, the ones
+ * sum over 2^23 repeated and opposite points (ones_rounds), and group/curve checks: a G1 handle is
  * refused by the G2 MSM and the other way round. Exits 77 without a GPU.
  */
 #include <stdint.h>
@@ -91,23 +91,31 @@ static void test_derived(void) {
     test_msm_bls12381(pool, 16, max_log);
 }
 
-/* the checks of both curves up to 2^top with windows (0: derived) and the accumulation acc
- * forced through the tuning */
-static void run_tuned(unsigned windows, cz_acc_mode acc, unsigned top) {
+/* the checks of both curves up to 2^top with windows (0: derived) or window bits (0: derived)
+ * and the accumulation acc forced through the tuning */
+static void run_tuned_bits(unsigned windows, unsigned bits, cz_acc_mode acc, unsigned top) {
     cz_tuning tu = {0};
     tu.gpu_msm_windows = windows;
+    tu.gpu_msm_window_bits = bits;
     tu.gpu_msm_accumulation = acc;
     CZ_ASSERT(cz_tuning_set(&tu, NULL) == CZ_OK);
     test_msm_bn254(pool, top < 16 ? top : 16, top);
     test_msm_bls12381(pool, top < 16 ? top : 16, top);
     CZ_ASSERT(cz_tuning_set(NULL, NULL) == CZ_OK);
 }
-/* window layouts: 12 and 14 windows (uneven widths), to 2^12 */
+static void run_tuned(unsigned windows, cz_acc_mode acc, unsigned top) {
+    run_tuned_bits(windows, 0, acc, top);
+}
+/* window layouts: 12 and 14 windows (uneven widths), to 2^12; 15-bit windows (what 2^21 G2
+ * scalars get) to 2^12 */
 static void test_windows12(void) {
     run_tuned(12, CZ_ACC_AUTO, 12);
 }
 static void test_windows14(void) {
     run_tuned(14, CZ_ACC_AUTO, 12);
+}
+static void test_bits15(void) {
+    run_tuned_bits(0, 15, CZ_ACC_AUTO, 12);
 }
 static void test_batch_affine(void) {
     run_tuned(0, CZ_ACC_BATCH_AFFINE, max_log);
@@ -121,9 +129,10 @@ static void test_ones_rounds(void) {
 }
 
 static const test_case cases[] = {
-    {"derived", test_derived},         {"windows12", test_windows12},
-    {"windows14", test_windows14},     {"batch_affine", test_batch_affine},
-    {"ones_rounds", test_ones_rounds}, {"group_checks", test_group_checks}};
+    {"derived", test_derived},           {"windows12", test_windows12},
+    {"windows14", test_windows14},       {"bits15", test_bits15},
+    {"batch_affine", test_batch_affine}, {"ones_rounds", test_ones_rounds},
+    {"group_checks", test_group_checks}};
 
 int main(int argc, char **argv) {
     return test_main_fixture(argc, argv, cases, TEST_COUNT(cases), setup, teardown);
