@@ -710,27 +710,53 @@ __global__ void __launch_bounds__(128)
     xyzz_store(&buckets[key], acc);
 }
 
+/* A bucket of memory field FP in register field RF: the whole point, or this lane's half (G2 in
+ * lane pairs, gpu_fp2_split.cuh). */
+template <class FP, class RF>
+static __device__ __forceinline__ void xyzz_load_rf(ec_xyzz<RF> &r, const ec_xyzz<FP> *p) {
+    fe_load_lane(r.x, &p->x);
+    fe_load_lane(r.y, &p->y);
+    fe_load_lane(r.zz, &p->zz);
+    fe_load_lane(r.zzz, &p->zzz);
+}
+
+/* The reduction's kernels run in the accumulation's register field RF: a thread a segment for
+ * G1, a lane pair for G2 (each lane a G1-sized half, the formulas inlined: a thread holding a
+ * whole Fp2 point spills at 255 registers). The thread's segment: */
+template <class RF> static __device__ __forceinline__ uint32_t reduce_id() {
+    return (blockIdx.x * blockDim.x + threadIdx.x) / fe_lanes<RF>::value;
+}
+/* The segment loop's addition: G1 through the out-of-line copy (two inlined copies of the 12-limb
+ * formula spill), a lane pair inlined (as in its accumulation). */
+template <class RF>
+static __device__ __forceinline__ void xyzz_add_reduce(ec_xyzz<RF> &acc, const ec_xyzz<RF> &b) {
+    if constexpr (fe_lanes<RF>::value > 1)
+        xyzz_add(acc, b);
+    else
+        xyzz_add_call(acc, b);
+}
+
 /* Segments of ls buckets over the packed buckets of all windows (ls divides every window's
  * bucket count, so a segment lies in one window). Thread j: acc[j] = Σ_{i < ls} (i + 1)·B_(j·ls+i)
  * and run[j] = Σ_i B_(j·ls+i) (the running-sum trick from the top bucket down). */
-template <class FP>
+template <class FP, class RF>
 __global__ void __launch_bounds__(128)
     msm_segment_kern(ec_xyzz<FP> *acc_out, ec_xyzz<FP> *run_out, const ec_xyzz<FP> *buckets,
                      uint32_t ls, uint32_t nsegs) {
-    uint32_t id = blockIdx.x * blockDim.x + threadIdx.x;
+    uint32_t id = reduce_id<RF>();
     if (id >= nsegs)
         return;
     const ec_xyzz<FP> *bk = buckets + (size_t)id * ls;
-    ec_xyzz<FP> running, acc;
+    ec_xyzz<RF> running, acc;
     xyzz_set_inf(running);
     xyzz_set_inf(acc);
     for (int idx = (int)ls - 1; idx >= 0; idx--) {
         {
-            ec_xyzz<FP> t;
-            xyzz_load(t, &bk[idx]);
-            xyzz_add_call(running, t);
+            ec_xyzz<RF> t;
+            xyzz_load_rf(t, &bk[idx]);
+            xyzz_add_reduce(running, t);
         }
-        xyzz_add_call(acc, running);
+        xyzz_add_reduce(acc, running);
     }
     xyzz_store(&acc_out[id], acc);
     xyzz_store(&run_out[id], running);
@@ -750,44 +776,44 @@ static __device__ __forceinline__ unsigned seg_window(win_tab wt, uint32_t ls, u
 
 /* seg[j] += (jl·ls)·run[j]: the weight of the buckets of its window below segment j
  * (double-and-add). */
-template <class FP>
+template <class FP, class RF>
 __global__ void __launch_bounds__(128) msm_weight_kern(ec_xyzz<FP> *seg, const ec_xyzz<FP> *run,
                                                        win_tab wt, uint32_t ls, uint32_t nsegs) {
-    uint32_t id = blockIdx.x * blockDim.x + threadIdx.x, jl;
+    uint32_t id = reduce_id<RF>(), jl;
     if (id >= nsegs)
         return;
     seg_window(wt, ls, id, &jl);
     uint32_t k = jl * ls;
     if (k == 0)
         return;
-    ec_xyzz<FP> p, r;
-    xyzz_load(p, &run[id]);
+    ec_xyzz<RF> p, r;
+    xyzz_load_rf(p, &run[id]);
     xyzz_set_inf(r);
     for (int bit = 31 - __clz(k); bit >= 0; bit--) {
         xyzz_dbl(r, r);
         if ((k >> bit) & 1)
             xyzz_add(r, p);
     }
-    xyzz_load(p, &seg[id]);
+    xyzz_load_rf(p, &seg[id]);
     xyzz_add(r, p);
     xyzz_store(&seg[id], r);
 }
 
 /* Level lv of a pairwise tree inside each window: segment j of window w with index jl < h =
  * (segments of w) >> (lv + 1) gets seg[j] += seg[j + h]. */
-template <class FP>
+template <class FP, class RF>
 __global__ void __launch_bounds__(128)
     msm_wtree_kern(ec_xyzz<FP> *seg, win_tab wt, uint32_t ls, uint32_t nsegs, unsigned lv) {
-    uint32_t id = blockIdx.x * blockDim.x + threadIdx.x, jl;
+    uint32_t id = reduce_id<RF>(), jl;
     if (id >= nsegs)
         return;
     unsigned w = seg_window(wt, ls, id, &jl);
     uint32_t h = ((1u << (win_bits(wt, w) - 1)) / ls) >> (lv + 1);
     if (jl >= h)
         return;
-    ec_xyzz<FP> a, b;
-    xyzz_load(a, &seg[id]);
-    xyzz_load(b, &seg[id + h]);
+    ec_xyzz<RF> a, b;
+    xyzz_load_rf(a, &seg[id]);
+    xyzz_load_rf(b, &seg[id + h]);
     xyzz_add(a, b);
     xyzz_store(&seg[id], a);
 }
@@ -1136,14 +1162,16 @@ static int pippenger(typename H::jac *ret, const cz_gpu_bases *bh, const void *d
     }
     /* seg[0 .. S) gets the segments' weighted sums, seg[S .. 2S) their plain sums, seg[2S ..
      * 2S + W) the window sums */
-    msm_segment_kern<FP>
-        <<<cz__gpu_blocks(nsegs, 128), 128, 0, st>>>(seg, seg + nsegs, buckets, ls, nsegs);
+    msm_segment_kern<FP, typename H::rf>
+        <<<cz__gpu_blocks((size_t)nsegs * lanes, 128), 128, 0, st>>>(seg, seg + nsegs, buckets, ls,
+                                                                     nsegs);
     CZ_CUDA_LAUNCHED();
-    msm_weight_kern<FP>
-        <<<cz__gpu_blocks(nsegs, 128), 128, 0, st>>>(seg, seg + nsegs, wt, ls, nsegs);
+    msm_weight_kern<FP, typename H::rf><<<cz__gpu_blocks((size_t)nsegs * lanes, 128), 128, 0, st>>>(
+        seg, seg + nsegs, wt, ls, nsegs);
     CZ_CUDA_LAUNCHED();
     for (unsigned lv = 0; ((1u << (wt.c + (wt.nlow < nwin ? 1 : 0) - 1)) / ls) >> lv > 1; lv++) {
-        msm_wtree_kern<FP><<<cz__gpu_blocks(nsegs, 128), 128, 0, st>>>(seg, wt, ls, nsegs, lv);
+        msm_wtree_kern<FP, typename H::rf>
+            <<<cz__gpu_blocks((size_t)nsegs * lanes, 128), 128, 0, st>>>(seg, wt, ls, nsegs, lv);
         CZ_CUDA_LAUNCHED();
     }
     msm_wgather_kern<FP><<<1, 64, 0, st>>>(seg + 2 * (size_t)nsegs, seg, wt, ls);
