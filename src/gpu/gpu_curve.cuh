@@ -261,12 +261,14 @@ static __device__ __forceinline__ void xyzz_dbl(ec_xyzz<C> &r, const ec_xyzz<C> 
         xyzz_dbl_inl(r, p);
 }
 
-template <class C>
-static __device__ __forceinline__ void xyzz_load(ec_xyzz<C> &r, const ec_xyzz<C> *p) {
-    r.x = fe_load(&p->x);
-    r.y = fe_load(&p->y);
-    r.zz = fe_load(&p->zz);
-    r.zzz = fe_load(&p->zzz);
+/* Loads a point of memory field C into register field RC: the whole point (RC = C), or this
+ * lane's half of a lane-pair G2 point (gpu_fp2_split.cuh). */
+template <class C, class RC>
+static __device__ __forceinline__ void xyzz_load(ec_xyzz<RC> &r, const ec_xyzz<C> *p) {
+    fe_load_lane(r.x, &p->x);
+    fe_load_lane(r.y, &p->y);
+    fe_load_lane(r.zz, &p->zz);
+    fe_load_lane(r.zzz, &p->zzz);
 }
 
 /* Stores a point held in register field RC into memory of field C: the whole point (RC = C), or

@@ -710,16 +710,6 @@ __global__ void __launch_bounds__(128)
     xyzz_store(&buckets[key], acc);
 }
 
-/* A bucket of memory field FP in register field RF: the whole point, or this lane's half (G2 in
- * lane pairs, gpu_fp2_split.cuh). */
-template <class FP, class RF>
-static __device__ __forceinline__ void xyzz_load_rf(ec_xyzz<RF> &r, const ec_xyzz<FP> *p) {
-    fe_load_lane(r.x, &p->x);
-    fe_load_lane(r.y, &p->y);
-    fe_load_lane(r.zz, &p->zz);
-    fe_load_lane(r.zzz, &p->zzz);
-}
-
 /* The reduction's kernels run in the accumulation's register field RF: a thread a segment for
  * G1, a lane pair for G2 (each lane a G1-sized half, the formulas inlined: a thread holding a
  * whole Fp2 point spills at 255 registers). The thread's segment: */
@@ -753,7 +743,7 @@ __global__ void __launch_bounds__(128)
     for (int idx = (int)ls - 1; idx >= 0; idx--) {
         {
             ec_xyzz<RF> t;
-            xyzz_load_rf(t, &bk[idx]);
+            xyzz_load(t, &bk[idx]);
             xyzz_add_reduce(running, t);
         }
         xyzz_add_reduce(acc, running);
@@ -787,14 +777,14 @@ __global__ void __launch_bounds__(128) msm_weight_kern(ec_xyzz<FP> *seg, const e
     if (k == 0)
         return;
     ec_xyzz<RF> p, r;
-    xyzz_load_rf(p, &run[id]);
+    xyzz_load(p, &run[id]);
     xyzz_set_inf(r);
     for (int bit = 31 - __clz(k); bit >= 0; bit--) {
         xyzz_dbl(r, r);
         if ((k >> bit) & 1)
             xyzz_add(r, p);
     }
-    xyzz_load_rf(p, &seg[id]);
+    xyzz_load(p, &seg[id]);
     xyzz_add(r, p);
     xyzz_store(&seg[id], r);
 }
@@ -812,8 +802,8 @@ __global__ void __launch_bounds__(128)
     if (jl >= h)
         return;
     ec_xyzz<RF> a, b;
-    xyzz_load_rf(a, &seg[id]);
-    xyzz_load_rf(b, &seg[id + h]);
+    xyzz_load(a, &seg[id]);
+    xyzz_load(b, &seg[id + h]);
     xyzz_add(a, b);
     xyzz_store(&seg[id], a);
 }
