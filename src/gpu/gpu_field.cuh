@@ -504,29 +504,6 @@ template <class C> static __device__ __forceinline__ void fe_store(fe<C> *p, con
         q[i] = make_uint4(a.l[4 * i], a.l[4 * i + 1], a.l[4 * i + 2], a.l[4 * i + 3]);
 }
 
-/* Element c of an array kept in 16-byte planes: word group i of element c at w[i·S + c] (S the
- * elements, i·S + c below 2^32), so that consecutive threads loading consecutive elements read
- * each group as one coalesced run instead of one 16-byte piece every sizeof(fe) bytes. */
-template <class C>
-static __device__ __forceinline__ void fe_load_plane(fe<C> &r, const uint4 *w, uint32_t S,
-                                                     uint32_t c) {
-#pragma unroll
-    for (int i = 0; i < C::N / 4; i++) {
-        const uint4 v = w[i * S + c];
-        r.l[4 * i] = v.x;
-        r.l[4 * i + 1] = v.y;
-        r.l[4 * i + 2] = v.z;
-        r.l[4 * i + 3] = v.w;
-    }
-}
-template <class C>
-static __device__ __forceinline__ void fe_store_plane(uint4 *w, uint32_t S, uint32_t c,
-                                                      const fe<C> &a) {
-#pragma unroll
-    for (int i = 0; i < C::N / 4; i++)
-        w[i * S + c] = make_uint4(a.l[4 * i], a.l[4 * i + 1], a.l[4 * i + 2], a.l[4 * i + 3]);
-}
-
 /* r = a^(p-2) = a⁻¹ (Fermat; 0 maps to 0): about 32N squarings and 16N multiplications, for the
  * occasional inversion (one per thread of a batch inversion), not for inner loops. */
 template <class C> static __device__ void fe_inv_pow(fe<C> &r, const fe<C> &a) {

@@ -196,17 +196,5 @@ static __device__ __forceinline__ void fe_store_lane(fe<fp2_cfg<B>> *p, const fe
 template <class C> static __device__ __forceinline__ void fe_store_lane(fe<C> *p, const fe<C> &a) {
     fe_store(p, a);
 }
-/* This lane's half of element c of an Fp2 array in 16-byte planes (gpu_field.cuh's fe_load_plane:
- * the groups of c0, then those of c1). */
-template <class B>
-static __device__ __forceinline__ void fe_load_plane(fe<fp2s_cfg<B>> &r, const uint4 *w, uint32_t S,
-                                                     uint32_t c) {
-    fe_load_plane(r.c, w + pair_half() * (B::N / 4) * S, S, c);
-}
-template <class B>
-static __device__ __forceinline__ void fe_store_plane(uint4 *w, uint32_t S, uint32_t c,
-                                                      const fe<fp2s_cfg<B>> &a) {
-    fe_store_plane(w + pair_half() * (B::N / 4) * S, S, c, a.c);
-}
 
 #endif

@@ -190,34 +190,21 @@ __global__ void __launch_bounds__(128)
 }
 
 /* One batch-affine round (msm_ones_ba_kern, msm_acc_ba_kern): K streams a thread, stream j of
- * thread t at c = j·T + t with an affine accumulator x[c], y[c] (its bit of `empty` set when it
- * holds no point) and the running product pre[c], in device memory (ba_state). ba_join is the
- * forward step of one stream: its point (y negated when neg) is skipped if it is the infinity base
- * (0, 0), starts an empty accumulator, empties an opposite one (their sum is infinity), or joins
- * the round's batch (bit in inc) with the denominator x2 - x1, or 2·y1 when the point equals the
- * accumulator (a tangent, bit in dbl: numerator 3·x1², so a doubling costs one more squaring and
- * nothing else); run is the product of the joined denominators so far, stored in pre[c]. y2 is
- * gathered only where it is needed; a joining point's y is gathered once, on the way back. y1 = 0
- * cannot occur: a point of prime order has no y = 0. */
+ * thread t at c = j·T + t with an affine accumulator ax[c], ay[c] (its bit of `empty` set when it
+ * holds no point) and the running product pre[c], in device memory so that a warp's accesses are
+ * coalesced. ba_join is the forward step of one stream: its point (y negated when neg) is skipped
+ * if it is the infinity base (0, 0), starts an empty accumulator, empties an opposite one (their
+ * sum is infinity), or joins the round's batch (bit in inc) with the denominator x2 - x1, or
+ * 2·y1 when the point equals the accumulator (a tangent, bit in dbl: numerator 3·x1², so a
+ * doubling costs one more squaring and nothing else); run is the product of the joined
+ * denominators so far, stored in pre[c]. y2 is gathered only where it is needed; a joining
+ * point's y is gathered once, on the way back. y1 = 0 cannot occur: a point of prime order has
+ * no y = 0. */
 typedef unsigned long long ba_mask;
-/* The streams' state: the accumulators' x and y and the running products of S streams, each
- * array in 16-byte planes (fe_load_plane), so that a warp's streams (consecutive c) load and store
- * each word group as one coalesced run; stored with the x, y and pre[c] of one stream 48 bytes
- * apart, a warp's 16-byte loads used half of every sector they fetched (ncu, 2^27 BLS12-381). */
-template <class FP> struct ba_state {
-    uint4 *x, *y, *pre;
-    uint32_t S;
-};
-/* The state of S streams in mem (3·S field elements of FP). */
-template <class FP> static ba_state<FP> ba_state_in(fe<FP> *mem, size_t S) {
-    const size_t g = sizeof(fe<FP>) / 16;
-    uint4 *w = reinterpret_cast<uint4 *>(mem);
-    return ba_state<FP>{w, w + g * S, w + 2 * g * S, (uint32_t)S};
-}
 template <class FP, class RF>
-static __device__ __forceinline__ void ba_join(const ec_aff<FP> *p, bool neg, uint32_t c,
-                                               ba_mask bit, ba_mask &empty, ba_mask &inc,
-                                               ba_mask &dbl, fe<RF> &run, const ba_state<FP> &st) {
+static __device__ __forceinline__ void
+ba_join(const ec_aff<FP> *p, bool neg, uint32_t c, ba_mask bit, ba_mask &empty, ba_mask &inc,
+        ba_mask &dbl, fe<RF> &run, fe<FP> *ax, fe<FP> *ay, fe<FP> *pre) {
     fe<RF> x2, y2, d, x1;
     fe_load_lane(x2, &p->x);
     if (fe_is_zero(x2)) {
@@ -229,19 +216,19 @@ static __device__ __forceinline__ void ba_join(const ec_aff<FP> *p, bool neg, ui
         fe_load_lane(y2, &p->y);
         if (neg)
             fe_neg(y2, y2);
-        fe_store_plane(st.x, st.S, c, x2);
-        fe_store_plane(st.y, st.S, c, y2);
+        fe_store_lane(&ax[c], x2);
+        fe_store_lane(&ay[c], y2);
         empty &= ~bit;
         return;
     }
-    fe_load_plane(x1, st.x, st.S, c);
+    fe_load_lane(x1, &ax[c]);
     fe_sub(d, x2, x1);
     if (fe_is_zero(d)) {
         fe<RF> y1;
         fe_load_lane(y2, &p->y);
         if (neg)
             fe_neg(y2, y2);
-        fe_load_plane(y1, st.y, st.S, c);
+        fe_load_lane(y1, &ay[c]);
         if (!fe_eq(y1, y2)) {
             empty |= bit; /* the point is -acc */
             return;
@@ -253,17 +240,17 @@ static __device__ __forceinline__ void ba_join(const ec_aff<FP> *p, bool neg, ui
         fe_mul_madd(run, run, d);
     else
         run = d;
-    fe_store_plane(st.pre, st.S, c, run);
+    fe_store_lane(&pre[c], run);
     inc |= bit;
 }
 /* The round's walk back: one fe_inv_fast of run (the product of every joined denominator), then
  * from the last joined stream down: λ = numerator · (its inverse), x3 = λ² - x1 - x2,
- * y3 = λ(x1 - x3) - y1 into x, y. point_of(c, x2, y2) gathers stream c's point again (not kept:
+ * y3 = λ(x1 - x3) - y1 into ax, ay. point_of(c, x2, y2) gathers stream c's point again (not kept:
  * K points more a thread). */
 template <class FP, class RF, class PointOf>
 static __device__ __forceinline__ void ba_walk_back(ba_mask inc, ba_mask dbl, const fe<RF> &run,
-                                                    const ba_state<FP> &st, uint32_t t, uint32_t T,
-                                                    PointOf point_of) {
+                                                    fe<FP> *ax, fe<FP> *ay, const fe<FP> *pre,
+                                                    uint32_t t, uint32_t T, PointOf point_of) {
     fe<RF> inv;
     fe_inv_fast(inv, run);
     while (inc) {
@@ -271,8 +258,8 @@ static __device__ __forceinline__ void ba_walk_back(ba_mask inc, ba_mask dbl, co
         inc &= ~((ba_mask)1 << j);
         const uint32_t c = (uint32_t)j * T + t;
         fe<RF> x1, y1, x2, d, num, ij, lam, x3;
-        fe_load_plane(x1, st.x, st.S, c);
-        fe_load_plane(y1, st.y, st.S, c);
+        fe_load_lane(x1, &ax[c]);
+        fe_load_lane(y1, &ay[c]);
         if ((dbl >> j) & 1) {
             x2 = x1;
             fe_dbl(d, y1);
@@ -288,7 +275,7 @@ static __device__ __forceinline__ void ba_walk_back(ba_mask inc, ba_mask dbl, co
         if (inc) { /* the product of the joined streams below j */
             const int jp = 63 - __clzll((long long)inc);
             fe<RF> pj;
-            fe_load_plane(pj, st.pre, st.S, (uint32_t)jp * T + t);
+            fe_load_lane(pj, &pre[(uint32_t)jp * T + t]);
             fe_mul_madd(ij, inv, pj);
             fe_mul_madd(inv, inv, d);
         } else {
@@ -296,8 +283,8 @@ static __device__ __forceinline__ void ba_walk_back(ba_mask inc, ba_mask dbl, co
         }
         fe_mul_madd(lam, num, ij);
         aff_step(x1, y1, x2, lam);
-        fe_store_plane(st.x, st.S, c, x1);
-        fe_store_plane(st.y, st.S, c, y1);
+        fe_store_lane(&ax[c], x1);
+        fe_store_lane(&ay[c], y1);
     }
 }
 
@@ -308,7 +295,7 @@ static __device__ __forceinline__ void ba_walk_back(ba_mask inc, ba_mask dbl, co
  * its streams into part[t] with mixed additions. */
 template <class FP, int K>
 __global__ void __launch_bounds__(128, 4)
-    msm_ones_ba_kern(ec_xyzz<FP> *part, const ba_state<FP> st, const uint32_t *ones,
+    msm_ones_ba_kern(ec_xyzz<FP> *part, fe<FP> *ax, fe<FP> *ay, fe<FP> *pre, const uint32_t *ones,
                      const uint32_t *cnt, const ec_aff<FP> *pts, uint32_t nthreads) {
     static_assert(K >= 1 && K <= 64, "a stream is a bit of a 64-bit mask");
     const uint32_t t = blockIdx.x * blockDim.x + threadIdx.x, T = nthreads;
@@ -323,14 +310,15 @@ __global__ void __launch_bounds__(128, 4)
         for (uint32_t j = 0; j < K && base + j * T + t < n1; j++) {
             const uint32_t c = j * T + t;
             ba_join<FP, FP>(&pts[ones[base + c]], false, c, (ba_mask)1 << j, empty, inc, dbl, run,
-                            st);
+                            ax, ay, pre);
         }
         if (inc != 0)
-            ba_walk_back<FP, FP>(inc, dbl, run, st, t, T, [&](uint32_t c, fe<FP> &x2, fe<FP> &y2) {
-                const ec_aff<FP> *p = &pts[ones[base + c]];
-                fe_load_lane(x2, &p->x);
-                fe_load_lane(y2, &p->y);
-            });
+            ba_walk_back<FP, FP>(inc, dbl, run, ax, ay, pre, t, T,
+                                 [&](uint32_t c, fe<FP> &x2, fe<FP> &y2) {
+                                     const ec_aff<FP> *p = &pts[ones[base + c]];
+                                     fe_load_lane(x2, &p->x);
+                                     fe_load_lane(y2, &p->y);
+                                 });
     }
     ec_xyzz<FP> acc;
     xyzz_set_inf(acc);
@@ -338,8 +326,8 @@ __global__ void __launch_bounds__(128, 4)
         if ((empty >> j) & 1)
             continue;
         fe<FP> x, y;
-        fe_load_plane(x, st.x, st.S, j * T + t);
-        fe_load_plane(y, st.y, st.S, j * T + t);
+        fe_load_lane(x, &ax[j * T + t]);
+        fe_load_lane(y, &ay[j * T + t]);
         xyzz_add_affine<FP, true>(acc, x, y, false);
     }
     xyzz_store(&part[t], acc);
@@ -561,10 +549,10 @@ static __global__ void msm_ba_transpose_kern(uint32_t *tkeys, uint32_t *tvals, c
 
 template <class FP, class RF, int K>
 __global__ void __launch_bounds__(128, fe_lanes<RF>::value > 1 ? BA_G2_BLOCKS : 4)
-    msm_acc_ba_kern(ec_xyzz<FP> *buckets, ec_xyzz<FP> *part, uint32_t *owner, const ba_state<FP> st,
-                    const uint32_t *start, const uint32_t *tkeys, const uint32_t *tvals,
-                    const ec_aff<FP> *pts, uint32_t nb, uint32_t len, uint32_t nchunks,
-                    uint32_t nthreads) {
+    msm_acc_ba_kern(ec_xyzz<FP> *buckets, ec_xyzz<FP> *part, uint32_t *owner, fe<FP> *ax,
+                    fe<FP> *ay, fe<FP> *pre, const uint32_t *start, const uint32_t *tkeys,
+                    const uint32_t *tvals, const ec_aff<FP> *pts, uint32_t nb, uint32_t len,
+                    uint32_t nchunks, uint32_t nthreads) {
     static_assert(K >= 1 && K <= 64, "a stream is a bit of a 64-bit mask");
     const uint32_t t = (blockIdx.x * blockDim.x + threadIdx.x) / fe_lanes<RF>::value, T = nthreads;
     if (t >= T)
@@ -592,8 +580,8 @@ __global__ void __launch_bounds__(128, fe_lanes<RF>::value > 1 ? BA_G2_BLOCKS : 
                     if (empty & bit) {
                         xyzz_set_inf(a);
                     } else {
-                        fe_load_plane(a.x, st.x, st.S, c);
-                        fe_load_plane(a.y, st.y, st.S, c);
+                        fe_load_lane(a.x, &ax[c]);
+                        fe_load_lane(a.y, &ay[c]);
                         fe_one(a.zz);
                         fe_one(a.zzz);
                     }
@@ -604,18 +592,19 @@ __global__ void __launch_bounds__(128, fe_lanes<RF>::value > 1 ? BA_G2_BLOCKS : 
             if (k == hi)
                 continue;
             const uint32_t v = tvals[(size_t)r * nchunks + c];
-            ba_join<FP, RF>(&pts[v & 0x7fffffffu], (v >> 31) != 0, c, bit, empty, inc, dbl, run,
-                            st);
+            ba_join<FP, RF>(&pts[v & 0x7fffffffu], (v >> 31) != 0, c, bit, empty, inc, dbl, run, ax,
+                            ay, pre);
         }
         if (inc != 0)
-            ba_walk_back<FP, RF>(inc, dbl, run, st, t, T, [&](uint32_t c, fe<RF> &x2, fe<RF> &y2) {
-                const uint32_t v = tvals[(size_t)r * nchunks + c];
-                const ec_aff<FP> *p = &pts[v & 0x7fffffffu];
-                fe_load_lane(x2, &p->x);
-                fe_load_lane(y2, &p->y);
-                if (v >> 31)
-                    fe_neg(y2, y2);
-            });
+            ba_walk_back<FP, RF>(inc, dbl, run, ax, ay, pre, t, T,
+                                 [&](uint32_t c, fe<RF> &x2, fe<RF> &y2) {
+                                     const uint32_t v = tvals[(size_t)r * nchunks + c];
+                                     const ec_aff<FP> *p = &pts[v & 0x7fffffffu];
+                                     fe_load_lane(x2, &p->x);
+                                     fe_load_lane(y2, &p->y);
+                                     if (v >> 31)
+                                         fe_neg(y2, y2);
+                                 });
     }
 }
 
@@ -912,7 +901,7 @@ using acc_kern_t = void (*)(ec_xyzz<FP> *, ec_xyzz<FP> *, uint32_t *, const uint
                             const uint32_t *, const uint32_t *, const ec_aff<FP> *, uint32_t,
                             uint32_t, uint32_t);
 template <class FP>
-using ba_kern_t = void (*)(ec_xyzz<FP> *, ec_xyzz<FP> *, uint32_t *, const ba_state<FP>,
+using ba_kern_t = void (*)(ec_xyzz<FP> *, ec_xyzz<FP> *, uint32_t *, fe<FP> *, fe<FP> *, fe<FP> *,
                            const uint32_t *, const uint32_t *, const uint32_t *, const ec_aff<FP> *,
                            uint32_t, uint32_t, uint32_t, uint32_t);
 
@@ -1134,8 +1123,8 @@ static int pippenger(typename H::jac *ret, const cz_gpu_bases *bh, const void *d
                                           dv.Current(), nvalid, len, nchunks);
             CZ_CUDA_LAUNCHED();
             ba_kern<<<cz__gpu_blocks((size_t)nt * lanes, acc_bs), acc_bs, 0, st>>>(
-                bk, part, owner, ba_state_in(ba_mem, ba_streams), start, dk.Alternate(),
-                dv.Alternate(), pts, nb, len, nchunks, nt);
+                bk, part, owner, ba_mem, ba_mem + ba_streams, ba_mem + 2 * ba_streams, start,
+                dk.Alternate(), dv.Alternate(), pts, nb, len, nchunks, nt);
             CZ_CUDA_LAUNCHED();
         } else {
             akern<<<cz__gpu_blocks((size_t)nchunks * lanes, acc_bs), acc_bs, 0, st>>>(
@@ -1289,7 +1278,8 @@ static int sum_ones(typename H::jac *ret, const cz_gpu_bases *bh, const uint32_t
         if (ba_mem != NULL) {
             const size_t streams = (size_t)nt * ONES_BA_STREAMS;
             msm_ones_ba_kern<FP, ONES_BA_STREAMS><<<cz__gpu_blocks(nt, bs), bs, 0, st>>>(
-                part, ba_state_in(ba_mem, streams), ones, d_cnt, (const ec_aff<FP> *)bh->d_pts, nt);
+                part, ba_mem, ba_mem + streams, ba_mem + 2 * streams, ones, d_cnt,
+                (const ec_aff<FP> *)bh->d_pts, nt);
             CZ_CUDA_LAUNCHED();
         }
     }
