@@ -152,6 +152,20 @@ int cz_bn254_gpu_ntt_dev(void *d_a, unsigned log_n, cz_ntt_roots roots, cz_gpu_n
                          int dev, cz_errinfo *ei);
 int cz_bls12381_gpu_ntt_dev(void *d_a, unsigned log_n, cz_ntt_roots roots, cz_gpu_ntt_kind kind,
                             int dev, cz_errinfo *ei);
+/* The quotient of a QAP over the domain 2^log_n of roots, on the device: from the evaluations a,
+ * b, c (2^log_n each, device memory) the coefficients
+ *   h = (coset_inverse(coset_forward(inverse(a))·coset_forward(inverse(b))) - inverse(c))·Z(g)⁻¹
+ * into d_a, with Z(g) = g^n - 1 the vanishing polynomial on the coset of generator g
+ * (cz_<curve>_ntt_coset_z): bellperson's h (docs/groth16.md). d_b and d_c are overwritten.
+ * The same field elements as those five transforms with cz_<curve>_gpu_fr_mul_dev and a final
+ * subtraction and scaling, in six transforms and no vector pass: the n⁻¹ of the three inverse
+ * transforms goes into the coset factors and Z(g)⁻¹, the product into the last pass of b's coset
+ * transform and the subtraction into the last pass of the coset inverse. Errors as
+ * cz_<curve>_gpu_ntt_dev. */
+int cz_bn254_gpu_ntt_quotient_dev(void *d_a, void *d_b, void *d_c, unsigned log_n,
+                                  cz_ntt_roots roots, int dev, cz_errinfo *ei);
+int cz_bls12381_gpu_ntt_quotient_dev(void *d_a, void *d_b, void *d_c, unsigned log_n,
+                                     cz_ntt_roots roots, int dev, cz_errinfo *ei);
 
 /* ---- MSM over G1 ---- */
 
@@ -289,11 +303,6 @@ int cz_bn254_gpu_fr_mul_sub_dev(void *d_r, const void *d_a, const void *d_b, con
                                 size_t n, int dev, cz_errinfo *ei);
 int cz_bls12381_gpu_fr_mul_sub_dev(void *d_r, const void *d_a, const void *d_b, const void *d_c,
                                    size_t n, int dev, cz_errinfo *ei);
-/* d_r[i] = (d_a[i] - d_b[i])·*k (k in host memory, Montgomery form). d_r may alias any input. */
-int cz_bn254_gpu_fr_sub_scale_dev(void *d_r, const void *d_a, const void *d_b, const cz_bn254_fr *k,
-                                  size_t n, int dev, cz_errinfo *ei);
-int cz_bls12381_gpu_fr_sub_scale_dev(void *d_r, const void *d_a, const void *d_b,
-                                     const cz_bls12381_fr *k, size_t n, int dev, cz_errinfo *ei);
 /* d_a[i] ·= *k (k in host memory, Montgomery form). */
 int cz_bn254_gpu_fr_scale_dev(void *d_a, const cz_bn254_fr *k, size_t n, int dev, cz_errinfo *ei);
 int cz_bls12381_gpu_fr_scale_dev(void *d_a, const cz_bls12381_fr *k, size_t n, int dev,

@@ -189,14 +189,23 @@ template <class C> static __device__ __forceinline__ void ntt_normalise(fe<C> &x
     fe_reduce_once(x, x);
 }
 
-/* One pass (see the file comment). pre: multiply loaded elements by g^k (k = input index);
- * post: 1 multiply stored elements by post_c, 2 by post_hi[k >> 10]·post_lo[k & 1023].
- * last: the pass stores into the caller's array (values brought below r there). */
+/* What the last pass does to an element x at index k as it stores it (ntt_tile_store). */
+enum ntt_post {
+    NTT_POST_NONE,     /* x, brought below r */
+    NTT_POST_CONST,    /* x·post_c */
+    NTT_POST_POW,      /* x·post_hi[k >> 10]·post_lo[k & 1023] */
+    NTT_POST_TIMES,    /* x·vec[k] */
+    NTT_POST_POW_MINUS /* x·post_hi[k >> 10]·post_lo[k & 1023] - vec[k]·post_c */
+};
+
+/* One pass (see the file comment). pre: multiply loaded elements by pre_hi[k >> 10]·pre_lo[k &
+ * 1023] (k = input index); post: an ntt_post, in the last pass only. last: the pass stores into
+ * the transform's output array (values brought below r there). */
 template <class C> struct ntt_pass {
     const fe<C> *src;
     fe<C> *dst;
     const fe<C> *tw;
-    const fe<C> *pre_lo, *pre_hi, *post_lo, *post_hi;
+    const fe<C> *pre_lo, *pre_hi, *post_lo, *post_hi, *vec;
     fe<C> post_c;
     unsigned log_n, t, s;
     int gather, pre, post, last;
@@ -255,19 +264,27 @@ static __device__ __forceinline__ void ntt_sh_put(uint4 *sh, uint32_t q, const f
     sh[q ^ 1] = make_uint4(x.l[4], x.l[5], x.l[6], x.l[7]);
 }
 
-/* Stores element v of the tile (times n^-1 or n^-1·g^-k where the transform asks, or brought
- * below r in the last pass). */
+/* Stores element v of the tile (in the last pass with the transform's ntt_post; a product's
+ * output is below r for any input below 4r, and fe_sub keeps values below r). */
 template <class C>
 static __device__ __forceinline__ void ntt_tile_store(const uint4 *sh, const ntt_pass<C> &P,
                                                       const ntt_tile &T, ntt_swz z, unsigned v) {
     const size_t k = T.base + ((size_t)v << P.t);
     fe<C> x = ntt_sh_get<C>(sh, ntt_chunk(z, v));
-    if (P.post == 1)
+    if (P.post == NTT_POST_CONST) {
         fe_mul(x, x, P.post_c);
-    else if (P.post == 2)
+    } else if (P.post == NTT_POST_POW) {
         ntt_mul_pow(x, x, P.post_lo, P.post_hi, k);
-    else if (P.last)
+    } else if (P.post == NTT_POST_TIMES) {
+        fe_mul(x, x, fe_load(&P.vec[k]));
+    } else if (P.post == NTT_POST_POW_MINUS) {
+        fe<C> y = fe_load(&P.vec[k]);
+        ntt_mul_pow(x, x, P.post_lo, P.post_hi, k);
+        fe_mul(y, y, P.post_c);
+        fe_sub(x, x, y);
+    } else if (P.last) {
         ntt_normalise<C>(x);
+    }
     fe_store(&P.dst[k], x);
 }
 
@@ -441,6 +458,9 @@ struct ntt_bn254 {
     static int coset_gen(fr *r, unsigned k, cz_ntt_roots roots) {
         return cz_bn254_ntt_coset_gen(r, k, roots);
     }
+    static int coset_z(fr *r, unsigned k, cz_ntt_roots roots) {
+        return cz_bn254_ntt_coset_z(r, k, roots);
+    }
 };
 struct ntt_bls12381 {
     typedef cz_bls12381_fr fr;
@@ -467,6 +487,9 @@ struct ntt_bls12381 {
     static int coset_gen(fr *r, unsigned k, cz_ntt_roots roots) {
         return cz_bls12381_ntt_coset_gen(r, k, roots);
     }
+    static int coset_z(fr *r, unsigned k, cz_ntt_roots roots) {
+        return cz_bls12381_ntt_coset_z(r, k, roots);
+    }
 };
 
 /* The domains built so far, by (device, curve, roots, log_n). */
@@ -481,6 +504,8 @@ static void dom_free(ntt_dom *d) {
     cudaFree(d->g_hi);
     cudaFree(d->gi_lo);
     cudaFree(d->gi_hi);
+    cudaFree(d->gn_lo);
+    cudaFree(d->gz_lo);
     free(d);
 }
 
@@ -501,7 +526,8 @@ static void host_tables(typename H::fr *lo, typename H::fr *hi, size_t nhi, cons
         H::mul(&hi[m], &hi[m - 1], &x1024);
 }
 
-/* Uploads lo/hi tables of x (lo scaled by c) to fresh device buffers. */
+/* Uploads lo/hi tables of x (lo scaled by c) to fresh device buffers (the lo table alone where
+ * d_hi is NULL: another table's hi serves it). */
 template <class H>
 static int upload_tables(void **d_lo, void **d_hi, size_t count, const typename H::fr *x,
                          const typename H::fr *c, cz_errinfo *ei) {
@@ -515,9 +541,11 @@ static int upload_tables(void **d_lo, void **d_hi, size_t count, const typename 
     }
     host_tables<H>(lo, hi, nhi, x, c);
     CZ_CUDA_TRY(cudaMalloc(d_lo, NTT_LO_SIZE * sizeof(fr)));
-    CZ_CUDA_TRY(cudaMalloc(d_hi, nhi * sizeof(fr)));
     CZ_CUDA_TRY(cudaMemcpy(*d_lo, lo, NTT_LO_SIZE * sizeof(fr), cudaMemcpyHostToDevice));
-    CZ_CUDA_TRY(cudaMemcpy(*d_hi, hi, nhi * sizeof(fr), cudaMemcpyHostToDevice));
+    if (d_hi != NULL) {
+        CZ_CUDA_TRY(cudaMalloc(d_hi, nhi * sizeof(fr)));
+        CZ_CUDA_TRY(cudaMemcpy(*d_hi, hi, nhi * sizeof(fr), cudaMemcpyHostToDevice));
+    }
 out:
     free(lo);
     free(hi);
@@ -551,19 +579,23 @@ template <class H>
 static int dom_build(ntt_dom **out_dom, unsigned log_n, cz_ntt_roots roots, cz_errinfo *ei) {
     typedef typename H::fr fr;
     size_t n = (size_t)1 << log_n;
-    fr w, g, gi, nn, ninv;
+    fr w, g, gi, nn, ninv, z, nzinv;
     int rc = CZ_OK;
     ntt_dom *d = (ntt_dom *)calloc(1, sizeof *d);
     if (d == NULL)
         return cz_fail(ei, CZ_ENOMEM, "gpu ntt: domain");
-    if (H::root(&w, log_n, roots) != CZ_OK || H::coset_gen(&g, log_n, roots) != CZ_OK) {
+    if (H::root(&w, log_n, roots) != CZ_OK || H::coset_gen(&g, log_n, roots) != CZ_OK ||
+        H::coset_z(&z, log_n, roots) != CZ_OK) {
         rc = cz_fail(ei, CZ_ERANGE, "gpu ntt: no %s domain 2^%u", cz_ntt_roots_name(roots), log_n);
         goto out;
     }
     H::inv(&gi, &g);
     H::from_u64(&nn, n);
     H::inv(&ninv, &nn);
+    H::inv(&nzinv, &z);
+    H::mul(&nzinv, &nzinv, &ninv);
     memcpy(d->ninv, &ninv, sizeof ninv);
+    memcpy(d->nzinv, &nzinv, sizeof nzinv);
     if ((rc = make_twiddles<H>(&d->tw, n / 2, &w, ei)) != CZ_OK)
         goto out;
     {
@@ -572,7 +604,9 @@ static int dom_build(ntt_dom **out_dom, unsigned log_n, cz_ntt_roots roots, cz_e
         if ((rc = upload_tables<H>(&d->g_lo, &d->g_hi, n, &g, &one, ei)) != CZ_OK)
             goto out;
     }
-    if ((rc = upload_tables<H>(&d->gi_lo, &d->gi_hi, n, &gi, &ninv, ei)) != CZ_OK)
+    if ((rc = upload_tables<H>(&d->gi_lo, &d->gi_hi, n, &gi, &ninv, ei)) != CZ_OK ||
+        (rc = upload_tables<H>(&d->gn_lo, NULL, n, &g, &ninv, ei)) != CZ_OK ||
+        (rc = upload_tables<H>(&d->gz_lo, NULL, n, &gi, &nzinv, ei)) != CZ_OK)
         goto out;
 out:
     if (rc != CZ_OK) {
@@ -634,10 +668,42 @@ out:
     return rc;
 }
 
+/* One transform as ntt_core runs it: the butterflies' direction, the factor of the first pass's
+ * loads (pre_hi[k >> 10]·pre_lo[k & 1023], none where pre_lo is NULL), the last pass's ntt_post
+ * with its tables, vector and constant, and the array the last pass writes (the input's where
+ * out is NULL). */
+template <class C> struct ntt_job {
+    bool inv;
+    const void *pre_lo, *pre_hi;
+    ntt_post post;
+    const void *post_lo, *post_hi;
+    const fe<C> *vec;
+    const uint8_t *post_c;
+    fe<C> *out;
+};
+
+/* The job of a public transform kind over domain d. */
+template <class C> static ntt_job<C> ntt_job_of(const ntt_dom *d, cz_gpu_ntt_kind kind) {
+    ntt_job<C> j;
+    memset(&j, 0, sizeof j);
+    j.inv = kind == CZ_GPU_NTT_INVERSE || kind == CZ_GPU_NTT_COSET_INVERSE;
+    if (kind == CZ_GPU_NTT_COSET_FORWARD) {
+        j.pre_lo = d->g_lo;
+        j.pre_hi = d->g_hi;
+    }
+    j.post = kind == CZ_GPU_NTT_INVERSE         ? NTT_POST_CONST
+             : kind == CZ_GPU_NTT_COSET_INVERSE ? NTT_POST_POW
+                                                : NTT_POST_NONE;
+    j.post_lo = d->gi_lo;
+    j.post_hi = d->gi_hi;
+    j.post_c = d->ninv;
+    return j;
+}
+
 /* Runs the passes of one transform on a (natural order in and out); see the file comment. */
 template <class C>
 static int ntt_core(fe<C> *a, fe<C> *scratch, const ntt_dom *d, unsigned log_n,
-                    cz_gpu_ntt_kind kind, cz_errinfo *ei) {
+                    const ntt_job<C> &job, cz_errinfo *ei) {
     typedef fe<C> F;
     int rc = CZ_OK;
     const unsigned npass = (log_n + NTT_MAX_TILE - 1) / NTT_MAX_TILE;
@@ -646,29 +712,28 @@ static int ntt_core(fe<C> *a, fe<C> *scratch, const ntt_dom *d, unsigned log_n,
     memset(&P, 0, sizeof P);
     P.tw = (const F *)d->tw;
     P.log_n = log_n;
-    P.pre_lo = (const F *)d->g_lo;
-    P.pre_hi = (const F *)d->g_hi;
-    P.post_lo = (const F *)d->gi_lo;
-    P.post_hi = (const F *)d->gi_hi;
-    memcpy(&P.post_c, d->ninv, sizeof P.post_c);
+    P.pre_lo = (const F *)job.pre_lo;
+    P.pre_hi = (const F *)job.pre_hi;
+    P.post_lo = (const F *)job.post_lo;
+    P.post_hi = (const F *)job.post_hi;
+    P.vec = job.vec;
+    if (job.post_c != NULL)
+        memcpy(&P.post_c, job.post_c, sizeof P.post_c);
     for (unsigned p = 0, t = 0; p < npass; p++) {
         const unsigned s = log_n / npass + (p < log_n % npass ? 1 : 0);
         const bool first = p == 0, last = p + 1 == npass;
         P.src = first ? a : scratch;
-        P.dst = last ? a : scratch;
+        P.dst = !last ? scratch : job.out != NULL ? job.out : a;
         P.t = t;
         P.s = s;
         P.gather = first;
-        P.pre = first && kind == CZ_GPU_NTT_COSET_FORWARD;
-        P.post = !last                              ? 0
-                 : kind == CZ_GPU_NTT_INVERSE       ? 1
-                 : kind == CZ_GPU_NTT_COSET_INVERSE ? 2
-                                                    : 0;
+        P.pre = first && job.pre_lo != NULL;
+        P.post = last ? job.post : NTT_POST_NONE;
         P.last = last;
         {
-            const bool inv = kind == CZ_GPU_NTT_INVERSE || kind == CZ_GPU_NTT_COSET_INVERSE;
             const unsigned nblocks = (unsigned)(n >> s);
-            rc = inv ? ntt_launch<C, true>(nblocks, P, ei) : ntt_launch<C, false>(nblocks, P, ei);
+            rc = job.inv ? ntt_launch<C, true>(nblocks, P, ei)
+                         : ntt_launch<C, false>(nblocks, P, ei);
             if (rc != CZ_OK)
                 goto out;
         }
@@ -691,18 +756,16 @@ template <class H> static int roots_check(cz_ntt_roots roots, cz_errinfo *ei) {
     return CZ_OK;
 }
 
-template <class H>
-static int ntt_dev(void *d_a, unsigned log_n, cz_ntt_roots roots, cz_gpu_ntt_kind kind, int dev,
-                   cz_errinfo *ei) {
-    typedef typename H::cfg C;
-    typedef fe<C> F;
+/* A transform's checks, domain and scratch buffer on device dev, then run(d, scratch), which
+ * launches its passes, and the wait for them: the part ntt_dev and ntt_quotient_dev share. */
+template <class H, class Run>
+static int ntt_on_device(unsigned log_n, cz_ntt_roots roots, int dev, Run run, cz_errinfo *ei) {
+    typedef fe<typename H::cfg> F;
     ntt_dom *d = NULL;
     F *scratch = NULL;
     int rc;
     if (log_n < 1 || log_n > CZ_GPU_NTT_MAX_LOG || log_n > (unsigned)H::two_adicity)
         return cz_fail(ei, CZ_ERANGE, "gpu ntt: log_n %u outside 1..%d", log_n, CZ_GPU_NTT_MAX_LOG);
-    if ((unsigned)kind > CZ_GPU_NTT_COSET_INVERSE)
-        return cz_fail(ei, CZ_EINVAL, "gpu ntt: unknown kind %d", (int)kind);
     if ((rc = roots_check<H>(roots, ei)) != CZ_OK)
         return rc;
     if ((rc = cz__gpu_select(dev, ei)) != CZ_OK)
@@ -715,7 +778,7 @@ static int ntt_dev(void *d_a, unsigned log_n, cz_ntt_roots roots, cz_gpu_ntt_kin
         return rc;
     if (log_n > NTT_MAX_TILE)
         CZ_CUDA_TRY(cudaMallocAsync((void **)&scratch, ((size_t)1 << log_n) * sizeof(F), 0));
-    rc = ntt_core<C>((F *)d_a, scratch, d, log_n, kind, ei);
+    rc = run(d, scratch);
     if (rc != CZ_OK)
         goto out;
     CZ_CUDA_TRY(cudaStreamSynchronize(0)); /* not the whole device: uploads in flight go on */
@@ -723,6 +786,69 @@ out:
     if (scratch != NULL)
         (void)cudaFreeAsync(scratch, 0);
     return rc;
+}
+
+template <class H>
+static int ntt_dev(void *d_a, unsigned log_n, cz_ntt_roots roots, cz_gpu_ntt_kind kind, int dev,
+                   cz_errinfo *ei) {
+    typedef typename H::cfg C;
+    if ((unsigned)kind > CZ_GPU_NTT_COSET_INVERSE)
+        return cz_fail(ei, CZ_EINVAL, "gpu ntt: unknown kind %d", (int)kind);
+    return ntt_on_device<H>(
+        log_n, roots, dev,
+        [&](const ntt_dom *d, fe<C> *scratch) {
+            return ntt_core<C>((fe<C> *)d_a, scratch, d, log_n, ntt_job_of<C>(d, kind), ei);
+        },
+        ei);
+}
+
+/* The quotient (cuzk/gpu.h): the raw inverse transforms of a, b and c (no n⁻¹), the coset
+ * transforms of a and b with n⁻¹·g^k (gn_lo), the second one's last pass multiplying by a's and
+ * storing into a, then the coset inverse of a whose last pass stores
+ * x·n⁻¹·Z(g)⁻¹·g^-k - c·n⁻¹·Z(g)⁻¹ (gz_lo, nzinv). */
+template <class H>
+static int ntt_quotient_dev(void *d_a, void *d_b, void *d_c, unsigned log_n, cz_ntt_roots roots,
+                            int dev, cz_errinfo *ei) {
+    typedef typename H::cfg C;
+    typedef fe<C> F;
+    if (d_a == NULL || d_b == NULL || d_c == NULL)
+        return cz_fail(ei, CZ_EINVAL, "gpu ntt quotient: vector %s is NULL",
+                       d_a == NULL   ? "a"
+                       : d_b == NULL ? "b"
+                                     : "c");
+    if (d_a == d_b || d_a == d_c || d_b == d_c)
+        return cz_fail(ei, CZ_EINVAL, "gpu ntt quotient: a, b and c must be distinct vectors");
+    return ntt_on_device<H>(
+        log_n, roots, dev,
+        [&](const ntt_dom *d, F *scratch) {
+            F *a = (F *)d_a, *b = (F *)d_b, *c = (F *)d_c;
+            ntt_job<C> raw, coset, times, quot;
+            memset(&raw, 0, sizeof raw);
+            raw.inv = true;
+            coset = raw;
+            coset.inv = false;
+            coset.pre_lo = d->gn_lo;
+            coset.pre_hi = d->g_hi;
+            times = coset;
+            times.post = NTT_POST_TIMES;
+            times.vec = a;
+            times.out = a;
+            quot = raw;
+            quot.post = NTT_POST_POW_MINUS;
+            quot.post_lo = d->gz_lo;
+            quot.post_hi = d->gi_hi;
+            quot.vec = c;
+            quot.post_c = d->nzinv;
+            int rc;
+            if ((rc = ntt_core<C>(a, scratch, d, log_n, raw, ei)) != CZ_OK ||
+                (rc = ntt_core<C>(b, scratch, d, log_n, raw, ei)) != CZ_OK ||
+                (rc = ntt_core<C>(c, scratch, d, log_n, raw, ei)) != CZ_OK ||
+                (rc = ntt_core<C>(a, scratch, d, log_n, coset, ei)) != CZ_OK ||
+                (rc = ntt_core<C>(b, scratch, d, log_n, times, ei)) != CZ_OK)
+                return rc;
+            return ntt_core<C>(a, scratch, d, log_n, quot, ei);
+        },
+        ei);
 }
 
 template <class H>
@@ -763,4 +889,12 @@ extern "C" int cz_bn254_gpu_ntt_dev(void *d_a, unsigned log_n, cz_ntt_roots root
 extern "C" int cz_bls12381_gpu_ntt_dev(void *d_a, unsigned log_n, cz_ntt_roots roots,
                                        cz_gpu_ntt_kind kind, int dev, cz_errinfo *ei) {
     return ntt_dev<ntt_bls12381>(d_a, log_n, roots, kind, dev, ei);
+}
+extern "C" int cz_bn254_gpu_ntt_quotient_dev(void *d_a, void *d_b, void *d_c, unsigned log_n,
+                                             cz_ntt_roots roots, int dev, cz_errinfo *ei) {
+    return ntt_quotient_dev<ntt_bn254>(d_a, d_b, d_c, log_n, roots, dev, ei);
+}
+extern "C" int cz_bls12381_gpu_ntt_quotient_dev(void *d_a, void *d_b, void *d_c, unsigned log_n,
+                                                cz_ntt_roots roots, int dev, cz_errinfo *ei) {
+    return ntt_quotient_dev<ntt_bls12381>(d_a, d_b, d_c, log_n, roots, dev, ei);
 }

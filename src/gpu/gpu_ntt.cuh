@@ -17,7 +17,10 @@ struct ntt_dom {
     void *tw;            /* ω^k, n/2 entries */
     void *g_lo, *g_hi;   /* g^k */
     void *gi_lo, *gi_hi; /* n⁻¹·g^-k (n⁻¹ folded into lo) */
+    void *gn_lo;         /* with g_hi: n⁻¹·g^k (the quotient's coset transforms) */
+    void *gz_lo;         /* with gi_hi: n⁻¹·Z(g)⁻¹·g^-k (the quotient's coset inverse) */
     uint8_t ninv[32];    /* n⁻¹, Montgomery */
+    uint8_t nzinv[32];   /* n⁻¹·Z(g)⁻¹, Z(g) = g^n - 1 */
 };
 
 /* r = x · hi[k >> 10] · lo[k & 1023] */

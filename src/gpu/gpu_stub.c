@@ -102,10 +102,9 @@ int cz_gpu_copy_wait(cz_gpu_copy *c, cz_errinfo *ei) {
         (void)d_r, (void)d_a, (void)d_b, (void)d_c, (void)n, (void)dev;                            \
         return no_gpu(ei);                                                                         \
     }                                                                                              \
-    int cz_##curve##_gpu_fr_sub_scale_dev(void *d_r, const void *d_a, const void *d_b,             \
-                                          const cz_##curve##_fr *k, size_t n, int dev,             \
-                                          cz_errinfo *ei) {                                        \
-        (void)d_r, (void)d_a, (void)d_b, (void)k, (void)n, (void)dev;                              \
+    int cz_##curve##_gpu_ntt_quotient_dev(void *d_a, void *d_b, void *d_c, unsigned log_n,         \
+                                          cz_ntt_roots roots, int dev, cz_errinfo *ei) {           \
+        (void)d_a, (void)d_b, (void)d_c, (void)log_n, (void)roots, (void)dev;                      \
         return no_gpu(ei);                                                                         \
     }                                                                                              \
     int cz_##curve##_gpu_fr_scale_dev(void *d_a, const cz_##curve##_fr *k, size_t n, int dev,      \

@@ -46,17 +46,6 @@ __global__ void vec_mul_sub_kern(fe<C> *r, const fe<C> *a, const fe<C> *b, const
     }
 }
 
-template <class C>
-__global__ void vec_sub_scale_kern(fe<C> *r, const fe<C> *a, const fe<C> *b, fe<C> k, size_t n) {
-    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n;
-         i += (size_t)gridDim.x * blockDim.x) {
-        fe<C> x = fe_load(&a[i]), y = fe_load(&b[i]);
-        fe_sub(x, x, y);
-        fe_mul(x, x, k);
-        fe_store(&r[i], x);
-    }
-}
-
 /* a[i] = a[i]·k·R⁻¹: with k in Montgomery form a scaling, with k = R² mod r raw the conversion of
  * a canonical a[i] to Montgomery form. */
 template <class C> __global__ void vec_scale_kern(fe<C> *a, fe<C> k, size_t n) {
@@ -96,10 +85,9 @@ out:
     return rc;
 }
 
-/* d_r = d_a·k, or (d_a - d_b)·k with d_b; a plain scaling is in place (d_r = d_a). */
+/* d_a ·= k in place. */
 template <class C>
-static int vec_scale(void *d_r, const void *d_a, const void *d_b, const void *k, size_t n, int dev,
-                     cz_errinfo *ei) {
+static int vec_scale(void *d_a, const void *k, size_t n, int dev, cz_errinfo *ei) {
     typedef fe<C> F;
     F kk;
     int rc;
@@ -108,11 +96,7 @@ static int vec_scale(void *d_r, const void *d_a, const void *d_b, const void *k,
     if ((rc = cz__gpu_select(dev, ei)) != CZ_OK)
         return rc;
     memcpy(&kk, k, sizeof kk);
-    if (d_b == NULL)
-        vec_scale_kern<C><<<vec_blocks(n), VEC_THREADS>>>((F *)d_r, kk, n);
-    else
-        vec_sub_scale_kern<C>
-            <<<vec_blocks(n), VEC_THREADS>>>((F *)d_r, (const F *)d_a, (const F *)d_b, kk, n);
+    vec_scale_kern<C><<<vec_blocks(n), VEC_THREADS>>>((F *)d_a, kk, n);
     CZ_CUDA_LAUNCHED();
     CZ_CUDA_TRY(cudaStreamSynchronize(0)); /* the default stream only: uploads go on */
 out:
@@ -132,16 +116,9 @@ out:
             return cz_fail(ei, CZ_EINVAL, "gpu fr_mul_sub: no c vector");                          \
         return vec_mul<g##curve##_fr_cfg>(d_r, d_a, d_b, d_c, n, dev, ei);                         \
     }                                                                                              \
-    extern "C" int cz_##curve##_gpu_fr_sub_scale_dev(void *d_r, const void *d_a, const void *d_b,  \
-                                                     const cz_##curve##_fr *k, size_t n, int dev,  \
-                                                     cz_errinfo *ei) {                             \
-        if (d_b == NULL)                                                                           \
-            return cz_fail(ei, CZ_EINVAL, "gpu fr_sub_scale: no b vector");                        \
-        return vec_scale<g##curve##_fr_cfg>(d_r, d_a, d_b, k, n, dev, ei);                         \
-    }                                                                                              \
     extern "C" int cz_##curve##_gpu_fr_scale_dev(void *d_a, const cz_##curve##_fr *k, size_t n,    \
                                                  int dev, cz_errinfo *ei) {                        \
-        return vec_scale<g##curve##_fr_cfg>(d_a, d_a, NULL, k, n, dev, ei);                        \
+        return vec_scale<g##curve##_fr_cfg>(d_a, k, n, dev, ei);                                   \
     }                                                                                              \
     extern "C" int cz_##curve##_gpu_fr_to_mont_dev(void *d_a, size_t n, int dev, cz_errinfo *ei) { \
         cz_##curve##_fr one, r2;                                                                   \
@@ -150,7 +127,7 @@ out:
         memcpy(raw, one.l, sizeof raw);                                                            \
         if (cz_##curve##_fr_from_bytes_le(&r2, raw) != CZ_OK)                                      \
             return cz_fail(ei, CZ_EINTERNAL, "gpu to_mont: R mod r is not canonical");             \
-        return vec_scale<g##curve##_fr_cfg>(d_a, d_a, NULL, &r2, n, dev, ei);                      \
+        return vec_scale<g##curve##_fr_cfg>(d_a, &r2, n, dev, ei);                                 \
     }
 
 VEC_DEFINE(bn254)

@@ -20,7 +20,8 @@
  * proof's working memory is refused (CZ_ENOMEM, with the sizes).
  *
  * Per circuit: upload a, b, c (zero past abc_size) and w = input | aux; h over bellperson's
- * domain in six NTTs, as the CPU computes it (prove_bellperson.c, bp_h); the MSMs H (n − 1
+ * domain in six NTTs and no vector pass (cz_bls12381_gpu_ntt_quotient_dev: the field elements
+ * of the CPU's bp_h, prove_bellperson.c); the MSMs H (n − 1
  * scalars of h), L (aux), A, B_G1 and B_G2 (w). Device memory per proof: 3 domain
  * vectors + the assignment (32 bytes per row and per variable) + the MSMs' temporaries.
  */
@@ -646,31 +647,13 @@ static int bp_region(cz_groth16_bp_pending *pp, const cz_groth16_bp_gpu_key *k, 
     int dev = k->dev, rc;
     void *vec[3] = {buf, buf + n * fr, buf + 2 * n * fr};
     uint8_t *w = buf + 3 * n * fr;
-    const cz_ntt_roots roots = CZ_NTT_ROOTS_BELLPERSON;
     cz_groth16_timings *tm = &pp->tm;
-    cz_bls12381_fr g, zinv;
     uint64_t t0 = cz_clock_now_ns(), t;
 
-    if ((rc = cz__bp_domain_consts(&g, &zinv, log_n, ei)) != CZ_OK)
-        return rc;
-    /* c's coefficients stay in vec[2]: see the file comment */
-    for (int v = 0; v < 3; v++)
-        if ((rc = cz__g16_gpu_wrap(
-                 cz_bls12381_gpu_ntt_dev(vec[v], log_n, roots, CZ_GPU_NTT_INVERSE, dev, ei), ei,
-                 dev, "inverse NTT", 0)) != CZ_OK ||
-            (v < 2 &&
-             (rc = cz__g16_gpu_wrap(
-                  cz_bls12381_gpu_ntt_dev(vec[v], log_n, roots, CZ_GPU_NTT_COSET_FORWARD, dev, ei),
-                  ei, dev, "coset NTT", 0)) != CZ_OK))
-            return rc;
-    if ((rc = cz__g16_gpu_wrap(cz_bls12381_gpu_fr_mul_dev(vec[0], vec[0], vec[1], n, dev, ei), ei,
-                               dev, "a·b", 0)) != CZ_OK ||
-        (rc = cz__g16_gpu_wrap(
-             cz_bls12381_gpu_ntt_dev(vec[0], log_n, roots, CZ_GPU_NTT_COSET_INVERSE, dev, ei), ei,
-             dev, "coset inverse NTT", 0)) != CZ_OK ||
-        (rc = cz__g16_gpu_wrap(
-             cz_bls12381_gpu_fr_sub_scale_dev(vec[0], vec[0], vec[2], &zinv, n, dev, ei), ei, dev,
-             "(a·b - c) / Z", 0)) != CZ_OK)
+    /* h into vec[0] (see the file comment) */
+    if ((rc = cz__g16_gpu_wrap(cz_bls12381_gpu_ntt_quotient_dev(vec[0], vec[1], vec[2], log_n,
+                                                                CZ_NTT_ROOTS_BELLPERSON, dev, ei),
+                               ei, dev, "h, the quotient (a·b - c) / Z", 0)) != CZ_OK)
         return rc;
     tm->ntt_ms += (double)(cz_clock_now_ns() - t0) / 1e6;
 

@@ -3,7 +3,8 @@
  * TC = bn254 or bls12381), over the domain of the roots given: every transform kind against the
  * CPU NTT (cuzk/ntt.h), byte for byte (test_ntt_size_*); and at large sizes, where a CPU NTT
  * would be slow, outputs against direct polynomial evaluation (Horner on the CPU at a few
- * indices) and forward/inverse round trips.
+ * indices) and forward/inverse round trips; the quotient of a QAP (test_ntt_quotient_*) against
+ * the CPU's chain of transforms.
  */
 #define TCAT_(a, b) a##b
 #define TCAT(a, b)  TCAT_(a, b)
@@ -104,6 +105,61 @@ static void TCAT(test_ntt_, TC)(cz_threadpool *pool, unsigned max_log, cz_ntt_ro
     free(a);
     free(cpu);
     free(gpu);
+}
+
+/* The quotient (cz_<curve>_gpu_ntt_quotient_dev) against the CPU's chain of the same
+ * transforms (inverse of a, b, c; coset forward of a and b; a·b; coset inverse; (x - c)·Z(g)⁻¹),
+ * byte for byte, at 2^1 .. 2^12, 2^16, 2^20, 2^24 and 2^max_log up to max_log; then its argument
+ * checks. */
+static void TCAT(test_ntt_quotient_, TC)(cz_threadpool *pool, unsigned max_log,
+                                         cz_ntt_roots roots) {
+    size_t nmax = (size_t)1 << max_log;
+    TFR *h = malloc(4 * nmax * sizeof *h);
+    void *d[3] = {NULL, NULL, NULL};
+    cz_errinfo ei;
+    CZ_ASSERT(h != NULL);
+    for (int j = 0; j < 3; j++)
+        CZ_ASSERT(cz_gpu_alloc(&d[j], nmax * sizeof *h, 0, NULL) == CZ_OK);
+    for (unsigned log_n = 1; log_n <= max_log; log_n++) {
+        if (log_n > 12 && log_n % 4 != 0 && log_n != max_log)
+            continue;
+        size_t n = (size_t)1 << log_n, bytes = n * sizeof *h;
+        TFR *x = h, *y = h + n, *z = h + 2 * n, *gpu = h + 3 * n, g, zg, zinv;
+        TDOM *dom = NULL;
+        if (!CHECK(TFN(ntt_domain_create)(&dom, log_n, roots, pool, NULL) == CZ_OK))
+            break;
+        CHECK(TFN(ntt_coset_gen)(&g, log_n, roots) == CZ_OK);
+        CHECK(TFN(ntt_coset_z)(&zg, log_n, roots) == CZ_OK);
+        TFN(fr_inv)(&zinv, &zg);
+        for (size_t i = 0; i < 3 * n; i++)
+            gpu_random_fr_limbs(h[i].l);
+        for (int j = 0; j < 3; j++)
+            CHECK(cz_gpu_upload(d[j], h + j * n, bytes, 0, NULL) == CZ_OK);
+        cz_errinfo_clear(&ei);
+        if (!CHECK(TFN(gpu_ntt_quotient_dev)(d[0], d[1], d[2], log_n, roots, 0, &ei) == CZ_OK))
+            fprintf(stderr, "  %s\n", ei.msg);
+        CHECK(cz_gpu_download(gpu, d[0], bytes, 0, NULL) == CZ_OK);
+        TFN(ntt_inverse)(x, dom, pool);
+        TFN(ntt_inverse)(y, dom, pool);
+        TFN(ntt_inverse)(z, dom, pool);
+        TFN(ntt_coset_forward)(x, dom, &g, pool);
+        TFN(ntt_coset_forward)(y, dom, &g, pool);
+        TFN(ntt_mul)(x, x, y, n, pool);
+        TFN(ntt_coset_inverse)(x, dom, &g, pool);
+        TFN(ntt_sub_scale)(x, x, z, &zinv, n, pool);
+        if (!CHECK_EQ_MEM(x, gpu, bytes))
+            fprintf(stderr, "  " TSTR(TC) " %s quotient 2^%u differs\n", cz_ntt_roots_name(roots),
+                    log_n);
+        TFN(ntt_domain_destroy)(dom);
+    }
+    CHECK_ERR(TFN(gpu_ntt_quotient_dev)(d[0], NULL, d[2], 4, roots, 0, &ei), CZ_EINVAL);
+    CHECK(strstr(ei.msg, "vector b") != NULL);
+    CHECK_ERR(TFN(gpu_ntt_quotient_dev)(d[0], d[1], d[0], 4, roots, 0, &ei), CZ_EINVAL);
+    CHECK_ERR(TFN(gpu_ntt_quotient_dev)(d[0], d[1], d[2], 0, roots, 0, &ei), CZ_ERANGE);
+    CHECK_ERR(TFN(gpu_ntt_quotient_dev)(d[0], d[1], d[2], 4, (cz_ntt_roots)-1, 0, &ei), CZ_EINVAL);
+    for (int j = 0; j < 3; j++)
+        cz_gpu_free(d[j], 0);
+    free(h);
 }
 
 /* Large sizes, data on the device: forward output k equals Σ a_i ω^(ik) (Horner at npts indices:

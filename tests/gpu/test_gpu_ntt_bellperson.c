@@ -5,7 +5,8 @@
  * for byte on random inputs; device-resident calls; argument checks; at 2^24, outputs against
  * Horner evaluation at ω^k and 7·ω^k with round trips. The device's twiddle cache is keyed by the
  * roots: snarkjs's and bellperson's domains of one size, used in turn, each still give the CPU's
- * results. BN254 has no bellperson domain and refuses it. Exits 77 without a GPU.
+ * results. bellperson's h (the quotient of cz_bls12381_gpu_ntt_quotient_dev) against the CPU's
+ * transforms. BN254 has no bellperson domain and refuses it. Exits 77 without a GPU.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -87,6 +88,12 @@ static void test_cache_by_roots(void) {
     free(other);
 }
 
+/* bellperson's h, the quotient the GPU prover takes (cz_bls12381_gpu_ntt_quotient_dev), against
+ * the CPU's transforms up to 2^max_log. */
+static void test_quotient(void) {
+    test_ntt_quotient_bls12381(pool, max_log, CZ_NTT_ROOTS_BELLPERSON);
+}
+
 /* bellperson defines no BN254 domain: host and device calls refuse it before any work. */
 static void test_bn254_refused(void) {
     cz_bn254_fr a[16];
@@ -99,12 +106,13 @@ static void test_bn254_refused(void) {
     CHECK_ERR(
         cz_bn254_gpu_ntt_dev(NULL, 4, CZ_NTT_ROOTS_BELLPERSON, CZ_GPU_NTT_COSET_FORWARD, 0, NULL),
         CZ_EUNSUPPORTED);
+    CHECK_ERR(cz_bn254_gpu_ntt_quotient_dev(a, a + 4, a + 8, 2, CZ_NTT_ROOTS_BELLPERSON, 0, NULL),
+              CZ_EUNSUPPORTED);
 }
 
 static const test_case cases[] = {
-    {"all_sizes", test_all_sizes},
-    {"horner24", test_horner24},
-    {"cache_by_roots", test_cache_by_roots},
+    {"all_sizes", test_all_sizes},           {"horner24", test_horner24},
+    {"cache_by_roots", test_cache_by_roots}, {"quotient", test_quotient},
     {"bn254_refused", test_bn254_refused},
 };
 
