@@ -208,7 +208,8 @@ template <class C> struct ntt_pass {
     const fe<C> *pre_lo, *pre_hi, *post_lo, *post_hi, *vec;
     fe<C> post_c;
     unsigned log_n, t, s;
-    int gather, pre, post, last;
+    ntt_post post;
+    int gather, pre, last;
 };
 
 /* Where block b's tile lies in the pass's input and output: element v of the tile is at base +

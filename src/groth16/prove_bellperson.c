@@ -146,7 +146,9 @@ static void bp_h(cz_bls12381_fr *x, cz_bls12381_fr *y, cz_bls12381_fr *z, const 
     cz_bls12381_ntt_sub_scale(x, x, z, zinv, n, pool);
 }
 
-int cz__bp_domain_consts(cz_bls12381_fr *g, cz_bls12381_fr *zinv, unsigned log_n, cz_errinfo *ei) {
+/* The coset generator g and 1 / Z(g) of the bellperson domain 2^log_n. CZ_ERANGE. */
+static int bp_domain_consts(cz_bls12381_fr *g, cz_bls12381_fr *zinv, unsigned log_n,
+                            cz_errinfo *ei) {
     cz_bls12381_fr z;
     if (cz_bls12381_ntt_coset_gen(g, log_n, CZ_NTT_ROOTS_BELLPERSON) != CZ_OK ||
         cz_bls12381_ntt_coset_z(&z, log_n, CZ_NTT_ROOTS_BELLPERSON) != CZ_OK)
@@ -166,7 +168,7 @@ static int bp_compute_cpu(cz_groth16_bp_pending *pp, cz_threadpool *pool, cz_err
     int rc;
     uint64_t t;
 
-    if ((rc = cz__bp_domain_consts(&g, &zinv, pp->log_n, ei)) != CZ_OK ||
+    if ((rc = bp_domain_consts(&g, &zinv, pp->log_n, ei)) != CZ_OK ||
         (rc = cz_bls12381_ntt_domain_create(&dom, pp->log_n, CZ_NTT_ROOTS_BELLPERSON, pool, ei)) !=
             CZ_OK)
         goto out;

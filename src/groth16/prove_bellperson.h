@@ -40,8 +40,6 @@ int cz__bp_check_one(unsigned *log_n, const cz_bellperson_params *params, const 
 size_t cz__bp_gather(cz_bls12381_fr *out, const cz_bls12381_fr *input, const uint64_t *in_density,
                      size_t ninput, const cz_bls12381_fr *aux, const uint64_t *aux_density,
                      size_t naux);
-/* The coset generator g and 1 / Z(g) of the bellperson domain 2^log_n. CZ_ERANGE. */
-int cz__bp_domain_consts(cz_bls12381_fr *g, cz_bls12381_fr *zinv, unsigned log_n, cz_errinfo *ei);
 /* The G2 MSM of pp on the host, on pool: B2' over the gathered B scalars. CZ_ENOMEM; CZ_EINVAL
  * for an assignment without its aux values (a compact witness). */
 int cz__bp_g2_host(cz_groth16_bp_pending *pp, cz_threadpool *pool);
