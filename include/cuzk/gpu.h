@@ -231,6 +231,18 @@ int cz_bn254_gpu_g1_msm_dev(cz_bn254_g1_jacobian *ret, const cz_gpu_bases *b, co
                             size_t n, cz_errinfo *ei);
 int cz_bls12381_gpu_g1_msm_dev(cz_bls12381_g1_jacobian *ret, const cz_gpu_bases *b,
                                const void *d_scalars, size_t n, cz_errinfo *ei);
+/* The same, with device memory the caller lends the call for its temporaries: lent_bytes at
+ * d_lent on the handle's device (used from its first 256-byte boundary), which the call may
+ * overwrite. The sorted digit pairs go there where they fit (all of them, or the keys with the
+ * values from the pool), so a device short of free memory sorts more windows a pass: a prover
+ * lends the vectors it no longer needs. CZ_EINVAL where it overlaps the scalars; NULL or 0: none,
+ * as _msm_dev. */
+int cz_bn254_gpu_g1_msm_dev_lent(cz_bn254_g1_jacobian *ret, const cz_gpu_bases *b,
+                                 const void *d_scalars, size_t n, void *d_lent, size_t lent_bytes,
+                                 cz_errinfo *ei);
+int cz_bls12381_gpu_g1_msm_dev_lent(cz_bls12381_g1_jacobian *ret, const cz_gpu_bases *b,
+                                    const void *d_scalars, size_t n, void *d_lent,
+                                    size_t lent_bytes, cz_errinfo *ei);
 /* The least device memory an MSM of n scalars takes beside its bases and scalars (one window a
  * pass: its buckets and the sort arrays of one window); more room, fewer passes. 0 without
  * CUDA. */
@@ -272,6 +284,13 @@ int cz_bn254_gpu_g2_msm_dev(cz_bn254_g2_jacobian *ret, const cz_gpu_bases *b, co
                             size_t n, cz_errinfo *ei);
 int cz_bls12381_gpu_g2_msm_dev(cz_bls12381_g2_jacobian *ret, const cz_gpu_bases *b,
                                const void *d_scalars, size_t n, cz_errinfo *ei);
+/* With lent memory, as cz_<curve>_gpu_g1_msm_dev_lent. */
+int cz_bn254_gpu_g2_msm_dev_lent(cz_bn254_g2_jacobian *ret, const cz_gpu_bases *b,
+                                 const void *d_scalars, size_t n, void *d_lent, size_t lent_bytes,
+                                 cz_errinfo *ei);
+int cz_bls12381_gpu_g2_msm_dev_lent(cz_bls12381_g2_jacobian *ret, const cz_gpu_bases *b,
+                                    const void *d_scalars, size_t n, void *d_lent,
+                                    size_t lent_bytes, cz_errinfo *ei);
 size_t cz_bn254_gpu_g2_msm_min_bytes(size_t n);
 size_t cz_bls12381_gpu_g2_msm_min_bytes(size_t n);
 

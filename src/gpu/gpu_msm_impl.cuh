@@ -905,17 +905,55 @@ using ba_kern_t = void (*)(ec_xyzz<FP> *, ec_xyzz<FP> *, uint32_t *, fe<FP> *, f
                            const uint32_t *, const uint32_t *, const uint32_t *, const ec_aff<FP> *,
                            uint32_t, uint32_t, uint32_t, uint32_t);
 
-/* The windows one pass sorts at once: at most g, fewer where the memory a cudaMallocAsync can
- * still get (free, and idle in the pool) cannot hold, besides fixed bytes (the buckets, the
- * segments and the partial sums: 2.4 GB for 2^27 scalars) and a sixteenth kept for the sort's
- * temporary storage, the pass's four u32 arrays of n entries per window (keys and values,
- * double-buffered); at least one. A device that also holds a large resident key (a 32 GiB PoRep
- * key on an 80 GB card) then sorts in more passes instead of failing. */
-static unsigned groups_that_fit(size_t n, unsigned g, size_t fixed) {
-    size_t room = cz__gpu_async_room(), fit;
+/* Device memory a caller lends an MSM for its temporaries (cz_<curve>_gpu_<g>_msm_dev_lent): p
+ * 256-byte aligned, bytes long; none where bytes is 0. */
+struct msm_lent {
+    uint8_t *p;
+    size_t bytes;
+};
+
+/* Entries of one of a pass's four pair arrays (keys and values, each with the sort's second
+ * buffer) for n scalars and g windows: n·g, with the batch-affine transpose's slack of
+ * n·g / streams + 8 past the last pair where streams is not 0 (madd: 0), rounded up to 64 so
+ * that arrays carved from lent memory stay 256-byte aligned. */
+static size_t pair_elems(size_t n, unsigned g, size_t streams) {
+    const size_t e = n * g + (streams ? n * g / streams + 8 : 0);
+    return (e + 63) & ~(size_t)63;
+}
+
+/* How a pass's pair arrays are placed: the windows it sorts at once and which arrays live in
+ * lent memory (PAIRS_POOL: none, PAIRS_LENT_KEYS: the two key arrays, PAIRS_LENT: all four). */
+enum { PAIRS_POOL, PAIRS_LENT_KEYS, PAIRS_LENT };
+struct pair_plan {
+    unsigned g;
+    int lent;
+};
+
+/* The windows one pass sorts at once: at most gcap, fewer where the memory cannot hold the
+ * pass's four u32 arrays of n entries per window (pair_elems). Memory: what a cudaMallocAsync can
+ * still get (free, and idle in the pool) besides fixed bytes (the buckets, the segments and the
+ * partial sums: 2.4 GB for 2^27 scalars) and a sixteenth kept for the sort's temporary storage,
+ * and the lent memory: all four arrays there where they fit, else the two key arrays there and
+ * the values from the pool, else all from the pool; the plan that sorts the most windows, the
+ * least pool memory among equals. At least one window. A device that also holds a large
+ * resident key (a 32 GiB PoRep key on an 80 GB card) then sorts in more passes instead of
+ * failing, and a prover that lends the vectors it no longer needs (b and c after h) gets its
+ * windows back. */
+static pair_plan plan_pairs(size_t n, unsigned gcap, size_t fixed, size_t streams,
+                            const msm_lent &lent) {
+    size_t room = cz__gpu_async_room(), pool;
     room -= room / 16;
-    fit = room > fixed ? (room - fixed) / (n * 16) : 0;
-    return fit == 0 ? 1 : fit < g ? (unsigned)fit : g;
+    pool = room > fixed ? room - fixed : 0;
+    for (unsigned g = gcap; g >= 1; g--) {
+        const size_t arr = pair_elems(n, g, streams) * 4;
+        if (lent.bytes >= 4 * arr)
+            return pair_plan{g, PAIRS_LENT};
+        if (lent.bytes >= 2 * arr && pool >= 2 * arr)
+            return pair_plan{g, PAIRS_LENT_KEYS};
+        if (pool >= n * 16 * g)
+            return pair_plan{g, PAIRS_POOL};
+    }
+    return pair_plan{1, PAIRS_POOL};
 }
 
 /* The reduction's segments of a Pippenger run over n scalars: ls buckets each (a power of two
@@ -951,7 +989,8 @@ template <class H> static size_t msm_min_bytes(size_t n) {
 /* ret = Σ [s_idx[j]] P_idx[j] over j < n (idx NULL: the identity) by Pippenger. */
 template <class H>
 static int pippenger(typename H::jac *ret, const cz_gpu_bases *bh, const void *d_s,
-                     const uint32_t *idx, size_t n, const cz_tuning &tu, prof *pf, cz_errinfo *ei) {
+                     const uint32_t *idx, size_t n, const cz_tuning &tu, const msm_lent &lent,
+                     prof *pf, cz_errinfo *ei) {
     typedef typename H::fp FP;
     typedef ec_xyzz<FP> X;
     int rc = CZ_OK;
@@ -963,6 +1002,7 @@ static int pippenger(typename H::jac *ret, const cz_gpu_bases *bh, const void *d
     size_t temp_bytes = 0, gmax;
     int sms = 0;
     unsigned nwin, g, gcap;
+    pair_plan plan = {1, PAIRS_POOL};
     uint32_t nbt, ls, nsegs, pchunks = 0, plen = 0, ba_k = 0;
     ba_kern_t<FP> ba_kern = NULL; /* msm_acc_ba_kern for ba_k streams a thread */
     size_t ba_streams = 0, chunks_max = ACC_CHUNKS;
@@ -1000,7 +1040,7 @@ static int pippenger(typename H::jac *ret, const cz_gpu_bases *bh, const void *d
                                        msm_acc_ba_kern<FP, typename H::rf, BA_STREAMS>};
         const uint32_t ks[2] = {BA_STREAMS_MORE, BA_STREAMS};
         size_t streams[2];
-        unsigned gk[2];
+        pair_plan pk[2];
         CZ_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, bh->dev));
         for (int i = 0; i < 2; i++) {
             int bpsm = 0;
@@ -1008,32 +1048,44 @@ static int pippenger(typename H::jac *ret, const cz_gpu_bases *bh, const void *d
                 cudaOccupancyMaxActiveBlocksPerMultiprocessor(&bpsm, kern[i], (int)acc_bs, 0));
             streams[i] = (size_t)(bpsm > 0 ? bpsm : 1) * (size_t)(sms > 0 ? sms : 1) *
                          (acc_bs / lanes) * ks[i];
-            gk[i] = groups_that_fit(n, gcap, pippenger_fixed<H>(wt, n, streams[i], &ls, &nsegs));
+            pk[i] = plan_pairs(n, gcap, pippenger_fixed<H>(wt, n, streams[i], &ls, &nsegs),
+                               streams[i], lent);
         }
-        const int pick = gk[0] >= gk[1] && n * gk[0] >= BA_AUTO_LEN * streams[0] &&
+        const int pick = pk[0].g >= pk[1].g && n * pk[0].g >= BA_AUTO_LEN * streams[0] &&
                                  n * nwin >= (size_t)BA_MORE_BUCKET_LEN * nbt
                              ? 0
                              : 1;
-        if (tu.gpu_msm_accumulation == CZ_ACC_AUTO && n * gk[pick] < BA_AUTO_LEN * streams[pick]) {
+        if (tu.gpu_msm_accumulation == CZ_ACC_AUTO &&
+            n * pk[pick].g < BA_AUTO_LEN * streams[pick]) {
             ba = false; /* too few pairs a stream: madd */
         } else {
             ba_k = ks[pick];
             ba_kern = kern[pick];
             ba_streams = streams[pick];
             chunks_max = ba_streams > chunks_max ? ba_streams : chunks_max;
-            g = gk[pick];
+            plan = pk[pick];
         }
     }
     if (!ba)
-        g = groups_that_fit(n, gcap, pippenger_fixed<H>(wt, n, 0, &ls, &nsegs));
-    g = (nwin + ((nwin + g - 1) / g) - 1) / ((nwin + g - 1) / g); /* even groups */
+        plan = plan_pairs(n, gcap, pippenger_fixed<H>(wt, n, 0, &ls, &nsegs), 0, lent);
+    g = plan.g;
+    g = (nwin + ((nwin + g - 1) / g) - 1) / ((nwin + g - 1) / g); /* even groups: g, or fewer */
 
     /* batch-affine: the sort's spare buffers take the pairs transposed, up to len - 1 slots past
-     * the last pair (msm_ba_transpose_kern) */
-    for (int k = 0; k < 2; k++) {
-        const size_t slack = ba ? n * g / ba_streams + 8 : 0;
-        CZ_CUDA_TRY(cudaMallocAsync((void **)&keys[k], (n * g + slack) * 4, st));
-        CZ_CUDA_TRY(cudaMallocAsync((void **)&vals[k], (n * g + slack) * 4, st));
+     * the last pair (msm_ba_transpose_kern; pair_elems) */
+    {
+        const size_t e = pair_elems(n, g, ba ? ba_streams : 0);
+        uint32_t *lp = (uint32_t *)lent.p;
+        for (int k = 0; k < 2; k++) {
+            if (plan.lent != PAIRS_POOL)
+                keys[k] = lp + k * e;
+            else
+                CZ_CUDA_TRY(cudaMallocAsync((void **)&keys[k], e * 4, st));
+            if (plan.lent == PAIRS_LENT)
+                vals[k] = lp + (2 + k) * e;
+            else
+                CZ_CUDA_TRY(cudaMallocAsync((void **)&vals[k], e * 4, st));
+        }
     }
     CZ_CUDA_TRY(cudaMallocAsync((void **)&start, ((size_t)nbt + 2) * 4, st));
     CZ_CUDA_TRY(cudaMallocAsync((void **)&owner, chunks_max * 4, st));
@@ -1179,13 +1231,15 @@ static int pippenger(typename H::jac *ret, const cz_gpu_bases *bh, const void *d
         H::add(ret, ret, &t);
     }
     if (pf->on) {
+        static const char *const where[3] = {"", ", keys in lent memory", ", pairs in lent memory"};
         char acc[48] = "";
         if (ba)
             snprintf(acc, sizeof acc, " (batch-affine, %u streams a thread)", ba_k);
         fprintf(stderr,
-                "gpu msm: pippenger n = %zu, W = %u (%u of %u bits, %u of %u), groups of %u, %u "
+                "gpu msm: pippenger n = %zu, W = %u (%u of %u bits, %u of %u), groups of %u%s, %u "
                 "segments of %u, %u chunks of %u%s\n",
-                n, nwin, wt.nlow, wt.c, nwin - wt.nlow, wt.c + 1, g, nsegs, ls, pchunks, plen, acc);
+                n, nwin, wt.nlow, wt.c, nwin - wt.nlow, wt.c + 1, g, where[plan.lent], nsegs, ls,
+                pchunks, plen, acc);
     }
 out:
     cudaFreeAsync(temp, st);
@@ -1196,8 +1250,10 @@ out:
     cudaFreeAsync(owner, st);
     cudaFreeAsync(start, st);
     for (int k = 0; k < 2; k++) {
-        cudaFreeAsync(keys[k], st);
-        cudaFreeAsync(vals[k], st);
+        if (plan.lent == PAIRS_POOL)
+            cudaFreeAsync(keys[k], st);
+        if (plan.lent != PAIRS_LENT)
+            cudaFreeAsync(vals[k], st);
     }
     if (rc == CZ_OK && cudaStreamSynchronize(st) != cudaSuccess)
         rc = cz__gpu_fail(ei, cudaGetLastError(), "msm: free", __FILE__, __LINE__);
@@ -1307,7 +1363,7 @@ out:
  * handle: its stored points below n, with their scalars gathered). */
 template <class H>
 static int msm_run(typename H::jac *ret, const cz_gpu_bases *bh, const void *d_s, size_t n,
-                   cz_errinfo *ei) {
+                   const msm_lent &lent, cz_errinfo *ei) {
     int rc = CZ_OK;
     cz_tuning tu;
     int mode; /* -1 auto, 0 never, 1 always */
@@ -1356,9 +1412,9 @@ static int msm_run(typename H::jac *ret, const cz_gpu_bases *bh, const void *d_s
         prof_mark(&pf, P_SPLIT);
     }
     if (mode == 0 || n == 0) {
-        rc = pippenger<H>(ret, bh, d_s, NULL, n, tu, &pf, ei);
+        rc = pippenger<H>(ret, bh, d_s, NULL, n, tu, lent, &pf, ei);
     } else {
-        rc = pippenger<H>(ret, bh, d_s, lists, cnt[0], tu, &pf, ei);
+        rc = pippenger<H>(ret, bh, d_s, lists, cnt[0], tu, lent, &pf, ei);
         if (rc == CZ_OK && cnt[1] > 0)
             rc = sum_ones<H>(ret, bh, lists + n, d_cnt + 1, cnt[1], tu, ei);
         prof_mark(&pf, P_SPLIT);
@@ -1396,13 +1452,26 @@ template <class H> static int msm_check(const cz_gpu_bases *b, size_t n, cz_erri
     return CZ_OK;
 }
 
+/* The MSM over device scalars, with d_lent (lent_bytes; NULL or 0: none) lent for its
+ * temporaries: used from its first 256-byte boundary, refused where it overlaps the scalars. */
 template <class H>
 static int msm_dev(typename H::jac *ret, const cz_gpu_bases *b, const void *d_s, size_t n,
-                   cz_errinfo *ei) {
+                   void *d_lent, size_t lent_bytes, cz_errinfo *ei) {
+    msm_lent lent = {NULL, 0};
     int rc = msm_check<H>(b, n, ei);
     if (rc != CZ_OK)
         return rc;
-    return msm_run<H>(ret, b, d_s, n, ei);
+    if (d_lent != NULL && lent_bytes > 0) {
+        const uintptr_t lo = (uintptr_t)d_lent, hi = lo + lent_bytes, s0 = (uintptr_t)d_s,
+                        s1 = s0 + n * sizeof(typename H::scalar), a = (lo + 255) & ~(uintptr_t)255;
+        if (n > 0 && lo < s1 && s0 < hi)
+            return cz_fail(ei, CZ_EINVAL, "gpu msm: the lent memory overlaps the scalars");
+        if (a < hi) {
+            lent.p = (uint8_t *)a;
+            lent.bytes = (size_t)(hi - a);
+        }
+    }
+    return msm_run<H>(ret, b, d_s, n, lent, ei);
 }
 
 template <class H>
@@ -1417,7 +1486,7 @@ static int msm_host(typename H::jac *ret, const cz_gpu_bases *b, const typename 
     CZ_CUDA_TRY(cudaMalloc(&d_s, n ? n * sizeof *s : 1));
     if (n)
         CZ_CUDA_TRY(cudaMemcpy(d_s, s, n * sizeof *s, cudaMemcpyHostToDevice));
-    rc = msm_run<H>(ret, b, d_s, n, ei);
+    rc = msm_run<H>(ret, b, d_s, n, msm_lent{NULL, 0}, ei);
 out:
     cudaFree(d_s);
     return rc;
@@ -1434,7 +1503,12 @@ out:
     extern "C" int cz_##CURVE##_gpu_##G##_msm_dev(cz_##CURVE##_##G##_jacobian *ret,                \
                                                   const cz_gpu_bases *b, const void *d_scalars,    \
                                                   size_t n, cz_errinfo *ei) {                      \
-        return msm_dev<H>(ret, b, d_scalars, n, ei);                                               \
+        return msm_dev<H>(ret, b, d_scalars, n, NULL, 0, ei);                                      \
+    }                                                                                              \
+    extern "C" int cz_##CURVE##_gpu_##G##_msm_dev_lent(                                            \
+        cz_##CURVE##_##G##_jacobian *ret, const cz_gpu_bases *b, const void *d_scalars, size_t n,  \
+        void *d_lent, size_t lent_bytes, cz_errinfo *ei) {                                         \
+        return msm_dev<H>(ret, b, d_scalars, n, d_lent, lent_bytes, ei);                           \
     }                                                                                              \
     extern "C" size_t cz_##CURVE##_gpu_##G##_msm_min_bytes(size_t n) {                             \
         return msm_min_bytes<H>(n);                                                                \

@@ -154,6 +154,12 @@ STUB_NTT(bls12381)
         (void)ret, (void)b, (void)d_scalars, (void)n;                                              \
         return no_gpu(ei);                                                                         \
     }                                                                                              \
+    int cz_##curve##_gpu_##g##_msm_dev_lent(                                                       \
+        cz_##curve##_##g##_jacobian *ret, const cz_gpu_bases *b, const void *d_scalars, size_t n,  \
+        void *d_lent, size_t lent_bytes, cz_errinfo *ei) {                                         \
+        (void)ret, (void)b, (void)d_scalars, (void)n, (void)d_lent, (void)lent_bytes;              \
+        return no_gpu(ei);                                                                         \
+    }                                                                                              \
     size_t cz_##curve##_gpu_##g##_msm_min_bytes(size_t n) {                                        \
         (void)n;                                                                                   \
         return 0;                                                                                  \

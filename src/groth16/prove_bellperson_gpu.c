@@ -23,7 +23,8 @@
  * domain in six NTTs and no vector pass (cz_bls12381_gpu_ntt_quotient_dev: the field elements
  * of the CPU's bp_h, prove_bellperson.c); the MSMs H (n − 1
  * scalars of h), L (aux), A, B_G1 and B_G2 (w). Device memory per proof: 3 domain
- * vectors + the assignment (32 bytes per row and per variable) + the MSMs' temporaries.
+ * vectors + the assignment (32 bytes per row and per variable) + the MSMs' temporaries, whose
+ * sorted pairs go into the vectors h no longer needs (lent: cz_<curve>_gpu_g1_msm_dev_lent).
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -452,9 +453,10 @@ static void piece_drop(g2_piece_up *u) {
  * piece's upload starts before the current piece's MSM, on a stream of its own, where the device
  * has room for it (from the page-locked copy it then runs beside the kernels; else, or with
  * cz_tuning.gpu_g2_stream_serial, it is uploaded after). An MSM without room beside the piece
- * ahead runs again without it; a piece the device has no room for is halved. */
+ * ahead runs again without it; a piece the device has no room for is halved. Each piece's MSM
+ * gets the lent memory (lent_bytes at lent). */
 static int g2_streamed(cz_bls12381_g2_jacobian *out, const cz_groth16_bp_gpu_key *k, const void *w,
-                       size_t nvars, cz_errinfo *ei) {
+                       size_t nvars, void *lent, size_t lent_bytes, cz_errinfo *ei) {
     size_t n = k->params->nb_g2, piece = g2_piece(k, n);
     g2_piece_up cur = {0}, next = {0};
     cz_tuning tu;
@@ -481,11 +483,11 @@ static int g2_streamed(cz_bls12381_g2_jacobian *out, const cz_groth16_bp_gpu_key
                 memset(&next, 0, sizeof next); /* no room beside it: after this piece */
         }
         if (rc == CZ_OK) {
-            rc = cz_bls12381_gpu_g2_msm_dev(&part, cur.b, w, nvars, ei);
+            rc = cz_bls12381_gpu_g2_msm_dev_lent(&part, cur.b, w, nvars, lent, lent_bytes, ei);
             if (rc == CZ_ENOMEM && next.b != NULL) { /* the piece ahead took its room */
                 piece_drop(&next);
                 cz_errinfo_clear(ei);
-                rc = cz_bls12381_gpu_g2_msm_dev(&part, cur.b, w, nvars, ei);
+                rc = cz_bls12381_gpu_g2_msm_dev_lent(&part, cur.b, w, nvars, lent, lent_bytes, ei);
             }
         }
         piece_drop(&cur);
@@ -665,20 +667,28 @@ static int bp_region(cz_groth16_bp_pending *pp, const cz_groth16_bp_gpu_key *k, 
         if (rc != CZ_OK)                                                                           \
             return rc;                                                                             \
     } while (0)
-    BP_GPU_MSM(msm_h_ms, "the H MSM",
-               cz_bls12381_gpu_g1_msm_dev(&pp->m.h, k->h, vec[0], n - 1, ei));
+    /* the vectors h no longer needs (b and c), then all three after the H MSM, are lent to the
+     * MSMs for their sorted pairs: a device that holds a large key besides keeps its windows a
+     * pass */
+    BP_GPU_MSM(
+        msm_h_ms, "the H MSM",
+        cz_bls12381_gpu_g1_msm_dev_lent(&pp->m.h, k->h, vec[0], n - 1, vec[1], 2 * n * fr, ei));
     BP_GPU_MSM(msm_c_ms, "the L MSM",
-               cz_bls12381_gpu_g1_msm_dev(&pp->m.l, k->l, w + as->ninput * fr, as->naux, ei));
-    BP_GPU_MSM(msm_a_ms, "the A MSM", cz_bls12381_gpu_g1_msm_dev(&pp->m.a, k->a, w, nvars, ei));
+               cz_bls12381_gpu_g1_msm_dev_lent(&pp->m.l, k->l, w + as->ninput * fr, as->naux,
+                                               vec[0], 3 * n * fr, ei));
+    BP_GPU_MSM(msm_a_ms, "the A MSM",
+               cz_bls12381_gpu_g1_msm_dev_lent(&pp->m.a, k->a, w, nvars, vec[0], 3 * n * fr, ei));
     BP_GPU_MSM(msm_b1_ms, "the B_G1 MSM",
-               cz_bls12381_gpu_g1_msm_dev(&pp->m.b1, k->b1, w, nvars, ei));
+               cz_bls12381_gpu_g1_msm_dev_lent(&pp->m.b1, k->b1, w, nvars, vec[0], 3 * n * fr, ei));
     if (k->b2 != NULL && pp->g2_state == 0) {
-        BP_GPU_MSM(msm_b2_ms, "the B_G2 MSM",
-                   cz_bls12381_gpu_g2_msm_dev(&pp->m.b2, k->b2, w, nvars, ei));
+        BP_GPU_MSM(
+            msm_b2_ms, "the B_G2 MSM",
+            cz_bls12381_gpu_g2_msm_dev_lent(&pp->m.b2, k->b2, w, nvars, vec[0], 3 * n * fr, ei));
         pp->g2_state = 2;
         pp->g2_rc = CZ_OK;
     } else if (k->b2_idx != NULL && pp->g2_state == 0) {
-        BP_GPU_MSM(msm_b2_ms, "the B_G2 MSM (streamed)", g2_streamed(&pp->m.b2, k, w, nvars, ei));
+        BP_GPU_MSM(msm_b2_ms, "the B_G2 MSM (streamed)",
+                   g2_streamed(&pp->m.b2, k, w, nvars, vec[0], 3 * n * fr, ei));
         pp->g2_state = 2;
         pp->g2_rc = CZ_OK;
     }

@@ -439,6 +439,44 @@ static void TCAT(test_msm_, TC)(cz_threadpool *pool, unsigned cpu_log, unsigned 
         CHECK(TGN(eq)(&h, &dv));
         cz_gpu_free(d_s, 0);
     }
+    /* Lent memory (filled with 0xa5 first, at an odd address): large enough for every pair
+     * array, for the key arrays only, and too small for either (the pool then); each result is
+     * the CPU's. Lent memory over the scalars is refused. */
+    {
+        const size_t n = ncpu, lent_max = (size_t)64 << 20;
+        static const size_t lent_sizes[] = {(size_t)64 << 20, (size_t)4 << 20, (size_t)64 << 10};
+        void *d_s = NULL, *d_lent = NULL;
+        uint8_t *fill = malloc(lent_max);
+        TJAC want, got;
+        cz_errinfo ei;
+        CZ_ASSERT(fill != NULL);
+        memset(fill, 0xa5, lent_max);
+        for (size_t i = 0; i < n; i++)
+            gpu_random_fr_limbs(s[i].l);
+        CHECK(TGN(msm)(&want, bases, s, n, pool) == CZ_OK);
+        CHECK(cz_gpu_alloc(&d_s, n * sizeof *s, 0, NULL) == CZ_OK);
+        CHECK(cz_gpu_upload(d_s, s, n * sizeof *s, 0, NULL) == CZ_OK);
+        CHECK(cz_gpu_alloc(&d_lent, lent_max + 1, 0, NULL) == CZ_OK);
+        for (size_t t = 0; t < sizeof lent_sizes / sizeof lent_sizes[0]; t++) {
+            CHECK(cz_gpu_upload(d_lent, fill, lent_max, 0, NULL) == CZ_OK);
+            cz_errinfo_clear(&ei);
+            if (!CHECK(TGPU(msm_dev_lent)(&got, gb, d_s, n, (uint8_t *)d_lent + 1, lent_sizes[t],
+                                          &ei) == CZ_OK))
+                fprintf(stderr, "%s\n", ei.msg);
+            if (!CHECK(TGN(eq)(&want, &got)))
+                fprintf(stderr, "  " TSTR(TC) " msm n = %zu with %zu lent bytes differs\n", n,
+                        lent_sizes[t]);
+        }
+        CHECK(TGPU(msm_dev_lent)(&got, gb, d_s, n, NULL, 0, NULL) == CZ_OK);
+        CHECK(TGN(eq)(&want, &got));
+        cz_errinfo_clear(&ei);
+        CHECK(TGPU(msm_dev_lent)(&got, gb, d_s, n, (uint8_t *)d_s + 64, lent_max, &ei) ==
+              CZ_EINVAL);
+        CHECK(strstr(ei.msg, "overlaps the scalars") != NULL);
+        cz_gpu_free(d_lent, 0);
+        cz_gpu_free(d_s, 0);
+        free(fill);
+    }
     /* More scalars than bases is refused. */
     {
         TJAC r;

@@ -3,8 +3,9 @@
  * bases with infinities, edge scalars 0, 1, r-1, all-zero scalars, repeated and opposite bases,
  * a skewed scalar set, the 0/1 split forced on and off), and against [Σ s_i·(a + i·d)]G for
  * GPU-made bases [a + i·d]G at 2^16, 2^18 .. 2^24 (CZ_GPU_TEST_MAX_LOG overrides the top; 25, 26,
- * 27 are then run one by one); device-resident scalars; curve and size checks. Again with window
- * layouts forced through cz_tuning (12 and 14 windows, 8-bit windows) at smaller sizes. The
+ * 27 are then run one by one); device-resident scalars, with and without lent memory; curve and
+ * size checks. Again with window layouts forced through cz_tuning (12 and 14 windows, 8-bit
+ * windows) at smaller sizes. The
  * bucket accumulation (cz_tuning.gpu_msm_accumulation): the derived case runs the default (auto)
  * and then madd, the other layouts madd; the batch_affine cases repeat the derived, 12-window and
  * 8-bit runs with batch-affine forced. The ones sum of the split over 2^23 repeated and opposite
