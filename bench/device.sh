@@ -84,8 +84,9 @@
 #           computed on the GPU from the resident matrices),
 #           RPARTS: synthesis.partition_workers (2), RBUDGET: memory.total_budget (100GiB: the
 #           key, three partitions in flight, the recording beside them), RNOSYNTH=1: no synthesis
-#           bench. RSTAGE=key stops after the key and the C1 (and the PoSt keys and requests that
-#           RWINNING and RWINDOW ask for), which stay in <disk>/cuzk-porep-keep;
+#           bench, RPHASES=1: every MSM's phases in the daemon's log. RSTAGE=key stops after
+#           the key and the C1 (and the PoSt keys and requests that RWINNING and RWINDOW ask
+#           for), which stay in <disk>/cuzk-porep-keep;
 #           RSTAGE=prove uses them (a second call on the still-warm machine, within its idle
 #           release) and starts at the daemon; RKEEP=1 keeps them after the phase too.
 #           RSWEEP=1,2,4: then cuzk-bench sweep of synthesis.partition_workers over those values
@@ -506,6 +507,8 @@ allow_untrusted = true
 [logging]
 timeline = "log"
 EOF
+    # RPHASES=1: every MSM's layout and phases in the daemon's log (logging.msm_phases)
+    [ -n "${RPHASES:-}" ] && echo "msm_phases = true"
   } >"$T/cuzk.toml"
 }
 

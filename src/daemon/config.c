@@ -153,6 +153,11 @@ static const keydef keys[] = {
     {"logging", "timeline", K_STR_EMPTY, OFF(logging.timeline), 0, 0,
      "TIMELINE lines (docs/timeline.md): \"log\" = into the log, a path = appended there, "
      "\"\" = off."},
+    {"logging", "msm_phases", K_BOOL, OFF(logging.msm_phases), 0, 1,
+     "true = every GPU MSM writes the times of its phases (split, digits, sort, bounds, "
+     "accumulation, combine, reduction) and its layout to standard error, the daemon's log, with a "
+     "synchronisation after each phase (milliseconds a proof): for finding where a partition's "
+     "time goes; false = none."},
     {"logging", "format", K_DEPR, 0, 0, 0, "one log format"},
 };
 
@@ -201,6 +206,7 @@ void cz_daemon_config_defaults(cz_daemon_config *c) {
     c->srs.npreload = 0;
     c->logging.level = CZ_LOG_LEVEL_INFO;
     c->logging.timeline = xstrdup("");
+    c->logging.msm_phases = 0;
 }
 
 static void free_strlist(char **v, int n) {

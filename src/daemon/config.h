@@ -86,6 +86,7 @@ typedef struct cz_daemon_config {
     struct {
         cz_log_level level; /* error, warn, info, debug, trace */
         char *timeline;     /* TIMELINE lines: "log" = the log, else a file path; "" = off */
+        int msm_phases;     /* 1: every GPU MSM prints its phases' times (cz_tuning.msm_profile) */
     } logging;
     /* Where each key was set, for errors found after loading (cz_daemon_config_where). */
     char **where;

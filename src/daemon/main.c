@@ -338,6 +338,7 @@ int main(int argc, char **argv) {
         tu.gpu_g2_on_cpu = !dc.gpus.g2_msm_on_gpu;
         tu.gpu_copy_chunk_bytes = (size_t)dc.gpus.upload_chunk;
         tu.gpu_copy_whole = dc.gpus.upload_chunk == 0;
+        tu.msm_profile = dc.logging.msm_phases;
         if (cz_tuning_set(&tu, &ei) != CZ_OK) {
             CZ_LOG_ERROR("cuzk-daemon: %s", ei.msg);
             cz_daemon_config_free(&dc);

@@ -93,6 +93,7 @@ static void test_defaults(void) {
     CHECK_EQ_INT(c.srs.params_subgroup_check, 0);
     CHECK_EQ_INT(c.logging.level, CZ_LOG_LEVEL_INFO);
     CHECK_EQ_STR(c.logging.timeline, "");
+    CHECK_EQ_INT(c.logging.msm_phases, 0);
     cz_daemon_config_free(&c);
 
     cz_errinfo_clear(&ei);
@@ -138,7 +139,8 @@ static const char *every_key = "# every key, none at its default\n"
                                "params_subgroup_check = 1\n"
                                "[logging]\n"
                                "level = \"debug\"\n"
-                               "timeline = \"/tmp/tl.txt\"\n";
+                               "timeline = \"/tmp/tl.txt\"\n"
+                               "msm_phases = true\n";
 
 static void check_every_key(const cz_daemon_config *c) {
     CHECK_EQ_STR(c->daemon.listen, "0.0.0.0:9820");
@@ -167,6 +169,7 @@ static void check_every_key(const cz_daemon_config *c) {
     CHECK_EQ_INT(c->srs.params_subgroup_check, 1);
     CHECK_EQ_INT(c->logging.level, CZ_LOG_LEVEL_DEBUG);
     CHECK_EQ_STR(c->logging.timeline, "/tmp/tl.txt");
+    CHECK_EQ_INT(c->logging.msm_phases, 1);
 }
 
 static void test_every_key_file(void) {
@@ -219,6 +222,7 @@ static void test_every_key_set(void) {
         {"srs.params_subgroup_check", "1"},
         {"logging.level", "DEBUG"},
         {"logging.timeline", "/tmp/tl.txt"},
+        {"logging.msm_phases", "true"},
     };
     cz_daemon_config c;
     cz_errinfo ei;
