@@ -157,8 +157,8 @@ int cz_bls12381_gpu_ntt_dev(void *d_a, unsigned log_n, cz_ntt_roots roots, cz_gp
  *   h = (coset_inverse(coset_forward(inverse(a))·coset_forward(inverse(b))) - inverse(c))·Z(g)⁻¹
  * into d_a, with Z(g) = g^n - 1 the vanishing polynomial on the coset of generator g
  * (cz_<curve>_ntt_coset_z): bellperson's h (docs/groth16.md). d_b and d_c are overwritten.
- * The same field elements as those five transforms with cz_<curve>_gpu_fr_mul_dev and a final
- * subtraction and scaling, in six transforms and no vector pass: the n⁻¹ of the three inverse
+ * The same field elements as those six transforms with a product pass (cz_<curve>_gpu_fr_mul_dev)
+ * and a subtraction and scaling pass, computed without either pass: the n⁻¹ of the three inverse
  * transforms goes into the coset factors and Z(g)⁻¹, the product into the last pass of b's coset
  * transform and the subtraction into the last pass of the coset inverse. Errors as
  * cz_<curve>_gpu_ntt_dev. */
